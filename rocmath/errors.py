@@ -1,0 +1,253 @@
+"""Exceptions mirroring the ROCm status codes.
+
+Inside rocmath every failure is an exception whose ``.status`` is the ROCm status
+enum member it stands for (``hipError_t`` for the runtime, ``rocblas_status`` for
+the handle-based libraries).  Only the HIP compatibility layer turns exceptions
+back into status tuples, through :func:`status_of`.
+
+Argument errors name the argument (``arg``) and, where the C API has one, its
+1-based position (``index``), as rocSPARSE's ``ROCSPARSE_CHECKARG`` does.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any, ClassVar
+
+
+class HipStatus(enum.IntEnum):
+    """``hipError_t`` values (hip_runtime_api.h)."""
+
+    hipSuccess = 0
+    hipErrorInvalidValue = 1
+    hipErrorOutOfMemory = 2
+    hipErrorNotInitialized = 3
+    hipErrorDeinitialized = 4
+    hipErrorInvalidConfiguration = 9
+    hipErrorInvalidSymbol = 13
+    hipErrorInvalidDevicePointer = 17
+    hipErrorInvalidMemcpyDirection = 21
+    hipErrorInvalidDeviceFunction = 98
+    hipErrorNoDevice = 100
+    hipErrorInvalidDevice = 101
+    hipErrorInvalidImage = 200
+    hipErrorInvalidContext = 201
+    hipErrorInvalidHandle = 400
+    hipErrorNotFound = 500
+    hipErrorNotReady = 600
+    hipErrorIllegalAddress = 700
+    hipErrorLaunchFailure = 719
+    hipErrorNotSupported = 801
+    hipErrorUnknown = 999
+
+
+class RocblasStatus(enum.IntEnum):
+    """``rocblas_status`` values (rocblas-types.h); rocSOLVER uses them too."""
+
+    success = 0
+    invalid_handle = 1
+    not_implemented = 2
+    invalid_pointer = 3
+    invalid_size = 4
+    memory_error = 5
+    internal_error = 6
+    perf_degraded = 7
+    size_query_mismatch = 8
+    size_increased = 9
+    size_unchanged = 10
+    invalid_value = 11
+    continue_ = 12
+    check_numerics_fail = 13
+    excluded_from_build = 14
+    arch_mismatch = 15
+
+    def to_string(self) -> str:
+        """The C enumerator name, as ``rocblas_status_to_string`` returns it."""
+        return "rocblas_status_" + self.name.rstrip("_")
+
+
+class RocmathError(Exception):
+    """Base of every rocmath exception.
+
+    Parameters
+    ----------
+    message
+        What went wrong, in words.
+    arg
+        Name of the offending argument, if one argument is to blame.
+    index
+        1-based position of that argument in the C prototype, if known.
+    """
+
+    status: ClassVar[enum.IntEnum]
+
+    def __init__(self, message: str = "", *, arg: str | None = None, index: int | None = None):
+        self.message = message
+        self.arg = arg
+        self.index = index
+        super().__init__(self._format())
+
+    def _format(self) -> str:
+        where = ""
+        if self.arg is not None:
+            where = f"argument '{self.arg}'" + (f" (#{self.index})" if self.index is not None else "")
+            where += ": "
+        return f"{where}{self.message} [{self.status.name}]"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Keyword-only arguments do not survive the default Exception pickling.
+        return (_rebuild, (type(self), self.message, self.arg, self.index))
+
+
+def _rebuild(cls: type[RocmathError], message: str, arg: str | None, index: int | None) -> RocmathError:
+    return cls(message, arg=arg, index=index)
+
+
+# --- HIP runtime errors -------------------------------------------------------------------
+
+
+class HipError(RocmathError):
+    """An error the HIP runtime would report as a ``hipError_t``."""
+
+    status = HipStatus.hipErrorUnknown
+
+
+class HipInvalidValueError(HipError, ValueError):
+    status = HipStatus.hipErrorInvalidValue
+
+
+class OutOfMemoryError(HipError, MemoryError):
+    """Device memory exhausted; the message gives the bytes asked and free."""
+
+    status = HipStatus.hipErrorOutOfMemory
+
+
+class HipNotInitializedError(HipError):
+    status = HipStatus.hipErrorNotInitialized
+
+
+class InvalidDevicePointerError(HipError, ValueError):
+    """A pointer that is not (or no longer) inside a live allocation, or a double free."""
+
+    status = HipStatus.hipErrorInvalidDevicePointer
+
+
+class InvalidMemcpyDirectionError(HipError, ValueError):
+    status = HipStatus.hipErrorInvalidMemcpyDirection
+
+
+class InvalidDeviceError(HipError, ValueError):
+    status = HipStatus.hipErrorInvalidDevice
+
+
+class HipInvalidHandleError(HipError, ValueError):
+    """A destroyed or foreign stream, event or handle."""
+
+    status = HipStatus.hipErrorInvalidHandle
+
+
+class NotReadyError(HipError):
+    status = HipStatus.hipErrorNotReady
+
+
+class MemoryAccessFault(HipError):
+    """An access outside the live allocation it targets (``hipErrorIllegalAddress``)."""
+
+    status = HipStatus.hipErrorIllegalAddress
+
+
+class LaunchFailureError(HipError):
+    """A kernel or host callback raised while running on a stream."""
+
+    status = HipStatus.hipErrorLaunchFailure
+
+
+class HipNotSupportedError(HipError):
+    status = HipStatus.hipErrorNotSupported
+
+
+# --- rocBLAS-status errors (rocBLAS, rocSOLVER, and the base handle) ------------------------
+
+
+class RocblasError(RocmathError):
+    """An error a rocBLAS/rocSOLVER call would return as a ``rocblas_status``."""
+
+    status = RocblasStatus.internal_error
+
+
+class RocblasInvalidHandleError(RocblasError, ValueError):
+    status = RocblasStatus.invalid_handle
+
+
+class RocblasNotImplementedError(RocblasError, NotImplementedError):
+    status = RocblasStatus.not_implemented
+
+
+class RocblasInvalidPointerError(RocblasError, ValueError):
+    status = RocblasStatus.invalid_pointer
+
+
+class RocblasInvalidSizeError(RocblasError, ValueError):
+    status = RocblasStatus.invalid_size
+
+
+class RocblasMemoryError(RocblasError, MemoryError):
+    status = RocblasStatus.memory_error
+
+
+class RocblasInternalError(RocblasError):
+    status = RocblasStatus.internal_error
+
+
+class RocblasSizeQueryMismatchError(RocblasError):
+    status = RocblasStatus.size_query_mismatch
+
+
+class RocblasInvalidValueError(RocblasError, ValueError):
+    status = RocblasStatus.invalid_value
+
+
+class RocblasCheckNumericsFailError(RocblasError, FloatingPointError):
+    status = RocblasStatus.check_numerics_fail
+
+
+class RocblasExcludedFromBuildError(RocblasError):
+    status = RocblasStatus.excluded_from_build
+
+
+class RocblasArchMismatchError(RocblasError):
+    status = RocblasStatus.arch_mismatch
+
+
+_Key = tuple[type, int]
+
+
+def _leaf_classes(base: type[RocmathError]) -> dict[_Key, type[RocmathError]]:
+    # IntEnums of different families compare equal by value, so key on (enum class, value).
+    found: dict[_Key, type[RocmathError]] = {(type(base.status), int(base.status)): base}
+    for sub in base.__subclasses__():
+        found.update(_leaf_classes(sub))
+    return found
+
+
+_BY_STATUS: dict[_Key, type[RocmathError]] = {
+    **_leaf_classes(HipError),
+    **_leaf_classes(RocblasError),
+}
+
+
+def error_for_status(status: enum.IntEnum) -> type[RocmathError]:
+    """The exception class that stands for ``status`` (the family base when none is specific)."""
+    key = (type(status), int(status))
+    if key in _BY_STATUS:
+        return _BY_STATUS[key]
+    if isinstance(status, HipStatus):
+        return HipError
+    return RocblasError
+
+
+def status_of(exc: BaseException) -> enum.IntEnum:
+    """The ROCm status an exception maps to; non-rocmath exceptions are unknown/internal errors."""
+    if isinstance(exc, RocmathError):
+        return exc.status
+    return HipStatus.hipErrorUnknown

@@ -1,0 +1,275 @@
+"""The base library handle: stream, pointer mode, workspace and logging flags.
+
+rocBLAS, rocSOLVER, rocSPARSE and rocFFT handles specialise :class:`Handle`.
+A handle owns all mutable library state (nothing in rocmath depends on a module
+global), binds to the device current when it is made, and, like a rocBLAS handle,
+is meant to be used by one host thread at a time.
+
+Workspace follows rocBLAS's model: by default the handle manages it, one buffer
+per (handle, stream), grown on demand with stream-ordered frees so work already
+queued keeps its buffer; :meth:`Handle.set_workspace` hands it user memory
+instead; between :meth:`Handle.start_device_memory_size_query` and
+:meth:`Handle.stop_device_memory_size_query` calls only report what they would need.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import os
+from collections.abc import Iterator
+from typing import Any
+
+from . import device as _device
+from . import memory as _memory
+from .errors import (
+    RocblasInvalidHandleError,
+    RocblasInvalidPointerError,
+    RocblasMemoryError,
+    RocblasSizeQueryMismatchError,
+    RocblasStatus,
+)
+from .log import Logger
+from .stream import Stream, as_stream
+
+
+class PointerMode(enum.IntEnum):
+    """Where scalars (alpha, beta, results) live: ``rocblas_pointer_mode``."""
+
+    host = 0
+    device = 1
+
+
+class AtomicsMode(enum.IntEnum):
+    """``rocblas_atomics_mode``; rocmath's default is ``not_allowed`` (bitwise reproducible)."""
+
+    not_allowed = 0
+    allowed = 1
+
+
+class LayerMode(enum.IntFlag):
+    """``rocblas_layer_mode`` logging bits."""
+
+    none = 0
+    log_trace = 1
+    log_bench = 2
+    log_profile = 4
+
+
+WORKSPACE_ALIGN = 64
+
+
+def _round(nbytes: int) -> int:
+    return -(-int(nbytes) // WORKSPACE_ALIGN) * WORKSPACE_ALIGN
+
+
+class Handle:
+    """State shared by one library's calls.
+
+    Parameters
+    ----------
+    device
+        Device the handle binds to (the current device when None).
+    stream
+        Initial stream (the device's null stream when None).
+
+    Notes
+    -----
+    ``layer_env`` names the environment variable giving the initial logging
+    layer (``ROCBLAS_LAYER`` for rocBLAS handles), and ``library`` the name used in
+    log lines; subclasses override both.
+    """
+
+    library = "rocmath"
+    layer_env = "ROCMATH_LAYER"
+
+    def __init__(self, device: int | None = None, stream: Any = None):
+        self.device = _device.get_device_object(device)
+        self._stream: Stream = self.device.null_stream if stream in (None, 0) else as_stream(stream)
+        self._pointer_mode = PointerMode.host
+        atomics = os.environ.get("ROCBLAS_DEFAULT_ATOMICS_MODE")
+        self.atomics_mode = AtomicsMode(int(atomics)) if atomics in ("0", "1") else AtomicsMode.not_allowed
+        try:
+            self.layer_mode = LayerMode(int(os.environ.get(self.layer_env, "0") or 0, 0) & 7)
+        except ValueError:
+            self.layer_mode = LayerMode.none
+        self.logger = Logger(self.library)
+        self._workspaces: dict[int, tuple[int, int, Stream]] = {}
+        self._user_workspace: tuple[int, int] | None = None
+        self._query: int | None = None
+        self._destroyed = False
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    def check(self) -> None:
+        """Raise if the handle was destroyed (the first check of every library call)."""
+        if self._destroyed:
+            raise RocblasInvalidHandleError("the handle was destroyed", arg="handle", index=1)
+
+    def destroy(self) -> None:
+        """Release the handle and its workspace (stream-ordered)."""
+        self.check()
+        for ptr, _, stream in self._workspaces.values():
+            _memory.free_async(ptr, stream)
+        self._workspaces.clear()
+        self._destroyed = True
+
+    def __enter__(self) -> Handle:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if not self._destroyed:
+            self.destroy()
+
+    # -- stream ---------------------------------------------------------------------------------
+
+    @property
+    def stream(self) -> Stream:
+        """The stream the handle's work is queued on."""
+        return self._stream
+
+    def set_stream(self, stream: Any) -> None:
+        """Queue later work on ``stream`` (None or 0 for the null stream)."""
+        self.check()
+        s = self.device.null_stream if stream in (None, 0) else as_stream(stream)
+        if s.device is not self.device:
+            from .errors import RocblasInvalidValueError
+
+            raise RocblasInvalidValueError(
+                f"stream belongs to device {s.device.index}, the handle to device {self.device.index}", arg="stream")
+        self._stream = s
+
+    def get_stream(self) -> Stream:
+        self.check()
+        return self._stream
+
+    @contextlib.contextmanager
+    def on_stream(self, stream: Any) -> Iterator[Handle]:
+        """Run a block with the handle on ``stream``, restoring the previous stream after."""
+        old = self._stream
+        self.set_stream(stream)
+        try:
+            yield self
+        finally:
+            self._stream = old
+
+    # -- pointer mode ------------------------------------------------------------------------
+
+    @property
+    def pointer_mode(self) -> PointerMode:
+        return self._pointer_mode
+
+    def set_pointer_mode(self, mode: Any) -> None:
+        """Where scalars live from now on; as in rocBLAS the value is not validated beyond
+        being a pointer mode (0 host, 1 device)."""
+        self.check()
+        self._pointer_mode = PointerMode(int(mode))
+
+    def get_pointer_mode(self) -> PointerMode:
+        self.check()
+        return self._pointer_mode
+
+    @contextlib.contextmanager
+    def use_pointer_mode(self, mode: Any) -> Iterator[Handle]:
+        """Run a block in pointer mode ``mode``, restoring the previous mode after."""
+        old = self._pointer_mode
+        self.set_pointer_mode(mode)
+        try:
+            yield self
+        finally:
+            self._pointer_mode = old
+
+    def set_atomics_mode(self, mode: Any) -> None:
+        self.check()
+        self.atomics_mode = AtomicsMode(int(mode))
+
+    def get_atomics_mode(self) -> AtomicsMode:
+        self.check()
+        return self.atomics_mode
+
+    # -- workspace ------------------------------------------------------------------------------
+
+    def start_device_memory_size_query(self) -> None:
+        """Begin a size query: later calls only report their workspace needs."""
+        self.check()
+        if self._query is not None:
+            raise RocblasSizeQueryMismatchError("a device memory size query is already running")
+        self._query = 0
+
+    def stop_device_memory_size_query(self) -> int:
+        """End a size query and return the largest workspace any call asked for, in bytes."""
+        self.check()
+        if self._query is None:
+            raise RocblasSizeQueryMismatchError("no device memory size query is running")
+        size, self._query = self._query, None
+        return size
+
+    def is_device_memory_size_query(self) -> bool:
+        return self._query is not None
+
+    def size_query(self, *nbytes: int) -> RocblasStatus | None:
+        """Called by a routine before it allocates: during a query, record its need (each
+        buffer rounded up to 64 bytes, then summed) and return ``size_increased`` or
+        ``size_unchanged``, which the routine returns at once; otherwise None."""
+        if self._query is None:
+            return None
+        need = sum(_round(n) for n in nbytes)
+        if need > self._query:
+            self._query = need
+            return RocblasStatus.size_increased
+        return RocblasStatus.size_unchanged
+
+    def workspace(self, nbytes: int) -> int:
+        """A device pointer to at least ``nbytes`` of scratch memory for work on the current stream.
+
+        Raises
+        ------
+        RocblasMemoryError
+            If the user-provided workspace is smaller than ``nbytes``.
+        """
+        if nbytes <= 0:
+            return 0
+        if self._user_workspace is not None:
+            ptr, size = self._user_workspace
+            if size < nbytes:
+                raise RocblasMemoryError(
+                    f"the workspace set with set_workspace holds {size} bytes; this call needs {nbytes}")
+            return ptr
+        key = self._stream.ident
+        have = self._workspaces.get(key)
+        if have is not None and have[1] >= nbytes:
+            return have[0]
+        size = _round(max(nbytes, 2 * have[1] if have else 0))
+        if have is not None:
+            _memory.free_async(have[0], have[2])
+        ptr = _memory.malloc_async(size, self._stream)
+        if _memory.checking_enabled():
+            _memory.memset_async(ptr, _memory.POISON_BYTE, size, self._stream)
+        self._workspaces[key] = (ptr, size, self._stream)
+        return ptr
+
+    def set_workspace(self, ptr: int, nbytes: int) -> None:
+        """Use ``nbytes`` of user memory at ``ptr`` as workspace; ``(0, 0)`` gives management back."""
+        self.check()
+        for p, _, stream in self._workspaces.values():
+            _memory.free_async(p, stream)
+        self._workspaces.clear()
+        if ptr and nbytes:
+            try:
+                _memory.address_space.span(int(ptr), 0, int(nbytes), op="set_workspace", arg="addr")
+            except Exception as exc:
+                raise RocblasInvalidPointerError(str(exc), arg="addr") from exc
+            self._user_workspace = (int(ptr), int(nbytes))
+        else:
+            self._user_workspace = None
+
+    def get_device_memory_size(self) -> int:
+        """Bytes of workspace the handle holds for its current stream (or the user's size)."""
+        self.check()
+        if self._user_workspace is not None:
+            return self._user_workspace[1]
+        have = self._workspaces.get(self._stream.ident)
+        return have[1] if have else 0
+
+    def is_managing_device_memory(self) -> bool:
+        return self._user_workspace is None

@@ -1,0 +1,183 @@
+"""The one kernel launcher every library uses.
+
+:func:`launch` checks each device-memory argument against the live allocations
+when the work is enqueued (a kernel that would run past the end of its
+allocation is refused with :class:`MemoryAccessFault`, naming the operation, the
+argument, the allocation and the offset), and when the stream reaches the work
+it turns them into numpy views and calls the kernel, usually a numba
+``@njit(parallel=True, nogil=True, cache=True)`` function (see :mod:`rocmath.kernel`).
+Each launch leaves a :class:`LaunchRecord` (name, stream, start/end, flops, bytes)
+for profilers and the bench.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .array import DeviceArray
+from .memory import Span, address_space
+from .stream import Task, as_stream
+
+
+@dataclass(frozen=True)
+class Buffer:
+    """A device-memory kernel argument given by pointer: ``shape`` elements of ``dtype``
+    with byte ``strides`` (C order when None), starting at ``ptr``."""
+
+    ptr: int
+    dtype: np.dtype[Any]
+    shape: tuple[int, ...]
+    strides: tuple[int, ...] | None = None
+    name: str = "buffer"
+
+
+def buffer(ptr: int, dtype: Any, shape: int | Sequence[int], strides: Sequence[int] | None = None,
+           *, name: str = "buffer") -> Buffer:
+    """Describe a raw device pointer as a kernel argument (see :class:`Buffer`)."""
+    shp = (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(s) for s in shape)
+    return Buffer(int(ptr), np.dtype(dtype), shp, None if strides is None else tuple(int(s) for s in strides), name)
+
+
+def byte_extent(shape: Sequence[int], strides: Sequence[int], itemsize: int) -> tuple[int, int]:
+    """``[lo, hi)`` bytes relative to the first element that a strided view touches."""
+    if any(s == 0 for s in shape):
+        return 0, 0
+    lo = sum(min(0, (n - 1) * st) for n, st in zip(shape, strides, strict=True))
+    hi = sum(max(0, (n - 1) * st) for n, st in zip(shape, strides, strict=True)) + itemsize
+    return lo, hi
+
+
+def c_strides(shape: Sequence[int], itemsize: int) -> tuple[int, ...]:
+    out = []
+    acc = itemsize
+    for n in reversed(shape):
+        out.append(acc)
+        acc *= max(int(n), 1)
+    return tuple(reversed(out))
+
+
+@dataclass
+class _Bound:
+    """A checked device argument, turned into an ndarray when the work runs."""
+
+    span: Span | None
+    dtype: np.dtype[Any]
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]
+    name: str
+
+    def materialize(self, op: str) -> np.ndarray:
+        if self.span is None:  # an empty argument: nothing is touched
+            return np.empty(self.shape, dtype=self.dtype)
+        alloc = self.span.alloc
+        if not alloc.live or alloc.pooled:
+            from .errors import MemoryAccessFault
+
+            raise MemoryAccessFault(f"{op}: argument '{self.name}' points into {alloc.describe()}, "
+                                    "freed before the kernel ran")
+        alloc.last_op = op
+        return alloc.view(self.span.offset, self.dtype, self.shape, self.strides)
+
+
+def _bind(arg: Any, op: str, position: int) -> Any:
+    if isinstance(arg, DeviceArray):
+        ptr, dtype, shape, strides, name = arg.ptr, arg.dtype, arg.shape, arg.strides, f"#{position}"
+    elif isinstance(arg, Buffer):
+        ptr, dtype, shape, name = arg.ptr, arg.dtype, arg.shape, arg.name
+        strides = arg.strides if arg.strides is not None else c_strides(shape, dtype.itemsize)
+    else:
+        return arg
+    lo, hi = byte_extent(shape, strides, dtype.itemsize)
+    if hi == lo:
+        return _Bound(None, dtype, shape, strides, name)
+    sp = address_space.span(ptr, lo, hi, op=op, arg=name)
+    return _Bound(sp, dtype, shape, strides, name)
+
+
+@dataclass(frozen=True)
+class LaunchRecord:
+    """What one kernel launch did, for profilers and the bench."""
+
+    name: str
+    device: int
+    stream: int
+    start_ns: int
+    end_ns: int
+    flops: float
+    bytes: float
+
+    @property
+    def seconds(self) -> float:
+        return (self.end_ns - self.start_ns) / 1e9
+
+
+_sinks_lock = threading.Lock()
+_sinks: list[list[LaunchRecord]] = []
+
+
+@contextlib.contextmanager
+def profile() -> Iterator[list[LaunchRecord]]:
+    """Collect a :class:`LaunchRecord` for every launch that completes inside the block.
+
+    Synchronize before leaving the block to be sure all launched work is counted.
+    """
+    records: list[LaunchRecord] = []
+    with _sinks_lock:
+        _sinks.append(records)
+    try:
+        yield records
+    finally:
+        with _sinks_lock:
+            _sinks.remove(records)
+
+
+def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None,
+           flops: float = 0.0, bytes: float = 0.0) -> Task:
+    """Enqueue ``kernel(*args)`` on ``stream``.
+
+    Parameters
+    ----------
+    kernel
+        The function to run: a numba dispatcher or any Python callable taking ndarrays.
+        It must not check arguments; everything it needs was validated before.
+    args
+        :class:`~rocmath.DeviceArray` and :class:`Buffer` arguments become ndarrays
+        viewing device memory; everything else is passed as is.
+    name
+        The operation's name, used in errors, traces and profiles.
+    stream
+        A :class:`~rocmath.Stream`, None (current stream) or 0 (null stream).
+    flops, bytes
+        The work done and the bytes moved, for GFLOP/s and GB/s in profiles.
+
+    Raises
+    ------
+    MemoryAccessFault
+        If a device argument would reach outside its allocation.
+    InvalidDevicePointerError
+        If a device argument does not point into live memory.
+    """
+    s = as_stream(stream)
+    bound = [_bind(a, name, i) for i, a in enumerate(args, 1)]
+    device_index = s.device.index
+
+    def run() -> None:
+        views = [b.materialize(name) if isinstance(b, _Bound) else b for b in bound]
+        if not _sinks:
+            kernel(*views)
+            return
+        t0 = time.perf_counter_ns()
+        kernel(*views)
+        rec = LaunchRecord(name, device_index, s.ident, t0, time.perf_counter_ns(), flops, bytes)
+        with _sinks_lock:
+            for sink in _sinks:
+                sink.append(rec)
+
+    return s.enqueue(run, name, keep=args)

@@ -1,0 +1,59 @@
+"""Log sinks for the handles' logging layers (trace, bench, profile).
+
+Where lines go follows rocBLAS: ``<LIB>_LOG_TRACE_PATH``, ``<LIB>_LOG_BENCH_PATH``
+and ``<LIB>_LOG_PROFILE_PATH`` name files (``<LIB>`` is the upper-cased library
+name, e.g. ``ROCBLAS``); without them lines go to stderr.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from typing import Any, TextIO
+
+_open_lock = threading.Lock()
+_files: dict[str, TextIO] = {}
+
+
+def _sink(path: str | None) -> TextIO:
+    if not path:
+        return sys.stderr
+    with _open_lock:
+        f = _files.get(path)
+        if f is None:
+            f = _files[path] = open(path, "a", buffering=1, encoding="utf-8")  # noqa: SIM115 - kept open
+        return f
+
+
+def format_value(v: Any) -> str:
+    """How one argument appears in a log line (enums by value, as rocBLAS prints them)."""
+    if hasattr(v, "ptr") and not isinstance(v, int):
+        return f"0x{int(v.ptr):x}"
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, complex):
+        return f"{v.real!r},{v.imag!r}"
+    return str(int(v)) if hasattr(v, "__index__") else str(v)
+
+
+class Logger:
+    """Writes one library's log lines to the files its environment names (or stderr)."""
+
+    def __init__(self, library: str):
+        prefix = library.upper()
+        self.library = library
+        self.paths = {kind: os.environ.get(f"{prefix}_LOG_{kind.upper()}_PATH")
+                      for kind in ("trace", "bench", "profile")}
+
+    def write(self, kind: str, line: str) -> None:
+        f = _sink(self.paths.get(kind))
+        f.write(line + "\n")
+
+    def trace(self, function: str, *args: Any) -> None:
+        """A trace line: the function name, then its arguments, comma-separated."""
+        self.write("trace", ",".join([function, *(format_value(a) for a in args)]))
+
+    def bench(self, command: str) -> None:
+        """A bench line: a command that replays the call."""
+        self.write("bench", command)

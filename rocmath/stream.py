@@ -1,0 +1,465 @@
+"""Streams and events: ordered work queues that run asynchronously to the host.
+
+Each stream owns one worker thread, so work on one stream runs in issue order and
+work on different streams may overlap (kernels release the GIL).  The null stream
+of each device has HIP's legacy semantics: work enqueued on it waits for all
+earlier work on the device's blocking streams, and work enqueued on a blocking
+stream waits for earlier null-stream work.  Non-blocking streams
+(``Stream(non_blocking=True)``) do not synchronize with the null stream.
+
+An exception raised by work on a stream is kept (sticky, like ``hipGetLastError``):
+later work on that stream is skipped, and the next synchronize of the stream, an
+event recorded after it, or the device raises it with the operation named.
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import threading
+import time
+import weakref
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from . import device as _device
+from .errors import (
+    HipInvalidHandleError,
+    HipInvalidValueError,
+    HipStatus,
+    LaunchFailureError,
+    NotReadyError,
+    RocmathError,
+    status_of,
+)
+
+_ids = itertools.count(1)
+_local = threading.local()
+
+
+class Task:
+    """One unit of work on a stream: a callable, its name and its completion."""
+
+    __slots__ = (
+        "always_run",
+        "deps",
+        "done",
+        "end_ns",
+        "error",
+        "fn",
+        "keep",
+        "name",
+        "skipped",
+        "start_ns",
+        "state",
+    )
+
+    def __init__(self, fn: Callable[[], Any], name: str, deps: list[Task], keep: Any, state: _State):
+        self.fn = fn
+        self.name = name
+        self.deps = deps
+        self.done = threading.Event()
+        self.error: BaseException | None = None
+        self.skipped = False
+        self.start_ns = 0
+        self.end_ns = 0
+        self.keep = keep  # holds arguments (DeviceArrays...) alive until the work ran
+        self.always_run = False
+        self.state = state
+
+    def wait(self) -> None:
+        """Block until this task ran; raise the stream's pending error if it failed or was skipped."""
+        if not self.done.is_set():
+            if getattr(_local, "state", None) is self.state:
+                raise HipInvalidValueError(f"'{self.name}' waited on its own stream from a host callback")
+            self.done.wait()
+        if self.error is not None or self.skipped:
+            self.state.raise_pending()
+
+
+class _State:
+    """What a stream's worker shares with the Stream object (the worker holds no Stream)."""
+
+    def __init__(self, device: _device.Device, ident: int, non_blocking: bool, label: str):
+        self.device = device
+        self.ident = ident
+        self.non_blocking = non_blocking
+        self.label = label
+        self.cond = threading.Condition()
+        self.items: collections.deque[Task | None] = collections.deque()
+        self.last: Task | None = None
+        self.error: tuple[BaseException, Task] | None = None
+        self.thread: threading.Thread | None = None
+        self.destroyed = False
+
+    def start(self) -> None:
+        self.thread = threading.Thread(target=_worker, args=(self,), name=f"rocmath-{self.label}", daemon=True)
+        self.thread.start()
+
+    def raise_pending(self) -> None:
+        with self.cond:
+            pending, self.error = self.error, None
+        if pending is not None:
+            _raise_from_task(pending[0], pending[1].name, self.label)
+
+    def wait_idle(self) -> None:
+        last = self.last
+        if last is not None and getattr(_local, "state", None) is not self:
+            last.done.wait()
+
+
+def _raise_from_task(exc: BaseException, op: str, where: str) -> None:
+    prefix = f"{op} on {where}: "
+    if isinstance(exc, RocmathError):
+        raise type(exc)(prefix + exc.message, arg=exc.arg, index=exc.index) from exc
+    raise LaunchFailureError(f"{prefix}{type(exc).__name__}: {exc}") from exc
+
+
+def _worker(state: _State) -> None:
+    _local.state = state
+    while True:
+        with state.cond:
+            while not state.items:
+                state.cond.wait()
+            task = state.items.popleft()
+        if task is None:
+            return
+        for dep in task.deps:
+            dep.done.wait()
+        if state.error is not None and not task.always_run:
+            task.skipped = True
+        else:
+            task.start_ns = time.perf_counter_ns()
+            try:
+                task.fn()
+            except BaseException as exc:
+                task.error = exc
+                with state.cond:
+                    if state.error is None:
+                        state.error = (exc, task)
+                _record_last_error(state.device, exc)
+            task.end_ns = time.perf_counter_ns()
+        task.fn = _noop
+        task.keep = None
+        task.deps = []
+        task.done.set()
+
+
+def _noop() -> None:
+    return None
+
+
+_last_error: dict[int, HipStatus | Any] = {}
+
+
+def _record_last_error(device: _device.Device, exc: BaseException) -> None:
+    _last_error[device.index] = status_of(exc)
+
+
+def get_last_error() -> Any:
+    """The status of the last failed asynchronous operation on the current device, then reset
+    (``hipGetLastError``).  ``HipStatus.hipSuccess`` when nothing failed."""
+    return _last_error.pop(_device.get_device(), HipStatus.hipSuccess)
+
+
+def peek_at_last_error() -> Any:
+    """As :func:`get_last_error`, without resetting it (``hipPeekAtLastError``)."""
+    return _last_error.get(_device.get_device(), HipStatus.hipSuccess)
+
+
+def _finalize_state(state: _State) -> None:
+    with state.cond:
+        state.items.append(None)
+        state.cond.notify()
+
+
+class Stream:
+    """An ordered queue of device work (``hipStream_t``).
+
+    Parameters
+    ----------
+    device
+        The device whose work it queues (the current device when None).
+    non_blocking
+        As ``hipStreamNonBlocking``: do not synchronize with the null stream.
+    priority
+        Kept for the API (``hipStreamCreateWithPriority``); all priorities run alike.
+
+    Use as a context manager to make it the current stream of the calling thread::
+
+        with rocmath.Stream() as s:
+            x = rocmath.to_device(a)   # enqueued on s
+        s.synchronize()
+    """
+
+    _state: _State
+
+    def __init__(self, device: int | None = None, *, non_blocking: bool = False, priority: int = 0):
+        dev = _device.get_device_object(device)
+        ident = next(_ids)
+        self._init(dev, _State(dev, ident, non_blocking, f"stream {ident} of device {dev.index}"))
+        self.priority = priority
+        with dev._lock:
+            if dev.streams is None:
+                dev.streams = weakref.WeakSet()
+            dev.streams.add(self)
+        weakref.finalize(self, _finalize_state, self._state)
+
+    def _init(self, dev: _device.Device, state: _State) -> None:
+        self._state = state
+        self.device = dev
+        self.priority = 0
+
+    @classmethod
+    def _make_null(cls, dev: _device.Device) -> Stream:
+        s = cls.__new__(cls)
+        s._init(dev, _State(dev, 0, False, f"the null stream of device {dev.index}"))
+        return s
+
+    # -- identity --------------------------------------------------------------------------
+
+    @property
+    def is_null(self) -> bool:
+        return self._state.ident == 0
+
+    @property
+    def ident(self) -> int:
+        """A small integer naming the stream (0 for the null stream)."""
+        return self._state.ident
+
+    @property
+    def non_blocking(self) -> bool:
+        return self._state.non_blocking
+
+    def __repr__(self) -> str:
+        return f"<rocmath Stream: {self._state.label}>"
+
+    def _check_alive(self) -> None:
+        if self._state.destroyed:
+            raise HipInvalidHandleError(f"{self._state.label} was destroyed", arg="stream")
+
+    # -- enqueue ---------------------------------------------------------------------------
+
+    def enqueue(self, fn: Callable[[], Any], name: str, *, deps: Iterable[Task] = (), keep: Any = None) -> Task:
+        """Queue ``fn`` to run after all earlier work on this stream; returns its :class:`Task`."""
+        self._check_alive()
+        state = self._state
+        dev = self.device
+        with dev._lock:
+            wait_for = [t for t in deps if not t.done.is_set()]
+            if state.ident == 0:
+                for other in list(dev.streams or ()):
+                    last = other._state.last
+                    if not other._state.non_blocking and last is not None and not last.done.is_set():
+                        wait_for.append(last)
+            elif not state.non_blocking and dev._null_stream is not None:
+                last = dev._null_stream._state.last
+                if last is not None and not last.done.is_set():
+                    wait_for.append(last)
+            task = Task(fn, name, wait_for, keep, state)
+            with state.cond:
+                if state.thread is None:
+                    state.start()
+                state.items.append(task)
+                state.last = task
+                state.cond.notify()
+        return task
+
+    def synchronize(self) -> None:
+        """Wait for all work queued so far; raise the first error it hit (then clear it)."""
+        self._check_alive()
+        self._state.wait_idle()
+        self._state.raise_pending()
+        _after_sync(self.device)
+
+    def query(self) -> bool:
+        """True when all queued work has run (``hipStreamQuery`` success), False when not ready."""
+        self._check_alive()
+        last = self._state.last
+        return last is None or last.done.is_set()
+
+    def wait_event(self, event: Event) -> None:
+        """Make later work on this stream wait for the work ``event`` captured (``hipStreamWaitEvent``)."""
+        if not isinstance(event, Event):
+            raise HipInvalidHandleError("expected an Event", arg="event")
+        task = event._task
+        if task is not None:
+            self.enqueue(_noop, "wait_event", deps=[task])
+
+    def add_callback(self, callback: Callable[[Stream, Any, Any], Any], user_data: Any = None) -> None:
+        """Call ``callback(stream, status, user_data)`` on the host once earlier work is done
+        (``hipStreamAddCallback``).  ``status`` is the stream's pending error status, if any."""
+        me = weakref.ref(self)
+        state = self._state
+
+        def run() -> None:
+            status = HipStatus.hipSuccess if state.error is None else status_of(state.error[0])
+            callback(me() or self, status, user_data)
+
+        task = self.enqueue(run, f"callback {getattr(callback, '__name__', 'host function')}")
+        task.always_run = True
+
+    def launch_host_func(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Run ``fn(*args)`` on the host in stream order (``hipLaunchHostFunc``)."""
+        self.enqueue(lambda: fn(*args), f"host function {getattr(fn, '__name__', '')}".strip())
+
+    def destroy(self) -> None:
+        """Release the stream (``hipStreamDestroy``); queued work still completes."""
+        if self.is_null:
+            raise HipInvalidHandleError("the null stream cannot be destroyed", arg="stream")
+        self._check_alive()
+        self._state.destroyed = True
+        _finalize_state(self._state)
+
+    # -- current stream ----------------------------------------------------------------------
+
+    def __enter__(self) -> Stream:
+        self._check_alive()
+        stack = _stack()
+        stack.append(self)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        _stack().pop()
+
+
+def _stack() -> list[Stream]:
+    stack = getattr(_local, "stack", None)
+    if stack is None:
+        stack = _local.stack = []
+    return stack
+
+
+def current_stream() -> Stream:
+    """The calling thread's current stream: the innermost ``with stream:`` of the current
+    device, else that device's null stream."""
+    dev = _device.get_device()
+    for s in reversed(_stack()):
+        if s.device.index == dev:
+            return s
+    return _device.get_device_object(dev).null_stream
+
+
+def as_stream(stream: Any) -> Stream:
+    """Normalise a stream argument: a Stream, None (current stream) or 0 (the null stream)."""
+    if stream is None:
+        return current_stream()
+    if isinstance(stream, Stream):
+        stream._check_alive()
+        return stream
+    if isinstance(stream, int) and not isinstance(stream, bool) and stream == 0:
+        return _device.get_device_object().null_stream
+    raise HipInvalidHandleError(f"not a stream: {stream!r}", arg="stream")
+
+
+def null_stream(device: int | None = None) -> Stream:
+    """The legacy null stream of ``device`` (current device when None)."""
+    return _device.get_device_object(device).null_stream
+
+
+def _device_states(dev: _device.Device) -> list[_State]:
+    states = [dev.null_stream._state]
+    states += [s._state for s in list(dev.streams or ())]
+    return states
+
+
+def wait_device_idle(device: int) -> None:
+    """Wait for all work on a device without raising its errors (used by ``free``)."""
+    for state in _device_states(_device.get_device_object(device)):
+        state.wait_idle()
+
+
+def _after_sync(dev: _device.Device) -> None:
+    from .memory import address_space, check_all_guards, checking_enabled
+
+    if address_space.pool_bytes.get(dev.index):
+        address_space.trim_pool(dev.index, 0)
+    if checking_enabled():
+        check_all_guards(dev.index)
+
+
+def device_synchronize(device: int | None = None) -> None:
+    """Wait for all work on the device (``hipDeviceSynchronize``) and raise the first error.
+
+    Every stream's pending error is cleared; the first is raised, the others are chained
+    as its notes.
+    """
+    dev = _device.get_device_object(device)
+    states = _device_states(dev)
+    for state in states:
+        state.wait_idle()
+    errors: list[BaseException] = []
+    for state in states:
+        try:
+            state.raise_pending()
+        except RocmathError as exc:
+            errors.append(exc)
+    _after_sync(dev)
+    if errors:
+        first = errors[0]
+        for other in errors[1:]:
+            first.add_note(f"also: {other}")
+        raise first
+
+
+class Event:
+    """A marker in a stream's work (``hipEvent_t``), with timing.
+
+    Parameters
+    ----------
+    device
+        The device (current device when None).
+    timing
+        False is ``hipEventDisableTiming``: :func:`elapsed_time` then refuses it.
+    """
+
+    def __init__(self, device: int | None = None, *, timing: bool = True):
+        self.device = _device.get_device_object(device)
+        self.timing = timing
+        self._task: Task | None = None
+        self._time_ns = 0
+
+    def record(self, stream: Any = None) -> Event:
+        """Capture all work queued on ``stream`` so far (``hipEventRecord``)."""
+        s = as_stream(stream)
+        holder: list[int] = [0]
+
+        def mark() -> None:
+            holder[0] = time.perf_counter_ns()
+            self._time_ns = holder[0]
+
+        self._time_ns = 0
+        self._task = s.enqueue(mark, "event record")
+        self._task.always_run = True
+        return self
+
+    def synchronize(self) -> None:
+        """Wait until the captured work is done; raise the stream's pending error."""
+        if self._task is not None:
+            self._task.done.wait()
+            self._task.state.raise_pending()
+
+    def query(self) -> bool:
+        """True when the captured work is done (or the event was never recorded)."""
+        return self._task is None or self._task.done.is_set()
+
+    def __repr__(self) -> str:
+        return f"<rocmath Event on device {self.device.index}, {'done' if self.query() else 'pending'}>"
+
+
+def elapsed_time(start: Event, end: Event) -> float:
+    """Milliseconds between two recorded events (``hipEventElapsedTime``).
+
+    Raises
+    ------
+    HipInvalidHandleError
+        If either event was never recorded or was made with ``timing=False``.
+    NotReadyError
+        If either event has not completed yet.
+    """
+    for name, ev in (("start", start), ("stop", end)):
+        if not isinstance(ev, Event) or ev._task is None or not ev.timing:
+            raise HipInvalidHandleError("event was not recorded with timing enabled", arg=name)
+    if not (start._task.done.is_set() and end._task.done.is_set()):  # type: ignore[union-attr]
+        raise NotReadyError("event has not completed yet", arg="stop")
+    return (end._time_ns - start._time_ns) / 1e6
