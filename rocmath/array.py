@@ -258,8 +258,12 @@ class DeviceArray:
 
         v = np.array(value, dtype=self.dtype)[()]
         if self.is_contiguous:
-            launch(fill_flat, self.reshape(-1, order="C" if self.c_contiguous else "F"), v,
-                   name="DeviceArray.fill", stream=stream)
+            flat = self.reshape(-1, order="C" if self.c_contiguous else "F")
+            if self.dtype == np.float16:  # numba has no float16 arithmetic type: fill the bits
+                flat = DeviceArray._view(flat.ptr, flat.shape, np.dtype(np.uint16), flat.strides, flat.device,
+                                         flat._root())
+                v = v.view(np.uint16)
+            launch(fill_flat, flat, v, name="DeviceArray.fill", stream=stream)
         else:
             launch(_fill_strided, self, v, name="DeviceArray.fill", stream=stream)
 
@@ -302,7 +306,7 @@ def zeros(shape: int | Sequence[int], dtype: Any = np.float64, order: str = "C",
 
     out = DeviceArray(shape, dtype, order, device=device)
     if out.nbytes:
-        memset_async(out.ptr, 0, out.nbytes, stream)
+        memset_async(out, 0, out.nbytes, stream)  # the array, not its pointer: kept alive until zeroed
     return out
 
 

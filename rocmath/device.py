@@ -15,6 +15,7 @@ As in HIP, the current device is per host thread and starts at 0.
 
 from __future__ import annotations
 
+import operator
 import os
 import re
 import threading
@@ -133,7 +134,10 @@ class Device:
         self.properties = props
         self._lock = threading.RLock()
         self._null_stream: Any = None
-        self.streams: Any = None  # a WeakSet of live non-null streams, filled by stream.py
+        # A WeakSet of the states of non-null streams, filled by stream.py.  A state lives as
+        # long as its Stream or its queued work, so a destroyed or dropped stream's work is
+        # still waited for by the null stream and by device_synchronize.
+        self.streams: Any = None
 
     @property
     def null_stream(self) -> Any:
@@ -211,9 +215,13 @@ def get_device_count() -> int:
 
 def _check_index(device: int) -> int:
     n = len(_registry.get())
-    if not isinstance(device, int) or isinstance(device, bool) or not 0 <= device < n:
+    try:  # any integer, numpy's included (hip-python takes them as C ints); never a bool
+        index = operator.index(device) if not isinstance(device, bool) else -1
+    except TypeError:
+        index = -1
+    if not 0 <= index < n:
         raise InvalidDeviceError(f"device {device!r} does not exist ({n} device(s))", arg="device")
-    return device
+    return index
 
 
 def set_device(device: int) -> None:

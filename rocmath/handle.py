@@ -63,6 +63,15 @@ def _round(nbytes: int) -> int:
     return -(-int(nbytes) // WORKSPACE_ALIGN) * WORKSPACE_ALIGN
 
 
+def _free_workspace(ptr: int, stream: Stream) -> None:
+    """Give a workspace buffer back in the order of the stream that used it; if that stream
+    was destroyed meanwhile, free it at once (``free`` waits for the work still queued)."""
+    if stream._state.destroyed:
+        _memory.free(ptr)
+    else:
+        _memory.free_async(ptr, stream)
+
+
 class Handle:
     """State shared by one library's calls.
 
@@ -90,7 +99,7 @@ class Handle:
         atomics = os.environ.get("ROCBLAS_DEFAULT_ATOMICS_MODE")
         self.atomics_mode = AtomicsMode(int(atomics)) if atomics in ("0", "1") else AtomicsMode.not_allowed
         try:
-            self.layer_mode = LayerMode(int(os.environ.get(self.layer_env, "0") or 0, 0) & 7)
+            self.layer_mode = LayerMode(int(os.environ.get(self.layer_env) or "0", 0) & 7)
         except ValueError:
             self.layer_mode = LayerMode.none
         self.logger = Logger(self.library)
@@ -109,9 +118,7 @@ class Handle:
     def destroy(self) -> None:
         """Release the handle and its workspace (stream-ordered)."""
         self.check()
-        for ptr, _, stream in self._workspaces.values():
-            _memory.free_async(ptr, stream)
-        self._workspaces.clear()
+        self._release_workspaces()
         self._destroyed = True
 
     def __enter__(self) -> Handle:
@@ -130,11 +137,14 @@ class Handle:
 
     def set_stream(self, stream: Any) -> None:
         """Queue later work on ``stream`` (None or 0 for the null stream)."""
-        self.check()
-        s = self.device.null_stream if stream in (None, 0) else as_stream(stream)
-        if s.device is not self.device:
-            from .errors import RocblasInvalidValueError
+        from .errors import HipInvalidHandleError, RocblasInvalidValueError
 
+        self.check()
+        try:
+            s = self.device.null_stream if stream in (None, 0) else as_stream(stream)
+        except HipInvalidHandleError as exc:  # rocblas_set_stream: an invalid stream is invalid_value
+            raise RocblasInvalidValueError(exc.message, arg="stream") from exc
+        if s.device is not self.device:
             raise RocblasInvalidValueError(
                 f"stream belongs to device {s.device.index}, the handle to device {self.device.index}", arg="stream")
         self._stream = s
@@ -227,6 +237,7 @@ class Handle:
         RocblasMemoryError
             If the user-provided workspace is smaller than ``nbytes``.
         """
+        self.check()
         if nbytes <= 0:
             return 0
         if self._user_workspace is not None:
@@ -241,19 +252,22 @@ class Handle:
             return have[0]
         size = _round(max(nbytes, 2 * have[1] if have else 0))
         if have is not None:
-            _memory.free_async(have[0], have[2])
+            _free_workspace(have[0], have[2])
         ptr = _memory.malloc_async(size, self._stream)
         if _memory.checking_enabled():
             _memory.memset_async(ptr, _memory.POISON_BYTE, size, self._stream)
         self._workspaces[key] = (ptr, size, self._stream)
         return ptr
 
+    def _release_workspaces(self) -> None:
+        for ptr, _, stream in self._workspaces.values():
+            _free_workspace(ptr, stream)
+        self._workspaces.clear()
+
     def set_workspace(self, ptr: int, nbytes: int) -> None:
         """Use ``nbytes`` of user memory at ``ptr`` as workspace; ``(0, 0)`` gives management back."""
         self.check()
-        for p, _, stream in self._workspaces.values():
-            _memory.free_async(p, stream)
-        self._workspaces.clear()
+        self._release_workspaces()
         if ptr and nbytes:
             try:
                 _memory.address_space.span(int(ptr), 0, int(nbytes), op="set_workspace", arg="addr")

@@ -28,7 +28,10 @@ def kernel(fn: F | None = None, *, parallel: bool = True, fastmath: bool = False
     arguments: the launcher did.
     """
     def wrap(f: F) -> Any:
-        return numba.njit(parallel=parallel, nogil=True, cache=True, fastmath=fastmath,
+        # Functions typed at a prompt (python -c, a REPL, a notebook) have no file to cache beside.
+        source = getattr(getattr(f, "__code__", None), "co_filename", "")
+        cache = bool(source) and os.path.isfile(source)
+        return numba.njit(parallel=parallel, nogil=True, cache=cache, fastmath=fastmath,
                           error_model="numpy")(f)
 
     return wrap if fn is None else wrap(fn)

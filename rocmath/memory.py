@@ -136,6 +136,9 @@ class Allocation:
         bad_front = np.flatnonzero(front != GUARD_BYTE)
         bad_back = np.flatnonzero(back != GUARD_BYTE)
         if bad_front.size or bad_back.size:
+            # Reported once: restore the guards so the same overrun is not blamed again at free.
+            front[:] = GUARD_BYTE
+            back[:] = GUARD_BYTE
             where = (int(bad_back[0]) + self.nbytes) if bad_back.size else int(bad_front[-1]) - self._start
             raise MemoryAccessFault(
                 f"guard bytes of {self.describe()} were overwritten at offset {where} "
@@ -251,13 +254,13 @@ class AddressSpace:
     def release(self, alloc: Allocation, op: str = "free") -> None:
         """Free an allocation now (no synchronization)."""
         with self.lock:
-            if not alloc.live:
+            # A pooled block was already given back by free_async (whose run a free may
+            # have waited for): freeing it again is a double free, not a second owner.
+            if not alloc.live or alloc.pooled:
                 raise InvalidDevicePointerError(f"{op}: double free of {alloc.describe()}", arg="ptr")
             try:
                 alloc.check_guards()
             finally:
-                if alloc.pooled:
-                    self._unpool(alloc)
                 self._remove(alloc)
 
     # -- stream-ordered pool -------------------------------------------------------------------
@@ -280,11 +283,6 @@ class AddressSpace:
             if _checking:
                 alloc.bytes_view()[:] = POISON_BYTE
             return alloc
-
-    def _unpool(self, alloc: Allocation) -> None:
-        self.pools[alloc.device][alloc.nbytes].remove(alloc)
-        self.pool_bytes[alloc.device] -= alloc.nbytes
-        alloc.pooled = False
 
     def trim_pool(self, device: int, keep_bytes: int = 0) -> None:
         """Release pooled blocks of ``device`` until at most ``keep_bytes`` remain."""
@@ -438,6 +436,9 @@ def malloc_async(nbytes: int, stream: Any = None) -> int:
     s = as_stream(stream)
     if nbytes == 0:
         return 0
+    if isinstance(nbytes, bool) or not isinstance(nbytes, (int, np.integer)) or nbytes < 0:
+        # Checked before the pool is searched: a bad size must never find a block.
+        raise HipInvalidValueError(f"size must be a non-negative integer, got {nbytes!r}", arg="size")
     alloc = address_space.pool_take(s.device.index, int(nbytes))
     if alloc is None:
         alloc = address_space.allocate(nbytes, s.device.index, MemoryKind.DEVICE)
@@ -541,15 +542,16 @@ class _Side:
 def _side(obj: Any, nbytes: int, op: str, arg: str, writable: bool) -> _Side:
     from .array import DeviceArray
 
+    owner = None
     if isinstance(obj, DeviceArray):
         if not obj.is_contiguous:
             raise HipInvalidValueError(f"{op}: a non-contiguous DeviceArray has no byte range", arg=arg)
-        obj = obj.ptr
+        owner, obj = obj, obj.ptr  # the array is kept alive (not freed) until the copy ran
     if obj is None or (isinstance(obj, (int, np.integer)) and not isinstance(obj, bool) and int(obj) == 0):
         raise HipInvalidValueError(f"{op}: null pointer", arg=arg)
     if isinstance(obj, (int, np.integer)) and not isinstance(obj, bool):
         sp = address_space.span(int(obj), 0, nbytes, op=op, arg=arg)
-        return _Side(sp, None)
+        return _Side(sp, None, owner)
     try:
         mv = memoryview(obj)
     except TypeError:
@@ -608,14 +610,21 @@ def _copy_task(d: _Side, s: _Side, nbytes: int, op: str) -> Any:
     return run
 
 
-def _stream_for(d: _Side, s: _Side, stream: Any) -> Any:
-    from .stream import as_stream
+def _stream_for(d: _Side, s: _Side, stream: Any, *, sync: bool = False) -> Any:
+    """The stream a copy or fill runs on.  Synchronous ones (``hipMemcpy``) use the null
+    stream of the memory's device; asynchronous ones the given stream, and for None the
+    calling thread's current stream, as everywhere in rocmath (unless the memory lives on
+    another device than the current one: then that device's null stream)."""
+    from .stream import as_stream, current_stream
 
     if stream is not None:
         return as_stream(stream)
     for side in (d, s):
         if side.span is not None and side.span.alloc.device >= 0:
-            return _device.get_device_object(side.span.alloc.device).null_stream
+            device = side.span.alloc.device
+            if not sync and device == _device.get_device():
+                return current_stream()
+            return _device.get_device_object(device).null_stream
     return as_stream(None)
 
 
@@ -639,7 +648,7 @@ def memcpy(dst: Any, src: Any, nbytes: int, kind: Any = MemcpyKind.Default) -> N
     if d.span is None and s.span is None:
         _copy_task(d, s, nbytes, "memcpy")()
         return
-    _stream_for(d, s, None).enqueue(_copy_task(d, s, nbytes, "memcpy"), "memcpy", keep=(d, s)).wait()
+    _stream_for(d, s, None, sync=True).enqueue(_copy_task(d, s, nbytes, "memcpy"), "memcpy", keep=(d, s)).wait()
 
 
 def memcpy_async(dst: Any, src: Any, nbytes: int, kind: Any = MemcpyKind.Default, stream: Any = None) -> None:
@@ -683,8 +692,8 @@ def memset(dst: Any, value: int, nbytes: int) -> None:
     """Set ``nbytes`` bytes of device memory to ``value & 0xFF`` (``hipMemset``), synchronously."""
     d = _plan_fill(dst, value, nbytes, "memset")
     if nbytes:
-        _stream_for(d, d, None).enqueue(_fill_task(d, int(value) & 0xFF, nbytes, "memset"), "memset",
-                                        keep=d).wait()
+        _stream_for(d, d, None, sync=True).enqueue(_fill_task(d, int(value) & 0xFF, nbytes, "memset"), "memset",
+                                                   keep=d).wait()
 
 
 def memset_async(dst: Any, value: int, nbytes: int, stream: Any = None) -> None:

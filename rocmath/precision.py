@@ -61,9 +61,10 @@ class Precision:
 
     @property
     def eps(self) -> float:
-        """Unit roundoff of the stored type: what a result can be trusted to."""
+        """Machine epsilon of the stored type (``np.finfo(dtype).eps``: the spacing of the
+        numbers just above 1; the unit roundoff is half of it)."""
         if self is BF16:
-            return 2.0**-8
+            return 2.0**-7  # 8 significant bits, as float32's 24
         return float(np.finfo(self.dtype if not self.storage_only else np.float16).eps)
 
     def __repr__(self) -> str:
@@ -82,7 +83,8 @@ class Precision:
             return obj
         if isinstance(obj, str) and obj.lower() in _BY_LETTER:
             return _BY_LETTER[obj.lower()]
-        dtype = getattr(obj, "dtype", obj)
+        # numpy scalar *types* carry a `dtype` descriptor, not a dtype: hand them to np.dtype.
+        dtype = obj if isinstance(obj, type) else getattr(obj, "dtype", obj)
         try:
             dt = np.dtype(dtype)
         except TypeError:

@@ -75,6 +75,11 @@ class Task:
             self.done.wait()
         if self.error is not None or self.skipped:
             self.state.raise_pending()
+            # Reported already (another thread synchronized): the waiter must still fail.
+            if self.error is not None:
+                _raise_from_task(self.error, self.name, self.state.label)
+            raise LaunchFailureError(
+                f"{self.name} on {self.state.label} did not run: earlier work on the stream failed")
 
 
 class _State:
@@ -152,8 +157,13 @@ def _noop() -> None:
 _last_error: dict[int, HipStatus | Any] = {}
 
 
+def _async_status(exc: BaseException) -> Any:
+    """The status asynchronous work that raised ``exc`` reports: what synchronize raises."""
+    return status_of(exc) if isinstance(exc, RocmathError) else HipStatus.hipErrorLaunchFailure
+
+
 def _record_last_error(device: _device.Device, exc: BaseException) -> None:
-    _last_error[device.index] = status_of(exc)
+    _last_error[device.index] = _async_status(exc)
 
 
 def get_last_error() -> Any:
@@ -202,7 +212,7 @@ class Stream:
         with dev._lock:
             if dev.streams is None:
                 dev.streams = weakref.WeakSet()
-            dev.streams.add(self)
+            dev.streams.add(self._state)  # the state outlives the Stream while its worker has work
         weakref.finalize(self, _finalize_state, self._state)
 
     def _init(self, dev: _device.Device, state: _State) -> None:
@@ -240,8 +250,12 @@ class Stream:
 
     # -- enqueue ---------------------------------------------------------------------------
 
-    def enqueue(self, fn: Callable[[], Any], name: str, *, deps: Iterable[Task] = (), keep: Any = None) -> Task:
-        """Queue ``fn`` to run after all earlier work on this stream; returns its :class:`Task`."""
+    def enqueue(self, fn: Callable[[], Any], name: str, *, deps: Iterable[Task] = (), keep: Any = None,
+                always_run: bool = False) -> Task:
+        """Queue ``fn`` to run after all earlier work on this stream; returns its :class:`Task`.
+
+        ``always_run`` work (callbacks, event records) runs even when the stream has a pending error.
+        """
         self._check_alive()
         state = self._state
         dev = self.device
@@ -249,14 +263,15 @@ class Stream:
             wait_for = [t for t in deps if not t.done.is_set()]
             if state.ident == 0:
                 for other in list(dev.streams or ()):
-                    last = other._state.last
-                    if not other._state.non_blocking and last is not None and not last.done.is_set():
+                    last = other.last
+                    if not other.non_blocking and last is not None and not last.done.is_set():
                         wait_for.append(last)
             elif not state.non_blocking and dev._null_stream is not None:
                 last = dev._null_stream._state.last
                 if last is not None and not last.done.is_set():
                     wait_for.append(last)
             task = Task(fn, name, wait_for, keep, state)
+            task.always_run = always_run  # set before the worker can see the task
             with state.cond:
                 if state.thread is None:
                     state.start()
@@ -293,11 +308,10 @@ class Stream:
         state = self._state
 
         def run() -> None:
-            status = HipStatus.hipSuccess if state.error is None else status_of(state.error[0])
+            status = HipStatus.hipSuccess if state.error is None else _async_status(state.error[0])
             callback(me() or self, status, user_data)
 
-        task = self.enqueue(run, f"callback {getattr(callback, '__name__', 'host function')}")
-        task.always_run = True
+        self.enqueue(run, f"callback {getattr(callback, '__name__', 'host function')}", always_run=True)
 
     def launch_host_func(self, fn: Callable[..., Any], *args: Any) -> None:
         """Run ``fn(*args)`` on the host in stream order (``hipLaunchHostFunc``)."""
@@ -359,7 +373,7 @@ def null_stream(device: int | None = None) -> Stream:
 
 def _device_states(dev: _device.Device) -> list[_State]:
     states = [dev.null_stream._state]
-    states += [s._state for s in list(dev.streams or ())]
+    states += list(dev.streams or ())
     return states
 
 
@@ -429,8 +443,7 @@ class Event:
             self._time_ns = holder[0]
 
         self._time_ns = 0
-        self._task = s.enqueue(mark, "event record")
-        self._task.always_run = True
+        self._task = s.enqueue(mark, "event record", always_run=True)
         return self
 
     def synchronize(self) -> None:

@@ -1,0 +1,136 @@
+"""``rocmath-bench``: time rocmath against NumPy/SciPy on this machine.
+
+Exit status: 0 when every case ran and passed its correctness check, 1 when one
+failed or a bench module failed to import, 2 for a usage error (e.g. no case
+matches the suite and filter).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from typing import TextIO
+
+from .registry import Registry, default_registry, discover
+from .report import Table, format_time, machine_info, to_json, write_json
+from .runner import DEFAULT_REPEATS, DEFAULT_WARMUP, CaseResult, run_cases
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="rocmath-bench",
+        description="Time rocmath (cold, then warm interleaved with its NumPy/SciPy reference) and check "
+                    "its results.  ratio = reference median / rocmath median (>1: rocmath is faster).")
+    p.add_argument("--suite", default=None, help="suite to run: quick (default), full, ...")
+    p.add_argument("--filter", default=None, metavar="SUBSTRING", help="only cases whose name contains SUBSTRING")
+    p.add_argument("--repeats", type=_positive, default=DEFAULT_REPEATS, metavar="N",
+                   help=f"timed rocmath/reference pairs per case (default {DEFAULT_REPEATS})")
+    p.add_argument("--warmup", type=_non_negative, default=DEFAULT_WARMUP, metavar="N",
+                   help=f"untimed pairs after the cold call (default {DEFAULT_WARMUP})")
+    p.add_argument("--json", default=None, metavar="PATH", help="also write every result, with machine info, to PATH")
+    p.add_argument("--list", action="store_true", help="list the cases (of --suite, if given) and exit")
+    p.add_argument("--module", action="append", default=[], metavar="MODULE",
+                   help="also import MODULE, which registers more cases (repeatable)")
+    return p
+
+
+def _positive(text: str) -> int:
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+    return n
+
+
+def _non_negative(text: str) -> int:
+    n = int(text)
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {n}")
+    return n
+
+
+def _list(registry: Registry, suite: str | None, substring: str | None, out: TextIO) -> int:
+    cases = registry.select(suite, substring)
+    if not cases:
+        out.write("no bench cases match\n")
+        return 2
+    width = max(len(c.name) for c in cases)
+    for c in cases:
+        sizes = "; ".join(f"{s}: {', '.join(map(str, v))}" for s, v in c.sizes.items())
+        out.write(f"{c.name:<{width}}  [{sizes}]  {c.description}\n")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None, out: TextIO | None = None) -> int:
+    """Entry point of ``rocmath-bench``; returns the exit status.
+
+    Parameters
+    ----------
+    argv
+        The arguments (``sys.argv[1:]`` when None).
+    registry
+        The cases to choose from.  When None, the default registry after
+        :func:`~rocmath.bench.discover` (the runtime's and the libraries' cases).
+    out
+        Where the report goes (stdout when None).
+    """
+    args = _parser().parse_args(argv)
+    out = out or sys.stdout
+    status = 0
+    if registry is None:
+        registry = default_registry
+        for module, state in discover(extra=args.module).items():
+            if state != "ok":
+                sys.stderr.write(f"rocmath-bench: cannot import {module}: {state}\n")
+                status = 1
+    else:
+        for module, state in discover(packages=(), extra=args.module, builtin=False).items():
+            if state != "ok":
+                sys.stderr.write(f"rocmath-bench: cannot import {module}: {state}\n")
+                status = 1
+    if args.list:
+        return max(status, _list(registry, args.suite, args.filter, out))
+
+    suite = args.suite or "quick"
+    cases = registry.select(suite, args.filter)
+    if not cases:
+        sys.stderr.write(f"rocmath-bench: no case in suite {suite!r} matches filter {args.filter!r} "
+                         f"(suites: {', '.join(registry.suites()) or 'none'})\n")
+        return 2
+
+    import rocmath
+
+    props = rocmath.get_device_properties()
+    out.write(f"rocmath {rocmath.__version__} bench, suite {suite}: {props.name} ({props.gcnArchName}) "
+              f"simulated on this host; {args.repeats} timed pairs after {args.warmup} warm-up\n")
+    out.write("cold = first call in this process (incl. compilation); warm = median, +-CI95 its bootstrap "
+              "interval;\nkernel = kernel-only median (launch records); ratio = reference / rocmath (>1: rocmath "
+              "faster)\n\n")
+    table = Table(out, name_width=max(len(c.name) for c in cases))
+    table.header()
+    t0 = time.perf_counter_ns()
+    results: list[CaseResult] = run_cases(cases, suite, repeats=args.repeats, warmup=args.warmup,
+                                          on_result=table.row)
+    wall = time.perf_counter_ns() - t0
+
+    failed = [r for r in results if not r.ok]
+    info = machine_info()
+    out.write(f"\n{len(results) - len(failed)}/{len(results)} passed in {format_time(wall)}; numba threading "
+              f"layer {info['numba_threading_layer']}, {info['numba_num_threads']} threads, "
+              f"{info['cpu_count']} CPUs\n")
+    if failed:
+        out.write("failed: " + ", ".join(f"{r.case} [{r.label}]" for r in failed) + "\n")
+        status = 1
+    if args.json:
+        config = {"suite": suite, "filter": args.filter, "repeats": args.repeats, "warmup": args.warmup,
+                  "modules": list(args.module), "argv": list(argv) if argv is not None else sys.argv[1:]}
+        write_json(args.json, to_json(results, config, {"wall_ns": wall}))
+        out.write(f"results written to {args.json}\n")
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

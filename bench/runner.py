@@ -1,0 +1,207 @@
+"""Run bench cases: cold call, warm-up, interleaved timing, kernel time, correctness.
+
+For each (case, size) the runner
+
+1. builds the problem (``setup``), untimed;
+2. times the first rocmath call plus its synchronize: the *cold* time, which includes
+   numba compilation (or loading it from numba's cache) and first-touch costs;
+3. times the reference's first call and compares the two results;
+4. runs ``warmup`` untimed A B pairs, then ``repeats`` timed pairs interleaved
+   A B A B (A: rocmath call + synchronize, B: reference), inside ``rocmath.profile()``
+   so each run's kernel-only time comes from its :class:`rocmath.LaunchRecord` s;
+5. checks the last warm result again (a warm path can differ from the first call).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import time
+import traceback
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import rocmath
+
+from .case import BenchCase, Problem, default_tol, to_host
+from .timing import Clock, Stats, time_call, time_interleaved
+
+__all__ = ["DEFAULT_REPEATS", "DEFAULT_WARMUP", "CaseResult", "run_case", "run_cases"]
+
+DEFAULT_REPEATS = 21
+DEFAULT_WARMUP = 2
+
+
+@dataclass
+class CaseResult:
+    """The measurements of one case at one size (times in nanoseconds).
+
+    ``ok`` is True when the case ran and ``max_rel_err <= tol``; ``error`` holds the
+    exception text when it did not run through.
+    """
+
+    case: str
+    size: Any
+    label: str
+    suite: str | None = None
+    flops: float = 0.0
+    bytes: float = 0.0
+    setup_ns: int | None = None
+    cold_ns: int | None = None
+    warm: Stats | None = None
+    kernel: Stats | None = None
+    ref_cold_ns: int | None = None
+    reference: Stats | None = None
+    ratio: float | None = None
+    ratio_ci: tuple[float, float] | None = None
+    max_rel_err: float | None = None
+    tol: float | None = None
+    ok: bool = False
+    error: str | None = None
+
+    @property
+    def throughput(self) -> tuple[float, str] | None:
+        """``(value, "GFLOP/s")`` when the case counts flops, else ``(value, "GB/s")`` when
+        it counts bytes, from the warm median; None when it counts neither."""
+        if self.warm is None or self.warm.median_ns <= 0:
+            return None
+        if self.flops > 0:
+            return self.flops / self.warm.median_ns, "GFLOP/s"  # flop/ns == GFLOP/s
+        if self.bytes > 0:
+            return self.bytes / self.warm.median_ns, "GB/s"
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (sizes that JSON cannot hold become their ``repr``)."""
+        tp = self.throughput
+        return {
+            "case": self.case, "suite": self.suite, "size": _jsonable(self.size), "label": self.label,
+            "flops": self.flops, "bytes": self.bytes, "setup_ns": self.setup_ns, "cold_ns": self.cold_ns,
+            "warm": None if self.warm is None else self.warm.to_dict(),
+            "kernel": None if self.kernel is None else self.kernel.to_dict(),
+            "reference_cold_ns": self.ref_cold_ns,
+            "reference": None if self.reference is None else self.reference.to_dict(),
+            "ratio": _finite(self.ratio),
+            "ratio_ci": None if self.ratio_ci is None else [_finite(v) for v in self.ratio_ci],
+            "throughput": None if tp is None else tp[0], "throughput_unit": None if tp is None else tp[1],
+            "max_rel_err": _finite(self.max_rel_err), "tol": _finite(self.tol), "ok": self.ok, "error": self.error,
+        }
+
+
+def _finite(x: float | None) -> float | str | None:
+    # JSON has no inf/nan: keep them as strings rather than writing invalid JSON.
+    if x is None or math.isfinite(x):
+        return x
+    return str(x)
+
+
+def _jsonable(x: Any) -> Any:
+    if x is None or isinstance(x, (bool, int, float, str)):
+        return x
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    return repr(x)
+
+
+def _sync_for(problem: Problem) -> Callable[[], None]:
+    stream = problem.stream
+    return stream.synchronize if stream is not None else rocmath.device_synchronize
+
+
+def run_case(case: BenchCase, size: Any, *, suite: str | None = None, repeats: int = DEFAULT_REPEATS,
+             warmup: int = DEFAULT_WARMUP, clock: Clock = time.perf_counter_ns) -> CaseResult:
+    """Benchmark ``case`` at ``size``; never raises for a failing case (see ``error``).
+
+    Parameters
+    ----------
+    case, size
+        What to run.
+    suite
+        Recorded in the result only.
+    repeats
+        Timed A B pairs.
+    warmup
+        Untimed A B pairs between the cold call and the timed ones.
+    clock
+        Integer nanosecond clock (tests pass a fake one).
+    """
+    res = CaseResult(case.name, size, str(size), suite)
+    problem: Problem | None = None
+    try:
+        t0 = clock()
+        problem = case.setup(size)
+        res.setup_ns = clock() - t0
+        if problem.label is not None:
+            res.label = problem.label
+        res.flops, res.bytes = float(problem.flops), float(problem.bytes)
+        sync = _sync_for(problem)
+        fetch = problem.result or to_host
+
+        res.cold_ns, value = time_call(problem.run, sync, clock)
+        actual = fetch(value)
+        res.ref_cold_ns, expected = time_call(problem.reference, None, clock)
+        res.tol = float(problem.tol) if problem.tol is not None else default_tol(expected)
+        err = float(problem.check(actual, expected))
+        del actual, value
+
+        for _ in range(warmup):
+            problem.run()
+            sync()
+            problem.reference()
+
+        kernel_ns: list[int] = []
+        last: list[Any] = [None]
+        with rocmath.profile() as records:
+            seen = 0
+
+            def after_a(v: Any) -> None:
+                nonlocal seen
+                new = records[seen:]
+                seen = len(records)
+                if new:
+                    kernel_ns.append(sum(r.end_ns - r.start_ns for r in new))
+                last[0] = v
+
+            timed = time_interleaved(problem.run, problem.reference, repeats, sync, after_a=after_a, clock=clock)
+        res.warm, res.reference = timed.a, timed.b
+        res.ratio, res.ratio_ci = timed.ratio, timed.ratio_ci
+        if kernel_ns:
+            res.kernel = Stats.from_samples(kernel_ns)
+
+        err = max(err, float(problem.check(fetch(last[0]), expected)))
+        res.max_rel_err = err
+        res.ok = not math.isnan(err) and err <= res.tol
+    except Exception as exc:
+        res.error = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        res.ok = False
+        with contextlib.suppress(Exception):  # clear the sticky error so the next case starts clean
+            rocmath.device_synchronize()
+    finally:
+        if problem is not None and problem.teardown is not None:
+            try:
+                problem.teardown()
+            except Exception as exc:
+                res.ok = False
+                res.error = res.error or f"teardown: {type(exc).__name__}: {exc}"
+    return res
+
+
+def run_cases(cases: Iterable[BenchCase], suite: str, *, repeats: int = DEFAULT_REPEATS,
+              warmup: int = DEFAULT_WARMUP, on_result: Callable[[CaseResult], Any] | None = None,
+              clock: Clock = time.perf_counter_ns) -> list[CaseResult]:
+    """Run every size of each case's ``suite`` entry, in order.
+
+    ``on_result`` is called with each result as soon as it is ready (the CLI prints
+    table rows with it).
+    """
+    results = []
+    for case in cases:
+        for size in case.sizes.get(suite, ()):
+            r = run_case(case, size, suite=suite, repeats=repeats, warmup=warmup, clock=clock)
+            results.append(r)
+            if on_result is not None:
+                on_result(r)
+    return results

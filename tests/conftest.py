@@ -1,0 +1,27 @@
+"""Shared test configuration: hypothesis profiles and device hygiene."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+# JIT compilation makes first calls slow: no deadlines.  CI is derandomized so a run
+# is reproducible from its log; "dev" explores new examples each run.
+settings.register_profile("ci", derandomize=True, deadline=None, max_examples=60, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", deadline=None, max_examples=60, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("thorough", deadline=None, max_examples=1000,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+
+@pytest.fixture(autouse=True)
+def _device_is_left_clean():
+    """Every test leaves no pending errors behind, so failures are blamed on the right test."""
+    import rocmath
+
+    yield
+    rocmath.device_synchronize()

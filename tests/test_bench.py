@@ -1,0 +1,363 @@
+"""Tests of the bench harness (rocmath.bench): registry, discovery, timing math, runner, report, CLI.
+
+Timing is tested with fake clocks and call logs, never with absolute speeds.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import sys
+from typing import Any
+
+import numpy as np
+import pytest
+from rocmath.bench import (
+    BenchCase,
+    Problem,
+    Registry,
+    bench_case,
+    default_registry,
+    discover,
+    max_rel_error,
+    run_case,
+    run_cases,
+)
+from rocmath.bench.cli import main
+from rocmath.bench.report import JSON_SCHEMA, format_time
+from rocmath.bench.timing import Stats, bootstrap_ci, median, ratio_ci, time_call, time_interleaved
+
+import rocmath as rm
+
+RUNTIME_CASES = {
+    "runtime.memcpy_h2d", "runtime.memcpy_d2h", "runtime.memcpy_d2d", "runtime.memset", "runtime.fill",
+    "runtime.full", "runtime.copy_strided", "runtime.launch_latency",
+}
+
+
+class FakeClock:
+    """A nanosecond clock that only moves when a fake workload says so."""
+
+    def __init__(self) -> None:
+        self.now = 0
+
+    def __call__(self) -> int:
+        return self.now
+
+    def advance(self, ns: int) -> None:
+        self.now += ns
+
+
+def _const_problem(value: float = 1.0, expected: float | None = None, **kw: Any) -> Problem:
+    out = np.full(4, value)
+    ref = np.full(4, value if expected is None else expected)
+    return Problem(run=lambda: out, reference=lambda: ref, **kw)
+
+
+# --- registry and discovery ------------------------------------------------------------------
+
+
+def test_registry_register_select_and_duplicates() -> None:
+    reg = Registry()
+
+    @bench_case("lib.a", sizes={"quick": [1], "full": [1, 2]}, registry=reg)
+    def a(n: int) -> Problem:
+        """First line is the description.
+
+        More text."""
+        return _const_problem()
+
+    b = BenchCase("lib.b", lambda n: _const_problem(), {"full": [3]})
+    assert reg.register(b) is b
+    assert reg.register(b) is b  # the same object again is a no-op
+    with pytest.raises(ValueError, match="already registered"):
+        reg.register(BenchCase("lib.b", lambda n: _const_problem(), {"full": [3]}))
+
+    assert a.bench_case.description == "First line is the description."
+    assert a.bench_case.suites == ("quick", "full")
+    assert a.bench_case.library == "lib"
+    assert [c.name for c in reg.select("quick")] == ["lib.a"]
+    assert [c.name for c in reg.select("full")] == ["lib.a", "lib.b"]
+    assert [c.name for c in reg.select(None, ".b")] == ["lib.b"]
+    assert reg.suites() == ["full", "quick"]
+    assert "lib.a" in reg and len(reg) == 2
+    reg.unregister("lib.a")
+    assert "lib.a" not in reg
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"name": "", "sizes": {"quick": [1]}},
+    {"name": "has space", "sizes": {"quick": [1]}},
+    {"name": "x.y", "sizes": {}},
+    {"name": "x.y", "sizes": {"quick": []}},
+])
+def test_bench_case_validation(kwargs: dict[str, Any]) -> None:
+    with pytest.raises(ValueError):
+        BenchCase(setup=lambda n: _const_problem(), **kwargs)
+
+
+def test_discover_registers_runtime_cases_and_skips_libraries_without_bench_cases() -> None:
+    found = discover()
+    assert found["rocmath.bench.cases_runtime"] == "ok"
+    # Today no library has a bench_cases module: none is listed, none is an error.
+    assert all(state == "ok" for state in found.values())
+    assert {c.name for c in default_registry.select("quick")} >= RUNTIME_CASES
+    assert {c.name for c in default_registry.select("quick")} <= {c.name for c in default_registry.select("full")}
+
+
+def test_discover_imports_a_library_bench_cases_module(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    for pkg, body in (("benchfake_with", "from rocmath.bench import BenchCase, register\n"
+                       "register(BenchCase('benchfake.one', lambda n: None, {'quick': [1]}))\n"),
+                      ("benchfake_broken", "import benchfake_no_such_module\n")):
+        (tmp_path / pkg).mkdir()
+        (tmp_path / pkg / "__init__.py").write_text("")
+        (tmp_path / pkg / "bench_cases.py").write_text(body)
+    (tmp_path / "benchfake_without").mkdir()
+    (tmp_path / "benchfake_without" / "__init__.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        found = discover(("benchfake_with", "benchfake_without", "benchfake_missing_pkg", "benchfake_broken"))
+        assert found["benchfake_with.bench_cases"] == "ok"
+        assert "benchfake_without.bench_cases" not in found
+        assert "benchfake_missing_pkg.bench_cases" not in found
+        assert "benchfake_no_such_module" in found["benchfake_broken.bench_cases"]
+        assert "benchfake.one" in default_registry
+    finally:
+        if "benchfake.one" in default_registry:
+            default_registry.unregister("benchfake.one")
+        for mod in [m for m in sys.modules if m.startswith("benchfake")]:
+            del sys.modules[mod]
+
+
+# --- timing math ---------------------------------------------------------------------------------
+
+
+def test_median_and_bootstrap() -> None:
+    assert median([3, 1, 2]) == 2
+    assert median([4, 1, 3, 2]) == 2.5
+    with pytest.raises(ValueError):
+        median([])
+    assert bootstrap_ci([7, 7, 7]) == (7.0, 7.0)
+    samples = [10, 11, 12, 13, 14, 15, 100]
+    lo, hi = bootstrap_ci(samples, seed=1)
+    assert 10 <= lo <= median(samples) <= hi <= 100
+    assert bootstrap_ci(samples, seed=1) == (lo, hi)  # seeded: reproducible
+    rlo, rhi = ratio_ci([20, 20, 20], [10, 10, 10])
+    assert rlo == rhi == 2.0
+    st = Stats.from_samples([5, 1, 3])
+    assert (st.median_ns, st.min_ns, st.max_ns, st.samples_ns) == (3, 1, 5, (5, 1, 3))
+    assert st.to_dict()["n"] == 3
+
+
+def test_time_interleaved_alternates_and_computes_ratio() -> None:
+    clock = FakeClock()
+    log: list[str] = []
+    a_ns = iter([50, 10, 30, 20, 1000, 20, 20])  # 2 warm-up then 5 timed
+    b_ns = iter([99, 99, 50, 50, 60, 40, 100])
+
+    def fn_a() -> int:
+        log.append("A")
+        clock.advance(next(a_ns))
+        return len(log)
+
+    def fn_b() -> None:
+        log.append("B")
+        clock.advance(next(b_ns))
+
+    seen: list[int] = []
+    res = time_interleaved(fn_a, fn_b, 5, lambda: log.append("sync"), warmup=2, after_a=seen.append, clock=clock)
+    assert log == ["A", "sync", "B"] * 7
+    assert res.a.samples_ns == (30, 20, 1000, 20, 20)
+    assert res.b.samples_ns == (50, 50, 60, 40, 100)
+    assert (res.a.median_ns, res.a.min_ns, res.a.max_ns) == (20, 20, 1000)
+    assert res.b.median_ns == 50
+    assert res.ratio == 2.5
+    assert res.ratio_ci[0] <= res.ratio <= res.ratio_ci[1]
+    assert seen == [7, 10, 13, 16, 19]  # after_a sees each timed A's return value, not the warm-ups'
+    with pytest.raises(ValueError):
+        time_interleaved(fn_a, fn_b, 0)
+
+
+def test_time_call_includes_sync() -> None:
+    clock = FakeClock()
+    ns, value = time_call(lambda: clock.advance(5) or "v", lambda: clock.advance(7), clock)
+    assert (ns, value) == (12, "v")
+
+
+# --- correctness check ---------------------------------------------------------------------------
+
+
+def test_max_rel_error() -> None:
+    assert max_rel_error(np.array([1.0, 2.0]), np.array([1.0, 2.0])) == 0.0
+    assert max_rel_error(np.array([1.0, 2.5]), np.array([1.0, 2.0])) == pytest.approx(0.25)
+    assert max_rel_error(np.array([0, 255], np.uint8), np.array([1, 255], np.uint8)) == pytest.approx(1 / 255)
+    assert max_rel_error(np.array([np.nan, np.inf]), np.array([np.nan, np.inf])) == 0.0
+    assert max_rel_error(np.array([np.nan, 1.0]), np.array([0.0, 1.0])) == math.inf
+    assert max_rel_error(np.zeros(3), np.zeros(4)) == math.inf
+    assert max_rel_error(np.array([1e-3]), np.array([0.0])) == math.inf
+    assert max_rel_error((np.ones(2), np.zeros(1)), (np.ones(2), np.zeros(1))) == 0.0
+    assert max_rel_error(np.array([1 + 1j]), np.array([1 + 0j])) == pytest.approx(1.0)
+
+
+# --- runner -------------------------------------------------------------------------------------
+
+
+def test_run_case_separates_cold_and_warm() -> None:
+    clock = FakeClock()
+    log: list[str] = []
+    calls = {"a": 0}
+    out = np.arange(4.0)
+
+    def setup(n: int) -> Problem:
+        def run() -> np.ndarray:
+            calls["a"] += 1
+            log.append("A")
+            clock.advance(1_000_000 if calls["a"] == 1 else 1_000)  # the first call "compiles"
+            return out
+
+        def reference() -> np.ndarray:
+            log.append("B")
+            clock.advance(2_000)
+            return np.arange(4.0)
+
+        return Problem(run=run, reference=reference, bytes=4_000, label=f"n={n}")
+
+    res = run_case(BenchCase("fake.cold", setup, {"quick": [4]}), 4, suite="quick", repeats=4, warmup=2,
+                   clock=clock)
+    assert res.ok and res.error is None
+    assert log == ["A", "B"] + ["A", "B"] * 2 + ["A", "B"] * 4  # cold, warm-up, timed
+    assert res.cold_ns == 1_000_000 and res.ref_cold_ns == 2_000
+    assert res.warm is not None and res.warm.samples_ns == (1_000,) * 4
+    assert res.reference is not None and res.reference.median_ns == 2_000
+    assert res.ratio == 2.0
+    assert res.throughput == (4.0, "GB/s")
+    assert res.max_rel_err == 0.0 and res.label == "n=4"
+    assert res.kernel is None  # nothing was launched
+
+
+def test_run_case_kernel_time_from_launch_records() -> None:
+    def setup(n: int) -> Problem:
+        s = rm.Stream()
+        d = rm.zeros(n, stream=s)
+
+        def run() -> rm.DeviceArray:
+            rm.launch(np.copyto, d, 2.0, name="test.bench.fill", stream=s)
+            return d
+
+        return Problem(run=run, reference=lambda: np.full(n, 2.0), bytes=8 * n, stream=s, teardown=s.destroy)
+
+    res = run_case(BenchCase("fake.kernel", setup, {"quick": [8]}), 8, repeats=3, warmup=1)
+    assert res.ok, res.error
+    assert res.kernel is not None and len(res.kernel.samples_ns) == 3
+    assert res.warm is not None and res.kernel.median_ns <= res.warm.median_ns
+
+
+def test_run_case_reports_wrong_results_and_errors() -> None:
+    wrong = run_case(BenchCase("fake.wrong", lambda n: _const_problem(1.0, 2.0), {"quick": [1]}), 1, repeats=2)
+    assert not wrong.ok and wrong.error is None and wrong.max_rel_err == pytest.approx(0.5)
+    loose = run_case(BenchCase("fake.loose", lambda n: _const_problem(1.0, 2.0, tol=0.6), {"quick": [1]}), 1,
+                     repeats=2)
+    assert loose.ok
+
+    def boom(n: int) -> Problem:
+        raise RuntimeError("setup exploded")
+
+    broken = run_case(BenchCase("fake.broken", boom, {"quick": [1]}), 1)
+    assert not broken.ok and "setup exploded" in (broken.error or "")
+    assert "setup exploded" in json.dumps(broken.to_dict())
+
+
+def test_runtime_quick_cases_pass_their_checks() -> None:
+    discover()
+    results = run_cases(default_registry.select("quick", "runtime."), "quick", repeats=2, warmup=0)
+    assert {r.case for r in results} >= RUNTIME_CASES
+    assert all(r.ok for r in results), [(r.case, r.max_rel_err, r.error) for r in results if not r.ok]
+    assert all(r.cold_ns is not None and r.warm is not None for r in results)
+
+
+# --- report and CLI ------------------------------------------------------------------------------
+
+
+def test_format_time() -> None:
+    assert format_time(850) == "850 ns"
+    assert format_time(12_300) == "12.3 us"
+    assert format_time(4_560_000) == "4.56 ms"
+    assert format_time(1.23e9) == "1.23 s"
+    assert format_time(None) == "-"
+
+
+def _cli_registry() -> Registry:
+    reg = Registry()
+    reg.register(BenchCase("fake.tiny", lambda n: _const_problem(bytes=32), {"quick": [4], "full": [4, 8]}))
+    reg.register(BenchCase("fake.other", lambda n: _const_problem(), {"full": [1]}))
+    return reg
+
+
+def test_cli_list() -> None:
+    out = io.StringIO()
+    assert main(["--list"], registry=_cli_registry(), out=out) == 0
+    assert "fake.tiny" in out.getvalue() and "fake.other" in out.getvalue()
+    out = io.StringIO()
+    assert main(["--list", "--suite", "quick"], registry=_cli_registry(), out=out) == 0
+    assert "fake.other" not in out.getvalue()
+
+
+def test_cli_runs_and_writes_json(tmp_path: Any) -> None:
+    path = tmp_path / "sub" / "run.json"
+    out = io.StringIO()
+    rc = main(["--suite", "full", "--filter", "tiny", "--repeats", "3", "--json", str(path)],
+              registry=_cli_registry(), out=out)
+    assert rc == 0, out.getvalue()
+    text = out.getvalue()
+    assert "cold" in text and "warm med" in text and "ratio" in text and "2/2 passed" in text
+    doc = json.loads(path.read_text())
+    for key in ("schema", "timestamp", "rocmath_version", "numba_threading_layer", "machine", "config",
+                "all_ok", "results"):
+        assert key in doc
+    assert doc["schema"] == JSON_SCHEMA and doc["all_ok"] is True
+    assert doc["rocmath_version"] == rm.__version__
+    assert doc["config"]["repeats"] == 3 and doc["config"]["suite"] == "full"
+    assert {"cpu_count", "numba", "numba_threading_layer", "device"} <= set(doc["machine"])
+    assert [r["size"] for r in doc["results"]] == [4, 8]
+    r = doc["results"][0]
+    for key in ("case", "label", "cold_ns", "warm", "reference", "ratio", "ratio_ci", "throughput",
+                "throughput_unit", "max_rel_err", "tol", "ok", "error", "kernel"):
+        assert key in r
+    assert len(r["warm"]["samples_ns"]) == 3 and r["throughput_unit"] == "GB/s"
+
+
+def test_cli_exit_status_on_failure_and_no_match() -> None:
+    reg = _cli_registry()
+    reg.register(BenchCase("fake.wrong", lambda n: _const_problem(1.0, -1.0), {"quick": [1]}))
+    out = io.StringIO()
+    assert main(["--repeats", "2"], registry=reg, out=out) == 1
+    assert "FAIL" in out.getvalue() and "fake.wrong" in out.getvalue()
+    assert main(["--filter", "no-such-case"], registry=reg, out=io.StringIO()) == 2
+
+
+def test_cli_runs_a_real_runtime_case() -> None:
+    out = io.StringIO()
+    assert main(["--filter", "runtime.launch_latency", "--repeats", "3"], out=out) == 0, out.getvalue()
+    assert "runtime.launch_latency" in out.getvalue()
+
+
+def test_cli_module_option(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "benchfake_user_cases.py").write_text(
+        "from rocmath.bench import BenchCase, register\n"
+        "import numpy as np\n"
+        "from rocmath.bench import Problem\n"
+        "register(BenchCase('benchfake.user', lambda n: Problem(run=lambda: np.ones(n), "
+        "reference=lambda: np.ones(n)), {'quick': [3]}))\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        out = io.StringIO()
+        assert main(["--module", "benchfake_user_cases", "--filter", "benchfake.user", "--repeats", "2"],
+                    out=out) == 0, out.getvalue()
+        assert "benchfake.user" in out.getvalue()
+        assert main(["--module", "benchfake_no_such_module", "--list"], registry=_cli_registry(),
+                    out=io.StringIO()) == 1
+    finally:
+        if "benchfake.user" in default_registry:
+            default_registry.unregister("benchfake.user")
+        sys.modules.pop("benchfake_user_cases", None)

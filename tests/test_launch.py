@@ -1,0 +1,287 @@
+"""The kernel launcher: argument binding and checking, profiling, numba kernels on streams."""
+
+from __future__ import annotations
+
+import threading
+
+import numba
+import numpy as np
+import pytest
+from numba import prange
+
+import rocmath as rm
+from rocmath import errors
+from rocmath.launch import byte_extent
+
+TIMEOUT = 30
+
+
+@rm.kernel
+def axpy_kernel(alpha, x, y):
+    for i in prange(x.shape[0]):
+        y[i] = alpha * x[i] + y[i]
+
+
+@rm.kernel
+def scale_kernel(x, alpha):
+    for i in prange(x.shape[0]):
+        x[i] *= alpha
+
+
+@rm.kernel(parallel=False)
+def row_sums_kernel(a, out):
+    for i in range(a.shape[0]):
+        acc = 0.0
+        for j in range(a.shape[1]):
+            acc += a[i, j]
+        out[i] = acc
+
+
+def _raise(*_):
+    raise ZeroDivisionError("kernel bug")
+
+
+# --- binding ----------------------------------------------------------------------------------
+
+
+def test_device_arguments_become_views():
+    x = rm.to_device(np.arange(12.0).reshape(3, 4))
+    p = rm.malloc(64)
+    rm.memset(p, 0, 64)
+    seen = {}
+
+    def kernel(view, buf, scalar, text, host):
+        seen.update(view=(type(view), view.shape, view.strides, view.dtype), buf=(buf.shape, buf.dtype),
+                    scalar=scalar, text=text, host=host)
+        buf[:] = view  # writes land in device memory
+        view[0, 0] = -1.0
+
+    host = np.zeros(2)
+    rm.launch(kernel, x[:, ::2].T, rm.buffer(p, np.float64, (2, 3), strides=(8, 16)), 2.5, "t", host,
+              name="binding").wait()
+    assert seen["view"] == (np.ndarray, (2, 3), (16, 32), np.dtype(np.float64))
+    assert seen["buf"] == ((2, 3), np.dtype(np.float64))
+    assert seen["scalar"] == 2.5 and seen["text"] == "t" and seen["host"] is host
+    got = np.empty(8)
+    rm.memcpy(got, p, 64)
+    # buf[i, j] sits at element i + 2j and holds x[j, 2i] = 4j + 2i.
+    want = np.array([0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 0.0, 0.0])
+    np.testing.assert_array_equal(got, want)
+    expect = np.arange(12.0).reshape(3, 4)
+    expect[0, 0] = -1.0
+    np.testing.assert_array_equal(x.get(), expect)
+    rm.free(p)
+
+
+def test_buffer_helper():
+    b = rm.buffer(np.int64(4096), "float32", np.int32(5), name="x")
+    assert b == rm.Buffer(4096, np.dtype(np.float32), (5,), None, "x")
+    assert rm.buffer(0, np.float64, [2, 3], [8, 16]).strides == (8, 16)
+
+
+@pytest.mark.parametrize("shape, strides, lo, hi", [
+    ((3, 4), (32, 8), 0, 96), ((3, 4), (8, 24), 0, 96), ((5,), (-8,), -32, 8), ((0, 7), (8, 8), 0, 0),
+    ((2, 3), (0, 8), 0, 24), ((), (), 0, 8),
+])
+def test_byte_extent(shape, strides, lo, hi):
+    assert byte_extent(shape, strides, 8) == (lo, hi)
+    if hi > lo:  # numpy agrees about which bytes a strided view spans
+        base = np.zeros(64, np.float64)
+        v = np.lib.stride_tricks.as_strided(base[-lo // 8:], shape, strides)
+        first = v.__array_interface__["data"][0]
+        lo_np, hi_np = np.byte_bounds(v) if hasattr(np, "byte_bounds") else np.lib.array_utils.byte_bounds(v)
+        assert (lo_np - first, hi_np - first) == (lo, hi)
+
+
+@pytest.mark.parametrize("args, offset", [
+    ((np.float64, 13), 104),                # 13 doubles in a 100-byte allocation
+    ((np.float64, (4, 4), (32, 8)), 128),   # last row past the end
+    ((np.uint8, 101), 101),
+])
+def test_out_of_bounds_buffer_is_refused_at_enqueue(args, offset):
+    p = rm.malloc(100)
+    rm.memset(p, 0x11, 100)
+    ran = []
+    with pytest.raises(rm.MemoryAccessFault) as info:
+        rm.launch(lambda *a: ran.append(a), rm.buffer(p, *args, name="A"), name="my_gemm")
+    msg = str(info.value)
+    assert msg.startswith("my_gemm") and "argument 'A'" in msg and f"0x{p:x}" in msg
+    assert "100 bytes" in msg and f"offset {offset}" in msg
+    rm.device_synchronize()
+    assert ran == []
+    got = np.empty(100, np.uint8)
+    rm.memcpy(got, p, 100)
+    assert (got == 0x11).all()
+    rm.free(p)
+
+
+def test_negative_strides_reaching_before_the_allocation_are_refused():
+    p = rm.malloc(80)
+    rm.launch(lambda v: None, rm.buffer(p + 72, np.float64, 10, (-8,)), name="ok")  # exactly fits
+    with pytest.raises(rm.MemoryAccessFault, match="offset -8"):
+        rm.launch(lambda v: None, rm.buffer(p + 64, np.float64, 10, (-8,)), name="reverse")
+    rm.device_synchronize()
+    rm.free(p)
+
+
+def test_device_array_arguments_are_named_by_position():
+    x = rm.empty(4)
+    bad = rm.DeviceArray.from_pointer(x.ptr, 4)
+    object.__setattr__(bad, "shape", (5,))  # a corrupted view: one element too many
+    with pytest.raises(rm.MemoryAccessFault, match="argument '#2'"):
+        rm.launch(lambda *a: None, 1.0, bad, name="k")
+
+
+def test_invalid_pointers_are_refused_at_enqueue():
+    p = rm.malloc(8)
+    rm.free(p)
+    with pytest.raises(errors.InvalidDevicePointerError, match="freed"):
+        rm.launch(lambda v: None, rm.buffer(p, np.uint8, 8), name="k")
+    with pytest.raises(errors.InvalidDevicePointerError, match="not inside any allocation"):
+        rm.launch(lambda v: None, rm.buffer(1234, np.uint8, 8), name="k")
+
+
+def test_empty_arguments_touch_nothing():
+    got = []
+    rm.launch(lambda v, w: got.append((v.shape, w.shape)), rm.buffer(0, np.float32, (0, 3)), rm.empty((4, 0)),
+              name="empty").wait()
+    assert got == [((0, 3), (4, 0))]
+
+
+def test_kernel_errors_are_sticky_and_named():
+    s = rm.Stream()
+    task = rm.launch(_raise, rm.empty(2), name="broken_kernel", stream=s)
+    with pytest.raises(errors.LaunchFailureError) as info:
+        task.wait()
+    assert "broken_kernel" in str(info.value) and "ZeroDivisionError: kernel bug" in str(info.value)
+    assert isinstance(info.value.__cause__, ZeroDivisionError)
+    s.synchronize()  # reported by the wait
+    rm.get_last_error()
+
+
+# --- profiling -------------------------------------------------------------------------------
+
+
+def test_profile_records_launches():
+    s = rm.Stream()
+    x = rm.to_device(np.ones(1000))
+    y = rm.zeros(1000)
+    rm.launch(axpy_kernel, 1.0, x, y, name="warm").wait()  # compile outside the timed block
+    with rm.profile() as records:
+        rm.launch(axpy_kernel, 2.0, x, y, name="axpy", stream=s, flops=2000, bytes=24000)
+        rm.launch(scale_kernel, y, 0.5, name="scal", flops=1000, bytes=16000)
+        rm.device_synchronize()  # a launch is recorded by the profiles open when it completes
+        with rm.profile() as inner:
+            rm.launch(scale_kernel, y, 2.0, name="inner")
+            rm.device_synchronize()
+        s.synchronize()
+        rm.device_synchronize()
+    rm.launch(scale_kernel, y, 1.0, name="after").wait()
+    names = [r.name for r in records]
+    assert sorted(names) == ["axpy", "inner", "scal"]
+    assert [r.name for r in inner] == ["inner"]
+    by_name = {r.name: r for r in records}
+    assert by_name["axpy"].stream == s.ident and by_name["scal"].stream == 0
+    assert (by_name["axpy"].flops, by_name["axpy"].bytes) == (2000, 24000)
+    assert (by_name["scal"].flops, by_name["scal"].bytes) == (1000, 16000)
+    for r in records:
+        assert r.device == 0 and r.end_ns >= r.start_ns and r.seconds >= 0
+    np.testing.assert_array_equal(y.get(), np.full(1000, 3.0))
+
+
+# --- numba kernels -----------------------------------------------------------------------------
+
+
+def test_numba_kernel_gives_numpy_results():
+    a = np.random.default_rng(1).standard_normal((7, 5))
+    x = rm.to_device(a)
+    out = rm.empty(7)
+    rm.launch(row_sums_kernel, x, out, name="row_sums").wait()
+    np.testing.assert_allclose(out.get(), a.sum(axis=1), rtol=1e-13)
+    # A transposed (F-ordered) view is a different layout, same results.
+    outT = rm.empty(5)
+    rm.launch(row_sums_kernel, x.T, outT, name="row_sums").wait()
+    np.testing.assert_allclose(outT.get(), a.sum(axis=0), rtol=1e-13)
+
+
+def test_threading_layer_is_thread_safe():
+    x = rm.to_device(np.ones(100))
+    rm.launch(scale_kernel, x, 2.0, name="scale").wait()
+    layer = numba.threading_layer()
+    assert layer != "workqueue"
+    assert layer in ("omp", "tbb")
+    from rocmath.kernel import threading_layer
+
+    assert threading_layer() == layer
+
+
+def test_kernels_run_concurrently_on_two_streams_from_several_threads():
+    streams = [rm.Stream(), rm.Stream(non_blocking=True)]
+    n, rounds, nthreads = 20_000, 6, 4
+    rng = np.random.default_rng(7)
+    data = [(rng.standard_normal(n), rng.standard_normal(n)) for _ in range(nthreads)]
+    results, failures = {}, []
+    start = threading.Barrier(nthreads, timeout=TIMEOUT)
+
+    def worker(t):
+        try:
+            s = streams[t % 2]
+            hx, hy = data[t]
+            x, y = rm.to_device(hx, stream=s), rm.to_device(hy, stream=s)
+            start.wait()
+            for r in range(rounds):
+                rm.launch(axpy_kernel, float(t + 1), x, y, name="axpy", stream=s)
+                if r % 2:
+                    rm.launch(scale_kernel, y, 0.5, name="scale", stream=s)
+            results[t] = y.get(stream=s)
+        except BaseException as exc:  # pragma: no cover - reported below
+            failures.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(t,)) for t in range(nthreads)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(TIMEOUT)
+    assert not failures and len(results) == nthreads
+    for t in range(nthreads):
+        hx, want = data[t][0], data[t][1].copy()
+        for r in range(rounds):
+            want = (t + 1) * hx + want
+            if r % 2:
+                want *= 0.5
+        np.testing.assert_allclose(results[t], want, rtol=1e-12, atol=1e-12)
+    for s in streams:
+        s.synchronize()
+
+
+def test_no_recompilation_per_call():
+    @rm.kernel
+    def add_one(x):
+        for i in prange(x.shape[0]):
+            x[i] += 1.0
+
+    x = rm.zeros(64)
+    other = rm.zeros(256)
+    rm.launch(add_one, x, name="add_one").wait()
+    rm.launch(add_one, x, name="add_one").wait()
+    assert len(add_one.signatures) == 1
+    # Views at other offsets and other allocations have the same (aligned, C) type.
+    rm.launch(add_one, x[8:], name="add_one").wait()
+    rm.launch(add_one, other, name="add_one").wait()
+    assert len(add_one.signatures) == 1
+    expect = np.full(64, 2.0)
+    expect[8:] += 1
+    np.testing.assert_array_equal(x.get(), expect)
+    np.testing.assert_array_equal(other.get(), np.ones(256))
+
+
+def test_kernel_decorator_options():
+    @rm.kernel(parallel=False, fastmath=False)
+    def divide(x, y, out):
+        for i in range(x.shape[0]):
+            out[i] = x[i] / y[i]
+
+    x, y, out = rm.to_device(np.array([1.0, -1.0, 0.0])), rm.zeros(3), rm.empty(3)
+    rm.launch(divide, x, y, out, name="divide").wait()  # numpy's error model: no exception
+    got = out.get()
+    assert got[0] == np.inf and got[1] == -np.inf and np.isnan(got[2])
