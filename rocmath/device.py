@@ -132,6 +132,7 @@ class Device:
     def __init__(self, index: int, props: DeviceProperties):
         self.index = index
         self.properties = props
+        self.retired = False  # set by configure(): streams and handles of it become invalid
         self._lock = threading.RLock()
         self._null_stream: Any = None
         # A WeakSet of the states of non-null streams, filled by stream.py.  A state lives as
@@ -199,12 +200,16 @@ def configure(count: int | None = None, memory: str | int | None = None, arch: s
     from .memory import address_space
 
     with _registry.lock:
-        address_space.reset_for_configure()
-        _registry.devices = _build(
+        # Build first: a refused configuration leaves devices and address space as they were.
+        devices = _build(
             count if count is not None else int(os.environ.get("ROCMATH_DEVICE_COUNT", "1")),
             memory if memory is not None else os.environ.get("ROCMATH_DEVICE_MEMORY"),
             arch if arch is not None else os.environ.get("ROCMATH_ARCH", DEFAULT_ARCH),
         )
+        address_space.reset_for_configure()
+        for old in _registry.devices or ():
+            old.retired = True
+        _registry.devices = devices
         _current.index = 0
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import os
+import weakref
 from collections.abc import Iterator
 from typing import Any
 
@@ -25,6 +26,7 @@ from . import memory as _memory
 from .errors import (
     RocblasInvalidHandleError,
     RocblasInvalidPointerError,
+    RocblasInvalidValueError,
     RocblasMemoryError,
     RocblasSizeQueryMismatchError,
     RocblasStatus,
@@ -72,6 +74,13 @@ def _free_workspace(ptr: int, stream: Stream) -> None:
         _memory.free_async(ptr, stream)
 
 
+def _release_workspaces(workspaces: dict[int, tuple[int, int, Stream]]) -> None:
+    for ptr, _, stream in workspaces.values():
+        if not stream.device.retired:
+            _free_workspace(ptr, stream)
+    workspaces.clear()
+
+
 class Handle:
     """State shared by one library's calls.
 
@@ -107,6 +116,8 @@ class Handle:
         self._user_workspace: tuple[int, int] | None = None
         self._query: int | None = None
         self._destroyed = False
+        # A handle dropped without destroy() still gives its workspace back.
+        weakref.finalize(self, _release_workspaces, self._workspaces)
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -114,6 +125,9 @@ class Handle:
         """Raise if the handle was destroyed (the first check of every library call)."""
         if self._destroyed:
             raise RocblasInvalidHandleError("the handle was destroyed", arg="handle", index=1)
+        if self.device.retired:
+            raise RocblasInvalidHandleError("the handle's device was replaced by rocmath.configure",
+                                            arg="handle", index=1)
 
     def destroy(self) -> None:
         """Release the handle and its workspace (stream-ordered)."""
@@ -173,7 +187,11 @@ class Handle:
         """Where scalars live from now on; as in rocBLAS the value is not validated beyond
         being a pointer mode (0 host, 1 device)."""
         self.check()
-        self._pointer_mode = PointerMode(int(mode))
+        try:
+            self._pointer_mode = PointerMode(int(mode))
+        except (ValueError, TypeError):
+            # rocBLAS stores any value unchecked; refusing it here catches the bug at its source.
+            raise RocblasInvalidValueError(f"{mode!r} is not a pointer mode (0 host, 1 device)", arg="mode") from None
 
     def get_pointer_mode(self) -> PointerMode:
         self.check()
@@ -260,9 +278,7 @@ class Handle:
         return ptr
 
     def _release_workspaces(self) -> None:
-        for ptr, _, stream in self._workspaces.values():
-            _free_workspace(ptr, stream)
-        self._workspaces.clear()
+        _release_workspaces(self._workspaces)
 
     def set_workspace(self, ptr: int, nbytes: int) -> None:
         """Use ``nbytes`` of user memory at ``ptr`` as workspace; ``(0, 0)`` gives management back."""

@@ -20,6 +20,53 @@ if "NUMBA_THREADING_LAYER" not in os.environ:
     numba.config.THREADING_LAYER = "threadsafe"
 
 
+def cache_dir() -> str:
+    """Where rocmath's compiled kernels are cached: ``ROCMATH_CACHE_DIR``, else
+    ``$XDG_CACHE_HOME/rocmath/numba`` (``~/.cache/rocmath/numba``).  ``NUMBA_CACHE_DIR``,
+    when set, wins as for any numba function."""
+    explicit = os.environ.get("ROCMATH_CACHE_DIR")
+    if explicit:
+        return explicit
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "rocmath", "numba")
+
+
+def _install_cache_locator() -> None:
+    # numba caches beside the source by default.  Inside site-packages those files are not
+    # in the wheel's RECORD, so `pip uninstall` leaves a rocmath/__pycache__ behind, which
+    # then shadows a later editable install as a namespace package.  rocmath's kernels
+    # therefore cache in a user cache directory instead.
+    from numba.core import caching
+
+    mixin = getattr(caching, "_SourceFileBackedLocatorMixin", None)
+    base = getattr(caching, "_CacheLocator", None)
+    impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
+    if mixin is None or base is None or impl is None:
+        return
+
+    class RocmathCacheLocator(mixin, base):  # type: ignore[misc, valid-type]
+        def __init__(self, py_func: Any, py_file: str):
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            self._cache_path = os.path.join(cache_dir(), self.get_suitable_cache_subpath(py_file))
+
+        def get_cache_path(self) -> str:
+            return self._cache_path
+
+        @classmethod
+        def from_function(cls, py_func: Any, py_file: str) -> Any:
+            module = getattr(py_func, "__module__", "") or ""
+            if numba.config.CACHE_DIR or not (module == "rocmath" or module.startswith("rocmath.")):
+                return None
+            return super().from_function(py_func, py_file)
+
+    if not any(c.__name__ == "RocmathCacheLocator" for c in impl._locator_classes):
+        impl._locator_classes.insert(0, RocmathCacheLocator)
+
+
+_install_cache_locator()
+
+
 def kernel(fn: F | None = None, *, parallel: bool = True, fastmath: bool = False) -> Any:
     """Compile a kernel: ``numba.njit`` with ``cache=True``, ``nogil=True`` and numpy's
     error model (division by zero gives inf/NaN, as on a GPU, instead of raising).

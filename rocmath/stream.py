@@ -14,6 +14,7 @@ event recorded after it, or the device raises it with the operation named.
 
 from __future__ import annotations
 
+import atexit
 import collections
 import itertools
 import threading
@@ -247,6 +248,9 @@ class Stream:
     def _check_alive(self) -> None:
         if self._state.destroyed:
             raise HipInvalidHandleError(f"{self._state.label} was destroyed", arg="stream")
+        if self.device.retired:
+            raise HipInvalidHandleError(f"{self._state.label}: its device was replaced by rocmath.configure",
+                                        arg="stream")
 
     # -- enqueue ---------------------------------------------------------------------------
 
@@ -390,6 +394,18 @@ def _after_sync(dev: _device.Device) -> None:
         address_space.trim_pool(dev.index, 0)
     if checking_enabled():
         check_all_guards(dev.index)
+
+
+@atexit.register
+def _drain_at_exit() -> None:
+    # Workers are daemon threads: let queued work finish before the interpreter tears down
+    # the modules (and numba) under a running kernel.
+    for dev in _device._registry.devices or ():
+        if not dev.retired:
+            for state in _device_states(dev):
+                last = state.last
+                if last is not None:
+                    last.done.wait(timeout=60)
 
 
 def device_synchronize(device: int | None = None) -> None:

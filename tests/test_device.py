@@ -117,6 +117,42 @@ def test_configure_rejects_bad_values(configure, kwargs, exc):
     assert rm.get_device_count() >= 1
 
 
+def test_refused_configure_keeps_addresses_unique(configure):
+    configure(memory="4MiB")
+    p = rm.malloc(256)
+    try:
+        with pytest.raises(errors.HipInvalidValueError):
+            rm.configure(arch="gfx9000")
+        q = rm.malloc(256)
+        assert q != p  # the address space was not reset by the refused call
+        rm.free(q)
+    finally:
+        rm.free(p)
+
+
+def test_streams_and_handles_of_replaced_devices_are_invalid(configure):
+    configure(memory="4MiB")
+    s = rm.Stream()
+    h = rm.Handle()
+    configure(memory="8MiB")
+    with pytest.raises(errors.HipInvalidHandleError, match="configure"):
+        s.synchronize()
+    with pytest.raises(errors.RocblasInvalidHandleError, match="configure"):
+        h.set_pointer_mode(rm.PointerMode.device)
+
+
+def test_dropped_handle_returns_its_workspace(configure):
+    configure(memory="4MiB")
+    h = rm.Handle()
+    h.workspace(1000)
+    rm.device_synchronize()
+    assert rm.mem_get_info()[0] < 4 << 20
+    del h
+    gc.collect()
+    rm.device_synchronize()  # runs the stream-ordered free and trims the pool
+    assert rm.mem_get_info() == (4 << 20, 4 << 20)
+
+
 @pytest.mark.parametrize("text, value", [
     ("512", 512), ("1KiB", 1024), ("64MiB", 64 << 20), ("8GiB", 8 << 30), ("16GB", 16 * 10**9),
     ("1e9", 10**9), (" 2 MiB ", 2 << 20), ("3kb", 3000), (4096, 4096), ("1TiB", 1 << 40),

@@ -103,7 +103,7 @@ def test_pointer_and_atomics_modes(handle):
             assert handle.pointer_mode is rm.PointerMode.host
         assert handle.pointer_mode is rm.PointerMode.device
     assert handle.pointer_mode is rm.PointerMode.host
-    with pytest.raises(ValueError):
+    with pytest.raises(errors.RocblasInvalidValueError, match="mode"):
         handle.set_pointer_mode(2)
     handle.set_atomics_mode(rm.AtomicsMode.allowed)
     assert handle.get_atomics_mode() is rm.AtomicsMode.allowed

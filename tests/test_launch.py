@@ -285,3 +285,18 @@ def test_kernel_decorator_options():
     rm.launch(divide, x, y, out, name="divide").wait()  # numpy's error model: no exception
     got = out.get()
     assert got[0] == np.inf and got[1] == -np.inf and np.isnan(got[2])
+
+
+def test_rocmath_kernels_cache_outside_the_package(tmp_path, monkeypatch):
+    # Cache files beside an installed package survive `pip uninstall` and then shadow an
+    # editable install as a namespace package, so rocmath's kernels cache elsewhere.
+    import os
+
+    from rocmath import _kernels
+    from rocmath.kernel import cache_dir
+
+    path = _kernels.fill_flat._cache._cache_path
+    assert path.startswith(cache_dir())
+    assert not path.startswith(os.path.dirname(_kernels.__file__))
+    monkeypatch.setenv("ROCMATH_CACHE_DIR", str(tmp_path))
+    assert cache_dir() == str(tmp_path)
