@@ -22,6 +22,8 @@ from typing import Any
 import numpy as np
 
 from .array import DeviceArray
+from .batch import BatchOperand, BoundBatch
+from .batch import bind as bind_batch
 from .memory import Span, address_space
 from .stream import Task, as_stream
 
@@ -87,6 +89,8 @@ class _Bound:
 
 
 def _bind(arg: Any, op: str, position: int) -> Any:
+    if isinstance(arg, BatchOperand):
+        return bind_batch(arg, op)
     if isinstance(arg, DeviceArray):
         ptr, dtype, shape, strides, name = arg.ptr, arg.dtype, arg.shape, arg.strides, f"#{position}"
     elif isinstance(arg, Buffer):
@@ -149,7 +153,8 @@ def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None
         It must not check arguments; everything it needs was validated before.
     args
         :class:`~rocmath.DeviceArray` and :class:`Buffer` arguments become ndarrays
-        viewing device memory; everything else is passed as is.
+        viewing device memory, :class:`~rocmath.batch.BatchOperand` arguments ndarrays of
+        shape ``(batch_count, *shape)`` in every flavour; everything else is passed as is.
     name
         The operation's name, used in errors, traces and profiles.
     stream
@@ -168,13 +173,16 @@ def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None
     bound = [_bind(a, name, i) for i, a in enumerate(args, 1)]
     device_index = s.device.index
 
+    batches = [(i, b) for i, b in enumerate(bound) if isinstance(b, BoundBatch)]
+
     def run() -> None:
-        views = [b.materialize(name) if isinstance(b, _Bound) else b for b in bound]
-        if not _sinks:
-            kernel(*views)
-            return
+        views = [b.materialize(name) if isinstance(b, (_Bound, BoundBatch)) else b for b in bound]
         t0 = time.perf_counter_ns()
         kernel(*views)
+        for i, b in batches:  # pointer-array outputs go back to their entries
+            b.finish(views[i])
+        if not _sinks:
+            return
         rec = LaunchRecord(name, device_index, s.ident, t0, time.perf_counter_ns(), flops, bytes)
         with _sinks_lock:
             for sink in _sinks:

@@ -119,6 +119,10 @@ class Allocation:
         return f"{self.kind.value} allocation 0x{self.ptr:x} of {self.nbytes} bytes" + (
             f" on device {self.device}" if self.kind is not MemoryKind.HOST else "")
 
+    def host_address(self) -> int:
+        """Where the allocation's first byte lives in host memory (for address-based kernels)."""
+        return int(self._raw.ctypes.data) + self._start
+
     def bytes_view(self, offset: int = 0, nbytes: int | None = None) -> np.ndarray:
         """The allocation's bytes ``[offset, offset+nbytes)`` as a writable uint8 ndarray."""
         n = self.nbytes - offset if nbytes is None else nbytes
@@ -150,13 +154,24 @@ class Allocation:
 
 
 class _Region:
-    __slots__ = ("allocs", "dead", "next_addr", "starts")
+    __slots__ = ("_table", "allocs", "dead", "next_addr", "starts", "version")
 
     def __init__(self, base: int):
         self.starts: list[int] = []
         self.allocs: list[Allocation] = []
         self.next_addr = base + ALIGN
         self.dead = 0
+        self.version = 0  # bumped on every allocation and free: invalidates the vector table
+        self._table: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(starts, sizes of usable allocations (-1 when freed or pooled), host addresses), as arrays."""
+        if self._table is None or self._table[0] != self.version:
+            starts = np.array(self.starts, dtype=np.uint64)
+            sizes = np.array([a.nbytes if a.live and not a.pooled else -1 for a in self.allocs], dtype=np.int64)
+            hosts = np.array([a.host_address() if a.live else 0 for a in self.allocs], dtype=np.uint64)
+            self._table = (self.version, starts, sizes, hosts)
+        return self._table[1], self._table[2], self._table[3]
 
 
 @dataclass
@@ -221,6 +236,7 @@ class AddressSpace:
             # A gap of at least ALIGN bytes: one past the end never lands in the next allocation.
             region.next_addr = ptr + ((nbytes + 2 * ALIGN - 1) // ALIGN) * ALIGN
             region.starts.append(ptr)
+            region.version += 1
             region.allocs.append(alloc)
             self.live_count += 1
             return alloc
@@ -244,12 +260,16 @@ class AddressSpace:
             self.used[alloc.device] -= alloc.nbytes
         region = self.regions[_HOST_REGION if alloc.kind is MemoryKind.HOST else alloc.device + 1]
         region.dead += 1
+        region.version += 1
         # Freed allocations stay listed so stale pointers are named as freed; compact now and then.
         if region.dead > 10_000 and region.dead > 2 * (len(region.allocs) - region.dead):
             keep = [a for a in region.allocs if a.live or a.pooled]
             region.allocs = keep
             region.starts = [a.ptr for a in keep]
             region.dead = 0
+
+    def _touch(self, alloc: Allocation) -> None:
+        self.regions[_HOST_REGION if alloc.kind is MemoryKind.HOST else alloc.device + 1].version += 1
 
     def release(self, alloc: Allocation, op: str = "free") -> None:
         """Free an allocation now (no synchronization)."""
@@ -269,6 +289,7 @@ class AddressSpace:
         with self.lock:
             alloc.pooled = True
             alloc.last_op = "free_async"
+            self._touch(alloc)
             self.pools.setdefault(alloc.device, {}).setdefault(alloc.nbytes, []).append(alloc)
             self.pool_bytes[alloc.device] = self.pool_bytes.get(alloc.device, 0) + alloc.nbytes
 
@@ -279,6 +300,7 @@ class AddressSpace:
                 return None
             alloc = blocks.pop()
             alloc.pooled = False
+            self._touch(alloc)
             self.pool_bytes[device] -= nbytes
             if _checking:
                 alloc.bytes_view()[:] = POISON_BYTE
@@ -332,6 +354,44 @@ class AddressSpace:
                 f"{op}: argument '{arg}' would access bytes [{offset + lo}, {offset + hi}) of "
                 f"{alloc.describe()}; byte offset {bad} is outside it")
         return Span(alloc, offset)
+
+    def translate(self, ptrs: np.ndarray, lo: int, hi: int, *, op: str, arg: str) -> np.ndarray:
+        """Host addresses of many device pointers at once, each checked like :meth:`span`.
+
+        ``ptrs`` is a uint64 array (a batched call's array of device pointers); every entry
+        must keep bytes ``[ptr+lo, ptr+hi)`` inside one usable allocation.  Raises
+        :class:`MemoryAccessFault` or :class:`InvalidDevicePointerError` naming the first bad
+        batch entry.
+        """
+        ptrs = np.asarray(ptrs, dtype=np.uint64)
+        out = np.zeros(ptrs.shape, dtype=np.uint64)
+        if hi <= lo or ptrs.size == 0:
+            return out
+        regions = ptrs >> np.uint64(_REGION_SHIFT)
+        ok = np.zeros(ptrs.shape, dtype=bool)
+        with self.lock:
+            for rid in np.unique(regions):
+                region = self.regions.get(int(rid))
+                if region is None or not region.starts:
+                    continue
+                sel = np.flatnonzero(regions == rid)
+                p = ptrs[sel]
+                starts, sizes, hosts = region.table()
+                idx = np.searchsorted(starts, p, side="right").astype(np.int64) - 1
+                found = idx >= 0
+                idx = np.maximum(idx, 0)
+                off = (p - starts[idx]).astype(np.int64)
+                good = found & (sizes[idx] >= 0) & (off + lo >= 0) & (off + hi <= sizes[idx])
+                ok[sel] = good
+                out[sel] = hosts[idx] + off.astype(np.uint64)
+        if not ok.all():
+            bad = int(np.flatnonzero(~ok)[0])
+            ptr = int(ptrs[bad])
+            if ptr == 0:
+                raise InvalidDevicePointerError(f"{op}: entry {bad} of '{arg}' is a null pointer", arg=arg)
+            sp = self.span(ptr, lo, hi, op=f"{op} (batch entry {bad})", arg=arg)
+            raise AssertionError(f"translate and span disagree about 0x{sp.ptr:x}")  # pragma: no cover
+        return out
 
     def live_allocations(self, device: int | None = None) -> list[Allocation]:
         with self.lock:

@@ -1,0 +1,154 @@
+"""Batched operands: rocBLAS's three flavours as one strided form.
+
+A routine describes each array argument once, as a :class:`BatchOperand`:
+``batch_count`` entries of ``shape`` elements with element ``strides`` (negative
+for negative increments), either
+
+- *strided*: entry ``b`` starts ``b * batch_stride`` elements after ``ptr`` (a plain
+  call is one entry; a stride of 0 reuses the same data), or
+- *pointers*: ``ptr`` is a device array of ``batch_count`` device pointers, one per
+  entry (the ``_batched`` flavour).
+
+:func:`rocmath.launch` hands every flavour to the kernel as one ndarray of shape
+``(batch_count, *shape)``: a strided view of device memory, or for pointer arrays a
+staging array gathered when the work runs (the pointer array is read in stream
+order) and scattered back afterwards if the operand is written.  Kernels so have
+one form for all three flavours.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .memory import Span, address_space
+
+
+@dataclass(frozen=True)
+class BatchOperand:
+    """One array argument of a (possibly) batched routine.
+
+    Parameters
+    ----------
+    ptr
+        Strided: device pointer of entry 0.  Pointers: device pointer to the uint64
+        array of entry pointers.
+    dtype
+        Element type.
+    shape
+        Logical shape of one entry, e.g. ``(m, n)`` or ``(n,)``.
+    strides
+        Element strides of that shape (column-major ``(1, lda)``; ``(incx,)``).
+    batch_count
+        Number of entries.
+    batch_stride
+        Elements between entries (strided flavour).
+    pointers
+        True for the ``_batched`` flavour (``ptr`` is a pointer array).
+    offset
+        Elements from an entry's pointer to its logical first element: for a negative
+        increment the pointer is the lowest address and element 0 is the last one.
+    writable
+        The kernel writes it (pointer-array entries are then scattered back).
+    name
+        The argument's name, for error messages.
+    """
+
+    ptr: int
+    dtype: np.dtype[Any]
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]
+    batch_count: int
+    batch_stride: int = 0
+    pointers: bool = False
+    offset: int = 0
+    writable: bool = False
+    name: str = "A"
+
+    @property
+    def empty(self) -> bool:
+        return self.batch_count == 0 or any(n == 0 for n in self.shape)
+
+    def entry_extent(self) -> tuple[int, int]:
+        """``[lo, hi)`` element offsets one entry touches, relative to its logical origin."""
+        if any(n == 0 for n in self.shape):
+            return 0, 0
+        lo = sum(min(0, (n - 1) * s) for n, s in zip(self.shape, self.strides, strict=True))
+        hi = sum(max(0, (n - 1) * s) for n, s in zip(self.shape, self.strides, strict=True)) + 1
+        return lo, hi
+
+
+def _as_2d(op: BatchOperand) -> tuple[tuple[int, int], tuple[int, int]]:
+    if len(op.shape) == 1:
+        return (op.shape[0], 1), (op.strides[0], 0)
+    if len(op.shape) == 2:
+        return (op.shape[0], op.shape[1]), (op.strides[0], op.strides[1])
+    raise ValueError("batched operands have 1-D or 2-D entries")
+
+
+@dataclass
+class BoundBatch:
+    """A checked :class:`BatchOperand`, materialised as an ndarray when the work runs."""
+
+    op: BatchOperand
+    span: Span | None  # strided: the whole batch; pointers: the pointer array
+    lo: int
+    hi: int
+    addrs: np.ndarray | None = None
+
+    def materialize(self, opname: str) -> np.ndarray:
+        op = self.op
+        isz = op.dtype.itemsize
+        if op.empty or self.span is None:
+            return np.zeros((op.batch_count, *op.shape), dtype=op.dtype)
+        _check_live(self.span, opname, op.name)
+        if not op.pointers:
+            strides = (op.batch_stride * isz, *(s * isz for s in op.strides))
+            return self.span.alloc.view(self.span.offset, op.dtype, (op.batch_count, *op.shape), strides)
+        from ._kernels import gather_entries
+
+        ptrs = self.span.alloc.view(self.span.offset, np.uint64, (op.batch_count,), None)
+        origin = ptrs + np.uint64(op.offset * isz) if op.offset >= 0 else ptrs - np.uint64(-op.offset * isz)
+        self.addrs = address_space.translate(origin, self.lo * isz, self.hi * isz, op=opname, arg=op.name)
+        shape2, strides2 = _as_2d(op)
+        staging = np.empty((op.batch_count, *shape2), dtype=op.dtype)
+        gather_entries(staging, self.addrs, strides2[0], strides2[1], self.lo, self.hi - self.lo)
+        return staging.reshape((op.batch_count, *op.shape))
+
+    def finish(self, view: np.ndarray) -> None:
+        op = self.op
+        if not (op.pointers and op.writable) or self.addrs is None:
+            return
+        from ._kernels import scatter_entries
+
+        shape2, strides2 = _as_2d(op)
+        scatter_entries(view.reshape((op.batch_count, *shape2)), self.addrs, strides2[0], strides2[1],
+                        self.lo, self.hi - self.lo)
+
+
+def _check_live(span: Span, opname: str, arg: str) -> None:
+    alloc = span.alloc
+    if not alloc.live or alloc.pooled:
+        from .errors import MemoryAccessFault
+
+        raise MemoryAccessFault(f"{opname}: argument '{arg}' points into {alloc.describe()}, "
+                                "freed before the kernel ran")
+    alloc.last_op = opname
+
+
+def bind(op: BatchOperand, opname: str) -> BoundBatch:
+    """Check an operand against the live allocations at enqueue time."""
+    lo, hi = op.entry_extent()
+    if op.empty:
+        return BoundBatch(op, None, lo, hi)
+    isz = op.dtype.itemsize
+    if op.pointers:
+        span = address_space.span(op.ptr, 0, 8 * op.batch_count, op=opname, arg=op.name)
+        return BoundBatch(op, span, lo, hi)
+    blo = lo + min(0, (op.batch_count - 1) * op.batch_stride)
+    bhi = hi + max(0, (op.batch_count - 1) * op.batch_stride)
+    origin = op.ptr + op.offset * isz
+    span = address_space.span(origin, blo * isz, bhi * isz, op=opname, arg=op.name)
+    return BoundBatch(op, span, lo, hi)
