@@ -1,0 +1,351 @@
+"""How a rocBLAS routine is written once and bound to its s/d/c/z x plain/batched/strided names.
+
+A routine is a :class:`Routine`: its plain C parameter list (after the handle), which
+parameters are arrays (and after which increment or leading dimension their
+strided-batched stride goes), and one generic implementation taking a :class:`Call`.
+:func:`bind` derives the ``_batched`` and ``_strided_batched`` signatures from it and
+makes the public function, so each public name is one visible line::
+
+    saxpy = bind(AXPY, S)
+    daxpy_strided_batched = bind(AXPY, D, STRIDED)
+
+Every public function runs the same steps, as rocBLAS's ``*_impl`` do: check the
+handle; answer a device-memory size query; log (before validation, so invalid calls
+are logged too); then the routine's own argument check, quick return and launch.
+"""
+
+from __future__ import annotations
+
+import enum
+import inspect
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+import rocmath
+from rocmath.batch import BatchOperand
+from rocmath.errors import (
+    RocblasInvalidPointerError,
+    RocblasInvalidSizeError,
+    RocblasStatus,
+)
+from rocmath.handle import LayerMode, PointerMode
+from rocmath.launch import Buffer, launch
+from rocmath.precision import Precision
+from rocmath.stream import Task
+
+from ._handle import BlasHandle, check_handle
+from ._types import as_enum
+
+
+class Flavour(enum.Enum):
+    """The three forms of every routine."""
+
+    PLAIN = ""
+    BATCHED = "_batched"
+    STRIDED = "_strided_batched"
+
+
+PLAIN, BATCHED, STRIDED = Flavour.PLAIN, Flavour.BATCHED, Flavour.STRIDED
+
+
+@dataclass(frozen=True)
+class Routine:
+    """A rocBLAS routine, written once.
+
+    Attributes
+    ----------
+    name
+        The name without precision prefix and flavour suffix (``"axpy"``).
+    params
+        The plain C parameters after the handle, in rocBLAS order.
+    arrays
+        Array parameter -> the parameter after which its stride goes in the strided
+        form (its increment or leading dimension; itself for arrays without one).
+    impl
+        The generic body: argument checks, quick returns and the launch.
+    result
+        The output parameter of reductions: optional in Python (host pointer mode returns
+        the value), and ``batch_count`` goes before it, as in rocBLAS.
+    workspace
+        Bytes of workspace the call needs (for size queries); None: none.
+    summary
+        One line for the docstring of every bound name.
+    """
+
+    name: str
+    params: tuple[str, ...]
+    arrays: dict[str, str]
+    impl: Callable[[Call], Any]
+    result: str | None = None
+    workspace: Callable[[Call], int] | None = None
+    summary: str = ""
+    stride_names: dict[str, str] = field(default_factory=dict)
+
+    def signature(self, flavour: Flavour) -> tuple[str, ...]:
+        """The C parameter names of one flavour, handle first."""
+        names = list(self.params)
+        if flavour is STRIDED:
+            for array, after in self.arrays.items():
+                names.insert(names.index(after) + 1, self.stride_names.get(array, f"stride_{array.lower()}"))
+        if flavour is not PLAIN:
+            if self.result is not None:
+                names.insert(names.index(self.result), "batch_count")
+            else:
+                names.append("batch_count")
+        return ("handle", *names)
+
+
+class Call:
+    """One call of a bound routine: its arguments, and the helpers its body uses.
+
+    The helpers raise the rocBLAS status exceptions naming the argument and its
+    position in the C prototype, so bodies read like rocBLAS's ``*_arg_check``.
+    """
+
+    def __init__(self, fname: str, routine: Routine, precision: Precision, flavour: Flavour,
+                 names: tuple[str, ...], values: dict[str, Any]):
+        self.fname = fname
+        self.routine = routine
+        self.precision = precision
+        self.flavour = flavour
+        self.names = names
+        self.values = values
+        self.handle: BlasHandle = values["handle"]
+
+    # -- plain values ---------------------------------------------------------------------------
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        return self.precision.dtype
+
+    @property
+    def host_mode(self) -> bool:
+        return self.handle.pointer_mode is PointerMode.host
+
+    def __getitem__(self, name: str) -> Any:
+        return self.values[name]
+
+    def index(self, name: str) -> int:
+        """1-based position of a parameter in the C prototype."""
+        return self.names.index(name) + 1
+
+    def enum(self, name: str, cls: Any, allowed: tuple[Any, ...] | None = None) -> Any:
+        return as_enum(cls, self.values[name], name, self.index(name), allowed)
+
+    def int(self, name: str) -> int:
+        value = self.values[name]
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise RocblasInvalidSizeError(f"must be an integer, got {value!r}", arg=name, index=self.index(name))
+        return int(value)
+
+    def invalid_size(self, name: str, why: str) -> RocblasInvalidSizeError:
+        return RocblasInvalidSizeError(why, arg=name, index=self.index(name))
+
+    def invalid_pointer(self, name: str, why: str = "null pointer") -> RocblasInvalidPointerError:
+        return RocblasInvalidPointerError(why, arg=name, index=self.index(name))
+
+    def batches(self) -> int:
+        """The batch count as given (1 for plain calls), unchecked: Level-1 routines treat
+        ``batch_count <= 0`` as a quick return, not an error."""
+        return 1 if self.flavour is PLAIN else self.int("batch_count")
+
+    @property
+    def batch_count(self) -> int:
+        """1 for plain calls; the checked ``batch_count`` otherwise (< 0 is invalid_size)."""
+        if self.flavour is PLAIN:
+            return 1
+        n = self.int("batch_count")
+        if n < 0:
+            raise self.invalid_size("batch_count", "must be non-negative")
+        return n
+
+    def is_null(self, name: str) -> bool:
+        value = self.values[name]
+        if value is None:
+            return True
+        if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+            return int(value) == 0
+        return False
+
+    def ptr(self, name: str) -> int:
+        """A device pointer argument as an int (DeviceArray, int or None)."""
+        value = self.values[name]
+        if value is None:
+            return 0
+        if isinstance(value, rocmath.DeviceArray):
+            return value.ptr
+        if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+            return int(value)
+        raise self.invalid_pointer(name, f"expected a device pointer or DeviceArray, got {type(value).__name__}")
+
+    def stride(self, array: str) -> int:
+        if self.flavour is not STRIDED:
+            return 0
+        return self.int(self.routine.stride_names.get(array, f"stride_{array.lower()}"))
+
+    # -- operands -------------------------------------------------------------------------------
+
+    def vector(self, name: str, n: int, inc: int, *, writable: bool = False, dtype: Any = None) -> BatchOperand:
+        """A vector argument of ``n`` elements with increment ``inc`` in this call's flavour.
+
+        A negative increment follows reference BLAS: the pointer is the lowest address and
+        element 0 is the last one."""
+        offset = (n - 1) * -inc if inc < 0 and n > 0 else 0
+        return BatchOperand(self.ptr(name), np.dtype(dtype or self.dtype), (n,), (inc,), self.batch_count,
+                            self.stride(name), self.flavour is BATCHED, offset, writable, name)
+
+    def matrix(self, name: str, rows: int, cols: int, ld: int, *, writable: bool = False,
+               dtype: Any = None) -> BatchOperand:
+        """A column-major ``rows x cols`` matrix argument with leading dimension ``ld``."""
+        return BatchOperand(self.ptr(name), np.dtype(dtype or self.dtype), (rows, cols), (1, ld), self.batch_count,
+                            self.stride(name), self.flavour is BATCHED, 0, writable, name)
+
+    def scalar(self, name: str, dtype: Any = None) -> Any:
+        """A scalar argument for the kernel: a 1-element host array in host pointer mode, a
+        device view read when the kernel runs in device mode.  None is invalid_pointer."""
+        dt = np.dtype(dtype or self.precision.compute_dtype)
+        if self.is_null(name):
+            raise self.invalid_pointer(name)
+        value = self.values[name]
+        if self.host_mode:
+            return np.array([_host_scalar(value, dt, name, self.index(name))], dtype=dt)
+        return Buffer(self.ptr(name), dt, (1,), name=name)
+
+    def host_scalar(self, name: str, dtype: Any = None) -> Any:
+        """The scalar's value on the host, for quick-return rules: read directly in host mode;
+        None in device mode (rocBLAS only applies value rules to host scalars)."""
+        if not self.host_mode or self.is_null(name):
+            return None
+        dt = np.dtype(dtype or self.precision.compute_dtype)
+        return _host_scalar(self.values[name], dt, name, self.index(name))
+
+    def read_scalar(self, name: str, dtype: Any = None) -> Any:
+        """The scalar's value, copied back synchronously in device mode (as rocBLAS gemm does)."""
+        if self.host_mode:
+            return self.host_scalar(name, dtype)
+        dt = np.dtype(dtype or self.precision.compute_dtype)
+        out = np.empty(1, dtype=dt)
+        launch(_copy_out, out, Buffer(self.ptr(name), dt, (1,), name=name),
+               name=f"{self.fname} scalar read", stream=self.handle.stream).wait()
+        return out[0]
+
+    # -- launching ------------------------------------------------------------------------------
+
+    def launch(self, kernel: Callable[..., Any], *args: Any, flops: float = 0.0, bytes: float = 0.0) -> Task:
+        """Enqueue ``kernel(*args)`` on the handle's stream, named after the rocBLAS function."""
+        return launch(kernel, *args, name=f"rocblas_{self.fname}", stream=self.handle.stream,
+                      flops=flops, bytes=bytes)
+
+    def results(self, count: int, dtype: Any) -> tuple[Any, np.ndarray | None]:
+        """Where a reduction writes its ``count`` results: a host staging array in host mode
+        (returned to the caller after the call), the ``result`` device pointer in device mode."""
+        dt = np.dtype(dtype)
+        name = self.routine.result
+        assert name is not None
+        if self.host_mode:
+            out = np.zeros(count, dtype=dt)
+            return out, out
+        if self.is_null(name):
+            raise self.invalid_pointer(name)
+        return Buffer(self.ptr(name), dt, (count,), name=name), None
+
+    def finish_results(self, task: Task | None, host: np.ndarray | None) -> Any:
+        """Host mode: wait (rocBLAS blocks) and return the result(s); device mode: None."""
+        if host is None:
+            return None
+        if task is not None:
+            task.wait()
+        user = self.values.get(self.routine.result or "")
+        if isinstance(user, np.ndarray):  # a host result buffer given, as in C
+            user.reshape(-1)[: host.size] = host
+        return host[0] if self.flavour is PLAIN else host
+
+
+def _copy_out(dst: np.ndarray, src: np.ndarray) -> None:
+    dst[...] = src
+
+
+def _host_scalar(value: Any, dtype: np.dtype[Any], name: str, index: int) -> Any:
+    if isinstance(value, np.ndarray) and value.size >= 1:
+        value = value.reshape(-1)[0]
+    if isinstance(value, (rocmath.DeviceArray,)) or (
+            isinstance(value, (int, np.integer)) and not isinstance(value, bool) and _looks_like_pointer(int(value))):
+        raise RocblasInvalidPointerError(
+            "a device pointer was given in host pointer mode; pass the value, or set device pointer mode",
+            arg=name, index=index)
+    try:
+        return dtype.type(value)
+    except (TypeError, ValueError):
+        raise RocblasInvalidPointerError(f"expected a number, got {type(value).__name__}", arg=name,
+                                         index=index) from None
+
+
+def _looks_like_pointer(value: int) -> bool:
+    from rocmath.memory import address_space
+
+    return value >= 1 << 44 and address_space.find(value) is not None
+
+
+def _bind_args(fname: str, names: tuple[str, ...], optional: set[str], args: Sequence[Any],
+               kwargs: dict[str, Any]) -> dict[str, Any]:
+    if len(args) > len(names):
+        raise TypeError(f"{fname}() takes {len(names)} arguments, {len(args)} given")
+    values = dict(zip(names, args, strict=False))
+    for key, value in kwargs.items():
+        if key not in names:
+            raise TypeError(f"{fname}() got an unexpected argument {key!r}")
+        if key in values:
+            raise TypeError(f"{fname}() got multiple values for {key!r}")
+        values[key] = value
+    missing = [n for n in names if n not in values and n not in optional]
+    if missing:
+        raise TypeError(f"{fname}() missing argument(s): {', '.join(missing)}")
+    for n in optional:
+        values.setdefault(n, None)
+    return values
+
+
+def _log(handle: BlasHandle, fname: str, names: tuple[str, ...], values: dict[str, Any]) -> None:
+    if handle.layer_mode & LayerMode.log_trace:
+        handle.logger.trace(f"rocblas_{fname}", *(values[n] for n in names[1:] if values[n] is not None))
+
+
+def bind(routine: Routine, precision: Precision, flavour: Flavour = PLAIN, *, prefix: str | None = None,
+         summary: str | None = None) -> Callable[..., Any]:
+    """Make the public function for one (routine, precision, flavour).
+
+    ``prefix`` overrides the precision letter for mixed-precision names (``cs``, ``zd``,
+    ``is``...).
+    """
+    names = routine.signature(flavour)
+    fname = f"{prefix if prefix is not None else precision.letter}{routine.name}{flavour.value}"
+    optional = {routine.result} if routine.result else set()
+
+    def entry(*args: Any, **kwargs: Any) -> Any:
+        values = _bind_args(fname, names, optional, args, kwargs)
+        handle = check_handle(values["handle"])
+        if handle.is_device_memory_size_query():
+            need = 0
+            if routine.workspace is not None:
+                need = routine.workspace(Call(fname, routine, precision, flavour, names, values))
+            status = handle.size_query(need) if need else RocblasStatus.size_unchanged
+            return status
+        if handle.layer_mode:
+            _log(handle, fname, names, values)
+        return routine.impl(Call(fname, routine, precision, flavour, names, values))
+
+    entry.__name__ = entry.__qualname__ = fname
+    entry.__module__ = "rocmath.blas"
+    params = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                default=None if n in optional else inspect.Parameter.empty) for n in names]
+    entry.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    kind = {PLAIN: "", BATCHED: " Batched: arrays are device arrays of device pointers, one per entry.",
+            STRIDED: " Strided batched: each array is followed by the stride between entries."}[flavour]
+    entry.__doc__ = (f"rocblas_{fname}({', '.join(names)})\n\n"
+                     f"{summary or routine.summary}{kind}\n\n"
+                     f"Precision {precision.datatype}. Raises the rocBLAS status exceptions of "
+                     f"rocmath.errors in rocBLAS's check order; see rocmath.blas for the conventions.")
+    return entry

@@ -1,0 +1,353 @@
+"""The rocBLAS handle and the auxiliary functions (rocblas-auxiliary.h)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from typing import Any
+
+import numpy as np
+
+import rocmath
+from rocmath import memory as _memory
+from rocmath.errors import (
+    RocblasInvalidHandleError,
+    RocblasInvalidPointerError,
+    RocblasInvalidSizeError,
+    RocblasStatus,
+)
+from rocmath.handle import AtomicsMode, Handle, PointerMode
+from rocmath.memory import address_space
+from rocmath.stream import Stream
+
+from ._types import CheckNumericsMode, MathMode, PerformanceMetric
+
+__all__ = [
+    "BlasHandle", "create_handle", "destroy_handle", "get_atomics_mode", "get_check_numerics", "get_device_memory_size",
+    "get_math_mode", "get_matrix", "get_matrix_async", "get_performance_metric", "get_pointer_mode", "get_stream",
+    "get_vector", "get_vector_async", "get_version_string", "initialize", "is_device_memory_size_query",
+    "is_managing_device_memory", "pointer_to_mode", "set_atomics_mode", "set_check_numerics",
+    "set_device_memory_size", "set_math_mode", "set_matrix", "set_matrix_async", "set_performance_metric",
+    "set_pointer_mode", "set_stream", "set_vector", "set_vector_async", "set_workspace",
+    "start_device_memory_size_query", "status_to_string", "stop_device_memory_size_query",
+]
+
+
+class BlasHandle(Handle):
+    """A ``rocblas_handle``: stream, pointer mode, workspace, atomics, logging layers.
+
+    ``ROCBLAS_LAYER`` sets the logging layers, ``ROCBLAS_DEFAULT_ATOMICS_MODE`` the atomics
+    mode, ``ROCBLAS_CHECK_NUMERICS`` the check-numerics mode and
+    ``ROCBLAS_DEVICE_MEMORY_SIZE`` a preallocated workspace size, as in rocBLAS.
+    """
+
+    library = "rocblas"
+    layer_env = "ROCBLAS_LAYER"
+
+    def __init__(self, device: int | None = None, stream: Any = None):
+        super().__init__(device, stream)
+        try:
+            self.check_numerics = CheckNumericsMode(int(os.environ.get("ROCBLAS_CHECK_NUMERICS") or "0", 0) & 15)
+        except ValueError:
+            self.check_numerics = CheckNumericsMode.no_check
+        self.math_mode = MathMode.default_math
+        self.performance_metric = PerformanceMetric.default
+        prealloc = os.environ.get("ROCBLAS_DEVICE_MEMORY_SIZE")
+        if prealloc and prealloc.isdigit() and int(prealloc) > 0:
+            self.workspace(int(prealloc))
+
+    def __repr__(self) -> str:
+        return f"<rocblas handle on {self.stream!r}, pointer mode {self.pointer_mode.name}>"
+
+
+def check_handle(handle: Any) -> BlasHandle:
+    """The first check of every call: a live rocBLAS handle (``invalid_handle`` otherwise)."""
+    if not isinstance(handle, Handle):
+        raise RocblasInvalidHandleError(f"expected a handle from create_handle(), got {type(handle).__name__}",
+                                        arg="handle", index=1)
+    handle.check()
+    return handle  # type: ignore[return-value]
+
+
+def create_handle(device: int | None = None) -> BlasHandle:
+    """``rocblas_create_handle``: a handle bound to the current device, on its null stream."""
+    return BlasHandle(device)
+
+
+def destroy_handle(handle: BlasHandle) -> None:
+    """``rocblas_destroy_handle``."""
+    check_handle(handle).destroy()
+
+
+def set_stream(handle: BlasHandle, stream: Any) -> None:
+    """``rocblas_set_stream`` (None or 0: the null stream)."""
+    check_handle(handle).set_stream(stream)
+
+
+def get_stream(handle: BlasHandle) -> Stream:
+    """``rocblas_get_stream``."""
+    return check_handle(handle).get_stream()
+
+
+def set_pointer_mode(handle: BlasHandle, mode: Any) -> None:
+    """``rocblas_set_pointer_mode``: where alpha/beta and results live."""
+    check_handle(handle).set_pointer_mode(mode)
+
+
+def get_pointer_mode(handle: BlasHandle) -> PointerMode:
+    """``rocblas_get_pointer_mode``."""
+    return check_handle(handle).get_pointer_mode()
+
+
+def set_atomics_mode(handle: BlasHandle, mode: Any) -> None:
+    """``rocblas_set_atomics_mode``; rocmath's kernels are deterministic in either mode."""
+    check_handle(handle).set_atomics_mode(mode)
+
+
+def get_atomics_mode(handle: BlasHandle) -> AtomicsMode:
+    """``rocblas_get_atomics_mode``."""
+    return check_handle(handle).get_atomics_mode()
+
+
+def set_math_mode(handle: BlasHandle, mode: Any) -> None:
+    """``rocblas_set_math_mode``: unsupported modes are ignored, as rocBLAS does."""
+    h = check_handle(handle)
+    with contextlib.suppress(ValueError, TypeError):
+        h.math_mode = MathMode(int(mode))
+
+
+def get_math_mode(handle: BlasHandle) -> MathMode:
+    """``rocblas_get_math_mode``."""
+    return check_handle(handle).math_mode
+
+
+def set_performance_metric(handle: BlasHandle, metric: Any) -> None:
+    """``rocblas_set_performance_metric``."""
+    check_handle(handle).performance_metric = PerformanceMetric(int(metric))
+
+
+def get_performance_metric(handle: BlasHandle) -> PerformanceMetric:
+    """``rocblas_get_performance_metric``."""
+    return check_handle(handle).performance_metric
+
+
+def set_check_numerics(handle: BlasHandle, mode: Any) -> None:
+    """Set the check-numerics mode (``ROCBLAS_CHECK_NUMERICS`` as an API)."""
+    check_handle(handle).check_numerics = CheckNumericsMode(int(mode))
+
+
+def get_check_numerics(handle: BlasHandle) -> CheckNumericsMode:
+    """The check-numerics mode."""
+    return check_handle(handle).check_numerics
+
+
+# --- workspace -----------------------------------------------------------------------------
+
+
+def start_device_memory_size_query(handle: BlasHandle) -> None:
+    """``rocblas_start_device_memory_size_query``."""
+    check_handle(handle).start_device_memory_size_query()
+
+
+def stop_device_memory_size_query(handle: BlasHandle) -> int:
+    """``rocblas_stop_device_memory_size_query``: the bytes the calls since the start need."""
+    return check_handle(handle).stop_device_memory_size_query()
+
+
+def is_device_memory_size_query(handle: BlasHandle) -> bool:
+    """``rocblas_is_device_memory_size_query``."""
+    return check_handle(handle).is_device_memory_size_query()
+
+
+def get_device_memory_size(handle: BlasHandle) -> int:
+    """``rocblas_get_device_memory_size``."""
+    return check_handle(handle).get_device_memory_size()
+
+
+def set_device_memory_size(handle: BlasHandle, size: int) -> None:
+    """``rocblas_set_device_memory_size``: preallocate ``size`` bytes (0: back to on-demand)."""
+    h = check_handle(handle)
+    h.set_workspace(0, 0)
+    if size:
+        h.workspace(int(size))
+
+
+def set_workspace(handle: BlasHandle, addr: Any, size: int) -> None:
+    """``rocblas_set_workspace``: use user memory (``addr`` and ``size`` nonzero) or go back to
+    rocBLAS-managed workspace."""
+    h = check_handle(handle)
+    h.set_workspace(_ptr(addr), int(size))
+
+
+def is_managing_device_memory(handle: BlasHandle) -> bool:
+    """``rocblas_is_managing_device_memory``."""
+    return check_handle(handle).is_managing_device_memory()
+
+
+# --- data movement helpers ------------------------------------------------------------------
+
+
+def _ptr(obj: Any) -> int:
+    if obj is None:
+        return 0
+    if isinstance(obj, rocmath.DeviceArray):
+        return obj.ptr
+    return int(obj)
+
+
+def _is_device(obj: Any) -> bool:
+    if isinstance(obj, rocmath.DeviceArray):
+        return True
+    if isinstance(obj, (int, np.integer)) and not isinstance(obj, bool):
+        alloc = address_space.find(int(obj))
+        return alloc is not None and alloc.kind is not _memory.MemoryKind.HOST
+    return False
+
+
+def _host_bytes(obj: Any, arg: str, writable: bool) -> np.ndarray:
+    if obj is None:
+        raise RocblasInvalidPointerError("null pointer", arg=arg)
+    if isinstance(obj, (int, np.integer)) and not isinstance(obj, bool):
+        alloc = address_space.find(int(obj))
+        if alloc is None or alloc.kind is _memory.MemoryKind.DEVICE:
+            raise RocblasInvalidPointerError("expected host memory", arg=arg)
+        return alloc.bytes_view(int(obj) - alloc.ptr)
+    mv = memoryview(obj)
+    if writable and mv.readonly:
+        raise RocblasInvalidPointerError("host buffer is read-only", arg=arg)
+    return np.frombuffer(mv.cast("B") if mv.format != "B" or mv.ndim != 1 else mv, dtype=np.uint8)
+
+
+def _strided_copy(rows: int, cols: int, elem_size: int, src: Any, lds: int, dst: Any, ldd: int,
+                  to_device: bool, stream: Any, wait: bool, names: tuple[str, str, str, str]) -> None:
+    """Copy a ``rows x cols`` column-major block of ``elem_size``-byte elements between host
+    and device (vectors are ``rows=1`` blocks with the increments as leading dimensions)."""
+    from rocmath.launch import Buffer, launch
+
+    src_name, _lds_name, dst_name, _ldd_name = names
+    if rows == 0 or cols == 0:
+        return
+    dev, host, ld_dev, ld_host = (dst, src, ldd, lds) if to_device else (src, dst, lds, ldd)
+    dev_name = dst_name if to_device else src_name
+    host_name = src_name if to_device else dst_name
+    if not _is_device(dev):
+        raise RocblasInvalidPointerError("expected a device pointer", arg=dev_name)
+    hbytes = _host_bytes(host, host_name, writable=not to_device)
+    need = ((cols - 1) * ld_host + rows) * elem_size
+    if hbytes.nbytes < need:
+        raise RocblasInvalidSizeError(f"host buffer holds {hbytes.nbytes} bytes, needs {need}", arg=host_name)
+    dtype = np.dtype((np.void, elem_size))
+    hview = np.ndarray((rows, cols), dtype=dtype, buffer=hbytes, strides=(elem_size, ld_host * elem_size))
+    dbuf = Buffer(_ptr(dev), dtype, (rows, cols), (elem_size, ld_dev * elem_size), name=dev_name)
+    staged = hview.copy() if to_device else None
+
+    def kernel(d: np.ndarray) -> None:
+        if to_device:
+            d[...] = staged
+        else:
+            hview[...] = d
+
+    task = launch(kernel, dbuf, name="set_matrix" if to_device else "get_matrix",
+                  stream=0 if stream is None else stream)
+    if wait or not to_device:
+        task.wait()
+
+
+def _check_vector_args(n: int, elem_size: int, incx: int, incy: int, x: Any, y: Any) -> bool:
+    if n < 0 or incx <= 0 or incy <= 0 or elem_size <= 0:
+        bad = "n" if n < 0 else "elem_size" if elem_size <= 0 else "incx" if incx <= 0 else "incy"
+        raise RocblasInvalidSizeError("must be positive (n non-negative)", arg=bad)
+    if n == 0:
+        return False
+    if x is None or (isinstance(x, int) and x == 0):
+        raise RocblasInvalidPointerError("null pointer", arg="x")
+    if y is None or (isinstance(y, int) and y == 0):
+        raise RocblasInvalidPointerError("null pointer", arg="y")
+    return True
+
+
+def set_vector(n: int, elem_size: int, x: Any, incx: int, y: Any, incy: int) -> None:
+    """``rocblas_set_vector``: host vector ``x`` to device vector ``y`` (blocking)."""
+    if _check_vector_args(n, elem_size, incx, incy, x, y):
+        _strided_copy(1, n, elem_size, x, incx, y, incy, True, None, True, ("x", "incx", "y", "incy"))
+
+
+def get_vector(n: int, elem_size: int, x: Any, incx: int, y: Any, incy: int) -> None:
+    """``rocblas_get_vector``: device vector ``x`` to host vector ``y`` (blocking)."""
+    if _check_vector_args(n, elem_size, incx, incy, x, y):
+        _strided_copy(1, n, elem_size, x, incx, y, incy, False, None, True, ("x", "incx", "y", "incy"))
+
+
+def set_vector_async(n: int, elem_size: int, x: Any, incx: int, y: Any, incy: int, stream: Any) -> None:
+    """``rocblas_set_vector_async``: ordered on ``stream``; the host data is staged at the call."""
+    if _check_vector_args(n, elem_size, incx, incy, x, y):
+        _strided_copy(1, n, elem_size, x, incx, y, incy, True, stream, False, ("x", "incx", "y", "incy"))
+
+
+def get_vector_async(n: int, elem_size: int, x: Any, incx: int, y: Any, incy: int, stream: Any) -> None:
+    """``rocblas_get_vector_async``: ordered on ``stream`` (returns when the host copy is written)."""
+    if _check_vector_args(n, elem_size, incx, incy, x, y):
+        _strided_copy(1, n, elem_size, x, incx, y, incy, False, stream, True, ("x", "incx", "y", "incy"))
+
+
+def _check_matrix_args(rows: int, cols: int, elem_size: int, lda: int, ldb: int, a: Any, b: Any) -> bool:
+    if rows < 0 or cols < 0 or elem_size <= 0 or lda <= 0 or ldb <= 0 or lda < rows or ldb < rows:
+        bad = ("rows" if rows < 0 else "cols" if cols < 0 else "elem_size" if elem_size <= 0
+               else "lda" if lda <= 0 or lda < rows else "ldb")
+        raise RocblasInvalidSizeError("invalid size", arg=bad)
+    if rows == 0 or cols == 0:
+        return False
+    if a is None or (isinstance(a, int) and a == 0):
+        raise RocblasInvalidPointerError("null pointer", arg="a")
+    if b is None or (isinstance(b, int) and b == 0):
+        raise RocblasInvalidPointerError("null pointer", arg="b")
+    return True
+
+
+def set_matrix(rows: int, cols: int, elem_size: int, a: Any, lda: int, b: Any, ldb: int) -> None:
+    """``rocblas_set_matrix``: column-major host matrix ``a`` to device matrix ``b`` (blocking)."""
+    if _check_matrix_args(rows, cols, elem_size, lda, ldb, a, b):
+        _strided_copy(rows, cols, elem_size, a, lda, b, ldb, True, None, True, ("a", "lda", "b", "ldb"))
+
+
+def get_matrix(rows: int, cols: int, elem_size: int, a: Any, lda: int, b: Any, ldb: int) -> None:
+    """``rocblas_get_matrix``: device matrix ``a`` to column-major host matrix ``b`` (blocking)."""
+    if _check_matrix_args(rows, cols, elem_size, lda, ldb, a, b):
+        _strided_copy(rows, cols, elem_size, a, lda, b, ldb, False, None, True, ("a", "lda", "b", "ldb"))
+
+
+def set_matrix_async(rows: int, cols: int, elem_size: int, a: Any, lda: int, b: Any, ldb: int, stream: Any) -> None:
+    """``rocblas_set_matrix_async``."""
+    if _check_matrix_args(rows, cols, elem_size, lda, ldb, a, b):
+        _strided_copy(rows, cols, elem_size, a, lda, b, ldb, True, stream, False, ("a", "lda", "b", "ldb"))
+
+
+def get_matrix_async(rows: int, cols: int, elem_size: int, a: Any, lda: int, b: Any, ldb: int, stream: Any) -> None:
+    """``rocblas_get_matrix_async`` (returns when the host copy is written)."""
+    if _check_matrix_args(rows, cols, elem_size, lda, ldb, a, b):
+        _strided_copy(rows, cols, elem_size, a, lda, b, ldb, False, stream, True, ("a", "lda", "b", "ldb"))
+
+
+# --- misc -------------------------------------------------------------------------------------
+
+
+def status_to_string(status: Any) -> str:
+    """``rocblas_status_to_string``: the enumerator name."""
+    try:
+        return RocblasStatus(int(status)).to_string()
+    except ValueError:
+        return "<undefined rocblas_status value>"
+
+
+def pointer_to_mode(ptr: Any) -> PointerMode:
+    """``rocblas_pointer_to_mode``: device for device (or managed) memory, host otherwise."""
+    return PointerMode.device if _is_device(ptr) else PointerMode.host
+
+
+def get_version_string() -> str:
+    """``rocblas_get_version_string``."""
+    return f"rocmath-{rocmath.__version__} (rocBLAS API 4.3 on the simulated device)"
+
+
+def initialize() -> None:
+    """``rocblas_initialize``: nothing to preload (kernels compile on first use and are cached)."""
