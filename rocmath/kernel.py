@@ -13,6 +13,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import numba
+import numpy as np
+from numba.core import types
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -67,9 +69,49 @@ def _install_cache_locator() -> None:
 _install_cache_locator()
 
 
+class Kernel:
+    """A compiled kernel that specialises on dtypes and ranks only.
+
+    numba would compile a new version for every combination of C-, F- and
+    non-contiguous layouts of the arguments, and device views change layout with the
+    data (a matrix with ``lda == m`` is contiguous, one with ``lda > m`` is not), so a
+    routine with three matrix arguments could compile eight times per precision.  A
+    Kernel types every array argument as layout ``'A'`` (any strides), so each
+    precision compiles once.  ``dispatcher`` is the numba dispatcher underneath.
+    """
+
+    def __init__(self, dispatcher: Any):
+        self.dispatcher = dispatcher
+        self._entries: dict[tuple[Any, ...], Any] = {}
+        self.__name__ = getattr(dispatcher, "__name__", "kernel")
+        self.__doc__ = getattr(dispatcher, "__doc__", None)
+        self.__wrapped__ = dispatcher.py_func
+
+    @property
+    def signatures(self) -> list[Any]:
+        """The compiled signatures (one per distinct dtypes and ranks)."""
+        return list(self.dispatcher.signatures)
+
+    def __call__(self, *args: Any) -> Any:
+        key = tuple((a.dtype, a.ndim, a.flags.writeable) if isinstance(a, np.ndarray) else type(a) for a in args)
+        entry = self._entries.get(key)
+        if entry is None:
+            sig = tuple(_relaxed(numba.typeof(a)) for a in args)
+            self.dispatcher.compile(sig)
+            entry = self._entries[key] = self.dispatcher.overloads[sig].entry_point
+        return entry(*args)
+
+
+def _relaxed(t: Any) -> Any:
+    if isinstance(t, types.Array):
+        return types.Array(t.dtype, t.ndim, "A", readonly=not t.mutable, aligned=t.aligned)
+    return t
+
+
 def kernel(fn: F | None = None, *, parallel: bool = True, fastmath: bool = False) -> Any:
     """Compile a kernel: ``numba.njit`` with ``cache=True``, ``nogil=True`` and numpy's
-    error model (division by zero gives inf/NaN, as on a GPU, instead of raising).
+    error model (division by zero gives inf/NaN, as on a GPU, instead of raising),
+    wrapped in a :class:`Kernel` that compiles once per dtypes and ranks.
 
     Use as ``@kernel`` or ``@kernel(parallel=False)``.  Kernels never check their
     arguments: the launcher did.
@@ -78,8 +120,8 @@ def kernel(fn: F | None = None, *, parallel: bool = True, fastmath: bool = False
         # Functions typed at a prompt (python -c, a REPL, a notebook) have no file to cache beside.
         source = getattr(getattr(f, "__code__", None), "co_filename", "")
         cache = bool(source) and os.path.isfile(source)
-        return numba.njit(parallel=parallel, nogil=True, cache=cache, fastmath=fastmath,
-                          error_model="numpy")(f)
+        return Kernel(numba.njit(parallel=parallel, nogil=True, cache=cache, fastmath=fastmath,
+                                 error_model="numpy")(f))
 
     return wrap if fn is None else wrap(fn)
 

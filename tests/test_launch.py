@@ -273,6 +273,10 @@ def test_no_recompilation_per_call():
     expect[8:] += 1
     np.testing.assert_array_equal(x.get(), expect)
     np.testing.assert_array_equal(other.get(), np.ones(256))
+    # Strided and contiguous views of one dtype and rank share one compiled version.
+    rm.launch(add_one, x[::2], name="add_one").wait()
+    assert len(add_one.signatures) == 1
+    assert len(add_one.dispatcher.signatures) == 1
 
 
 def test_kernel_decorator_options():
@@ -295,7 +299,7 @@ def test_rocmath_kernels_cache_outside_the_package(tmp_path, monkeypatch):
     from rocmath import _kernels
     from rocmath.kernel import cache_dir
 
-    path = _kernels.fill_flat._cache._cache_path
+    path = _kernels.fill_flat.dispatcher._cache._cache_path
     assert path.startswith(cache_dir())
     assert not path.startswith(os.path.dirname(_kernels.__file__))
     monkeypatch.setenv("ROCMATH_CACHE_DIR", str(tmp_path))
