@@ -1,1 +1,24 @@
-"""rocmath.blas: rocBLAS on the simulated device (issue 3: routines land here)."""
+"""rocmath.blas: rocBLAS on the simulated device.
+
+Every rocBLAS function is here under its rocBLAS name without the ``rocblas_``
+prefix, with rocBLAS's argument order; out-parameters become return values
+(``create_handle()``; reductions return their result in host pointer mode).
+
+Conventions, as rocBLAS:
+
+- column-major storage, leading dimensions >= rows; integer sizes are host values;
+- arrays are device pointers (ints) or :class:`rocmath.DeviceArray`; batched
+  (``_batched``) arrays are device arrays of device pointers; strided batched arrays
+  are followed by the stride between entries (in elements);
+- scalars (alpha, beta) are numbers in host pointer mode, device pointers in device
+  pointer mode (``set_pointer_mode``);
+- errors raise the exception for the rocBLAS status (``rocmath.errors.Rocblas*Error``,
+  ``.status``), naming the argument, in rocBLAS's check order; quick returns succeed.
+"""
+
+from ._handle import *  # noqa: F403
+from ._handle import BlasHandle
+from ._types import *  # noqa: F403
+from .level1 import *  # noqa: F403
+
+Handle = BlasHandle

@@ -349,3 +349,9 @@ def bind(routine: Routine, precision: Precision, flavour: Flavour = PLAIN, *, pr
                      f"Precision {precision.datatype}. Raises the rocBLAS status exceptions of "
                      f"rocmath.errors in rocBLAS's check order; see rocmath.blas for the conventions.")
     return entry
+
+
+def public_names(namespace: dict[str, Any]) -> list[str]:
+    """The bound rocBLAS names of a module's namespace (what its ``__all__`` lists)."""
+    return sorted(n for n, v in namespace.items() if getattr(v, "__module__", None) == "rocmath.blas"
+                  and getattr(v, "__name__", None) == n)
