@@ -83,6 +83,7 @@ class Routine:
     workspace: Callable[[Call], int] | None = None
     summary: str = ""
     stride_names: dict[str, str] = field(default_factory=dict)
+    optional: tuple[str, ...] = ()  # outputs a host-mode caller may leave out (they are returned)
 
     def signature(self, flavour: Flavour) -> tuple[str, ...]:
         """The C parameter names of one flavour, handle first."""
@@ -322,7 +323,7 @@ def bind(routine: Routine, precision: Precision, flavour: Flavour = PLAIN, *, pr
     """
     names = routine.signature(flavour)
     fname = f"{prefix if prefix is not None else precision.letter}{routine.name}{flavour.value}"
-    optional = {routine.result} if routine.result else set()
+    optional = set(routine.optional) | ({routine.result} if routine.result else set())
 
     def entry(*args: Any, **kwargs: Any) -> Any:
         values = _bind_args(fname, names, optional, args, kwargs)
@@ -339,8 +340,14 @@ def bind(routine: Routine, precision: Precision, flavour: Flavour = PLAIN, *, pr
 
     entry.__name__ = entry.__qualname__ = fname
     entry.__module__ = "rocmath.blas"
+    # Only trailing optional parameters get a default in the signature (Python's rule); the
+    # others may still be left out by keyword or passed as None.
+    trailing = len(names)
+    while trailing > 0 and names[trailing - 1] in optional:
+        trailing -= 1
     params = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                default=None if n in optional else inspect.Parameter.empty) for n in names]
+                                default=None if i >= trailing else inspect.Parameter.empty)
+              for i, n in enumerate(names)]
     entry.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     kind = {PLAIN: "", BATCHED: " Batched: arrays are device arrays of device pointers, one per entry.",
             STRIDED: " Strided batched: each array is followed by the stride between entries."}[flavour]

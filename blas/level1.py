@@ -7,10 +7,11 @@ from typing import Any
 
 import numpy as np
 
+from rocmath.batch import BatchOperand
 from rocmath.precision import C, D, S, Z
 
 from . import _kernels_l1 as k
-from ._api import BATCHED, STRIDED, Call, Routine, bind, public_names
+from ._api import BATCHED, PLAIN, STRIDED, Call, Routine, bind, public_names
 
 
 def _zero_results(c: Call, count: int, dtype: Any) -> Any:
@@ -160,6 +161,123 @@ AMIN = Routine("amin", _RED_PARAMS, {"x": "incx"}, partial(_iamax, find_max=Fals
                summary="result := 1-based index of the first smallest |Re x_i| + |Im x_i|.")
 
 
+
+# --- rotations -------------------------------------------------------------------------------
+
+
+def _rot(c: Call, real_s: bool = False) -> None:
+    n, incx, incy = c.int("n"), c.int("incx"), c.int("incy")
+    if n <= 0 or c.batches() <= 0:
+        return
+    real = c.precision.real.dtype
+    cs = c.scalar("c", real)
+    sn = c.scalar("s", real if real_s else None)
+    if c.is_null("x") or c.is_null("y"):
+        raise c.invalid_pointer("x" if c.is_null("x") else "y")
+    x = c.vector("x", n, incx, writable=True)
+    y = c.vector("y", n, incy, writable=True)
+    c.launch(k.rot, x, y, cs, sn, flops=6 * n * c.batch_count * (4 if c.precision.is_complex else 1),
+             bytes=4 * c.precision.itemsize * n * c.batch_count)
+
+
+_ROT_PARAMS = ("n", "x", "incx", "y", "incy", "c", "s")
+ROT = Routine("rot", _ROT_PARAMS, {"x": "incx", "y": "incy"}, _rot,
+              summary="Apply the plane rotation (c, s): x := c*x + s*y, y := c*y - conj(s)*x.")
+ROT_REAL = Routine("rot", _ROT_PARAMS, {"x": "incx", "y": "incy"}, partial(_rot, real_s=True),
+                   summary="Apply a real plane rotation (c, s) to complex vectors x and y.")
+
+
+def _host_batch(c: Call, name: str, width: int, dtype: Any) -> np.ndarray:
+    """Host-mode rotg/rotmg/rotm operands: a number (plain calls) or an array with one
+    value (or ``width`` values) per batch entry; returned as a (batch, width) array."""
+    value = c[name]
+    count = c.batches()
+    arr = np.array(value, dtype=dtype).reshape(-1)
+    if c.flavour is STRIDED and count > 1:
+        stride = c.stride(name)
+        arr = np.stack([arr[b * stride: b * stride + width] for b in range(count)]) if stride else np.tile(
+            arr[:width], (count, 1))
+    if arr.size != count * width:
+        raise c.invalid_size(name, f"expected {width} value(s) per batch entry for {count} entries")
+    return arr.reshape(count, width)
+
+
+def _scalar_operands(c: Call, names: tuple[str, ...], dtypes: tuple[Any, ...], widths: tuple[int, ...]) -> list[Any]:
+    for name in names:
+        if c.is_null(name) and not (c.host_mode and name in ("c", "s")):
+            raise c.invalid_pointer(name)
+    return [BatchOperand(c.ptr(n), np.dtype(dt), (w,), (1,), c.batch_count, c.stride(n), c.flavour is BATCHED,
+                         0, True, n) for n, dt, w in zip(names, dtypes, widths, strict=True)]
+
+
+def _rotg(c: Call) -> Any:
+    if c.batches() <= 0:
+        return None
+    real = c.precision.real.dtype
+    dtypes = (c.dtype, c.dtype, real, c.dtype)
+    kern = k.rotg_complex if c.precision.is_complex else k.rotg
+    if c.host_mode:
+        # As in rocBLAS, host-mode scalars are computed on the host, at once.
+        a, b = _host_batch(c, "a", 1, c.dtype), _host_batch(c, "b", 1, c.dtype)
+        cs = np.zeros_like(a, dtype=real)
+        sn = np.zeros_like(a)
+        kern(a, b, cs, sn)
+        if c.flavour is PLAIN:
+            return a[0, 0], b[0, 0], cs[0, 0], sn[0, 0]
+        return a[:, 0], b[:, 0], cs[:, 0], sn[:, 0]
+    c.launch(kern, *_scalar_operands(c, ("a", "b", "c", "s"), dtypes, (1, 1, 1, 1)))
+    return None
+
+
+ROTG = Routine("rotg", ("a", "b", "c", "s"), {"a": "a", "b": "b", "c": "c", "s": "s"}, _rotg, optional=("c", "s"),
+               summary="Construct a Givens rotation: host mode returns (r, z, c, s) (b unchanged for complex).")
+
+
+def _rotm(c: Call) -> None:
+    n, incx, incy = c.int("n"), c.int("incx"), c.int("incy")
+    if n <= 0 or c.batches() <= 0:
+        return
+    if c.is_null("param"):
+        raise c.invalid_pointer("param")
+    if c.host_mode:
+        param: Any = _host_batch(c, "param", 5, c.dtype)
+        if (param[:, 0] == -2).all():
+            return
+    else:
+        param = _scalar_operands(c, ("param",), (c.dtype,), (5,))[0]
+    if c.is_null("x") or c.is_null("y"):
+        raise c.invalid_pointer("x" if c.is_null("x") else "y")
+    c.launch(k.rotm, c.vector("x", n, incx, writable=True), c.vector("y", n, incy, writable=True), param,
+             flops=6 * n * c.batch_count, bytes=4 * c.precision.itemsize * n * c.batch_count)
+
+
+ROTM = Routine("rotm", ("n", "x", "incx", "y", "incy", "param"), {"x": "incx", "y": "incy", "param": "param"},
+               _rotm, summary="Apply the modified Givens transformation param = (flag, h11, h21, h12, h22).")
+
+
+def _rotmg(c: Call) -> Any:
+    if c.batches() <= 0:
+        return None
+    names = ("d1", "d2", "x1", "y1", "param")
+    if c.host_mode:
+        d1, d2, x1 = (_host_batch(c, n, 1, c.dtype) for n in names[:3])
+        y1 = _host_batch(c, "y1", 1, c.dtype)
+        param = np.zeros((d1.shape[0], 5), dtype=c.dtype)
+        if c["param"] is not None:
+            param[:] = _host_batch(c, "param", 5, c.dtype)
+        k.rotmg(d1, d2, x1, y1, param)
+        if c.flavour is PLAIN:
+            return d1[0, 0], d2[0, 0], x1[0, 0], param[0]
+        return d1[:, 0], d2[:, 0], x1[:, 0], param
+    c.launch(k.rotmg, *_scalar_operands(c, names, (c.dtype,) * 5, (1, 1, 1, 1, 5)))
+    return None
+
+
+ROTMG = Routine("rotmg", ("d1", "d2", "x1", "y1", "param"),
+                {"d1": "d1", "d2": "d2", "x1": "x1", "y1": "y1", "param": "param"}, _rotmg, optional=("param",),
+                summary="Construct a modified Givens rotation: host mode returns (d1, d2, x1, param).")
+
+
 # --- the public names: one line each ------------------------------------------------------------
 # fmt: off
 saxpy = bind(AXPY, S)
@@ -282,6 +400,48 @@ isamin_strided_batched = bind(AMIN, S, STRIDED, prefix="is")
 idamin_strided_batched = bind(AMIN, D, STRIDED, prefix="id")
 icamin_strided_batched = bind(AMIN, C, STRIDED, prefix="ic")
 izamin_strided_batched = bind(AMIN, Z, STRIDED, prefix="iz")
+srot = bind(ROT, S)
+drot = bind(ROT, D)
+crot = bind(ROT, C)
+zrot = bind(ROT, Z)
+srot_batched = bind(ROT, S, BATCHED)
+drot_batched = bind(ROT, D, BATCHED)
+crot_batched = bind(ROT, C, BATCHED)
+zrot_batched = bind(ROT, Z, BATCHED)
+srot_strided_batched = bind(ROT, S, STRIDED)
+drot_strided_batched = bind(ROT, D, STRIDED)
+crot_strided_batched = bind(ROT, C, STRIDED)
+zrot_strided_batched = bind(ROT, Z, STRIDED)
+csrot = bind(ROT_REAL, C, prefix="cs")
+zdrot = bind(ROT_REAL, Z, prefix="zd")
+csrot_batched = bind(ROT_REAL, C, BATCHED, prefix="cs")
+zdrot_batched = bind(ROT_REAL, Z, BATCHED, prefix="zd")
+csrot_strided_batched = bind(ROT_REAL, C, STRIDED, prefix="cs")
+zdrot_strided_batched = bind(ROT_REAL, Z, STRIDED, prefix="zd")
+srotg = bind(ROTG, S)
+drotg = bind(ROTG, D)
+crotg = bind(ROTG, C)
+zrotg = bind(ROTG, Z)
+srotg_batched = bind(ROTG, S, BATCHED)
+drotg_batched = bind(ROTG, D, BATCHED)
+crotg_batched = bind(ROTG, C, BATCHED)
+zrotg_batched = bind(ROTG, Z, BATCHED)
+srotg_strided_batched = bind(ROTG, S, STRIDED)
+drotg_strided_batched = bind(ROTG, D, STRIDED)
+crotg_strided_batched = bind(ROTG, C, STRIDED)
+zrotg_strided_batched = bind(ROTG, Z, STRIDED)
+srotm = bind(ROTM, S)
+drotm = bind(ROTM, D)
+srotm_batched = bind(ROTM, S, BATCHED)
+drotm_batched = bind(ROTM, D, BATCHED)
+srotm_strided_batched = bind(ROTM, S, STRIDED)
+drotm_strided_batched = bind(ROTM, D, STRIDED)
+srotmg = bind(ROTMG, S)
+drotmg = bind(ROTMG, D)
+srotmg_batched = bind(ROTMG, S, BATCHED)
+drotmg_batched = bind(ROTMG, D, BATCHED)
+srotmg_strided_batched = bind(ROTMG, S, STRIDED)
+drotmg_strided_batched = bind(ROTMG, D, STRIDED)
 # fmt: on
 
 __all__ = public_names(globals())
