@@ -23,10 +23,10 @@ from rocmath.stream import Stream
 from ._types import CheckNumericsMode, MathMode, PerformanceMetric
 
 __all__ = [
-    "BlasHandle", "create_handle", "destroy_handle", "get_atomics_mode", "get_check_numerics", "get_device_memory_size",
-    "get_math_mode", "get_matrix", "get_matrix_async", "get_performance_metric", "get_pointer_mode", "get_stream",
-    "get_vector", "get_vector_async", "get_version_string", "initialize", "is_device_memory_size_query",
-    "is_managing_device_memory", "pointer_to_mode", "set_atomics_mode", "set_check_numerics",
+    "BlasHandle", "create_handle", "destroy_handle", "get_atomics_mode", "get_device_memory_size",
+    "get_math_mode", "get_matrix", "get_matrix_async", "get_performance_metric", "get_pointer_mode",
+    "get_stream", "get_vector", "get_vector_async", "get_version_string", "initialize",
+    "is_device_memory_size_query", "is_managing_device_memory", "pointer_to_mode", "set_atomics_mode",
     "set_device_memory_size", "set_math_mode", "set_matrix", "set_matrix_async", "set_performance_metric",
     "set_pointer_mode", "set_stream", "set_vector", "set_vector_async", "set_workspace",
     "start_device_memory_size_query", "status_to_string", "stop_device_memory_size_query",
@@ -129,16 +129,6 @@ def set_performance_metric(handle: BlasHandle, metric: Any) -> None:
 def get_performance_metric(handle: BlasHandle) -> PerformanceMetric:
     """``rocblas_get_performance_metric``."""
     return check_handle(handle).performance_metric
-
-
-def set_check_numerics(handle: BlasHandle, mode: Any) -> None:
-    """Set the check-numerics mode (``ROCBLAS_CHECK_NUMERICS`` as an API)."""
-    check_handle(handle).check_numerics = CheckNumericsMode(int(mode))
-
-
-def get_check_numerics(handle: BlasHandle) -> CheckNumericsMode:
-    """The check-numerics mode."""
-    return check_handle(handle).check_numerics
 
 
 # --- workspace -----------------------------------------------------------------------------

@@ -18,7 +18,7 @@ Status = RocblasStatus
 __all__ = [
     "AtomicsMode", "CheckNumericsMode", "ComputeType", "Datatype", "Diagonal", "Fill", "GeamExOperation",
     "GemmAlgo", "GemmFlags", "LayerMode", "MathMode", "Operation", "PerformanceMetric", "PointerMode", "Side",
-    "Status", "as_enum",
+    "Status",
 ]
 
 
