@@ -33,7 +33,7 @@ from rocmath.errors import (
 )
 from rocmath.handle import LayerMode, PointerMode
 from rocmath.launch import Buffer, launch
-from rocmath.precision import Precision
+from rocmath.precision import BF16, Precision, from_bfloat16, to_bfloat16
 from rocmath.stream import Task
 
 from ._handle import BlasHandle, check_handle
@@ -196,13 +196,18 @@ class Call:
         element 0 is the last one."""
         offset = (n - 1) * -inc if inc < 0 and n > 0 else 0
         return BatchOperand(self.ptr(name), np.dtype(dtype or self.dtype), (n,), (inc,), self.batch_count,
-                            self.stride(name), self.flavour is BATCHED, offset, writable, name)
+                            self.stride(name), self.flavour is BATCHED, offset, writable, name,
+                            self._compute(dtype))
+
+    def _compute(self, dtype: Any) -> np.dtype[Any] | None:
+        # Half and bfloat16 are storage types: kernels get float32 copies.
+        return self.precision.compute_dtype if dtype is None and self.precision.storage_only else None
 
     def matrix(self, name: str, rows: int, cols: int, ld: int, *, writable: bool = False,
                dtype: Any = None) -> BatchOperand:
         """A column-major ``rows x cols`` matrix argument with leading dimension ``ld``."""
         return BatchOperand(self.ptr(name), np.dtype(dtype or self.dtype), (rows, cols), (1, ld), self.batch_count,
-                            self.stride(name), self.flavour is BATCHED, 0, writable, name)
+                            self.stride(name), self.flavour is BATCHED, 0, writable, name, self._compute(dtype))
 
     def scalar(self, name: str, dtype: Any = None) -> Any:
         """A scalar argument for the kernel: a 1-element host array in host pointer mode, a
@@ -211,8 +216,14 @@ class Call:
         if self.is_null(name):
             raise self.invalid_pointer(name)
         value = self.values[name]
+        storage = np.dtype(dtype) if dtype is not None else self.dtype
         if self.host_mode:
-            return np.array([_host_scalar(value, dt, name, self.index(name))], dtype=dt)
+            v = _host_scalar(value, dt, name, self.index(name))
+            if storage != dt:  # a half alpha is a half value, even given as a Python float
+                v = _round_to(storage, v, dt)
+            return np.array([v], dtype=dt)
+        if storage != dt:
+            return BatchOperand(self.ptr(name), storage, (), (), 1, name=name, compute_dtype=dt)
         return Buffer(self.ptr(name), dt, (1,), name=name)
 
     def host_scalar(self, name: str, dtype: Any = None) -> Any:
@@ -247,10 +258,13 @@ class Call:
         name = self.routine.result
         assert name is not None
         if self.host_mode:
-            out = np.zeros(count, dtype=dt)
+            out = np.zeros(count, dtype=self.precision.compute_dtype if dt == self.dtype else dt)
             return out, out
         if self.is_null(name):
             raise self.invalid_pointer(name)
+        if self.precision.storage_only and dt == self.dtype:
+            return BatchOperand(self.ptr(name), dt, (), (), count, 1, writable=True, name=name,
+                                compute_dtype=self.precision.compute_dtype), None
         return Buffer(self.ptr(name), dt, (count,), name=name), None
 
     def finish_results(self, task: Task | None, host: np.ndarray | None) -> Any:
@@ -259,10 +273,21 @@ class Call:
             return None
         if task is not None:
             task.wait()
+        if self.precision.storage_only and host.dtype == self.precision.compute_dtype:
+            # Half results are half values; bfloat16 ones come back as the float32 value of the
+            # rounded bfloat16 (numpy has no bfloat16 type).
+            host = from_bfloat16(to_bfloat16(host)) if self.precision is BF16 else host.astype(self.dtype)
         user = self.values.get(self.routine.result or "")
         if isinstance(user, np.ndarray):  # a host result buffer given, as in C
             user.reshape(-1)[: host.size] = host
         return host[0] if self.flavour is PLAIN else host
+
+
+def _round_to(storage: np.dtype[Any], value: Any, compute: np.dtype[Any]) -> Any:
+    """A value rounded to a storage type and widened back to its compute type."""
+    if storage == BF16.dtype:
+        return from_bfloat16(to_bfloat16(value)).astype(compute)
+    return np.asarray(value).astype(storage).astype(compute)[()]
 
 
 def _copy_out(dst: np.ndarray, src: np.ndarray) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from rocmath.batch import BatchOperand
-from rocmath.precision import C, D, S, Z
+from rocmath.precision import BF16, C, D, H, S, Z
 
 from . import _kernels_l1 as k
 from ._api import BATCHED, PLAIN, STRIDED, Call, Routine, bind, public_names
@@ -280,6 +280,9 @@ ROTMG = Routine("rotmg", ("d1", "d2", "x1", "y1", "param"),
 
 # --- the public names: one line each ------------------------------------------------------------
 # fmt: off
+haxpy = bind(AXPY, H)
+haxpy_batched = bind(AXPY, H, BATCHED)
+haxpy_strided_batched = bind(AXPY, H, STRIDED)
 saxpy = bind(AXPY, S)
 daxpy = bind(AXPY, D)
 caxpy = bind(AXPY, C)
@@ -334,6 +337,12 @@ sswap_strided_batched = bind(SWAP, S, STRIDED)
 dswap_strided_batched = bind(SWAP, D, STRIDED)
 cswap_strided_batched = bind(SWAP, C, STRIDED)
 zswap_strided_batched = bind(SWAP, Z, STRIDED)
+hdot = bind(DOT, H)
+hdot_batched = bind(DOT, H, BATCHED)
+hdot_strided_batched = bind(DOT, H, STRIDED)
+bfdot = bind(DOT, BF16)
+bfdot_batched = bind(DOT, BF16, BATCHED)
+bfdot_strided_batched = bind(DOT, BF16, STRIDED)
 sdot = bind(DOT, S)
 ddot = bind(DOT, D)
 sdot_batched = bind(DOT, S, BATCHED)

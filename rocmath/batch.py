@@ -54,6 +54,9 @@ class BatchOperand:
         The kernel writes it (pointer-array entries are then scattered back).
     name
         The argument's name, for error messages.
+    compute_dtype
+        For storage-only types (half, bfloat16): the kernel gets a copy converted to this
+        type, rounded back into storage afterwards if writable (numba has no half type).
     """
 
     ptr: int
@@ -66,10 +69,15 @@ class BatchOperand:
     offset: int = 0
     writable: bool = False
     name: str = "A"
+    compute_dtype: np.dtype[Any] | None = None
 
     @property
     def empty(self) -> bool:
         return self.batch_count == 0 or any(n == 0 for n in self.shape)
+
+    @property
+    def kernel_dtype(self) -> np.dtype[Any]:
+        return self.dtype if self.compute_dtype is None else np.dtype(self.compute_dtype)
 
     def entry_extent(self) -> tuple[int, int]:
         """``[lo, hi)`` element offsets one entry touches, relative to its logical origin."""
@@ -81,6 +89,8 @@ class BatchOperand:
 
 
 def _as_2d(op: BatchOperand) -> tuple[tuple[int, int], tuple[int, int]]:
+    if len(op.shape) == 0:
+        return (1, 1), (0, 0)
     if len(op.shape) == 1:
         return (op.shape[0], 1), (op.strides[0], 0)
     if len(op.shape) == 2:
@@ -97,8 +107,16 @@ class BoundBatch:
     lo: int
     hi: int
     addrs: np.ndarray | None = None
+    raw: np.ndarray | None = None  # the storage-typed array behind a converted kernel view
 
     def materialize(self, opname: str) -> np.ndarray:
+        raw = self._materialize(opname)
+        if self.op.compute_dtype is None:
+            return raw
+        self.raw = raw
+        return _widen(raw, self.op.dtype, self.op.kernel_dtype)
+
+    def _materialize(self, opname: str) -> np.ndarray:
         op = self.op
         isz = op.dtype.itemsize
         if op.empty or self.span is None:
@@ -119,7 +137,12 @@ class BoundBatch:
 
     def finish(self, view: np.ndarray) -> None:
         op = self.op
-        if not (op.pointers and op.writable) or self.addrs is None:
+        if not op.writable:
+            return
+        if op.compute_dtype is not None and self.raw is not None:
+            self.raw[...] = _narrow(view, op.dtype)
+            view = self.raw
+        if not op.pointers or self.addrs is None:
             return
         from ._kernels import scatter_entries
 
@@ -152,3 +175,19 @@ def bind(op: BatchOperand, opname: str) -> BoundBatch:
     origin = op.ptr + op.offset * isz
     span = address_space.span(origin, blo * isz, bhi * isz, op=opname, arg=op.name)
     return BoundBatch(op, span, lo, hi)
+
+
+def _widen(raw: np.ndarray, storage: np.dtype[Any], compute: np.dtype[Any]) -> np.ndarray:
+    from .precision import BF16, from_bfloat16
+
+    if storage == BF16.dtype:
+        return from_bfloat16(raw).astype(compute)
+    return raw.astype(compute)
+
+
+def _narrow(values: np.ndarray, storage: np.dtype[Any]) -> np.ndarray:
+    from .precision import BF16, to_bfloat16
+
+    if storage == BF16.dtype:
+        return to_bfloat16(values)
+    return values.astype(storage)
