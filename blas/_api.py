@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import enum
 import inspect
+import sys
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +29,7 @@ import numpy as np
 import rocmath
 from rocmath.batch import BatchOperand
 from rocmath.errors import (
+    RocblasCheckNumericsFailError,
     RocblasInvalidPointerError,
     RocblasInvalidSizeError,
     RocblasStatus,
@@ -37,7 +40,7 @@ from rocmath.precision import BF16, Precision, from_bfloat16, to_bfloat16
 from rocmath.stream import Task
 
 from ._handle import BlasHandle, check_handle
-from ._types import as_enum
+from ._types import CheckNumericsMode, as_enum
 
 
 class Flavour(enum.Enum):
@@ -248,6 +251,9 @@ class Call:
 
     def launch(self, kernel: Callable[..., Any], *args: Any, flops: float = 0.0, bytes: float = 0.0) -> Task:
         """Enqueue ``kernel(*args)`` on the handle's stream, named after the rocBLAS function."""
+        mode = getattr(self.handle, "check_numerics", 0)
+        if mode:
+            kernel = _numerics_checked(kernel, f"rocblas_{self.fname}", CheckNumericsMode(mode))
         return launch(kernel, *args, name=f"rocblas_{self.fname}", stream=self.handle.stream,
                       flops=flops, bytes=bytes)
 
@@ -281,6 +287,39 @@ class Call:
         if isinstance(user, np.ndarray):  # a host result buffer given, as in C
             user.reshape(-1)[: host.size] = host
         return host[0] if self.flavour is PLAIN else host
+
+
+def _numerics_checked(kernel: Callable[..., Any], name: str, mode: CheckNumericsMode) -> Callable[..., Any]:
+    """``ROCBLAS_CHECK_NUMERICS``: scan the floating-point operands for NaN, Inf (and, unless
+    ``only_nan_inf``, denormals) before and after the kernel; report, warn or fail."""
+
+    def scan(views: tuple[Any, ...], when: str) -> None:
+        for i, v in enumerate(views):
+            if not isinstance(v, np.ndarray) or v.dtype.kind not in "fc" or v.size == 0:
+                continue
+            parts = (v.real, v.imag) if v.dtype.kind == "c" else (v,)
+            nan = any(np.isnan(p).any() for p in parts)
+            inf = any(np.isinf(p).any() for p in parts)
+            tiny = np.finfo(parts[0].dtype).tiny
+            denorm = not (mode & CheckNumericsMode.only_nan_inf) and any(
+                ((p != 0) & (np.abs(p) < tiny)).any() for p in parts)
+            if not (nan or inf or denorm):
+                continue
+            what = ", ".join(w for w, f in (("NaN", nan), ("Inf", inf), ("denormal", denorm)) if f)
+            msg = f"{name}: {what} in argument #{i + 1} {when} the kernel"
+            if mode & CheckNumericsMode.fail:
+                raise RocblasCheckNumericsFailError(msg)
+            if mode & CheckNumericsMode.warn:
+                warnings.warn(msg, RuntimeWarning, stacklevel=1)
+            elif mode & CheckNumericsMode.info:
+                sys.stderr.write(msg + "\n")
+
+    def checked(*views: Any) -> None:
+        scan(views, "before")
+        kernel(*views)
+        scan(views, "after")
+
+    return checked
 
 
 def _round_to(storage: np.dtype[Any], value: Any, compute: np.dtype[Any]) -> Any:

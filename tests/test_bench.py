@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+
+import rocmath as rm
 from rocmath.bench import (
     BenchCase,
     Problem,
@@ -27,8 +29,6 @@ from rocmath.bench import (
 from rocmath.bench.cli import main
 from rocmath.bench.report import JSON_SCHEMA, format_time
 from rocmath.bench.timing import Stats, bootstrap_ci, median, ratio_ci, time_call, time_interleaved
-
-import rocmath as rm
 
 RUNTIME_CASES = {
     "runtime.memcpy_h2d", "runtime.memcpy_d2h", "runtime.memcpy_d2d", "runtime.memset", "runtime.fill",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 
 import pytest
+
 import rocmath.blas as blas
 from rocmath.blas import _manifest
 
