@@ -200,7 +200,7 @@ class Call:
         offset = (n - 1) * -inc if inc < 0 and n > 0 else 0
         return BatchOperand(self.ptr(name), np.dtype(dtype or self.dtype), (n,), (inc,), self.batch_count,
                             self.stride(name), self.flavour is BATCHED, offset, writable, name,
-                            self._compute(dtype))
+                            self._compute(dtype), self.values[name])
 
     def _compute(self, dtype: Any) -> np.dtype[Any] | None:
         # Half and bfloat16 are storage types: kernels get float32 copies.
@@ -210,7 +210,8 @@ class Call:
                dtype: Any = None) -> BatchOperand:
         """A column-major ``rows x cols`` matrix argument with leading dimension ``ld``."""
         return BatchOperand(self.ptr(name), np.dtype(dtype or self.dtype), (rows, cols), (1, ld), self.batch_count,
-                            self.stride(name), self.flavour is BATCHED, 0, writable, name, self._compute(dtype))
+                            self.stride(name), self.flavour is BATCHED, 0, writable, name, self._compute(dtype),
+                            self.values[name])
 
     def scalar(self, name: str, dtype: Any = None) -> Any:
         """A scalar argument for the kernel: a 1-element host array in host pointer mode, a
@@ -226,8 +227,8 @@ class Call:
                 v = _round_to(storage, v, dt)
             return np.array([v], dtype=dt)
         if storage != dt:
-            return BatchOperand(self.ptr(name), storage, (), (), 1, name=name, compute_dtype=dt)
-        return Buffer(self.ptr(name), dt, (1,), name=name)
+            return BatchOperand(self.ptr(name), storage, (), (), 1, name=name, compute_dtype=dt, owner=value)
+        return Buffer(self.ptr(name), dt, (1,), name=name, owner=value)
 
     def host_scalar(self, name: str, dtype: Any = None) -> Any:
         """The scalar's value on the host, for quick-return rules: read directly in host mode;
@@ -270,8 +271,8 @@ class Call:
             raise self.invalid_pointer(name)
         if self.precision.storage_only and dt == self.dtype:
             return BatchOperand(self.ptr(name), dt, (), (), count, 1, writable=True, name=name,
-                                compute_dtype=self.precision.compute_dtype), None
-        return Buffer(self.ptr(name), dt, (count,), name=name), None
+                                compute_dtype=self.precision.compute_dtype, owner=self.values[name]), None
+        return Buffer(self.ptr(name), dt, (count,), name=name, owner=self.values[name]), None
 
     def finish_results(self, task: Task | None, host: np.ndarray | None) -> Any:
         """Host mode: wait (rocBLAS blocks) and return the result(s); device mode: None."""

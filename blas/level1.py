@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 
-from rocmath.batch import BatchOperand
 from rocmath.precision import BF16, C, D, H, S, Z
 
 from . import _kernels_l1 as k
@@ -206,8 +205,7 @@ def _scalar_operands(c: Call, names: tuple[str, ...], dtypes: tuple[Any, ...], w
     for name in names:
         if c.is_null(name) and not (c.host_mode and name in ("c", "s")):
             raise c.invalid_pointer(name)
-    return [BatchOperand(c.ptr(n), np.dtype(dt), (w,), (1,), c.batch_count, c.stride(n), c.flavour is BATCHED,
-                         0, True, n) for n, dt, w in zip(names, dtypes, widths, strict=True)]
+    return [c.vector(n, w, 1, writable=True, dtype=dt) for n, dt, w in zip(names, dtypes, widths, strict=True)]
 
 
 def _rotg(c: Call) -> Any:

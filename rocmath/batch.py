@@ -18,7 +18,7 @@ one form for all three flavours.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -54,6 +54,8 @@ class BatchOperand:
         The kernel writes it (pointer-array entries are then scattered back).
     name
         The argument's name, for error messages.
+    owner
+        The object the pointer came from (a DeviceArray), kept alive until the work ran.
     compute_dtype
         For storage-only types (half, bfloat16): the kernel gets a copy converted to this
         type, rounded back into storage afterwards if writable (numba has no half type).
@@ -70,6 +72,7 @@ class BatchOperand:
     writable: bool = False
     name: str = "A"
     compute_dtype: np.dtype[Any] | None = None
+    owner: Any = field(default=None, compare=False, repr=False)
 
     @property
     def empty(self) -> bool:

@@ -16,7 +16,7 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -38,6 +38,7 @@ class Buffer:
     shape: tuple[int, ...]
     strides: tuple[int, ...] | None = None
     name: str = "buffer"
+    owner: Any = field(default=None, compare=False, repr=False)  # kept alive until the work ran
 
 
 def buffer(ptr: int, dtype: Any, shape: int | Sequence[int], strides: Sequence[int] | None = None,
