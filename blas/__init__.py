@@ -19,6 +19,7 @@ Conventions, as rocBLAS:
 from ._handle import *  # noqa: F403
 from ._handle import BlasHandle
 from ._types import *  # noqa: F403
+from .extensions import *  # noqa: F403
 from .level1 import *  # noqa: F403
 
 Handle = BlasHandle
