@@ -166,6 +166,11 @@ class Call:
             raise self.invalid_size("batch_count", "must be non-negative")
         return n
 
+    def is_missing(self, name: str) -> bool:
+        """A null scalar: None in host pointer mode, where 0 is a value (``alpha=0``), and
+        None or a 0 pointer in device pointer mode."""
+        return self.values[name] is None if self.host_mode else self.is_null(name)
+
     def is_null(self, name: str) -> bool:
         value = self.values[name]
         if value is None:
@@ -217,7 +222,7 @@ class Call:
         """A scalar argument for the kernel: a 1-element host array in host pointer mode, a
         device view read when the kernel runs in device mode.  None is invalid_pointer."""
         dt = np.dtype(dtype or self.precision.compute_dtype)
-        if self.is_null(name):
+        if self.is_missing(name):
             raise self.invalid_pointer(name)
         value = self.values[name]
         storage = np.dtype(dtype) if dtype is not None else self.dtype
@@ -233,7 +238,7 @@ class Call:
     def host_scalar(self, name: str, dtype: Any = None) -> Any:
         """The scalar's value on the host, for quick-return rules: read directly in host mode;
         None in device mode (rocBLAS only applies value rules to host scalars)."""
-        if not self.host_mode or self.is_null(name):
+        if not self.host_mode or self.is_missing(name):
             return None
         dt = np.dtype(dtype or self.precision.compute_dtype)
         return _host_scalar(self.values[name], dt, name, self.index(name))
@@ -376,7 +381,8 @@ def _bind_args(fname: str, names: tuple[str, ...], optional: set[str], args: Seq
 
 def _log(handle: BlasHandle, fname: str, names: tuple[str, ...], values: dict[str, Any]) -> None:
     if handle.layer_mode & LayerMode.log_trace:
-        handle.logger.trace(f"rocblas_{fname}", *(values[n] for n in names[1:] if values[n] is not None))
+        # Every argument keeps its place (a missing one prints as 0, a null pointer).
+        handle.logger.trace(f"rocblas_{fname}", *(0 if values[n] is None else values[n] for n in names[1:]))
 
 
 def bind(routine: Routine, precision: Precision, flavour: Flavour = PLAIN, *, prefix: str | None = None,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import weakref
 from typing import Any
 
 import numpy as np
@@ -16,7 +17,7 @@ from rocmath.errors import (
     RocblasInvalidSizeError,
     RocblasStatus,
 )
-from rocmath.handle import AtomicsMode, Handle, PointerMode
+from rocmath.handle import WORKSPACE_ALIGN, AtomicsMode, Handle, PointerMode
 from rocmath.memory import address_space
 from rocmath.stream import Stream
 
@@ -46,6 +47,7 @@ class BlasHandle(Handle):
 
     def __init__(self, device: int | None = None, stream: Any = None):
         super().__init__(device, stream)
+        self._fixed: weakref.finalize | None = None  # frees what set_device_memory_size allocated
         try:
             self.check_numerics = CheckNumericsMode(int(os.environ.get("ROCBLAS_CHECK_NUMERICS") or "0", 0) & 15)
         except ValueError:
@@ -54,10 +56,40 @@ class BlasHandle(Handle):
         self.performance_metric = PerformanceMetric.default
         prealloc = os.environ.get("ROCBLAS_DEVICE_MEMORY_SIZE")
         if prealloc and prealloc.isdigit() and int(prealloc) > 0:
-            self.workspace(int(prealloc))
+            self.set_device_memory_size(int(prealloc))
+
+    def set_device_memory_size(self, nbytes: int) -> None:
+        """rocBLAS's user-managed scheme: a fixed workspace of ``nbytes`` (rounded up to 64)
+        that the handle allocates and owns; calls needing more fail with memory_error.
+        0 goes back to rocBLAS-managed memory."""
+        self.set_workspace(0, 0)
+        if nbytes > 0:
+            size = -(-int(nbytes) // WORKSPACE_ALIGN) * WORKSPACE_ALIGN
+            ptr = _memory.malloc(size)
+            super().set_workspace(ptr, size)
+            self._fixed = weakref.finalize(self, _free_quietly, ptr)
+            self._fixed.atexit = False  # at exit the process returns the memory
+
+    def set_workspace(self, ptr: int, nbytes: int) -> None:
+        super().set_workspace(ptr, nbytes)
+        self._free_fixed()
+
+    def destroy(self) -> None:
+        super().destroy()
+        self._free_fixed()
+
+    def _free_fixed(self) -> None:
+        if self._fixed is not None:
+            self._fixed()  # free() waits for the work still using it
+            self._fixed = None
 
     def __repr__(self) -> str:
         return f"<rocblas handle on {self.stream!r}, pointer mode {self.pointer_mode.name}>"
+
+
+def _free_quietly(ptr: int) -> None:
+    with contextlib.suppress(rocmath.RocmathError):  # e.g. its device was replaced by rocmath.configure
+        _memory.free(ptr)
 
 
 def check_handle(handle: Any) -> BlasHandle:
@@ -155,11 +187,9 @@ def get_device_memory_size(handle: BlasHandle) -> int:
 
 
 def set_device_memory_size(handle: BlasHandle, size: int) -> None:
-    """``rocblas_set_device_memory_size``: preallocate ``size`` bytes (0: back to on-demand)."""
-    h = check_handle(handle)
-    h.set_workspace(0, 0)
-    if size:
-        h.workspace(int(size))
+    """``rocblas_set_device_memory_size``: a fixed, handle-owned workspace of ``size`` bytes
+    (user-managed: ``is_managing_device_memory`` is False); 0 goes back to rocBLAS-managed."""
+    check_handle(handle).set_device_memory_size(int(size))
 
 
 def set_workspace(handle: BlasHandle, addr: Any, size: int) -> None:
@@ -194,17 +224,28 @@ def _is_device(obj: Any) -> bool:
     return False
 
 
-def _host_bytes(obj: Any, arg: str, writable: bool) -> np.ndarray:
+# 1-based positions of the arguments in the C prototypes, for error reports.
+_VECTOR_POS = {"n": 1, "elem_size": 2, "x": 3, "incx": 4, "y": 5, "incy": 6}
+_MATRIX_POS = {"rows": 1, "cols": 2, "elem_size": 3, "a": 4, "lda": 5, "b": 6, "ldb": 7}
+
+
+def _host_bytes(obj: Any, arg: str, writable: bool, index: int | None = None) -> np.ndarray:
     if obj is None:
-        raise RocblasInvalidPointerError("null pointer", arg=arg)
+        raise RocblasInvalidPointerError("null pointer", arg=arg, index=index)
     if isinstance(obj, (int, np.integer)) and not isinstance(obj, bool):
         alloc = address_space.find(int(obj))
         if alloc is None or alloc.kind is _memory.MemoryKind.DEVICE:
-            raise RocblasInvalidPointerError("expected host memory", arg=arg)
+            raise RocblasInvalidPointerError("expected host memory", arg=arg, index=index)
         return alloc.bytes_view(int(obj) - alloc.ptr)
+    if isinstance(obj, np.ndarray):  # its memory in storage order: a Fortran-ordered matrix is column-major
+        if not (obj.flags.c_contiguous or obj.flags.f_contiguous):
+            raise RocblasInvalidPointerError("host array is not contiguous", arg=arg, index=index)
+        if writable and not obj.flags.writeable:
+            raise RocblasInvalidPointerError("host buffer is read-only", arg=arg, index=index)
+        return obj.reshape(-1, order="A").view(np.uint8)
     mv = memoryview(obj)
     if writable and mv.readonly:
-        raise RocblasInvalidPointerError("host buffer is read-only", arg=arg)
+        raise RocblasInvalidPointerError("host buffer is read-only", arg=arg, index=index)
     return np.frombuffer(mv.cast("B") if mv.format != "B" or mv.ndim != 1 else mv, dtype=np.uint8)
 
 
@@ -215,17 +256,19 @@ def _strided_copy(rows: int, cols: int, elem_size: int, src: Any, lds: int, dst:
     from rocmath.launch import Buffer, launch
 
     src_name, _lds_name, dst_name, _ldd_name = names
+    pos = _VECTOR_POS if src_name == "x" else _MATRIX_POS
     if rows == 0 or cols == 0:
         return
     dev, host, ld_dev, ld_host = (dst, src, ldd, lds) if to_device else (src, dst, lds, ldd)
     dev_name = dst_name if to_device else src_name
     host_name = src_name if to_device else dst_name
     if not _is_device(dev):
-        raise RocblasInvalidPointerError("expected a device pointer", arg=dev_name)
-    hbytes = _host_bytes(host, host_name, writable=not to_device)
+        raise RocblasInvalidPointerError("expected a device pointer", arg=dev_name, index=pos[dev_name])
+    hbytes = _host_bytes(host, host_name, writable=not to_device, index=pos[host_name])
     need = ((cols - 1) * ld_host + rows) * elem_size
     if hbytes.nbytes < need:
-        raise RocblasInvalidSizeError(f"host buffer holds {hbytes.nbytes} bytes, needs {need}", arg=host_name)
+        raise RocblasInvalidSizeError(f"host buffer holds {hbytes.nbytes} bytes, needs {need}", arg=host_name,
+                                      index=pos[host_name])
     dtype = np.dtype((np.void, elem_size))
     hview = np.ndarray((rows, cols), dtype=dtype, buffer=hbytes, strides=(elem_size, ld_host * elem_size))
     dbuf = Buffer(_ptr(dev), dtype, (rows, cols), (elem_size, ld_dev * elem_size), name=dev_name)
@@ -246,13 +289,13 @@ def _strided_copy(rows: int, cols: int, elem_size: int, src: Any, lds: int, dst:
 def _check_vector_args(n: int, elem_size: int, incx: int, incy: int, x: Any, y: Any) -> bool:
     if n < 0 or incx <= 0 or incy <= 0 or elem_size <= 0:
         bad = "n" if n < 0 else "elem_size" if elem_size <= 0 else "incx" if incx <= 0 else "incy"
-        raise RocblasInvalidSizeError("must be positive (n non-negative)", arg=bad)
+        raise RocblasInvalidSizeError("must be positive (n non-negative)", arg=bad, index=_VECTOR_POS[bad])
     if n == 0:
         return False
     if x is None or (isinstance(x, int) and x == 0):
-        raise RocblasInvalidPointerError("null pointer", arg="x")
+        raise RocblasInvalidPointerError("null pointer", arg="x", index=_VECTOR_POS["x"])
     if y is None or (isinstance(y, int) and y == 0):
-        raise RocblasInvalidPointerError("null pointer", arg="y")
+        raise RocblasInvalidPointerError("null pointer", arg="y", index=_VECTOR_POS["y"])
     return True
 
 
@@ -284,13 +327,13 @@ def _check_matrix_args(rows: int, cols: int, elem_size: int, lda: int, ldb: int,
     if rows < 0 or cols < 0 or elem_size <= 0 or lda <= 0 or ldb <= 0 or lda < rows or ldb < rows:
         bad = ("rows" if rows < 0 else "cols" if cols < 0 else "elem_size" if elem_size <= 0
                else "lda" if lda <= 0 or lda < rows else "ldb")
-        raise RocblasInvalidSizeError("invalid size", arg=bad)
+        raise RocblasInvalidSizeError("invalid size", arg=bad, index=_MATRIX_POS[bad])
     if rows == 0 or cols == 0:
         return False
     if a is None or (isinstance(a, int) and a == 0):
-        raise RocblasInvalidPointerError("null pointer", arg="a")
+        raise RocblasInvalidPointerError("null pointer", arg="a", index=_MATRIX_POS["a"])
     if b is None or (isinstance(b, int) and b == 0):
-        raise RocblasInvalidPointerError("null pointer", arg="b")
+        raise RocblasInvalidPointerError("null pointer", arg="b", index=_MATRIX_POS["b"])
     return True
 
 

@@ -112,12 +112,20 @@ def nrm2(x, out):  # type: ignore[no-untyped-def]
         m = big[b, k]
         for i in range(k * BLOCK, min(n, (k + 1) * BLOCK)):
             v = x[b, i]
-            m = max(m, abs(v.real), abs(v.imag))
+            ar = abs(v.real)
+            ai = abs(v.imag)
+            if np.isnan(ar + ai):
+                m = ar + ai  # NaN wins over everything, inf included
+                break
+            m = max(m, ar, ai)
         big[b, k] = m
     scale = np.zeros(nb, dtype=out.dtype)
     for b in range(nb):
         for k in range(nblk):
-            scale[b] = max(scale[b], big[b, k])
+            if np.isnan(big[b, k]) or big[b, k] > scale[b]:
+                scale[b] = big[b, k]
+            if np.isnan(scale[b]):
+                break
     part = np.zeros((nb, nblk), dtype=out.dtype)
     for t in prange(nb * nblk):
         b = t // nblk
@@ -308,16 +316,18 @@ def rotmg(d1, d2, x1, y1, param):  # type: ignore[no-untyped-def]
                 dd2 = dd1 / u
                 dd1 = temp
                 dx1 = dy1 * u
+            # Rescaling makes H explicit (flag -1): only on the first pass does it fill in the
+            # entries flags 0 and 1 imply; later passes must keep the scaled ones (the structured
+            # reference loop resets h21, h12 on every pass, so H no longer zeroes y1).
             if dd1 != 0.0:
                 while dd1 <= rgamsq or dd1 >= gamsq:
                     if flag == 0.0:
                         h11 = 1.0
                         h22 = 1.0
-                        flag = -1.0
-                    else:
+                    elif flag > 0.0:
                         h21 = -1.0
                         h12 = 1.0
-                        flag = -1.0
+                    flag = -1.0
                     if dd1 <= rgamsq:
                         dd1 *= gam * gam
                         dx1 /= gam
@@ -333,11 +343,10 @@ def rotmg(d1, d2, x1, y1, param):  # type: ignore[no-untyped-def]
                     if flag == 0.0:
                         h11 = 1.0
                         h22 = 1.0
-                        flag = -1.0
-                    else:
+                    elif flag > 0.0:
                         h21 = -1.0
                         h12 = 1.0
-                        flag = -1.0
+                    flag = -1.0
                     if abs(dd2) <= rgamsq:
                         dd2 *= gam * gam
                         h21 /= gam

@@ -7,10 +7,11 @@ from typing import Any
 
 import numpy as np
 
+import rocmath
 from rocmath.precision import BF16, C, D, H, S, Z
 
 from . import _kernels_l1 as k
-from ._api import BATCHED, PLAIN, STRIDED, Call, Routine, bind, public_names
+from ._api import BATCHED, PLAIN, STRIDED, Call, Routine, _looks_like_pointer, bind, public_names
 
 
 def _zero_results(c: Call, count: int, dtype: Any) -> Any:
@@ -191,11 +192,18 @@ def _host_batch(c: Call, name: str, width: int, dtype: Any) -> np.ndarray:
     value (or ``width`` values) per batch entry; returned as a (batch, width) array."""
     value = c[name]
     count = c.batches()
+    if value is None:
+        raise c.invalid_pointer(name)
+    if isinstance(value, rocmath.DeviceArray) or (
+            isinstance(value, (int, np.integer)) and not isinstance(value, bool) and _looks_like_pointer(int(value))):
+        raise c.invalid_pointer(name, "a device pointer was given in host pointer mode; pass the values, or set "
+                                      "device pointer mode")
     arr = np.array(value, dtype=dtype).reshape(-1)
-    if c.flavour is STRIDED and count > 1:
+    if c.flavour is STRIDED:  # entry b at b * stride, whatever the storage holds beyond the last entry
         stride = c.stride(name)
-        arr = np.stack([arr[b * stride: b * stride + width] for b in range(count)]) if stride else np.tile(
-            arr[:width], (count, 1))
+        if stride < 0 or arr.size < (count - 1) * stride + width:
+            raise c.invalid_size(name, f"{arr.size} value(s) hold no {count} entries of {width} at stride {stride}")
+        arr = np.stack([arr[b * stride: b * stride + width] for b in range(count)])
     if arr.size != count * width:
         raise c.invalid_size(name, f"expected {width} value(s) per batch entry for {count} entries")
     return arr.reshape(count, width)

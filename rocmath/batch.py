@@ -135,7 +135,7 @@ class BoundBatch:
         self.addrs = address_space.translate(origin, self.lo * isz, self.hi * isz, op=opname, arg=op.name)
         shape2, strides2 = _as_2d(op)
         staging = np.empty((op.batch_count, *shape2), dtype=op.dtype)
-        gather_entries(staging, self.addrs, strides2[0], strides2[1], self.lo, self.hi - self.lo)
+        gather_entries(_bits(staging), self.addrs, strides2[0], strides2[1], self.lo, self.hi - self.lo)
         return staging.reshape((op.batch_count, *op.shape))
 
     def finish(self, view: np.ndarray) -> None:
@@ -150,8 +150,8 @@ class BoundBatch:
         from ._kernels import scatter_entries
 
         shape2, strides2 = _as_2d(op)
-        scatter_entries(view.reshape((op.batch_count, *shape2)), self.addrs, strides2[0], strides2[1],
-                        self.lo, self.hi - self.lo)
+        scatter_entries(_bits(np.ascontiguousarray(view).reshape((op.batch_count, *shape2))), self.addrs,
+                        strides2[0], strides2[1], self.lo, self.hi - self.lo)
 
 
 def _check_live(span: Span, opname: str, arg: str) -> None:
@@ -175,9 +175,16 @@ def bind(op: BatchOperand, opname: str) -> BoundBatch:
         return BoundBatch(op, span, lo, hi)
     blo = lo + min(0, (op.batch_count - 1) * op.batch_stride)
     bhi = hi + max(0, (op.batch_count - 1) * op.batch_stride)
-    origin = op.ptr + op.offset * isz
-    span = address_space.span(origin, blo * isz, bhi * isz, op=opname, arg=op.name)
+    # Looked up from the pointer as given (the lowest address for a negative increment), so an
+    # overrun is reported as one, and then re-based on the logical origin for the views.
+    base = address_space.span(op.ptr, (op.offset + blo) * isz, (op.offset + bhi) * isz, op=opname, arg=op.name)
+    span = Span(base.alloc, base.offset + op.offset * isz)
     return BoundBatch(op, span, lo, hi)
+
+
+def _bits(a: np.ndarray) -> np.ndarray:
+    # Gathers copy bits; numba has no float16, so half values travel as uint16.
+    return a.view(np.uint16) if a.dtype == np.float16 else a
 
 
 def _widen(raw: np.ndarray, storage: np.dtype[Any], compute: np.dtype[Any]) -> np.ndarray:
