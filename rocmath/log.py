@@ -7,6 +7,7 @@ name, e.g. ``ROCBLAS``); without them lines go to stderr.
 
 from __future__ import annotations
 
+import atexit
 import os
 import sys
 import threading
@@ -14,6 +15,15 @@ from typing import Any, TextIO
 
 _open_lock = threading.Lock()
 _files: dict[str, TextIO] = {}
+
+
+@atexit.register
+def close_logs() -> None:
+    """Close the log files opened so far (later lines reopen them)."""
+    with _open_lock:
+        for f in _files.values():
+            f.close()
+        _files.clear()
 
 
 def _sink(path: str | None) -> TextIO:
