@@ -14,12 +14,18 @@ Conventions, as rocBLAS:
   pointer mode (``set_pointer_mode``);
 - errors raise the exception for the rocBLAS status (``rocmath.errors.Rocblas*Error``,
   ``.status``), naming the argument, in rocBLAS's check order; quick returns succeed.
+
+Beside the rocBLAS names, :mod:`rocmath.blas.arrays` is the layer for array users:
+``matmul``, ``gemm``, ``dot``, ``vdot``, ``nrm2``... on DeviceArrays, batched over
+leading axes, layouts read from the arrays.
 """
 
 from ._handle import *  # noqa: F403
 from ._handle import BlasHandle
 from ._types import *  # noqa: F403
+from .arrays import *  # noqa: F403
 from .extensions import *  # noqa: F403
 from .level1 import *  # noqa: F403
+from .level3 import *  # noqa: F403
 
 Handle = BlasHandle

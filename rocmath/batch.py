@@ -134,9 +134,10 @@ class BoundBatch:
         origin = ptrs + np.uint64(op.offset * isz) if op.offset >= 0 else ptrs - np.uint64(-op.offset * isz)
         self.addrs = address_space.translate(origin, self.lo * isz, self.hi * isz, op=opname, arg=op.name)
         shape2, strides2 = _as_2d(op)
-        staging = np.empty((op.batch_count, *shape2), dtype=op.dtype)
+        # Column-major entries, like the memory they come from: BLAS-backed kernels read them as is.
+        staging = np.empty((op.batch_count, shape2[1], shape2[0]), dtype=op.dtype).transpose(0, 2, 1)
         gather_entries(_bits(staging), self.addrs, strides2[0], strides2[1], self.lo, self.hi - self.lo)
-        return staging.reshape((op.batch_count, *op.shape))
+        return staging.reshape((op.batch_count, *op.shape)) if len(op.shape) != 2 else staging
 
     def finish(self, view: np.ndarray) -> None:
         op = self.op
@@ -150,7 +151,7 @@ class BoundBatch:
         from ._kernels import scatter_entries
 
         shape2, strides2 = _as_2d(op)
-        scatter_entries(_bits(np.ascontiguousarray(view).reshape((op.batch_count, *shape2))), self.addrs,
+        scatter_entries(_bits(view.reshape((op.batch_count, *shape2))), self.addrs,
                         strides2[0], strides2[1], self.lo, self.hi - self.lo)
 
 

@@ -15,7 +15,9 @@ def _exported_functions() -> set[str]:
 
 
 def test_every_exported_function_is_a_rocblas_name():
-    extra = _exported_functions() - _manifest.all_names()
+    from rocmath.blas import arrays
+
+    extra = _exported_functions() - _manifest.all_names() - set(arrays.__all__)
     assert not extra, f"exported but not rocBLAS names: {sorted(extra)}"
 
 

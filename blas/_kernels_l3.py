@@ -1,0 +1,509 @@
+"""Level-3 kernels: each batch entry is handed to the reference BLAS routine of the same name.
+
+The BLAS is the one scipy ships (OpenBLAS), called through the Fortran-API function
+pointers of ``scipy.linalg.cython_blas`` / ``cython_lapack``.  :func:`ensure_blas`
+registers them once as LLVM symbols (``rocmath_dgemm``...), so compiled code calls
+them by name, as numba calls its own helpers, and numba's on-disk cache stays valid
+across processes (an address baked into the code would not be).  BLAS works on the
+device memory in place, with the caller's leading dimensions: no copies.
+
+Two layers:
+
+- the numba kernels (``gemm_entries``...) loop over the entries of a batch given as
+  arrays of entry addresses, and call BLAS on each.  They only pass pointers, so one
+  compiled kernel serves all four precisions (``kind`` picks the routine at run time)
+  and every trans/uplo/side/diag (BLAS letter codes).  Small entries run in parallel
+  (a chunked ``prange``, scratch allocated per chunk: per-entry allocations contend);
+  large ones run one after another, each threaded by OpenBLAS.  Only gemm of tiny
+  entries (every dimension <= ``SMALL``), where a BLAS call costs more than the work,
+  is plain loops (``gemm_small``, compiled per precision).
+- the launch bodies (``gemm``, ``rank_k``, ``trsm``, ``trtri``) get the operands as
+  ``(batch, rows, cols)`` views and do the dtype-specific bits with numpy: make entries
+  column-major (gathered pointer-array entries are row-major), restore what BLAS may
+  not touch, then call a numba kernel.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from typing import Any
+
+import numpy as np
+from numba import njit, prange, types
+
+from rocmath.kernel import kernel
+
+OP_N, OP_T, OP_C = ord("N"), ord("T"), ord("C")
+UPPER, LOWER = ord("U"), ord("L")
+LEFT, RIGHT = ord("L"), ord("R")
+UNIT = ord("U")
+
+# Routine codes of the shared kernels.
+GEMM, SYMM, HEMM, TRMM = 0, 1, 2, 3
+SYRK, HERK, SYR2K, HER2K, SYRKX, HERKX = 0, 1, 2, 3, 4, 5
+
+#: Entries with at least this many multiply-adds run one at a time, each threaded by
+#: OpenBLAS (whose own threshold for threading gemm is 65536 * 4); smaller ones in parallel.
+SERIAL_WORK = 1 << 18
+MAX_CHUNKS = 64
+#: gemm entries with every dimension at most SMALL run as plain loops (gemm_small), in
+#: parallel when the whole batch has at least PARALLEL_WORK multiply-adds.
+SMALL = 16
+PARALLEL_WORK = 1 << 15
+#: Column block of syrkx/herkx: the part of a block column off its diagonal block is one
+#: gemm; only the diagonal blocks compute (and then restore) elements of the other triangle.
+RANKX_BLOCK = 128
+
+_KIND = {np.dtype(np.float32): 0, np.dtype(np.float64): 1, np.dtype(np.complex64): 2, np.dtype(np.complex128): 3}
+
+# --- the BLAS entry points -----------------------------------------------------------------------
+
+_VP = types.voidptr
+
+
+def _ext(name: str, nargs: int) -> types.ExternalFunction:
+    # Fortran API: every argument is a pointer (char*, int*, scalar*, array).
+    return types.ExternalFunction(f"rocmath_{name}", types.void(*([_VP] * nargs)))
+
+
+_sgemm, _dgemm, _cgemm, _zgemm = (_ext(p + "gemm", 13) for p in "sdcz")
+_ssymm, _dsymm, _csymm, _zsymm = (_ext(p + "symm", 12) for p in "sdcz")
+_chemm, _zhemm = (_ext(p + "hemm", 12) for p in "cz")
+_ssyrk, _dsyrk, _csyrk, _zsyrk = (_ext(p + "syrk", 10) for p in "sdcz")
+_cherk, _zherk = (_ext(p + "herk", 10) for p in "cz")
+_ssyr2k, _dsyr2k, _csyr2k, _zsyr2k = (_ext(p + "syr2k", 12) for p in "sdcz")
+_cher2k, _zher2k = (_ext(p + "her2k", 12) for p in "cz")
+_strmm, _dtrmm, _ctrmm, _ztrmm = (_ext(p + "trmm", 11) for p in "sdcz")
+_strsm, _dtrsm, _ctrsm, _ztrsm = (_ext(p + "trsm", 11) for p in "sdcz")
+_strtri, _dtrtri, _ctrtri, _ztrtri = (_ext(p + "trtri", 6) for p in "sdcz")
+
+_BLAS = {"gemm": "sdcz", "symm": "sdcz", "hemm": "cz", "syrk": "sdcz", "herk": "cz", "syr2k": "sdcz",
+         "her2k": "cz", "trmm": "sdcz", "trsm": "sdcz"}
+_registered = False
+_lock = threading.Lock()
+
+
+def _capsule_address(capsule: object) -> int:
+    get_name = ctypes.pythonapi.PyCapsule_GetName
+    get_name.restype = ctypes.c_char_p
+    get_name.argtypes = [ctypes.py_object]
+    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+    get_pointer.restype = ctypes.c_void_p
+    get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    return int(get_pointer(capsule, get_name(capsule)))
+
+
+def ensure_blas() -> None:
+    """Register scipy's BLAS/LAPACK routines as the symbols the kernels call.
+
+    Runs before every Level-3 launch (after the first time it only checks a flag), so
+    before any kernel is compiled or loaded from the cache; lazy, so that
+    ``import rocmath.blas`` does not import scipy.linalg.
+    """
+    global _registered
+    if _registered:
+        return
+    with _lock:
+        if _registered:
+            return
+        import llvmlite.binding as ll
+        import scipy.linalg.cython_blas as cblas
+        import scipy.linalg.cython_lapack as clapack
+
+        for name, letters in _BLAS.items():
+            for p in letters:
+                ll.add_symbol(f"rocmath_{p}{name}", _capsule_address(cblas.__pyx_capi__[p + name]))
+        for p in "sdcz":
+            ll.add_symbol(f"rocmath_{p}trtri", _capsule_address(clapack.__pyx_capi__[p + "trtri"]))
+        _registered = True
+
+
+# --- numba: BLAS on each entry, given by address ---------------------------------------------------
+
+_jit = njit(nogil=True, error_model="numpy")
+
+
+@_jit
+def _gemm(kind, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc):  # type: ignore[no-untyped-def]
+    if kind == 0:
+        _sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+    elif kind == 1:
+        _dgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+    elif kind == 2:
+        _cgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+    else:
+        _zgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+
+
+@_jit
+def _symm(kind, herm, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc):  # type: ignore[no-untyped-def]
+    if kind == 0:
+        _ssymm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+    elif kind == 1:
+        _dsymm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+    elif kind == 2 and herm:
+        _chemm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+    elif kind == 2:
+        _csymm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+    elif herm:
+        _zhemm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+    else:
+        _zsymm(side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+
+
+@_jit
+def _trxm(kind, solve, side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb):  # type: ignore[no-untyped-def]
+    # trmm or trsm, both in place on b.
+    if solve:
+        if kind == 0:
+            _strsm(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb)
+        elif kind == 1:
+            _dtrsm(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb)
+        elif kind == 2:
+            _ctrsm(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb)
+        else:
+            _ztrsm(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb)
+    elif kind == 0:
+        _strmm(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb)
+    elif kind == 1:
+        _dtrmm(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb)
+    elif kind == 2:
+        _ctrmm(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb)
+    else:
+        _ztrmm(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb)
+
+
+@_jit
+def _rank(kind, which, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc):  # type: ignore[no-untyped-def]
+    # syrk/herk (b unused) or syr2k/her2k.
+    if which <= HERK:  # SYRK or HERK
+        if kind == 0:
+            _ssyrk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+        elif kind == 1:
+            _dsyrk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+        elif kind == 2 and which == HERK:
+            _cherk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+        elif kind == 2:
+            _csyrk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+        elif which == HERK:
+            _zherk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+        else:
+            _zsyrk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+    elif kind == 0:
+        _ssyr2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+    elif kind == 1:
+        _dsyr2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+    elif kind == 2 and which == HER2K:
+        _cher2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+    elif kind == 2:
+        _csyr2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+    elif which == HER2K:
+        _zher2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+    else:
+        _zsyr2k(uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+
+
+@_jit
+def _gemm_range(which, kind, c1, c2, c3, c4, m, n, k, alpha, pa, lda, pb, ldb, beta, pc, ldc, lo, hi):  # type: ignore[no-untyped-def]
+    ch = np.empty(4, np.uint8)
+    ch[0], ch[1], ch[2], ch[3] = c1, c2, c3, c4
+    iv = np.empty(8, np.int32)
+    iv[0], iv[1], iv[2], iv[3], iv[4], iv[5] = m, n, k, lda, ldb, ldc
+    s, i = ch.ctypes.data, iv.ctypes.data
+    for e in range(lo, hi):
+        if which == GEMM:
+            _gemm(kind, s, s + 1, i, i + 4, i + 8, alpha, pa[e], i + 12, pb[e], i + 16, beta, pc[e], i + 20)
+        elif which == TRMM:
+            _trxm(kind, False, s, s + 1, s + 2, s + 3, i, i + 4, alpha, pa[e], i + 12, pc[e], i + 20)
+        else:
+            _symm(kind, which == HEMM, s, s + 1, i, i + 4, alpha, pa[e], i + 12, pb[e], i + 16, beta, pc[e], i + 20)
+
+
+@kernel
+def gemm_entries(which, kind, c1, c2, c3, c4, m, n, k, alpha, pa, lda, pb, ldb, beta, pc, ldc,  # type: ignore[no-untyped-def]
+                 nchunk):
+    """Entry e: gemm (c1, c2 = transA, transB), symm/hemm (side, uplo) or trmm in place on
+    C (side, uplo, transA, diag).  ``pa``, ``pb``, ``pc`` hold entry addresses; alpha and
+    beta are addresses too.  One chunk runs on the calling thread (no prange: idle
+    workers spinning would take cores from OpenBLAS's threads)."""
+    nb = pc.shape[0]
+    if nchunk <= 1:
+        _gemm_range(which, kind, c1, c2, c3, c4, m, n, k, alpha, pa, lda, pb, ldb, beta, pc, ldc, 0, nb)
+        return
+    per = (nb + nchunk - 1) // nchunk
+    for t in prange(nchunk):
+        _gemm_range(which, kind, c1, c2, c3, c4, m, n, k, alpha, pa, lda, pb, ldb, beta, pc, ldc, t * per,
+                    min(nb, (t + 1) * per))
+
+
+@_jit
+def _rank_range(which, kind, uplo, trans, n, k, alpha, pa, lda, pb, ldb, beta, pc, ldc, isz, lo, hi):  # type: ignore[no-untyped-def]
+    # syrkx/herkx: op(Y)^T (^H) for rows of op(B); row r0 of op(X) starts r0 elements (or r0
+    # columns) into X.
+    opy = (OP_C if which == HERKX else OP_T) if trans == OP_N else OP_N
+    astep = isz if trans == OP_N else lda * isz
+    bstep = isz if trans == OP_N else ldb * isz
+    ch = np.empty(4, np.uint8)
+    ch[0], ch[1], ch[2], ch[3] = uplo, trans, opy, 0
+    iv = np.empty(8, np.int32)
+    iv[0], iv[1], iv[2], iv[3], iv[4] = n, k, lda, ldb, ldc
+    s, i = ch.ctypes.data, iv.ctypes.data
+    for e in range(lo, hi):
+        if which < SYRKX:
+            _rank(kind, which, s, s + 1, i, i + 4, alpha, pa[e], i + 8, pb[e], i + 12, beta, pc[e], i + 16)
+            continue
+        for c0 in range(0, n, RANKX_BLOCK):
+            c1 = min(n, c0 + RANKX_BLOCK)
+            r0, r1 = (0, c1) if uplo == UPPER else (c0, n)  # rows of C in the block column
+            iv[5], iv[6] = r1 - r0, c1 - c0
+            _gemm(kind, s + 1, s + 2, i + 20, i + 24, i + 4, alpha, pa[e] + r0 * astep, i + 8,
+                  pb[e] + c0 * bstep, i + 12, beta, pc[e] + (r0 + c0 * ldc) * isz, i + 16)
+
+
+@kernel
+def rank_entries(which, kind, uplo, trans, n, k, alpha, pa, lda, pb, ldb, beta, pc, ldc, isz,  # type: ignore[no-untyped-def]
+                 nchunk):
+    """Entry e: syrk/herk/syr2k/her2k, or syrkx/herkx as gemm by column blocks of
+    RANKX_BLOCK (beta then points to a value of C's type; the diagonal blocks are computed
+    whole, the caller restores their other triangle)."""
+    nb = pc.shape[0]
+    if nchunk <= 1:
+        _rank_range(which, kind, uplo, trans, n, k, alpha, pa, lda, pb, ldb, beta, pc, ldc, isz, 0, nb)
+        return
+    per = (nb + nchunk - 1) // nchunk
+    for t in prange(nchunk):
+        _rank_range(which, kind, uplo, trans, n, k, alpha, pa, lda, pb, ldb, beta, pc, ldc, isz, t * per,
+                    min(nb, (t + 1) * per))
+
+
+@_jit
+def _tr_range(solve, kind, side, uplo, ta, diag, m, n, alpha, pa, lda, pb, ldb, lo, hi):  # type: ignore[no-untyped-def]
+    ch = np.empty(4, np.uint8)
+    ch[0], ch[1], ch[2], ch[3] = side, uplo, ta, diag
+    iv = np.empty(4, np.int32)
+    iv[0], iv[1], iv[2], iv[3] = m, n, lda, ldb
+    s, i = ch.ctypes.data, iv.ctypes.data
+    for e in range(lo, hi):
+        _trxm(kind, solve, s, s + 1, s + 2, s + 3, i, i + 4, alpha, pa[e], i + 8, pb[e], i + 12)
+
+
+@kernel
+def tr_entries(solve, kind, side, uplo, ta, diag, m, n, alpha, pa, lda, pb, ldb, nchunk):  # type: ignore[no-untyped-def]
+    """Entry e: trsm (``solve``) or trmm, in place on B."""
+    nb = pb.shape[0]
+    if nchunk <= 1:
+        _tr_range(solve, kind, side, uplo, ta, diag, m, n, alpha, pa, lda, pb, ldb, 0, nb)
+        return
+    per = (nb + nchunk - 1) // nchunk
+    for t in prange(nchunk):
+        _tr_range(solve, kind, side, uplo, ta, diag, m, n, alpha, pa, lda, pb, ldb, t * per, min(nb, (t + 1) * per))
+
+
+@_jit
+def _trtri_range(kind, uplo, diag, n, pa, lda, lo, hi):  # type: ignore[no-untyped-def]
+    ch = np.empty(2, np.uint8)
+    ch[0], ch[1] = uplo, diag
+    iv = np.empty(4, np.int32)
+    iv[0], iv[1] = n, lda
+    s, i = ch.ctypes.data, iv.ctypes.data
+    for e in range(lo, hi):
+        if kind == 0:
+            _strtri(s, s + 1, i, pa[e], i + 4, i + 8)
+        elif kind == 1:
+            _dtrtri(s, s + 1, i, pa[e], i + 4, i + 8)
+        elif kind == 2:
+            _ctrtri(s, s + 1, i, pa[e], i + 4, i + 8)
+        else:
+            _ztrtri(s, s + 1, i, pa[e], i + 4, i + 8)
+
+
+@kernel
+def trtri_entries(kind, uplo, diag, n, pa, lda, nchunk):  # type: ignore[no-untyped-def]
+    """Entry e: LAPACK trtri in place (a singular entry is left as it was)."""
+    nb = pa.shape[0]
+    if nchunk <= 1:
+        _trtri_range(kind, uplo, diag, n, pa, lda, 0, nb)
+        return
+    per = (nb + nchunk - 1) // nchunk
+    for t in prange(nchunk):
+        _trtri_range(kind, uplo, diag, n, pa, lda, t * per, min(nb, (t + 1) * per))
+
+
+@_jit
+def _small_range(ta, tb, alpha, A, B, beta, C, lo, hi):  # type: ignore[no-untyped-def]
+    m, n = C.shape[1], C.shape[2]
+    k = A.shape[2] if ta == OP_N else A.shape[1]
+    al, be = alpha[0], beta[0]
+    opa = np.empty((k, m), C.dtype)  # op(A) transposed, so its columns are contiguous
+    acc = np.empty(m, C.dtype)
+    for e in range(lo, hi):
+        if ta == OP_N:
+            for q in range(k):
+                for i in range(m):
+                    opa[q, i] = A[e, i, q]
+        else:
+            for q in range(k):
+                for i in range(m):
+                    opa[q, i] = A[e, q, i] if ta == OP_T else np.conj(A[e, q, i])
+        for j in range(n):
+            acc[:] = 0
+            for q in range(k):
+                bv = B[e, q, j] if tb == OP_N else (B[e, j, q] if tb == OP_T else np.conj(B[e, j, q]))
+                for i in range(m):
+                    acc[i] += opa[q, i] * bv
+            if be == 0:  # beta == 0: C is not read
+                for i in range(m):
+                    C[e, i, j] = al * acc[i]
+            else:
+                for i in range(m):
+                    C[e, i, j] = al * acc[i] + be * C[e, i, j]
+
+
+@kernel
+def gemm_small(ta, tb, alpha, A, B, beta, C, nchunk):  # type: ignore[no-untyped-def]
+    """gemm of tiny entries as plain loops (a BLAS call costs more than the work): one
+    compilation per precision, any layout."""
+    nb = C.shape[0]
+    if nchunk <= 1:
+        _small_range(ta, tb, alpha, A, B, beta, C, 0, nb)
+        return
+    per = (nb + nchunk - 1) // nchunk
+    for t in prange(nchunk):
+        _small_range(ta, tb, alpha, A, B, beta, C, t * per, min(nb, (t + 1) * per))
+
+
+# --- launch bodies: numpy around the numba kernels --------------------------------------------------
+
+
+def _colmajor(x: np.ndarray) -> np.ndarray:
+    """``x`` if every entry is column-major with a leading dimension >= rows, else a
+    column-major copy (gathered pointer-array entries are row-major)."""
+    _, r, c = x.shape
+    isz = x.itemsize
+    s1, s2 = x.strides[1], x.strides[2]
+    if (r <= 1 or s1 == isz) and (c <= 1 or (s2 >= r * isz and s2 % isz == 0)):
+        return x
+    y = np.empty((x.shape[0], c, r), x.dtype).transpose(0, 2, 1)
+    y[...] = x
+    return y
+
+
+def _entries(x: np.ndarray) -> np.ndarray:
+    """The address of every entry."""
+    return np.int64(x.ctypes.data) + np.arange(x.shape[0], dtype=np.int64) * np.int64(x.strides[0])
+
+
+def _ld(x: np.ndarray, need: int) -> int:
+    """The leading dimension BLAS gets: the column stride, and at least max(1, rows BLAS
+    checks for); placeholders and single columns have no meaningful stride."""
+    ld = max(1, need)
+    if x.shape[2] > 1:
+        ld = max(ld, x.strides[2] // x.itemsize)
+    return ld
+
+
+def _chunks(nb: int, work: int) -> int:
+    return 1 if nb <= 1 or work >= SERIAL_WORK else min(nb, MAX_CHUNKS)
+
+
+def _finish(out: np.ndarray, work: np.ndarray) -> None:
+    if work is not out:
+        out[...] = work
+
+
+def _addr(scalar: np.ndarray) -> int:
+    return int(scalar.ctypes.data)
+
+
+def gemm(which: int, c1: int, c2: int, c3: int, c4: int, alpha: np.ndarray, A: np.ndarray, B: np.ndarray,
+         beta: np.ndarray, C: np.ndarray) -> None:
+    """gemm (c1, c2 = transA, transB), symm/hemm (side, uplo), or rocBLAS's out-of-place
+    trmm (side, uplo, transA, diag; beta unused): C := B, then BLAS trmm in place on C.
+    An empty (0 x 0) A or B is a placeholder not read (gemm: k = 0, C := beta C)."""
+    ensure_blas()
+    nb, m, n = C.shape
+    if which == GEMM and max(m, n, A.shape[1], A.shape[2]) <= SMALL:
+        k = A.shape[2] if c1 == OP_N else A.shape[1]
+        gemm_small(c1, c2, alpha, A, B, beta, C, 1 if nb * m * n * k < PARALLEL_WORK else min(nb, MAX_CHUNKS))
+        return
+    a, b, c = _colmajor(A), _colmajor(B), _colmajor(C)
+    kind = _KIND[c.dtype]
+    if which == GEMM:
+        k = a.shape[2] if c1 == OP_N else a.shape[1]
+        lda, ldb = _ld(a, m if c1 == OP_N else k), _ld(b, k if c2 == OP_N else n)
+        work = m * n * k
+    else:
+        k = 0
+        ka = m if c1 == LEFT else n
+        lda, ldb, work = _ld(a, ka), _ld(b, m), m * n * ka
+        if which == TRMM and b.size and b.ctypes.data != c.ctypes.data:
+            c[...] = b
+    gemm_entries(which, kind, c1, c2, c3, c4, m, n, k, _addr(alpha), _entries(a), lda, _entries(b), ldb,
+                 _addr(beta), _entries(c), _ld(c, m), _chunks(nb, work))
+    _finish(C, c)
+
+
+def _other_triangle_of_blocks(n: int, upper: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(rows, cols) of the elements of the diagonal RANKX_BLOCK blocks off the uplo triangle."""
+    rows, cols = [], []
+    for c0 in range(0, n, RANKX_BLOCK):
+        jb = min(n, c0 + RANKX_BLOCK) - c0
+        r, q = np.tril_indices(jb, -1) if upper else np.triu_indices(jb, 1)
+        rows.append(r + c0)
+        cols.append(q + c0)
+    return np.concatenate(rows), np.concatenate(cols)
+
+
+def rank_k(which: int, uplo: int, trans: int, alpha: np.ndarray, A: np.ndarray, B: np.ndarray, beta: np.ndarray,
+           C: np.ndarray) -> None:
+    """syrk/herk (B unused), syr2k/her2k, syrkx/herkx on the uplo triangle of C; the other
+    triangle keeps its bits.  An empty (0 x 0) A is a placeholder not read (k = 0)."""
+    ensure_blas()
+    a, c = _colmajor(A), _colmajor(C)
+    b = a if which in (SYRK, HERK) else _colmajor(B)
+    nb, n = c.shape[0], c.shape[1]
+    kind = _KIND[c.dtype]
+    k = a.shape[2] if trans == OP_N else a.shape[1]
+    need = n if trans == OP_N else k
+    saved: Any = None
+    if which >= SYRKX:
+        beta = np.array([beta[0]], dtype=c.dtype)  # herkx's real beta, as gemm's
+        if n > 1:
+            saved = _other_triangle_of_blocks(n, uplo == UPPER)
+            saved = (*saved, c[:, saved[0], saved[1]])
+    rank_entries(which, kind, uplo, trans, n, k, _addr(alpha), _entries(a), _ld(a, need), _entries(b),
+                 _ld(b, need), _addr(beta), _entries(c), _ld(c, n), c.itemsize, _chunks(nb, n * n * k))
+    if saved is not None:
+        c[:, saved[0], saved[1]] = saved[2]
+    if which == HERKX:  # as herk: the diagonal of a Hermitian matrix is real
+        d = np.arange(n)
+        c[:, d, d] = c[:, d, d].real
+    _finish(C, c)
+
+
+def trsm(side: int, uplo: int, ta: int, diag: int, alpha: np.ndarray, A: np.ndarray, B: np.ndarray) -> None:
+    """B := alpha op(A)^-1 B (left) or alpha B op(A)^-1 (right), in place.  An empty
+    (0 x 0) A is a placeholder for alpha == 0 (B := 0)."""
+    ensure_blas()
+    a, b = _colmajor(A), _colmajor(B)
+    nb, m, n = b.shape
+    ka = m if side == LEFT else n
+    tr_entries(True, _KIND[b.dtype], side, uplo, ta, diag, m, n, _addr(alpha), _entries(a), _ld(a, ka),
+               _entries(b), _ld(b, m), _chunks(nb, ka * m * n))
+    _finish(B, b)
+
+
+def trtri(uplo: int, diag: int, A: np.ndarray, invA: np.ndarray) -> None:
+    """invA := the inverse of the uplo triangle of A; the other triangle of invA is set
+    to 0 and, for a unit diagonal, the diagonal to 1 (as rocBLAS).  A singular A leaves
+    invA as A's triangle (LAPACK stops at the zero pivot)."""
+    ensure_blas()
+    w = _colmajor(invA)
+    n = w.shape[1]
+    w[...] = np.triu(A) if uplo == UPPER else np.tril(A)
+    if diag == UNIT:
+        d = np.arange(n)
+        w[:, d, d] = 1
+    trtri_entries(_KIND[w.dtype], uplo, diag, n, _entries(w), _ld(w, n), _chunks(w.shape[0], n * n * n // 3))
+    _finish(invA, w)

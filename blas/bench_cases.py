@@ -1,0 +1,97 @@
+"""Bench cases of rocmath.blas (discovered by ``rocmath.bench``): Level-3 against numpy/scipy.
+
+Each case times the rocBLAS call on its handle's stream (plus the synchronize) against
+the same operation on the same data on the host: ``np.matmul`` for gemm,
+``scipy.linalg.solve_triangular`` for trsm.  GFLOP/s count real flops (2mnk for gemm,
+m^2 n for a left trsm).  The quick sizes keep the quick suite fast; the full suite
+reaches the sizes rocSOLVER's blocked factorizations work at.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import rocmath as rm
+from rocmath.bench import Problem, bench_case
+
+from . import create_handle, destroy_handle, set_stream
+from .level3 import dgemm, dgemm_strided_batched, dtrsm
+
+SEED = 20240601
+
+
+def _session() -> tuple[rm.Stream, Any, Any]:
+    """A stream, a handle on it, and the teardown freeing both (after the queued work)."""
+    s = rm.Stream()
+    h = create_handle()
+    set_stream(h, s)
+
+    def teardown() -> None:
+        s.synchronize()
+        destroy_handle(h)
+        s.destroy()
+
+    return s, h, teardown
+
+
+@bench_case("blas.gemm_d", sizes={"quick": [512], "full": [512, 1024, 2048]})
+def gemm_d(n: int) -> Problem:
+    """dgemm N N n x n x n, beta = 0 (column-major device data) vs np.matmul on the same host data."""
+    rng = np.random.default_rng(SEED)
+    a, b = np.asfortranarray(rng.standard_normal((n, n))), np.asfortranarray(rng.standard_normal((n, n)))
+    s, h, teardown = _session()
+    da, db, dc = rm.to_device(a, s), rm.to_device(b, s), rm.empty((n, n), order="F")
+
+    def run() -> rm.DeviceArray:
+        dgemm(h, "N", "N", n, n, n, 1.0, da.ptr, n, db.ptr, n, 0.0, dc.ptr, n)
+        return dc
+
+    return Problem(run=run, reference=lambda: np.matmul(a, b), flops=2.0 * n**3, bytes=3 * 8 * n * n, stream=s,
+                   tol=1e-12, label=f"{n}x{n}x{n} f64", teardown=teardown)
+
+
+@bench_case("blas.gemm_strided_batched_d", sizes={"quick": [(10000, 8)], "full": [(10000, 8), (2000, 32)]})
+def gemm_strided_batched_d(size: tuple[int, int]) -> Problem:
+    """dgemm_strided_batched N N of many small matrices vs np.matmul on the (batch, n, n) stack."""
+    count, n = size
+    rng = np.random.default_rng(SEED)
+    a, b = rng.standard_normal((count, n, n)), rng.standard_normal((count, n, n))
+    s, h, teardown = _session()
+    # Entry e column-major on the device: store the transposes row-major.
+    da = rm.to_device(np.ascontiguousarray(a.transpose(0, 2, 1)), s)
+    db = rm.to_device(np.ascontiguousarray(b.transpose(0, 2, 1)), s)
+    dc = rm.empty((count, n, n))
+
+    def run() -> rm.DeviceArray:
+        dgemm_strided_batched(h, "N", "N", n, n, n, 1.0, da.ptr, n, n * n, db.ptr, n, n * n, 0.0, dc.ptr, n, n * n,
+                              count)
+        return dc
+
+    return Problem(run=run, reference=lambda: np.matmul(a, b), result=lambda c: c.get().transpose(0, 2, 1),
+                   flops=2.0 * count * n**3, bytes=3 * 8 * count * n * n, stream=s, tol=1e-12,
+                   label=f"{count} x {n}x{n} f64", teardown=teardown)
+
+
+@bench_case("blas.trsm_d", sizes={"quick": [256], "full": [256, 1024, 2048]})
+def trsm_d(n: int) -> Problem:
+    """dtrsm left lower n x n, n right-hand sides (B restored by a device copy each call) vs
+    scipy.linalg.solve_triangular."""
+    import scipy.linalg
+
+    rng = np.random.default_rng(SEED)
+    low = np.asfortranarray(np.tril(rng.standard_normal((n, n))) + n * np.eye(n))  # well conditioned
+    rhs = np.asfortranarray(rng.standard_normal((n, n)))
+    s, h, teardown = _session()
+    dl, db = rm.to_device(low, s), rm.to_device(rhs, s)
+    dx = rm.empty((n, n), order="F")
+
+    def run() -> rm.DeviceArray:
+        rm.memcpy_async(dx.ptr, db.ptr, 8 * n * n, rm.MemcpyKind.DeviceToDevice, stream=s)
+        dtrsm(h, "L", "L", "N", "N", n, n, 1.0, dl.ptr, n, dx.ptr, n)
+        return dx
+
+    return Problem(run=run, reference=lambda: scipy.linalg.solve_triangular(low, rhs, lower=True),
+                   flops=float(n) ** 3, bytes=3 * 8 * n * n, stream=s, tol=1e-10, label=f"{n}x{n} f64",
+                   teardown=teardown)
