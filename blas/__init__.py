@@ -26,6 +26,7 @@ from ._types import *  # noqa: F403
 from .arrays import *  # noqa: F403
 from .extensions import *  # noqa: F403
 from .level1 import *  # noqa: F403
+from .level2 import *  # noqa: F403
 from .level3 import *  # noqa: F403
 
 Handle = BlasHandle

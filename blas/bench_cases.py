@@ -95,3 +95,70 @@ def trsm_d(n: int) -> Problem:
     return Problem(run=run, reference=lambda: scipy.linalg.solve_triangular(low, rhs, lower=True),
                    flops=float(n) ** 3, bytes=3 * 8 * n * n, stream=s, tol=1e-10, label=f"{n}x{n} f64",
                    teardown=teardown)
+
+
+# --- Level 1: memory bound, against the same numpy expression --------------------------------------
+
+
+@bench_case("blas.axpy_d", sizes={"quick": [1 << 20], "full": [1 << 16, 1 << 20, 1 << 24]})
+def axpy_d(n: int) -> Problem:
+    """daxpy y := 2x + y (y restored by the reference's own copy) vs numpy ``y += 2 * x``."""
+    from .level1 import daxpy
+
+    rng = np.random.default_rng(SEED)
+    x, y = rng.standard_normal(n), rng.standard_normal(n)
+    s, h, teardown = _session()
+    dx, dy = rm.to_device(x, s), rm.to_device(y, s)
+    hy = y.copy()
+
+    def run() -> rm.DeviceArray:
+        daxpy(h, n, 2.0, dx, 1, dy, 1)
+        return dy
+
+    def reference() -> np.ndarray:
+        hy[...] += 2.0 * x
+        return hy
+
+    # Both sides accumulate run after run; compare the first call of each (the runner checks the cold run).
+    return Problem(run=run, reference=reference, flops=2.0 * n, bytes=3 * 8 * n, stream=s, tol=1e-12,
+                   label=f"{n} f64", teardown=teardown, check=_first_only())
+
+
+def _first_only() -> Any:
+    """A check comparing only the first result pair (later ones accumulate differently)."""
+    from rocmath.bench import max_rel_error
+
+    seen: list[float] = []
+
+    def check(actual: Any, expected: Any) -> float:
+        if not seen:
+            seen.append(max_rel_error(actual, expected))
+        return seen[0]
+
+    return check
+
+
+@bench_case("blas.dot_d", sizes={"quick": [1 << 20], "full": [1 << 16, 1 << 20, 1 << 24]})
+def dot_d(n: int) -> Problem:
+    """ddot (host pointer mode: returns the value, so it synchronizes) vs ``np.dot``."""
+    from .level1 import ddot
+
+    rng = np.random.default_rng(SEED)
+    x, y = rng.standard_normal(n), rng.standard_normal(n)
+    s, h, teardown = _session()
+    dx, dy = rm.to_device(x, s), rm.to_device(y, s)
+    return Problem(run=lambda: ddot(h, n, dx, 1, dy, 1), reference=lambda: np.dot(x, y), flops=2.0 * n,
+                   bytes=2 * 8 * n, stream=s, tol=1e-12, label=f"{n} f64", teardown=teardown)
+
+
+@bench_case("blas.nrm2_d", sizes={"quick": [1 << 20], "full": [1 << 16, 1 << 20, 1 << 24]})
+def nrm2_d(n: int) -> Problem:
+    """dnrm2 (overflow-safe, two passes) vs ``np.linalg.norm``."""
+    from .level1 import dnrm2
+
+    rng = np.random.default_rng(SEED)
+    x = rng.standard_normal(n)
+    s, h, teardown = _session()
+    dx = rm.to_device(x, s)
+    return Problem(run=lambda: dnrm2(h, n, dx, 1), reference=lambda: np.linalg.norm(x), flops=2.0 * n,
+                   bytes=8 * n, stream=s, tol=1e-12, label=f"{n} f64", teardown=teardown)

@@ -227,7 +227,7 @@ class DeviceArray:
         elif out.shape != self.shape or out.dtype != self.dtype:
             raise HipInvalidValueError(f"out has shape {out.shape} {out.dtype}, expected {self.shape} {self.dtype}",
                                        arg="out")
-        launch(_copy_into, out, self, name="DeviceArray.get", stream=stream).wait()
+        launch(_copy_into, out, self, name="DeviceArray.get", stream=stream, bytes=2 * self.nbytes).wait()
         return out
 
     to_host = get
@@ -241,7 +241,7 @@ class DeviceArray:
         if src.shape != self.shape:
             raise HipInvalidValueError(f"host array has shape {src.shape}, expected {self.shape}", arg="host")
         staged = np.array(src, dtype=self.dtype, copy=True)
-        launch(_copy_into, self, staged, name="DeviceArray.set", stream=stream)
+        launch(_copy_into, self, staged, name="DeviceArray.set", stream=stream, bytes=2 * self.nbytes)
 
     def copy(self, order: str = "C", stream: Any = None) -> DeviceArray:
         """A new device array with the same contents (a device-to-device copy on ``stream``)."""

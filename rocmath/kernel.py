@@ -108,7 +108,7 @@ def _relaxed(t: Any) -> Any:
     return t
 
 
-def kernel(fn: F | None = None, *, parallel: bool = True, fastmath: bool = False) -> Any:
+def kernel(fn: F | None = None, *, parallel: bool = True, fastmath: bool | set[str] = False) -> Any:
     """Compile a kernel: ``numba.njit`` with ``cache=True``, ``nogil=True`` and numpy's
     error model (division by zero gives inf/NaN, as on a GPU, instead of raising),
     wrapped in a :class:`Kernel` that compiles once per dtypes and ranks.

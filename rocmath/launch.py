@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numba
 import numpy as np
 
 from .array import DeviceArray
@@ -106,6 +107,10 @@ def _bind(arg: Any, op: str, position: int) -> Any:
     return _Bound(sp, dtype, shape, strides, name)
 
 
+#: Launches moving at most this many bytes run inline when their stream is idle, on one thread.
+INLINE_BYTES = 256 * 1024
+
+
 @dataclass(frozen=True)
 class LaunchRecord:
     """What one kernel launch did, for profilers and the bench."""
@@ -176,10 +181,22 @@ def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None
 
     batches = [(i, b) for i, b in enumerate(bound) if isinstance(b, BoundBatch)]
 
+    small = 0 < bytes <= INLINE_BYTES
+
     def run() -> None:
         views = [b.materialize(name) if isinstance(b, (_Bound, BoundBatch)) else b for b in bound]
         t0 = time.perf_counter_ns()
-        kernel(*views)
+        if small:
+            # Waking a parallel team costs more than tiny work, and on a busy machine a whole
+            # scheduler slice (milliseconds): small kernels run on one thread (a thread-local setting).
+            threads = numba.get_num_threads()
+            numba.set_num_threads(1)
+            try:
+                kernel(*views)
+            finally:
+                numba.set_num_threads(threads)
+        else:
+            kernel(*views)
         for i, b in batches:  # pointer-array outputs go back to their entries
             b.finish(views[i])
         if not _sinks:
@@ -189,4 +206,4 @@ def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None
             for sink in _sinks:
                 sink.append(rec)
 
-    return s.enqueue(run, name, keep=args)
+    return s.enqueue(run, name, keep=args, inline=0 < bytes <= INLINE_BYTES)

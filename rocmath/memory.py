@@ -62,6 +62,8 @@ class MemoryKind(enum.Enum):
     MANAGED = "managed"
 
 
+_INLINE_BYTES = 128 * 1024  # copies and fills this small run inline when their stream is idle
+
 _checking = os.environ.get("ROCMATH_CHECK", "0").lower() not in ("", "0", "false", "no", "off")
 
 
@@ -708,7 +710,8 @@ def memcpy(dst: Any, src: Any, nbytes: int, kind: Any = MemcpyKind.Default) -> N
     if d.span is None and s.span is None:
         _copy_task(d, s, nbytes, "memcpy")()
         return
-    _stream_for(d, s, None, sync=True).enqueue(_copy_task(d, s, nbytes, "memcpy"), "memcpy", keep=(d, s)).wait()
+    _stream_for(d, s, None, sync=True).enqueue(_copy_task(d, s, nbytes, "memcpy"), "memcpy", keep=(d, s),
+                                               inline=nbytes <= _INLINE_BYTES).wait()
 
 
 def memcpy_async(dst: Any, src: Any, nbytes: int, kind: Any = MemcpyKind.Default, stream: Any = None) -> None:
@@ -724,7 +727,8 @@ def memcpy_async(dst: Any, src: Any, nbytes: int, kind: Any = MemcpyKind.Default
         return
     if s.pageable:
         s = _Side(None, s.nbytes_view(nbytes).copy())
-    task = st.enqueue(_copy_task(d, s, nbytes, "memcpy_async"), "memcpy_async", keep=(d, s))
+    task = st.enqueue(_copy_task(d, s, nbytes, "memcpy_async"), "memcpy_async", keep=(d, s),
+                      inline=nbytes <= _INLINE_BYTES)
     if d.pageable:
         task.wait()
 
@@ -753,7 +757,7 @@ def memset(dst: Any, value: int, nbytes: int) -> None:
     d = _plan_fill(dst, value, nbytes, "memset")
     if nbytes:
         _stream_for(d, d, None, sync=True).enqueue(_fill_task(d, int(value) & 0xFF, nbytes, "memset"), "memset",
-                                                   keep=d).wait()
+                                                   keep=d, inline=nbytes <= _INLINE_BYTES).wait()
 
 
 def memset_async(dst: Any, value: int, nbytes: int, stream: Any = None) -> None:
@@ -761,7 +765,7 @@ def memset_async(dst: Any, value: int, nbytes: int, stream: Any = None) -> None:
     d = _plan_fill(dst, value, nbytes, "memset_async")
     if nbytes:
         _stream_for(d, d, stream).enqueue(_fill_task(d, int(value) & 0xFF, nbytes, "memset_async"),
-                                          "memset_async", keep=d)
+                                          "memset_async", keep=d, inline=nbytes <= _INLINE_BYTES)
 
 
 def check_all_guards(device: int | None = None) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import atexit
 import collections
 import itertools
+import os
 import threading
 import time
 import weakref
@@ -35,6 +36,8 @@ from .errors import (
 )
 
 _ids = itertools.count(1)
+# ROCMATH_INLINE=0 sends all work through the stream workers (small work runs inline otherwise).
+_INLINE = os.environ.get("ROCMATH_INLINE", "1").lower() not in ("0", "false", "no", "off")
 _local = threading.local()
 
 
@@ -97,6 +100,7 @@ class _State:
         self.error: tuple[BaseException, Task] | None = None
         self.thread: threading.Thread | None = None
         self.destroyed = False
+        self.busy = False  # a task is running (on the worker, or inline on an enqueuing thread)
 
     def start(self) -> None:
         self.thread = threading.Thread(target=_worker, args=(self,), name=f"rocmath-{self.label}", daemon=True)
@@ -125,30 +129,38 @@ def _worker(state: _State) -> None:
     _local.state = state
     while True:
         with state.cond:
-            while not state.items:
+            while not state.items or state.busy:
                 state.cond.wait()
             task = state.items.popleft()
-        if task is None:
-            return
+            if task is None:
+                return
+            state.busy = True
         for dep in task.deps:
             dep.done.wait()
-        if state.error is not None and not task.always_run:
-            task.skipped = True
-        else:
-            task.start_ns = time.perf_counter_ns()
-            try:
-                task.fn()
-            except BaseException as exc:
-                task.error = exc
-                with state.cond:
-                    if state.error is None:
-                        state.error = (exc, task)
-                _record_last_error(state.device, exc)
-            task.end_ns = time.perf_counter_ns()
-        task.fn = _noop
-        task.keep = None
-        task.deps = []
-        task.done.set()
+        _run(state, task)
+        with state.cond:
+            state.busy = False
+            state.cond.notify_all()
+
+
+def _run(state: _State, task: Task) -> None:
+    if state.error is not None and not task.always_run:
+        task.skipped = True
+    else:
+        task.start_ns = time.perf_counter_ns()
+        try:
+            task.fn()
+        except BaseException as exc:
+            task.error = exc
+            with state.cond:
+                if state.error is None:
+                    state.error = (exc, task)
+            _record_last_error(state.device, exc)
+        task.end_ns = time.perf_counter_ns()
+    task.fn = _noop
+    task.keep = None
+    task.deps = []
+    task.done.set()
 
 
 def _noop() -> None:
@@ -255,10 +267,13 @@ class Stream:
     # -- enqueue ---------------------------------------------------------------------------
 
     def enqueue(self, fn: Callable[[], Any], name: str, *, deps: Iterable[Task] = (), keep: Any = None,
-                always_run: bool = False) -> Task:
+                always_run: bool = False, inline: bool = False) -> Task:
         """Queue ``fn`` to run after all earlier work on this stream; returns its :class:`Task`.
 
         ``always_run`` work (callbacks, event records) runs even when the stream has a pending error.
+        ``inline`` work (small kernels and copies) runs at once on the calling thread when the
+        stream is idle and nothing it must wait for is pending: the order is the same as through
+        the worker, and a tiny call does not pay for two thread switches.
         """
         self._check_alive()
         state = self._state
@@ -277,11 +292,23 @@ class Stream:
             task = Task(fn, name, wait_for, keep, state)
             task.always_run = always_run  # set before the worker can see the task
             with state.cond:
-                if state.thread is None:
-                    state.start()
-                state.items.append(task)
+                run_here = (inline and _INLINE and not wait_for and not state.items and not state.busy
+                            and state.error is None)
+                if run_here:
+                    state.busy = True
+                else:
+                    if state.thread is None:
+                        state.start()
+                    state.items.append(task)
+                    state.cond.notify()
                 state.last = task
-                state.cond.notify()
+        if run_here:
+            try:
+                _run(state, task)
+            finally:
+                with state.cond:
+                    state.busy = False
+                    state.cond.notify_all()
         return task
 
     def synchronize(self) -> None:

@@ -34,11 +34,16 @@ class DeviceMemoryModel(RuleBasedStateMachine):
         self.allocs: dict[int, bytearray] = {}  # live allocations: their expected bytes
         self.pooled: dict[int, int] = {}  # given back by free_async, not yet released by a synchronize
         self.dead: list[int] = []  # freed for good: never handed out again
+        # What draws may depend on must not depend on timing: whether a pooled block was reused
+        # depends on whether its free_async ran yet, so draws use creation order and this list.
+        self.freed_sizes: list[int] = []
 
     # -- helpers ----------------------------------------------------------------------------
 
     def _pick(self, data, label="ptr"):
-        return data.draw(st.sampled_from(sorted(self.allocs)), label=label)
+        # By creation order, not by address: a reused block changes addresses, not the order.
+        index = data.draw(st.integers(0, len(self.allocs) - 1), label=label)
+        return list(self.allocs)[index]
 
     def _range(self, data, size):
         off = data.draw(st.integers(0, size - 1), label="offset")
@@ -73,11 +78,11 @@ class DeviceMemoryModel(RuleBasedStateMachine):
             assert self.pooled.pop(ptr) == size
         self._new(ptr, size)
 
-    @precondition(lambda self: self.pooled)
+    @precondition(lambda self: self.freed_sizes)
     @rule(data=st.data())
     def malloc_async_size_of_a_pooled_block(self, data):
         # Reused if its free_async already ran (the block comes back poisoned), else fresh.
-        self.malloc_async(data.draw(st.sampled_from(sorted(set(self.pooled.values()))), label="size"))
+        self.malloc_async(data.draw(st.sampled_from(sorted(set(self.freed_sizes))), label="size"))
 
     @precondition(lambda self: self.allocs)
     @rule(data=st.data())
@@ -93,6 +98,7 @@ class DeviceMemoryModel(RuleBasedStateMachine):
         ptr = self._pick(data)
         rm.free_async(ptr, self.stream)
         self.pooled[ptr] = len(self.allocs.pop(ptr))
+        self.freed_sizes.append(self.pooled[ptr])
 
     @rule(device_wide=st.booleans())
     def synchronize(self, device_wide):
@@ -102,6 +108,7 @@ class DeviceMemoryModel(RuleBasedStateMachine):
             self.stream.synchronize()  # every free_async went to this stream
         self.dead += list(self.pooled)
         self.pooled.clear()
+        self.freed_sizes.clear()
         self._check_all()
 
     @rule()
@@ -142,7 +149,7 @@ class DeviceMemoryModel(RuleBasedStateMachine):
     @rule(data=st.data(), asynchronous=st.booleans())
     def memcpy_d2d(self, data, asynchronous):
         src = self._pick(data, "src")
-        dst = data.draw(st.sampled_from(sorted(set(self.allocs) - {src})), label="dst")
+        dst = data.draw(st.sampled_from([p for p in self.allocs if p != src]), label="dst")
         s_off = data.draw(st.integers(0, len(self.allocs[src]) - 1), label="src_offset")
         d_off = data.draw(st.integers(0, len(self.allocs[dst]) - 1), label="dst_offset")
         n = data.draw(st.integers(0, min(len(self.allocs[src]) - s_off, len(self.allocs[dst]) - d_off)))

@@ -1,0 +1,402 @@
+"""Level-2 kernels.  Every array is a batch: matrices ``(batch, rows, cols)`` views, vectors
+``(batch, n)`` views, scalars 1-element arrays (host values or device memory).
+
+Three numba kernels serve all Level-2 routines, each compiled once per precision:
+
+- :func:`matvec`: ``y := alpha*op(A)*x + beta*y`` for general, banded, triangular and
+  packed matrices (gemv, gbmv; trmv/tpmv/tbmv with alpha=1, beta=0; the symmetric and
+  Hermitian products as two passes over the stored triangle);
+- :func:`trsv`: triangular solves in full, banded or packed storage;
+- :func:`rank_update`: ger/geru/gerc and the symmetric/Hermitian rank-1/2 updates.
+
+Every storage kind is walked by column: for column ``j`` the stored rows ``lo..hi-1``
+of the logical matrix are one contiguous run (:func:`_column`), so inner loops are
+contiguous and vectorise.  A conjugate transpose works on ``conj(x)`` and conjugates the
+result (``conj(a).x == conj(a.conj(x))`` exactly), so no inner loop conjugates.  Results
+are bitwise deterministic whatever the thread count: work is cut into blocks of fixed
+size, partial sums are kept per block and added in block order.
+
+The ``run_*`` functions are what the routines launch: they run when the stream reaches
+the work, bring the operands into the form the kernels expect (column-major matrices,
+precisions the kernels are compiled for) and call the kernels.
+
+Compile time: each kernel compiles once per precision, and a parallel (``prange``) kernel
+costs more to compile the bigger it is, so the kernels are small drivers around plain
+``njit`` task functions.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import prange, types
+from numba.extending import overload
+
+from rocmath.kernel import kernel
+
+# Storage kinds of the matrix argument.
+FULL, BAND, PACKED = 0, 1, 2
+# What the diagonal of a square matrix contributes to a product.
+DIAG_STORED, DIAG_UNIT, DIAG_SKIP, DIAG_REAL = 0, 1, 2, 3
+
+# Fixed blocking (results do not depend on the number of threads).  op(A) = A: tasks of
+# RB_N rows x CB_N columns, each an axpy per column into a partial sum per column block.
+# op(A) = A^T or A^H: tasks of RB_T rows x CB_T columns, each a dot per column, partial
+# sums per row block.  Long column runs keep the hardware prefetchers streaming.
+RB_N, CB_N = 4096, 256
+RB_T, CB_T = 4096, 64
+CB_R = 16  # columns per task of a rank update
+
+# Reassociation lets LLVM vectorise the dot products; contraction gives FMAs.  Neither
+# assumes finite values, so NaN and inf propagate as on the device.
+_FAST = {"reassoc", "contract"}
+
+
+@numba.njit(cache=True)
+def _column(A, b, kind, upper, n, ku, j, r0, r1):  # type: ignore[no-untyped-def]
+    """Rows ``r0..r1-1`` of column ``j`` of entry ``b``, as a 1-D view of the storage.
+
+    FULL: ``A[b, i, j]``.  BAND (LAPACK band storage, ``ku`` superdiagonals):
+    ``A[b, ku + i - j, j]``.  PACKED (a ``(batch, 1, n(n+1)/2)`` view): column ``j``
+    starts at ``j(j+1)/2`` (upper) or ``j(2n-j-1)/2`` (lower), counted from row 0."""
+    if kind == PACKED:
+        p = j * (j + 1) // 2 if upper else j * (2 * n - j - 1) // 2
+        return A[b, 0, p + r0:p + r1]
+    s = ku - j if kind == BAND else 0
+    return A[b, r0 + s:r1 + s, j]
+
+
+@numba.njit(cache=True)
+def _one_zero(a):  # type: ignore[no-untyped-def]
+    # 1 and 0 of the element type of ``a``.
+    e = np.empty(2, dtype=a.dtype)
+    e[0] = 1
+    e[1] = 0
+    return e[0], e[1]
+
+
+def _divide(s, d):  # type: ignore[no-untyped-def]
+    """``s / d``; for complex numbers by Smith's algorithm, as rocBLAS's complex type (numba's
+    complex division raises ZeroDivisionError; a GPU gives inf/NaN)."""
+    return s / d
+
+
+@overload(_divide, inline="always")
+def _divide_impl(s, d):  # type: ignore[no-untyped-def]
+    if not isinstance(d, types.Complex):
+        return lambda s, d: s / d
+    real = np.float32 if d == types.complex64 else np.float64
+    cplx = np.complex64 if d == types.complex64 else np.complex128
+
+    def smith(s, d):  # type: ignore[no-untyped-def]
+        one = real(1)
+        if abs(d.real) > abs(d.imag):
+            ratio = d.imag / d.real
+            scale = one / (d.real + d.imag * ratio)
+            return cplx(complex((s.real + s.imag * ratio) * scale, (s.imag - s.real * ratio) * scale))
+        ratio = d.real / d.imag
+        scale = one / (d.real * ratio + d.imag)
+        return cplx(complex((s.real * ratio + s.imag) * scale, (s.imag * ratio - s.real) * scale))
+    return smith
+
+
+@numba.njit(cache=True, fastmath=_FAST)
+def _dot(c, v, zero):  # type: ignore[no-untyped-def]
+    # sum c[i] * v[i] over two contiguous runs of equal length.
+    s = zero
+    for i in range(c.shape[0]):
+        s += c[i] * v[i]
+    return s
+
+
+@numba.njit(cache=True, fastmath=_FAST)
+def _axpy(p, c, t):  # type: ignore[no-untyped-def]
+    # p += c * t over two contiguous runs of equal length.
+    for i in range(p.shape[0]):
+        p[i] += c[i] * t
+
+
+@numba.njit(cache=True, fastmath=_FAST)
+def _matvec_task(t, nrb, ncb, rbs, cbs, m, n, trans, conj, kind, upper, kl, ku, diag, A, xc, part, one, zero,
+                 a, bt, y):  # type: ignore[no-untyped-def]
+    # One block of rows x columns of op(A)*x into the partial sums ``part``; a task whose
+    # block is the whole sum (one partial) finishes its part of y itself.
+    b = t // (nrb * ncb)
+    r = t - b * (nrb * ncb)
+    rb = r // ncb
+    cb = r - rb * ncb
+    i0 = rb * rbs
+    i1 = min(m, i0 + rbs)
+    j0 = cb * cbs
+    j1 = min(n, j0 + cbs)
+    xb = xc[b]
+    p = part[b, rb] if trans else part[b, cb]
+    # Each task owns its slice of the partial sums: columns j0..j1-1 (A^T) or rows i0..i1-1 (A).
+    lo, hi = (j0, j1) if trans else (i0, i1)
+    for i in range(lo, hi):
+        p[i] = zero
+    if kind == FULL and diag == DIAG_STORED and kl >= m - 1 and ku >= n - 1 and (
+            m == 1 or A.strides[1] == A.itemsize) and A.strides[2] >= A.itemsize:
+        _gemv_block(p, A, b, i0, i1, j0, j1, xb, trans, zero)  # a general matrix: the hot path
+    else:
+        for j in range(j0, j1):
+            r0 = max(i0, j - ku)
+            r1 = min(i1, j + kl + 1)
+            if r0 >= r1:
+                continue
+            col = np.ascontiguousarray(_column(A, b, kind, upper, n, ku, j, r0, r1))
+            if diag != DIAG_STORED and r0 <= j < r1:
+                # The diagonal of a triangular or symmetric matrix: unit, skipped or its real part.
+                d = one if diag == DIAG_UNIT else zero if diag == DIAG_SKIP else one * col[j - r0].real
+                if trans:
+                    p[j] = _dot(col[:j - r0], xb[r0:j], zero) + d * xb[j] + _dot(col[j - r0 + 1:], xb[j + 1:r1], zero)
+                else:
+                    _axpy(p[r0:j], col[:j - r0], xb[j])
+                    p[j] += d * xb[j]
+                    _axpy(p[j + 1:r1], col[j - r0 + 1:], xb[j])
+            elif trans:
+                p[j] = _dot(col, xb[r0:r1], zero)
+            else:
+                _axpy(p[r0:r1], col, xb[j])
+    if conj and trans:
+        for j in range(j0, j1):
+            p[j] = np.conj(p[j])
+    if (nrb if trans else ncb) == 1:
+        for i in range(lo, hi):
+            y[b, i] = a * p[i] + bt * y[b, i] if bt != 0 else a * p[i]
+
+
+@numba.njit(cache=True, fastmath=_FAST)
+def _gemv_block(p, A, b, i0, i1, j0, j1, xb, trans, zero):  # type: ignore[no-untyped-def]
+    # A general matrix with unit-stride columns: one contiguous view of entry b, columns at
+    # multiples of the leading dimension (no view per column), eight columns per pass.
+    ld = A.strides[2] // A.itemsize
+    flat = np.ascontiguousarray(np.lib.stride_tricks.as_strided(
+        A[b], shape=(ld * (A.shape[2] - 1) + A.shape[1],), strides=(A.itemsize,)))
+    k = i1 - i0
+    xs = xb[i0:i1]
+    ps = p[i0:i1]
+    j = j0
+    while j + 8 <= j1:
+        c0 = flat[j * ld + i0:j * ld + i1]
+        c1 = flat[(j + 1) * ld + i0:(j + 1) * ld + i1]
+        c2 = flat[(j + 2) * ld + i0:(j + 2) * ld + i1]
+        c3 = flat[(j + 3) * ld + i0:(j + 3) * ld + i1]
+        c4 = flat[(j + 4) * ld + i0:(j + 4) * ld + i1]
+        c5 = flat[(j + 5) * ld + i0:(j + 5) * ld + i1]
+        c6 = flat[(j + 6) * ld + i0:(j + 6) * ld + i1]
+        c7 = flat[(j + 7) * ld + i0:(j + 7) * ld + i1]
+        if trans:  # p[j..j+7] = A[i0:i1, j..j+7]^T x[i0:i1]: one pass over x
+            s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = zero
+            for i in range(k):
+                v = xs[i]
+                s0 += c0[i] * v
+                s1 += c1[i] * v
+                s2 += c2[i] * v
+                s3 += c3[i] * v
+                s4 += c4[i] * v
+                s5 += c5[i] * v
+                s6 += c6[i] * v
+                s7 += c7[i] * v
+            p[j], p[j + 1], p[j + 2], p[j + 3] = s0, s1, s2, s3
+            p[j + 4], p[j + 5], p[j + 6], p[j + 7] = s4, s5, s6, s7
+        else:  # p[i0:i1] += A[i0:i1, j..j+7] x[j..j+7]: one pass over p
+            t0, t1, t2, t3 = xb[j], xb[j + 1], xb[j + 2], xb[j + 3]
+            t4, t5, t6, t7 = xb[j + 4], xb[j + 5], xb[j + 6], xb[j + 7]
+            for i in range(k):
+                ps[i] += (c0[i] * t0 + c1[i] * t1 + c2[i] * t2 + c3[i] * t3) + (
+                    c4[i] * t4 + c5[i] * t5 + c6[i] * t6 + c7[i] * t7)
+        j += 8
+    while j < j1:
+        col = flat[j * ld + i0:j * ld + i1]
+        if trans:
+            p[j] = _dot(col, xs, zero)
+        else:
+            _axpy(ps, col, xb[j])
+        j += 1
+
+
+@numba.njit(cache=True)
+def _matvec_setup(trans, conj, alpha, x, beta, y):  # type: ignore[no-untyped-def]
+    # The serial part of matvec before its parallel loop (kept out of the parallel kernel,
+    # whose compile time grows with its size): alpha == 0, the blocking, the partial sums.
+    nb, leny = y.shape
+    a = alpha[0]
+    bt = beta[0]
+    one, zero = _one_zero(y)
+    if a == 0 and bt != 1:  # y := beta*y without reading A or x (beta == 1: nothing to do)
+        for b in range(nb):
+            for i in range(leny):
+                y[b, i] = bt * y[b, i] if bt != 0 else zero
+    m = x.shape[1] if trans else leny
+    n = leny if trans else x.shape[1]
+    rbs = RB_T if trans else RB_N
+    cbs = CB_T if trans else CB_N
+    nrb = (m + rbs - 1) // rbs
+    ncb = (n + cbs - 1) // cbs
+    part = np.empty((nb, nrb if trans else ncb, leny), dtype=y.dtype)
+    xc = np.empty(x.shape, dtype=x.dtype)
+    for b in range(nb):  # contiguous; A^H x = conj(A^T conj(x))
+        for i in range(x.shape[1]):
+            xc[b, i] = np.conj(x[b, i]) if conj else x[b, i]
+    tasks = 0 if a == 0 else nb * nrb * ncb
+    return tasks, nrb, ncb, rbs, cbs, m, n, a, bt, one, zero, part, xc
+
+
+@numba.njit(cache=True)
+def _matvec_finish(part, a, bt, y):  # type: ignore[no-untyped-def]
+    # Several partial sums per element: added in block order.
+    nparts = part.shape[1]
+    if nparts < 2:
+        return
+    for b in range(y.shape[0]):
+        for i in range(y.shape[1]):
+            s = part[b, 0, i]
+            for q in range(1, nparts):
+                s += part[b, q, i]
+            y[b, i] = a * s + bt * y[b, i] if bt != 0 else a * s
+
+
+@kernel
+def matvec(trans, conj, kind, upper, kl, ku, diag, alpha, A, x, beta, y):  # type: ignore[no-untyped-def]
+    # y := alpha*op(A)*x + beta*y, op(A) = A, A^T or (conj) A^H.  The logical A is m x n;
+    # column j holds rows max(0, j-ku) .. min(m, j+kl+1)-1 (all of them for a general
+    # matrix).  beta == 0 never reads y; alpha == 0 never reads A or x (may be empty then).
+    tasks, nrb, ncb, rbs, cbs, m, n, a, bt, one, zero, part, xc = _matvec_setup(trans, conj, alpha, x, beta, y)
+    for t in prange(tasks):
+        # np.int64: the parallel loop's index is unsigned, and the task would compile twice.
+        _matvec_task(np.int64(t), nrb, ncb, rbs, cbs, m, n, trans, conj, kind, upper, kl, ku, diag, A, xc, part,
+                     one, zero, a, bt, y)
+    if tasks:
+        _matvec_finish(part, a, bt, y)
+
+
+@numba.njit(cache=True)
+def _trsv_entry(trans, conj, kind, upper, k, unit, A, x, b, w):  # type: ignore[no-untyped-def]
+    # Solve op(A_b) x_b = x_b in the contiguous copy w; op = N or T, A^H as A^T on conj(x)
+    # (exact: Smith's division commutes with conj).  op(A) lower (N lower, T upper): forward
+    # substitution.
+    n = w.shape[0]
+    zero = _one_zero(w)[1]
+    for i in range(n):
+        w[i] = np.conj(x[b, i]) if conj else x[b, i]
+    kl = 0 if upper else k
+    ku = k if upper else 0
+    forward = upper == trans
+    for step in range(n):
+        j = step if forward else n - 1 - step
+        r0 = max(0, j - ku)
+        r1 = min(n, j + kl + 1)
+        col = np.ascontiguousarray(_column(A, b, kind, upper, n, ku, j, r0, r1))
+        s = w[j]
+        if trans:  # w_j = (w_j - sum_{i != j} A[i, j] w_i) / A[j, j]
+            s -= _dot(col[:j - r0], w[r0:j], zero) if upper else _dot(col[1:], w[j + 1:r1], zero)
+            w[j] = s if unit else _divide(s, col[j - r0])
+        else:  # w_j /= A[j, j], then w_i -= w_j A[i, j] along column j
+            if not unit:
+                s = _divide(s, col[j - r0])
+            w[j] = s
+            if upper:
+                _axpy(w[r0:j], col[:j - r0], -s)
+            else:
+                _axpy(w[j + 1:r1], col[1:], -s)
+    for i in range(n):
+        x[b, i] = np.conj(w[i]) if conj else w[i]
+
+
+@kernel
+def trsv(trans, conj, kind, upper, k, unit, A, x):  # type: ignore[no-untyped-def]
+    # x := op(A)^-1 x for a triangular A with k off-diagonals (n-1 for full and packed
+    # storage), one batch entry per task.  No singularity check: a zero diagonal gives inf/NaN.
+    work = np.empty(x.shape, dtype=x.dtype)
+    for b in prange(x.shape[0]):
+        _trsv_entry(trans, conj, kind, upper, k, unit, A, x, np.int64(b), work[b])
+
+
+@numba.njit(cache=True)
+def _rank_task(t, ncb, kind, upper, general, herm, two, conj_y, a, x, y, A):  # type: ignore[no-untyped-def]
+    # Columns of one block of one entry: A[:, j] += x op(y_j) alpha [+ y op(x_j) alpha'].
+    b = t // ncb
+    cb = t - b * ncb
+    m = x.shape[1]
+    n = y.shape[1]
+    a2 = np.conj(a) if herm else a
+    for j in range(cb * CB_R, min(n, (cb + 1) * CB_R)):
+        r0 = 0 if general or upper else j
+        r1 = m if general else (j + 1 if upper else n)
+        col = _column(A, b, kind, upper, n, 0, j, r0, r1)
+        s = a * (np.conj(y[b, j]) if herm or conj_y else y[b, j])
+        s2 = a2 * (np.conj(x[b, j]) if herm else x[b, j])
+        for i in range(r0, r1):
+            v = x[b, i] * s
+            if two:
+                v += y[b, i] * s2
+            if herm and i == j:
+                col[i - r0] = col[i - r0].real + v.real  # reference BLAS: a real diagonal
+            else:
+                col[i - r0] += v
+
+
+@kernel
+def rank_update(kind, upper, general, herm, two, conj_y, alpha, x, y, A):  # type: ignore[no-untyped-def]
+    # A += alpha x op(y)^T [+ alpha' y op(x)^T] on the stored part of A, column by column:
+    # ger/geru (general), gerc (conj_y), syr/syr2, her/her2 (herm: conjugates, alpha' =
+    # conj(alpha), real diagonal), full or packed.  One-vector updates pass y = x.  As
+    # rocBLAS's kernels, alpha == 0 (device pointer mode) returns at once.
+    ncb = (y.shape[1] + CB_R - 1) // CB_R
+    a = alpha[0]
+    tasks = A.shape[0] * ncb
+    if a == 0:
+        tasks = 0
+    for t in prange(tasks):
+        _rank_task(np.int64(t), ncb, kind, upper, general, herm, two, conj_y, a, x, y, A)
+
+
+# --- what the routines launch ----------------------------------------------------------------
+
+
+def column_major(A: np.ndarray) -> np.ndarray:
+    """``A`` with unit-stride columns: gathered pointer-array entries are row-major staging
+    copies; another copy makes their columns contiguous for the kernels."""
+    if A.shape[1] > 1 and A.shape[2] > 1 and A.strides[1] != A.itemsize:
+        return np.ascontiguousarray(A.transpose(0, 2, 1)).transpose(0, 2, 1)
+    return A
+
+
+def run_matvec(trans: bool, conj: bool, kind: int, upper: bool, kl: int, ku: int, diag: int,
+               alpha: np.ndarray, A: np.ndarray, x: np.ndarray, beta: np.ndarray, y: np.ndarray) -> None:
+    """gemv, gbmv (and the mixed-precision gemv, on float32 copies): ``y := alpha*op(A)*x + beta*y``."""
+    matvec(trans, conj, kind, upper, kl, ku, diag, alpha, column_major(A), x, beta, y)
+
+
+def run_symv(herm: bool, kind: int, upper: bool, k: int, alpha: np.ndarray, A: np.ndarray, x: np.ndarray,
+             beta: np.ndarray, y: np.ndarray) -> None:
+    """symv, spmv, sbmv, hemv, hpmv, hbmv from the stored triangle T (diagonal included):
+    ``y := alpha*T*x + beta*y``, then ``y += alpha*op(T_strict)*x`` with op the transpose
+    (conjugate transpose for Hermitian A)."""
+    A = column_major(A)
+    kl, ku = (0, k) if upper else (k, 0)
+    matvec(False, False, kind, upper, kl, ku, DIAG_REAL if herm else DIAG_STORED, alpha, A, x, beta, y)
+    matvec(True, herm, kind, upper, kl, ku, DIAG_SKIP, alpha, A, x, np.ones(1, beta.dtype), y)
+
+
+def run_trmv(trans: bool, conj: bool, kind: int, upper: bool, k: int, unit: bool, A: np.ndarray,
+             x: np.ndarray) -> None:
+    """trmv, tpmv, tbmv: ``x := op(A)*x`` (from a copy of x, as rocBLAS's workspace)."""
+    kl, ku = (0, k) if upper else (k, 0)
+    one = np.ones(1, x.dtype)
+    matvec(trans, conj, kind, upper, kl, ku, DIAG_UNIT if unit else DIAG_STORED, one, column_major(A),
+           np.array(x), one - one, x)
+
+
+def run_trsv(trans: bool, conj: bool, kind: int, upper: bool, k: int, unit: bool, A: np.ndarray,
+             x: np.ndarray) -> None:
+    """trsv, tpsv, tbsv: ``x := op(A)^-1 * x``."""
+    trsv(trans, conj, kind, upper, k, unit, column_major(A), x)
+
+
+def run_rank_update(kind: int, upper: bool, general: bool, herm: bool, two: bool, conj_y: bool,
+                    alpha: np.ndarray, x: np.ndarray, y: np.ndarray | None, A: np.ndarray) -> None:
+    """ger/geru/gerc, syr/syr2/her/her2, spr/spr2/hpr/hpr2 (y None: a one-vector update)."""
+    # A real alpha (her, hpr) as a complex one: one compiled kernel per precision.
+    rank_update(kind, upper, general, herm, two, conj_y, alpha.astype(A.dtype), x, x if y is None else y, A)

@@ -1,0 +1,579 @@
+"""Level-2 BLAS: matrix-vector operations, in rocBLAS's check order and quick returns.
+
+Every routine checks, as rocBLAS's ``*_arg_check``: enums (invalid_value), then sizes
+(invalid_size: negative sizes, leading dimensions too small, ``incx == 0`` or
+``incy == 0``, ``batch_count < 0``), then quick returns (any size 0: success, nothing
+touched), then pointers (invalid_pointer: alpha/beta first; arrays only where they would
+be dereferenced; in host pointer mode the value rules, e.g. gemv's ``alpha == 0 &&
+beta == 1``, apply first).  ``beta == 0`` never reads y; ``alpha == 0`` never reads A
+or x.  Negative increments follow reference BLAS.  Triangular, symmetric and Hermitian
+routines read (and the rank updates write) only the ``uplo`` triangle; the Hermitian
+updates zero the imaginary part of the diagonal, as reference BLAS.  Triangular solves
+do not check for singularity.
+
+Storage: full matrices column-major with leading dimension ``lda``; packed matrices
+(``tp*``, ``sp*``, ``hp*``) ``n(n+1)/2`` elements, column by column; banded matrices
+(``gb*``, ``tb*``, ``sb*``, ``hb*``) in LAPACK band storage, ``lda >= kl+ku+1`` (``k+1``).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from rocmath.precision import BF16, C, D, H, S, Z
+
+from . import _kernels_l2 as k
+from ._api import BATCHED, STRIDED, Call, Routine, bind, public_names
+from ._types import Diagonal, Fill, Operation
+
+_FILLS = (Fill.upper, Fill.lower)
+
+
+# --- argument checks shared by the routines ----------------------------------------------------
+
+
+def _sizes(c: Call, *names: str) -> list[int]:
+    """Integer size arguments, each >= 0."""
+    out = []
+    for name in names:
+        v = c.int(name)
+        if v < 0:
+            raise c.invalid_size(name, f"must be non-negative, got {v}")
+        out.append(v)
+    return out
+
+
+def _ld(c: Call, name: str, minimum: int, what: str) -> int:
+    v = c.int(name)
+    if v < minimum:
+        raise c.invalid_size(name, f"must be >= {what} = {minimum}, got {v}")
+    return v
+
+
+def _inc(c: Call, name: str) -> int:
+    v = c.int(name)
+    if v == 0:
+        raise c.invalid_size(name, "must be nonzero")
+    return v
+
+
+def _need(c: Call, *names: str) -> None:
+    """invalid_pointer for the first null array among ``names``."""
+    for name in names:
+        if c.is_null(name):
+            raise c.invalid_pointer(name)
+
+
+def _empty(c: Call, ndim: int, dtype: Any = None) -> np.ndarray:
+    """Stands in for an array the kernel does not read (alpha == 0): it may be null."""
+    return np.zeros((c.batch_count,) + (0,) * (ndim - 1), dtype=dtype or c.dtype)
+
+
+def _flops(c: Call, madds: float) -> float:
+    return madds * c.batch_count * (8 if c.precision.is_complex else 2)
+
+
+def _bytes(c: Call, elements: float) -> float:
+    return elements * c.batch_count * c.precision.itemsize
+
+
+# --- general matrix-vector products: gemv, gbmv ------------------------------------------------
+
+
+def _general_mv(c: Call, band: bool = False, mixed: bool = False, out_dtype: Any = None) -> None:
+    trans = c.enum("trans", Operation)
+    if band:
+        m, n, kl, ku = _sizes(c, "m", "n", "kl", "ku")
+        _ld(c, "lda", kl + ku + 1, "kl + ku + 1")
+    else:
+        m, n = _sizes(c, "m", "n")
+        _ld(c, "lda", max(1, m), "max(1, m)")
+        kl, ku = m - 1, n - 1
+    incx, incy = _inc(c, "incx"), _inc(c, "incy")
+    count = c.batch_count
+    if m == 0 or n == 0 or count == 0:
+        return
+    sdt = np.float32 if mixed else None  # mixed precision: float alpha and beta
+    alpha, beta = c.scalar("alpha", sdt), c.scalar("beta", sdt)
+    a, b = c.host_scalar("alpha", sdt), c.host_scalar("beta", sdt)
+    if c.host_mode:
+        if a == 0 and b == 1:
+            return
+        _need(c, "y")
+        if a != 0:
+            _need(c, "A", "x")
+    lenx, leny = (n, m) if trans is Operation.none else (m, n)
+    reads = not (c.host_mode and a == 0)
+    # Half and bfloat16 are storage types: the kernel gets float32 copies (rounded back for y).
+    A = c.matrix("A", kl + ku + 1 if band else m, n, c.int("lda")) if reads else _empty(c, 3, sdt)
+    x = c.vector("x", lenx, incx) if reads else _empty(c, 2, sdt)
+    y = c.vector("y", leny, incy, writable=True, dtype=out_dtype)
+    stored = (kl + ku + 1) * n if band else m * n
+    c.launch(k.run_matvec, trans is not Operation.none, trans is Operation.conjugate_transpose,
+             k.BAND if band else k.FULL, True, kl, ku, k.DIAG_STORED, alpha, A, x, beta, y,
+             flops=_flops(c, stored), bytes=_bytes(c, stored + lenx + 2 * leny))
+
+
+GEMV = Routine("gemv", ("trans", "m", "n", "alpha", "A", "lda", "x", "incx", "beta", "y", "incy"),
+               {"A": "lda", "x": "incx", "y": "incy"}, _general_mv,
+               summary="y := alpha*op(A)*x + beta*y for a general m x n matrix A.")
+GBMV = Routine("gbmv", ("trans", "m", "n", "kl", "ku", "alpha", "A", "lda", "x", "incx", "beta", "y", "incy"),
+               {"A": "lda", "x": "incx", "y": "incy"}, partial(_general_mv, band=True),
+               summary="y := alpha*op(A)*x + beta*y for an m x n band matrix A (kl sub-, ku superdiagonals).")
+# Mixed precision (batched and strided batched only): A and x half (hsh, hss) or bfloat16
+# (tst, tss), alpha, beta and the computation float32, y in the input type or float32.
+GEMV_MIXED = Routine("gemv", GEMV.params, GEMV.arrays, partial(_general_mv, mixed=True),
+                     summary="y := alpha*op(A)*x + beta*y; A, x, y half or bfloat16, computed in float32.")
+GEMV_MIXED_F32 = Routine("gemv", GEMV.params, GEMV.arrays, partial(_general_mv, mixed=True, out_dtype=np.float32),
+                         summary="y := alpha*op(A)*x + beta*y; A, x half or bfloat16, y and computation float32.")
+
+
+# --- symmetric and Hermitian products: symv, spmv, sbmv, hemv, hpmv, hbmv -----------------------
+
+
+def _sym_mv(c: Call, kind: int, herm: bool, a_name: str = "A") -> None:
+    uplo = c.enum("uplo", Fill, _FILLS)
+    if kind == k.BAND:
+        n, kk = _sizes(c, "n", "k")
+        _ld(c, "lda", kk + 1, "k + 1")
+    else:
+        (n,) = _sizes(c, "n")
+        kk = max(n - 1, 0)
+        if kind == k.FULL:
+            _ld(c, "lda", max(1, n), "max(1, n)")
+    incx, incy = _inc(c, "incx"), _inc(c, "incy")
+    count = c.batch_count
+    if n == 0 or count == 0:
+        return
+    alpha, beta = c.scalar("alpha"), c.scalar("beta")
+    a, b = c.host_scalar("alpha"), c.host_scalar("beta")
+    if c.host_mode:
+        if a == 0 and b == 1:
+            return
+        _need(c, "y")
+        if a != 0:
+            _need(c, a_name, "x")
+    reads = not (c.host_mode and a == 0)
+    A = _matrix(c, a_name, kind, n, kk) if reads else _empty(c, 3)
+    x = c.vector("x", n, incx) if reads else _empty(c, 2)
+    y = c.vector("y", n, incy, writable=True)
+    stored = _stored(kind, n, kk)
+    c.launch(k.run_symv, herm, kind, uplo is Fill.upper, kk, alpha, A, x, beta, y,
+             flops=_flops(c, 2 * stored), bytes=_bytes(c, stored + 3 * n))
+
+
+def _matrix(c: Call, name: str, kind: int, n: int, kk: int, *, writable: bool = False) -> Any:
+    """The square matrix argument in its storage: full (lda), band (kk+1 rows) or packed."""
+    if kind == k.PACKED:
+        return c.matrix(name, 1, n * (n + 1) // 2, 1, writable=writable)
+    return c.matrix(name, kk + 1 if kind == k.BAND else n, n, c.int("lda"), writable=writable)
+
+
+def _stored(kind: int, n: int, kk: int) -> int:
+    """Elements of the stored triangle (or band)."""
+    return n * (n + 1) // 2 if kind != k.BAND else (kk + 1) * n - kk * (kk + 1) // 2
+
+
+_SYMV = ("uplo", "n", "alpha", "A", "lda", "x", "incx", "beta", "y", "incy")
+_SBMV = ("uplo", "n", "k", "alpha", "A", "lda", "x", "incx", "beta", "y", "incy")
+_MV_ARRAYS = {"A": "lda", "x": "incx", "y": "incy"}
+SYMV = Routine("symv", _SYMV, _MV_ARRAYS, partial(_sym_mv, kind=k.FULL, herm=False),
+               summary="y := alpha*A*x + beta*y for a symmetric A, from its uplo triangle.")
+HEMV = Routine("hemv", _SYMV, _MV_ARRAYS, partial(_sym_mv, kind=k.FULL, herm=True),
+               summary="y := alpha*A*x + beta*y for a Hermitian A, from its uplo triangle (real diagonal).")
+SBMV = Routine("sbmv", _SBMV, _MV_ARRAYS, partial(_sym_mv, kind=k.BAND, herm=False),
+               summary="y := alpha*A*x + beta*y for a symmetric band A with k off-diagonals.")
+HBMV = Routine("hbmv", _SBMV, _MV_ARRAYS, partial(_sym_mv, kind=k.BAND, herm=True),
+               summary="y := alpha*A*x + beta*y for a Hermitian band A with k off-diagonals.")
+SPMV = Routine("spmv", ("uplo", "n", "alpha", "A", "x", "incx", "beta", "y", "incy"),
+               {"A": "A", "x": "incx", "y": "incy"}, partial(_sym_mv, kind=k.PACKED, herm=False),
+               summary="y := alpha*A*x + beta*y for a symmetric A in packed storage.")
+HPMV = Routine("hpmv", ("uplo", "n", "alpha", "AP", "x", "incx", "beta", "y", "incy"),
+               {"AP": "AP", "x": "incx", "y": "incy"}, partial(_sym_mv, kind=k.PACKED, herm=True, a_name="AP"),
+               summary="y := alpha*A*x + beta*y for a Hermitian A in packed storage.")
+
+
+# --- triangular products and solves: trmv, tpmv, tbmv, trsv, tpsv, tbsv --------------------------
+
+
+def _triangular(c: Call, kind: int, solve: bool, trans_name: str = "transA", a_name: str = "A") -> None:
+    uplo = c.enum("uplo", Fill, _FILLS)
+    trans = c.enum(trans_name, Operation)
+    diag = c.enum("diag", Diagonal)
+    if kind == k.BAND:
+        n, kk = _sizes(c, "n", "k")
+        _ld(c, "lda", kk + 1, "k + 1")
+    else:
+        (n,) = _sizes(c, "n")
+        kk = max(n - 1, 0)
+        if kind == k.FULL:
+            _ld(c, "lda", max(1, n), "max(1, n)")
+    incx = _inc(c, "incx")
+    count = c.batch_count
+    if n == 0 or count == 0:
+        return
+    _need(c, a_name, "x")
+    A = _matrix(c, a_name, kind, n, kk)
+    x = c.vector("x", n, incx, writable=True)
+    args = (trans is not Operation.none, trans is Operation.conjugate_transpose, kind, uplo is Fill.upper, kk,
+            diag is Diagonal.unit, A, x)
+    stored = _stored(kind, n, kk)
+    c.launch(k.run_trsv if solve else k.run_trmv, *args, flops=_flops(c, stored), bytes=_bytes(c, stored + 2 * n))
+
+
+def _workspace_entries(c: Call) -> tuple[int, int]:
+    """``(n, batch_count)`` for a size query, (0, 0) when the call is invalid or a quick return."""
+    try:
+        n, count = c.int("n"), c.batches()
+    except Exception:  # invalid arguments are reported by the call itself
+        return 0, 0
+    return (n, count) if n > 0 and count > 0 else (0, 0)
+
+
+def _x_copy_bytes(c: Call) -> int:
+    """rocBLAS's workspace of trmv, tpmv and tbmv: a copy of x."""
+    n, count = _workspace_entries(c)
+    return c.precision.itemsize * n * count
+
+
+def _trsv_bytes(c: Call) -> int:
+    """rocBLAS's workspace of trsv: one int per entry (a completion counter)."""
+    n, count = _workspace_entries(c)
+    return 4 * count if n else 0
+
+
+_TRMV = ("uplo", "transA", "diag", "n", "A", "lda", "x", "incx")
+_TBMV = ("uplo", "trans", "diag", "n", "k", "A", "lda", "x", "incx")
+_TBSV = ("uplo", "transA", "diag", "n", "k", "A", "lda", "x", "incx")
+_TRI_ARRAYS = {"A": "lda", "x": "incx"}
+TRMV = Routine("trmv", _TRMV, _TRI_ARRAYS, partial(_triangular, kind=k.FULL, solve=False),
+               workspace=_x_copy_bytes, summary="x := op(A)*x for a triangular A.")
+TPMV = Routine("tpmv", ("uplo", "transA", "diag", "n", "A", "x", "incx"), {"A": "A", "x": "incx"},
+               partial(_triangular, kind=k.PACKED, solve=False), workspace=_x_copy_bytes,
+               summary="x := op(A)*x for a triangular A in packed storage.")
+TBMV = Routine("tbmv", _TBMV, _TRI_ARRAYS, partial(_triangular, kind=k.BAND, solve=False, trans_name="trans"),
+               workspace=_x_copy_bytes, summary="x := op(A)*x for a triangular band A with k off-diagonals.")
+TRSV = Routine("trsv", _TRMV, _TRI_ARRAYS, partial(_triangular, kind=k.FULL, solve=True),
+               workspace=_trsv_bytes,
+               summary="x := op(A)^-1*x for a triangular A (no singularity check).")
+TPSV = Routine("tpsv", ("uplo", "transA", "diag", "n", "AP", "x", "incx"), {"AP": "AP", "x": "incx"},
+               partial(_triangular, kind=k.PACKED, solve=True, a_name="AP"),
+               summary="x := op(A)^-1*x for a triangular A in packed storage (no singularity check).")
+TBSV = Routine("tbsv", _TBSV, _TRI_ARRAYS, partial(_triangular, kind=k.BAND, solve=True),
+               summary="x := op(A)^-1*x for a triangular band A with k off-diagonals (no singularity check).")
+
+
+# --- rank-1 and rank-2 updates: ger, geru, gerc, syr, syr2, spr, spr2, her, her2, hpr, hpr2 ------
+
+
+def _ger(c: Call, conj: bool = False) -> None:
+    m, n = _sizes(c, "m", "n")
+    incx, incy = _inc(c, "incx"), _inc(c, "incy")
+    lda = _ld(c, "lda", max(1, m), "max(1, m)")
+    count = c.batch_count
+    if m == 0 or n == 0 or count == 0:
+        return
+    alpha = c.scalar("alpha")
+    if c.host_mode:
+        if c.host_scalar("alpha") == 0:
+            return
+        _need(c, "A", "x", "y")
+    c.launch(k.run_rank_update, k.FULL, True, True, False, False, conj, alpha, c.vector("x", m, incx),
+             c.vector("y", n, incy), c.matrix("A", m, n, lda, writable=True),
+             flops=_flops(c, m * n), bytes=_bytes(c, 2 * m * n + m + n))
+
+
+_GER = ("m", "n", "alpha", "x", "incx", "y", "incy", "A", "lda")
+_GER_ARRAYS = {"x": "incx", "y": "incy", "A": "lda"}
+GER = Routine("ger", _GER, _GER_ARRAYS, _ger, summary="A := A + alpha*x*y^T.")
+GERU = Routine("geru", _GER, _GER_ARRAYS, _ger, summary="A := A + alpha*x*y^T.")
+GERC = Routine("gerc", _GER, _GER_ARRAYS, partial(_ger, conj=True), summary="A := A + alpha*x*y^H.")
+
+
+def _sym_rank(c: Call, kind: int, herm: bool, two: bool) -> None:
+    uplo = c.enum("uplo", Fill, _FILLS)
+    (n,) = _sizes(c, "n")
+    incx = _inc(c, "incx")
+    incy = _inc(c, "incy") if two else 0
+    a_name = "AP" if kind == k.PACKED else "A"
+    if kind == k.FULL:
+        _ld(c, "lda", max(1, n), "max(1, n)")
+    count = c.batch_count
+    if n == 0 or count == 0:
+        return
+    real = c.precision.real.compute_dtype if herm and not two else None  # her, hpr: a real alpha
+    alpha = c.scalar("alpha", real)
+    if c.host_mode:
+        if c.host_scalar("alpha", real) == 0:
+            return
+        _need(c, a_name, "x", *(("y",) if two else ()))
+    x = c.vector("x", n, incx)
+    y = c.vector("y", n, incy) if two else None
+    A = _matrix(c, a_name, kind, n, n - 1, writable=True)
+    stored = n * (n + 1) // 2
+    c.launch(k.run_rank_update, kind, uplo is Fill.upper, False, herm, two, False, alpha, x, y, A,
+             flops=_flops(c, stored * (1 + two)), bytes=_bytes(c, 2 * stored + n * (1 + two)))
+
+
+_SYR = ("uplo", "n", "alpha", "x", "incx", "A", "lda")
+_SYR2 = ("uplo", "n", "alpha", "x", "incx", "y", "incy", "A", "lda")
+_SPR = ("uplo", "n", "alpha", "x", "incx", "AP")
+_SPR2 = ("uplo", "n", "alpha", "x", "incx", "y", "incy", "AP")
+SYR = Routine("syr", _SYR, {"x": "incx", "A": "lda"}, partial(_sym_rank, kind=k.FULL, herm=False, two=False),
+              summary="A := A + alpha*x*x^T on the uplo triangle of a symmetric A.")
+SYR2 = Routine("syr2", _SYR2, _GER_ARRAYS, partial(_sym_rank, kind=k.FULL, herm=False, two=True),
+               summary="A := A + alpha*x*y^T + alpha*y*x^T on the uplo triangle of a symmetric A.")
+HER = Routine("her", _SYR, {"x": "incx", "A": "lda"}, partial(_sym_rank, kind=k.FULL, herm=True, two=False),
+              summary="A := A + alpha*x*x^H (real alpha) on the uplo triangle of a Hermitian A.")
+HER2 = Routine("her2", _SYR2, _GER_ARRAYS, partial(_sym_rank, kind=k.FULL, herm=True, two=True),
+               summary="A := A + alpha*x*y^H + conj(alpha)*y*x^H on the uplo triangle of a Hermitian A.")
+SPR = Routine("spr", _SPR, {"x": "incx", "AP": "AP"}, partial(_sym_rank, kind=k.PACKED, herm=False, two=False),
+              summary="A := A + alpha*x*x^T for a symmetric A in packed storage.")
+SPR2 = Routine("spr2", _SPR2, {"x": "incx", "y": "incy", "AP": "AP"},
+               partial(_sym_rank, kind=k.PACKED, herm=False, two=True),
+               summary="A := A + alpha*x*y^T + alpha*y*x^T for a symmetric A in packed storage.")
+HPR = Routine("hpr", _SPR, {"x": "incx", "AP": "AP"}, partial(_sym_rank, kind=k.PACKED, herm=True, two=False),
+              summary="A := A + alpha*x*x^H (real alpha) for a Hermitian A in packed storage.")
+HPR2 = Routine("hpr2", _SPR2, {"x": "incx", "y": "incy", "AP": "AP"},
+               partial(_sym_rank, kind=k.PACKED, herm=True, two=True),
+               summary="A := A + alpha*x*y^H + conj(alpha)*y*x^H for a Hermitian A in packed storage.")
+
+
+# --- the public names: one line each ------------------------------------------------------------
+# fmt: off
+sgemv = bind(GEMV, S)
+dgemv = bind(GEMV, D)
+cgemv = bind(GEMV, C)
+zgemv = bind(GEMV, Z)
+sgemv_batched = bind(GEMV, S, BATCHED)
+dgemv_batched = bind(GEMV, D, BATCHED)
+cgemv_batched = bind(GEMV, C, BATCHED)
+zgemv_batched = bind(GEMV, Z, BATCHED)
+sgemv_strided_batched = bind(GEMV, S, STRIDED)
+dgemv_strided_batched = bind(GEMV, D, STRIDED)
+cgemv_strided_batched = bind(GEMV, C, STRIDED)
+zgemv_strided_batched = bind(GEMV, Z, STRIDED)
+hshgemv_batched = bind(GEMV_MIXED, H, BATCHED, prefix="hsh")
+hssgemv_batched = bind(GEMV_MIXED_F32, H, BATCHED, prefix="hss")
+tstgemv_batched = bind(GEMV_MIXED, BF16, BATCHED, prefix="tst")
+tssgemv_batched = bind(GEMV_MIXED_F32, BF16, BATCHED, prefix="tss")
+hshgemv_strided_batched = bind(GEMV_MIXED, H, STRIDED, prefix="hsh")
+hssgemv_strided_batched = bind(GEMV_MIXED_F32, H, STRIDED, prefix="hss")
+tstgemv_strided_batched = bind(GEMV_MIXED, BF16, STRIDED, prefix="tst")
+tssgemv_strided_batched = bind(GEMV_MIXED_F32, BF16, STRIDED, prefix="tss")
+sgbmv = bind(GBMV, S)
+dgbmv = bind(GBMV, D)
+cgbmv = bind(GBMV, C)
+zgbmv = bind(GBMV, Z)
+sgbmv_batched = bind(GBMV, S, BATCHED)
+dgbmv_batched = bind(GBMV, D, BATCHED)
+cgbmv_batched = bind(GBMV, C, BATCHED)
+zgbmv_batched = bind(GBMV, Z, BATCHED)
+sgbmv_strided_batched = bind(GBMV, S, STRIDED)
+dgbmv_strided_batched = bind(GBMV, D, STRIDED)
+cgbmv_strided_batched = bind(GBMV, C, STRIDED)
+zgbmv_strided_batched = bind(GBMV, Z, STRIDED)
+strmv = bind(TRMV, S)
+dtrmv = bind(TRMV, D)
+ctrmv = bind(TRMV, C)
+ztrmv = bind(TRMV, Z)
+strmv_batched = bind(TRMV, S, BATCHED)
+dtrmv_batched = bind(TRMV, D, BATCHED)
+ctrmv_batched = bind(TRMV, C, BATCHED)
+ztrmv_batched = bind(TRMV, Z, BATCHED)
+strmv_strided_batched = bind(TRMV, S, STRIDED)
+dtrmv_strided_batched = bind(TRMV, D, STRIDED)
+ctrmv_strided_batched = bind(TRMV, C, STRIDED)
+ztrmv_strided_batched = bind(TRMV, Z, STRIDED)
+stpmv = bind(TPMV, S)
+dtpmv = bind(TPMV, D)
+ctpmv = bind(TPMV, C)
+ztpmv = bind(TPMV, Z)
+stpmv_batched = bind(TPMV, S, BATCHED)
+dtpmv_batched = bind(TPMV, D, BATCHED)
+ctpmv_batched = bind(TPMV, C, BATCHED)
+ztpmv_batched = bind(TPMV, Z, BATCHED)
+stpmv_strided_batched = bind(TPMV, S, STRIDED)
+dtpmv_strided_batched = bind(TPMV, D, STRIDED)
+ctpmv_strided_batched = bind(TPMV, C, STRIDED)
+ztpmv_strided_batched = bind(TPMV, Z, STRIDED)
+stbmv = bind(TBMV, S)
+dtbmv = bind(TBMV, D)
+ctbmv = bind(TBMV, C)
+ztbmv = bind(TBMV, Z)
+stbmv_batched = bind(TBMV, S, BATCHED)
+dtbmv_batched = bind(TBMV, D, BATCHED)
+ctbmv_batched = bind(TBMV, C, BATCHED)
+ztbmv_batched = bind(TBMV, Z, BATCHED)
+stbmv_strided_batched = bind(TBMV, S, STRIDED)
+dtbmv_strided_batched = bind(TBMV, D, STRIDED)
+ctbmv_strided_batched = bind(TBMV, C, STRIDED)
+ztbmv_strided_batched = bind(TBMV, Z, STRIDED)
+strsv = bind(TRSV, S)
+dtrsv = bind(TRSV, D)
+ctrsv = bind(TRSV, C)
+ztrsv = bind(TRSV, Z)
+strsv_batched = bind(TRSV, S, BATCHED)
+dtrsv_batched = bind(TRSV, D, BATCHED)
+ctrsv_batched = bind(TRSV, C, BATCHED)
+ztrsv_batched = bind(TRSV, Z, BATCHED)
+strsv_strided_batched = bind(TRSV, S, STRIDED)
+dtrsv_strided_batched = bind(TRSV, D, STRIDED)
+ctrsv_strided_batched = bind(TRSV, C, STRIDED)
+ztrsv_strided_batched = bind(TRSV, Z, STRIDED)
+stpsv = bind(TPSV, S)
+dtpsv = bind(TPSV, D)
+ctpsv = bind(TPSV, C)
+ztpsv = bind(TPSV, Z)
+stpsv_batched = bind(TPSV, S, BATCHED)
+dtpsv_batched = bind(TPSV, D, BATCHED)
+ctpsv_batched = bind(TPSV, C, BATCHED)
+ztpsv_batched = bind(TPSV, Z, BATCHED)
+stpsv_strided_batched = bind(TPSV, S, STRIDED)
+dtpsv_strided_batched = bind(TPSV, D, STRIDED)
+ctpsv_strided_batched = bind(TPSV, C, STRIDED)
+ztpsv_strided_batched = bind(TPSV, Z, STRIDED)
+stbsv = bind(TBSV, S)
+dtbsv = bind(TBSV, D)
+ctbsv = bind(TBSV, C)
+ztbsv = bind(TBSV, Z)
+stbsv_batched = bind(TBSV, S, BATCHED)
+dtbsv_batched = bind(TBSV, D, BATCHED)
+ctbsv_batched = bind(TBSV, C, BATCHED)
+ztbsv_batched = bind(TBSV, Z, BATCHED)
+stbsv_strided_batched = bind(TBSV, S, STRIDED)
+dtbsv_strided_batched = bind(TBSV, D, STRIDED)
+ctbsv_strided_batched = bind(TBSV, C, STRIDED)
+ztbsv_strided_batched = bind(TBSV, Z, STRIDED)
+ssymv = bind(SYMV, S)
+dsymv = bind(SYMV, D)
+csymv = bind(SYMV, C)
+zsymv = bind(SYMV, Z)
+ssymv_batched = bind(SYMV, S, BATCHED)
+dsymv_batched = bind(SYMV, D, BATCHED)
+csymv_batched = bind(SYMV, C, BATCHED)
+zsymv_batched = bind(SYMV, Z, BATCHED)
+ssymv_strided_batched = bind(SYMV, S, STRIDED)
+dsymv_strided_batched = bind(SYMV, D, STRIDED)
+csymv_strided_batched = bind(SYMV, C, STRIDED)
+zsymv_strided_batched = bind(SYMV, Z, STRIDED)
+sspmv = bind(SPMV, S)
+dspmv = bind(SPMV, D)
+sspmv_batched = bind(SPMV, S, BATCHED)
+dspmv_batched = bind(SPMV, D, BATCHED)
+sspmv_strided_batched = bind(SPMV, S, STRIDED)
+dspmv_strided_batched = bind(SPMV, D, STRIDED)
+ssbmv = bind(SBMV, S)
+dsbmv = bind(SBMV, D)
+ssbmv_batched = bind(SBMV, S, BATCHED)
+dsbmv_batched = bind(SBMV, D, BATCHED)
+ssbmv_strided_batched = bind(SBMV, S, STRIDED)
+dsbmv_strided_batched = bind(SBMV, D, STRIDED)
+chemv = bind(HEMV, C)
+zhemv = bind(HEMV, Z)
+chemv_batched = bind(HEMV, C, BATCHED)
+zhemv_batched = bind(HEMV, Z, BATCHED)
+chemv_strided_batched = bind(HEMV, C, STRIDED)
+zhemv_strided_batched = bind(HEMV, Z, STRIDED)
+chbmv = bind(HBMV, C)
+zhbmv = bind(HBMV, Z)
+chbmv_batched = bind(HBMV, C, BATCHED)
+zhbmv_batched = bind(HBMV, Z, BATCHED)
+chbmv_strided_batched = bind(HBMV, C, STRIDED)
+zhbmv_strided_batched = bind(HBMV, Z, STRIDED)
+chpmv = bind(HPMV, C)
+zhpmv = bind(HPMV, Z)
+chpmv_batched = bind(HPMV, C, BATCHED)
+zhpmv_batched = bind(HPMV, Z, BATCHED)
+chpmv_strided_batched = bind(HPMV, C, STRIDED)
+zhpmv_strided_batched = bind(HPMV, Z, STRIDED)
+sger = bind(GER, S)
+dger = bind(GER, D)
+sger_batched = bind(GER, S, BATCHED)
+dger_batched = bind(GER, D, BATCHED)
+sger_strided_batched = bind(GER, S, STRIDED)
+dger_strided_batched = bind(GER, D, STRIDED)
+cgeru = bind(GERU, C)
+zgeru = bind(GERU, Z)
+cgeru_batched = bind(GERU, C, BATCHED)
+zgeru_batched = bind(GERU, Z, BATCHED)
+cgeru_strided_batched = bind(GERU, C, STRIDED)
+zgeru_strided_batched = bind(GERU, Z, STRIDED)
+cgerc = bind(GERC, C)
+zgerc = bind(GERC, Z)
+cgerc_batched = bind(GERC, C, BATCHED)
+zgerc_batched = bind(GERC, Z, BATCHED)
+cgerc_strided_batched = bind(GERC, C, STRIDED)
+zgerc_strided_batched = bind(GERC, Z, STRIDED)
+ssyr = bind(SYR, S)
+dsyr = bind(SYR, D)
+csyr = bind(SYR, C)
+zsyr = bind(SYR, Z)
+ssyr_batched = bind(SYR, S, BATCHED)
+dsyr_batched = bind(SYR, D, BATCHED)
+csyr_batched = bind(SYR, C, BATCHED)
+zsyr_batched = bind(SYR, Z, BATCHED)
+ssyr_strided_batched = bind(SYR, S, STRIDED)
+dsyr_strided_batched = bind(SYR, D, STRIDED)
+csyr_strided_batched = bind(SYR, C, STRIDED)
+zsyr_strided_batched = bind(SYR, Z, STRIDED)
+ssyr2 = bind(SYR2, S)
+dsyr2 = bind(SYR2, D)
+csyr2 = bind(SYR2, C)
+zsyr2 = bind(SYR2, Z)
+ssyr2_batched = bind(SYR2, S, BATCHED)
+dsyr2_batched = bind(SYR2, D, BATCHED)
+csyr2_batched = bind(SYR2, C, BATCHED)
+zsyr2_batched = bind(SYR2, Z, BATCHED)
+ssyr2_strided_batched = bind(SYR2, S, STRIDED)
+dsyr2_strided_batched = bind(SYR2, D, STRIDED)
+csyr2_strided_batched = bind(SYR2, C, STRIDED)
+zsyr2_strided_batched = bind(SYR2, Z, STRIDED)
+sspr = bind(SPR, S)
+dspr = bind(SPR, D)
+cspr = bind(SPR, C)
+zspr = bind(SPR, Z)
+sspr_batched = bind(SPR, S, BATCHED)
+dspr_batched = bind(SPR, D, BATCHED)
+cspr_batched = bind(SPR, C, BATCHED)
+zspr_batched = bind(SPR, Z, BATCHED)
+sspr_strided_batched = bind(SPR, S, STRIDED)
+dspr_strided_batched = bind(SPR, D, STRIDED)
+cspr_strided_batched = bind(SPR, C, STRIDED)
+zspr_strided_batched = bind(SPR, Z, STRIDED)
+sspr2 = bind(SPR2, S)
+dspr2 = bind(SPR2, D)
+sspr2_batched = bind(SPR2, S, BATCHED)
+dspr2_batched = bind(SPR2, D, BATCHED)
+sspr2_strided_batched = bind(SPR2, S, STRIDED)
+dspr2_strided_batched = bind(SPR2, D, STRIDED)
+cher = bind(HER, C)
+zher = bind(HER, Z)
+cher_batched = bind(HER, C, BATCHED)
+zher_batched = bind(HER, Z, BATCHED)
+cher_strided_batched = bind(HER, C, STRIDED)
+zher_strided_batched = bind(HER, Z, STRIDED)
+cher2 = bind(HER2, C)
+zher2 = bind(HER2, Z)
+cher2_batched = bind(HER2, C, BATCHED)
+zher2_batched = bind(HER2, Z, BATCHED)
+cher2_strided_batched = bind(HER2, C, STRIDED)
+zher2_strided_batched = bind(HER2, Z, STRIDED)
+chpr = bind(HPR, C)
+zhpr = bind(HPR, Z)
+chpr_batched = bind(HPR, C, BATCHED)
+zhpr_batched = bind(HPR, Z, BATCHED)
+chpr_strided_batched = bind(HPR, C, STRIDED)
+zhpr_strided_batched = bind(HPR, Z, STRIDED)
+chpr2 = bind(HPR2, C)
+zhpr2 = bind(HPR2, Z)
+chpr2_batched = bind(HPR2, C, BATCHED)
+zhpr2_batched = bind(HPR2, Z, BATCHED)
+chpr2_strided_batched = bind(HPR2, C, STRIDED)
+zhpr2_strided_batched = bind(HPR2, Z, STRIDED)
+# fmt: on
+
+__all__ = public_names(globals())
