@@ -24,6 +24,7 @@ from ._handle import *  # noqa: F403
 from ._handle import BlasHandle
 from ._types import *  # noqa: F403
 from .arrays import *  # noqa: F403
+from .ex import *  # noqa: F403
 from .extensions import *  # noqa: F403
 from .level1 import *  # noqa: F403
 from .level2 import *  # noqa: F403

@@ -9,51 +9,115 @@ added in order (rocBLAS is deterministic with atomics off; so is rocmath, always
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
+from numba import carray, njit, prange
 
+from rocmath._kernels import _voidptr
 from rocmath.kernel import kernel
 
 BLOCK = 2048
+
+
+# Elementwise kernels: one long vector is split across threads; a batch is split by entry.
 
 
 @kernel
 def axpy(alpha, x, y):  # type: ignore[no-untyped-def]
     a = alpha[0]
     nb, n = y.shape
-    for t in prange(nb * n):
-        b = t // n
-        i = t - b * n
-        y[b, i] += a * x[b, i]
+    if nb == 1:
+        x0 = x[0]
+        y0 = y[0]
+        for i in prange(n):
+            y0[i] += a * x0[i]
+    else:
+        for b in prange(nb):
+            for i in range(n):
+                y[b, i] += a * x[b, i]
 
 
 @kernel
 def scal(alpha, x):  # type: ignore[no-untyped-def]
     a = alpha[0]
     nb, n = x.shape
-    for t in prange(nb * n):
-        b = t // n
-        i = t - b * n
-        x[b, i] = a * x[b, i]
+    if nb == 1:
+        x0 = x[0]
+        for i in prange(n):
+            x0[i] = a * x0[i]
+    else:
+        for b in prange(nb):
+            for i in range(n):
+                x[b, i] = a * x[b, i]
 
 
 @kernel
 def copy(x, y):  # type: ignore[no-untyped-def]
     nb, n = y.shape
-    for t in prange(nb * n):
-        b = t // n
-        i = t - b * n
-        y[b, i] = x[b, i]
+    if nb == 1:
+        x0 = x[0]
+        y0 = y[0]
+        for i in prange(n):
+            y0[i] = x0[i]
+    else:
+        for b in prange(nb):
+            for i in range(n):
+                y[b, i] = x[b, i]
 
 
 @kernel
 def swap(x, y):  # type: ignore[no-untyped-def]
     nb, n = y.shape
-    for t in prange(nb * n):
-        b = t // n
-        i = t - b * n
-        tmp = x[b, i]
-        x[b, i] = y[b, i]
-        y[b, i] = tmp
+    if nb == 1:
+        x0 = x[0]
+        y0 = y[0]
+        for i in prange(n):
+            tmp = x0[i]
+            x0[i] = y0[i]
+            y0[i] = tmp
+    else:
+        for b in prange(nb):
+            for i in range(n):
+                tmp = x[b, i]
+                x[b, i] = y[b, i]
+                y[b, i] = tmp
+
+
+# Reductions.  Blocks of BLOCK elements are summed in order (SIMD lanes within a block:
+# fastmath 'reassoc' lets LLVM vectorise, still in a fixed order) and block sums are added in
+# order, so results are bitwise reproducible whatever the thread count.  A single contiguous
+# vector is read through a typed contiguous view, which is what lets the loops vectorise.
+
+_block = njit(nogil=True, cache=True, error_model="numpy", fastmath={"reassoc", "contract"})
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _row(a, b):  # type: ignore[no-untyped-def]
+    # Row b of a (batch, n) array whose rows are contiguous, typed as contiguous.
+    return carray(_voidptr(np.uint64(a[b].ctypes.data)), (a.shape[1],), a.dtype)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _contiguous(a):  # type: ignore[no-untyped-def]
+    return a.shape[0] == 1 and (a.shape[1] <= 1 or a.strides[1] == a.itemsize)
+
+
+@njit(nogil=True, cache=True)
+def _combine(part, out):  # type: ignore[no-untyped-def]
+    for b in range(part.shape[0]):
+        s = part[b, 0]
+        for k in range(1, part.shape[1]):
+            s += part[b, k]
+        out[b] = s
+
+
+@_block
+def _dot_block(x, y, lo, hi, conjugate, s):  # type: ignore[no-untyped-def]
+    if conjugate:
+        for i in range(lo, hi):
+            s += np.conj(x[i]) * y[i]
+    else:
+        for i in range(lo, hi):
+            s += x[i] * y[i]
+    return s
 
 
 @kernel
@@ -61,93 +125,113 @@ def dot(x, y, conjugate, out):  # type: ignore[no-untyped-def]
     nb, n = x.shape
     nblk = (n + BLOCK - 1) // BLOCK
     part = np.zeros((nb, nblk), dtype=out.dtype)
-    for t in prange(nb * nblk):
-        b = t // nblk
-        k = t - b * nblk
-        s = part[b, k]
-        for i in range(k * BLOCK, min(n, (k + 1) * BLOCK)):
-            if conjugate:
-                s += np.conj(x[b, i]) * y[b, i]
-            else:
-                s += x[b, i] * y[b, i]
-        part[b, k] = s
-    for b in range(nb):
-        s = part[b, 0] * 0
-        for k in range(nblk):
-            s += part[b, k]
-        out[b] = s
+    if _contiguous(x) and _contiguous(y):
+        xc = _row(x, 0)
+        yc = _row(y, 0)
+        for k in prange(nblk):
+            part[0, k] = _dot_block(xc, yc, k * BLOCK, min(n, (k + 1) * BLOCK), conjugate, part[0, k])
+    else:
+        for t in prange(nb * nblk):
+            b = t // nblk
+            k = t - b * nblk
+            part[b, k] = _dot_block(x[b], y[b], k * BLOCK, min(n, (k + 1) * BLOCK), conjugate, part[b, k])
+    _combine(part, out)
+
+
+@_block
+def _asum_block(x, lo, hi, s):  # type: ignore[no-untyped-def]
+    # rocBLAS's asum of complex vectors is sum(|re| + |im|), as reference BLAS's scasum.
+    for i in range(lo, hi):
+        s += abs(x[i].real) + abs(x[i].imag)
+    return s
 
 
 @kernel
 def asum(x, out):  # type: ignore[no-untyped-def]
-    # rocBLAS's asum of complex vectors is sum(|re| + |im|), as reference BLAS's scasum.
     nb, n = x.shape
     nblk = (n + BLOCK - 1) // BLOCK
     part = np.zeros((nb, nblk), dtype=out.dtype)
-    for t in prange(nb * nblk):
-        b = t // nblk
-        k = t - b * nblk
-        s = part[b, k]
-        for i in range(k * BLOCK, min(n, (k + 1) * BLOCK)):
-            v = x[b, i]
-            s += abs(v.real) + abs(v.imag)
-        part[b, k] = s
-    for b in range(nb):
-        s = part[b, 0] * 0
-        for k in range(nblk):
-            s += part[b, k]
-        out[b] = s
+    if _contiguous(x):
+        xc = _row(x, 0)
+        for k in prange(nblk):
+            part[0, k] = _asum_block(xc, k * BLOCK, min(n, (k + 1) * BLOCK), part[0, k])
+    else:
+        for t in prange(nb * nblk):
+            b = t // nblk
+            k = t - b * nblk
+            part[b, k] = _asum_block(x[b], k * BLOCK, min(n, (k + 1) * BLOCK), part[b, k])
+    _combine(part, out)
+
+
+@_block
+def _squares_block(x, lo, hi, s, m):  # type: ignore[no-untyped-def]
+    # Sum of squares and largest magnitude of x[lo:hi].
+    for i in range(lo, hi):
+        ar = abs(x[i].real)
+        ai = abs(x[i].imag)
+        s += ar * ar + ai * ai
+        m = max(m, ar, ai)
+    return s, m
+
+
+@_block
+def _scaled_block(x, lo, hi, inv, s):  # type: ignore[no-untyped-def]
+    for i in range(lo, hi):
+        r = x[i].real * inv
+        q = x[i].imag * inv
+        s += r * r + q * q
+    return s
 
 
 @kernel
-def nrm2(x, out):  # type: ignore[no-untyped-def]
-    # Scaled sum of squares (two passes: largest magnitude, then sum of (|x|/scale)^2), so
-    # huge and tiny entries neither overflow nor underflow, as reference BLAS's nrm2.
+def nrm2(x, lo, hi, out):  # type: ignore[no-untyped-def]
+    # One pass sums the squares and finds the largest magnitude.  When that magnitude lies in
+    # [lo, hi] (set by the caller from the type's range and n) the plain sum can neither
+    # overflow nor lose the result to underflow; otherwise a second pass sums (|x|/scale)^2,
+    # as reference BLAS's scaled nrm2 does.  A NaN entry gives NaN, an infinite one inf.
     nb, n = x.shape
     nblk = (n + BLOCK - 1) // BLOCK
     big = np.zeros((nb, nblk), dtype=out.dtype)
-    for t in prange(nb * nblk):
-        b = t // nblk
-        k = t - b * nblk
-        m = big[b, k]
-        for i in range(k * BLOCK, min(n, (k + 1) * BLOCK)):
-            v = x[b, i]
-            ar = abs(v.real)
-            ai = abs(v.imag)
-            if np.isnan(ar + ai):
-                m = ar + ai  # NaN wins over everything, inf included
-                break
-            m = max(m, ar, ai)
-        big[b, k] = m
+    part = np.zeros((nb, nblk), dtype=out.dtype)
+    contiguous = _contiguous(x)
+    if contiguous:
+        xc = _row(x, 0)
+        for k in prange(nblk):
+            part[0, k], big[0, k] = _squares_block(xc, k * BLOCK, min(n, (k + 1) * BLOCK), part[0, k], big[0, k])
+    else:
+        for t in prange(nb * nblk):
+            b = t // nblk
+            k = t - b * nblk
+            part[b, k], big[b, k] = _squares_block(x[b], k * BLOCK, min(n, (k + 1) * BLOCK), part[b, k],
+                                                   big[b, k])
+    sums = np.zeros(nb, dtype=out.dtype)
+    _combine(part, sums)
+    rescale = np.zeros(nb, dtype=np.bool_)
     scale = np.zeros(nb, dtype=out.dtype)
     for b in range(nb):
-        for k in range(nblk):
-            if np.isnan(big[b, k]) or big[b, k] > scale[b]:
-                scale[b] = big[b, k]
-            if np.isnan(scale[b]):
-                break
-    part = np.zeros((nb, nblk), dtype=out.dtype)
+        m = big[b, 0]
+        for k in range(1, nblk):
+            m = max(m, big[b, k])
+        scale[b] = m
+        if np.isnan(sums[b]):
+            out[b] = sums[b]
+        elif np.isinf(m):
+            out[b] = m
+        elif m == 0 or (lo <= m and m <= hi):
+            out[b] = np.sqrt(sums[b])
+        else:
+            rescale[b] = True
     for t in prange(nb * nblk):
         b = t // nblk
         k = t - b * nblk
-        sc = scale[b]
-        s = part[b, k]
-        if sc > 0 and np.isfinite(sc):
-            for i in range(k * BLOCK, min(n, (k + 1) * BLOCK)):
-                v = x[b, i]
-                r = v.real / sc
-                q = v.imag / sc
-                s += r * r + q * q
-        part[b, k] = s
+        if rescale[b]:
+            part[b, k] = _scaled_block(x[b], k * BLOCK, min(n, (k + 1) * BLOCK), 1 / scale[b], big[b, k] * 0)
     for b in range(nb):
-        sc = scale[b]
-        if not np.isfinite(sc):
-            out[b] = sc  # an inf or NaN entry makes the norm inf or NaN
-            continue
-        s = part[b, 0] * 0
-        for k in range(nblk):
-            s += part[b, k]
-        out[b] = sc * np.sqrt(s)
+        if rescale[b]:
+            s = part[b, 0]
+            for k in range(1, nblk):
+                s += part[b, k]
+            out[b] = scale[b] * np.sqrt(s)
 
 
 @kernel

@@ -19,6 +19,7 @@ allocations with ``0xFF`` bytes, which read as NaN in every floating type and
 from __future__ import annotations
 
 import bisect
+import collections
 import contextlib
 import enum
 import os
@@ -407,6 +408,40 @@ address_space = AddressSpace()
 # --- public allocation API -----------------------------------------------------------------
 
 
+_deferred: collections.deque[int] = collections.deque()
+
+
+def free_later(ptr: int) -> None:
+    """Free ``ptr`` once all work queued so far on its device is done, without blocking and
+    without taking any lock: safe in finalizers (which the garbage collector may run in the
+    middle of a launch).  The free is issued at the next allocation or synchronize."""
+    if ptr:
+        _deferred.append(int(ptr))
+
+
+def release_deferred() -> None:
+    """Issue the frees :func:`free_later` collected, ordered after all queued work
+    (each on its device's null stream, which waits for the blocking streams)."""
+    while _deferred:
+        try:
+            ptr = _deferred.popleft()
+        except IndexError:
+            return
+        alloc = address_space.find(ptr)
+        if alloc is None or not alloc.live or alloc.pooled:
+            continue
+        if alloc.kind is MemoryKind.HOST:
+            address_space.release(alloc, "free_later")
+            continue
+        null = _device.get_device_object(alloc.device).null_stream
+
+        def run(alloc: Allocation = alloc) -> None:
+            if alloc.live and not alloc.pooled:
+                address_space.release(alloc, "free_later")
+
+        null.enqueue(run, "free_later")
+
+
 def malloc(nbytes: int) -> int:
     """Allocate ``nbytes`` of device memory on the current device (``hipMalloc``).
 
@@ -417,6 +452,7 @@ def malloc(nbytes: int) -> int:
     OutOfMemoryError
         When the device has fewer than ``nbytes`` free; the message gives both numbers.
     """
+    release_deferred()
     if nbytes == 0:
         return 0
     return address_space.allocate(nbytes, _device.get_device(), MemoryKind.DEVICE).ptr
@@ -424,6 +460,7 @@ def malloc(nbytes: int) -> int:
 
 def malloc_managed(nbytes: int) -> int:
     """Allocate managed memory (``hipMallocManaged``): usable by host and device alike."""
+    release_deferred()
     if nbytes == 0:
         return 0
     return address_space.allocate(nbytes, _device.get_device(), MemoryKind.MANAGED).ptr
@@ -431,6 +468,7 @@ def malloc_managed(nbytes: int) -> int:
 
 def malloc_host(nbytes: int) -> int:
     """Allocate pinned host memory (``hipHostMalloc``); read it with :func:`host_view`."""
+    release_deferred()
     if nbytes == 0:
         return 0
     return address_space.allocate(nbytes, -1, MemoryKind.HOST).ptr

@@ -303,9 +303,14 @@ class Stream:
                     state.cond.notify()
                 state.last = task
         if run_here:
+            # While it runs, this thread counts as the stream's worker: a wait for the stream
+            # from inside (a finalizer run by the garbage collector, say) must not wait for itself.
+            outer = getattr(_local, "state", None)
+            _local.state = state
             try:
                 _run(state, task)
             finally:
+                _local.state = outer
                 with state.cond:
                     state.busy = False
                     state.cond.notify_all()
@@ -314,6 +319,7 @@ class Stream:
     def synchronize(self) -> None:
         """Wait for all work queued so far; raise the first error it hit (then clear it)."""
         self._check_alive()
+        _memory_safe_point()
         self._state.wait_idle()
         self._state.raise_pending()
         _after_sync(self.device)
@@ -414,6 +420,12 @@ def wait_device_idle(device: int) -> None:
         state.wait_idle()
 
 
+def _memory_safe_point() -> None:
+    from .memory import release_deferred
+
+    release_deferred()
+
+
 def _after_sync(dev: _device.Device) -> None:
     from .memory import address_space, check_all_guards, checking_enabled
 
@@ -442,6 +454,7 @@ def device_synchronize(device: int | None = None) -> None:
     as its notes.
     """
     dev = _device.get_device_object(device)
+    _memory_safe_point()
     states = _device_states(dev)
     for state in states:
         state.wait_idle()

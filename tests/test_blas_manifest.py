@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import inspect
 
-import pytest
-
 import rocmath.blas as blas
 from rocmath.blas import _manifest
 
@@ -34,7 +32,6 @@ def test_bound_names_match_their_function_names():
         assert getattr(blas, name).__name__ == name
 
 
-@pytest.mark.xfail(strict=True, reason="rocBLAS surface still being completed (issue 3)")
 def test_every_rocblas_name_is_exported():
     missing = _manifest.all_names() - _exported_functions()
     assert not missing, f"{len(missing)} rocBLAS names missing, e.g. {sorted(missing)[:20]}"

@@ -1,0 +1,678 @@
+"""The rocBLAS ``_ex`` functions (types chosen at run time by ``rocblas_datatype`` arguments) and hgemm.
+
+Every datatype argument takes a :class:`~rocmath.blas.Datatype` member or its value; a
+value that is no ``rocblas_datatype`` is ``invalid_value``, a combination rocBLAS does not
+implement is ``not_implemented`` (:class:`~rocmath.errors.RocblasNotImplementedError`).
+Each datatype is looked up in the precision table (:mod:`rocmath.precision`); int8 and
+int32, which the table lacks, are described here (:data:`I8`, :data:`I32`).  Scalars
+(alpha, beta, c, s) are values of their declared type: a half alpha given as ``0.1`` is
+the half nearest 0.1.
+
+How the work is done
+    An argument of a storage type (half, bfloat16) reaches the kernel as a float32 copy
+    and is rounded back into its type once, after the kernel (round to nearest even):
+    everything computes in the execution (compute) type, or in float32 where that is half.
+    Real and complex operands keep their kind: a complex ``x`` executed in ``f32_r``
+    computes in complex64.  Where an ``_ex`` call is exactly a plain routine with typed
+    operands, it runs that routine's body (Level 1's axpy, scal, dot, nrm2, rot; Level 3's
+    gemm and trsm), through :class:`TypedCall`, which hands the body each argument in its
+    declared storage type converted to the kernel type.
+
+gemm_ex, gemm_batched_ex, gemm_strided_batched_ex
+    ``D := alpha op(A) op(B) + beta C``; alpha and beta have the compute type.  Types
+    (``a_type = b_type``, ``c_type = d_type``, ``compute_type``): f64/f64/f64, f32/f32/f32,
+    f16/f16/f16, f16/f16/f32, f16/f32/f32, bf16/bf16/f32, bf16/f32/f32, i8/i32/i32,
+    f32_c/f32_c/f32_c, f64_c/f64_c/f64_c.  Check order, as rocBLAS: a compute type without a
+    scalar type (rocBLAS reads alpha and beta in it before anything else: only f16_r, f32_r,
+    f64_r, i32_r, f32_c, f64_c have one) is ``not_implemented``; ``transA``, ``transB``,
+    ``algo`` ``invalid_value``; negative sizes ``invalid_size``; ``ldc < m``, ``ldd < m``,
+    ``lda < (transA == N ? m : k)``, ``ldb < (transB == N ? k : n)`` ``invalid_size``;
+    ``m == 0``, ``n == 0`` or ``batch_count == 0`` succeed; ``(k > 0 and no alpha)``, no
+    beta, no ``d``: ``invalid_pointer``; a null ``c`` with ``beta != 0``, a null ``a`` or
+    ``b`` with ``k > 0`` and ``alpha != 0``: ``invalid_pointer``; ``c == d`` with ``ldc !=
+    ldd``: ``invalid_size``, with ``c_type != d_type``: ``invalid_value``; then the type
+    combination.  ``k == 0`` is no quick return (``D := beta C``); ``beta == 0`` never reads
+    ``C`` (it may be null); ``alpha == 0`` never reads ``A`` and ``B``.  Device-mode alpha and
+    beta are copied back to the host first (synchronously), as rocBLAS does.  ``algo`` and
+    ``solution_index`` choose nothing here (one solution), ``flags`` are accepted and ignored.
+
+    ``C == D`` (same pointer, leading dimension and stride) in a floating type is gemm
+    itself: Level 3's gemm body runs, typed.  Otherwise ``D := C`` (when beta != 0) and
+    gemm on ``D``, with the same BLAS kernel.  Half and bfloat16 are computed in float32
+    and rounded once at the end (rocBLAS's high-precision-accumulate path); that includes
+    f16/f16/f16 with an f16 compute type, whose alpha and beta are half values.  i8/i32/i32
+    is exact, and wraps modulo 2^32 where int32 arithmetic would.
+
+hgemm, hgemm_batched, hgemm_strided_batched
+    Half A, B, C, alpha and beta: Level 3's gemm body (check order, quick returns, device
+    scalars read back) on float32 copies, C rounded to half once at the end.
+
+axpy_ex, scal_ex, dot_ex, dotc_ex, nrm2_ex, rot_ex (each also ``_batched_ex`` and ``_strided_batched_ex``)
+    rocBLAS's type tables (:data:`AXPY_EX_TYPES`...); the arithmetic is Level 1's.  Datatype
+    values are checked first (invalid_value), then, as rocBLAS:
+
+    - axpy_ex: ``n <= 0`` or ``batch_count <= 0`` succeed; no alpha: invalid_pointer; the
+      types; a host alpha of 0 succeeds; a null x or y (host mode): invalid_pointer.
+    - scal_ex: ``n <= 0``, ``incx <= 0`` or ``batch_count <= 0`` succeed; the types; no alpha:
+      invalid_pointer; a host alpha of 1 succeeds without touching x; a null x: invalid_pointer.
+    - dot_ex, dotc_ex: ``batch_count <= 0`` succeeds (nothing written); ``n <= 0`` writes 0
+      (device mode: a null result is invalid_pointer); a null x, y or (device) result:
+      invalid_pointer; the types.
+    - nrm2_ex: a null device result: invalid_pointer; ``n <= 0``, ``incx <= 0`` or
+      ``batch_count <= 0`` write 0; a null x: invalid_pointer; the types.
+    - rot_ex: ``n <= 0`` or ``batch_count <= 0`` succeed; a null x, y, c or s:
+      invalid_pointer; the types.  A complex ``cs_type`` means a complex s and the real
+      part of c (rocBLAS reads c so).
+
+    Reductions return their result(s) in host pointer mode, as Level 1's do
+    (``result``/``results`` may then be left out, or be a host array that receives them);
+    writing 0 for an empty problem needs the result type to be one rocmath knows, else
+    not_implemented.  rocBLAS does some half-typed ``_ex`` arithmetic in half (``axpy_ex``
+    executed in f16, rot_ex's products of half values); here it is float32, rounded once.
+
+trsm_ex (+ batched, strided)
+    trsm in ``compute_type`` (f32_r, f64_r, f32_c, f64_c, else not_implemented, checked
+    first).  ``invA`` (the inverses of A's 128 x 128 diagonal blocks rocBLAS's algorithm may
+    use) may be null; when given it is not read: the solve is the same BLAS trsm.
+
+geam_ex (plain only)
+    Tropical products, types all equal and f16_r, f32_r or f64_r (a compute type outside
+    those is not_implemented before any other check, as rocBLAS):
+    ``min_plus``: ``D[i,j] := min(beta C[i,j], min_q (alpha op(A)[i,q] + alpha op(B)[q,j]))``;
+    ``plus_min``: ``D[i,j] := beta C[i,j] + sum_q min(alpha op(A)[i,q], alpha op(B)[q,j])``.
+    ``transA``/``transB`` are none or transpose; ``k == 0`` gives ``D := beta C``; ``beta
+    == 0`` never reads C, ``alpha == 0`` never reads A and B; ``C == D`` needs ``ldc == ldd``.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from rocmath.batch import BatchOperand
+from rocmath.errors import RocblasInvalidValueError, RocblasNotImplementedError
+from rocmath.launch import launch
+from rocmath.precision import H, Precision
+
+from . import _kernels_ex2 as kx
+from . import _kernels_l3 as k3
+from . import level1, level3
+from ._api import BATCHED, PLAIN, STRIDED, Call, Flavour, Routine, bind, public_names
+from ._types import Datatype, GeamExOperation, GemmAlgo, Operation
+
+# --- precisions of datatypes -----------------------------------------------------------------
+
+#: int8 matrices of gemm_ex: kernels get float64 copies (BLAS has no int8; products and sums
+#: of int8 values are exact in float64).  Not in rocmath.precision's table.
+I8 = Precision("i8", np.dtype(np.int8), np.dtype(np.float64), "i8", "i8_r", int(Datatype.i8_r), storage_only=True)
+#: int32 matrices and scalars of gemm_ex.
+I32 = Precision("i32", np.dtype(np.int32), np.dtype(np.int32), "i32", "i32_r", int(Datatype.i32_r))
+_INTEGER = {Datatype.i8_r: I8, Datatype.i32_r: I32}
+
+
+def precision_of(datatype: Datatype) -> Precision | None:
+    """The precision of a ``rocblas_datatype`` (None for types rocmath has no precision for)."""
+    try:
+        return Precision.from_datatype(str(datatype))
+    except ValueError:
+        return _INTEGER.get(datatype)
+
+
+def _kernel_dtype(storage: Precision, execution: Precision) -> np.dtype[Any]:
+    """The dtype a kernel sees an argument of ``storage`` precision in when executing in
+    ``execution``: the execution's compute type, complex for complex arguments and real for
+    real ones; integer executions take each argument's own compute type."""
+    if execution.compute_dtype.kind not in "fc":
+        return storage.compute_dtype
+    return (execution.complex if storage.is_complex else execution.real).compute_dtype
+
+
+# --- shorthand for rocBLAS's type tables ------------------------------------------------------------
+
+_h, _bf, _s, _d = Datatype.f16_r, Datatype.bf16_r, Datatype.f32_r, Datatype.f64_r
+_c, _z, _i8, _i32 = Datatype.f32_c, Datatype.f64_c, Datatype.i8_r, Datatype.i32_r
+
+#: gemm_ex: (a_type = b_type, c_type = d_type, compute_type).
+GEMM_EX_TYPES = frozenset({(_d, _d, _d), (_s, _s, _s), (_h, _h, _h), (_h, _h, _s), (_h, _s, _s), (_bf, _bf, _s),
+                           (_bf, _s, _s), (_i8, _i32, _i32), (_c, _c, _c), (_z, _z, _z)})
+#: Compute types rocBLAS can read gemm_ex's alpha and beta in.
+GEMM_EX_SCALAR_TYPES = frozenset({_h, _s, _d, _i32, _c, _z})
+#: axpy_ex: (alpha_type, x_type, y_type, execution_type).
+AXPY_EX_TYPES = frozenset({(_h, _h, _h, _s), (_s, _h, _h, _s), (_bf, _bf, _bf, _s), (_s, _bf, _bf, _s),
+                           (_h, _h, _h, _h), (_s, _s, _s, _s), (_d, _d, _d, _d), (_c, _c, _c, _c), (_z, _z, _z, _z)})
+#: dot_ex, dotc_ex: (x_type, y_type, result_type, execution_type).
+DOT_EX_TYPES = frozenset({(_h, _h, _h, _h), (_bf, _bf, _bf, _s), (_h, _h, _h, _s), (_s, _s, _s, _s),
+                          (_d, _d, _d, _d), (_c, _c, _c, _c), (_z, _z, _z, _z), (_s, _s, _d, _d)})
+#: nrm2_ex: (x_type, result_type, execution_type).
+NRM2_EX_TYPES = frozenset({(_h, _h, _s), (_bf, _bf, _s), (_s, _s, _s), (_d, _d, _d), (_c, _s, _s), (_z, _d, _d)})
+#: rot_ex: (x_type, y_type, cs_type, execution_type).
+ROT_EX_TYPES = frozenset({(_bf, _bf, _bf, _s), (_h, _h, _h, _s), (_s, _s, _s, _s), (_d, _d, _d, _d),
+                          (_c, _c, _c, _c), (_c, _c, _s, _c), (_z, _z, _z, _z), (_z, _z, _d, _z)})
+#: scal_ex: (alpha_type, x_type, execution_type).
+SCAL_EX_TYPES = frozenset({(_h, _h, _s), (_s, _h, _s), (_h, _h, _h), (_bf, _bf, _s), (_s, _bf, _s), (_s, _s, _s),
+                           (_d, _d, _d), (_c, _c, _c), (_z, _z, _z), (_s, _c, _c), (_d, _z, _z)})
+#: trsm_ex: compute_type.
+TRSM_EX_TYPES = frozenset({_s, _d, _c, _z})
+#: geam_ex: the one type of A, B, C, D and the computation.
+GEAM_EX_TYPES = frozenset({_h, _s, _d})
+
+
+# --- typed calls -------------------------------------------------------------------------------
+
+
+class TypedCall(Call):
+    """A :class:`Call` whose arguments have their own precisions, for the generic bodies.
+
+    ``types`` maps argument names to their (storage) precisions; ``precision`` is the
+    execution precision.  ``vector``, ``matrix`` and ``scalar`` give a typed argument in its
+    storage type converted to :func:`_kernel_dtype` (scalars rounded to their storage type
+    first), ``host_scalar``/``read_scalar`` its value so, and ``results`` the result
+    argument in its own type.  ``dtype`` is the execution's kernel dtype: what a body makes
+    its own scalars in.  Untyped arguments behave as in :class:`Call`.
+    """
+
+    def __init__(self, c: Call, execution: Precision, types: dict[str, Precision], *,
+                 names: tuple[str, ...] | None = None, values: dict[str, Any] | None = None):
+        super().__init__(c.fname, c.routine, execution, c.flavour, c.names if names is None else names,
+                         c.values if values is None else values)
+        self.types = types
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        return self.precision.compute_dtype
+
+    def as_plain(self, precision: Precision) -> Call:
+        """This call as an untyped Call of one precision."""
+        return Call(self.fname, self.routine, precision, self.flavour, self.names, self.values)
+
+    def kernel_dtype(self, name: str) -> np.dtype[Any]:
+        return _kernel_dtype(self.types[name], self.precision)
+
+    def _converted(self, op: BatchOperand, name: str) -> BatchOperand:
+        kd = self.kernel_dtype(name)
+        return op if kd == op.dtype else replace(op, compute_dtype=kd)
+
+    def vector(self, name: str, n: int, inc: int, *, writable: bool = False, dtype: Any = None) -> BatchOperand:
+        if name not in self.types:
+            return super().vector(name, n, inc, writable=writable, dtype=dtype)
+        op = super().vector(name, n, inc, writable=writable, dtype=self.types[name].dtype)
+        return self._converted(op, name)
+
+    def matrix(self, name: str, rows: int, cols: int, ld: int, *, writable: bool = False,
+               dtype: Any = None) -> BatchOperand:
+        if name not in self.types:
+            return super().matrix(name, rows, cols, ld, writable=writable, dtype=dtype)
+        op = super().matrix(name, rows, cols, ld, writable=writable, dtype=self.types[name].dtype)
+        return self._converted(op, name)
+
+    def scalar(self, name: str, dtype: Any = None) -> Any:
+        if name not in self.types:
+            return super().scalar(name, dtype)
+        p, kd = self.types[name], self.kernel_dtype(name)
+        value = self.as_plain(p).scalar(name)  # invalid_pointer if missing; host values rounded to p
+        if self.host_mode:
+            return value.astype(kd)
+        if p.dtype == kd:
+            return value
+        return BatchOperand(self.ptr(name), p.dtype, (), (), 1, name=name, compute_dtype=kd, owner=self.values[name])
+
+    def host_scalar(self, name: str, dtype: Any = None) -> Any:
+        if name not in self.types:
+            return super().host_scalar(name, dtype)
+        if not self.host_mode or self.is_missing(name):
+            return None
+        return self.scalar(name)[0]
+
+    def read_scalar(self, name: str, dtype: Any = None) -> Any:
+        if name not in self.types:
+            return super().read_scalar(name, dtype)
+        if self.host_mode:
+            return self.host_scalar(name)
+        out = np.empty(1, dtype=self.kernel_dtype(name))
+        launch(kx.copy_out, out, self.scalar(name), name=f"{self.fname} scalar read",
+               stream=self.handle.stream).wait()
+        return out[0]
+
+    def results(self, count: int, dtype: Any) -> tuple[Any, np.ndarray | None]:
+        name = self.routine.result
+        assert name is not None
+        p = self.types[name]
+        return self.as_plain(p).results(count, p.dtype)
+
+    def finish_results(self, task: Any, host: np.ndarray | None) -> Any:
+        name = self.routine.result
+        assert name is not None
+        return self.as_plain(self.types[name]).finish_results(task, host)
+
+
+# --- _ex routines: the flavour goes before "_ex" ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExRoutine(Routine):
+    """An ``_ex`` routine.  rocBLAS names its flavours ``<op>_batched_ex`` and puts
+    ``batch_count`` before a given parameter (``batch_before``) rather than last, so each
+    flavour is bound (:func:`bind_ex`) as a routine of its own with the flavour fixed."""
+
+    flavour: Flavour = PLAIN
+    batch_before: str | None = None
+
+    def signature(self, flavour: Flavour) -> tuple[str, ...]:
+        names = list(Routine.signature(self, self.flavour))
+        if self.flavour is not PLAIN and self.batch_before is not None:
+            names.remove("batch_count")
+            names.insert(names.index(self.batch_before), "batch_count")
+        return tuple(names)
+
+
+def _flavoured(body: Callable[[Call], Any]) -> Callable[[Call], Any]:
+    def impl(c: Call) -> Any:
+        assert isinstance(c.routine, ExRoutine)
+        return body(Call(c.fname, c.routine, c.precision, c.routine.flavour, c.names, c.values))
+
+    return impl
+
+
+_KIND = {PLAIN: "", BATCHED: " Batched: arrays are device arrays of device pointers, one per entry.",
+         STRIDED: " Strided batched: each array is followed by the stride between entries."}
+
+
+def bind_ex(routine: ExRoutine, flavour: Flavour = PLAIN) -> Callable[..., Any]:
+    """The public function of one flavour of an ``_ex`` routine (``gemm_strided_batched_ex``)."""
+    name = f"{routine.name}{flavour.value}_ex"
+    fixed = replace(routine, name=name, flavour=flavour, impl=_flavoured(routine.impl))
+    # bind() names the function <prefix><name><flavour>: bound as PLAIN with the flavour in the name
+    # (the body restores the flavour).  The precision is a placeholder: each body types its
+    # arguments from its datatype arguments.
+    entry = bind(fixed, H, PLAIN, prefix="")
+    names = fixed.signature(flavour)
+    entry.__doc__ = (f"rocblas_{name}({', '.join(names)})\n\n{routine.summary}{_KIND[flavour]}\n\n"
+                     f"Types are chosen by the datatype arguments (Datatype members or their values); see "
+                     f"rocmath.blas.ex.  Raises the rocBLAS status exceptions of rocmath.errors in rocBLAS's check "
+                     f"order.")
+    return entry
+
+
+# --- shared checks ---------------------------------------------------------------------------
+
+
+def _datatypes(c: Call, *names: str) -> tuple[Datatype, ...]:
+    """The datatype arguments: invalid_value for anything that is not a rocblas_datatype."""
+    return tuple(c.enum(name, Datatype) for name in names)
+
+
+def _unsupported(c: Call, arg: str, types: dict[str, Datatype]) -> RocblasNotImplementedError:
+    listed = ", ".join(f"{k}={v}" for k, v in types.items())
+    return RocblasNotImplementedError(f"rocblas_{c.fname} does not implement {listed}", arg=arg, index=c.index(arg))
+
+
+def _require_types(c: Call, table: frozenset[Any], arg: str, **types: Datatype) -> tuple[Precision, ...]:
+    """The precisions of a supported type combination, else not_implemented naming ``arg``."""
+    if tuple(types.values()) not in table:
+        raise _unsupported(c, arg, types)
+    precisions = tuple(precision_of(t) for t in types.values())
+    assert all(p is not None for p in precisions)
+    return precisions  # type: ignore[return-value]
+
+
+def _sizes(c: Call, *names: str) -> list[int]:
+    """Size arguments, each >= 0, then the batch count (>= 0), else invalid_size."""
+    out = []
+    for name in names:
+        value = c.int(name)
+        if value < 0:
+            raise c.invalid_size(name, f"must be non-negative, got {value}")
+        out.append(value)
+    return [*out, c.batch_count]
+
+
+def _lds(c: Call, *pairs: tuple[str, int]) -> None:
+    for name, rows in pairs:
+        ld = c.int(name)
+        if ld < rows:
+            raise c.invalid_size(name, f"must be >= {rows} (the rows it spans), got {ld}")
+
+
+def _require_scalars(c: Call, *names: str) -> None:
+    """invalid_pointer naming the first missing scalar among ``names`` (in host pointer mode
+    a scalar is a value, missing only as None)."""
+    for name in names:
+        if c.is_missing(name):
+            raise c.invalid_pointer(name)
+
+
+def _require_arrays(c: Call, *names: str) -> None:
+    """invalid_pointer naming the first null array among ``names``."""
+    for name in names:
+        if c.is_null(name):
+            raise c.invalid_pointer(name)
+
+
+def _stored(op: Operation, rows: int, cols: int) -> tuple[int, int]:
+    """The stored shape of a matrix whose op() is ``rows x cols``."""
+    return (rows, cols) if op is Operation.none else (cols, rows)
+
+
+def _unread(c: Call, dtype: Any) -> np.ndarray:
+    """An empty placeholder for a matrix the kernel must not read, one entry per batch entry."""
+    return np.zeros((c.batch_count, 0, 0), dtype=dtype)
+
+
+# --- gemm_ex -----------------------------------------------------------------------------------
+
+_TO_LEVEL3 = {"a": "A", "b": "B", "c": "C"}
+
+
+def _gemm_ex(c: Call) -> None:
+    a_t, b_t, c_t, d_t, comp_t = _datatypes(c, "a_type", "b_type", "c_type", "d_type", "compute_type")
+    if comp_t not in GEMM_EX_SCALAR_TYPES:
+        raise _unsupported(c, "compute_type", {"compute_type": comp_t})
+    c.enum("algo", GemmAlgo)
+    c.int("solution_index")
+    if c.int("flags") < 0:
+        raise RocblasInvalidValueError("must be a uint32 bit mask", arg="flags", index=c.index("flags"))
+    ta, tb = c.enum("transA", Operation), c.enum("transB", Operation)
+    m, n, k, batch = _sizes(c, "m", "n", "k")
+    _lds(c, ("ldc", m), ("ldd", m), ("lda", m if ta is Operation.none else k),
+         ("ldb", k if tb is Operation.none else n))
+    if m == 0 or n == 0 or batch == 0:
+        return
+    _require_scalars(c, *(("alpha",) if k else ()), "beta")
+    _require_arrays(c, "d")
+    comp = precision_of(comp_t)
+    assert comp is not None
+    scalars = TypedCall(c, comp, {"alpha": comp, "beta": comp})
+    beta = scalars.read_scalar("beta")
+    alpha = scalars.read_scalar("alpha") if k else comp.compute_dtype.type(0)
+    if beta != 0:
+        _require_arrays(c, "c")
+    if k and alpha != 0:
+        _require_arrays(c, "a", "b")
+    in_place = c.ptr("c") == c.ptr("d")
+    if in_place and c.int("ldc") != c.int("ldd"):
+        raise c.invalid_size("ldd", "d is c: ldd must equal ldc")
+    if in_place and c_t != d_t:
+        raise RocblasInvalidValueError("d is c: d_type must equal c_type", arg="d_type", index=c.index("d_type"))
+    if a_t != b_t or c_t != d_t or (a_t, c_t, comp_t) not in GEMM_EX_TYPES:
+        raise _unsupported(c, "compute_type", {"a_type": a_t, "b_type": b_t, "c_type": c_t, "d_type": d_t,
+                                               "compute_type": comp_t})
+    a, cd = precision_of(a_t), precision_of(c_t)
+    assert a is not None and cd is not None
+    types = {"alpha": comp, "beta": comp, "a": a, "b": a, "c": cd, "d": cd}
+    if in_place and c.stride("c") == c.stride("d") and comp.compute_dtype.kind in "fc":
+        # C == D: exactly gemm, with typed operands.
+        names = tuple(_TO_LEVEL3.get(name, name) for name in c.names)
+        values = {**c.values, **{big: c.values[small] for small, big in _TO_LEVEL3.items()}}
+        level3._gemm(TypedCall(c, comp, {_TO_LEVEL3.get(k_, k_): p for k_, p in types.items()}, names=names,
+                               values=values))
+        return
+    _gemm_d(TypedCall(c, comp, types), ta, tb, m, n, k, alpha, beta)
+
+
+def _gemm_d(t: TypedCall, ta: Operation, tb: Operation, m: int, n: int, k: int, alpha: Any, beta: Any) -> None:
+    """D := alpha op(A) op(B) + beta C with D apart from C (or integer types); arguments checked."""
+    read_ab, read_c = k > 0 and alpha != 0, beta != 0
+    kd = t.kernel_dtype("d")
+    A = t.matrix("a", *_stored(ta, m, k), t.int("lda")) if read_ab else _unread(t, t.kernel_dtype("a"))
+    B = t.matrix("b", *_stored(tb, k, n), t.int("ldb")) if read_ab else _unread(t, t.kernel_dtype("b"))
+    C = t.matrix("c", m, n, t.int("ldc")) if read_c else _unread(t, kd)
+    D = t.matrix("d", m, n, t.int("ldd"), writable=True)
+    k3.ensure_blas()  # on the calling thread, before the stream compiles or loads a kernel
+    muladds = m * n * k * t.batch_count if read_ab else 0
+    t.launch(kx.gemm_ex, ord(ta.letter), ord(tb.letter), np.array([alpha], kd), A, B, np.array([beta], kd), C, D,
+             flops=float(muladds) * (8 if kd.kind == "c" else 2))
+
+
+_GEMM_EX_PARAMS = ("transA", "transB", "m", "n", "k", "alpha", "a", "a_type", "lda", "b", "b_type", "ldb", "beta",
+                   "c", "c_type", "ldc", "d", "d_type", "ldd", "compute_type", "algo", "solution_index", "flags")
+GEMM_EX = ExRoutine("gemm", _GEMM_EX_PARAMS, {"a": "lda", "b": "ldb", "c": "ldc", "d": "ldd"}, _gemm_ex,
+                    batch_before="compute_type",
+                    summary="D := alpha op(A) op(B) + beta C in the types given (alpha, beta of compute_type).")
+
+
+def _hgemm(c: Call) -> None:
+    level3._gemm(TypedCall(c, H, {"alpha": H, "beta": H, "A": H, "B": H, "C": H}))
+
+
+HGEMM = Routine("gemm", level3.GEMM.params, dict(level3.GEMM.arrays), _hgemm,
+                summary="C := alpha op(A) op(B) + beta C in half precision: computed in float32, C rounded to half "
+                        "once at the end.")
+
+
+# --- Level-1 _ex ---------------------------------------------------------------------------------
+
+
+def _axpy_ex(c: Call) -> None:
+    alpha_t, x_t, y_t, ex_t = _datatypes(c, "alpha_type", "x_type", "y_type", "execution_type")
+    n = c.int("n")
+    if n <= 0 or c.batches() <= 0:
+        return
+    _require_scalars(c, "alpha")
+    pa, px, py, pe = _require_types(c, AXPY_EX_TYPES, "execution_type", alpha_type=alpha_t, x_type=x_t,
+                                    y_type=y_t, execution_type=ex_t)
+    # Level 1's axpy: host alpha == 0 returns; null x or y (host mode) is invalid_pointer.
+    level1._axpy(TypedCall(c, pe, {"alpha": pa, "x": px, "y": py}))
+
+
+def _scal_ex(c: Call) -> None:
+    alpha_t, x_t, ex_t = _datatypes(c, "alpha_type", "x_type", "execution_type")
+    n, incx = c.int("n"), c.int("incx")
+    if n <= 0 or incx <= 0 or c.batches() <= 0:
+        return
+    pa, px, pe = _require_types(c, SCAL_EX_TYPES, "execution_type", alpha_type=alpha_t, x_type=x_t,
+                                execution_type=ex_t)
+    _require_scalars(c, "alpha")
+    t = TypedCall(c, pe, {"alpha": pa, "x": px})
+    if t.host_scalar("alpha") == 1:
+        return
+    level1._scal(t)
+
+
+def _zero_results(t: TypedCall, count: int) -> Any:
+    """Reductions with nothing to reduce: 0 in each result (none when count is 0)."""
+    name = t.routine.result
+    assert name is not None
+    if not t.host_mode and count == 0:
+        return None
+    return level1._zero_results(t, count, t.types[name].dtype)
+
+
+def _result_type(c: Call, result_t: Datatype, arg: str) -> Precision:
+    p = precision_of(result_t)
+    if p is None or p in _INTEGER.values():
+        raise _unsupported(c, arg, {arg: result_t})
+    return p
+
+
+def _dot_ex(c: Call, conjugate: bool = False) -> Any:
+    x_t, y_t, r_t, ex_t = _datatypes(c, "x_type", "y_type", "result_type", "execution_type")
+    n = c.int("n")
+    count = max(c.batches(), 0)
+    if count == 0 or n <= 0:
+        if not c.host_mode and count and c.is_null("result"):
+            raise c.invalid_pointer("result")
+        pr = _result_type(c, r_t, "result_type")
+        return _zero_results(TypedCall(c, pr, {"result": pr}), count)
+    if c.is_null("x") or c.is_null("y") or (not c.host_mode and c.is_null("result")):
+        raise c.invalid_pointer("x" if c.is_null("x") else "y" if c.is_null("y") else "result")
+    px, py, pr, pe = _require_types(c, DOT_EX_TYPES, "execution_type", x_type=x_t, y_type=y_t,
+                                    result_type=r_t, execution_type=ex_t)
+    return level1._dot(TypedCall(c, pe, {"x": px, "y": py, "result": pr}), conjugate)
+
+
+def _nrm2_ex(c: Call) -> Any:
+    x_t, r_t, ex_t = _datatypes(c, "x_type", "result_type", "execution_type")
+    n, incx = c.int("n"), c.int("incx")
+    count = max(c.batches(), 0)
+    if not c.host_mode and c.is_null("results"):
+        raise c.invalid_pointer("results")
+    if n <= 0 or incx <= 0 or count == 0:
+        pr = _result_type(c, r_t, "result_type")
+        return _zero_results(TypedCall(c, pr, {"results": pr}), count)
+    if c.is_null("x"):
+        raise c.invalid_pointer("x")
+    px, pr, pe = _require_types(c, NRM2_EX_TYPES, "execution_type", x_type=x_t, result_type=r_t,
+                                execution_type=ex_t)
+    # Level 1's reduction checks a device "result" by that name: give it rocBLAS's "results".
+    values = {**c.values, "result": c.values["results"]}
+    return level1._nrm2(TypedCall(c, pe, {"x": px, "results": pr}, values=values))
+
+
+def _rot_ex(c: Call) -> None:
+    x_t, y_t, cs_t, ex_t = _datatypes(c, "x_type", "y_type", "cs_type", "execution_type")
+    n = c.int("n")
+    if n <= 0 or c.batches() <= 0:
+        return
+    _require_arrays(c, "x", "y")
+    _require_scalars(c, "c", "s")
+    px, py, pcs, pe = _require_types(c, ROT_EX_TYPES, "execution_type", x_type=x_t, y_type=y_t, cs_type=cs_t,
+                                     execution_type=ex_t)
+    values = c.values
+    pc = pcs
+    if pcs.is_complex:
+        # rocBLAS uses the real part of c: in device memory that is a real at the same address.
+        pc = pcs.real
+        if c.host_mode and isinstance(c["c"], (numbers.Number, np.ndarray)):
+            values = {**values, "c": np.real(c["c"])}
+    level1._rot(TypedCall(c, pe, {"x": px, "y": py, "c": pc, "s": pcs}, values=values))
+
+
+_L1_SUMMARY = " in the types given (datatype arguments); computed in execution_type."
+AXPY_EX = ExRoutine("axpy", ("n", "alpha", "alpha_type", "x", "x_type", "incx", "y", "y_type", "incy",
+                             "execution_type"), {"x": "incx", "y": "incy"}, _axpy_ex,
+                    stride_names={"x": "stridex", "y": "stridey"}, batch_before="execution_type",
+                    summary="y := alpha*x + y" + _L1_SUMMARY)
+SCAL_EX = ExRoutine("scal", ("n", "alpha", "alpha_type", "x", "x_type", "incx", "execution_type"), {"x": "incx"},
+                    _scal_ex, stride_names={"x": "stridex"}, batch_before="execution_type",
+                    summary="x := alpha*x" + _L1_SUMMARY)
+_DOT_EX_PARAMS = ("n", "x", "x_type", "incx", "y", "y_type", "incy", "result", "result_type", "execution_type")
+DOT_EX = ExRoutine("dot", _DOT_EX_PARAMS, {"x": "incx", "y": "incy"}, _dot_ex, result="result",
+                   summary="result := x . y" + _L1_SUMMARY + " Returned in host pointer mode.")
+DOTC_EX = ExRoutine("dotc", _DOT_EX_PARAMS, {"x": "incx", "y": "incy"}, partial(_dot_ex, conjugate=True),
+                    result="result", summary="result := conj(x) . y" + _L1_SUMMARY + " Returned in host pointer mode.")
+NRM2_EX = ExRoutine("nrm2", ("n", "x", "x_type", "incx", "results", "result_type", "execution_type"),
+                    {"x": "incx"}, _nrm2_ex, result="results",
+                    summary="results := ||x||_2" + _L1_SUMMARY + " Returned in host pointer mode.")
+ROT_EX = ExRoutine("rot", ("n", "x", "x_type", "incx", "y", "y_type", "incy", "c", "s", "cs_type",
+                           "execution_type"), {"x": "incx", "y": "incy"}, _rot_ex, batch_before="execution_type",
+                   summary="Apply the plane rotation (c, s): x := c*x + s*y, y := c*y - conj(s)*x" + _L1_SUMMARY)
+
+
+# --- trsm_ex -----------------------------------------------------------------------------------
+
+
+def _trsm_ex(c: Call) -> None:
+    comp_t = c.enum("compute_type", Datatype)
+    if comp_t not in TRSM_EX_TYPES:
+        raise _unsupported(c, "compute_type", {"compute_type": comp_t})
+    p = precision_of(comp_t)
+    assert p is not None
+    c.int("invA_size")
+    level3._trsm(Call(c.fname, c.routine, p, c.flavour, c.names, c.values))
+
+
+TRSM_EX = ExRoutine("trsm", ("side", "uplo", "transA", "diag", "m", "n", "alpha", "A", "lda", "B", "ldb", "invA",
+                             "invA_size", "compute_type"), {"A": "lda", "B": "ldb", "invA": "invA_size"}, _trsm_ex,
+                    stride_names={"A": "stride_A", "B": "stride_B", "invA": "stride_invA"}, batch_before="invA",
+                    summary="Solve op(A) X = alpha B (side left) or X op(A) = alpha B (right) in compute_type; X "
+                            "overwrites B.  invA (inverted diagonal blocks) may be null.")
+
+
+# --- geam_ex -----------------------------------------------------------------------------------
+
+_TRANS_NT = (Operation.none, Operation.transpose)
+
+
+def _geam_ex(c: Call) -> None:
+    a_t, b_t, c_t, d_t, comp_t = _datatypes(c, "a_type", "b_type", "c_type", "d_type", "compute_type")
+    if comp_t not in GEAM_EX_TYPES:
+        raise _unsupported(c, "compute_type", {"compute_type": comp_t})
+    ta, tb = c.enum("transA", Operation, _TRANS_NT), c.enum("transB", Operation, _TRANS_NT)
+    operation = c.enum("geam_ex_op", GeamExOperation)
+    m, n, k, batch = _sizes(c, "m", "n", "k")
+    _lds(c, ("ldc", m), ("ldd", m), ("lda", m if ta is Operation.none else k),
+         ("ldb", k if tb is Operation.none else n))
+    if c.ptr("C") == c.ptr("D") and c.int("ldc") != c.int("ldd"):
+        raise c.invalid_size("ldd", "D is C: ldd must equal ldc")
+    if m == 0 or n == 0 or batch == 0:
+        return
+    _require_scalars(c, "beta")
+    _require_arrays(c, "D")
+    _require_scalars(c, *(("alpha",) if k else ()))
+    comp = precision_of(comp_t)
+    assert comp is not None
+    t = TypedCall(c, comp, {"alpha": comp, "beta": comp, "A": comp, "B": comp, "C": comp, "D": comp})
+    kd = t.kernel_dtype("D")
+    alpha = t.scalar("alpha") if k else np.zeros(1, dtype=kd)
+    beta = t.scalar("beta")
+    read_ab, read_c = k > 0, True
+    if c.host_mode or c.is_null("C") or (k and (c.is_null("A") or c.is_null("B"))):
+        # Host values decide what is read (rocBLAS's host checks); in device mode a null array
+        # makes the call read the scalars back (synchronously) and decide likewise.
+        a_value = t.read_scalar("alpha") if k else 0
+        b_value = t.read_scalar("beta")
+        read_ab, read_c = k > 0 and a_value != 0, b_value != 0
+        if read_ab:
+            _require_arrays(c, "A", "B")
+        if read_c:
+            _require_arrays(c, "C")
+        alpha, beta = np.array([a_value], dtype=kd), np.array([b_value], dtype=kd)
+    if not a_t == b_t == c_t == d_t == comp_t:
+        raise _unsupported(c, "compute_type", {"a_type": a_t, "b_type": b_t, "c_type": c_t, "d_type": d_t,
+                                               "compute_type": comp_t})
+    A = t.matrix("A", *_stored(ta, m, k), c.int("lda")) if read_ab else _unread(t, kd)
+    B = t.matrix("B", *_stored(tb, k, n), c.int("ldb")) if read_ab else _unread(t, kd)
+    C = t.matrix("C", m, n, c.int("ldc")) if read_c else _unread(t, kd)
+    D = t.matrix("D", m, n, c.int("ldd"), writable=True)
+    # min-plus starts from rocBLAS's "max value": the largest finite float or double, half's inf.
+    start = np.array([np.inf if comp is H else np.finfo(comp.dtype).max], dtype=kd)
+    t.launch(kx.geam_ex, int(operation is GeamExOperation.min_plus), int(ta is Operation.transpose),
+             int(tb is Operation.transpose), k, start, alpha, A, B, beta, C, D,
+             flops=3.0 * m * n * k, bytes=float(comp.itemsize * (m * k + k * n + 2 * m * n)))
+
+
+GEAM_EX = ExRoutine("geam", ("transA", "transB", "m", "n", "k", "alpha", "A", "a_type", "lda", "B", "b_type", "ldb",
+                             "beta", "C", "c_type", "ldc", "D", "d_type", "ldd", "compute_type", "geam_ex_op"),
+                    {"A": "lda", "B": "ldb", "C": "ldc", "D": "ldd"}, _geam_ex,
+                    summary="Tropical products: D := min(beta C, min_k(alpha A + alpha B)) (min_plus) or "
+                            "beta C + sum_k min(alpha A, alpha B) (plus_min).")
+
+
+# --- the public names: one line each ------------------------------------------------------------
+# fmt: off
+gemm_ex = bind_ex(GEMM_EX)
+gemm_batched_ex = bind_ex(GEMM_EX, BATCHED)
+gemm_strided_batched_ex = bind_ex(GEMM_EX, STRIDED)
+hgemm = bind(HGEMM, H)
+hgemm_batched = bind(HGEMM, H, BATCHED)
+hgemm_strided_batched = bind(HGEMM, H, STRIDED)
+axpy_ex = bind_ex(AXPY_EX)
+axpy_batched_ex = bind_ex(AXPY_EX, BATCHED)
+axpy_strided_batched_ex = bind_ex(AXPY_EX, STRIDED)
+scal_ex = bind_ex(SCAL_EX)
+scal_batched_ex = bind_ex(SCAL_EX, BATCHED)
+scal_strided_batched_ex = bind_ex(SCAL_EX, STRIDED)
+dot_ex = bind_ex(DOT_EX)
+dot_batched_ex = bind_ex(DOT_EX, BATCHED)
+dot_strided_batched_ex = bind_ex(DOT_EX, STRIDED)
+dotc_ex = bind_ex(DOTC_EX)
+dotc_batched_ex = bind_ex(DOTC_EX, BATCHED)
+dotc_strided_batched_ex = bind_ex(DOTC_EX, STRIDED)
+nrm2_ex = bind_ex(NRM2_EX)
+nrm2_batched_ex = bind_ex(NRM2_EX, BATCHED)
+nrm2_strided_batched_ex = bind_ex(NRM2_EX, STRIDED)
+rot_ex = bind_ex(ROT_EX)
+rot_batched_ex = bind_ex(ROT_EX, BATCHED)
+rot_strided_batched_ex = bind_ex(ROT_EX, STRIDED)
+trsm_ex = bind_ex(TRSM_EX)
+trsm_batched_ex = bind_ex(TRSM_EX, BATCHED)
+trsm_strided_batched_ex = bind_ex(TRSM_EX, STRIDED)
+geam_ex = bind_ex(GEAM_EX)
+# fmt: on
+
+__all__ = public_names(globals())
