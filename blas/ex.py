@@ -4,7 +4,7 @@ Every datatype argument takes a :class:`~rocmath.blas.Datatype` member or its va
 value that is no ``rocblas_datatype`` is ``invalid_value``, a combination rocBLAS does not
 implement is ``not_implemented`` (:class:`~rocmath.errors.RocblasNotImplementedError`).
 Each datatype is looked up in the precision table (:mod:`rocmath.precision`); int8 and
-int32, which the table lacks, are described here (:data:`I8`, :data:`I32`).  Scalars
+int32 are rocmath.precision's :data:`I8` and :data:`I32`.  Scalars
 (alpha, beta, c, s) are values of their declared type: a half alpha given as ``0.1`` is
 the half nearest 0.1.
 
@@ -97,7 +97,7 @@ import numpy as np
 from rocmath.batch import BatchOperand
 from rocmath.errors import RocblasInvalidValueError, RocblasNotImplementedError
 from rocmath.launch import launch
-from rocmath.precision import H, Precision
+from rocmath.precision import I8, I32, H, Precision
 
 from . import _kernels_ex2 as kx
 from . import _kernels_l3 as k3
@@ -107,20 +107,13 @@ from ._types import Datatype, GeamExOperation, GemmAlgo, Operation
 
 # --- precisions of datatypes -----------------------------------------------------------------
 
-#: int8 matrices of gemm_ex: kernels get float64 copies (BLAS has no int8; products and sums
-#: of int8 values are exact in float64).  Not in rocmath.precision's table.
-I8 = Precision("i8", np.dtype(np.int8), np.dtype(np.float64), "i8", "i8_r", int(Datatype.i8_r), storage_only=True)
-#: int32 matrices and scalars of gemm_ex.
-I32 = Precision("i32", np.dtype(np.int32), np.dtype(np.int32), "i32", "i32_r", int(Datatype.i32_r))
-_INTEGER = {Datatype.i8_r: I8, Datatype.i32_r: I32}
-
 
 def precision_of(datatype: Datatype) -> Precision | None:
     """The precision of a ``rocblas_datatype`` (None for types rocmath has no precision for)."""
     try:
         return Precision.from_datatype(str(datatype))
     except ValueError:
-        return _INTEGER.get(datatype)
+        return None
 
 
 def _kernel_dtype(storage: Precision, execution: Precision) -> np.dtype[Any]:
@@ -484,7 +477,7 @@ def _zero_results(t: TypedCall, count: int) -> Any:
 
 def _result_type(c: Call, result_t: Datatype, arg: str) -> Precision:
     p = precision_of(result_t)
-    if p is None or p in _INTEGER.values():
+    if p is None or p in (I8, I32):
         raise _unsupported(c, arg, {arg: result_t})
     return p
 

@@ -65,6 +65,8 @@ class Precision:
         numbers just above 1; the unit roundoff is half of it)."""
         if self is BF16:
             return 2.0**-7  # 8 significant bits, as float32's 24
+        if self.dtype.kind in "iu":
+            return 0.0  # integer arithmetic is exact
         return float(np.finfo(self.dtype if not self.storage_only else np.float16).eps)
 
     def __repr__(self) -> str:
@@ -118,6 +120,10 @@ Z = Precision("z", np.dtype(np.complex128), np.dtype(np.complex128), "d", "f64_c
 H = Precision("h", np.dtype(np.float16), np.dtype(np.float32), "h", "f16_r", 150, storage_only=True)
 # numpy has no bfloat16: its bits are stored as uint16 (see to_bfloat16/from_bfloat16).
 BF16 = Precision("bf", np.dtype(np.uint16), np.dtype(np.float32), "bf", "bf16_r", 168, storage_only=True)
+# The integer types of gemm_ex: int8 matrices are computed as float64 (BLAS has no int8;
+# products and sums of int8 values are exact in float64), int32 as itself.
+I8 = Precision("i8", np.dtype(np.int8), np.dtype(np.float64), "i8", "i8_r", 160, storage_only=True)
+I32 = Precision("i32", np.dtype(np.int32), np.dtype(np.int32), "i32", "i32_r", 162)
 
 #: The four precisions every routine comes in, in BLAS order.
 SDCZ: tuple[Precision, ...] = (S, D, C, Z)
@@ -125,7 +131,7 @@ ALL: tuple[Precision, ...] = (S, D, C, Z, H, BF16)
 
 _BY_LETTER = {p.letter: p for p in ALL}
 _BY_DTYPE = {p.dtype: p for p in (S, D, C, Z, H)}  # uint16 is not claimed by bf16
-_BY_DATATYPE = {p.datatype: p for p in ALL}
+_BY_DATATYPE = {p.datatype: p for p in (*ALL, I8, I32)}
 _COMPLEX_OF = {"s": C, "d": Z, "h": C, "bf": C}
 
 

@@ -186,7 +186,13 @@ def test_precision_of_arrays_and_dtypes():
     with pytest.raises(ValueError):
         Precision.from_letter("q")
     with pytest.raises(ValueError):
-        Precision.from_datatype("i32_r")
+        Precision.from_datatype("u8_r")
+    # gemm_ex's integer types are in the table, computed exactly.
+    assert Precision.from_datatype("i32_r").dtype == np.int32
+    assert Precision.from_datatype("i8_r").compute_dtype == np.float64
+    assert Precision.from_datatype("i8_r").eps == 0.0
+
+
 
 
 def test_bfloat16_bit_patterns_round_trip():
