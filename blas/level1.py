@@ -99,8 +99,9 @@ SWAP = Routine("swap", ("n", "x", "incx", "y", "incy"), {"x": "incx", "y": "incy
 def _dot(c: Call, conjugate: bool = False) -> Any:
     n, incx, incy = c.int("n"), c.int("incx"), c.int("incy")
     count = max(c.batches(), 0)
-    if not c.host_mode and c.is_null("result"):
-        raise c.invalid_pointer("result")
+    result = c.routine.result or "result"
+    if not c.host_mode and c.is_null(result):
+        raise c.invalid_pointer(result)
     if n <= 0 or count == 0:
         return _zero_results(c, count, c.dtype)
     if c.is_null("x") or c.is_null("y"):
@@ -124,8 +125,9 @@ DOTC = Routine("dotc", _DOT_PARAMS, {"x": "incx", "y": "incy"}, partial(_dot, co
 def _reduce(c: Call, kernel: Any, flops_per: int, result_dtype: Any, extra: tuple[Any, ...] = ()) -> Any:
     n, incx = c.int("n"), c.int("incx")
     count = max(c.batches(), 0)
-    if not c.host_mode and c.is_null("result"):
-        raise c.invalid_pointer("result")
+    result = c.routine.result or "result"
+    if not c.host_mode and c.is_null(result):
+        raise c.invalid_pointer(result)
     if n <= 0 or incx <= 0 or count == 0:
         return _zero_results(c, count, result_dtype)
     if c.is_null("x"):
