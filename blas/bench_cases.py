@@ -162,3 +162,89 @@ def nrm2_d(n: int) -> Problem:
     dx = rm.to_device(x, s)
     return Problem(run=lambda: dnrm2(h, n, dx, 1), reference=lambda: np.linalg.norm(x), flops=2.0 * n,
                    bytes=8 * n, stream=s, tol=1e-12, label=f"{n} f64", teardown=teardown)
+
+
+@bench_case("blas.gemm_s_vs_scipy_blas", sizes={"full": [1024, 2048]})
+def gemm_s_vs_scipy_blas(n: int) -> Problem:
+    """sgemm N N against scipy.linalg.blas.sgemm (OpenBLAS) on the same column-major data."""
+    import scipy.linalg.blas as sblas
+
+    from .level3 import sgemm
+
+    rng = np.random.default_rng(SEED)
+    a = np.asfortranarray(rng.standard_normal((n, n), dtype=np.float32))
+    b = np.asfortranarray(rng.standard_normal((n, n), dtype=np.float32))
+    s, h, teardown = _session()
+    da, db, dc = rm.to_device(a, s), rm.to_device(b, s), rm.empty((n, n), np.float32, order="F")
+
+    def run() -> rm.DeviceArray:
+        sgemm(h, "N", "N", n, n, n, 1.0, da, n, db, n, 0.0, dc, n)
+        return dc
+
+    return Problem(run=run, reference=lambda: sblas.sgemm(1.0, a, b), flops=2.0 * n**3, bytes=3 * 4 * n * n,
+                   stream=s, tol=1e-4, label=f"{n}x{n}x{n} f32", teardown=teardown)
+
+
+@bench_case("blas.gemm_strided_batched_small", sizes={"quick": [(100_000, 4)],
+                                                      "full": [(100_000, 4), (100_000, 8), (10_000, 16),
+                                                               (2_000, 64)]})
+def gemm_strided_batched_small(size: tuple[int, int]) -> Problem:
+    """sgemm_strided_batched of many small matrices vs np.matmul on the (batch, n, n) stack."""
+    from .level3 import sgemm_strided_batched
+
+    count, n = size
+    rng = np.random.default_rng(SEED)
+    a = rng.standard_normal((count, n, n), dtype=np.float32)
+    b = rng.standard_normal((count, n, n), dtype=np.float32)
+    s, h, teardown = _session()
+    # Row-major entries are the transposes of column-major ones: C^T = B^T A^T.
+    da, db, dc = rm.to_device(a, s), rm.to_device(b, s), rm.empty((count, n, n), np.float32)
+
+    def run() -> rm.DeviceArray:
+        sgemm_strided_batched(h, "N", "N", n, n, n, 1.0, db, n, n * n, da, n, n * n, 0.0, dc, n, n * n, count)
+        return dc
+
+    return Problem(run=run, reference=lambda: np.matmul(a, b), flops=2.0 * count * n**3,
+                   bytes=3 * 4 * count * n * n, stream=s, tol=1e-4, label=f"{count} x {n}x{n} f32",
+                   teardown=teardown)
+
+
+@bench_case("blas.gemv_d", sizes={"quick": [2048], "full": [2048, 4096]})
+def gemv_d(n: int) -> Problem:
+    """dgemv N on an n x n column-major matrix vs numpy ``A @ x``."""
+    from .level2 import dgemv
+
+    rng = np.random.default_rng(SEED)
+    a = np.asfortranarray(rng.standard_normal((n, n)))
+    x = rng.standard_normal(n)
+    s, h, teardown = _session()
+    da, dx, dy = rm.to_device(a, s), rm.to_device(x, s), rm.empty(n)
+
+    def run() -> rm.DeviceArray:
+        dgemv(h, "N", n, n, 1.0, da, n, dx, 1, 0.0, dy, 1)
+        return dy
+
+    return Problem(run=run, reference=lambda: a @ x, flops=2.0 * n * n, bytes=8.0 * n * n, stream=s, tol=1e-10,
+                   label=f"{n}x{n} f64", teardown=teardown)
+
+
+@bench_case("blas.saxpy_tiny_overhead", sizes={"quick": [16]})
+def saxpy_tiny_overhead(n: int) -> Problem:
+    """Per-call overhead: saxpy on 16 elements plus synchronize vs scipy.linalg.blas.saxpy."""
+    import scipy.linalg.blas as sblas
+
+    from .level1 import saxpy
+
+    rng = np.random.default_rng(SEED)
+    x = rng.standard_normal(n, dtype=np.float32)
+    y = rng.standard_normal(n, dtype=np.float32)
+    s, h, teardown = _session()
+    dx, dy = rm.to_device(x, s), rm.to_device(y, s)
+    hy = y.copy()
+
+    def run() -> rm.DeviceArray:
+        saxpy(h, n, 2.0, dx, 1, dy, 1)
+        return dy
+
+    return Problem(run=run, reference=lambda: sblas.saxpy(x, hy, a=2.0), flops=2.0 * n, bytes=12.0 * n, stream=s,
+                   tol=1e-5, label=f"{n} f32", teardown=teardown, check=_first_only())
