@@ -84,7 +84,8 @@ def swap(x, y):  # type: ignore[no-untyped-def]
 # Reductions.  Blocks of BLOCK elements are summed in order (SIMD lanes within a block:
 # fastmath 'reassoc' lets LLVM vectorise, still in a fixed order) and block sums are added in
 # order, so results are bitwise reproducible whatever the thread count.  A single contiguous
-# vector is read through a typed contiguous view, which is what lets the loops vectorise.
+# vector is read through a typed contiguous view, which is what lets the loops vectorise; other
+# layouts copy each block to a contiguous buffer first, so every layout sums in the same order.
 
 _block = njit(nogil=True, cache=True, error_model="numpy", fastmath={"reassoc", "contract"})
 
@@ -110,12 +111,13 @@ def _combine(part, out):  # type: ignore[no-untyped-def]
 
 
 @_block
-def _dot_block(x, y, lo, hi, conjugate, s):  # type: ignore[no-untyped-def]
+def _dot_block(x, y, conjugate, s):  # type: ignore[no-untyped-def]
+    # Blocks come in as slices looped from 0: LLVM vectorises that form, not range(lo, hi).
     if conjugate:
-        for i in range(lo, hi):
+        for i in range(x.shape[0]):
             s += np.conj(x[i]) * y[i]
     else:
-        for i in range(lo, hi):
+        for i in range(x.shape[0]):
             s += x[i] * y[i]
     return s
 
@@ -129,19 +131,22 @@ def dot(x, y, conjugate, out):  # type: ignore[no-untyped-def]
         xc = _row(x, 0)
         yc = _row(y, 0)
         for k in prange(nblk):
-            part[0, k] = _dot_block(xc, yc, k * BLOCK, min(n, (k + 1) * BLOCK), conjugate, part[0, k])
+            lo, hi = k * BLOCK, min(n, (k + 1) * BLOCK)
+            part[0, k] = _dot_block(xc[lo:hi], yc[lo:hi], conjugate, part[0, k])
     else:
         for t in prange(nb * nblk):
             b = t // nblk
             k = t - b * nblk
-            part[b, k] = _dot_block(x[b], y[b], k * BLOCK, min(n, (k + 1) * BLOCK), conjugate, part[b, k])
+            lo, hi = k * BLOCK, min(n, (k + 1) * BLOCK)
+            part[b, k] = _dot_block(np.ascontiguousarray(x[b, lo:hi]), np.ascontiguousarray(y[b, lo:hi]), conjugate,
+                                    part[b, k])
     _combine(part, out)
 
 
 @_block
-def _asum_block(x, lo, hi, s):  # type: ignore[no-untyped-def]
+def _asum_block(x, s):  # type: ignore[no-untyped-def]
     # rocBLAS's asum of complex vectors is sum(|re| + |im|), as reference BLAS's scasum.
-    for i in range(lo, hi):
+    for i in range(x.shape[0]):
         s += abs(x[i].real) + abs(x[i].imag)
     return s
 
@@ -154,29 +159,32 @@ def asum(x, out):  # type: ignore[no-untyped-def]
     if _contiguous(x):
         xc = _row(x, 0)
         for k in prange(nblk):
-            part[0, k] = _asum_block(xc, k * BLOCK, min(n, (k + 1) * BLOCK), part[0, k])
+            part[0, k] = _asum_block(xc[k * BLOCK:min(n, (k + 1) * BLOCK)], part[0, k])
     else:
         for t in prange(nb * nblk):
             b = t // nblk
             k = t - b * nblk
-            part[b, k] = _asum_block(x[b], k * BLOCK, min(n, (k + 1) * BLOCK), part[b, k])
+            part[b, k] = _asum_block(np.ascontiguousarray(x[b, k * BLOCK:min(n, (k + 1) * BLOCK)]), part[b, k])
     _combine(part, out)
 
 
 @_block
-def _squares_block(x, lo, hi, s, m):  # type: ignore[no-untyped-def]
-    # Sum of squares and largest magnitude of x[lo:hi].
-    for i in range(lo, hi):
-        ar = abs(x[i].real)
-        ai = abs(x[i].imag)
-        s += ar * ar + ai * ai
-        m = max(m, ar, ai)
-    return s, m
+def _squares_block(x, s):  # type: ignore[no-untyped-def]
+    for i in range(x.shape[0]):
+        s += x[i].real * x[i].real + x[i].imag * x[i].imag
+    return s
 
 
 @_block
-def _scaled_block(x, lo, hi, inv, s):  # type: ignore[no-untyped-def]
-    for i in range(lo, hi):
+def _max_block(x, m):  # type: ignore[no-untyped-def]
+    for i in range(x.shape[0]):
+        m = max(m, abs(x[i].real), abs(x[i].imag))
+    return m
+
+
+@_block
+def _scaled_block(x, inv, s):  # type: ignore[no-untyped-def]
+    for i in range(x.shape[0]):
         r = x[i].real * inv
         q = x[i].imag * inv
         s += r * r + q * q
@@ -184,48 +192,53 @@ def _scaled_block(x, lo, hi, inv, s):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def nrm2(x, lo, hi, out):  # type: ignore[no-untyped-def]
-    # One pass sums the squares and finds the largest magnitude.  When that magnitude lies in
-    # [lo, hi] (set by the caller from the type's range and n) the plain sum can neither
-    # overflow nor lose the result to underflow; otherwise a second pass sums (|x|/scale)^2,
-    # as reference BLAS's scaled nrm2 does.  A NaN entry gives NaN, an infinite one inf.
+def nrm2(x, safe, out):  # type: ignore[no-untyped-def]
+    # A first (vectorised) pass sums plain squares.  A NaN sum means a NaN entry; a finite sum
+    # of at least `safe` (n * tiny / eps, from the caller) lost at most eps to underflow, so its
+    # square root is the answer.  Otherwise (overflow, an infinite entry, or tiny entries) the
+    # entry is redone as reference BLAS does: largest magnitude, then sum of (|x|/scale)^2.
     nb, n = x.shape
     nblk = (n + BLOCK - 1) // BLOCK
-    big = np.zeros((nb, nblk), dtype=out.dtype)
     part = np.zeros((nb, nblk), dtype=out.dtype)
-    contiguous = _contiguous(x)
-    if contiguous:
+    if _contiguous(x):
         xc = _row(x, 0)
         for k in prange(nblk):
-            part[0, k], big[0, k] = _squares_block(xc, k * BLOCK, min(n, (k + 1) * BLOCK), part[0, k], big[0, k])
+            part[0, k] = _squares_block(xc[k * BLOCK:min(n, (k + 1) * BLOCK)], part[0, k])
     else:
         for t in prange(nb * nblk):
             b = t // nblk
             k = t - b * nblk
-            part[b, k], big[b, k] = _squares_block(x[b], k * BLOCK, min(n, (k + 1) * BLOCK), part[b, k],
-                                                   big[b, k])
+            part[b, k] = _squares_block(np.ascontiguousarray(x[b, k * BLOCK:min(n, (k + 1) * BLOCK)]), part[b, k])
     sums = np.zeros(nb, dtype=out.dtype)
     _combine(part, sums)
     rescale = np.zeros(nb, dtype=np.bool_)
-    scale = np.zeros(nb, dtype=out.dtype)
     for b in range(nb):
-        m = big[b, 0]
-        for k in range(1, nblk):
-            m = max(m, big[b, k])
-        scale[b] = m
-        if np.isnan(sums[b]):
-            out[b] = sums[b]
-        elif np.isinf(m):
-            out[b] = m
-        elif m == 0 or (lo <= m and m <= hi):
+        if np.isnan(sums[b]) or (np.isfinite(sums[b]) and sums[b] >= safe):
             out[b] = np.sqrt(sums[b])
         else:
             rescale[b] = True
+    big = np.zeros((nb, nblk), dtype=out.dtype)
     for t in prange(nb * nblk):
         b = t // nblk
         k = t - b * nblk
         if rescale[b]:
-            part[b, k] = _scaled_block(x[b], k * BLOCK, min(n, (k + 1) * BLOCK), 1 / scale[b], big[b, k] * 0)
+            big[b, k] = _max_block(x[b, k * BLOCK:min(n, (k + 1) * BLOCK)], big[b, k])
+    scale = np.zeros(nb, dtype=out.dtype)
+    for b in range(nb):
+        if rescale[b]:
+            m = big[b, 0]
+            for k in range(1, nblk):
+                m = max(m, big[b, k])
+            scale[b] = m
+            if not np.isfinite(m) or m == 0:
+                out[b] = m
+                rescale[b] = False
+    for t in prange(nb * nblk):
+        b = t // nblk
+        k = t - b * nblk
+        if rescale[b]:
+            part[b, k] = _scaled_block(np.ascontiguousarray(x[b, k * BLOCK:min(n, (k + 1) * BLOCK)]), 1 / scale[b],
+                                       big[b, k] * 0)
     for b in range(nb):
         if rescale[b]:
             s = part[b, 0]

@@ -146,13 +146,10 @@ def _asum(c: Call) -> Any:
 
 
 def _nrm2(c: Call) -> Any:
-    # The range where summing plain squares is safe: squares of the largest entry stay well
-    # above the underflow threshold (relative to eps) and n of them below overflow.
+    # Below n * tiny / eps, squares lost to underflow could matter: such sums are redone scaled.
     real = np.finfo(c.precision.real.compute_dtype)
-    n = max(c.int("n"), 1)
-    lo = float(np.sqrt(real.tiny) / real.eps)
-    hi = float(np.sqrt(real.max / n) / 2)
-    return _reduce(c, k.nrm2, 2, c.precision.real.dtype, (real.dtype.type(lo), real.dtype.type(hi)))
+    safe = real.dtype.type(max(c.int("n"), 1) * float(real.tiny) / float(real.eps))
+    return _reduce(c, k.nrm2, 2, c.precision.real.dtype, (safe,))
 
 
 def _iamax(c: Call, find_max: bool = True) -> Any:
