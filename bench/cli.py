@@ -8,6 +8,7 @@ matches the suite and filter).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -77,6 +78,11 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None,
     out
         Where the report goes (stdout when None).
     """
+    # Idle OpenMP teams (one per stream worker and per inline caller) that spin, GNU OpenMP's
+    # default, take the cores from the team with work and from OpenBLAS's threads, turning
+    # microseconds into milliseconds on two cores.  Benchmarks let idle teams sleep, unless the
+    # user chose a policy; libgomp reads it when numba first loads it, after this point.
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     args = _parser().parse_args(argv)
     out = out or sys.stdout
     status = 0

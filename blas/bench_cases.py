@@ -228,7 +228,7 @@ def gemv_d(n: int) -> Problem:
                    label=f"{n}x{n} f64", teardown=teardown)
 
 
-@bench_case("blas.saxpy_tiny_overhead", sizes={"quick": [16]})
+@bench_case("blas.saxpy_tiny_overhead", sizes={"quick": [16], "full": [16]})
 def saxpy_tiny_overhead(n: int) -> Problem:
     """Per-call overhead: saxpy on 16 elements plus synchronize vs scipy.linalg.blas.saxpy."""
     import scipy.linalg.blas as sblas

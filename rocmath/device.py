@@ -206,11 +206,26 @@ def configure(count: int | None = None, memory: str | int | None = None, arch: s
             memory if memory is not None else os.environ.get("ROCMATH_DEVICE_MEMORY"),
             arch if arch is not None else os.environ.get("ROCMATH_ARCH", DEFAULT_ARCH),
         )
+        _settle(_registry.devices or ())
         address_space.reset_for_configure()
         for old in _registry.devices or ():
             old.retired = True
         _registry.devices = devices
         _current.index = 0
+
+
+def _settle(devices: list[Device] | tuple[()]) -> None:
+    """Run the frees finalizers deferred (a collection may defer more while we wait)."""
+    from .memory import _deferred, release_deferred
+    from .stream import wait_device_idle
+
+    for _ in range(5):
+        release_deferred()
+        for dev in devices:
+            if not dev.retired:
+                wait_device_idle(dev.index)
+        if not _deferred:
+            return
 
 
 def get_device_count() -> int:

@@ -20,11 +20,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 if "NUMBA_THREADING_LAYER" not in os.environ:
     numba.config.THREADING_LAYER = "threadsafe"
-# Each stream worker (and an inline caller) owns an OpenMP team.  Idle teams that spin (GNU
-# OpenMP's default) take the cores from the team that has work, and from OpenBLAS's threads:
-# kernels then take milliseconds instead of microseconds.  Idle teams sleep instead, unless the
-# user chose otherwise; read by libgomp when numba first loads it, after this import.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
 def cache_dir() -> str:

@@ -206,9 +206,14 @@ class AddressSpace:
 
     def reset_for_configure(self) -> None:
         with self.lock:
+            for device in list(self.pool_bytes):
+                self.trim_pool(device, 0)
             if self.live_count:
+                live = self.live_allocations()
+                listing = "; ".join(f"{a.describe()} (last used by {a.last_op})" for a in live[:5])
                 raise HipInvalidValueError(
-                    f"cannot reconfigure devices while {self.live_count} allocation(s) are live")
+                    f"cannot reconfigure devices while {self.live_count} allocation(s) are live: {listing}")
+            _deferred.clear()  # pointers of the old address space: they may name new allocations
             self._reset()
 
     # -- allocation --------------------------------------------------------------------------
