@@ -444,7 +444,7 @@ def release_deferred() -> None:
             if alloc.live and not alloc.pooled:
                 address_space.release(alloc, "free_later")
 
-        null.enqueue(run, "free_later")
+        null.enqueue(run, "free_later", always_run=True)  # memory comes back even after an error
 
 
 def malloc(nbytes: int) -> int:
@@ -572,7 +572,7 @@ def free_async(ptr: int, stream: Any = None) -> None:
             alloc.check_guards()
             address_space.pool_put(alloc)
 
-    s.enqueue(run, "free_async")
+    s.enqueue(run, "free_async", always_run=True)  # memory comes back even after an error
 
 
 def mem_get_info(device: int | None = None) -> tuple[int, int]:

@@ -9,6 +9,8 @@ every synchronize.
 
 from __future__ import annotations
 
+import gc
+
 import numpy as np
 import pytest
 from hypothesis import settings
@@ -28,7 +30,12 @@ class DeviceMemoryModel(RuleBasedStateMachine):
         super().__init__()
         self._old_checking = rm.checking_enabled()
         rm.set_checking(True)
+        # Garbage of earlier tests freed during the run would move mem_get_info under the
+        # model: collect it now and keep the collector off until teardown.
+        gc.collect()
         rm.device_synchronize()
+        self._gc_was_enabled = gc.isenabled()
+        gc.disable()
         self.stream = rm.Stream()
         self.base_free, self.total = rm.mem_get_info()
         self.allocs: dict[int, bytearray] = {}  # live allocations: their expected bytes
@@ -210,6 +217,8 @@ class DeviceMemoryModel(RuleBasedStateMachine):
             self.stream.destroy()
         finally:
             rm.set_checking(self._old_checking)
+            if self._gc_was_enabled:
+                gc.enable()
 
 
 DeviceMemoryModel.TestCase.settings = settings(DeviceMemoryModel.TestCase.settings, max_examples=50,

@@ -503,3 +503,21 @@ def test_events_record_even_on_a_failed_stream():
     start.synchronize()
     assert 0 <= rm.elapsed_time(start, stop) < 10  # the sleep was skipped, the events were not
     rm.get_last_error()
+
+
+def test_stream_ordered_frees_run_even_after_an_error():
+    # A failed kernel skips later work on its stream, but memory must still come back.
+    s = rm.Stream()
+    free_before = rm.mem_get_info()[0]
+    p = rm.malloc_async(4096, s)
+
+    def boom() -> None:
+        raise RuntimeError("kernel failed")
+
+    s.launch_host_func(boom)
+    rm.free_async(p, s)
+    with pytest.raises(rm.errors.LaunchFailureError):
+        s.synchronize()
+    rm.device_synchronize()  # trims the pool
+    assert rm.mem_get_info()[0] == free_before
+    s.destroy()
