@@ -18,6 +18,24 @@ settings.register_profile("thorough", deadline=None, max_examples=1000,
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 
+@pytest.fixture
+def configure():
+    """Reconfigure the devices for one test; the default configuration is restored after."""
+    import gc
+
+    import rocmath as rm
+
+    def do(**kwargs):
+        gc.collect()
+        rm.device_synchronize()
+        rm.configure(**kwargs)
+
+    yield do
+    gc.collect()
+    rm.device_synchronize()
+    rm.configure()
+
+
 @pytest.fixture(autouse=True)
 def _device_is_left_clean():
     """Every test leaves no pending errors behind, so failures are blamed on the right test."""

@@ -17,21 +17,6 @@ from rocmath import errors, info
 from rocmath.device import ARCH_PROFILES, parse_bytes
 
 
-@pytest.fixture
-def configure():
-    """Reconfigure the devices for one test; the default configuration is restored after."""
-
-    def do(**kwargs):
-        gc.collect()
-        rm.device_synchronize()
-        rm.configure(**kwargs)
-
-    yield do
-    gc.collect()
-    rm.device_synchronize()
-    rm.configure()
-
-
 def test_default_device_is_gfx942():
     assert rm.get_device_count() >= 1
     assert rm.get_device() == 0

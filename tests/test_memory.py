@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import array
-import gc
 import itertools
 import re
 import threading
@@ -20,21 +19,6 @@ from rocmath.memory import ALIGN, MemcpyKind, address_space
 
 KiB = 1 << 10
 MiB = 1 << 20
-
-
-@pytest.fixture
-def configure():
-    """Reconfigure the devices for one test; the default configuration is restored after."""
-
-    def do(**kwargs):
-        gc.collect()
-        rm.device_synchronize()
-        rm.configure(**kwargs)
-
-    yield do
-    gc.collect()
-    rm.device_synchronize()
-    rm.configure()
 
 
 @pytest.fixture
