@@ -769,3 +769,28 @@ def test_gemv_large(handle: Any, p: Precision) -> None:
         getattr(L2, p.letter + "gemv")(handle, trans, m, n, 1, dA, m, dx, 1, 0, dy, 1)
         rt.assert_close(dy.get(), opm(a[None].astype(np.complex128), trans)[0] @ x, p, "reduction", n=max(m, n))
         del dA, dx, dy
+
+
+@pytest.mark.parametrize("trans", ["N", "T", "C"])
+@pytest.mark.parametrize("prefix, dtype", [("s", np.float32), ("d", np.float64), ("c", np.complex64),
+                                           ("z", np.complex128)])
+def test_gemv_of_one_large_entry_through_the_host_blas(prefix, dtype, trans):
+    # Above BLAS_GEMV elements a single gemv goes to the host BLAS: same semantics (padding,
+    # negative increment, beta == 0 not reading a NaN y).
+    import rocmath.blas.level2 as l2
+
+    rng = np.random.default_rng(7)
+    m, n, lda = 600, 480, 611
+    assert m * n >= l2.BLAS_GEMV
+    a = rng.standard_normal((lda, n)) + (1j * rng.standard_normal((lda, n)) if np.dtype(dtype).kind == "c" else 0)
+    a = a.astype(dtype)
+    op = {"N": a[:m], "T": a[:m].T, "C": a[:m].conj().T}[trans]
+    x = rng.standard_normal(2 * op.shape[1]).astype(dtype)
+    h = rm.blas.create_handle()
+    da, dx = rm.to_device(np.asfortranarray(a)), rm.to_device(x)
+    dy = rm.to_device(np.full(op.shape[0], np.nan, dtype))
+    getattr(l2, f"{prefix}gemv")(h, trans, m, n, 2.0, da, lda, dx, -2, 0.0, dy, 1)
+    expect = 2.0 * op @ x[0::2][::-1]
+    np.testing.assert_allclose(dy.get(), expect, rtol=1e-4 if np.dtype(dtype).itemsize <= 8 else 1e-12,
+                               atol=1e-4 * np.abs(expect).max())
+    np.testing.assert_array_equal(da.get(), np.asfortranarray(a))  # padding rows untouched
