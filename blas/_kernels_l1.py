@@ -144,35 +144,39 @@ def dot(x, y, conjugate, out):  # type: ignore[no-untyped-def]
 
 
 @_block
-def _asum_block(x, s):  # type: ignore[no-untyped-def]
-    # rocBLAS's asum of complex vectors is sum(|re| + |im|), as reference BLAS's scasum.
-    for i in range(x.shape[0]):
-        s += abs(x[i].real) + abs(x[i].imag)
+def _unary_block(x, squares, s):  # type: ignore[no-untyped-def]
+    # Sum over the block of |re| + |im| (asum, as reference scasum) or of re^2 + im^2 (nrm2).
+    if squares:
+        for i in range(x.shape[0]):
+            s += x[i].real * x[i].real + x[i].imag * x[i].imag
+    else:
+        for i in range(x.shape[0]):
+            s += abs(x[i].real) + abs(x[i].imag)
     return s
 
 
-@kernel
-def asum(x, out):  # type: ignore[no-untyped-def]
+@njit(parallel=True, nogil=True, cache=True)
+def _unary_sums(x, squares, part):  # type: ignore[no-untyped-def]
+    # Block sums of one vector per batch entry, in the one summation order of every layout.
     nb, n = x.shape
-    nblk = (n + BLOCK - 1) // BLOCK
-    part = np.zeros((nb, nblk), dtype=out.dtype)
+    nblk = part.shape[1]
     if _contiguous(x):
         xc = _row(x, 0)
         for k in prange(nblk):
-            part[0, k] = _asum_block(xc[k * BLOCK:min(n, (k + 1) * BLOCK)], part[0, k])
+            part[0, k] = _unary_block(xc[k * BLOCK:min(n, (k + 1) * BLOCK)], squares, part[0, k])
     else:
         for t in prange(nb * nblk):
             b = t // nblk
             k = t - b * nblk
-            part[b, k] = _asum_block(np.ascontiguousarray(x[b, k * BLOCK:min(n, (k + 1) * BLOCK)]), part[b, k])
+            part[b, k] = _unary_block(np.ascontiguousarray(x[b, k * BLOCK:min(n, (k + 1) * BLOCK)]), squares,
+                                      part[b, k])
+
+
+@kernel
+def asum(x, out):  # type: ignore[no-untyped-def]
+    part = np.zeros((x.shape[0], (x.shape[1] + BLOCK - 1) // BLOCK), dtype=out.dtype)
+    _unary_sums(x, False, part)
     _combine(part, out)
-
-
-@_block
-def _squares_block(x, s):  # type: ignore[no-untyped-def]
-    for i in range(x.shape[0]):
-        s += x[i].real * x[i].real + x[i].imag * x[i].imag
-    return s
 
 
 @_block
@@ -200,15 +204,7 @@ def nrm2(x, safe, out):  # type: ignore[no-untyped-def]
     nb, n = x.shape
     nblk = (n + BLOCK - 1) // BLOCK
     part = np.zeros((nb, nblk), dtype=out.dtype)
-    if _contiguous(x):
-        xc = _row(x, 0)
-        for k in prange(nblk):
-            part[0, k] = _squares_block(xc[k * BLOCK:min(n, (k + 1) * BLOCK)], part[0, k])
-    else:
-        for t in prange(nb * nblk):
-            b = t // nblk
-            k = t - b * nblk
-            part[b, k] = _squares_block(np.ascontiguousarray(x[b, k * BLOCK:min(n, (k + 1) * BLOCK)]), part[b, k])
+    _unary_sums(x, True, part)
     sums = np.zeros(nb, dtype=out.dtype)
     _combine(part, sums)
     rescale = np.zeros(nb, dtype=np.bool_)
