@@ -14,9 +14,10 @@ Two layers:
   compiled kernel serves all four precisions (``kind`` picks the routine at run time)
   and every trans/uplo/side/diag (BLAS letter codes).  Small entries run in parallel
   (a chunked ``prange``, scratch allocated per chunk: per-entry allocations contend);
-  large ones run one after another, each threaded by OpenBLAS.  Only gemm of tiny
-  entries (every dimension <= ``SMALL``), where a BLAS call costs more than the work,
-  is plain loops (``gemm_small``, compiled per precision).
+  large ones run one after another, each threaded by OpenBLAS.  Only gemm of small
+  entries (every dimension <= ``SMALL``) is numba loops (``gemm_small``, register-tiled,
+  compiled per precision): a BLAS call costs more than their work, and OpenBLAS called
+  from several threads at once serializes on its buffer pool.
 - the launch bodies (``gemm``, ``rank_k``, ``trsm``, ``trtri``) get the operands as
   ``(batch, rows, cols)`` views and do the dtype-specific bits with numpy: make entries
   column-major (gathered pointer-array entries are row-major), restore what BLAS may
@@ -47,9 +48,9 @@ SYRK, HERK, SYR2K, HER2K, SYRKX, HERKX = 0, 1, 2, 3, 4, 5
 #: OpenBLAS (whose own threshold for threading gemm is 65536 * 4); smaller ones in parallel.
 SERIAL_WORK = 1 << 18
 MAX_CHUNKS = 64
-#: gemm entries with every dimension at most SMALL run as plain loops (gemm_small), in
-#: parallel when the whole batch has at least PARALLEL_WORK multiply-adds.
-SMALL = 16
+#: gemm entries with every dimension at most SMALL run as register-tiled loops (gemm_small),
+#: in parallel when the whole batch has at least PARALLEL_WORK multiply-adds.
+SMALL = 64
 PARALLEL_WORK = 1 << 15
 #: Column block of syrkx/herkx: the part of a block column off its diagonal block is one
 #: gemm; only the diagonal blocks compute (and then restore) elements of the other triangle.
@@ -330,47 +331,124 @@ def trtri_entries(kind, uplo, diag, n, pa, lda, nchunk):  # type: ignore[no-unty
         _trtri_range(kind, uplo, diag, n, pa, lda, t * per, min(nb, (t + 1) * per))
 
 
-@_jit
-def _small_range(ta, tb, alpha, A, B, beta, C, lo, hi):  # type: ignore[no-untyped-def]
-    m, n = C.shape[1], C.shape[2]
-    k = A.shape[2] if ta == OP_N else A.shape[1]
+_inline = njit(nogil=True, error_model="numpy", inline="always")
+
+
+# Flat indices are computed in int64 and used as uint64: numba then skips the wrap-around of
+# negative indices, whose per-element select would keep the loops from vectorizing.
+
+
+@_inline
+def _store(W, alpha, beta, acc, jj, C, o):  # type: ignore[no-untyped-def]
+    if beta == 0:  # beta == 0: C is not read
+        for i in range(W):
+            C[np.uint64(o + i)] = alpha * acc[jj, i]
+    else:
+        for i in range(W):
+            C[np.uint64(o + i)] = alpha * acc[jj, i] + beta * C[np.uint64(o + i)]
+
+
+@_inline
+def _tile4(W, X, xo, ldx, i0, k, Y, yo, ldy, j, alpha, beta, C, oc, ldc, acc):  # type: ignore[no-untyped-def]
+    """C[i0:i0+W, j:j+4] := alpha X[i0:i0+W, :k] Y[:k, j:j+4] + beta C[...] for one entry (X, Y
+    column-major at offsets xo, yo).  W is a constant where this is inlined: the row loops
+    unroll into vector registers, where the 4 x W accumulators stay."""
+    for jj in range(4):
+        for i in range(W):
+            acc[jj, i] = 0
+    for q in range(k):
+        b0, b1 = Y[np.uint64(yo + q + j * ldy)], Y[np.uint64(yo + q + (j + 1) * ldy)]
+        b2, b3 = Y[np.uint64(yo + q + (j + 2) * ldy)], Y[np.uint64(yo + q + (j + 3) * ldy)]
+        xq = xo + q * ldx + i0
+        for i in range(W):
+            a = X[np.uint64(xq + i)]
+            acc[0, i] += a * b0
+            acc[1, i] += a * b1
+            acc[2, i] += a * b2
+            acc[3, i] += a * b3
+    for jj in range(4):
+        _store(W, alpha, beta, acc, jj, C, oc + (j + jj) * ldc + i0)
+
+
+@_inline
+def _tile1(W, X, xo, ldx, i0, k, Y, yo, ldy, j, alpha, beta, C, oc, ldc, acc):  # type: ignore[no-untyped-def]
+    """As _tile4 for one column (the last n % 4)."""
+    for i in range(W):
+        acc[0, i] = 0
+    for q in range(k):
+        b = Y[np.uint64(yo + q + j * ldy)]
+        xq = xo + q * ldx + i0
+        for i in range(W):
+            acc[0, i] += X[np.uint64(xq + i)] * b
+    _store(W, alpha, beta, acc, 0, C, oc + j * ldc + i0)
+
+
+@_inline
+def _rows4(wide, X, xo, ldx, m, k, Y, yo, ldy, j, alpha, beta, C, oc, ldc, acc):  # type: ignore[no-untyped-def]
+    # Row tiles of 16 (f32; 8 for the wider types, whose 4 x 16 tile would spill), 8, 4, then 1.
+    i0 = 0
+    if wide:
+        while i0 + 16 <= m:
+            _tile4(16, X, xo, ldx, i0, k, Y, yo, ldy, j, alpha, beta, C, oc, ldc, acc)
+            i0 += 16
+    while i0 + 8 <= m:
+        _tile4(8, X, xo, ldx, i0, k, Y, yo, ldy, j, alpha, beta, C, oc, ldc, acc)
+        i0 += 8
+    if i0 + 4 <= m:
+        _tile4(4, X, xo, ldx, i0, k, Y, yo, ldy, j, alpha, beta, C, oc, ldc, acc)
+        i0 += 4
+    while i0 < m:
+        _tile4(1, X, xo, ldx, i0, k, Y, yo, ldy, j, alpha, beta, C, oc, ldc, acc)
+        i0 += 1
+
+
+@_inline
+def _rows1(X, xo, ldx, m, k, Y, yo, ldy, j, alpha, beta, C, oc, ldc, acc):  # type: ignore[no-untyped-def]
+    i0 = 0
+    while i0 + 8 <= m:
+        _tile1(8, X, xo, ldx, i0, k, Y, yo, ldy, j, alpha, beta, C, oc, ldc, acc)
+        i0 += 8
+    while i0 < m:
+        _tile1(1, X, xo, ldx, i0, k, Y, yo, ldy, j, alpha, beta, C, oc, ldc, acc)
+        i0 += 1
+
+
+@kernel(contiguous=True)
+def gemm_small(ta, tb, alpha, beta, A, B, C, WA, WB, nb, m, n, k, lda, ldb, ldc, sa, sb, sc, nchunk):  # type: ignore[no-untyped-def]
+    """gemm of small entries (every dimension <= SMALL) as register-tiled loops, a BLAS call
+    costing more than their work.  A, B and C are flat contiguous views from each operand's
+    first element; entry e's starts at e * sa (sb, sc), column j at j * ld.  A transposed op(A)
+    (op(B)) is first copied column-major into chunk t's part of WA (WB).  One compilation per
+    precision.
+
+    The loops are in the body of the prange (also for one chunk), and every array they read is
+    an argument: numba marks the arrays of a parallel body as not aliasing, and only then do
+    the accumulators stay in registers (otherwise they run at a third of the speed)."""
     al, be = alpha[0], beta[0]
-    opa = np.empty((k, m), C.dtype)  # op(A) transposed, so its columns are contiguous
-    acc = np.empty(m, C.dtype)
-    for e in range(lo, hi):
-        if ta == OP_N:
-            for q in range(k):
-                for i in range(m):
-                    opa[q, i] = A[e, i, q]
-        else:
-            for q in range(k):
-                for i in range(m):
-                    opa[q, i] = A[e, q, i] if ta == OP_T else np.conj(A[e, q, i])
-        for j in range(n):
-            acc[:] = 0
-            for q in range(k):
-                bv = B[e, q, j] if tb == OP_N else (B[e, j, q] if tb == OP_T else np.conj(B[e, j, q]))
-                for i in range(m):
-                    acc[i] += opa[q, i] * bv
-            if be == 0:  # beta == 0: C is not read
-                for i in range(m):
-                    C[e, i, j] = al * acc[i]
-            else:
-                for i in range(m):
-                    C[e, i, j] = al * acc[i] + be * C[e, i, j]
-
-
-@kernel
-def gemm_small(ta, tb, alpha, A, B, beta, C, nchunk):  # type: ignore[no-untyped-def]
-    """gemm of tiny entries as plain loops (a BLAS call costs more than the work): one
-    compilation per precision, any layout."""
-    nb = C.shape[0]
-    if nchunk <= 1:
-        _small_range(ta, tb, alpha, A, B, beta, C, 0, nb)
-        return
+    wide = C.itemsize == 4
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
-        _small_range(ta, tb, alpha, A, B, beta, C, t * per, min(nb, (t + 1) * per))
+        acc = np.empty((4, 16), C.dtype)
+        for e in range(t * per, min(nb, (t + 1) * per)):
+            X, xo, ldx = A, e * sa, lda
+            if ta != OP_N:
+                X, xo, ldx = WA, t * m * k, m
+                for q in range(k):
+                    for i in range(m):
+                        v = A[np.uint64(e * sa + q + i * lda)]
+                        WA[np.uint64(xo + i + q * m)] = np.conj(v) if ta == OP_C else v
+            Y, yo, ldy = B, e * sb, ldb
+            if tb != OP_N:
+                Y, yo, ldy = WB, t * k * n, k
+                for q in range(k):
+                    for j in range(n):
+                        v = B[np.uint64(e * sb + j + q * ldb)]
+                        WB[np.uint64(yo + q + j * k)] = np.conj(v) if tb == OP_C else v
+            oc = e * sc
+            for j in range(0, n - 3, 4):
+                _rows4(wide, X, xo, ldx, m, k, Y, yo, ldy, j, al, be, C, oc, ldc, acc)
+            for j in range(n - n % 4, n):
+                _rows1(X, xo, ldx, m, k, Y, yo, ldy, j, al, be, C, oc, ldc, acc)
 
 
 # --- launch bodies: numpy around the numba kernels --------------------------------------------------
@@ -423,9 +501,7 @@ def gemm(which: int, c1: int, c2: int, c3: int, c4: int, alpha: np.ndarray, A: n
     An empty (0 x 0) A or B is a placeholder not read (gemm: k = 0, C := beta C)."""
     ensure_blas()
     nb, m, n = C.shape
-    if which == GEMM and max(m, n, A.shape[1], A.shape[2]) <= SMALL:
-        k = A.shape[2] if c1 == OP_N else A.shape[1]
-        gemm_small(c1, c2, alpha, A, B, beta, C, 1 if nb * m * n * k < PARALLEL_WORK else min(nb, MAX_CHUNKS))
+    if which == GEMM and max(m, n, A.shape[1], A.shape[2]) <= SMALL and _small_gemm(c1, c2, alpha, A, B, beta, C):
         return
     a, b, c = _colmajor(A), _colmajor(B), _colmajor(C)
     kind = _KIND[c.dtype]
@@ -442,6 +518,41 @@ def gemm(which: int, c1: int, c2: int, c3: int, c4: int, alpha: np.ndarray, A: n
     gemm_entries(which, kind, c1, c2, c3, c4, m, n, k, _addr(alpha), _entries(a), lda, _entries(b), ldb,
                  _addr(beta), _entries(c), _ld(c, m), _chunks(nb, work))
     _finish(C, c)
+
+
+def _flat(x: np.ndarray) -> tuple[np.ndarray, int, int] | None:
+    """A batch of column-major entries as (flat contiguous view from its first element,
+    leading dimension, batch stride) in elements; None if its strides do not allow it."""
+    nb, r, c = x.shape
+    isz = x.itemsize
+    s0, s1, s2 = x.strides
+    if x.size == 0:
+        return np.empty(0, x.dtype), max(r, 1), 0
+    ld = s2 // isz if c > 1 else r
+    stride = s0 // isz if nb > 1 else 0
+    if (r > 1 and s1 != isz) or s2 % isz or s0 % isz or ld < r or stride < 0:
+        return None
+    span = (nb - 1) * stride + (c - 1) * ld + r
+    return np.lib.stride_tricks.as_strided(x, shape=(span,), strides=(isz,)), ld, stride
+
+
+def _small_gemm(ta: int, tb: int, alpha: np.ndarray, A: np.ndarray, B: np.ndarray, beta: np.ndarray,
+                C: np.ndarray) -> bool:
+    """gemm of small entries by gemm_small, when all three operands are strided batches of
+    column-major entries (device strided batches and gathered pointer-array entries are)."""
+    fa, fb, fc = _flat(A), _flat(B), _flat(C)
+    if fa is None or fb is None or fc is None:
+        return False
+    nb, m, n = C.shape
+    k = A.shape[2] if ta == OP_N else A.shape[1]
+    (a, lda, sa), (b, ldb, sb), (c, ldc, sc) = fa, fb, fc
+    # Entries of C that overlap (a zero stride, say) are written in order, on one thread.
+    parallel = nb > 1 and nb * m * n * k >= PARALLEL_WORK and sc >= (n - 1) * ldc + m
+    nchunk = min(nb, MAX_CHUNKS) if parallel else 1
+    wa = np.empty(nchunk * m * k if ta != OP_N else 0, C.dtype)
+    wb = np.empty(nchunk * k * n if tb != OP_N else 0, C.dtype)
+    gemm_small(ta, tb, alpha, beta, a, b, c, wa, wb, nb, m, n, k, lda, ldb, ldc, sa, sb, sc, nchunk)
+    return True
 
 
 def _other_triangle_of_blocks(n: int, upper: bool) -> tuple[np.ndarray, np.ndarray]:

@@ -78,10 +78,14 @@ class Kernel:
     routine with three matrix arguments could compile eight times per precision.  A
     Kernel types every array argument as layout ``'A'`` (any strides), so each
     precision compiles once.  ``dispatcher`` is the numba dispatcher underneath.
+
+    A ``contiguous`` kernel keeps the C layout of C-contiguous arrays (its callers pass flat
+    contiguous views), so that numba knows their unit stride and the loops vectorize.
     """
 
-    def __init__(self, dispatcher: Any):
+    def __init__(self, dispatcher: Any, contiguous: bool = False):
         self.dispatcher = dispatcher
+        self.contiguous = contiguous
         self._entries: dict[tuple[Any, ...], Any] = {}
         self.__name__ = getattr(dispatcher, "__name__", "kernel")
         self.__doc__ = getattr(dispatcher, "__doc__", None)
@@ -93,35 +97,40 @@ class Kernel:
         return list(self.dispatcher.signatures)
 
     def __call__(self, *args: Any) -> Any:
-        key = tuple((a.dtype, a.ndim, a.flags.writeable) if isinstance(a, np.ndarray) else type(a) for a in args)
+        if self.contiguous:
+            key = tuple((a.dtype, a.ndim, a.flags.writeable, a.flags.c_contiguous) if isinstance(a, np.ndarray)
+                        else type(a) for a in args)
+        else:
+            key = tuple((a.dtype, a.ndim, a.flags.writeable) if isinstance(a, np.ndarray) else type(a) for a in args)
         entry = self._entries.get(key)
         if entry is None:
-            sig = tuple(_relaxed(numba.typeof(a)) for a in args)
+            sig = tuple(_relaxed(numba.typeof(a), self.contiguous) for a in args)
             self.dispatcher.compile(sig)
             entry = self._entries[key] = self.dispatcher.overloads[sig].entry_point
         return entry(*args)
 
 
-def _relaxed(t: Any) -> Any:
-    if isinstance(t, types.Array):
+def _relaxed(t: Any, keep_c: bool = False) -> Any:
+    if isinstance(t, types.Array) and not (keep_c and t.layout == "C"):
         return types.Array(t.dtype, t.ndim, "A", readonly=not t.mutable, aligned=t.aligned)
     return t
 
 
-def kernel(fn: F | None = None, *, parallel: bool = True, fastmath: bool | set[str] = False) -> Any:
+def kernel(fn: F | None = None, *, parallel: bool = True, fastmath: bool | set[str] = False,
+           contiguous: bool = False) -> Any:
     """Compile a kernel: ``numba.njit`` with ``cache=True``, ``nogil=True`` and numpy's
     error model (division by zero gives inf/NaN, as on a GPU, instead of raising),
     wrapped in a :class:`Kernel` that compiles once per dtypes and ranks.
 
     Use as ``@kernel`` or ``@kernel(parallel=False)``.  Kernels never check their
-    arguments: the launcher did.
+    arguments: the launcher did.  ``contiguous=True``: see :class:`Kernel`.
     """
     def wrap(f: F) -> Any:
         # Functions typed at a prompt (python -c, a REPL, a notebook) have no file to cache beside.
         source = getattr(getattr(f, "__code__", None), "co_filename", "")
         cache = bool(source) and os.path.isfile(source)
         return Kernel(numba.njit(parallel=parallel, nogil=True, cache=cache, fastmath=fastmath,
-                                 error_model="numpy")(f))
+                                 error_model="numpy")(f), contiguous)
 
     return wrap if fn is None else wrap(fn)
 

@@ -204,12 +204,27 @@ def scalar(p: Precision) -> st.SearchStrategy[Any]:
 # --- gemm ------------------------------------------------------------------------------------
 
 
+#: Sizes across the row tiles (16, 8, 4, 1) and 4-column blocks of the small-gemm loops, to
+#: their limit (SMALL) and one past it (BLAS per entry).
+tile_sizes = st.sampled_from((1, 3, 4, 5, 8, 9, 12, 15, 16, 17, 23, 31, 33, 48, k3.SMALL, k3.SMALL + 1))
+
+
 @settings(max_examples=examples(50))
 @given(st.data())
 def test_gemm(handle: Any, data: st.DataObject) -> None:
+    check_gemm(handle, data, small)
+
+
+@settings(max_examples=examples(30))
+@given(st.data())
+def test_gemm_register_tiles(handle: Any, data: st.DataObject) -> None:
+    check_gemm(handle, data, tile_sizes)
+
+
+def check_gemm(handle: Any, data: st.DataObject, sizes: st.SearchStrategy[int]) -> None:
     p, flavour, batch, gap = data.draw(setup())
     ta, tb = data.draw(st.sampled_from("NTC")), data.draw(st.sampled_from("NTC"))
-    m, n, k = data.draw(small), data.draw(small), data.draw(small)
+    m, n, k = data.draw(sizes), data.draw(sizes), data.draw(sizes)
     alpha, beta = data.draw(scalar(p)), data.draw(scalar(p))
     a, lda = data.draw(stack(p, batch, *((m, k) if ta == "N" else (k, m))))
     b, ldb = data.draw(stack(p, batch, *((k, n) if tb == "N" else (n, k))))
@@ -659,7 +674,7 @@ def test_one_compiled_kernel_whatever_the_leading_dimensions(handle: Any) -> Non
     # precision, leading dimension and flavour.  The loops for tiny gemm entries compile
     # once per precision.
     for p in SDCZ:
-        for ld in (18, 19, 23):
+        for ld in (k3.SMALL + 2, k3.SMALL + 3, k3.SMALL + 7):
             for flavour in FLAVOURS:
                 batch = 1 if flavour == "plain" else 2
                 m = k3.SMALL + 1  # past the tiny-gemm loops
