@@ -1,5 +1,8 @@
 """``rocmath-bench``: time rocmath against NumPy/SciPy on this machine.
 
+``rocmath-bench blas ...`` is rocblas-bench's command line instead (see
+:mod:`rocmath.bench.rocblas_cli`).
+
 Exit status: 0 when every case ran and passed its correctness check, 1 when one
 failed or a bench module failed to import, 2 for a usage error (e.g. no case
 matches the suite and filter).
@@ -83,6 +86,11 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None,
     # microseconds into milliseconds on two cores.  Benchmarks let idle teams sleep, unless the
     # user chose a policy; libgomp reads it when numba first loads it, after this point.
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["blas"]:  # rocblas-bench's command line
+        from .rocblas_cli import main as blas_main
+
+        return blas_main(argv[1:], out=out)
     args = _parser().parse_args(argv)
     out = out or sys.stdout
     status = 0

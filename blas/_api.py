@@ -383,6 +383,10 @@ def _log(handle: BlasHandle, fname: str, names: tuple[str, ...], values: dict[st
     if handle.layer_mode & LayerMode.log_trace:
         # Every argument keeps its place (a missing one prints as 0, a null pointer).
         handle.logger.trace(f"rocblas_{fname}", *(0 if values[n] is None else values[n] for n in names[1:]))
+    if handle.layer_mode & LayerMode.log_bench:
+        from ._benchline import bench_line  # imported on first use: only logging handles need it
+
+        handle.logger.bench(bench_line(handle, fname, names, values))
 
 
 def bind(routine: Routine, precision: Precision, flavour: Flavour = PLAIN, *, prefix: str | None = None,

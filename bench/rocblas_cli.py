@@ -1,0 +1,879 @@
+"""``rocmath-bench blas``: rocblas-bench's command line, run on rocmath.blas.
+
+``rocmath-bench blas -f gemm -r f32_r --transposeA N --transposeB T -m 128 -n 128 -k 128 -i 10 -j 2 -v 1``
+takes rocblas-bench's flags (same names, short forms and defaults), builds the operands
+on the simulated device, calls the rocmath.blas function the function name and types
+select (``-f scal -r c --b_type s`` is ``csscal``), times ``cold_iters`` untimed then
+``iters`` timed calls between stream synchronizations, and prints rocblas-bench's two
+CSV lines: the argument columns of the function (as rocblas-bench's ArgumentModel lists
+them), ``cold_iters,hot_iters``, ``rocblas-Gflops`` (where rocBLAS counts flops),
+``rocblas-GB/s`` (memory-bound functions), ``us``; with ``-v 1`` also ``CPU-Gflops``,
+``CPU-us`` and the ``norm_error_*`` columns (relative Frobenius errors of the host- and
+device-pointer-mode results against NumPy/SciPy).  Two columns are rocmath's own and come
+last: ``ref-us``, the NumPy/SciPy reference timed the same way in the same process, and
+``ratio = ref-us / us`` (> 1: rocmath is faster).
+
+Every function is an entry of :data:`~rocmath.bench.rocblas_families.FAMILIES`: its
+operands, CSV columns, flop and byte counts, NumPy/SciPy reference and how its
+verification errors are reported; the ``_batched``, ``_strided_batched`` and ``_ex``
+forms and every precision come from the same entry.  Leading dimensions, increments and
+strides given are used as given; omitted ones are rocblas-bench's defaults (128, 1,
+128 * 128) raised to what the problem needs.  As rocblas-bench, gemm and gemm_ex raise a
+too small leading dimension given (an ``INFO`` line says so), and strided functions
+raise the stride of an output whose entries would overlap unless ``--any_stride true``.
+Scalars are rounded to their type first (rocblas-bench's ``get_alpha<T>``); rot's c and
+s are drawn like the data.  ``--pointer_mode device`` (rocmath's own flag) times the
+calls in device pointer mode.
+
+Exit status: 0 on success, 1 when ``-v 1``/``-t 1`` finds an error above tolerance (or
+the run fails), 2 for a usage error (unknown function or flag, a type combination
+rocBLAS does not have, arguments the call rejects).
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import math
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+import numpy as np
+
+from .rocblas_families import FAMILIES, Family, Operand
+
+__all__ = ["FAMILIES", "Family", "Operand", "Problem", "UsageError", "main", "parse_args", "resolve", "run"]
+
+DEFAULT_SIZE = 128
+DEFAULT_LD = 128
+DEFAULT_STRIDE = 128 * 128
+SEED = 69069  # fixed, so runs are reproducible (rocblas-bench seeds its generator too)
+
+#: ``-r``/``--a_type`` short forms, as rocblas-bench reads them.
+_TYPE_LETTERS = {"h": "f16_r", "s": "f32_r", "d": "f64_r", "c": "f32_c", "z": "f64_c"}
+_TYPE_ROLES = ("a_type", "b_type", "c_type", "d_type", "compute_type")
+_INITIALIZATIONS = ("rand_int", "trig_float", "hpl", "zero")
+
+
+class UsageError(Exception):
+    """A bad command line: reported on stderr with exit status 2."""
+
+
+# --- the command line ------------------------------------------------------------------------
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:
+        raise UsageError(message)
+
+
+def _bool(text: str) -> bool:
+    """A boost::program_options bool value."""
+    value = text.strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off"):
+        return False
+    raise argparse.ArgumentTypeError(f"not a bool: {text!r}")
+
+
+def _letter(allowed: str) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        if len(text) != 1 or text.upper() not in allowed:
+            raise argparse.ArgumentTypeError(f"expected one of {', '.join(allowed)}, got {text!r}")
+        return text.upper()
+
+    parse.__name__ = "letter"
+    return parse
+
+
+def _parser() -> _Parser:
+    p = _Parser(prog="rocmath-bench blas", add_help=False, allow_abbrev=False,
+                description="rocblas-bench's command line on rocmath.blas: time one rocBLAS function on the "
+                            "simulated device and print rocblas-bench's CSV, plus ref-us (the NumPy/SciPy "
+                            "reference timed the same way) and ratio = ref-us / us (>1: rocmath is faster).",
+                epilog="Examples: rocmath-bench blas -f gemm -r s -m 512 -n 512 -k 512 --transposeB T;  "
+                       "rocmath-bench blas -f gemv -r d -m 1024 -n 1024 -v 1;  rocmath-bench blas -f axpy -r d "
+                       f"-n 1000000.  Functions: {', '.join(_function_names())}.")
+    a = p.add_argument
+    a("-f", "--function", default=None, help="function: gemm, gemm_strided_batched, gemm_ex, axpy, dot, trsm, ...")
+    a("-r", "--precision", default="f32_r", help="h, s, d, c, z, f16_r, f32_r, f64_r, bf16_r, f32_c, f64_c, i8_r, "
+                                                 "i32_r (default f32_r)")
+    for role in _TYPE_ROLES:
+        a(f"--{role}", default=None, help=f"{role} (default: --precision)")
+    a("-m", "--sizem", dest="M", type=int, default=DEFAULT_SIZE, help="rows (default 128)")
+    a("-n", "--sizen", dest="N", type=int, default=DEFAULT_SIZE, help="columns, vector length (default 128)")
+    a("-k", "--sizek", dest="K", type=int, default=DEFAULT_SIZE, help="inner size (default 128)")
+    a("--kl", type=int, default=32, help="sub-diagonals of band matrices (default 32)")
+    a("--ku", type=int, default=32, help="super-diagonals of band matrices (default 32)")
+    for ld in ("lda", "ldb", "ldc", "ldd"):
+        a(f"--{ld}", type=int, default=None, help=f"leading dimension (default {DEFAULT_LD}, raised to the rows)")
+    a("--any_stride", type=_bool, default=False, help="use output strides as given, even overlapping")
+    for key in "abcdxy":
+        a(f"--stride_{key}", type=int, default=None,
+          help=f"stride of {key} (default {DEFAULT_STRIDE}, raised to the entry size)")
+    a("--incx", type=int, default=1, help="increment of x (default 1)")
+    a("--incy", type=int, default=1, help="increment of y (default 1)")
+    a("--alpha", type=float, default=1.0, help="alpha (default 1)")
+    a("--alphai", type=float, default=0.0, help="imaginary part of alpha (default 0)")
+    a("--beta", type=float, default=0.0, help="beta (default 0)")
+    a("--betai", type=float, default=0.0, help="imaginary part of beta (default 0)")
+    a("--transposeA", type=_letter("NTC"), default="N", help="N, T or C (default N)")
+    a("--transposeB", type=_letter("NTC"), default="N", help="N, T or C (default N)")
+    a("--side", type=_letter("LRB"), default="L", help="L or R (default L)")
+    a("--uplo", type=_letter("ULF"), default="U", help="U or L (default U)")
+    a("--diag", type=_letter("NU"), default="N", help="N or U (default N)")
+    a("--batch_count", "--batch", dest="batch_count", type=int, default=1, help="batch count (default 1)")
+    a("-i", "--iters", type=int, default=10, help="timed (hot) calls (default 10)")
+    a("-j", "--cold_iters", type=int, default=2, help="untimed calls first (default 2)")
+    a("-v", "--verify", type=int, default=0, help="1: check against NumPy/SciPy, print norm errors (default 0)")
+    a("-t", "--test", type=int, default=0, help="1: check against NumPy/SciPy (pass/fail only)")
+    a("--initialization", default="hpl", help="hpl (uniform in [-0.5, 0.5]), rand_int (1..10), trig_float "
+                                              "(sin/cos), zero (default hpl)")
+    a("--algo", type=int, default=0, help="gemm_ex algo (default 0)")
+    a("--solution_index", type=int, default=0, help="gemm_ex solution index (default 0)")
+    a("--flags", type=int, default=0, help="gemm_ex flags (default 0)")
+    a("--geam_ex_op", type=int, default=0, help="geam_ex operation (default 0)")
+    a("--atomics_allowed", action="store_true", help="allow atomics (the default)")
+    a("--atomics_not_allowed", action="store_true", help="disallow atomics")
+    a("--device", type=int, default=0, help="device (default 0)")
+    a("--outofplace", action="store_true", help="gemm_ex: D apart from C; trmm: C apart from B")
+    a("--workspace", type=int, default=0, help="fixed workspace bytes (default 0: rocBLAS-managed)")
+    a("--math_mode", type=int, default=0, help="rocblas_math_mode (default 0)")
+    a("--log_function_name", action="store_true", help="put the function name first in the CSV")
+    a("--log_datatype", action="store_true", help="put the datatypes first in the CSV")
+    a("-z", "--z", dest="z", type=_bool, default=False, help="both --log_function_name and --log_datatype")
+    a("--pointer_mode", choices=("host", "device", "0", "1"), default="host",
+      help="rocmath extension: pointer mode of the timed calls (default host)")
+    a("--version", action="store_true", help="print the version and exit")
+    a("-h", "--help", action="store_true", help="print this help and exit")
+    return p
+
+
+def _function_names() -> list[str]:
+    names = []
+    for key in FAMILIES:
+        op = key[:-3] if key.endswith("_ex") else key
+        tail = "_ex" if key.endswith("_ex") else ""
+        names += [f"{op}{flavour}{tail}" for flavour in ("", "_batched", "_strided_batched")]
+    return names
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    """Parse rocblas-bench's flags (no ``-f`` is allowed here: :func:`resolve` reports it).
+
+    Raises
+    ------
+    UsageError
+        For an unknown flag or a bad value.
+    """
+    args = _parser().parse_args(list(argv))
+    for flag, value in (("-m", args.M), ("-n", args.N), ("-k", args.K)):
+        if value < 0:
+            raise UsageError(f"Invalid value for {flag} {value}")
+    for key in "abcdxy":
+        if (stride := getattr(args, f"stride_{key}")) is not None and stride < 0:
+            raise UsageError(f"Invalid value for --stride_{key} {stride}")
+    if args.verify not in (0, 1):
+        raise UsageError(f"Invalid value for -v or --verify {args.verify}")
+    if args.initialization not in _INITIALIZATIONS:
+        raise UsageError(f"Invalid value for --initialization {args.initialization} "
+                         f"(rocmath-bench blas has {', '.join(_INITIALIZATIONS)})")
+    if args.z:
+        args.log_function_name = args.log_datatype = True
+    return args
+
+
+# --- problems --------------------------------------------------------------------------------
+
+
+@dataclass
+class Geometry:
+    """Where one operand's entries are: a matrix (rows x cols, ld) or a vector (n, inc)."""
+
+    vector: bool
+    rows: int
+    cols: int
+    ld: int
+    stride: int  # the stride passed (strided form), or the spacing of the batched entries
+    count: int
+    buffer: str  # the operand whose memory holds it (itself unless aliased)
+
+    @property
+    def span(self) -> int:
+        """Elements one entry covers."""
+        if self.vector:
+            return (self.rows - 1) * abs(self.ld) + 1 if self.rows > 0 else 0
+        return self.ld * (self.cols - 1) + self.rows if self.rows > 0 and self.cols > 0 else 0
+
+    @property
+    def minimum_stride(self) -> int:
+        """rocblas-bench's smallest non-overlapping stride: ``n * |inc|`` or ``ld * cols``."""
+        return self.rows * abs(self.ld) if self.vector else self.ld * self.cols
+
+    @property
+    def size(self) -> int:
+        return max(1, (self.count - 1) * self.stride + self.span if self.count > 0 else 1)
+
+    def offsets(self) -> np.ndarray:
+        return np.arange(self.count, dtype=np.int64) * self.stride
+
+
+@dataclass
+class Problem:
+    """A resolved command line: the function, its sizes, types, layouts and the derived values."""
+
+    args: argparse.Namespace
+    function: str
+    family: Family
+    flavour: str
+    fname: str
+    precision: Any  # rocmath.Precision of the routine (its x/A type; the compute type of _ex)
+    types: dict[str, str]
+    m: int
+    n: int
+    k: int
+    trans_a: str
+    trans_b: str
+    side: str
+    uplo: str
+    diag: str
+    batch_count: int
+    ld: dict[str, int] = field(default_factory=dict)
+    geometry: dict[str, Geometry] = field(default_factory=dict)
+    info: list[str] = field(default_factory=list)
+
+    @property
+    def complex(self) -> bool:
+        return bool(self.precision.is_complex)
+
+    @property
+    def size(self) -> int:
+        return int(self.precision.itemsize)
+
+    @property
+    def real_alpha(self) -> bool:
+        """scal with a real alpha and a complex x (csscal, zdscal)."""
+        return self.complex and not self.scalar_precision("alpha").is_complex
+
+    @property
+    def real_s(self) -> bool:
+        """rot with a real s and complex vectors (csrot, zdrot)."""
+        return self.complex and not self.scalar_precision("s").is_complex
+
+    def operand_precision(self, key: str) -> Any:
+        """The precision of an operand: its type flag's for the ``_ex`` functions, else the routine's."""
+        from rocmath.precision import Precision
+
+        roles = self.family.ex_roles
+        if roles and key in roles:
+            return Precision.from_datatype(self.types[roles[key]])
+        return self.precision
+
+    def scalar_precision(self, name: str) -> Any:
+        """The precision a scalar argument is stored in (real for csscal's alpha, herk's...)."""
+        from rocmath.blas._benchline import scalar_precision
+
+        p = scalar_precision(self.fname, name, self.type_arguments())
+        return p if p is not None else self.precision
+
+    def type_arguments(self) -> dict[str, Any]:
+        """The datatype arguments of an ``_ex`` call, by parameter name."""
+        from rocmath.blas import Datatype
+        from rocmath.blas._benchline import EX_TYPE_FLAGS, parse_name
+
+        _, op, _, ex = parse_name(self.fname)
+        if not ex:
+            return {}
+        return {param: Datatype[self.types["a_type" if flag == "r" else flag]]
+                for param, flag in EX_TYPE_FLAGS[op].items()}
+
+
+def _datatype(text: str, flag: str) -> str:
+    from rocmath.blas import Datatype
+
+    name = _TYPE_LETTERS.get(text.lower(), text.lower())
+    if name not in Datatype.__members__ or name == "invalid":
+        raise UsageError(f"Invalid value for {flag} {text}")
+    return name
+
+
+def resolve(args: argparse.Namespace) -> Problem:
+    """Choose the rocmath.blas function and derive sizes, leading dimensions and strides.
+
+    Raises
+    ------
+    UsageError
+        For an unknown function or a type combination rocBLAS does not have.
+    """
+    import rocmath.blas as blas
+    from rocmath.blas._benchline import EX_TYPE_FLAGS, functions_for
+    from rocmath.precision import Precision
+
+    name = args.function
+    if not name:
+        raise UsageError("no function: give -f/--function (e.g. -f gemm)")
+    precision = _datatype(args.precision, "--precision")
+    types = {role: _datatype(getattr(args, role), f"--{role}") if getattr(args, role) else precision
+             for role in _TYPE_ROLES}
+    ex = name.endswith("_ex")
+    base = name[:-3] if ex else name
+    flavour = next((f for f in ("_strided_batched", "_batched") if base.endswith(f)), "")
+    op = base[: len(base) - len(flavour)]
+    family = FAMILIES.get(f"{op}_ex" if ex else op)
+    if family is None:
+        raise UsageError(f"Invalid value for --function {name}: rocmath-bench blas runs "
+                         f"{', '.join(_function_names())}")
+    if ex:
+        if not hasattr(blas, name):
+            raise UsageError(f"Invalid value for --function {name}: rocBLAS has no {name}")
+        fname = name
+        flag = EX_TYPE_FLAGS[op].get("compute_type") or EX_TYPE_FLAGS[op]["execution_type"]
+        compute = Precision.from_datatype(types["a_type" if flag == "r" else flag])  # trsm_ex: -r
+    else:
+        candidates = functions_for(name)
+        fname = next((f for f, flags in candidates.items()
+                      if all(types["a_type" if flag == "r" else flag] == dt for flag, dt in flags.items())), "")
+        if not fname:
+            combos = "; ".join(" ".join(f"-r {dt}" if flag == "r" else f"--{flag} {dt}" for flag, dt in flags.items())
+                               for flags in candidates.values())
+            raise UsageError(f"Invalid combination --function {name} --a_type {types['a_type']} --b_type "
+                             f"{types['b_type']} --c_type {types['c_type']} (rocBLAS has: {combos})")
+        flags = candidates[fname]
+        compute = Precision.from_datatype(flags.get("r") or flags["a_type"])
+    p = Problem(args=args, function=name, family=family, flavour=flavour, fname=fname, precision=compute,
+                types=types, m=args.M, n=args.N, k=args.K, trans_a=args.transposeA, trans_b=args.transposeB,
+                side=args.side, uplo=args.uplo, diag=args.diag, batch_count=args.batch_count if flavour else 1)
+    if not flavour and args.batch_count > 1 and family.adjust_ld:
+        p.info.append(f"batch_count can only be 1 for function {name}, set batch_count = 1")
+    _derive_layout(p)
+    return p
+
+
+def _derive_layout(p: Problem) -> None:
+    """Leading dimensions, increments and strides: given, or rocblas-bench's defaults raised to
+    what the problem needs (the INFO lines say where a given value was raised)."""
+    args, fam = p.args, p.family
+    aliases = {} if args.outofplace else dict(fam.aliases)
+    entries = max(p.batch_count, 0)
+    for op in fam.operands:
+        shape = op.shape(p)
+        rows, cols = (shape[0], 1) if op.vector else shape
+        if op.key in aliases:
+            target = p.geometry[aliases[op.key]]
+            p.ld[op.ld] = target.ld
+            p.geometry[op.key] = Geometry(op.vector, rows, cols, target.ld, target.stride, entries, target.buffer)
+            continue
+        if op.vector:
+            ld = getattr(args, op.ld)
+        else:
+            given, least = getattr(args, op.ld), max(1, rows)
+            ld = max(DEFAULT_LD, least) if given is None else given
+            if given is not None and given < least and fam.adjust_ld:
+                p.info.append(f"{op.ld} < min_{op.ld}, set {op.ld} = {least}")
+                ld = least
+        p.ld[op.ld] = ld
+        g = Geometry(op.vector, rows, cols, ld, 0, entries, op.key)
+        if p.flavour == "_strided_batched":
+            given = getattr(args, f"stride_{op.key}")
+            g.stride = max(DEFAULT_STRIDE, g.minimum_stride) if given is None else given
+            if given is not None and given < g.span and op.io != "in" and not args.any_stride and entries > 1:
+                # Entries of an output would overlap: rocblas-bench raises the stride (for gemm's C).
+                least = g.minimum_stride
+                p.info.append(f"stride_{op.key} < min_stride_{op.key}, set stride_{op.key} = {least}")
+                g.stride = least
+        elif p.flavour == "_batched":
+            g.stride = max(g.span, 1)  # separate entries, each behind its own pointer
+        p.geometry[op.key] = g
+
+
+# --- data --------------------------------------------------------------------------------------
+
+
+def _to_storage(values: np.ndarray, precision: Any) -> np.ndarray:
+    from rocmath.precision import BF16, to_bfloat16
+
+    if precision is BF16:
+        return to_bfloat16(np.asarray(values.real, dtype=np.float32))
+    if precision.dtype.kind in "iu":
+        return np.asarray(values.real).astype(np.int64).astype(precision.dtype)
+    if precision.dtype.kind != "c":
+        values = values.real
+    return np.asarray(values).astype(precision.dtype)
+
+
+def _to_reference(stored: np.ndarray, precision: Any) -> np.ndarray:
+    """Stored values in the type the reference computes in (int64 for integers, which wrap
+    to int32 when stored back, as rocBLAS's int32 arithmetic)."""
+    from rocmath.precision import BF16, from_bfloat16
+
+    if precision is BF16:
+        return from_bfloat16(stored)
+    if precision.dtype.kind in "iu":
+        return stored.astype(np.int64)
+    return stored.astype(precision.compute_dtype)
+
+
+def _random(rng: np.random.Generator, method: str, size: int, precision: Any, second: bool) -> np.ndarray:
+    """``size`` values by rocblas-bench's initialization (``second``: the cos half of trig_float)."""
+    if precision.dtype.kind in "iu" and precision.letter != "bf":  # rocBLAS's integers: small positive values
+        return rng.integers(1, 4, size).astype(np.float64)
+    if method == "zero":
+        return np.zeros(size)
+    if method == "trig_float":
+        i = np.arange(size, dtype=np.float64)
+        return np.cos(i) if second else np.sin(i)
+
+    def part() -> np.ndarray:
+        return rng.integers(1, 11, size).astype(np.float64) if method == "rand_int" else rng.uniform(-0.5, 0.5, size)
+
+    return part() + 1j * part() if precision.is_complex else part()
+
+
+def _stack(flat: np.ndarray, g: Geometry) -> np.ndarray:
+    """The entries of an operand as a ``(count, rows, cols)`` or ``(count, n)`` copy."""
+    if g.vector:
+        n, inc = g.rows, g.ld
+        pos = np.arange(n, dtype=np.int64) * inc if inc > 0 else (n - 1 - np.arange(n, dtype=np.int64)) * -inc
+        return flat[g.offsets()[:, None] + pos[None, :]]
+    isz = flat.itemsize
+    view = np.lib.stride_tricks.as_strided(flat, (g.count, g.rows, g.cols), (g.stride * isz, isz, g.ld * isz),
+                                           writeable=False)
+    return np.array(view)
+
+
+def _scatter(flat: np.ndarray, g: Geometry, values: np.ndarray) -> None:
+    """Write ``(count, ...)`` entry values into a flat buffer."""
+    if g.vector:
+        n, inc = g.rows, g.ld
+        pos = np.arange(n, dtype=np.int64) * inc if inc > 0 else (n - 1 - np.arange(n, dtype=np.int64)) * -inc
+        flat[g.offsets()[:, None] + pos[None, :]] = values
+        return
+    isz = flat.itemsize
+    view = np.lib.stride_tricks.as_strided(flat, (g.count, g.rows, g.cols), (g.stride * isz, isz, g.ld * isz))
+    view[...] = values
+
+
+def _condition(values: np.ndarray, kind: str) -> np.ndarray:
+    """Shape random entries for their role: a triangular matrix to solve with is made
+    diagonally dominant (off-diagonal scaled by 1/n, diagonal 1 + |d|) so the solve is
+    well conditioned; a Hermitian matrix gets a real diagonal."""
+    if kind == "general" or values.ndim != 3 or values.shape[-1] == 0:
+        return values
+    n = values.shape[-1]
+    eye = np.eye(n, dtype=bool)
+    d = np.diagonal(values, axis1=-2, axis2=-1)
+    if kind == "triangular":
+        return np.where(eye, 1 + np.abs(d)[..., None, :], values / n)
+    return np.where(eye, d.real[..., None, :], values)
+
+
+def _initial_data(p: Problem) -> dict[str, np.ndarray]:
+    """The initial flat host buffers (storage types) of the operands that own memory."""
+    rng = np.random.default_rng(SEED)
+    host: dict[str, np.ndarray] = {}
+    for op in p.family.operands:
+        g = p.geometry[op.key]
+        if g.buffer != op.key:
+            continue
+        prec = p.operand_precision(op.key)
+        flat = _to_storage(_random(rng, p.args.initialization, g.size, prec, op.io != "in"), prec)
+        if op.kind != "general" and g.count > 0:
+            entries = _to_reference(_stack(flat, g), prec)
+            _scatter(flat, g, _to_storage(_condition(entries, op.kind), prec))
+        host[op.key] = flat
+    return host
+
+
+def _scalars(p: Problem, rng: np.random.Generator) -> dict[str, Any]:
+    """The scalar arguments as host values of their storage type (what rocblas-bench's
+    get_alpha<T> passes; rot's c and s drawn as rocblas-bench does)."""
+    a = p.args
+    out: dict[str, Any] = {}
+    for name in p.family.scalars:
+        sp = p.scalar_precision(name)
+        if name in ("alpha", "beta"):
+            re, im = (a.alpha, a.alphai) if name == "alpha" else (a.beta, a.betai)
+            value: Any = complex(re, im) if sp.is_complex else re
+            if sp.dtype.kind in "iu":
+                value = int(re)
+        else:
+            value = _random(rng, a.initialization, 1, sp, False)[0]
+            value = complex(value) if sp.is_complex else float(value.real)
+        out[name] = value if sp.letter == "bf" else _to_storage(np.array([value]), sp)[0]
+    return out
+
+
+# --- running ------------------------------------------------------------------------------------
+
+
+class _Session:
+    """The handle, stream, device buffers and call arguments of one problem."""
+
+    def __init__(self, p: Problem):
+        import rocmath as rm
+        import rocmath.blas as blas
+
+        self.p = p
+        self.blas = blas
+        self.fn = getattr(blas, p.fname)
+        self.params = [n for n in inspect.signature(self.fn).parameters]
+        self.stream = rm.Stream()
+        self.handle = blas.create_handle()
+        blas.set_stream(self.handle, self.stream)
+        blas.set_atomics_mode(self.handle, 0 if p.args.atomics_not_allowed else 1)
+        blas.set_math_mode(self.handle, p.args.math_mode)
+        if p.args.workspace > 0:
+            blas.set_device_memory_size(self.handle, p.args.workspace)
+        self.host = _initial_data(p)
+        self.scalars = _scalars(p, np.random.default_rng(SEED + 1))
+        self.dev = {key: rm.to_device(flat, self.stream) for key, flat in self.host.items()}
+        self.pointers: dict[str, Any] = {}
+        for key, g in p.geometry.items():
+            buf = self.dev[g.buffer]
+            if g.buffer != key:  # in place: the very pointer (array) of the operand it overwrites
+                self.pointers[key] = self.pointers[g.buffer]
+            elif p.flavour == "_batched":
+                addresses = (buf.ptr + g.offsets() * buf.itemsize).astype(np.uint64)
+                self.pointers[key] = rm.to_device(addresses if len(addresses) else np.zeros(1, np.uint64),
+                                                  self.stream)
+            else:
+                self.pointers[key] = buf
+        self.device_scalars = {name: rm.to_device(_to_storage(np.array([v]), p.scalar_precision(name)),
+                                                  self.stream) for name, v in self.scalars.items()}
+        self.result_dtype = _result_dtype(p) if p.family.result is not None else None
+        self.device_result = rm.empty(max(p.batch_count, 1), self.result_dtype) if self.result_dtype else None
+        self.stream.synchronize()
+
+    def arguments(self, device_mode: bool) -> list[Any]:
+        """The call's arguments in parameter order."""
+        from rocmath.blas._benchline import ENUM_FLAGS, stride_operand
+
+        p, a = self.p, self.p.args
+        enum_values = {"transA": p.trans_a, "trans": p.trans_a, "transB": p.trans_b, "side": p.side,
+                       "uplo": p.uplo, "diag": p.diag}
+        sizes = {"m": p.m, "n": p.n, "k": p.k, "kl": a.kl, "ku": a.ku}
+        types = p.type_arguments()
+        out: list[Any] = []
+        for name in self.params:
+            key = stride_operand(name)
+            if name == "handle":
+                value: Any = self.handle
+            elif name in ENUM_FLAGS:
+                value = enum_values[name]
+            elif name in sizes:
+                value = sizes[name]
+            elif name in p.ld:
+                value = p.ld[name]
+            elif name == "batch_count":
+                value = p.batch_count
+            elif name in self.scalars:
+                value = self.device_scalars[name] if device_mode else self.scalars[name]
+            elif key is not None:  # a stride (0 for an operand not passed, trsm_ex's invA)
+                value = p.geometry[key].stride if key in p.geometry else 0
+            elif name.lower() in self.pointers:
+                value = self.pointers[name.lower()]
+            elif name in ("result", "results"):
+                value = self.device_result if device_mode else None
+            elif name in types:
+                value = types[name]
+            elif name in ("algo", "solution_index", "flags", "geam_ex_op"):
+                value = getattr(a, name)
+            elif name in ("invA", "invA_size"):
+                value = None if name == "invA" else 0  # trsm_ex: no precomputed inverse
+            else:
+                raise RuntimeError(f"rocmath-bench blas cannot fill argument {name!r} of {p.fname}")
+            out.append(value)
+        return out
+
+    def set_pointer_mode(self, device_mode: bool) -> None:
+        self.blas.set_pointer_mode(self.handle, 1 if device_mode else 0)
+
+    def reset(self) -> None:
+        for key, flat in self.host.items():
+            self.dev[key].set(flat, self.stream)
+
+    def run_once(self, device_mode: bool) -> tuple[dict[str, np.ndarray], np.ndarray | None]:
+        """One call on fresh data: the flat output buffers and the result(s) of a reduction."""
+        self.reset()
+        self.set_pointer_mode(device_mode)
+        value = self.fn(*self.arguments(device_mode))
+        self.stream.synchronize()
+        outputs = {key: self.dev[key].get(self.stream) for key in self.host}
+        result = None
+        if self.result_dtype is not None:
+            if device_mode:
+                result = self.device_result.get(self.stream)[: max(self.p.batch_count, 0)]
+                r = self.p.family.result(self.p.precision)  # type: ignore[misc]
+                result = result if isinstance(r, np.dtype) else _to_reference(result, r)  # bfloat16 bits
+            else:  # host mode returns values (bfloat16 ones as float32)
+                result = np.atleast_1d(np.asarray(value))
+        return outputs, result
+
+    def close(self) -> None:
+        self.stream.synchronize()
+        self.blas.destroy_handle(self.handle)
+        self.stream.destroy()
+
+
+def _reference_inputs(p: Problem, host: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The operands stacked by entry, in the type the reference computes in."""
+    ops = {}
+    for op in p.family.operands:
+        g = p.geometry[op.key]
+        prec = p.operand_precision(op.key)
+        ops[op.key] = _to_reference(_stack(host[g.buffer], g), prec)
+    return ops
+
+
+def _reference_scalars(p: Problem, scalars: Mapping[str, Any]) -> dict[str, Any]:
+    """The scalars rounded to their storage type first, as the call rounds them."""
+    out = {}
+    for name, v in scalars.items():
+        sp = p.scalar_precision(name)
+        out[name] = _to_reference(_to_storage(np.array([v]), sp), sp)[0]
+    return out
+
+
+def _result_dtype(p: Problem) -> np.dtype[Any]:
+    """The dtype of a reduction's result."""
+    assert p.family.result is not None
+    r = p.family.result(p.precision)
+    return r if isinstance(r, np.dtype) else r.dtype
+
+
+def _relative_error(expected: np.ndarray, got: np.ndarray) -> float:
+    """rocBLAS's norm check: ||expected - got||_F / ||expected||_F per entry, the largest."""
+    if expected.size == 0:
+        return 0.0
+    e = expected.reshape(expected.shape[0], -1).astype(np.complex128)
+    g = got.reshape(got.shape[0], -1).astype(np.complex128)
+    diff = np.linalg.norm(e - g, axis=1)
+    scale = np.linalg.norm(e, axis=1)
+    return float(np.max(np.where(scale > 0, diff / np.where(scale > 0, scale, 1), diff)))
+
+
+def _errors(p: Problem, expected: Mapping[str, Any], outputs: Mapping[str, np.ndarray],
+            result: np.ndarray | None) -> dict[str, float]:
+    """Error of each output (by operand key, or ``"result"``)."""
+    errs = {}
+    for key, value in expected.items():
+        if key == "result":
+            assert result is not None
+            if _result_dtype(p).kind == "i":
+                errs[key] = float(np.max(np.abs(result.astype(np.int64) - value), initial=0))  # index difference
+            else:
+                errs[key] = _relative_error(np.asarray(value)[:, None], np.asarray(result)[:, None])
+            continue
+        g = p.geometry[key]
+        prec = p.operand_precision(key)
+        errs[key] = _relative_error(np.asarray(value), _to_reference(_stack(outputs[g.buffer], g), prec))
+    return errs
+
+
+def _verify(p: Problem, s: _Session) -> tuple[list[float], float, bool]:
+    """Run in host and device pointer mode on the same data; (norm errors as rocblas-bench
+    lists them, the reference's time in us, whether all are within tolerance)."""
+    ops = _reference_inputs(p, s.host)
+    sc = _reference_scalars(p, s.scalars)
+    t0 = time.perf_counter_ns()
+    expected = p.family.reference(p, ops, sc)
+    cpu_us = (time.perf_counter_ns() - t0) / 1e3
+    host = _errors(p, expected, *s.run_once(False))
+    device = _errors(p, expected, *s.run_once(True)) if p.family.norms != "host" else host
+    norms = p.family.norms
+    if norms == "xy":
+        columns = [host["x"], device["x"], host["y"], device["y"]]
+    elif norms == "pair":
+        columns = [max(host.values()), max(device.values())]
+    else:
+        columns = [max(*host.values(), *device.values())]
+    out_prec = [p.operand_precision(k) for k in expected if k != "result"] or [p.precision]
+    eps = max(q.eps for q in out_prec)
+    tol = 64 * eps * max(1, p.family.depth(p))
+    return columns, cpu_us, all(e <= tol for e in columns)
+
+
+def _time(call: Callable[[], Any], sync: Callable[[], None], cold: int, hot: int) -> float:
+    """Mean microseconds of ``hot`` calls after ``cold`` untimed ones, synchronized around."""
+    for _ in range(cold):
+        call()
+    sync()
+    t0 = time.perf_counter_ns()
+    for _ in range(hot):
+        call()
+    sync()
+    return (time.perf_counter_ns() - t0) / 1e3 / max(hot, 1)
+
+
+# --- output --------------------------------------------------------------------------------------
+
+
+def _g(x: float) -> str:
+    """A double as C++'s default ostream prints it (6 significant digits)."""
+    return f"{x:g}"
+
+
+def _columns(p: Problem) -> list[str]:
+    fam = p.family
+    cols = fam.columns.split(",")
+    if p.flavour != "_strided_batched":
+        cols = [c for c in cols if not c.startswith("stride_")]
+    if not p.flavour:
+        cols = fam.plain_columns.split(",") if fam.plain_columns else [c for c in cols if c != "batch_count"]
+    return cols
+
+
+def _column_value(p: Problem, name: str) -> str:
+    a = p.args
+    if name in ("alpha", "beta"):
+        re, im = (a.alpha, a.alphai) if name == "alpha" else (a.beta, a.betai)
+        return f"({_g(re)}: {_g(im)})" if p.complex else _g(re)
+    if name.startswith("stride_"):
+        return str(p.geometry[name[len("stride_"):]].stride)
+    table = {"M": p.m, "N": p.n, "K": p.k, "KL": a.kl, "KU": a.ku, "transA": p.trans_a, "transB": p.trans_b,
+             "side": p.side, "uplo": p.uplo, "diag": p.diag, "batch_count": p.batch_count, "algo": a.algo,
+             "outofplace": int(a.outofplace), **p.ld}
+    return str(table[name])
+
+
+def _report(p: Problem, us: float, ref_us: float, verify: tuple[list[float], float, bool] | None,
+            out: TextIO) -> None:
+    a, fam = p.args, p.family
+    names: list[str] = []
+    values: list[str] = []
+    if a.log_function_name:
+        names.append("function")
+        values.append(p.function)
+    if a.log_datatype:
+        names += list(_TYPE_ROLES)
+        values += [p.types[r] for r in _TYPE_ROLES]
+    for col in _columns(p):
+        names.append(col)
+        values.append(_column_value(p, col))
+    head, line = ",".join(names), ",".join(values)
+    count = p.batch_count if p.flavour else 1
+    perf = [("cold_iters", str(a.cold_iters)), ("hot_iters", str(a.iters))]
+    if fam.flops is not None:
+        perf.append(("rocblas-Gflops", _g(fam.flops(p) * count / us * 1e6)))
+    if fam.gbytes is not None:
+        perf.append(("rocblas-GB/s", _g(fam.gbytes(p) * count / us * 1e6)))
+    perf.append(("us", _g(us)))
+    for n, v in perf:  # rocblas-bench separates these values with ", "
+        head += f",{n}"
+        line += f", {v}"
+    if verify is not None:
+        norms, cpu_us, _ = verify
+        if fam.flops is not None:
+            head += ",CPU-Gflops"
+            line += f",{_g(fam.flops(p) * count / cpu_us * 1e6)}"
+        head += ",CPU-us"
+        line += f",{_g(cpu_us)}"
+        if a.verify:
+            for i, e in enumerate(norms, 1):
+                head += f",norm_error_{i}"
+                line += f",{_g(e)}"
+    head += ",ref-us,ratio"
+    line += f",{_g(ref_us)},{_g(ref_us / us if us > 0 else math.nan)}"
+    out.write(f"{head}\n{line}\n")
+
+
+def run(p: Problem, out: TextIO) -> int:
+    """Time (and with ``-v``/``-t`` check) one problem and print rocblas-bench's report.
+
+    Parameters
+    ----------
+    p
+        The problem, from :func:`resolve`.
+    out
+        Where the report goes: the device line, rocblas-bench's INFO lines, the CSV.
+
+    Returns
+    -------
+    int
+        0, or 1 when a checked error is above tolerance.
+    """
+    import rocmath as rm
+
+    a = p.args
+    props = rm.get_device_properties()
+    out.write(f"Device ID {rm.get_device()} : {props.name} {props.gcnArchName} (simulated on this host)\n\n")
+    for msg in p.info:
+        out.write(f"rocmath-bench blas INFO: {msg}\n")
+    session = _Session(p)
+    try:
+        verify = _verify(p, session) if (a.verify or a.test) else None
+        session.reset()
+        device_mode = a.pointer_mode in ("device", "1")
+        session.set_pointer_mode(device_mode)
+        args = session.arguments(device_mode)
+        us = _time(lambda: session.fn(*args), session.stream.synchronize, a.cold_iters, a.iters)
+        ops = _reference_inputs(p, session.host)
+        sc = _reference_scalars(p, session.scalars)
+        ref_us = _time(lambda: p.family.reference(p, ops, sc), lambda: None, a.cold_iters, a.iters)
+    finally:
+        session.close()
+    if a.iters >= 1:  # rocblas-bench prints no CSV for warm-up only runs
+        _report(p, us, ref_us, verify, out)
+    if verify is not None and not verify[2]:
+        sys.stderr.write(f"rocmath-bench blas: {p.fname}: error above tolerance: "
+                         f"{', '.join(_g(e) for e in verify[0])}\n")
+        return 1
+    return 0
+
+
+def main(argv: Sequence[str], out: TextIO | None = None) -> int:
+    """``rocmath-bench blas``: the exit status.
+
+    Parameters
+    ----------
+    argv
+        The arguments after ``blas``.
+    out
+        Where the report goes (stdout when None).
+    """
+    from rocmath.errors import (
+        RocblasInvalidPointerError,
+        RocblasInvalidSizeError,
+        RocblasInvalidValueError,
+        RocblasNotImplementedError,
+        RocmathError,
+    )
+
+    out = out or sys.stdout
+    try:
+        if not argv:
+            out.write(_parser().format_help())
+            return 0
+        args = parse_args(argv)
+        if args.help:
+            out.write(_parser().format_help())
+            return 0
+        if args.version:
+            import rocmath.blas as blas
+
+            out.write(f"rocBLAS version: {blas.get_version_string()}\n")
+            return 0
+        if "--batch" in argv:
+            sys.stderr.write("rocmath-bench blas warning: --batch is deprecated, use --batch_count\n")
+        import rocmath as rm
+
+        if not 0 <= args.device < rm.get_device_count():
+            raise UsageError("Invalid Device ID")
+        rm.set_device(args.device)
+        p = resolve(args)
+    except UsageError as e:
+        sys.stderr.write(f"rocmath-bench blas: {e}\n")
+        return 2
+    try:
+        return run(p, out)
+    except (RocblasInvalidSizeError, RocblasInvalidValueError, RocblasInvalidPointerError,
+            RocblasNotImplementedError) as e:
+        sys.stderr.write(f"rocmath-bench blas: rocblas_{p.fname}: {e}\n")
+        return 2
+    except RocmathError as e:
+        sys.stderr.write(f"rocmath-bench blas: rocblas_{p.fname} failed: {e}\n")
+        return 1

@@ -1,0 +1,367 @@
+"""``ROCBLAS_LAYER=2`` bench lines: every call written as a ``rocmath-bench blas`` command that replays it.
+
+A line names the function as rocblas-bench does (``-f gemm_strided_batched``, ``-f iamax``
+for ``isamax``, ``-f dot`` for ``cdotu``), its types (``-r f32_r``; ``--a_type``/``--b_type``
+for scal and rot, whose mixed forms ``csscal``/``csrot`` differ only in them; the datatype
+arguments of the ``_ex`` functions), then the call's non-pointer arguments in C-prototype
+order under rocblas-bench's flag names: transposes, sizes, alpha and beta, leading
+dimensions, increments, strides, ``batch_count``; ``--outofplace`` when gemm_ex writes D
+apart from C or trmm C apart from B.  ``--atomics_not_allowed`` ends the line when the
+handle disallows atomics.  Arrays, results and rot's ``c``/``s`` have no
+flag (rocblas-bench makes its own data), as in rocBLAS's lines.
+
+Scalars are printed as rocBLAS prints them (``1``, ``0``; ``--alphai`` for a nonzero
+imaginary part; ``nan`` for a null pointer; device pointer mode reads the value back
+after the handle's stream has drained), except that non-integral values use the
+shortest text that reads back to the same value in its type (not six digits), so a
+replay passes the same alpha.
+
+The name mapping goes both ways: :func:`bench_name` gives rocblas-bench's function and
+type flags of a rocmath name, :func:`functions_for` the rocmath names behind a
+rocblas-bench function (``rocmath-bench blas`` resolves ``-f``/``-r`` with it).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from rocmath.errors import RocmathError
+from rocmath.handle import AtomicsMode, PointerMode
+from rocmath.precision import BF16, C, D, H, Precision, S, Z, from_bfloat16
+
+from ._manifest import EXTENSIONS, GEMV_MIXED, LEVEL1, LEVEL2, LEVEL3, compute_routines
+from ._types import Datatype, Diagonal, Fill, Operation, Side, as_enum
+
+__all__ = [
+    "BENCH_COMMAND", "ENUM_FLAGS", "EX_TYPE_FLAGS", "VALUE_FLAGS", "bench_line", "bench_name", "functions_for",
+    "parse_name", "scalar_precision", "stride_operand",
+]
+
+#: The command every bench line starts with.
+BENCH_COMMAND = "rocmath-bench blas"
+
+#: Enum parameters -> (rocblas-bench flag, enum class).
+ENUM_FLAGS: dict[str, tuple[str, Any]] = {
+    "transA": ("--transposeA", Operation), "trans": ("--transposeA", Operation),
+    "transB": ("--transposeB", Operation), "side": ("--side", Side), "uplo": ("--uplo", Fill),
+    "diag": ("--diag", Diagonal),
+}
+
+#: Integer parameters printed as they are -> rocblas-bench flag.
+VALUE_FLAGS: dict[str, str] = {
+    "m": "-m", "n": "-n", "k": "-k", "kl": "--kl", "ku": "--ku", "lda": "--lda", "ldb": "--ldb", "ldc": "--ldc",
+    "ldd": "--ldd", "incx": "--incx", "incy": "--incy", "batch_count": "--batch_count", "algo": "--algo",
+    "solution_index": "--solution_index", "flags": "--flags", "geam_ex_op": "--geam_ex_op",
+}
+
+#: The datatype parameters of each ``_ex`` operation -> the rocblas-bench type flag carrying them
+#: (rocBLAS's own lines; ``"r"`` is ``-r``).
+EX_TYPE_FLAGS: dict[str, dict[str, str]] = {
+    "gemm": {"a_type": "a_type", "b_type": "b_type", "c_type": "c_type", "d_type": "d_type",
+             "compute_type": "compute_type"},
+    "geam": {"a_type": "a_type", "b_type": "b_type", "c_type": "c_type", "d_type": "d_type",
+             "compute_type": "compute_type"},
+    "axpy": {"alpha_type": "a_type", "x_type": "b_type", "y_type": "c_type", "execution_type": "compute_type"},
+    "dot": {"x_type": "a_type", "y_type": "b_type", "result_type": "c_type", "execution_type": "compute_type"},
+    "dotc": {"x_type": "a_type", "y_type": "b_type", "result_type": "c_type", "execution_type": "compute_type"},
+    "nrm2": {"x_type": "a_type", "result_type": "b_type", "execution_type": "compute_type"},
+    "scal": {"alpha_type": "a_type", "x_type": "b_type", "execution_type": "compute_type"},
+    "rot": {"x_type": "a_type", "y_type": "b_type", "cs_type": "c_type", "execution_type": "compute_type"},
+    "trsm": {"compute_type": "r"},
+}
+#: _ex operations whose three types collapse to ``-r`` when equal (rocBLAS's log_bench_ex_precisions).
+_EX_COLLAPSE = frozenset({"nrm2", "scal"})
+
+#: rocmath operation -> rocblas-bench function (the others keep their name).
+_BENCH_OP = {"amax": "iamax", "amin": "iamin", "dotu": "dot"}
+
+#: Mixed-precision prefixes -> the precision of the input vector (what ``-r`` names).
+_PREFIX_PRECISION: dict[str, Precision] = {
+    "s": S, "d": D, "c": C, "z": Z, "h": H, "bf": BF16, "sc": C, "dz": Z, "cs": C, "zd": Z,
+    "is": S, "id": D, "ic": C, "iz": Z, "hsh": H, "hss": H, "tst": BF16, "tss": BF16,
+}
+
+#: Mixed gemv prefixes -> (a_type, c_type, compute_type) of its rocBLAS bench line.
+_GEMV_MIXED_TYPES = {"hsh": ("f16_r", "f16_r", "f32_r"), "hss": ("f16_r", "f32_r", "f32_r"),
+                     "tst": ("bf16_r", "bf16_r", "f32_r"), "tss": ("bf16_r", "f32_r", "f32_r")}
+
+_FLAVOURS = ("_strided_batched", "_batched")
+
+
+@cache
+def _ops() -> dict[str, frozenset[str]]:
+    """Operation -> its name prefixes, from the manifest (longest operation names first)."""
+    table: dict[str, set[str]] = {}
+    for group in (LEVEL1, LEVEL2, LEVEL3, EXTENSIONS):
+        for op, prefixes in group.items():
+            table.setdefault(op, set()).update(prefixes.split())
+    for name in GEMV_MIXED:
+        table["gemv"].add(name[: -len("gemv")])
+    return {op: frozenset(table[op]) for op in sorted(table, key=len, reverse=True)}
+
+
+def parse_name(fname: str) -> tuple[str, str, str, bool]:
+    """Split a rocmath.blas function name into ``(prefix, operation, flavour, ex)``.
+
+    ``"cgemm_strided_batched"`` -> ``("c", "gemm", "_strided_batched", False)``;
+    ``"gemm_batched_ex"`` -> ``("", "gemm", "_batched", True)``.
+
+    Raises
+    ------
+    ValueError
+        If ``fname`` is not a rocBLAS compute routine.
+    """
+    ex = fname.endswith("_ex")
+    core = fname[:-3] if ex else fname
+    flavour = next((f for f in _FLAVOURS if core.endswith(f)), "")
+    core = core[: len(core) - len(flavour)]
+    if ex:
+        if core in EX_TYPE_FLAGS:
+            return "", core, flavour, True
+        raise ValueError(f"not a rocBLAS _ex function: {fname!r}")
+    for op, prefixes in _ops().items():
+        if core.endswith(op) and core[: len(core) - len(op)] in prefixes:
+            return core[: len(core) - len(op)], op, flavour, False
+    raise ValueError(f"not a rocBLAS compute routine: {fname!r}")
+
+
+def _datatype_name(value: Any) -> str:
+    try:
+        return str(as_enum(Datatype, value, "datatype"))
+    except Exception:  # an invalid value is logged as given (the call reports it)
+        return str(value)
+
+
+def bench_name(fname: str, values: Mapping[str, Any] | None = None) -> tuple[str, dict[str, str]]:
+    """rocblas-bench's function name and type flags for a rocmath.blas function.
+
+    Parameters
+    ----------
+    fname
+        The rocmath name (``"csscal_batched"``).
+    values
+        The call's arguments by parameter name; the ``_ex`` functions take their types from
+        them (without, their type flags are empty).
+
+    Returns
+    -------
+    (function, types)
+        ``("scal_batched", {"a_type": "f32_c", "b_type": "f32_r"})``; the key ``"r"`` is ``-r``.
+    """
+    prefix, op, flavour, ex = parse_name(fname)
+    if ex:
+        roles = EX_TYPE_FLAGS[op]
+        types = {flag: _datatype_name(values[param]) for param, flag in roles.items()} if values else {}
+        if op in _EX_COLLAPSE and len(set(types.values())) == 1:
+            types = {"r": next(iter(types.values()))}
+        return f"{op}{flavour}_ex", types
+    p = _PREFIX_PRECISION[prefix]
+    function = f"{_BENCH_OP.get(op, op)}{flavour}"
+    if prefix in _GEMV_MIXED_TYPES:
+        return function, dict(zip(("a_type", "c_type", "compute_type"), _GEMV_MIXED_TYPES[prefix], strict=True))
+    if op == "scal":  # x's type, then alpha's
+        return function, {"a_type": p.datatype, "b_type": (p.real if prefix in ("cs", "zd") else p).datatype}
+    if op == "rot":  # x's type, c's, s's
+        s = p.real if prefix in ("cs", "zd") else p
+        return function, {"a_type": p.datatype, "b_type": p.real.datatype, "c_type": s.datatype}
+    return function, {"r": p.datatype}
+
+
+@cache
+def _index() -> dict[str, dict[str, dict[str, str]]]:
+    """rocblas-bench function -> {rocmath name: its type flags}, for the non-_ex routines."""
+    out: dict[str, dict[str, dict[str, str]]] = {}
+    for fname in sorted(compute_routines()):
+        if fname.endswith("_ex"):
+            continue
+        function, types = bench_name(fname)
+        out.setdefault(function, {})[fname] = types
+    return out
+
+
+def functions_for(function: str) -> dict[str, dict[str, str]]:
+    """The rocmath names behind a rocblas-bench function (not ``_ex``), with their type flags.
+
+    ``functions_for("scal")`` -> ``{"sscal": {"a_type": "f32_r", "b_type": "f32_r"}, "csscal": ...}``;
+    empty for unknown functions.
+    """
+    return dict(_index().get(function, {}))
+
+
+def stride_operand(param: str) -> str | None:
+    """The operand a stride parameter belongs to, lower-cased (``stride_A``, ``stridex`` ->
+    ``"a"``, ``"x"``); None for other parameters."""
+    if not param.startswith("stride"):
+        return None
+    return param[len("stride"):].lstrip("_").lower() or None
+
+
+def scalar_precision(fname: str, param: str, values: Mapping[str, Any] | None = None) -> Precision | None:
+    """The precision a scalar argument (alpha, beta, rot's c and s) is stored in.
+
+    Real for the Hermitian updates' real scalars (herk's alpha and beta, her2k's and herkx's
+    beta, her's and hpr's alpha), ``csscal``'s alpha and rot's ``c`` (and ``s`` of
+    ``csrot``); float32 for the mixed gemv; the compute (or alpha) type of the ``_ex``
+    functions (needs ``values``); the routine's precision otherwise.  None if unknown.
+    """
+    try:
+        prefix, op, _, ex = parse_name(fname)
+    except ValueError:
+        return None
+    if ex:
+        if values is None:
+            return None
+        source = {"gemm": "compute_type", "geam": "compute_type", "axpy": "alpha_type", "scal": "alpha_type",
+                  "rot": "cs_type", "trsm": "compute_type"}.get(op)
+        if source is None or source not in values:
+            return None
+        try:
+            p = Precision.from_datatype(_datatype_name(values[source]))
+        except ValueError:
+            return None
+        return p.real if op == "rot" and param == "c" else p
+    p = _PREFIX_PRECISION[prefix]
+    if prefix in _GEMV_MIXED_TYPES:
+        return S
+    real = ((op == "herk") or (op in ("her2k", "herkx") and param == "beta") or op in ("her", "hpr")
+            or (op == "scal" and prefix in ("cs", "zd")) or (op == "rot" and (param == "c" or prefix in ("cs", "zd"))))
+    return p.real if real else p
+
+
+def _real_text(x: Any) -> str:
+    """A real as rocBLAS prints it (integral values without a point), else the shortest text
+    that reads back to the same value in its own type (a float32 0.1 is ``0.1``)."""
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    if x == int(x) and abs(x) < 2**53:
+        return str(int(x))
+    return str(x) if isinstance(x, np.floating) else repr(float(x))
+
+
+def _scalar_value(handle: Any, fname: str, name: str, values: Mapping[str, Any]) -> Any:
+    """The value of a scalar argument: as given in host mode, read back in device mode; NaN
+    for a null pointer or anything unreadable."""
+    value = values.get(name)
+    if value is None:
+        return math.nan
+    if handle.pointer_mode is PointerMode.device:
+        return _read_device_scalar(handle, value, scalar_precision(fname, name, values))
+    if isinstance(value, np.ndarray):
+        value = value.reshape(-1)[0] if value.size else math.nan
+    if isinstance(value, (np.floating, np.complexfloating)):
+        return value  # printed in its own precision
+    try:
+        return complex(value) if np.iscomplexobj(value) else float(value)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def _read_device_scalar(handle: Any, value: Any, p: Precision | None) -> Any:
+    import rocmath
+    from rocmath.launch import Buffer, launch
+
+    if p is None:
+        return math.nan
+    ptr = value.ptr if isinstance(value, rocmath.DeviceArray) else value
+    if isinstance(ptr, bool) or not isinstance(ptr, (int, np.integer)) or int(ptr) == 0:
+        return math.nan
+    out = np.empty(1, dtype=p.dtype)
+    try:
+        task = launch(_copy_scalar, out, Buffer(int(ptr), p.dtype, (1,), name="bench log scalar"),
+                      name="bench log scalar read", stream=handle.stream)
+    except RocmathError:  # a bad pointer is the call's to report, not the logger's
+        return math.nan
+    task.wait()  # after the work already on the stream, as rocBLAS's copy and synchronize
+    return from_bfloat16(out)[0] if p is BF16 else out[0]
+
+
+def _copy_scalar(dst: np.ndarray, src: np.ndarray) -> None:
+    dst[...] = src
+
+
+def _scalar_tokens(name: str, value: Any) -> list[str]:
+    if np.iscomplexobj(value):
+        tokens = [f"--{name}", _real_text(value.real)]
+        if value.imag:
+            tokens += [f"--{name}i", _real_text(value.imag)]
+        return tokens
+    return [f"--{name}", _real_text(value)]
+
+
+def _int_text(value: Any) -> str:
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return str(int(value))
+    return str(value)
+
+
+def _enum_text(value: Any, cls: Any, name: str) -> str:
+    try:
+        return as_enum(cls, value, name).letter
+    except Exception:  # invalid: logged as given, the call reports it
+        return str(value)
+
+
+def _out_of_place(values: Mapping[str, Any], ex: bool) -> bool:
+    """gemm_ex writing D apart from C, trmm writing C apart from B (rocblas-bench's --outofplace)."""
+    out, into = ("d", "c") if ex else ("C", "B")
+    return _address(values.get(out)) != _address(values.get(into))
+
+
+def _address(value: Any) -> Any:
+    return getattr(value, "ptr", value)
+
+
+def bench_line(handle: Any, fname: str, names: tuple[str, ...], values: Mapping[str, Any]) -> str:
+    """The ``rocmath-bench blas`` command replaying one call.
+
+    Parameters
+    ----------
+    handle
+        The call's handle (pointer mode, atomics mode, stream).
+    fname
+        The rocmath.blas function name (``"sgemm_strided_batched"``).
+    names
+        The C parameter names, handle first.
+    values
+        The arguments by name.
+
+    Returns
+    -------
+    str
+        E.g. ``rocmath-bench blas -f gemm -r f32_r --transposeA N --transposeB T -m 128 -n 128 -k 128
+        --alpha 1 --lda 128 --ldb 128 --beta 0 --ldc 128``.
+    """
+    _, op, _, ex = parse_name(fname)
+    function, types = bench_name(fname, values)
+    tokens = [BENCH_COMMAND, "-f", function]
+    if "r" in types:
+        tokens += ["-r", types["r"]]
+    ex_types = EX_TYPE_FLAGS[op] if ex else {}
+    for name in names[1:]:
+        value = values.get(name)
+        if name in ENUM_FLAGS:
+            flag, cls = ENUM_FLAGS[name]
+            tokens += [flag, _enum_text(value, cls, name)]
+        elif name in VALUE_FLAGS:
+            tokens += [VALUE_FLAGS[name], _int_text(value)]
+        elif name in ("alpha", "beta"):
+            tokens += _scalar_tokens(name, _scalar_value(handle, fname, name, values))
+        elif name in ex_types and "r" not in types:
+            tokens += [f"--{ex_types[name]}", types[ex_types[name]]]
+        elif (key := stride_operand(name)) is not None and key in ("a", "b", "c", "d", "x", "y"):
+            tokens += [f"--stride_{key}", _int_text(value)]
+    if not ex and "r" not in types:
+        # scal, rot and the mixed gemv: their type flags follow the function, as rocBLAS writes them.
+        tokens[3:3] = [t for flag, dt in types.items() for t in (f"--{flag}", dt)]
+    if (op, ex) in (("gemm", True), ("trmm", False)) and _out_of_place(values, ex):
+        tokens.append("--outofplace")
+    if handle.atomics_mode is AtomicsMode.not_allowed:
+        tokens.append("--atomics_not_allowed")
+    return " ".join(tokens)

@@ -1,0 +1,371 @@
+"""``rocmath-bench blas`` (bench/rocblas_cli.py): rocblas-bench's flags and defaults, its CSV, ``-v 1``
+for every family, and ROCBLAS_LAYER=2 bench lines that replay to the same call.
+
+Sizes are tiny and every run makes one or two calls (``-i 1 -j 0``): these test the
+command line, not speed.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shlex
+from typing import Any
+
+import numpy as np
+import pytest
+
+import rocmath as rm
+import rocmath.blas as blas
+from rocmath.bench import cli
+from rocmath.bench.rocblas_cli import FAMILIES, UsageError, main, parse_args, resolve
+from rocmath.blas._benchline import ENUM_FLAGS, bench_name, parse_name, scalar_precision
+from rocmath.blas._types import Datatype, as_enum
+from rocmath.precision import Precision
+
+FAST = ["-i", "1", "-j", "0"]
+
+
+def _run(argv: str | list[str], capsys: Any = None) -> tuple[int, list[str]]:
+    out = io.StringIO()
+    rc = main(argv.split() if isinstance(argv, str) else argv, out)
+    return rc, out.getvalue().splitlines()
+
+
+def _parse(text: str) -> Any:
+    return parse_args(shlex.split(text))
+
+
+def _csv(lines: list[str]) -> dict[str, str]:
+    """The two CSV lines as {column: value}."""
+    head, values = lines[-2].split(","), [v.strip() for v in lines[-1].split(",")]
+    assert len(head) == len(values), lines
+    return dict(zip(head, values, strict=True))
+
+
+# --- flags and defaults ---------------------------------------------------------------------------
+
+
+def test_rocblas_bench_defaults():
+    a = _parse("-f gemm")
+    assert (a.M, a.N, a.K, a.kl, a.ku) == (128, 128, 128, 32, 32)
+    assert (a.precision, a.alpha, a.alphai, a.beta, a.betai) == ("f32_r", 1.0, 0.0, 0.0, 0.0)
+    assert (a.transposeA, a.transposeB, a.side, a.uplo, a.diag) == ("N", "N", "L", "U", "N")
+    assert (a.incx, a.incy, a.batch_count, a.iters, a.cold_iters, a.verify) == (1, 1, 1, 10, 2, 0)
+    assert (a.initialization, a.algo, a.solution_index, a.flags, a.any_stride) == ("hpl", 0, 0, 0, False)
+    p = resolve(a)
+    assert p.fname == "sgemm" and p.ld == {"lda": 128, "ldb": 128, "ldc": 128}
+    p = resolve(_parse("-f gemm_strided_batched -r d --batch_count 3"))
+    assert p.fname == "dgemm_strided_batched" and {k: g.stride for k, g in p.geometry.items()} == dict.fromkeys(
+        "abc", 128 * 128)
+
+
+def test_short_and_long_forms():
+    short = _parse("-f axpy -r d -m 3 -n 4 -k 5 -i 6 -j 7 -v 1 -t 1 -z 1")
+    long = _parse("--function axpy --precision d --sizem 3 --sizen 4 --sizek 5 --iters 6 --cold_iters 7 --verify 1 "
+                  "--test 1 --z true")
+    assert vars(short) == vars(long)
+    assert short.log_function_name and short.log_datatype
+    assert _parse("-f axpy --batch 5").batch_count == 5  # rocblas-bench's deprecated alias
+    assert _parse("-f axpy --incx -2 --alpha -1.5").incx == -2
+
+
+@pytest.mark.parametrize(("argv", "fname"), [
+    ("-f gemm -r s", "sgemm"), ("-f gemm -r f64_c", "zgemm"), ("-f gemm -r h", "hgemm"),
+    ("-f gemm --a_type d", "dgemm"), ("-f axpy_batched -r c", "caxpy_batched"),
+    ("-f scal -r c", "cscal"), ("-f scal -r c --b_type s", "csscal"), ("-f scal_strided_batched -r z --b_type d",
+                                                                        "zdscal_strided_batched"),
+    ("-f rot -r c --b_type s", "crot"), ("-f rot -r z --b_type d --c_type d", "zdrot"),
+    ("-f iamax -r z", "izamax"), ("-f iamin_batched -r d", "idamin_batched"), ("-f dot -r c", "cdotu"),
+    ("-f dotc -r z", "zdotc"), ("-f nrm2 -r c", "scnrm2"), ("-f asum_batched -r z", "dzasum_batched"),
+    ("-f geru -r c", "cgeru"), ("-f herk_strided_batched -r z", "zherk_strided_batched"),
+    ("-f gemm_strided_batched_ex -r d", "gemm_strided_batched_ex"), ("-f trsm_ex -r c", "trsm_ex"),
+])
+def test_function_and_types_select_the_rocmath_function(argv, fname):
+    assert resolve(parse_args(argv.split())).fname == fname
+
+
+@pytest.mark.parametrize("argv", [
+    "-f nosuch", "-f gemm --nosuchflag 1", "-f gemm -r q", "-f gemm -m -1", "-f gemm -v 2",
+    "-f rot -r z",                          # rocBLAS has no rot with a complex c
+    "-f hemv -r s",                         # no real hemv
+    "-f gemm --transposeA X", "-f gemm --initialization denorm", "-f gemm_batched_ex3",
+    "-f gemv -m 200 --lda 100 -i 1 -j 0",  # an explicit leading dimension the call rejects
+    "-f gemm -i 1 -j 0 --device 99", "-f gemm -i",
+])
+def test_usage_errors_exit_2(argv, capsys):
+    rc, _ = _run(argv)
+    assert rc == 2
+    assert capsys.readouterr().err.startswith("rocmath-bench blas:")
+
+
+def test_help_version_and_no_arguments(capsys):
+    for argv in ([], ["-h"], ["--help"]):
+        rc, lines = _run(argv)
+        assert rc == 0 and any("--transposeA" in ln for ln in lines)
+    rc, lines = _run(["--version"])
+    assert rc == 0 and lines[0].startswith("rocBLAS version: rocmath-")
+
+
+def test_leading_dimensions_and_strides_derived_or_raised():
+    p = resolve(_parse("-f gemv -m 300 -n 20"))
+    assert p.ld == {"lda": 300, "incx": 1, "incy": 1}          # 128 raised to m
+    p = resolve(_parse("-f gemm -m 64 -n 32 -k 16 --lda 8 --ldb 200"))
+    assert p.ld["lda"] == 64 and p.ld["ldb"] == 200 and p.info == ["lda < min_lda, set lda = 64"]
+    rc, lines = _run("-f gemm -m 16 -n 4 -k 4 --lda 8 " + " ".join(FAST))
+    assert rc == 0 and lines[2] == "rocmath-bench blas INFO: lda < min_lda, set lda = 16" and lines[-1].startswith(
+        "N,N,16,4,4,1,16,")
+    p = resolve(_parse("-f gemm_strided_batched -m 200 -n 200 -k 4 --batch_count 2 --stride_c 7 --stride_a 0"))
+    assert p.geometry["c"].stride == 200 * 200 and p.geometry["a"].stride == 0     # inputs as given
+    assert p.info == ["stride_c < min_stride_c, set stride_c = 40000"]
+    p = resolve(_parse("-f gemm_strided_batched -m 200 -n 200 --batch_count 2 --stride_c 7 --any_stride 1"))
+    assert p.geometry["c"].stride == 7
+    p = resolve(_parse("-f gemm -m 4 --batch_count 5"))
+    assert p.batch_count == 1 and "batch_count can only be 1" in p.info[0]
+
+
+# --- the CSV --------------------------------------------------------------------------------------
+
+
+def test_gemm_csv_columns_and_values():
+    rc, lines = _run("-f gemm -r s --transposeB T -m 8 -n 6 -k 4 --lda 9 --alpha 2 -i 2 -j 1")
+    assert rc == 0
+    assert lines[-2] == ("transA,transB,M,N,K,alpha,lda,beta,ldb,ldc,cold_iters,hot_iters,rocblas-Gflops,us,"
+                         "ref-us,ratio")
+    row = _csv(lines)
+    assert [row[c] for c in ("transA", "transB", "M", "N", "K", "alpha", "lda", "beta", "ldb", "ldc")] == [
+        "N", "T", "8", "6", "4", "2", "9", "0", "128", "128"]
+    assert (row["cold_iters"], row["hot_iters"]) == ("1", "2")
+    us, ref = float(row["us"]), float(row["ref-us"])
+    assert us > 0 and ref > 0
+    assert float(row["rocblas-Gflops"]) == pytest.approx(2 * 8 * 6 * 4 / 1e9 / (us * 1e-6), rel=1e-4)
+    assert float(row["ratio"]) == pytest.approx(ref / us, rel=1e-4)
+    assert ", 1, 2, " in lines[-1]  # rocblas-bench's ", " before the performance values
+
+
+def test_csv_of_strided_batched_verified_and_memory_bound_functions():
+    rc, lines = _run("-f gemm_strided_batched -r z -m 3 -n 2 -k 2 --batch_count 2 --alphai 1 -v 1 " + " ".join(FAST))
+    assert rc == 0
+    assert lines[-2] == ("transA,transB,M,N,K,alpha,lda,stride_a,beta,ldb,stride_b,ldc,stride_c,batch_count,"
+                         "cold_iters,hot_iters,rocblas-Gflops,us,CPU-Gflops,CPU-us,norm_error_1,ref-us,ratio")
+    assert _csv(lines)["alpha"] == "(1: 1)"
+    rc, lines = _run("-f axpy_strided_batched -r d -n 10 --batch_count 2 -v 1 " + " ".join(FAST))
+    assert lines[-2] == ("N,alpha,incx,incy,stride_x,stride_y,batch_count,cold_iters,hot_iters,rocblas-Gflops,"
+                         "rocblas-GB/s,us,CPU-Gflops,CPU-us,norm_error_1,norm_error_2,ref-us,ratio")
+    rc, lines = _run("-f iamax -r s -n 10 -v 1 " + " ".join(FAST))
+    assert lines[-2] == "N,incx,cold_iters,hot_iters,rocblas-GB/s,us,CPU-us,norm_error_1,norm_error_2,ref-us,ratio"
+    rc, lines = _run("-f trmm -r d -m 3 -n 2 " + " ".join(FAST))
+    assert lines[-2].startswith("side,uplo,transA,diag,M,N,alpha,lda,ldb,ldc,outofplace,cold_iters")
+    rc, lines = _run("-f rot -r s -n 5 -v 1 " + " ".join(FAST))
+    assert lines[-2].endswith("CPU-us,norm_error_1,norm_error_2,norm_error_3,norm_error_4,ref-us,ratio")
+
+
+def test_csv_prefix_columns_and_warmup_only():
+    rc, lines = _run("-f dot -r d -n 5 -z 1 " + " ".join(FAST))
+    assert lines[-2].startswith("function,a_type,b_type,c_type,d_type,compute_type,N,incx,incy,algo,")
+    assert lines[-1].startswith("dot,f64_r,f64_r,f64_r,f64_r,f64_r,5,1,1,0,")
+    rc, lines = _run("-f dot -r d -n 5 -i 0 -j 1")
+    assert rc == 0 and lines[0].startswith("Device ID 0 :") and lines[1:] == [""]  # no CSV for warm-up only runs
+
+
+def test_dispatch_from_rocmath_bench():
+    out = io.StringIO()
+    assert cli.main(["blas", "-f", "scal", "-r", "d", "-n", "4", *FAST], out=out) == 0
+    assert out.getvalue().splitlines()[-2].startswith("N,alpha,incx,cold_iters")
+
+
+def test_verification_failure_exits_1(monkeypatch, capsys):
+    fam = FAMILIES["axpy"]
+    monkeypatch.setitem(FAMILIES, "axpy", type(fam)(**{**fam.__dict__,
+                                                        "reference": lambda p, o, s: {"y": o["y"] + 1}}))
+    rc, lines = _run("-f axpy -r d -n 8 -v 1 " + " ".join(FAST))
+    assert rc == 1 and "error above tolerance" in capsys.readouterr().err
+    assert float(_csv(lines)["norm_error_1"]) > 1e-3
+
+
+# --- -v 1 for every family ------------------------------------------------------------------------
+
+#: Per family: the precisions to run in and option sets cycling over the flavours.
+_PRECISIONS = {"hemv": "c", "herk": "z", "her2k": "c", "hemm": "z", "dotc": "c", "geru": "c", "gerc": "z",
+               "ger": "d", "rot": "c --b_type s", "gemm_ex": "d"}
+_VARIANTS = [
+    "--transposeA N --transposeB N --side L --uplo U --diag N --alpha 1.5 --beta 0.5",
+    "--transposeA T --transposeB C --side R --uplo L --diag U --incx -2 --incy 3 --alpha -0.5 --alphai 1 --beta 2",
+    "--transposeA C --transposeB T --side L --uplo L --initialization rand_int --outofplace --beta 0",
+]
+
+
+def _variant(key: str, i: int) -> str:
+    v = _VARIANTS[i]
+    if key in ("syrk", "syr2k"):  # complex symmetric rank updates take N or T
+        v = v.replace("--transposeA C", "--transposeA T")
+    if key in ("herk", "her2k"):  # Hermitian ones N or C
+        v = v.replace("--transposeA T", "--transposeA C")
+    return v
+
+
+@pytest.mark.parametrize("key", sorted(FAMILIES))
+def test_verify_passes_for_every_family(key):
+    op = key.removesuffix("_ex")
+    tail = "_ex" if key.endswith("_ex") else ""
+    for i, flavour in enumerate(("", "_batched", "_strided_batched")):
+        r = _PRECISIONS.get(key, "s" if i % 2 == 0 else "z")
+        argv = (f"-f {op}{flavour}{tail} -r {r} -m 7 -n 6 -k 5 --batch_count 3 -v 1 {_variant(key, i)} "
+                + " ".join(FAST))
+        rc, lines = _run(argv)
+        assert rc == 0, (argv, lines)
+        norms = [float(v) for c, v in _csv(lines).items() if c.startswith("norm_error")]
+        assert norms and all(np.isfinite(norms)), (argv, lines)
+
+
+# --- ROCBLAS_LAYER=2 lines replay to the same call -----------------------------------------------
+
+_M, _N, _K, _BATCH, _LD = 5, 4, 3, 2, 9
+_STRIDE = _LD * 8  # above every entry's span here: entries never overlap
+
+
+def _precision(fname: str, types: dict[str, str]) -> Precision:
+    _, t = bench_name(fname, types)
+    return Precision.from_datatype(t.get("r") or t.get("a_type") or types["compute_type"])
+
+
+def _direct_call(fname: str, opts: dict[str, Any]) -> tuple[Any, dict[str, Any], dict[str, Any]]:
+    """A direct call of ``fname``: the function, its arguments (sizes m=5, n=4, k=3, generous
+    buffers of ones, leading dimension 9, the enums, scalars and types of ``opts``) and the
+    buffers the batched pointer arrays point into (keep them alive)."""
+    import inspect
+
+    fn = getattr(blas, fname)
+    names = list(inspect.signature(fn).parameters)
+    _, op, flavour, _ = parse_name(fname)
+    types = {n: Datatype[v] for n, v in opts.get("types", {}).items()}
+    p = _precision(fname, {"compute_type": "f32_r", **opts.get("types", {})})
+    h = blas.create_handle()
+    values: dict[str, Any] = {"handle": h}
+    buffers: dict[str, Any] = {}
+
+    def array(name: str) -> Any:
+        if opts.get("in_place") and name in ("C", "d"):  # trmm C = B, gemm_ex D = C
+            return values["B" if name == "C" else "c"]
+        dt = Precision.from_datatype(str(types[f"{name}_type"])).dtype if f"{name}_type" in types else p.dtype
+        buf = buffers[name] = rm.to_device(np.ones((_BATCH + 1) * _STRIDE, dt))
+        if flavour == "_batched":
+            return rm.to_device(np.array([buf.ptr + i * _STRIDE * buf.itemsize for i in range(_BATCH)], np.uint64))
+        return buf
+
+    for name in names[1:]:
+        if name in ENUM_FLAGS:
+            values[name] = opts.get(name, {"side": "L", "uplo": "U"}.get(name, "N"))
+        elif name in ("m", "n", "k"):
+            values[name] = {"m": _M, "n": _N, "k": _K}[name]
+        elif name.startswith("ld"):
+            values[name] = opts.get("ldc", _LD) if name == "ldc" and opts.get("in_place") else _LD
+        elif name.startswith("inc"):
+            values[name] = opts.get(name, 2 if name == "incx" else -3)
+        elif name.startswith("stride"):
+            values[name] = _STRIDE
+        elif name == "batch_count":
+            values[name] = _BATCH
+        elif name in ("alpha", "beta") or (op == "rot" and name in ("c", "s")):
+            sp = scalar_precision(fname, name, types)
+            base = {"alpha": 0.5, "beta": 1.5, "c": 0.6, "s": 0.8}[name]
+            values[name] = complex(base, -0.25) if sp.is_complex else base
+        elif name in ("result", "results", "invA"):
+            values[name] = None
+        elif name in types:
+            values[name] = types[name]
+        elif name in ("algo", "solution_index", "flags", "invA_size"):
+            values[name] = 0
+        else:
+            values[name] = array(name)
+    return fn, values, buffers
+
+
+def _comparable(fname: str, names: list[str], values: dict[str, Any]) -> dict[str, Any]:
+    """The arguments a bench line carries: enums as letters, scalars rounded to their type,
+    types, sizes; not the arrays (nor rot's c and s, which rocblas-bench draws itself)."""
+    _, op, _, _ = parse_name(fname)
+    out: dict[str, Any] = {}
+    for name in names[1:]:
+        v = values[name]
+        if name in ("invA_size", "stride_invA"):  # trsm_ex's optional inverse: not in rocBLAS's lines either
+            continue
+        if name in ENUM_FLAGS:
+            out[name] = as_enum(ENUM_FLAGS[name][1], v, name).letter
+        elif name in ("alpha", "beta"):
+            sp = scalar_precision(fname, name, values)
+            out[name] = complex(np.array([v]).astype(sp.dtype)[0])
+        elif name.endswith("_type"):
+            out[name] = int(as_enum(Datatype, v, name))
+        elif isinstance(v, (int, np.integer)) and not isinstance(v, bool) and not (op == "rot" and name in "cs"):
+            out[name] = int(v)
+    return out
+
+
+_F32 = {f"{r}_type": "f32_r" for r in "abcd"} | {"compute_type": "f32_r"}
+_REPLAY = [
+    ("saxpy", {}), ("zaxpy", {"incx": -1}), ("ddot", {}), ("cdotu", {}), ("zdotc", {}), ("snrm2", {}),
+    ("dzasum", {}), ("csscal", {}), ("zscal", {}), ("idamax", {}), ("icamin", {}), ("ccopy", {}), ("dswap", {}),
+    ("srot", {}), ("crot", {}), ("zdrot", {}), ("sgemv", {}), ("zgemv", {"trans": "C"}), ("dger", {}),
+    ("cgerc", {}), ("strsv", {"uplo": "L", "transA": "T", "diag": "U"}), ("ztrmv", {"transA": "C"}),
+    ("dsymv", {"uplo": "L"}), ("chemv", {}), ("sgemm", {"transB": "T"}), ("zgemm", {"transA": "C"}),
+    ("dtrsm", {"side": "R", "uplo": "L", "transA": "T", "diag": "U"}), ("ctrmm", {"transA": "C"}),
+    ("dtrmm", {"side": "R", "in_place": True}), ("ssyrk", {"transA": "T"}), ("zherk", {"transA": "C"}),
+    ("dsyr2k", {"trans": "T"}), ("cher2k", {"trans": "C"}), ("zsymm", {"side": "R"}), ("chemm", {}),
+    ("dgeam", {"transA": "T"}), ("gemm_ex", {"types": _F32, "transA": "T"}),
+    ("gemm_ex", {"types": _F32, "in_place": True}), ("trsm_ex", {"types": {"compute_type": "f64_r"}}),
+]
+
+
+def _flavoured(fname: str, flavour: str) -> str:
+    return fname.replace("_ex", f"{flavour}_ex") if fname.endswith("_ex") else fname + flavour
+
+
+@pytest.mark.parametrize(("fname", "opts"), _REPLAY, ids=[f"{f}{'-inplace' if o.get('in_place') else ''}"
+                                                          for f, o in _REPLAY])
+def test_bench_lines_replay_to_the_same_call(fname, opts, monkeypatch, tmp_path):
+    import inspect
+
+    path = str(tmp_path / "bench.log")
+    monkeypatch.setenv("ROCBLAS_LAYER", "2")
+    monkeypatch.setenv("ROCBLAS_LOG_BENCH_PATH", path)
+    for flavour in ("", "_batched", "_strided_batched"):
+        name = _flavoured(fname, flavour)
+        fn, values, _buffers = _direct_call(name, opts)
+        names = list(inspect.signature(fn).parameters)
+        fn(**values)
+        rm.device_synchronize()
+        blas.destroy_handle(values["handle"])
+
+        recorded: list[dict[str, Any]] = []
+
+        def record(*args: Any, _fn: Any = fn, _names: list[str] = names, _to: list[Any] = recorded) -> Any:
+            _to.append(dict(zip(_names, args, strict=True)))
+            return _fn(*args)
+
+        record.__signature__ = inspect.signature(fn)  # type: ignore[attr-defined]
+
+        from rocmath.log import close_logs
+
+        close_logs()
+        with open(path, encoding="utf-8") as f:
+            line = f.read().splitlines()[-1]
+        tokens = shlex.split(line)
+        assert tokens[:3] == ["rocmath-bench", "blas", "-f"]
+        assert resolve(parse_args(tokens[2:])).fname == name, line
+        monkeypatch.setattr(blas, name, record)
+        rc, lines = _run([*tokens[2:], *FAST])
+        monkeypatch.setattr(blas, name, fn)
+        assert rc == 0, (line, lines)
+        assert len(recorded) == 1
+        assert _comparable(name, names, recorded[0]) == _comparable(name, names, values), line
+        close_logs()
+        with open(path, encoding="utf-8") as f:
+            replayed = f.read().splitlines()[-1]
+        assert replayed == line  # the replay logs the line it came from
+    os.remove(path)
+
+
+def test_usage_error_class_is_exported():
+    with pytest.raises(UsageError):
+        parse_args(["--nosuchflag"])
