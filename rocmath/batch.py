@@ -76,7 +76,7 @@ class BatchOperand:
 
     @property
     def empty(self) -> bool:
-        return self.batch_count == 0 or any(n == 0 for n in self.shape)
+        return self.batch_count == 0 or 0 in self.shape
 
     @property
     def kernel_dtype(self) -> np.dtype[Any]:
@@ -84,10 +84,14 @@ class BatchOperand:
 
     def entry_extent(self) -> tuple[int, int]:
         """``[lo, hi)`` element offsets one entry touches, relative to its logical origin."""
-        if any(n == 0 for n in self.shape):
+        if 0 in self.shape:
             return 0, 0
-        lo = sum(min(0, (n - 1) * s) for n, s in zip(self.shape, self.strides, strict=True))
-        hi = sum(max(0, (n - 1) * s) for n, s in zip(self.shape, self.strides, strict=True)) + 1
+        lo, hi = 0, 1
+        for n, s in zip(self.shape, self.strides, strict=True):  # a loop: this runs on every launch
+            if s < 0:
+                lo += (n - 1) * s
+            else:
+                hi += (n - 1) * s
         return lo, hi
 
 

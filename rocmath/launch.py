@@ -13,6 +13,7 @@ for profilers and the bench.
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -148,6 +149,21 @@ def profile() -> Iterator[list[LaunchRecord]]:
             _sinks.remove(records)
 
 
+@functools.cache
+def _thread_count_functions() -> tuple[Callable[[], int], Callable[[int], None]]:
+    """numba's per-thread thread count getter and setter.  The public ones check their
+    argument and the thread pool on every call (2 us a launch); the raw ones they end in are
+    used when this numba has them."""
+    numba.get_num_threads()  # starts the thread pool, which binds the raw functions
+    from numba.np.ufunc import parallel
+
+    raw_get = getattr(parallel, "_get_num_threads", None)
+    raw_set = getattr(parallel, "_set_num_threads", None)
+    if callable(raw_get) and callable(raw_set):
+        return raw_get, raw_set
+    return numba.get_num_threads, numba.set_num_threads
+
+
 def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None,
            flops: float = 0.0, bytes: float = 0.0) -> Task:
     """Enqueue ``kernel(*args)`` on ``stream``.
@@ -189,12 +205,13 @@ def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None
         if small:
             # Waking a parallel team costs more than tiny work, and on a busy machine a whole
             # scheduler slice (milliseconds): small kernels run on one thread (a thread-local setting).
-            threads = numba.get_num_threads()
-            numba.set_num_threads(1)
+            get_threads, set_threads = _thread_count_functions()
+            threads = get_threads()
+            set_threads(1)
             try:
                 kernel(*views)
             finally:
-                numba.set_num_threads(threads)
+                set_threads(threads)
         else:
             kernel(*views)
         for i, b in batches:  # pointer-array outputs go back to their entries

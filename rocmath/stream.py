@@ -41,6 +41,44 @@ _INLINE = os.environ.get("ROCMATH_INLINE", "1").lower() not in ("0", "false", "n
 _local = threading.local()
 
 
+class _Done:
+    """A task's completion flag: ``threading.Event``'s ``is_set``/``set``/``wait``, with the
+    condition made only when someone waits (most tasks are never waited on one by one, and
+    an Event costs more to make than a tiny kernel takes to run)."""
+
+    __slots__ = ("_cond", "_flag")
+
+    def __init__(self) -> None:
+        self._flag = False
+        self._cond: threading.Condition | None = None
+
+    def is_set(self) -> bool:
+        return self._flag
+
+    def set(self) -> None:
+        self._flag = True
+        cond = self._cond
+        if cond is not None:
+            with cond:
+                cond.notify_all()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        if self._flag:
+            return True
+        with _done_lock:
+            if self._cond is None:
+                self._cond = threading.Condition(threading.Lock())
+        # The flag is set before the condition is read by set(): re-checked under the lock, a
+        # set() that saw no condition yet cannot be missed.
+        with self._cond:
+            if not self._flag:
+                self._cond.wait_for(lambda: self._flag, timeout)
+        return self._flag
+
+
+_done_lock = threading.Lock()
+
+
 class Task:
     """One unit of work on a stream: a callable, its name and its completion."""
 
@@ -62,7 +100,7 @@ class Task:
         self.fn = fn
         self.name = name
         self.deps = deps
-        self.done = threading.Event()
+        self.done = _Done()
         self.error: BaseException | None = None
         self.skipped = False
         self.start_ns = 0
