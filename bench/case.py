@@ -114,6 +114,9 @@ class Problem:
         The size as shown in the report (``str(size)`` when None).
     teardown
         Called once the problem was timed, even after an error (e.g. to free memory).
+    memory_bound
+        The call streams memory: its rate is shown in GB/s and as a fraction of the
+        machine's copy bandwidth (:func:`~rocmath.bench.timing.copy_bandwidth`).
     """
 
     run: Callable[[], Any]
@@ -126,6 +129,7 @@ class Problem:
     tol: float | None = None
     label: str | None = None
     teardown: Callable[[], Any] | None = None
+    memory_bound: bool = False
 
 
 @dataclass(frozen=True)

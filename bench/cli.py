@@ -131,6 +131,11 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None,
     wall = time.perf_counter_ns() - t0
 
     failed = [r for r in results if not r.ok]
+    if any(r.copy_fraction is not None for r in results):
+        from .timing import copy_bandwidth
+
+        out.write(f"\nmachine copy bandwidth {copy_bandwidth():.1f} GB/s (read + write, multi-threaded copy of "
+                  "128 MiB): the % after a memory-bound rate\n")
     info = machine_info()
     out.write(f"\n{len(results) - len(failed)}/{len(results)} passed in {format_time(wall)}; numba threading "
               f"layer {info['numba_threading_layer']}, {info['numba_num_threads']} threads, "

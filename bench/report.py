@@ -45,7 +45,7 @@ class Table:
 
     def __init__(self, out: TextIO, name_width: int = 24, size_width: int = 13):
         self.out = out
-        self.widths = [max(name_width, 4), max(size_width, 4), 9, 9, 7, 9, 13, 9, 7, 11, 5]
+        self.widths = [max(name_width, 4), max(size_width, 4), 9, 9, 7, 9, 18, 9, 7, 11, 5]
 
     def _line(self, cells: Sequence[str]) -> str:
         parts = [f"{c:{align}{w}}" for c, (_, align), w in zip(cells, self.COLUMNS, self.widths, strict=True)]
@@ -66,7 +66,8 @@ class Table:
         cells = [
             r.case, r.label, format_time(r.cold_ns), format_time(r.warm.median_ns if r.warm else None), spread,
             format_time(r.kernel.median_ns if r.kernel else None),
-            "-" if tp is None else f"{tp[0]:.3g} {tp[1]}",
+            "-" if tp is None else f"{tp[0]:.3g} {tp[1]}" + (
+                "" if r.copy_fraction is None else f" {100 * r.copy_fraction:.0f}%"),
             format_time(r.reference.median_ns if r.reference else None),
             "-" if r.ratio is None or not math.isfinite(r.ratio) else f"{r.ratio:.2f}x",
             _fmt_err(r.max_rel_err), status,

@@ -25,7 +25,7 @@ from typing import Any
 import rocmath
 
 from .case import BenchCase, Problem, default_tol, to_host
-from .timing import Clock, Stats, time_call, time_interleaved
+from .timing import Clock, Stats, copy_bandwidth, time_call, time_interleaved
 
 __all__ = ["DEFAULT_REPEATS", "DEFAULT_WARMUP", "CaseResult", "run_case", "run_cases"]
 
@@ -59,14 +59,17 @@ class CaseResult:
     tol: float | None = None
     ok: bool = False
     error: str | None = None
+    memory_bound: bool = False
+    copy_fraction: float | None = None  # memory-bound cases: GB/s over the machine's copy bandwidth
 
     @property
     def throughput(self) -> tuple[float, str] | None:
-        """``(value, "GFLOP/s")`` when the case counts flops, else ``(value, "GB/s")`` when
-        it counts bytes, from the warm median; None when it counts neither."""
+        """``(value, "GFLOP/s")`` when the case counts flops (and is not memory bound), else
+        ``(value, "GB/s")`` when it counts bytes, from the warm median; None when it counts
+        neither."""
         if self.warm is None or self.warm.median_ns <= 0:
             return None
-        if self.flops > 0:
+        if self.flops > 0 and not (self.memory_bound and self.bytes > 0):
             return self.flops / self.warm.median_ns, "GFLOP/s"  # flop/ns == GFLOP/s
         if self.bytes > 0:
             return self.bytes / self.warm.median_ns, "GB/s"
@@ -86,6 +89,7 @@ class CaseResult:
             "ratio_ci": None if self.ratio_ci is None else [_finite(v) for v in self.ratio_ci],
             "throughput": None if tp is None else tp[0], "throughput_unit": None if tp is None else tp[1],
             "max_rel_err": _finite(self.max_rel_err), "tol": _finite(self.tol), "ok": self.ok, "error": self.error,
+            "memory_bound": self.memory_bound, "copy_fraction": _finite(self.copy_fraction),
         }
 
 
@@ -137,6 +141,7 @@ def run_case(case: BenchCase, size: Any, *, suite: str | None = None, repeats: i
         if problem.label is not None:
             res.label = problem.label
         res.flops, res.bytes = float(problem.flops), float(problem.bytes)
+        res.memory_bound = problem.memory_bound
         sync = _sync_for(problem)
         fetch = problem.result or to_host
 
@@ -174,6 +179,8 @@ def run_case(case: BenchCase, size: Any, *, suite: str | None = None, repeats: i
         err = max(err, float(problem.check(fetch(last[0]), expected)))
         res.max_rel_err = err
         res.ok = not math.isnan(err) and err <= res.tol
+        if problem.memory_bound and res.bytes > 0 and res.warm is not None and res.warm.median_ns > 0:
+            res.copy_fraction = res.bytes / res.warm.median_ns / copy_bandwidth()
     except Exception as exc:
         res.error = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         res.ok = False

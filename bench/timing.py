@@ -10,6 +10,7 @@ which a single outlier can dominate.
 
 from __future__ import annotations
 
+import functools
 import gc
 import math
 import time
@@ -18,8 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numba import prange
 
-__all__ = ["Interleaved", "Stats", "bootstrap_ci", "median", "ratio_ci", "time_call", "time_interleaved"]
+__all__ = ["Interleaved", "Stats", "bootstrap_ci", "copy_bandwidth", "median", "ratio_ci", "time_call",
+           "time_interleaved"]
 
 Clock = Callable[[], int]
 
@@ -239,3 +242,33 @@ def time_interleaved(fn_a: Callable[[], Any], fn_b: Callable[[], Any], repeats: 
     a, b = Stats.from_samples(ta), Stats.from_samples(tb)
     ratio = b.median_ns / a.median_ns if a.median_ns > 0 else math.inf
     return Interleaved(a, b, ratio, ratio_ci(tb, ta))
+
+
+#: Elements (float64) of the copy measuring the machine's bandwidth: 2 x 128 MiB, far past any cache.
+COPY_ELEMENTS = 1 << 24
+
+
+@functools.cache
+def copy_bandwidth(repeats: int = 9) -> float:
+    """The machine's copy bandwidth in GB/s (bytes read plus bytes written per second):
+    the median of ``repeats`` multi-threaded copies of 128 MiB, measured once per process.
+
+    Memory-bound cases report their rate as a fraction of it, as STREAM's copy is the usual
+    ceiling for streaming kernels."""
+    from rocmath.kernel import kernel
+
+    src = np.ones(COPY_ELEMENTS)
+    dst = np.empty_like(src)
+    copy = kernel(_copy)
+    copy(src, dst)  # compile (or load) and fault the pages in
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter_ns()
+        copy(src, dst)
+        times.append(time.perf_counter_ns() - t0)
+    return 2 * src.nbytes / median(times)  # bytes/ns == GB/s
+
+
+def _copy(src: np.ndarray, dst: np.ndarray) -> None:
+    for i in prange(src.shape[0]):
+        dst[i] = src[i]

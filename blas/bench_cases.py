@@ -100,7 +100,7 @@ def trsm_d(n: int) -> Problem:
 # --- Level 1: memory bound, against the same numpy expression --------------------------------------
 
 
-@bench_case("blas.axpy_d", sizes={"quick": [1 << 20], "full": [1 << 16, 1 << 20, 1 << 24]})
+@bench_case("blas.axpy_d", sizes={"quick": [1 << 20], "full": [1 << 16, 1 << 20, 10**7]})
 def axpy_d(n: int) -> Problem:
     """daxpy y := 2x + y (y restored by the reference's own copy) vs numpy ``y += 2 * x``."""
     from .level1 import daxpy
@@ -121,7 +121,7 @@ def axpy_d(n: int) -> Problem:
 
     # Both sides accumulate run after run; compare the first call of each (the runner checks the cold run).
     return Problem(run=run, reference=reference, flops=2.0 * n, bytes=3 * 8 * n, stream=s, tol=1e-12,
-                   label=f"{n} f64", teardown=teardown, check=_first_only())
+                   label=f"{n} f64", teardown=teardown, check=_first_only(), memory_bound=True)
 
 
 def _first_only() -> Any:
@@ -138,7 +138,7 @@ def _first_only() -> Any:
     return check
 
 
-@bench_case("blas.dot_d", sizes={"quick": [1 << 20], "full": [1 << 16, 1 << 20, 1 << 24]})
+@bench_case("blas.dot_d", sizes={"quick": [1 << 20], "full": [1 << 16, 1 << 20, 10**7]})
 def dot_d(n: int) -> Problem:
     """ddot (host pointer mode: returns the value, so it synchronizes) vs ``np.dot``."""
     from .level1 import ddot
@@ -148,10 +148,11 @@ def dot_d(n: int) -> Problem:
     s, h, teardown = _session()
     dx, dy = rm.to_device(x, s), rm.to_device(y, s)
     return Problem(run=lambda: ddot(h, n, dx, 1, dy, 1), reference=lambda: np.dot(x, y), flops=2.0 * n,
-                   bytes=2 * 8 * n, stream=s, tol=1e-12, label=f"{n} f64", teardown=teardown)
+                   bytes=2 * 8 * n, stream=s, tol=1e-12, label=f"{n} f64", teardown=teardown,
+                   memory_bound=True)
 
 
-@bench_case("blas.nrm2_d", sizes={"quick": [1 << 20], "full": [1 << 16, 1 << 20, 1 << 24]})
+@bench_case("blas.nrm2_d", sizes={"quick": [1 << 20], "full": [1 << 16, 1 << 20, 10**7]})
 def nrm2_d(n: int) -> Problem:
     """dnrm2 (overflow-safe, two passes) vs ``np.linalg.norm``."""
     from .level1 import dnrm2
@@ -161,7 +162,8 @@ def nrm2_d(n: int) -> Problem:
     s, h, teardown = _session()
     dx = rm.to_device(x, s)
     return Problem(run=lambda: dnrm2(h, n, dx, 1), reference=lambda: np.linalg.norm(x), flops=2.0 * n,
-                   bytes=8 * n, stream=s, tol=1e-12, label=f"{n} f64", teardown=teardown)
+                   bytes=8 * n, stream=s, tol=1e-12, label=f"{n} f64", teardown=teardown,
+                   memory_bound=True)
 
 
 @bench_case("blas.gemm_s_vs_scipy_blas", sizes={"full": [1024, 2048]})
@@ -225,7 +227,7 @@ def gemv_d(n: int) -> Problem:
         return dy
 
     return Problem(run=run, reference=lambda: a @ x, flops=2.0 * n * n, bytes=8.0 * n * n, stream=s, tol=1e-10,
-                   label=f"{n}x{n} f64", teardown=teardown)
+                   label=f"{n}x{n} f64", teardown=teardown, memory_bound=True)
 
 
 @bench_case("blas.saxpy_tiny_overhead", sizes={"quick": [16], "full": [16]})

@@ -361,3 +361,30 @@ def test_cli_module_option(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> No
         if "benchfake.user" in default_registry:
             default_registry.unregister("benchfake.user")
         sys.modules.pop("benchfake_user_cases", None)
+
+
+def test_memory_bound_rate_is_a_fraction_of_the_copy_bandwidth(monkeypatch: pytest.MonkeyPatch) -> None:
+    import rocmath.bench.runner as runner
+
+    monkeypatch.setattr(runner, "copy_bandwidth", lambda: 8.0)  # GB/s
+    clock = FakeClock()
+
+    def setup(n: int) -> Problem:
+        def run() -> np.ndarray:
+            clock.advance(1_000)
+            return np.zeros(n)
+
+        # Counts flops too, but a memory-bound rate is in GB/s: 4000 bytes / 1000 ns = 4 GB/s.
+        return Problem(run=run, reference=lambda: np.zeros(n), flops=2_000, bytes=4_000, memory_bound=True)
+
+    res = run_case(BenchCase("fake.stream", setup, {"quick": [4]}), 4, repeats=3, warmup=0, clock=clock)
+    assert res.ok and res.throughput == (4.0, "GB/s")
+    assert res.copy_fraction == 0.5
+    assert res.to_dict()["copy_fraction"] == 0.5
+
+
+def test_copy_bandwidth_is_measured_once() -> None:
+    from rocmath.bench.timing import copy_bandwidth
+
+    bw = copy_bandwidth()
+    assert bw > 0 and copy_bandwidth() == bw
