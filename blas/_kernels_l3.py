@@ -349,6 +349,48 @@ def _store(W, alpha, beta, acc, jj, C, o):  # type: ignore[no-untyped-def]
 
 
 @_inline
+def _store_rows(rows, alpha, beta, acc, jj, C, o):  # type: ignore[no-untyped-def]
+    if beta == 0:
+        for i in range(rows):
+            C[np.uint64(o + i)] = alpha * acc[jj, i]
+    else:
+        for i in range(rows):
+            C[np.uint64(o + i)] = alpha * acc[jj, i] + beta * C[np.uint64(o + i)]
+
+
+@_inline
+def _padded(W, X, xo, m, k, Y, yo, ldy, n, alpha, beta, C, oc, ldc, acc):  # type: ignore[no-untyped-def]
+    """All of C for an entry with m < W rows, from op(A) copied to X with W rows (zeros past
+    m): full-vector tiles of W rows, of which m are stored.  Tiles of fewer rows than a vector
+    vectorize badly (LLVM unrolls them before its loop vectorizer sees them)."""
+    for j in range(0, n - 3, 4):
+        for jj in range(4):
+            for i in range(W):
+                acc[jj, i] = 0
+        for q in range(k):
+            b0, b1 = Y[np.uint64(yo + q + j * ldy)], Y[np.uint64(yo + q + (j + 1) * ldy)]
+            b2, b3 = Y[np.uint64(yo + q + (j + 2) * ldy)], Y[np.uint64(yo + q + (j + 3) * ldy)]
+            xq = xo + q * W
+            for i in range(W):
+                a = X[np.uint64(xq + i)]
+                acc[0, i] += a * b0
+                acc[1, i] += a * b1
+                acc[2, i] += a * b2
+                acc[3, i] += a * b3
+        for jj in range(4):
+            _store_rows(m, alpha, beta, acc, jj, C, oc + (j + jj) * ldc)
+    for j in range(n - n % 4, n):
+        for i in range(W):
+            acc[0, i] = 0
+        for q in range(k):
+            b = Y[np.uint64(yo + q + j * ldy)]
+            xq = xo + q * W
+            for i in range(W):
+                acc[0, i] += X[np.uint64(xq + i)] * b
+        _store_rows(m, alpha, beta, acc, 0, C, oc + j * ldc)
+
+
+@_inline
 def _tile4(W, X, xo, ldx, i0, k, Y, yo, ldy, j, alpha, beta, C, oc, ldc, acc):  # type: ignore[no-untyped-def]
     """C[i0:i0+W, j:j+4] := alpha X[i0:i0+W, :k] Y[:k, j:j+4] + beta C[...] for one entry (X, Y
     column-major at offsets xo, yo).  W is a constant where this is inlined: the row loops
@@ -414,22 +456,41 @@ def _rows1(X, xo, ldx, m, k, Y, yo, ldy, j, alpha, beta, C, oc, ldc, acc):  # ty
 
 
 @kernel(contiguous=True)
-def gemm_small(ta, tb, alpha, beta, A, B, C, WA, WB, nb, m, n, k, lda, ldb, ldc, sa, sb, sc, nchunk):  # type: ignore[no-untyped-def]
+def gemm_small(ta, tb, alpha, beta, A, B, C, WA, WB, nb, m, n, k, lda, ldb, ldc, sa, sb, sc, nchunk, vec):  # type: ignore[no-untyped-def]
     """gemm of small entries (every dimension <= SMALL) as register-tiled loops, a BLAS call
     costing more than their work.  A, B and C are flat contiguous views from each operand's
     first element; entry e's starts at e * sa (sb, sc), column j at j * ld.  A transposed op(A)
-    (op(B)) is first copied column-major into chunk t's part of WA (WB).  One compilation per
-    precision.
+    (op(B)) is first copied column-major into chunk t's part of WA (WB); so is op(A) of entries
+    with fewer rows than a 64-byte vector holds (``len(vec)``, a tuple so that the compiled code
+    knows it), zero-padded to full vectors.  One compilation per precision.
 
     The loops are in the body of the prange (also for one chunk), and every array they read is
     an argument: numba marks the arrays of a parallel body as not aliasing, and only then do
     the accumulators stay in registers (otherwise they run at a third of the speed)."""
     al, be = alpha[0], beta[0]
-    wide = C.itemsize == 4
+    pad = len(vec)  # rows of one 64-byte vector, a constant of the compiled code (the tuple's type)
+    wide = pad == 16
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
         acc = np.empty((4, 16), C.dtype)
         for e in range(t * per, min(nb, (t + 1) * per)):
+            if pad // 4 < m < pad:  # short columns: op(A) padded to one vector's rows, in chunk t's part of WA
+                xo = t * pad * k
+                for q in range(k):
+                    for i in range(m):
+                        v = A[np.uint64(e * sa + i + q * lda)] if ta == OP_N else A[np.uint64(e * sa + q + i * lda)]
+                        WA[np.uint64(xo + q * pad + i)] = np.conj(v) if ta == OP_C else v
+                    for i in range(m, pad):
+                        WA[np.uint64(xo + q * pad + i)] = 0
+                Y, yo, ldy = B, e * sb, ldb
+                if tb != OP_N:
+                    Y, yo, ldy = WB, t * k * n, k
+                    for q in range(k):
+                        for j in range(n):
+                            v = B[np.uint64(e * sb + j + q * ldb)]
+                            WB[np.uint64(yo + q + j * k)] = np.conj(v) if tb == OP_C else v
+                _padded(pad, WA, xo, m, k, Y, yo, ldy, n, al, be, C, e * sc, ldc, acc)
+                continue
             X, xo, ldx = A, e * sa, lda
             if ta != OP_N:
                 X, xo, ldx = WA, t * m * k, m
@@ -549,9 +610,10 @@ def _small_gemm(ta: int, tb: int, alpha: np.ndarray, A: np.ndarray, B: np.ndarra
     # Entries of C that overlap (a zero stride, say) are written in order, on one thread.
     parallel = nb > 1 and nb * m * n * k >= PARALLEL_WORK and sc >= (n - 1) * ldc + m
     nchunk = min(nb, MAX_CHUNKS) if parallel else 1
-    wa = np.empty(nchunk * m * k if ta != OP_N else 0, C.dtype)
+    pad = 64 // C.itemsize  # gemm_small copies op(A) of entries with pad/4 < m < pad rows, padded to pad rows
+    wa = np.empty(nchunk * (pad * k if pad // 4 < m < pad else m * k if ta != OP_N else 0), C.dtype)
     wb = np.empty(nchunk * k * n if tb != OP_N else 0, C.dtype)
-    gemm_small(ta, tb, alpha, beta, a, b, c, wa, wb, nb, m, n, k, lda, ldb, ldc, sa, sb, sc, nchunk)
+    gemm_small(ta, tb, alpha, beta, a, b, c, wa, wb, nb, m, n, k, lda, ldb, ldc, sa, sb, sc, nchunk, (0,) * pad)
     return True
 
 

@@ -188,8 +188,8 @@ def gemm_s_vs_scipy_blas(n: int) -> Problem:
 
 
 @bench_case("blas.gemm_strided_batched_small", sizes={"quick": [(100_000, 4)],
-                                                      "full": [(100_000, 4), (100_000, 8), (10_000, 16),
-                                                               (2_000, 64)]})
+                                                      "full": [(100_000, 4), (100_000, 8), (100_000, 16),
+                                                               (100_000, 32), (100_000, 64)]})
 def gemm_strided_batched_small(size: tuple[int, int]) -> Problem:
     """sgemm_strided_batched of many small matrices vs np.matmul on the (batch, n, n) stack."""
     from .level3 import sgemm_strided_batched
