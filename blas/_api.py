@@ -255,11 +255,17 @@ class Call:
 
     # -- launching ------------------------------------------------------------------------------
 
-    def launch(self, kernel: Callable[..., Any], *args: Any, flops: float = 0.0, bytes: float = 0.0) -> Task:
-        """Enqueue ``kernel(*args)`` on the handle's stream, named after the rocBLAS function."""
+    def launch(self, kernel: Callable[..., Any], *args: Any, flops: float = 0.0, bytes: float = 0.0,
+               triangles: dict[int, tuple[bool, bool]] | None = None) -> Task:
+        """Enqueue ``kernel(*args)`` on the handle's stream, named after the rocBLAS function.
+
+        ``triangles`` maps ``id(arg)`` of a matrix operand to ``(upper, unit_diagonal)``: only
+        that triangle is in the routine's data, and only it is scanned by check-numerics (the
+        other one may hold anything, as in rocBLAS)."""
         mode = getattr(self.handle, "check_numerics", 0)
         if mode:
-            kernel = _numerics_checked(kernel, f"rocblas_{self.fname}", CheckNumericsMode(mode))
+            parts = {i: triangles[id(a)] for i, a in enumerate(args) if triangles and id(a) in triangles}
+            kernel = _numerics_checked(kernel, f"rocblas_{self.fname}", CheckNumericsMode(mode), parts)
         return launch(kernel, *args, name=f"rocblas_{self.fname}", stream=self.handle.stream,
                       flops=flops, bytes=bytes)
 
@@ -295,14 +301,25 @@ class Call:
         return host[0] if self.flavour is PLAIN else host
 
 
-def _numerics_checked(kernel: Callable[..., Any], name: str, mode: CheckNumericsMode) -> Callable[..., Any]:
+def _numerics_checked(kernel: Callable[..., Any], name: str, mode: CheckNumericsMode,
+                      triangles: dict[int, tuple[bool, bool]]) -> Callable[..., Any]:
     """``ROCBLAS_CHECK_NUMERICS``: scan the floating-point operands for NaN, Inf (and, unless
-    ``only_nan_inf``, denormals) before and after the kernel; report, warn or fail."""
+    ``only_nan_inf``, denormals) before and after the kernel; report, warn or fail.
+    ``triangles``: argument position -> (upper, unit diagonal) of operands of which only a
+    triangle is data."""
 
     def scan(views: tuple[Any, ...], when: str) -> None:
         for i, v in enumerate(views):
             if not isinstance(v, np.ndarray) or v.dtype.kind not in "fc" or v.size == 0:
                 continue
+            if i in triangles and v.ndim >= 2:
+                upper, unit = triangles[i]
+                rows, cols = v.shape[-2:]
+                shift = 1 if unit else 0
+                v = v[..., np.triu(np.ones((rows, cols), bool), shift) if upper
+                      else np.tril(np.ones((rows, cols), bool), -shift)]
+                if v.size == 0:
+                    continue
             parts = (v.real, v.imag) if v.dtype.kind == "c" else (v,)
             nan = any(np.isnan(p).any() for p in parts)
             inf = any(np.isinf(p).any() for p in parts)

@@ -205,7 +205,8 @@ def _gemmt(c: Call) -> None:
         args += (GEMMT_BLOCK_COLUMNS,)
     tri = n * (n + 1) // 2 * batch
     c.launch(kern, *args, flops=_flops(c, 2 * tri * kk + 3 * tri),
-             bytes=c.precision.itemsize * (batch * (ra * ca + rb * cb) + 2 * tri))
+             bytes=c.precision.itemsize * (batch * (ra * ca + rb * cb) + 2 * tri),
+             triangles={id(out): (uplo is Fill.upper, False)})
 
 
 GEMMT = Routine("gemmt", ("uplo", "transA", "transB", "n", "k", "alpha", "A", "lda", "B", "ldb", "beta", "C",

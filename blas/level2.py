@@ -184,7 +184,13 @@ def _sym_mv(c: Call, kind: int, herm: bool, a_name: str = "A") -> None:
     y = c.vector("y", n, incy, writable=True)
     stored = _stored(kind, n, kk)
     c.launch(k.run_symv, herm, kind, uplo is Fill.upper, kk, alpha, A, x, beta, y,
-             flops=_flops(c, 2 * stored), bytes=_bytes(c, stored + 3 * n))
+             flops=_flops(c, 2 * stored), bytes=_bytes(c, stored + 3 * n), triangles=_triangle(kind, A, uplo))
+
+
+def _triangle(kind: int, A: Any, uplo: Fill, unit: bool = False) -> dict[int, tuple[bool, bool]] | None:
+    """For check-numerics: a full-storage symmetric or triangular A is data in one triangle
+    (banded and packed storage hold only data)."""
+    return {id(A): (uplo is Fill.upper, unit)} if kind == k.FULL else None
 
 
 def _matrix(c: Call, name: str, kind: int, n: int, kk: int, *, writable: bool = False) -> Any:
@@ -243,7 +249,8 @@ def _triangular(c: Call, kind: int, solve: bool, trans_name: str = "transA", a_n
     args = (trans is not Operation.none, trans is Operation.conjugate_transpose, kind, uplo is Fill.upper, kk,
             diag is Diagonal.unit, A, x)
     stored = _stored(kind, n, kk)
-    c.launch(k.run_trsv if solve else k.run_trmv, *args, flops=_flops(c, stored), bytes=_bytes(c, stored + 2 * n))
+    c.launch(k.run_trsv if solve else k.run_trmv, *args, flops=_flops(c, stored), bytes=_bytes(c, stored + 2 * n),
+             triangles=_triangle(kind, A, uplo, diag is Diagonal.unit))
 
 
 def _workspace_entries(c: Call) -> tuple[int, int]:
@@ -337,7 +344,8 @@ def _sym_rank(c: Call, kind: int, herm: bool, two: bool) -> None:
     A = _matrix(c, a_name, kind, n, n - 1, writable=True)
     stored = n * (n + 1) // 2
     c.launch(k.run_rank_update, kind, uplo is Fill.upper, False, herm, two, False, alpha, x, y, A,
-             flops=_flops(c, stored * (1 + two)), bytes=_bytes(c, 2 * stored + n * (1 + two)))
+             flops=_flops(c, stored * (1 + two)), bytes=_bytes(c, 2 * stored + n * (1 + two)),
+             triangles=_triangle(kind, A, uplo))
 
 
 _SYR = ("uplo", "n", "alpha", "x", "incx", "A", "lda")

@@ -123,9 +123,13 @@ def _work(c: Call, muladds: int) -> dict[str, float]:
     return {"flops": float(muladds) * c.batch_count * (8 if c.precision.is_complex else 2)}
 
 
-def _launch(c: Call, kernel: Any, *args: Any, **work: float) -> None:
+def _launch(c: Call, kernel: Any, *args: Any, triangle: tuple[Any, Fill, bool] | None = None,
+            **work: float) -> None:
+    """Launch a Level-3 kernel; ``triangle = (operand, uplo, unit)`` names the operand of
+    which only a triangle is data (for check-numerics)."""
     k3.ensure_blas()  # on the calling thread, before the stream compiles or loads a kernel
-    c.launch(kernel, *args, **work)
+    tri = None if triangle is None else {id(triangle[0]): (triangle[1] is Fill.upper, triangle[2])}
+    c.launch(kernel, *args, triangles=tri, **work)
 
 
 def _letter(e: Any) -> int:
@@ -200,7 +204,7 @@ def _symm(c: Call, hermitian: bool = False) -> None:
     b = c.matrix("B", m, n, c.int("ldb")) if compute else _unread(c, "B")
     out = c.matrix("C", m, n, c.int("ldc"), writable=True)
     _launch(c, k3.gemm, k3.HEMM if hermitian else k3.SYMM, _letter(side), _letter(uplo), 0, 0, alpha, a, b, beta,
-             out, **_work(c, m * n * ka if compute else 0))
+            out, triangle=(a, uplo, False), **_work(c, m * n * ka if compute else 0))
 
 
 _SYMM_PARAMS = ("side", "uplo", "m", "n", "alpha", "A", "lda", "B", "ldb", "beta", "C", "ldc")
@@ -265,7 +269,8 @@ def _rank(c: Call, which: int) -> None:
     b = (c.matrix("B", *shape, c.int("ldb")) if compute else _unread(c, "B")) if two else _unread(c, "B")
     out = c.matrix("C", n, n, c.int("ldc"), writable=True)
     work = n * (n + 1) // 2 * k * (2 if which in (k3.SYR2K, k3.HER2K) else 1) if compute else 0
-    _launch(c, k3.rank_k, which, _letter(uplo), _letter(trans), alpha, a, b, beta, out, **_work(c, work))
+    _launch(c, k3.rank_k, which, _letter(uplo), _letter(trans), alpha, a, b, beta, out, triangle=(out, uplo, False),
+            **_work(c, work))
 
 
 _RK_PARAMS = ("uplo", "transA", "n", "k", "alpha", "A", "lda", "beta", "C", "ldc")
@@ -317,7 +322,7 @@ def _trmm(c: Call) -> None:
     b = c.matrix("B", m, n, c.int("ldb")) if compute else _unread(c, "B")
     out = c.matrix("C", m, n, c.int("ldc"), writable=True)
     _launch(c, k3.gemm, k3.TRMM, _letter(side), _letter(uplo), _letter(ta), _letter(diag), alpha, a, b, alpha, out,
-             **_work(c, m * n * ka // 2 if compute else 0))
+            triangle=(a, uplo, diag is Diagonal.unit), **_work(c, m * n * ka // 2 if compute else 0))
 
 
 TRMM = Routine("trmm", ("side", "uplo", "transA", "diag", "m", "n", "alpha", "A", "lda", "B", "ldb", "C", "ldc"),
@@ -342,7 +347,7 @@ def _trsm(c: Call) -> None:
     a = c.matrix("A", ka, ka, c.int("lda")) if compute else _unread(c, "A")
     b = c.matrix("B", m, n, c.int("ldb"), writable=True)
     _launch(c, k3.trsm, _letter(side), _letter(uplo), _letter(ta), _letter(diag), alpha, a, b,
-             **_work(c, m * n * ka // 2 if compute else 0))
+            triangle=(a, uplo, diag is Diagonal.unit), **_work(c, m * n * ka // 2 if compute else 0))
 
 
 TRSM = Routine("trsm", ("side", "uplo", "transA", "diag", "m", "n", "alpha", "A", "lda", "B", "ldb"),
@@ -360,7 +365,8 @@ def _trtri(c: Call) -> None:
     _require(c, "A", "invA")
     a = c.matrix("A", n, n, c.int("lda"))
     inv = c.matrix("invA", n, n, c.int("ldinvA"), writable=True)
-    _launch(c, k3.trtri, _letter(uplo), _letter(diag), a, inv, **_work(c, n * n * n // 6))
+    _launch(c, k3.trtri, _letter(uplo), _letter(diag), a, inv, triangle=(a, uplo, diag is Diagonal.unit),
+            **_work(c, n * n * n // 6))
 
 
 TRTRI = Routine("trtri", ("uplo", "diag", "n", "A", "lda", "invA", "ldinvA"), {"A": "lda", "invA": "ldinvA"},
