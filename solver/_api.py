@@ -1,0 +1,292 @@
+"""How a rocSOLVER routine is written once and bound to its s/d/c/z x plain/batched/strided names.
+
+This extends :mod:`rocmath.blas._api` (the same :class:`~rocmath.blas._api.Call`
+helpers, flavours and one-binding-line-per-name style) with what rocSOLVER does
+differently:
+
+- names are ``rocsolver_<p><name><flavour>``;
+- only *matrices* become pointer arrays in ``_batched``; the other arrays (ipiv,
+  tau, D, E...: :attr:`SolverRoutine.vectors`) stay plain device arrays followed by
+  their stride (``strideP``...) in *both* batched flavours; a matrix gets its
+  ``strideA`` after its leading dimension in ``_strided_batched`` only;
+- ``info`` is a device int32 array, one value per batch entry;
+- the check order (rocSOLVER's ``*_argCheck``): handle -> enum values
+  (invalid_value) -> sizes (invalid_size) -> *a device-memory size query stops here*
+  and reports the workspace -> null pointers, only where the sizes need them
+  (invalid_pointer) -> quick return -> launch.  A routine therefore has two phases:
+  :attr:`SolverRoutine.check` (enums and sizes; returns the problem's dimensions,
+  kept as ``Call.dims``) and ``impl`` (pointers, quick return, launch), with
+  ``workspace`` (bytes, from ``Call.dims``) in between;
+- logging follows ``ROCSOLVER_LAYER`` (1 trace, 2 bench), written before the
+  handle is checked, as rocSOLVER's ``ROCSOLVER_ENTER_TOP`` does.
+
+Numerical failure is data: kernels write ``info`` and never raise.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from rocmath.batch import BatchOperand
+from rocmath.blas._api import BATCHED, PLAIN, STRIDED, Call, Flavour, Routine, _bind_args
+from rocmath.blas._handle import check_handle
+from rocmath.errors import RocblasStatus
+from rocmath.handle import LayerMode
+from rocmath.launch import Buffer, launch
+from rocmath.log import Logger
+from rocmath.precision import Precision
+from rocmath.stream import Task
+
+__all__ = ["BATCHED", "PLAIN", "STRIDED", "Flavour", "SolverCall", "SolverRoutine", "bind", "public_names"]
+
+INFO_DTYPE = np.dtype(np.int32)  # rocblas_int
+
+
+@dataclass(frozen=True)
+class SolverRoutine(Routine):
+    """A rocSOLVER routine, written once.
+
+    Beside :class:`~rocmath.blas._api.Routine`'s fields (``arrays`` lists the
+    *matrices*, each with its leading dimension; ``impl`` is the second phase:
+    pointer checks, quick return and launch; ``workspace`` the bytes of workspace
+    taken from the handle, computed from ``Call.dims``):
+
+    Attributes
+    ----------
+    check
+        The first phase, enums then sizes in rocSOLVER's order; returns the
+        dimensions the other phases use (stored as ``Call.dims``).
+    vectors
+        Non-matrix array -> its stride parameter (``{"ipiv": "strideP"}``), present
+        in both batched flavours right after the array.
+    pointers
+        The other pointer parameters (``info``...): left out of bench log lines.
+    """
+
+    check: Callable[[SolverCall], Any] | None = None
+    vectors: dict[str, str] = field(default_factory=dict)
+    pointers: tuple[str, ...] = ("info",)
+
+    def signature(self, flavour: Flavour) -> tuple[str, ...]:
+        """The C parameter names of one flavour, handle first."""
+        names = list(self.params)
+        if flavour is STRIDED:
+            for matrix, ld in self.arrays.items():
+                names.insert(names.index(ld) + 1, self.matrix_stride(matrix))
+        if flavour is not PLAIN:
+            for vector, stride in self.vectors.items():
+                names.insert(names.index(vector) + 1, stride)
+            names.append("batch_count")
+        return ("handle", *names)
+
+    def matrix_stride(self, matrix: str) -> str:
+        """The stride parameter of a matrix (``strideA``)."""
+        return self.stride_names.get(matrix, f"stride{matrix}")
+
+
+class SolverCall(Call):
+    """One call of a bound rocSOLVER routine: arguments and the helpers its phases use.
+
+    The helpers raise rocBLAS status exceptions naming the argument and its position
+    in the C prototype, so routine bodies read like rocSOLVER's ``*_argCheck``.
+    """
+
+    routine: SolverRoutine
+
+    def __init__(self, fname: str, routine: SolverRoutine, precision: Precision, flavour: Flavour,
+                 names: tuple[str, ...], values: dict[str, Any]):
+        super().__init__(fname, routine, precision, flavour, names, values)
+        self.routine = routine
+        self.dims: Any = None
+
+    # -- argument checks ------------------------------------------------------------------------
+
+    def sizes(self, *names: str) -> list[int]:
+        """The integer arguments ``names``, each >= 0 (invalid_size naming the first that is
+        not); ``batch_count`` of a plain call is 1."""
+        out = []
+        for name in names:
+            if name == "batch_count":
+                out.append(self.batch_count)
+                continue
+            value = self.int(name)
+            if value < 0:
+                raise self.invalid_size(name, f"must be non-negative, got {value}")
+            out.append(value)
+        return out
+
+    def lds(self, *pairs: tuple[str, int]) -> None:
+        """Each leading dimension at least the rows it spans (rocSOLVER: ``lda < m`` is
+        invalid_size; ``lda == 0`` is fine for an empty matrix)."""
+        for name, rows in pairs:
+            ld = self.int(name)
+            if ld < rows:
+                raise self.invalid_size(name, f"must be >= {rows} (the rows it spans), got {ld}")
+
+    def require(self, *names: str, when: bool = True) -> None:
+        """invalid_pointer for the first null among ``names``, if ``when`` (rocSOLVER checks a
+        pointer only where the sizes make it necessary)."""
+        if not when:
+            return
+        for name in names:
+            if self.is_null(name):
+                raise self.invalid_pointer(name)
+
+    # -- operands -------------------------------------------------------------------------------
+
+    def stride(self, array: str) -> int:
+        """Elements between batch entries: a matrix's ``strideA`` (strided flavour), a vector's
+        ``strideP``... (both batched flavours); 0 otherwise."""
+        if array in self.routine.vectors:
+            return 0 if self.flavour is PLAIN else self.int(self.routine.vectors[array])
+        if self.flavour is not STRIDED:
+            return 0
+        return self.int(self.routine.matrix_stride(array))
+
+    def vector(self, name: str, n: int, inc: int = 1, *, writable: bool = False, dtype: Any = None) -> BatchOperand:
+        """A vector argument of ``n`` elements.  The routine's :attr:`~SolverRoutine.vectors`
+        (ipiv, tau...) are plain device arrays in every flavour, entries ``stride`` apart;
+        other vectors follow rocBLAS (pointer arrays in ``_batched``)."""
+        if name not in self.routine.vectors:
+            return super().vector(name, n, inc, writable=writable, dtype=dtype)
+        return BatchOperand(self.ptr(name), np.dtype(dtype or self.dtype), (n,), (inc,), self.batch_count,
+                            self.stride(name), False, 0, writable, name, None, self.values[name])
+
+    def array(self, name: str, count: int, dtype: Any) -> Buffer:
+        """A plain device array argument of ``count`` elements (laswp's ipiv, info...)."""
+        return Buffer(self.ptr(name), np.dtype(dtype), (count,), name=name, owner=self.values[name])
+
+    def info(self) -> Buffer:
+        """The ``info`` output: ``batch_count`` int32 values on the device."""
+        return self.array("info", self.batch_count, INFO_DTYPE)
+
+    def overlapping(self, *extents: tuple[str, int]) -> bool:
+        """Whether the batch entries of any written strided argument overlap (``(name,
+        elements one entry spans)`` pairs), e.g. ``strideP = 0``.  Such entries are then
+        processed in entry order, so the result is deterministic: the last entry's
+        values win, as the last gathered pointer-array entry does."""
+        if self.batch_count <= 1:
+            return False
+        for name, extent in extents:
+            if self.flavour is BATCHED and name not in self.routine.vectors:
+                continue  # pointer-array entries are gathered into separate staging
+            if extent and abs(self.stride(name)) < extent:
+                return True
+        return False
+
+    # -- workspace and launching ----------------------------------------------------------------
+
+    def workspace_buffer(self, dtype: Any) -> Buffer:
+        """The routine's workspace (``routine.workspace`` bytes, from ``dims``) as elements of
+        ``dtype``, taken from the handle as rocSOLVER does (a user workspace that is too small
+        raises memory_error)."""
+        dt = np.dtype(dtype)
+        need = self.routine.workspace(self) if self.routine.workspace is not None else 0
+        ptr = self.handle.workspace(need)
+        return Buffer(ptr, dt, (need // dt.itemsize,), name="workspace")
+
+    def launch(self, kernel: Callable[..., Any], *args: Any, flops: float = 0.0, bytes: float = 0.0) -> Task:
+        """Enqueue ``kernel(*args)`` on the handle's stream, named after the rocSOLVER function."""
+        return launch(kernel, *args, name=f"rocsolver_{self.fname}", stream=self.handle.stream, flops=flops,
+                      bytes=bytes)
+
+    def reset_info(self) -> None:
+        """info := 0 for every entry (the quick return of an empty problem)."""
+        if self.batch_count:
+            self.launch(_zero, self.info(), bytes=4.0 * self.batch_count)
+
+
+def _zero(x: np.ndarray) -> None:
+    x[...] = 0
+
+
+# --- logging ------------------------------------------------------------------------------------
+
+
+def layer_mode() -> LayerMode:
+    """rocSOLVER's logging layers, from ``ROCSOLVER_LAYER`` (bit 1 trace, 2 bench, 4 profile)."""
+    try:
+        return LayerMode(int(os.environ.get("ROCSOLVER_LAYER") or "0", 0) & 7)
+    except ValueError:
+        return LayerMode.none
+
+
+def _letter(value: Any) -> str:
+    letter = getattr(value, "letter", None)
+    return str(letter) if letter is not None else str(value)
+
+
+def _log(layer: LayerMode, fname: str, routine: SolverRoutine, names: tuple[str, ...],
+         values: dict[str, Any]) -> None:
+    logger = Logger("rocsolver")
+    if layer & LayerMode.log_trace:
+        # Every argument keeps its place (a missing one prints as 0, a null pointer).
+        logger.trace(f"rocsolver_{fname}", *(0 if values[n] is None else values[n] for n in names[1:]))
+    if layer & LayerMode.log_bench:
+        skip = set(routine.arrays) | set(routine.vectors) | set(routine.pointers)
+        flags = []
+        for name in names[1:]:
+            if name in skip:
+                continue
+            value = values[name]
+            flags.append(f"{'-' if len(name) == 1 else '--'}{name} {_letter(value)}")
+        logger.bench(f"./rocsolver-bench -f {fname[1:]} -r {fname[0]} " + " ".join(flags))
+
+
+# --- binding ------------------------------------------------------------------------------------
+
+
+def bind(routine: SolverRoutine, precision: Precision, flavour: Flavour = PLAIN) -> Callable[..., Any]:
+    """Make the public function ``<p><name><flavour>`` for one (routine, precision, flavour).
+
+    It runs: argument binding; logging (``ROCSOLVER_LAYER``); the handle check;
+    ``routine.check`` (enums, sizes); during a device-memory size query, the report
+    of ``routine.workspace`` bytes (``size_increased``/``size_unchanged`` is
+    returned); otherwise ``routine.impl`` (pointers, quick return, launch), which
+    returns None.
+    """
+    names = routine.signature(flavour)
+    fname = f"{precision.letter}{routine.name}{flavour.value}"
+    optional = set(routine.optional)
+
+    def entry(*args: Any, **kwargs: Any) -> Any:
+        values = _bind_args(fname, names, optional, args, kwargs)
+        layer = layer_mode()
+        if layer:
+            _log(layer, fname, routine, names, values)
+        handle = check_handle(values["handle"])
+        c = SolverCall(fname, routine, precision, flavour, names, values)
+        if routine.check is not None:
+            c.dims = routine.check(c)
+        if handle.is_device_memory_size_query():
+            need = routine.workspace(c) if routine.workspace is not None else 0
+            status = handle.size_query(need) if need else RocblasStatus.size_unchanged
+            return status
+        return routine.impl(c)
+
+    entry.__name__ = entry.__qualname__ = fname
+    entry.__module__ = "rocmath.solver"
+    entry.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in names])
+    kind = {PLAIN: "",
+            BATCHED: " Batched: matrices are device arrays of device pointers, one per entry; the other arrays "
+                     "are device arrays with a stride between entries.",
+            STRIDED: " Strided batched: each array is followed by the stride between entries."}[flavour]
+    entry.__doc__ = (f"rocsolver_{fname}({', '.join(names)})\n\n"
+                     f"{routine.summary}{kind}\n\n"
+                     f"Precision {precision.datatype}. Raises the rocBLAS status exceptions of rocmath.errors "
+                     f"in rocSOLVER's check order; numerical failure is reported in info, never raised. "
+                     f"See rocmath.solver for the conventions.")
+    return entry
+
+
+def public_names(namespace: dict[str, Any]) -> list[str]:
+    """The bound rocSOLVER names of a module's namespace (what its ``__all__`` lists)."""
+    return sorted(n for n, v in namespace.items() if getattr(v, "__module__", None) == "rocmath.solver"
+                  and getattr(v, "__name__", None) == n)

@@ -1,0 +1,717 @@
+"""LU-family kernels: getrf (with and without pivoting), getrs, gesv, getri, laswp.
+
+Two kinds of entries, chosen by size only (so a given problem always takes the same
+path and gives the same bits):
+
+- *small* entries (``min(m, n) <= SMALL``) run as numba code, many at a time: a
+  chunked ``prange`` over the batch, each chunk copying one entry at a time into a
+  contiguous scratch matrix (allocated once per chunk) stored column-major
+  (``w[c, i] = A[i, c]``, so columns are contiguous and the loops vectorise),
+  factoring or solving it there and copying it back.  The LU is right-looking, with
+  a column block of ``NB`` beyond ``UNBLOCKED`` columns: its update of the trailing
+  columns is one fused rank-NB pass per column, done in the same order as the
+  unblocked algorithm's rank-1 updates, so it gives the same bits.
+- *large* entries are handed to LAPACK (scipy's OpenBLAS, through the symbols
+  :func:`~rocmath.solver._lapack.ensure_lapack` registers) in place, one after
+  another, each threaded by OpenBLAS, as rocmath.blas does with gemm.  LAPACK has no
+  LU without pivoting, so large ``getrf_npvt`` entries run a blocked right-looking
+  LU here: the panel in numba, the triangular solve and the trailing update through
+  the host BLAS (``rocmath_?trsm``, ``rocmath_?gemm``).
+
+Semantics are LAPACK's (and rocSOLVER's): 1-based pivots, the pivot is the first
+entry of largest ``|re| + |im|`` (LAPACK's i?amax), ``info`` is the first exact
+zero pivot and the factorization goes on past it (the zero pivot's column is left
+unscaled); getrs/getri read pivots from the device, so a pivot outside
+``1..n`` would address memory outside the matrix: it is refused with
+MemoryAccessFault when the work runs.  getri and gesv leave the outputs of a
+singular entry as they were.
+
+The launch bodies at the end get the operands as ``(batch, rows, cols)`` views.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit, prange
+
+from rocmath.errors import MemoryAccessFault
+from rocmath.kernel import kernel
+
+from ._lapack import ensure_lapack, external
+
+OP_N, OP_T, OP_C = ord("N"), ord("T"), ord("C")
+
+#: Column block of the small LU (its trailing update is a fused rank-NB pass) ...
+NB = 4
+#: ... for matrices of more than UNBLOCKED columns: narrower ones run faster unblocked.
+UNBLOCKED = 16
+#: Entries with min(m, n) (getrf) or n (getrs, gesv, getri) up to SMALL run as numba code.
+SMALL = 64
+#: Column block of the large blocked LU without pivoting.
+NB_LARGE = 64
+#: Column block LAPACK's getri is given workspace for (lwork = n * NB_GETRI).
+NB_GETRI = 64
+MAX_CHUNKS = 64
+#: Large entries with at least this many multiply-adds run one after another, each threaded by
+#: OpenBLAS; smaller ones in parallel (as rocmath.blas does).
+SERIAL_WORK = 1 << 18
+
+_KIND = {np.dtype(np.float32): 0, np.dtype(np.float64): 1, np.dtype(np.complex64): 2, np.dtype(np.complex128): 3}
+
+_sgetrf, _dgetrf, _cgetrf, _zgetrf = (external(p + "getrf", 6) for p in "sdcz")
+_sgetrs, _dgetrs, _cgetrs, _zgetrs = (external(p + "getrs", 9) for p in "sdcz")
+_sgesv, _dgesv, _cgesv, _zgesv = (external(p + "gesv", 8) for p in "sdcz")
+_sgetri, _dgetri, _cgetri, _zgetri = (external(p + "getri", 7) for p in "sdcz")
+_strsm, _dtrsm, _ctrsm, _ztrsm = (external(p + "trsm", 11) for p in "sdcz")
+_sgemm, _dgemm, _cgemm, _zgemm = (external(p + "gemm", 13) for p in "sdcz")
+
+_jit = njit(nogil=True, error_model="numpy", cache=True)
+# Inner loops run over unsigned indices: numba then drops its negative-index wraparound, which
+# keeps LLVM from vectorising them (slices would too, but each costs a reference count).
+_U = np.uintp
+
+
+# --- numba: one entry in contiguous scratch ------------------------------------------------------
+
+
+@_jit
+def _cabs1(x):  # type: ignore[no-untyped-def]
+    # LAPACK's i?amax measure: |re| + |im| (|x| for real x).
+    return abs(x.real) + abs(x.imag)
+
+
+@_jit
+def _load(w, A, e, r0, c0):  # type: ignore[no-untyped-def]
+    # w[c, i] = A[e, r0 + i, c0 + c]: a column-major copy of a block of entry e (indexed, not
+    # sliced: a slice costs a reference count, much for small entries).
+    for c in range(w.shape[0]):
+        for i in range(w.shape[1]):
+            w[c, i] = A[e, r0 + i, c0 + c]
+
+
+@_jit
+def _store(A, e, r0, c0, w):  # type: ignore[no-untyped-def]
+    for c in range(w.shape[0]):
+        for i in range(w.shape[1]):
+            A[e, r0 + i, c0 + c] = w[c, i]
+
+
+@_jit
+def _lu(w, piv, pivot, one, sfmin):  # type: ignore[no-untyped-def]
+    """LU of the m x n matrix held column-major in w (n x m), in place; piv gets the
+    1-based pivots (when pivoting).  Returns info: the first zero pivot, 1-based, or 0."""
+    n, m = w.shape
+    k = min(m, n)
+    info = 0
+    step = NB if n > UNBLOCKED else max(n, 1)
+    for j0 in range(0, k, step):
+        jb = min(step, k - j0)
+        lo = j0 + jb
+        for j in range(j0, lo):
+            if pivot:
+                p = j
+                best = _cabs1(w[j, j])
+                for i in range(j + 1, m):
+                    v = _cabs1(w[j, i])
+                    if v > best:
+                        best = v
+                        p = i
+                piv[j] = p + 1
+                if p != j:
+                    for c in range(n):
+                        t = w[c, j]
+                        w[c, j] = w[c, p]
+                        w[c, p] = t
+            d = w[j, j]
+            if d == 0:
+                if info == 0:
+                    info = j + 1
+            elif abs(d) >= sfmin:
+                r = one / d
+                for i in range(_U(j + 1), _U(m)):
+                    w[j, i] *= r
+            else:
+                for i in range(_U(j + 1), _U(m)):
+                    w[j, i] /= d
+            for c in range(j + 1, lo):  # the rest of the panel
+                t = w[c, j]
+                for i in range(_U(j + 1), _U(m)):
+                    w[c, i] -= t * w[j, i]
+        for c in range(lo, n):
+            # Rows j0..lo-1 of column c: the panel's rank-1 updates, in their order (unit L11).
+            for q in range(j0, lo):
+                t = w[c, q]
+                for q2 in range(q + 1, lo):
+                    w[c, q2] -= t * w[q, q2]
+            # The rows below: one fused pass, the rank-1 updates' sums in the same order.
+            if jb == NB:
+                t0, t1, t2, t3 = w[c, j0], w[c, j0 + 1], w[c, j0 + 2], w[c, j0 + 3]
+                for i in range(_U(lo), _U(m)):
+                    w[c, i] = w[c, i] - t0 * w[j0, i] - t1 * w[j0 + 1, i] - t2 * w[j0 + 2, i] - t3 * w[j0 + 3, i]
+            else:
+                for q in range(j0, lo):
+                    t = w[c, q]
+                    for i in range(_U(lo), _U(m)):
+                        w[c, i] -= t * w[q, i]
+    return info
+
+
+@_jit
+def _swap(x, r, j, p):  # type: ignore[no-untyped-def]
+    t = x[r, j]
+    x[r, j] = x[r, p]
+    x[r, p] = t
+
+
+@_jit
+def _solve(w, ipiv, e, x, trans):  # type: ignore[no-untyped-def]
+    """op(A) X = B with A = P L U held column-major in w (n x n), pivots ipiv[e], and B^T in
+    x (nrhs x n), in place on x; the triangular solves in reference BLAS trsm's order."""
+    n = w.shape[0]
+    for r in range(x.shape[0]):
+        if trans == OP_N:
+            for j in range(n):
+                _swap(x, r, j, ipiv[e, j] - 1)
+            for j in range(n):  # L y = b, unit diagonal
+                t = x[r, j]
+                if t != 0:
+                    for i in range(_U(j + 1), _U(n)):
+                        x[r, i] -= t * w[j, i]
+            for j in range(n - 1, -1, -1):  # U x = y
+                if x[r, j] != 0:
+                    x[r, j] = x[r, j] / w[j, j]
+                    t = x[r, j]
+                    for i in range(_U(j)):
+                        x[r, i] -= t * w[j, i]
+            continue
+        conj = trans == OP_C
+        for j in range(n):  # U^T y = b (U^H)
+            s = x[r, j]
+            if conj:
+                for i in range(j):
+                    s -= np.conj(w[j, i]) * x[r, i]
+                x[r, j] = s / np.conj(w[j, j])
+            else:
+                for i in range(j):
+                    s -= w[j, i] * x[r, i]
+                x[r, j] = s / w[j, j]
+        for j in range(n - 1, -1, -1):  # L^T x = y (L^H), unit diagonal
+            s = x[r, j]
+            if conj:
+                for i in range(j + 1, n):
+                    s -= np.conj(w[j, i]) * x[r, i]
+            else:
+                for i in range(j + 1, n):
+                    s -= w[j, i] * x[r, i]
+            x[r, j] = s
+        for j in range(n - 1, -1, -1):
+            _swap(x, r, j, ipiv[e, j] - 1)
+
+
+@_jit
+def _inverse(w, ipiv, e, work, pivot, one):  # type: ignore[no-untyped-def]
+    """inv(A) from A = P L U held column-major in w (n x n) and pivots ipiv[e], in place, as
+    LAPACK's unblocked getri: inv(U), then inv(A) L = inv(U) column by column from the right
+    (work: n elements from ``e * n``), then the column interchanges.  Returns info (the first
+    zero diagonal of U, w then unchanged)."""
+    n = w.shape[0]
+    for j in range(n):
+        if w[j, j] == 0:
+            return j + 1
+    for j in range(n):  # inv(U), LAPACK's trti2: column j above the diagonal := -inv(U)[:j, :j] U[:j, j] / U[j, j]
+        w[j, j] = one / w[j, j]
+        ajj = -w[j, j]
+        for jj in range(j):  # x := triu(inv(U)[0:j, 0:j]) x, with x = w[j, 0:j]
+            t = w[j, jj]
+            if t != 0:
+                for i in range(_U(jj)):
+                    w[j, i] += t * w[jj, i]
+                w[j, jj] = t * w[jj, jj]
+        for i in range(_U(j)):
+            w[j, i] *= ajj
+    o = e * n
+    for j in range(n - 1, -1, -1):
+        for i in range(j + 1, n):
+            work[o + i] = w[j, i]
+            w[j, i] = 0
+        for q in range(j + 1, n):
+            t = work[o + q]
+            for i in range(_U(n)):
+                w[j, i] -= t * w[q, i]
+    if pivot:
+        for j in range(n - 2, -1, -1):
+            p = ipiv[e, j] - 1
+            if p != j:
+                for i in range(n):
+                    t = w[j, i]
+                    w[j, i] = w[p, i]
+                    w[p, i] = t
+    return 0
+
+
+# --- numba: small entries, many at a time ----------------------------------------------------------
+
+
+@_jit
+def _getrf_range(A, ipiv, info, pivot, one, sfmin, lo, hi):  # type: ignore[no-untyped-def]
+    _, m, n = A.shape
+    k = min(m, n)
+    w = np.empty((n, m), A.dtype)
+    piv = np.empty(k, np.int32)
+    for e in range(lo, hi):
+        _load(w, A, e, 0, 0)
+        info[e] = _lu(w, piv, pivot, one, sfmin)
+        _store(A, e, 0, 0, w)
+        if pivot:
+            for j in range(k):
+                ipiv[e, j] = piv[j]
+
+
+@kernel
+def getrf_small(A, ipiv, info, pivot, one, sfmin, nchunk):  # type: ignore[no-untyped-def]
+    """Entry e of A (any layout): LU in place, pivots to ipiv[e] (when pivoting; ipiv is
+    then (batch, min(m, n))), info[e].  One chunk runs on the calling thread."""
+    nb = A.shape[0]
+    if nchunk <= 1:
+        _getrf_range(A, ipiv, info, pivot, one[0], sfmin, 0, nb)
+        return
+    per = (nb + nchunk - 1) // nchunk
+    for t in prange(nchunk):
+        _getrf_range(A, ipiv, info, pivot, one[0], sfmin, t * per, min(nb, (t + 1) * per))
+
+
+@_jit
+def _getrs_range(A, ipiv, B, trans, lo, hi):  # type: ignore[no-untyped-def]
+    n, nrhs = B.shape[1], B.shape[2]
+    w = np.empty((n, n), A.dtype)
+    x = np.empty((nrhs, n), B.dtype)
+    for e in range(lo, hi):
+        _load(w, A, e, 0, 0)
+        _load(x, B, e, 0, 0)
+        _solve(w, ipiv, e, x, trans)
+        _store(B, e, 0, 0, x)
+
+
+@kernel
+def getrs_small(A, ipiv, B, trans, nchunk):  # type: ignore[no-untyped-def]
+    """Entry e: op(A_e) X = B_e with A_e's LU and pivots, X overwriting B_e."""
+    nb = B.shape[0]
+    if nchunk <= 1:
+        _getrs_range(A, ipiv, B, trans, 0, nb)
+        return
+    per = (nb + nchunk - 1) // nchunk
+    for t in prange(nchunk):
+        _getrs_range(A, ipiv, B, trans, t * per, min(nb, (t + 1) * per))
+
+
+@_jit
+def _gesv_range(A, ipiv, B, info, one, sfmin, lo, hi):  # type: ignore[no-untyped-def]
+    n, nrhs = B.shape[1], B.shape[2]
+    w = np.empty((n, n), A.dtype)
+    x = np.empty((nrhs, n), B.dtype)
+    piv = np.empty(n, np.int32)
+    for e in range(lo, hi):
+        _load(w, A, e, 0, 0)
+        info[e] = _lu(w, piv, True, one, sfmin)
+        _store(A, e, 0, 0, w)
+        for j in range(n):
+            ipiv[e, j] = piv[j]
+        if info[e] == 0:  # a singular entry's B is left as it was
+            _load(x, B, e, 0, 0)
+            _solve(w, ipiv, e, x, OP_N)
+            _store(B, e, 0, 0, x)
+
+
+@kernel
+def gesv_small(A, ipiv, B, info, one, sfmin, nchunk):  # type: ignore[no-untyped-def]
+    """Entry e: LU of A_e in place (pivots, info), then X overwriting B_e if A_e is regular."""
+    nb = A.shape[0]
+    if nchunk <= 1:
+        _gesv_range(A, ipiv, B, info, one[0], sfmin, 0, nb)
+        return
+    per = (nb + nchunk - 1) // nchunk
+    for t in prange(nchunk):
+        _gesv_range(A, ipiv, B, info, one[0], sfmin, t * per, min(nb, (t + 1) * per))
+
+
+@_jit
+def _getri_range(A, ipiv, C, info, work, pivot, one, lo, hi):  # type: ignore[no-untyped-def]
+    n = A.shape[1]
+    w = np.empty((n, n), A.dtype)
+    for e in range(lo, hi):
+        _load(w, A, e, 0, 0)
+        info[e] = _inverse(w, ipiv, e, work, pivot, one)
+        if info[e] == 0:  # a singular entry's output is left as it was
+            _store(C, e, 0, 0, w)
+
+
+@kernel
+def getri_small(A, ipiv, C, info, work, pivot, one, nchunk):  # type: ignore[no-untyped-def]
+    """Entry e: C_e := inverse of A_e from its LU and pivots (C may be A); work holds n
+    elements per entry."""
+    nb = A.shape[0]
+    if nchunk <= 1:
+        _getri_range(A, ipiv, C, info, work, pivot, one[0], 0, nb)
+        return
+    per = (nb + nchunk - 1) // nchunk
+    for t in prange(nchunk):
+        _getri_range(A, ipiv, C, info, work, pivot, one[0], t * per, min(nb, (t + 1) * per))
+
+
+@kernel(parallel=False)
+def laswp_rows(A, ipiv, k1, k2, inc):  # type: ignore[no-untyped-def]
+    """Row interchanges i <-> ipiv[k1 - 1 + (i - k1) |inc|] for i = k1..k2 (1-based), in
+    reverse order when inc < 0, on every column of A."""
+    step = abs(inc)
+    first, last, d = (k1, k2 + 1, 1) if inc > 0 else (k2, k1 - 1, -1)
+    for i in range(first, last, d):
+        p = ipiv[k1 - 1 + (i - k1) * step] - 1
+        if p != i - 1:
+            for c in range(A.shape[1]):
+                t = A[i - 1, c]
+                A[i - 1, c] = A[p, c]
+                A[p, c] = t
+
+
+# --- numba: large entries through LAPACK / BLAS -----------------------------------------------------
+
+
+@_jit
+def _getrf_lapack(kind, m, n, pa, lda, pp, pi, iv):  # type: ignore[no-untyped-def]
+    iv[0], iv[1], iv[2] = m, n, lda
+    i = iv.ctypes.data
+    if kind == 0:
+        _sgetrf(i, i + 4, pa, i + 8, pp, pi)
+    elif kind == 1:
+        _dgetrf(i, i + 4, pa, i + 8, pp, pi)
+    elif kind == 2:
+        _cgetrf(i, i + 4, pa, i + 8, pp, pi)
+    else:
+        _zgetrf(i, i + 4, pa, i + 8, pp, pi)
+
+
+@kernel
+def getrf_entries(kind, m, n, pa, lda, pp, pi, nchunk):  # type: ignore[no-untyped-def]
+    """Entry e (addresses pa[e], pp[e], pi[e]): LAPACK getrf in place."""
+    nb = pa.shape[0]
+    if nchunk <= 1:
+        iv = np.empty(4, np.int32)
+        for e in range(nb):
+            _getrf_lapack(kind, m, n, pa[e], lda, pp[e], pi[e], iv)
+        return
+    per = (nb + nchunk - 1) // nchunk
+    for t in prange(nchunk):
+        iv = np.empty(4, np.int32)
+        for e in range(t * per, min(nb, (t + 1) * per)):
+            _getrf_lapack(kind, m, n, pa[e], lda, pp[e], pi[e], iv)
+
+
+@_jit
+def _getrs_lapack(kind, trans, n, nrhs, pa, lda, pp, pb, ldb, ch, iv):  # type: ignore[no-untyped-def]
+    ch[0] = trans
+    iv[0], iv[1], iv[2], iv[3] = n, nrhs, lda, ldb
+    s, i = ch.ctypes.data, iv.ctypes.data
+    if kind == 0:
+        _sgetrs(s, i, i + 4, pa, i + 8, pp, pb, i + 12, i + 16)
+    elif kind == 1:
+        _dgetrs(s, i, i + 4, pa, i + 8, pp, pb, i + 12, i + 16)
+    elif kind == 2:
+        _cgetrs(s, i, i + 4, pa, i + 8, pp, pb, i + 12, i + 16)
+    else:
+        _zgetrs(s, i, i + 4, pa, i + 8, pp, pb, i + 12, i + 16)
+
+
+@kernel
+def getrs_entries(kind, trans, n, nrhs, pa, lda, pp, pb, ldb, nchunk):  # type: ignore[no-untyped-def]
+    """Entry e: LAPACK getrs, X overwriting B."""
+    nb = pa.shape[0]
+    if nchunk <= 1:
+        ch, iv = np.empty(2, np.uint8), np.empty(6, np.int32)
+        for e in range(nb):
+            _getrs_lapack(kind, trans, n, nrhs, pa[e], lda, pp[e], pb[e], ldb, ch, iv)
+        return
+    per = (nb + nchunk - 1) // nchunk
+    for t in prange(nchunk):
+        ch, iv = np.empty(2, np.uint8), np.empty(6, np.int32)
+        for e in range(t * per, min(nb, (t + 1) * per)):
+            _getrs_lapack(kind, trans, n, nrhs, pa[e], lda, pp[e], pb[e], ldb, ch, iv)
+
+
+@_jit
+def _gesv_lapack(kind, n, nrhs, pa, lda, pp, pb, ldb, pi, iv):  # type: ignore[no-untyped-def]
+    iv[0], iv[1], iv[2], iv[3] = n, nrhs, lda, ldb
+    i = iv.ctypes.data
+    if kind == 0:
+        _sgesv(i, i + 4, pa, i + 8, pp, pb, i + 12, pi)
+    elif kind == 1:
+        _dgesv(i, i + 4, pa, i + 8, pp, pb, i + 12, pi)
+    elif kind == 2:
+        _cgesv(i, i + 4, pa, i + 8, pp, pb, i + 12, pi)
+    else:
+        _zgesv(i, i + 4, pa, i + 8, pp, pb, i + 12, pi)
+
+
+@kernel
+def gesv_entries(kind, n, nrhs, pa, lda, pp, pb, ldb, pi, nchunk):  # type: ignore[no-untyped-def]
+    """Entry e: LAPACK gesv (B is not solved for a singular entry)."""
+    nb = pa.shape[0]
+    if nchunk <= 1:
+        iv = np.empty(4, np.int32)
+        for e in range(nb):
+            _gesv_lapack(kind, n, nrhs, pa[e], lda, pp[e], pb[e], ldb, pi[e], iv)
+        return
+    per = (nb + nchunk - 1) // nchunk
+    for t in prange(nchunk):
+        iv = np.empty(4, np.int32)
+        for e in range(t * per, min(nb, (t + 1) * per)):
+            _gesv_lapack(kind, n, nrhs, pa[e], lda, pp[e], pb[e], ldb, pi[e], iv)
+
+
+@kernel(parallel=False)
+def getri_entries(kind, n, pa, lda, pp, pwork, lwork, pi):  # type: ignore[no-untyped-def]
+    """Entry e, one after another (they share the workspace): LAPACK getri in place (a
+    singular entry is left as it was)."""
+    iv = np.empty(4, np.int32)
+    iv[0], iv[1], iv[2] = n, lda, lwork
+    i = iv.ctypes.data
+    for e in range(pa.shape[0]):
+        if kind == 0:
+            _sgetri(i, pa[e], i + 4, pp[e], pwork, i + 8, pi[e])
+        elif kind == 1:
+            _dgetri(i, pa[e], i + 4, pp[e], pwork, i + 8, pi[e])
+        elif kind == 2:
+            _cgetri(i, pa[e], i + 4, pp[e], pwork, i + 8, pi[e])
+        else:
+            _zgetri(i, pa[e], i + 4, pp[e], pwork, i + 8, pi[e])
+
+
+@_jit
+def _trsm_gemm(kind, ch, iv, one, minus_one, pa, pb, pc, blas_gemm):  # type: ignore[no-untyped-def]
+    # ch: side, uplo, trans, diag letters (trsm) / transA, transB (gemm) at ch[4], ch[5].
+    # iv: m, n, k, lda, ldb, ldc.
+    s, i = ch.ctypes.data, iv.ctypes.data
+    o, mo = one.ctypes.data, minus_one.ctypes.data
+    if not blas_gemm:
+        if kind == 0:
+            _strsm(s, s + 1, s + 2, s + 3, i, i + 4, o, pa, i + 12, pb, i + 16)
+        elif kind == 1:
+            _dtrsm(s, s + 1, s + 2, s + 3, i, i + 4, o, pa, i + 12, pb, i + 16)
+        elif kind == 2:
+            _ctrsm(s, s + 1, s + 2, s + 3, i, i + 4, o, pa, i + 12, pb, i + 16)
+        else:
+            _ztrsm(s, s + 1, s + 2, s + 3, i, i + 4, o, pa, i + 12, pb, i + 16)
+    elif kind == 0:
+        _sgemm(s + 4, s + 5, i, i + 4, i + 8, mo, pa, i + 12, pb, i + 16, o, pc, i + 20)
+    elif kind == 1:
+        _dgemm(s + 4, s + 5, i, i + 4, i + 8, mo, pa, i + 12, pb, i + 16, o, pc, i + 20)
+    elif kind == 2:
+        _cgemm(s + 4, s + 5, i, i + 4, i + 8, mo, pa, i + 12, pb, i + 16, o, pc, i + 20)
+    else:
+        _zgemm(s + 4, s + 5, i, i + 4, i + 8, mo, pa, i + 12, pb, i + 16, o, pc, i + 20)
+
+
+@kernel(parallel=False)
+def getrf_npvt_blocked(kind, A, pa, lda, info, one, sfmin):  # type: ignore[no-untyped-def]
+    """Entry e (A[e], at address pa[e]): blocked right-looking LU without pivoting, in
+    place.  Panels of NB_LARGE columns are factored in scratch by :func:`_lu`; then
+    A12 := inv(L11) A12 (trsm) and A22 -= A21 A12 (gemm) through the host BLAS."""
+    nb, m, n = A.shape
+    k = min(m, n)
+    isz = A.itemsize
+    ch = np.empty(8, np.uint8)
+    ch[0], ch[1], ch[2], ch[3], ch[4], ch[5] = ord("L"), ord("L"), OP_N, ord("U"), OP_N, OP_N
+    iv = np.empty(8, np.int32)
+    minus_one = -one
+    piv = np.empty(0, np.int32)
+    for e in range(nb):
+        first = 0
+        for j0 in range(0, k, NB_LARGE):
+            jb = min(NB_LARGE, k - j0)
+            w = np.empty((jb, m - j0), A.dtype)
+            _load(w, A, e, j0, j0)
+            r = _lu(w, piv, False, one[0], sfmin)
+            _store(A, e, j0, j0, w)
+            if first == 0 and r != 0:
+                first = j0 + r
+            rest = n - j0 - jb
+            if rest <= 0:
+                continue
+            a11 = pa[e] + (j0 + j0 * lda) * isz
+            a12 = pa[e] + (j0 + (j0 + jb) * lda) * isz
+            iv[0], iv[1], iv[3], iv[4] = jb, rest, lda, lda
+            _trsm_gemm(kind, ch, iv, one, minus_one, a11, a12, 0, False)
+            below = m - j0 - jb
+            if below > 0:
+                a21 = pa[e] + (j0 + jb + j0 * lda) * isz
+                a22 = pa[e] + (j0 + jb + (j0 + jb) * lda) * isz
+                iv[0], iv[1], iv[2], iv[3], iv[4], iv[5] = below, rest, jb, lda, lda, lda
+                _trsm_gemm(kind, ch, iv, one, minus_one, a21, a12, a22, True)
+        info[e] = first
+
+
+# --- launch bodies: numpy around the numba kernels --------------------------------------------------
+
+
+def _colmajor(x: np.ndarray) -> np.ndarray:
+    """``x`` if every entry is column-major (what LAPACK reads), else a column-major copy."""
+    _, r, c = x.shape
+    isz = x.itemsize
+    s1, s2 = x.strides[1], x.strides[2]
+    if (r <= 1 or s1 == isz) and (c <= 1 or (s2 >= r * isz and s2 % isz == 0)):
+        return x
+    y = np.empty((x.shape[0], c, r), x.dtype).transpose(0, 2, 1)
+    y[...] = x
+    return y
+
+
+def _vector_rows(x: np.ndarray) -> np.ndarray:
+    """``x`` (batch, n) if each entry's elements are contiguous, else a contiguous copy."""
+    if x.shape[1] <= 1 or x.strides[1] == x.itemsize:
+        return x
+    return np.ascontiguousarray(x)
+
+
+def _addresses(x: np.ndarray) -> np.ndarray:
+    """The address of every entry along the first axis."""
+    return np.int64(x.ctypes.data) + np.arange(x.shape[0], dtype=np.int64) * np.int64(x.strides[0])
+
+
+def _ld(x: np.ndarray) -> int:
+    """The leading dimension LAPACK gets: the column stride, at least max(1, rows)."""
+    ld = max(1, x.shape[1])
+    if x.shape[2] > 1:
+        ld = max(ld, x.strides[2] // x.itemsize)
+    return ld
+
+
+def _finish(out: np.ndarray, work: np.ndarray) -> None:
+    if work is not out:
+        out[...] = work
+
+
+def _chunks(nb: int, serial: bool, work: int = 0) -> int:
+    return 1 if serial or nb <= 1 or work >= SERIAL_WORK else min(nb, MAX_CHUNKS)
+
+
+def _one(dtype: np.dtype[Any]) -> np.ndarray:
+    return np.ones(1, dtype)
+
+
+def _sfmin(dtype: np.dtype[Any]) -> float:
+    # LAPACK's dlamch('S'): the smallest number whose reciprocal does not overflow.
+    return float(np.finfo(dtype).tiny)
+
+
+def _check_pivots(ipiv: np.ndarray, rows: int) -> None:
+    """Pivots read from the device must address rows 1..rows of the matrix: anything else
+    would reach outside it, which a GPU reports as a memory fault."""
+    if ipiv.size == 0:
+        return
+    bad = (ipiv < 1) | (ipiv > rows)
+    if bad.any():
+        e, j = (int(v) for v in np.argwhere(bad)[0])
+        raise MemoryAccessFault(f"argument 'ipiv': entry {e}, pivot {j + 1} is {int(ipiv[e, j])}, outside 1..{rows} "
+                                "(rows of the matrix)")
+
+
+def _no_pivots(nb: int) -> np.ndarray:
+    return np.zeros((nb, 0), np.int32)
+
+
+def getrf(A: np.ndarray, ipiv: np.ndarray | None, info: np.ndarray, serial: bool) -> None:
+    """LU of every entry of A in place, pivoted when ``ipiv`` is given ((batch, min(m, n)));
+    ``serial`` processes entries in order (overlapping outputs)."""
+    nb, m, n = A.shape
+    k = min(m, n)
+    pivot = ipiv is not None
+    if k <= SMALL:
+        piv = ipiv if ipiv is not None else _no_pivots(nb)
+        getrf_small(A, piv, info, pivot, _one(A.dtype), _sfmin(A.dtype), _chunks(nb, serial))
+        return
+    ensure_lapack()
+    a = _colmajor(A)
+    if ipiv is None:
+        getrf_npvt_blocked(_KIND[a.dtype], a, _addresses(a), _ld(a), info, _one(a.dtype), _sfmin(a.dtype))
+    else:
+        p = _vector_rows(ipiv)
+        getrf_entries(_KIND[a.dtype], m, n, _addresses(a), _ld(a), _addresses(p), _addresses(info[:, None]),
+                      _chunks(nb, serial, m * n * k))
+        _finish(ipiv, p)
+    _finish(A, a)
+
+
+def getrs(trans: int, A: np.ndarray, ipiv: np.ndarray, B: np.ndarray, serial: bool) -> None:
+    """op(A_e) X = B_e for every entry with A_e's LU and pivots, X over B_e."""
+    nb, n, nrhs = B.shape
+    _check_pivots(ipiv, n)
+    if n <= SMALL:
+        getrs_small(A, ipiv, B, trans, _chunks(nb, serial))
+        return
+    ensure_lapack()
+    a, b, p = _colmajor(A), _colmajor(B), _vector_rows(ipiv)
+    getrs_entries(_KIND[a.dtype], trans, n, nrhs, _addresses(a), _ld(a), _addresses(p), _addresses(b), _ld(b),
+                  _chunks(nb, serial, n * n * nrhs))
+    _finish(B, b)
+
+
+def gesv(A: np.ndarray, ipiv: np.ndarray, B: np.ndarray, info: np.ndarray, serial: bool) -> None:
+    """LU of every A_e in place (pivots, info), then X over B_e for the regular ones."""
+    nb, n, nrhs = B.shape
+    if n <= SMALL:
+        gesv_small(A, ipiv, B, info, _one(A.dtype), _sfmin(A.dtype), _chunks(nb, serial))
+        return
+    ensure_lapack()
+    a, b, p = _colmajor(A), _colmajor(B), _vector_rows(ipiv)
+    gesv_entries(_KIND[a.dtype], n, nrhs, _addresses(a), _ld(a), _addresses(p), _addresses(b), _ld(b),
+                 _addresses(info[:, None]), _chunks(nb, serial, n * n * (n + nrhs)))
+    _finish(A, a)
+    _finish(ipiv, p)
+    _finish(B, b)
+
+
+def getri_workspace(n: int, batch: int, itemsize: int) -> int:
+    """Bytes of handle workspace getri uses: LAPACK's work array, n elements per entry for
+    small entries, n * NB_GETRI for large ones (run one at a time)."""
+    if n == 0 or batch == 0:
+        return 0
+    return itemsize * (n * batch if n <= SMALL else n * NB_GETRI)
+
+
+def getri(A: np.ndarray, ipiv: np.ndarray | None, C: np.ndarray | None, info: np.ndarray, work: np.ndarray,
+          serial: bool) -> None:
+    """C_e := inverse of A_e from its LU (and pivots, unless None); in place when C is None.
+    A singular entry (a zero on U's diagonal: info) leaves its output as it was."""
+    nb, n, _ = A.shape
+    out = C is not None
+    if C is None:
+        C = A
+    if ipiv is not None:
+        _check_pivots(ipiv, n)
+    if n <= SMALL:
+        piv = ipiv if ipiv is not None else _no_pivots(nb)
+        getri_small(A, piv, C, info, work, ipiv is not None, _one(A.dtype), _chunks(nb, serial))
+        return
+    ensure_lapack()
+    # LAPACK inverts in place and checks U's diagonal first; here the check comes first so an
+    # out-of-place C of a singular entry is not touched either.
+    d = np.arange(n)
+    zero = A[:, d, d] == 0
+    info[...] = np.where(zero.any(axis=1), zero.argmax(axis=1) + 1, 0)
+    regular = np.flatnonzero(info == 0)
+    if out:
+        C[regular] = A[regular]
+    c = _colmajor(C)
+    p = _vector_rows(ipiv) if ipiv is not None else np.tile(np.arange(1, n + 1, dtype=np.int32), (nb, 1))
+    getri_entries(_KIND[c.dtype], n, _addresses(c)[regular], _ld(c), _addresses(p)[regular], work.ctypes.data,
+                  work.size, _addresses(info[:, None])[regular])
+    _finish(C, c)
+
+
+def laswp(A: np.ndarray, ipiv: np.ndarray, k1: int, k2: int, inc: int) -> None:
+    """LAPACK/rocSOLVER laswp on A (lda x n: pivots may name any row up to lda)."""
+    step = abs(inc)
+    used = ipiv[k1 - 1 + np.arange(k2 - k1 + 1) * step]
+    _check_pivots(used[None, :], A.shape[1])
+    laswp_rows(A[0], ipiv, k1, k2, inc)

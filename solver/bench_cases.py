@@ -1,0 +1,166 @@
+"""Bench cases of rocmath.solver (discovered by ``rocmath.bench``): the LU family against scipy/numpy.
+
+- many tiny matrices: ``dgetrf_strided_batched`` against a Python loop of
+  ``scipy.linalg.lu_factor`` (the whole loop, every matrix), ``dgesv_strided_batched``
+  against ``numpy.linalg.solve`` on the stacked arrays, ``dgetrs_strided_batched``
+  against a Python loop of ``scipy.linalg.lu_solve``;
+- one large matrix: ``dgetrf`` against ``scipy.linalg.lu_factor``.
+
+The routines work in place.  For the batched cases, calls after the first factor
+(or solve with) what the previous call left, which costs the same; only the first
+call's result is compared with the reference (a full restore of 20,000 matrices
+would cost more than the factorization).  The large getrf restores its matrix with
+a device copy before each call, as ``lu_factor`` copies its input
+(``overwrite_a=False``).  GFLOP/s count real flops (2n^3/3 for an LU, 2n^2 per
+right-hand side for a solve).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import rocmath as rm
+from rocmath.bench import Problem, bench_case, max_rel_error
+
+SEED = 20240601
+
+
+def _session() -> tuple[rm.Stream, Any, Any]:
+    """A stream, a handle on it, and the teardown freeing both (after the queued work)."""
+    from rocmath.blas import create_handle, destroy_handle, set_stream
+
+    s = rm.Stream()
+    h = create_handle()
+    set_stream(h, s)
+
+    def teardown() -> None:
+        s.synchronize()
+        destroy_handle(h)
+        s.destroy()
+
+    return s, h, teardown
+
+
+def _first_only(check: Any) -> Any:
+    """A check comparing only the first result pair (later calls work on earlier results)."""
+    seen: list[float] = []
+
+    def first(actual: Any, expected: Any) -> float:
+        if not seen:
+            seen.append(check(actual, expected))
+        return seen[0]
+
+    return first
+
+
+def _colmajor_stack(a: np.ndarray, s: rm.Stream) -> rm.DeviceArray:
+    """A (count, n, n) stack on the device with entry e column-major (its transpose stored row-major)."""
+    return rm.to_device(np.ascontiguousarray(a.transpose(0, 2, 1)), s)
+
+
+def _lu_check(actual: tuple[np.ndarray, np.ndarray], expected: list[tuple[np.ndarray, np.ndarray]]) -> float:
+    """Max relative error of the LU factors; inf unless every pivot is LAPACK's (0-based in scipy)."""
+    lu = np.stack([e[0] for e in expected])
+    piv = np.stack([e[1] for e in expected]) + 1
+    return max_rel_error(actual[0], lu) if np.array_equal(actual[1], piv) else float("inf")
+
+
+@bench_case("solver.getrf_strided_batched_d",
+            sizes={"quick": [(2000, 8)], "full": [(20000, 8), (20000, 16), (20000, 32), (20000, 64)]})
+def getrf_strided_batched_d(size: tuple[int, int]) -> Problem:
+    """dgetrf_strided_batched on many small matrices vs a Python loop of scipy.linalg.lu_factor (all of them)."""
+    import scipy.linalg
+
+    from .lu import dgetrf_strided_batched
+
+    count, n = size
+    a = np.random.default_rng(SEED).standard_normal((count, n, n))
+    s, h, teardown = _session()
+    da, ipiv, info = _colmajor_stack(a, s), rm.empty((count, n), np.int32), rm.empty(count, np.int32)
+
+    def run() -> None:
+        dgetrf_strided_batched(h, n, n, da, n, n * n, ipiv, n, info, count)
+
+    def reference() -> list[tuple[np.ndarray, np.ndarray]]:
+        return [scipy.linalg.lu_factor(x, check_finite=False) for x in a]
+
+    return Problem(run=run, reference=reference, result=lambda _: (da.get().transpose(0, 2, 1), ipiv.get()),
+                   check=_first_only(_lu_check), flops=2.0 * count * n**3 / 3, bytes=2 * 8 * count * n * n,
+                   stream=s, tol=1e-12, label=f"{count} x {n}x{n} f64", teardown=teardown)
+
+
+@bench_case("solver.gesv_strided_batched_d",
+            sizes={"quick": [(2000, 8)], "full": [(20000, 8), (20000, 16), (20000, 32), (20000, 64)]})
+def gesv_strided_batched_d(size: tuple[int, int]) -> Problem:
+    """dgesv_strided_batched, one right-hand side each, vs numpy.linalg.solve on the (count, n, n) stack."""
+    from .lu import dgesv_strided_batched
+
+    count, n = size
+    rng = np.random.default_rng(SEED)
+    a, b = rng.standard_normal((count, n, n)), rng.standard_normal((count, n, 1))
+    s, h, teardown = _session()
+    da, db = _colmajor_stack(a, s), rm.to_device(b, s)
+    ipiv, info = rm.empty((count, n), np.int32), rm.empty(count, np.int32)
+
+    def run() -> None:
+        dgesv_strided_batched(h, n, 1, da, n, n * n, ipiv, n, db, n, n, info, count)
+
+    return Problem(run=run, reference=lambda: np.linalg.solve(a, b), result=lambda _: db.get(),
+                   check=_first_only(max_rel_error), flops=count * (2.0 * n**3 / 3 + 2.0 * n * n),
+                   bytes=8 * count * (2 * n * n + 2 * n), stream=s, tol=1e-8, label=f"{count} x {n}x{n} f64",
+                   teardown=teardown)
+
+
+@bench_case("solver.getrs_strided_batched_d", sizes={"quick": [(2000, 8)], "full": [(20000, 8), (20000, 64)]})
+def getrs_strided_batched_d(size: tuple[int, int]) -> Problem:
+    """dgetrs_strided_batched N, one right-hand side each, vs a Python loop of scipy.linalg.lu_solve."""
+    import scipy.linalg
+
+    from .lu import dgetrs_strided_batched
+
+    count, n = size
+    rng = np.random.default_rng(SEED)
+    a, b = rng.standard_normal((count, n, n)), rng.standard_normal((count, n))
+    factors = [scipy.linalg.lu_factor(x) for x in a]
+    lu = np.stack([f[0] for f in factors])
+    s, h, teardown = _session()
+    da = _colmajor_stack(lu, s)
+    ipiv = rm.to_device(np.stack([f[1] for f in factors]).astype(np.int32) + 1, s)
+    db = rm.to_device(b, s)
+
+    def run() -> None:
+        dgetrs_strided_batched(h, "N", n, 1, da, n, n * n, ipiv, n, db, n, n, count)
+
+    def reference() -> list[np.ndarray]:
+        return [scipy.linalg.lu_solve(f, x, check_finite=False) for f, x in zip(factors, b, strict=True)]
+
+    return Problem(run=run, reference=reference, result=lambda _: db.get(),
+                   check=_first_only(lambda x, ref: max_rel_error(x, np.stack(ref))), flops=2.0 * count * n * n,
+                   bytes=8 * count * (n * n + 2 * n), stream=s, tol=1e-8, label=f"{count} x {n}x{n} f64",
+                   teardown=teardown)
+
+
+@bench_case("solver.getrf_d", sizes={"quick": [512], "full": [2048]})
+def getrf_d(n: int) -> Problem:
+    """dgetrf on one n x n matrix (restored by a device copy each call) vs scipy.linalg.lu_factor (which copies)."""
+    import scipy.linalg
+
+    from .lu import dgetrf
+
+    a = np.asfortranarray(np.random.default_rng(SEED).standard_normal((n, n)))
+    s, h, teardown = _session()
+    pristine, da = rm.to_device(a, s), rm.empty((n, n), order="F")
+    ipiv, info = rm.empty(n, np.int32), rm.empty(1, np.int32)
+
+    def run() -> None:
+        rm.memcpy_async(da.ptr, pristine.ptr, 8 * n * n, rm.MemcpyKind.DeviceToDevice, stream=s)
+        dgetrf(h, n, n, da, n, ipiv, info)
+
+    def reference() -> list[tuple[np.ndarray, np.ndarray]]:
+        return [scipy.linalg.lu_factor(a, check_finite=False)]
+
+    return Problem(run=run, reference=reference, result=lambda _: (da.get()[None], ipiv.get()[None]),
+                   check=_lu_check, flops=2.0 * n**3 / 3, bytes=2 * 8 * n * n, stream=s, tol=1e-12,
+                   label=f"{n}x{n} f64", teardown=teardown)
