@@ -55,6 +55,7 @@ from .stream import (
     null_stream,
     peek_at_last_error,
 )
+from .trace import trace
 
 __version__ = "0.1.0"
 
@@ -67,5 +68,5 @@ __all__ = [
     "get_last_error", "host_view", "kernel", "launch", "malloc", "malloc_async", "malloc_host",
     "malloc_managed", "mem_get_info", "memcpy", "memcpy_async", "memset", "memset_async", "null_stream",
     "peek_at_last_error", "pointer_attributes", "precision", "profile", "set_checking", "set_device",
-    "to_device", "zeros",
+    "to_device", "trace", "zeros",
 ]

@@ -227,7 +227,8 @@ class DeviceArray:
         elif out.shape != self.shape or out.dtype != self.dtype:
             raise HipInvalidValueError(f"out has shape {out.shape} {out.dtype}, expected {self.shape} {self.dtype}",
                                        arg="out")
-        launch(_copy_into, out, self, name="DeviceArray.get", stream=stream, bytes=2 * self.nbytes).wait()
+        launch(_copy_into, out, self, name="DeviceArray.get", stream=stream, bytes=2 * self.nbytes,
+               kind="copy").wait()
         return out
 
     to_host = get
@@ -241,14 +242,14 @@ class DeviceArray:
         if src.shape != self.shape:
             raise HipInvalidValueError(f"host array has shape {src.shape}, expected {self.shape}", arg="host")
         staged = np.array(src, dtype=self.dtype, copy=True)
-        launch(_copy_into, self, staged, name="DeviceArray.set", stream=stream, bytes=2 * self.nbytes)
+        launch(_copy_into, self, staged, name="DeviceArray.set", stream=stream, bytes=2 * self.nbytes, kind="copy")
 
     def copy(self, order: str = "C", stream: Any = None) -> DeviceArray:
         """A new device array with the same contents (a device-to-device copy on ``stream``)."""
         from .launch import launch
 
         out = DeviceArray(self.shape, self.dtype, order, device=self.device)
-        launch(_copy_into, out, self, name="DeviceArray.copy", stream=stream)
+        launch(_copy_into, out, self, name="DeviceArray.copy", stream=stream, bytes=2 * self.nbytes, kind="copy")
         return out
 
     def fill(self, value: Any, stream: Any = None) -> None:
@@ -263,9 +264,9 @@ class DeviceArray:
                 flat = DeviceArray._view(flat.ptr, flat.shape, np.dtype(np.uint16), flat.strides, flat.device,
                                          flat._root())
                 v = v.view(np.uint16)
-            launch(fill_flat, flat, v, name="DeviceArray.fill", stream=stream)
+            launch(fill_flat, flat, v, name="DeviceArray.fill", stream=stream, bytes=self.nbytes, kind="memset")
         else:
-            launch(_fill_strided, self, v, name="DeviceArray.fill", stream=stream)
+            launch(_fill_strided, self, v, name="DeviceArray.fill", stream=stream, bytes=self.nbytes, kind="memset")
 
 
 def _same_strides(shape: tuple[int, ...], a: tuple[int, ...], b: tuple[int, ...]) -> bool:

@@ -165,7 +165,7 @@ def _thread_count_functions() -> tuple[Callable[[], int], Callable[[int], None]]
 
 
 def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None,
-           flops: float = 0.0, bytes: float = 0.0) -> Task:
+           flops: float = 0.0, bytes: float = 0.0, kind: str = "kernel") -> Task:
     """Enqueue ``kernel(*args)`` on ``stream``.
 
     Parameters
@@ -183,6 +183,9 @@ def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None
         A :class:`~rocmath.Stream`, None (current stream) or 0 (null stream).
     flops, bytes
         The work done and the bytes moved, for GFLOP/s and GB/s in profiles.
+    kind
+        The category the timeline (:mod:`rocmath.trace`) files it under: ``"kernel"``,
+        or ``"copy"``/``"memset"`` for the data movement kernels of DeviceArray.
 
     Raises
     ------
@@ -223,4 +226,5 @@ def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None
             for sink in _sinks:
                 sink.append(rec)
 
-    return s.enqueue(run, name, keep=args, inline=0 < bytes <= INLINE_BYTES)
+    return s.enqueue(run, name, keep=args, inline=0 < bytes <= INLINE_BYTES,
+                     info={"cat": kind, "flops": flops, "bytes": bytes})

@@ -444,7 +444,7 @@ def release_deferred() -> None:
             if alloc.live and not alloc.pooled:
                 address_space.release(alloc, "free_later")
 
-        null.enqueue(run, "free_later", always_run=True)  # memory comes back even after an error
+        null.enqueue(run, "free_later", always_run=True, info={"cat": "free"})  # even after an error
 
 
 def malloc(nbytes: int) -> int:
@@ -572,7 +572,7 @@ def free_async(ptr: int, stream: Any = None) -> None:
             alloc.check_guards()
             address_space.pool_put(alloc)
 
-    s.enqueue(run, "free_async", always_run=True)  # memory comes back even after an error
+    s.enqueue(run, "free_async", always_run=True, info={"cat": "free"})  # memory comes back even after an error
 
 
 def mem_get_info(device: int | None = None) -> tuple[int, int]:
@@ -754,7 +754,7 @@ def memcpy(dst: Any, src: Any, nbytes: int, kind: Any = MemcpyKind.Default) -> N
         _copy_task(d, s, nbytes, "memcpy")()
         return
     _stream_for(d, s, None, sync=True).enqueue(_copy_task(d, s, nbytes, "memcpy"), "memcpy", keep=(d, s),
-                                               inline=nbytes <= _INLINE_BYTES).wait()
+                                               inline=nbytes <= _INLINE_BYTES, info=_copy_info(d, s, nbytes)).wait()
 
 
 def memcpy_async(dst: Any, src: Any, nbytes: int, kind: Any = MemcpyKind.Default, stream: Any = None) -> None:
@@ -771,9 +771,15 @@ def memcpy_async(dst: Any, src: Any, nbytes: int, kind: Any = MemcpyKind.Default
     if s.pageable:
         s = _Side(None, s.nbytes_view(nbytes).copy())
     task = st.enqueue(_copy_task(d, s, nbytes, "memcpy_async"), "memcpy_async", keep=(d, s),
-                      inline=nbytes <= _INLINE_BYTES)
+                      inline=nbytes <= _INLINE_BYTES, info=_copy_info(d, s, nbytes))
     if d.pageable:
         task.wait()
+
+
+def _copy_info(d: _Side, s: _Side, nbytes: int) -> dict[str, Any]:
+    """The timeline's description of a copy: its direction and size."""
+    where = {True: "Host", False: "Device"}
+    return {"cat": "copy", "bytes": nbytes, "kind": f"{where[s.span is None]}To{where[d.span is None]}"}
 
 
 def _fill_task(d: _Side, value: int, nbytes: int, op: str) -> Any:
@@ -800,7 +806,8 @@ def memset(dst: Any, value: int, nbytes: int) -> None:
     d = _plan_fill(dst, value, nbytes, "memset")
     if nbytes:
         _stream_for(d, d, None, sync=True).enqueue(_fill_task(d, int(value) & 0xFF, nbytes, "memset"), "memset",
-                                                   keep=d, inline=nbytes <= _INLINE_BYTES).wait()
+                                                   keep=d, inline=nbytes <= _INLINE_BYTES,
+                                                   info={"cat": "memset", "bytes": nbytes}).wait()
 
 
 def memset_async(dst: Any, value: int, nbytes: int, stream: Any = None) -> None:
@@ -808,7 +815,8 @@ def memset_async(dst: Any, value: int, nbytes: int, stream: Any = None) -> None:
     d = _plan_fill(dst, value, nbytes, "memset_async")
     if nbytes:
         _stream_for(d, d, stream).enqueue(_fill_task(d, int(value) & 0xFF, nbytes, "memset_async"),
-                                          "memset_async", keep=d, inline=nbytes <= _INLINE_BYTES)
+                                          "memset_async", keep=d, inline=nbytes <= _INLINE_BYTES,
+                                          info={"cat": "memset", "bytes": nbytes})
 
 
 def check_all_guards(device: int | None = None) -> None:

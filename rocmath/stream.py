@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from . import device as _device
+from . import trace as _trace
 from .errors import (
     HipInvalidHandleError,
     HipInvalidValueError,
@@ -89,6 +90,7 @@ class Task:
         "end_ns",
         "error",
         "fn",
+        "info",
         "keep",
         "name",
         "skipped",
@@ -96,8 +98,10 @@ class Task:
         "state",
     )
 
-    def __init__(self, fn: Callable[[], Any], name: str, deps: list[Task], keep: Any, state: _State):
+    def __init__(self, fn: Callable[[], Any], name: str, deps: list[Task], keep: Any, state: _State,
+                 info: dict[str, Any] | None = None):
         self.fn = fn
+        self.info = info  # what the timeline shows: {"cat": "kernel", "flops": ..., "bytes": ...}
         self.name = name
         self.deps = deps
         self.done = _Done()
@@ -195,10 +199,30 @@ def _run(state: _State, task: Task) -> None:
                     state.error = (exc, task)
             _record_last_error(state.device, exc)
         task.end_ns = time.perf_counter_ns()
+        if _trace.recording():
+            _record(state, task)
     task.fn = _noop
     task.keep = None
     task.deps = []
     task.done.set()
+
+
+def _record(state: _State, task: Task) -> None:
+    info = dict(task.info or {})
+    cat = info.pop("cat", "work")
+    if task.error is not None:
+        info["error"] = type(task.error).__name__
+    dev = state.device
+    _trace.emit(task.name, cat, dev.index, _track(dev), state.ident, state.label, task.start_ns, task.end_ns, info)
+
+
+def _record_wait(dev: _device.Device, what: str, start_ns: int) -> None:
+    _trace.emit(f"wait: {what}", "host wait", dev.index, _track(dev), _trace.HOST_TID, "host", start_ns,
+                time.perf_counter_ns())
+
+
+def _track(dev: _device.Device) -> str:
+    return f"device {dev.index} ({dev.properties.gcnArchName}, simulated)"
 
 
 def _noop() -> None:
@@ -305,13 +329,14 @@ class Stream:
     # -- enqueue ---------------------------------------------------------------------------
 
     def enqueue(self, fn: Callable[[], Any], name: str, *, deps: Iterable[Task] = (), keep: Any = None,
-                always_run: bool = False, inline: bool = False) -> Task:
+                always_run: bool = False, inline: bool = False, info: dict[str, Any] | None = None) -> Task:
         """Queue ``fn`` to run after all earlier work on this stream; returns its :class:`Task`.
 
         ``always_run`` work (callbacks, event records) runs even when the stream has a pending error.
         ``inline`` work (small kernels and copies) runs at once on the calling thread when the
         stream is idle and nothing it must wait for is pending: the order is the same as through
-        the worker, and a tiny call does not pay for two thread switches.
+        the worker, and a tiny call does not pay for two thread switches.  ``info`` is what the
+        timeline (:mod:`rocmath.trace`) shows: its category (``"cat"``) and arguments.
         """
         self._check_alive()
         state = self._state
@@ -327,7 +352,7 @@ class Stream:
                 last = dev._null_stream._state.last
                 if last is not None and not last.done.is_set():
                     wait_for.append(last)
-            task = Task(fn, name, wait_for, keep, state)
+            task = Task(fn, name, wait_for, keep, state, info)
             task.always_run = always_run  # set before the worker can see the task
             with state.cond:
                 run_here = (inline and _INLINE and not wait_for and not state.items and not state.busy
@@ -358,7 +383,10 @@ class Stream:
         """Wait for all work queued so far; raise the first error it hit (then clear it)."""
         self._check_alive()
         _memory_safe_point()
+        t0 = time.perf_counter_ns()
         self._state.wait_idle()
+        if _trace.recording():
+            _record_wait(self.device, f"synchronize {self._state.label}", t0)
         self._state.raise_pending()
         _after_sync(self.device)
 
@@ -374,7 +402,7 @@ class Stream:
             raise HipInvalidHandleError("expected an Event", arg="event")
         task = event._task
         if task is not None:
-            self.enqueue(_noop, "wait_event", deps=[task])
+            self.enqueue(_noop, "wait_event", deps=[task], info={"cat": "wait"})
 
     def add_callback(self, callback: Callable[[Stream, Any, Any], Any], user_data: Any = None) -> None:
         """Call ``callback(stream, status, user_data)`` on the host once earlier work is done
@@ -386,11 +414,13 @@ class Stream:
             status = HipStatus.hipSuccess if state.error is None else _async_status(state.error[0])
             callback(me() or self, status, user_data)
 
-        self.enqueue(run, f"callback {getattr(callback, '__name__', 'host function')}", always_run=True)
+        self.enqueue(run, f"callback {getattr(callback, '__name__', 'host function')}", always_run=True,
+                     info={"cat": "callback"})
 
     def launch_host_func(self, fn: Callable[..., Any], *args: Any) -> None:
         """Run ``fn(*args)`` on the host in stream order (``hipLaunchHostFunc``)."""
-        self.enqueue(lambda: fn(*args), f"host function {getattr(fn, '__name__', '')}".strip())
+        self.enqueue(lambda: fn(*args), f"host function {getattr(fn, '__name__', '')}".strip(),
+                     info={"cat": "callback"})
 
     def destroy(self) -> None:
         """Release the stream (``hipStreamDestroy``); queued work still completes."""
@@ -494,8 +524,11 @@ def device_synchronize(device: int | None = None) -> None:
     dev = _device.get_device_object(device)
     _memory_safe_point()
     states = _device_states(dev)
+    t0 = time.perf_counter_ns()
     for state in states:
         state.wait_idle()
+    if _trace.recording():
+        _record_wait(dev, f"device_synchronize {dev.index}", t0)
     errors: list[BaseException] = []
     for state in states:
         try:
@@ -537,7 +570,7 @@ class Event:
             self._time_ns = holder[0]
 
         self._time_ns = 0
-        self._task = s.enqueue(mark, "event record", always_run=True)
+        self._task = s.enqueue(mark, "event record", always_run=True, info={"cat": "event"})
         return self
 
     def synchronize(self) -> None:
