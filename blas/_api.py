@@ -36,6 +36,7 @@ from rocmath.errors import (
 )
 from rocmath.handle import LayerMode, PointerMode
 from rocmath.launch import Buffer, launch
+from rocmath.log import profiling
 from rocmath.precision import BF16, Precision, from_bfloat16, to_bfloat16
 from rocmath.stream import Task
 
@@ -428,6 +429,15 @@ def bind(routine: Routine, precision: Precision, flavour: Flavour = PLAIN, *, pr
             return status
         if handle.layer_mode:
             _log(handle, fname, names, values)
+            if handle.layer_mode & LayerMode.log_profile:
+                from ._benchline import bench_line
+
+                try:
+                    problem = bench_line(handle, fname, names, values)
+                except Exception:  # an argument no command line can say (invalid calls are logged too)
+                    problem = f"rocblas_{fname} (arguments not expressible as a command)"
+                with profiling(handle.profile_table(), (f"rocblas_{fname}", problem)):
+                    return routine.impl(Call(fname, routine, precision, flavour, names, values))
         return routine.impl(Call(fname, routine, precision, flavour, names, values))
 
     entry.__name__ = entry.__qualname__ = fname

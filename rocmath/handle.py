@@ -31,7 +31,7 @@ from .errors import (
     RocblasSizeQueryMismatchError,
     RocblasStatus,
 )
-from .log import Logger
+from .log import Logger, ProfileTable
 from .stream import Stream, as_stream
 
 
@@ -116,6 +116,7 @@ class Handle:
         self._user_workspace: tuple[int, int] | None = None
         self._query: int | None = None
         self._destroyed = False
+        self._profile: ProfileTable | None = None
         # A handle dropped without destroy() still gives its workspace back.
         weakref.finalize(self, _release_workspaces, self._workspaces)
 
@@ -130,10 +131,22 @@ class Handle:
                                             arg="handle", index=1)
 
     def destroy(self) -> None:
-        """Release the handle and its workspace (stream-ordered)."""
+        """Release the handle and its workspace (stream-ordered); write its profile log."""
         self.check()
         self._release_workspaces()
         self._destroyed = True
+        if self._profile is not None:
+            with contextlib.suppress(Exception):  # pending errors belong to the next synchronize
+                self.stream.synchronize()
+            self._profile.flush(self.logger)
+
+    def profile_table(self) -> ProfileTable:
+        """The table of the profile logging layer (``log_profile``), written when the handle is
+        destroyed (or collected, or at exit)."""
+        if self._profile is None:
+            self._profile = ProfileTable()
+            weakref.finalize(self, self._profile.flush, self.logger)
+        return self._profile
 
     def __enter__(self) -> Handle:
         return self

@@ -26,6 +26,7 @@ import numpy as np
 from .array import DeviceArray
 from .batch import BatchOperand, BoundBatch
 from .batch import bind as bind_batch
+from .log import current_profile
 from .memory import Span, address_space
 from .stream import Task, as_stream
 
@@ -226,5 +227,8 @@ def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None
             for sink in _sinks:
                 sink.append(rec)
 
-    return s.enqueue(run, name, keep=args, inline=0 < bytes <= INLINE_BYTES,
-                     info={"cat": kind, "flops": flops, "bytes": bytes})
+    info: dict[str, Any] = {"cat": kind, "flops": flops, "bytes": bytes}
+    prof = current_profile()
+    if prof is not None:  # a call of the profile logging layer: its device time counts
+        info["profile"] = prof
+    return s.enqueue(run, name, keep=args, inline=0 < bytes <= INLINE_BYTES, info=info)

@@ -8,9 +8,11 @@ name, e.g. ``ROCBLAS``); without them lines go to stderr.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import sys
 import threading
+from collections.abc import Iterator
 from typing import Any, TextIO
 
 _open_lock = threading.Lock()
@@ -67,3 +69,63 @@ class Logger:
     def bench(self, command: str) -> None:
         """A bench line: a command that replays the call."""
         self.write("bench", command)
+
+
+class ProfileTable:
+    """The profile layer's table: calls and device time per distinct problem.
+
+    A problem is a function with its arguments as a ``rocmath-bench`` command (pointers
+    left out), so repeated calls on different data count as one problem.  The time is the
+    device (kernel) time of the work the calls launched, added as it runs.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.rows: dict[tuple[str, str], list[int]] = {}  # (function, problem) -> [calls, device ns]
+
+    def called(self, key: tuple[str, str]) -> None:
+        with self._lock:
+            self.rows.setdefault(key, [0, 0])[0] += 1
+
+    def ran(self, key: tuple[str, str], ns: int) -> None:
+        with self._lock:
+            self.rows.setdefault(key, [0, 0])[1] += ns
+
+    def lines(self) -> list[str]:
+        """One YAML flow mapping per problem, most device time first (as rocBLAS's profile
+        log is YAML)."""
+        with self._lock:
+            rows = sorted(self.rows.items(), key=lambda kv: (-kv[1][1], kv[0]))
+        out = []
+        for (function, problem), (calls, ns) in rows:
+            us = ns / 1e3
+            out.append(f'- {{ function: {function}, calls: {calls}, device_us: {us:.1f}, '
+                       f'mean_us: {us / max(calls, 1):.1f}, problem: "{problem}" }}')
+        return out
+
+    def flush(self, logger: Logger) -> None:
+        """Write the table to the profile log and empty it."""
+        for line in self.lines():
+            logger.write("profile", line)
+        with self._lock:
+            self.rows.clear()
+
+
+_current = threading.local()
+
+
+@contextlib.contextmanager
+def profiling(table: ProfileTable, key: tuple[str, str]) -> Iterator[None]:
+    """Count one call of ``key``; the work launched inside (on this thread) adds its time."""
+    table.called(key)
+    outer = getattr(_current, "entry", None)
+    _current.entry = (table, key)
+    try:
+        yield
+    finally:
+        _current.entry = outer
+
+
+def current_profile() -> tuple[ProfileTable, tuple[str, str]] | None:
+    """The (table, problem) of the library call this thread is making, if it is profiled."""
+    return getattr(_current, "entry", None)

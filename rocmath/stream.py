@@ -199,6 +199,10 @@ def _run(state: _State, task: Task) -> None:
                     state.error = (exc, task)
             _record_last_error(state.device, exc)
         task.end_ns = time.perf_counter_ns()
+        info = task.info
+        if info is not None and "profile" in info:
+            table, key = info["profile"]
+            table.ran(key, task.end_ns - task.start_ns)
         if _trace.recording():
             _record(state, task)
     task.fn = _noop
@@ -210,6 +214,7 @@ def _run(state: _State, task: Task) -> None:
 def _record(state: _State, task: Task) -> None:
     info = dict(task.info or {})
     cat = info.pop("cat", "work")
+    info.pop("profile", None)
     if task.error is not None:
         info["error"] = type(task.error).__name__
     dev = state.device

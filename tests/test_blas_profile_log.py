@@ -1,0 +1,52 @@
+"""ROCBLAS_LAYER=4: a profile of calls and device time per distinct problem, written at handle destruction."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+import rocmath as rm
+from rocmath import blas
+
+
+def test_profile_counts_calls_per_problem_and_their_device_time(tmp_path, monkeypatch):
+    path = tmp_path / "profile.yaml"
+    monkeypatch.setenv("ROCBLAS_LAYER", "4")
+    monkeypatch.setenv("ROCBLAS_LOG_PROFILE_PATH", str(path))
+    h = blas.create_handle()
+    n = 64
+    a = rm.to_device(np.asfortranarray(np.ones((n, n))))
+    c = rm.zeros((n, n), order="F")
+    for _ in range(3):
+        blas.dgemm(h, "N", "N", n, n, n, 1.0, a, n, a, n, 0.0, c, n)
+    blas.dgemm(h, "N", "T", n, n, n, 1.0, a, n, a, n, 0.0, c, n)  # another problem
+    x = rm.to_device(np.ones(n))
+    blas.daxpy(h, n, 2.0, x, 1, x, 1)
+    blas.destroy_handle(h)
+    lines = path.read_text().splitlines()
+    assert len(lines) == 3
+    rows = {}
+    for line in lines:
+        m = re.fullmatch(r'- \{ function: (\w+), calls: (\d+), device_us: ([\d.]+), mean_us: ([\d.]+), '
+                         r'problem: "(.*)" \}', line)
+        assert m, line
+        rows[(m[1], m[5])] = (int(m[2]), float(m[3]))
+    gemm_nn = [v for (f, p), v in rows.items() if f == "rocblas_dgemm" and "--transposeB N" in p]
+    assert gemm_nn and gemm_nn[0][0] == 3 and gemm_nn[0][1] > 0
+    assert sorted(v[0] for v in rows.values()) == [1, 1, 3]
+    assert any(f == "rocblas_daxpy" for f, _ in rows)
+    # Problems are command lines that replay the call.
+    assert all(p.startswith("rocmath-bench blas -f ") for _, p in rows)
+
+
+def test_no_profile_without_the_layer(tmp_path, monkeypatch):
+    path = tmp_path / "profile.yaml"
+    monkeypatch.setenv("ROCBLAS_LAYER", "1")
+    monkeypatch.setenv("ROCBLAS_LOG_PROFILE_PATH", str(path))
+    monkeypatch.setenv("ROCBLAS_LOG_TRACE_PATH", str(tmp_path / "trace.txt"))
+    h = blas.create_handle()
+    x = rm.to_device(np.ones(8))
+    blas.dscal(h, 8, 2.0, x, 1)
+    blas.destroy_handle(h)
+    assert not path.exists()
