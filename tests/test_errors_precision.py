@@ -77,7 +77,8 @@ def test_every_class_has_its_status(cls, value):
 
 
 def test_the_table_covers_every_class():
-    assert {c for c, _ in CLASS_STATUS} == set(_all_classes())
+    # The runtime's classes; libraries with their own statuses (rocFFT, rocSPARSE) test theirs.
+    assert {c for c, _ in CLASS_STATUS} == {c for c in _all_classes() if c.__module__ == errors.__name__}
 
 
 def test_builtin_bases():

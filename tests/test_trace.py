@@ -43,7 +43,7 @@ def test_trace_records_kernels_copies_callbacks_and_waits(tmp_path):
     kernel = next(e for e in events if e["name"] == "rocblas_daxpy")
     assert kernel["args"]["flops"] == 2 * (1 << 16) and kernel["args"]["bytes"] == 3 * 8 * (1 << 16)
     assert kernel["dur"] >= 0 and kernel["args"].get("GB/s", 1) > 0
-    copy = next(e for e in events if e["cat"] == "copy")
+    copy = next(e for e in events if e["name"] == "memcpy_async")
     assert copy["args"]["kind"] == "DeviceToDevice" and copy["args"]["bytes"] == 8 << 16
     # One track per device, one row per stream (named), host waits on their own row.
     rows = {(m["pid"], m["tid"]): m["args"]["name"] for m in doc["traceEvents"] if m["name"] == "thread_name"}
