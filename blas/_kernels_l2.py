@@ -34,6 +34,8 @@ from numba.extending import overload
 
 from rocmath.kernel import kernel
 
+from ._kernels_l1 import _dot_block
+
 # Storage kinds of the matrix argument.
 FULL, BAND, PACKED = 0, 1, 2
 # What the diagonal of a square matrix contributes to a product.
@@ -400,3 +402,64 @@ def run_rank_update(kind: int, upper: bool, general: bool, herm: bool, two: bool
     """ger/geru/gerc, syr/syr2/her/her2, spr/spr2/hpr/hpr2 (y None: a one-vector update)."""
     # A real alpha (her, hpr) as a complex one: one compiled kernel per precision.
     rank_update(kind, upper, general, herm, two, conj_y, alpha.astype(A.dtype), x, x if y is None else y, A)
+
+
+# --- one large dense gemv ---------------------------------------------------------------------------
+
+#: Blocks a large gemv is split into (a fixed count, not the thread count: the same inputs sum in
+#: the same order on any machine).
+GEMV_BLOCKS = 8
+
+
+@kernel(contiguous=True)
+def gemv_flat(trans, conj, alpha, beta, A, lda, m, n, x, y):  # type: ignore[no-untyped-def]
+    """One large dense gemv, ``y := alpha op(A) x + beta y``, A given as a flat contiguous view
+    from its first element (column j at j * lda), x contiguous.  Not transposed: blocks of rows,
+    each streaming every column 4 at a time into an accumulator that stays in cache.  Transposed:
+    blocks of columns, each a dot product of contiguous vectors (vectorized, summed
+    in the one order of the Level-1 reductions).  Array indices are used as uint64, without numba's
+    wrap-around of negative indices, which would keep the loops from vectorizing."""
+    al, be = alpha[0], beta[0]
+    if trans == 0:
+        per = (m + GEMV_BLOCKS - 1) // GEMV_BLOCKS
+        for b in prange(GEMV_BLOCKS):
+            lo = b * per
+            w = min(m, lo + per) - lo
+            if w <= 0:
+                continue
+            acc = np.zeros(w, y.dtype)
+            j = 0
+            while j + 4 <= n:
+                x0, x1, x2, x3 = x[j], x[j + 1], x[j + 2], x[j + 3]
+                o0 = j * lda + lo
+                o1, o2, o3 = o0 + lda, o0 + 2 * lda, o0 + 3 * lda
+                for i in range(w):
+                    acc[i] += (A[np.uint64(o0 + i)] * x0 + A[np.uint64(o1 + i)] * x1
+                               + A[np.uint64(o2 + i)] * x2 + A[np.uint64(o3 + i)] * x3)
+                j += 4
+            while j < n:
+                xj, o = x[j], j * lda + lo
+                for i in range(w):
+                    acc[i] += A[np.uint64(o + i)] * xj
+                j += 1
+            for i in range(w):
+                y[lo + i] = al * acc[i] if be == 0 else al * acc[i] + be * y[lo + i]
+    else:
+        per = (n + GEMV_BLOCKS - 1) // GEMV_BLOCKS
+        for b in prange(GEMV_BLOCKS):
+            for j in range(b * per, min(n, (b + 1) * per)):
+                o = j * lda
+                t = _dot_block(A[o:o + m], x, conj, y.dtype.type(0))
+                y[j] = al * t if be == 0 else al * t + be * y[j]
+
+
+def run_gemv_large(trans: int, alpha: np.ndarray, A: np.ndarray, x: np.ndarray, beta: np.ndarray,
+                   y: np.ndarray) -> None:
+    """gemv of one large column-major entry (``trans``: 0 N, 1 T, 2 C) by :func:`gemv_flat`."""
+    a = A[0]
+    m, n = a.shape
+    isz = a.itemsize
+    lda = a.strides[1] // isz if n > 1 else m
+    flat = np.lib.stride_tricks.as_strided(a, shape=((n - 1) * lda + m,), strides=(isz,))
+    gemv_flat(trans, trans == 2, alpha.astype(y.dtype), beta.astype(y.dtype), flat, lda, m, n,
+              np.ascontiguousarray(x[0]), y[0])

@@ -112,9 +112,9 @@ def _general_mv(c: Call, band: bool = False, mixed: bool = False, out_dtype: Any
     x = c.vector("x", lenx, incx) if reads else _empty(c, 2, sdt)
     y = c.vector("y", leny, incy, writable=True, dtype=out_dtype)
     stored = (kl + ku + 1) * n if band else m * n
-    if not band and not mixed and reads and count == 1 and stored >= BLAS_GEMV and not c.precision.storage_only:
-        # One large dense entry: the host BLAS gemv (OpenBLAS, threaded), as Level 3 uses its gemm.
-        c.launch(_blas_gemv, int(trans) - int(Operation.none), alpha, A, x, beta, y,
+    if not band and not mixed and reads and count == 1 and stored >= GEMV_LARGE and not c.precision.storage_only:
+        # One large dense entry: a streaming kernel over a flat view of A (as fast as OpenBLAS's).
+        c.launch(k.run_gemv_large, int(trans) - int(Operation.none), alpha, A, x, beta, y,
                  flops=_flops(c, stored), bytes=_bytes(c, stored + lenx + 2 * leny))
         return
     c.launch(k.run_matvec, trans is not Operation.none, trans is Operation.conjugate_transpose,
@@ -122,21 +122,8 @@ def _general_mv(c: Call, band: bool = False, mixed: bool = False, out_dtype: Any
              flops=_flops(c, stored), bytes=_bytes(c, stored + lenx + 2 * leny))
 
 
-#: Single gemv entries of at least this many elements go to the host BLAS.
-BLAS_GEMV = 1 << 18
-
-
-def _blas_gemv(trans: int, alpha: np.ndarray, A: np.ndarray, x: np.ndarray, beta: np.ndarray,
-               y: np.ndarray) -> None:
-    from scipy.linalg import get_blas_funcs
-
-    a2, x1, y1 = A[0], x[0], y[0]
-    gemv = get_blas_funcs("gemv", (a2,))
-    b = beta[0]
-    # BLAS never reads y when beta is 0 (NaN there does not propagate), as rocBLAS.
-    out = gemv(alpha[0], a2, x1, beta=b, y=y1 if b != 0 else None, trans=trans, overwrite_y=1)
-    if out is not y1:
-        y1[...] = out
+#: Single gemv entries of at least this many elements go to the large-gemv kernel.
+GEMV_LARGE = 1 << 18
 
 
 GEMV = Routine("gemv", ("trans", "m", "n", "alpha", "A", "lda", "x", "incx", "beta", "y", "incy"),
