@@ -268,7 +268,7 @@ class Call:
             parts = {i: triangles[id(a)] for i, a in enumerate(args) if triangles and id(a) in triangles}
             kernel = _numerics_checked(kernel, f"rocblas_{self.fname}", CheckNumericsMode(mode), parts)
         return launch(kernel, *args, name=f"rocblas_{self.fname}", stream=self.handle.stream,
-                      flops=flops, bytes=bytes)
+                      flops=flops, bytes=bytes, dtype=self.precision.dtype)
 
     def results(self, count: int, dtype: Any) -> tuple[Any, np.ndarray | None]:
         """Where a reduction writes its ``count`` results: a host staging array in host mode

@@ -124,10 +124,19 @@ class LaunchRecord:
     end_ns: int
     flops: float
     bytes: float
+    dtype: str | None = None  # the precision of the work (numpy dtype name), for the roofline model
+    arch: str = "gfx942"  # the device profile the launch ran on
 
     @property
     def seconds(self) -> float:
         return (self.end_ns - self.start_ns) / 1e9
+
+    def model_seconds(self, arch: str | None = None) -> float:
+        """The roofline time of this kernel on a real GPU profile (the launch's device profile
+        by default): a model to compare with :attr:`seconds`, measured on the CPU."""
+        from .roofline import model_seconds
+
+        return model_seconds(self.flops, self.bytes, self.dtype, arch or self.arch)
 
 
 _sinks_lock = threading.Lock()
@@ -166,7 +175,7 @@ def _thread_count_functions() -> tuple[Callable[[], int], Callable[[int], None]]
 
 
 def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None,
-           flops: float = 0.0, bytes: float = 0.0, kind: str = "kernel") -> Task:
+           flops: float = 0.0, bytes: float = 0.0, kind: str = "kernel", dtype: Any = None) -> Task:
     """Enqueue ``kernel(*args)`` on ``stream``.
 
     Parameters
@@ -187,6 +196,9 @@ def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None
     kind
         The category the timeline (:mod:`rocmath.trace`) files it under: ``"kernel"``,
         or ``"copy"``/``"memset"`` for the data movement kernels of DeviceArray.
+    dtype
+        The precision of the work, for the roofline model of a real GPU
+        (:mod:`rocmath.roofline`) shown beside the measured time.
 
     Raises
     ------
@@ -198,6 +210,8 @@ def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None
     s = as_stream(stream)
     bound = [_bind(a, name, i) for i, a in enumerate(args, 1)]
     device_index = s.device.index
+    arch = s.device.properties.gcnArchName.split(":")[0]
+    dtype_name = None if dtype is None else np.dtype(dtype).name
 
     batches = [(i, b) for i, b in enumerate(bound) if isinstance(b, BoundBatch)]
 
@@ -222,12 +236,14 @@ def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None
             b.finish(views[i])
         if not _sinks:
             return
-        rec = LaunchRecord(name, device_index, s.ident, t0, time.perf_counter_ns(), flops, bytes)
+        rec = LaunchRecord(name, device_index, s.ident, t0, time.perf_counter_ns(), flops, bytes, dtype_name, arch)
         with _sinks_lock:
             for sink in _sinks:
                 sink.append(rec)
 
     info: dict[str, Any] = {"cat": kind, "flops": flops, "bytes": bytes}
+    if dtype_name is not None:
+        info["dtype"] = dtype_name
     prof = current_profile()
     if prof is not None:  # a call of the profile logging layer: its device time counts
         info["profile"] = prof

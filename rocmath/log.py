@@ -76,20 +76,27 @@ class ProfileTable:
 
     A problem is a function with its arguments as a ``rocmath-bench`` command (pointers
     left out), so repeated calls on different data count as one problem.  The time is the
-    device (kernel) time of the work the calls launched, added as it runs.
+    device (kernel) time of the work the calls launched, added as it runs; beside it, the
+    roofline model of the same work on the real GPU the device simulates (a model, not a
+    measurement: :mod:`rocmath.roofline`).
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self.rows: dict[tuple[str, str], list[int]] = {}  # (function, problem) -> [calls, device ns]
+        # (function, problem) -> [calls, device ns, roofline model ns]
+        self.rows: dict[tuple[str, str], list[float]] = {}
+        self.model_of = ""  # the GPU profile the model times are for
 
     def called(self, key: tuple[str, str]) -> None:
         with self._lock:
-            self.rows.setdefault(key, [0, 0])[0] += 1
+            self.rows.setdefault(key, [0, 0, 0.0])[0] += 1
 
-    def ran(self, key: tuple[str, str], ns: int) -> None:
+    def ran(self, key: tuple[str, str], ns: int, model_ns: float = 0.0, model_of: str = "") -> None:
         with self._lock:
-            self.rows.setdefault(key, [0, 0])[1] += ns
+            row = self.rows.setdefault(key, [0, 0, 0.0])
+            row[1] += ns
+            row[2] += model_ns
+            self.model_of = model_of or self.model_of
 
     def lines(self) -> list[str]:
         """One YAML flow mapping per problem, most device time first (as rocBLAS's profile
@@ -97,10 +104,12 @@ class ProfileTable:
         with self._lock:
             rows = sorted(self.rows.items(), key=lambda kv: (-kv[1][1], kv[0]))
         out = []
-        for (function, problem), (calls, ns) in rows:
+        for (function, problem), (calls, ns, model_ns) in rows:
             us = ns / 1e3
-            out.append(f'- {{ function: {function}, calls: {calls}, device_us: {us:.1f}, '
-                       f'mean_us: {us / max(calls, 1):.1f}, problem: "{problem}" }}')
+            model = (f"roofline_model_us: {model_ns / 1e3:.3f}, roofline_model_of: \"{self.model_of}\", "
+                     if self.model_of else "")
+            out.append(f'- {{ function: {function}, calls: {int(calls)}, device_us: {us:.1f}, '
+                       f'mean_us: {us / max(calls, 1):.1f}, {model}problem: "{problem}" }}')
         return out
 
     def flush(self, logger: Logger) -> None:

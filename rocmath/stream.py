@@ -202,7 +202,8 @@ def _run(state: _State, task: Task) -> None:
         info = task.info
         if info is not None and "profile" in info:
             table, key = info["profile"]
-            table.ran(key, task.end_ns - task.start_ns)
+            props = state.device.properties
+            table.ran(key, task.end_ns - task.start_ns, 1e9 * _model_seconds(info, props), props.name)
         if _trace.recording():
             _record(state, task)
     task.fn = _noop
@@ -211,10 +212,19 @@ def _run(state: _State, task: Task) -> None:
     task.done.set()
 
 
+def _model_seconds(info: dict[str, Any], props: Any) -> float:
+    from .roofline import model_seconds
+
+    return model_seconds(info.get("flops", 0.0), info.get("bytes", 0.0), info.get("dtype"), props)
+
+
 def _record(state: _State, task: Task) -> None:
     info = dict(task.info or {})
     cat = info.pop("cat", "work")
     info.pop("profile", None)
+    if cat == "kernel" and (info.get("flops") or info.get("bytes")):
+        props = state.device.properties
+        info[f"roofline model us ({props.name})"] = round(1e6 * _model_seconds(info, props), 3)
     if task.error is not None:
         info["error"] = type(task.error).__name__
     dev = state.device
