@@ -43,3 +43,14 @@ def _device_is_left_clean():
 
     yield
     rocmath.device_synchronize()
+
+
+def pytest_collection_modifyitems(config, items):
+    """Benchmarks (tests using pytest-benchmark's fixture) run only when asked for
+    (``--benchmark-only`` or ``--benchmark-enable``): timing is not testing."""
+    if config.getoption("benchmark_only", False) or config.getoption("benchmark_enable", False):
+        return
+    skip = pytest.mark.skip(reason="a benchmark: run with pytest --benchmark-only")
+    for item in items:
+        if "benchmark" in getattr(item, "fixturenames", ()):
+            item.add_marker(skip)
