@@ -1,7 +1,8 @@
 """``rocmath-bench``: time rocmath against NumPy/SciPy on this machine.
 
 ``rocmath-bench blas ...`` is rocblas-bench's command line instead (see
-:mod:`rocmath.bench.rocblas_cli`).
+:mod:`rocmath.bench.rocblas_cli`); ``rocmath-bench compare A B`` times two revisions or
+configurations against each other (:mod:`rocmath.bench.compare`).
 
 Exit status: 0 when every case ran and passed its correctness check, 1 when one
 failed or a bench module failed to import, 2 for a usage error (e.g. no case
@@ -110,6 +111,10 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None,
         from .rocblas_cli import main as blas_main
 
         return blas_main(argv[1:], out=out)
+    if argv[:1] == ["compare"]:  # two revisions or configurations, call by call
+        from .compare import main as compare_main
+
+        return compare_main(argv[1:], out=out)
     args = _parser().parse_args(argv)
     out = out or sys.stdout
     status = 0

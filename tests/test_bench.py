@@ -388,3 +388,47 @@ def test_copy_bandwidth_is_measured_once() -> None:
 
     bw = copy_bandwidth()
     assert bw > 0 and copy_bandwidth() == bw
+
+
+# --- compare: two revisions or configurations -------------------------------------------------------
+
+
+def test_compare_verdict_reports_only_differences_beyond_noise() -> None:
+    from rocmath.bench.compare import verdict
+
+    a = [100.0, 102, 98, 101, 99, 100, 103, 97]
+    ratio, (low, _), say = verdict(a, [v / 2 for v in a])
+    assert ratio == pytest.approx(2.0) and low > 1 and say == "B faster"
+    assert verdict([v / 2 for v in a], a)[2] == "B slower"
+    assert verdict(a, list(reversed(a)))[2] == "same (within noise)"
+
+
+def test_compare_two_configurations_end_to_end(tmp_path: Any) -> None:
+    from rocmath.bench.compare import main as compare_main
+
+    out = io.StringIO()
+    path = tmp_path / "cmp.json"
+    status = compare_main(["env:ROCMATH_INLINE=1", "env:ROCMATH_INLINE=0", "--filter", "saxpy_tiny", "--repeats",
+                           "3", "--json", str(path)], out=out)
+    assert status == 0, out.getvalue()
+    text = out.getvalue()
+    assert "A = env:ROCMATH_INLINE=1" in text and "blas.saxpy_tiny_overhead" in text
+    rows = json.loads(path.read_text())["rows"]
+    assert len(rows) == 1 and len(rows[0]["a_ns"]) == 3 and rows[0]["verdict"] in (
+        "B faster", "B slower", "same (within noise)")
+
+
+def test_compare_rejects_a_bad_side() -> None:
+    from rocmath.bench.compare import main as compare_main
+
+    assert compare_main(["env:NOEQUALS", ".", "--filter", "saxpy_tiny"]) == 2
+    assert compare_main([".", ".", "--filter", "no-such-case"]) == 2
+
+
+@pytest.mark.slow
+def test_compare_two_git_revisions() -> None:
+    from rocmath.bench.compare import main as compare_main
+
+    out = io.StringIO()
+    assert compare_main(["HEAD", ".", "--filter", "saxpy_tiny", "--repeats", "3"], out=out) == 0, out.getvalue()
+    assert "A = HEAD" in out.getvalue()

@@ -1,0 +1,181 @@
+"""``rocmath-bench compare A B``: two revisions or two configurations, timed call by call.
+
+Each side is a worker process (:mod:`rocmath.bench.worker`) running one version of rocmath:
+
+- a git revision (``HEAD~1``, a branch, a commit): checked out in a temporary worktree and
+  installed into a temporary directory, with its own numba cache;
+- ``.``: the working tree as it is;
+- ``env:NAME=VALUE[,NAME=VALUE...]``: the working tree with those environment variables (a
+  configuration: ``env:ROCMATH_INLINE=0``, ``env:NUMBA_NUM_THREADS=1``...).
+
+For every case of the suite both workers set the problem up, then time it alternately, A B A B
+..., so that machine noise hits both alike.  The report gives each side's median, the ratio
+``A / B`` (above 1: B is faster) with its bootstrap 95 % interval, and a verdict: a difference
+is reported only when the interval excludes 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from .registry import default_registry, discover
+from .timing import median, ratio_ci
+
+__all__ = ["Side", "compare", "main", "verdict"]
+
+
+@dataclass
+class Side:
+    """One version under comparison: how to start its worker."""
+
+    spec: str
+    env: dict[str, str] = field(default_factory=dict)
+    path: str | None = None  # PYTHONPATH holding the installed revision; None: the running rocmath
+
+    def start(self) -> subprocess.Popen[str]:
+        env = dict(os.environ, **self.env)
+        if self.path is not None:
+            env["PYTHONPATH"] = self.path + os.pathsep + env.get("PYTHONPATH", "")
+        # The worker must not find this checkout's sources first.
+        cwd = self.path or os.getcwd()
+        return subprocess.Popen([sys.executable, "-m", "rocmath.bench.worker"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, text=True, env=env, cwd=cwd)
+
+
+def _git(*args: str, cwd: str | None = None) -> str:
+    return subprocess.run(["git", *args], check=True, capture_output=True, text=True, cwd=cwd).stdout.strip()
+
+
+def prepare(spec: str, workdir: str, trees: list[str]) -> Side:
+    """The :class:`Side` for a command-line spec (see the module docstring); worktrees it adds
+    are appended to ``trees`` (for removal, also when the install fails)."""
+    if spec == ".":
+        return Side(spec)
+    if spec.startswith("env:"):
+        pairs = [p for p in spec[4:].split(",") if p]
+        env = {}
+        for p in pairs:
+            name, eq, value = p.partition("=")
+            if not eq or not name:
+                raise ValueError(f"{spec!r}: expected env:NAME=VALUE[,NAME=VALUE...]")
+            env[name] = value
+        return Side(spec, env)
+    root = _git("rev-parse", "--show-toplevel")
+    commit = _git("rev-parse", "--verify", f"{spec}^{{commit}}", cwd=root)
+    tree = os.path.join(workdir, f"tree-{commit[:12]}")
+    site = os.path.join(workdir, f"site-{commit[:12]}")
+    _git("worktree", "add", "--detach", tree, commit, cwd=root)
+    trees.append(tree)
+    side = Side(spec, {"ROCMATH_CACHE_DIR": os.path.join(workdir, f"cache-{commit[:12]}")}, site)
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                    "--target", site, tree], check=True, stdout=subprocess.DEVNULL)
+    return side
+
+
+def _ask(proc: subprocess.Popen[str], **cmd: Any) -> dict[str, Any]:
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(json.dumps(cmd) + "\n")
+    proc.stdin.flush()
+    line = proc.stdout.readline()
+    if not line:
+        raise RuntimeError("a worker died (see its stderr above)")
+    return json.loads(line)
+
+
+def verdict(a_ns: Sequence[float], b_ns: Sequence[float]) -> tuple[float, tuple[float, float], str]:
+    """``(median(A) / median(B), its 95 % interval, verdict)``: ``"B faster"`` or ``"B slower"``
+    only when the interval excludes 1, else ``"same (within noise)"``."""
+    ratio = median(a_ns) / median(b_ns)
+    low, high = ratio_ci(a_ns, b_ns)
+    if low > 1:
+        return ratio, (low, high), "B faster"
+    if high < 1:
+        return ratio, (low, high), "B slower"
+    return ratio, (low, high), "same (within noise)"
+
+
+def compare(side_a: Side, side_b: Side, cases: list[tuple[str, Any]], repeats: int,
+            out: TextIO) -> list[dict[str, Any]]:
+    """Time every (case, size) on both sides, A B A B ...; print and return one row each."""
+    procs = [side_a.start(), side_b.start()]
+    rows = []
+    try:
+        width = max((len(c) for c, _ in cases), default=4)
+        out.write(f"A = {side_a.spec}\nB = {side_b.spec}\nratio = median A / median B (>1: B faster), "
+                  f"95% bootstrap interval; {repeats} alternating pairs\n\n")
+        out.write(f"{'case':<{width}}  {'size':<14}  {'A med':>10}  {'B med':>10}  {'ratio':>7}  "
+                  f"{'interval':>15}  verdict\n")
+        for name, size in cases:
+            size_json = json.loads(json.dumps(size))
+            setups = [_ask(p, op="setup", case=name, size=size_json) for p in procs]
+            errors = [s["error"] for s in setups if "error" in s]
+            if errors:
+                out.write(f"{name:<{width}}  {size!s:<14}  error: {errors[0]}\n")
+                rows.append({"case": name, "size": size_json, "error": errors[0]})
+                continue
+            samples: list[list[float]] = [[], []]
+            for _ in range(repeats):
+                for i, p in enumerate(procs):
+                    samples[i].append(float(_ask(p, op="time")["ns"]))
+            for p in procs:
+                _ask(p, op="teardown")
+            ratio, (low, high), say = verdict(samples[0], samples[1])
+            label = setups[0].get("label", str(size))
+            out.write(f"{name:<{width}}  {label:<14}  {median(samples[0]) / 1e3:>8.1f}us  "
+                      f"{median(samples[1]) / 1e3:>8.1f}us  {ratio:>6.3f}x  [{low:.3f}, {high:.3f}]  {say}\n")
+            out.flush()
+            rows.append({"case": name, "size": size_json, "label": label, "a_ns": samples[0], "b_ns": samples[1],
+                         "ratio": ratio, "ratio_ci": [low, high], "verdict": say})
+    finally:
+        for p in procs:
+            with contextlib.suppress(Exception):  # a dead worker is reported already
+                _ask(p, op="quit")
+            p.wait(timeout=60)
+    return rows
+
+
+def main(argv: Sequence[str], out: TextIO | None = None) -> int:
+    """``rocmath-bench compare A B [--suite S] [--filter F] [--repeats N] [--json PATH]``."""
+    p = argparse.ArgumentParser(prog="rocmath-bench compare", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("a", help="git revision, '.', or env:NAME=VALUE[,...]")
+    p.add_argument("b", help="git revision, '.', or env:NAME=VALUE[,...]")
+    p.add_argument("--suite", default="quick")
+    p.add_argument("--filter", default=None, metavar="SUBSTRING")
+    p.add_argument("--repeats", type=int, default=15, metavar="N", help="alternating pairs per case (default 15)")
+    p.add_argument("--json", default=None, metavar="PATH", help="also write the samples and verdicts to PATH")
+    args = p.parse_args(argv)
+    out = out or sys.stdout
+    discover()
+    cases = [(c.name, size) for c in default_registry.select(args.suite, args.filter)
+             for size in c.sizes.get(args.suite, ())]
+    if not cases:
+        sys.stderr.write(f"rocmath-bench compare: no case in suite {args.suite!r} matches {args.filter!r}\n")
+        return 2
+    workdir = tempfile.mkdtemp(prefix="rocmath-compare-")
+    trees: list[str] = []
+    try:
+        try:
+            sides = [prepare(args.a, workdir, trees), prepare(args.b, workdir, trees)]
+        except (ValueError, subprocess.CalledProcessError) as exc:
+            sys.stderr.write(f"rocmath-bench compare: {exc}\n")
+            return 2
+        rows = compare(sides[0], sides[1], cases, max(1, args.repeats), out)
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump({"a": args.a, "b": args.b, "suite": args.suite, "rows": rows}, f)
+        return 1 if any("error" in r for r in rows) else 0
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+        if trees:  # the worktrees' directories are gone: git forgets them
+            subprocess.run(["git", "worktree", "prune"], capture_output=True)
