@@ -1,0 +1,844 @@
+"""``hip.hipblas``: hipBLAS as hip-python binds it, over :mod:`rocmath.blas`.
+
+Every compute function is generated from one table (:mod:`rocmath.hip._manifest`,
+derived from rocBLAS's manifest) by one factory, :func:`_bind`: it checks the enum
+parameters (plain ints raise ``TypeError``, as in hip-python), converts hipBLAS
+enums to rocBLAS ones as hipBLAS does (unknown values are
+``HIPBLAS_STATUS_INVALID_ENUM``), reads host scalars through their pointers in host
+pointer mode (``ctypes.addressof(c_float(2.0))``, ctypes objects, numpy scalars or
+arrays), calls the rocmath.blas function and writes host results back.  One status
+table maps rocmath's exceptions to ``hipblasStatus_t`` with hipBLAS's own
+rocBLAS-to-hipBLAS conversion.
+
+All calls return ``(hipblasStatus_t,)``; ``hipblasCreate()`` returns
+``(status, handle)``; ``hipblasStatusToString(status)`` returns ``(str,)``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import inspect
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+import rocmath.blas as _blas
+from rocmath.blas import BlasHandle
+from rocmath.errors import (
+    HipError,
+    HipStatus,
+    LaunchFailureError,
+    MemoryAccessFault,
+    RocblasError,
+    RocblasInvalidHandleError,
+    RocblasInvalidPointerError,
+    RocblasInvalidValueError,
+    RocblasNotImplementedError,
+    RocblasStatus,
+    RocmathError,
+)
+from rocmath.handle import AtomicsMode, PointerMode
+from rocmath.memory import MemoryKind, address_space
+from rocmath.precision import Precision, from_bfloat16, to_bfloat16
+
+from . import hip as _hip
+from ._api import StatusTable, binding
+from ._manifest import Entry, hipblas_names
+from ._types import CStr, Pointer, c_enum, check_enum, host_bytes, pointer_value, resolve
+from .hip import hipDataType
+
+_MODULE = __name__
+
+# --- enums (hipblas.h / hipblas-common.h values) -------------------------------------------------
+
+hipblasStatus_t = c_enum("hipblasStatus_t", [
+    ("HIPBLAS_STATUS_SUCCESS", 0), ("HIPBLAS_STATUS_NOT_INITIALIZED", 1), ("HIPBLAS_STATUS_ALLOC_FAILED", 2),
+    ("HIPBLAS_STATUS_INVALID_VALUE", 3), ("HIPBLAS_STATUS_MAPPING_ERROR", 4), ("HIPBLAS_STATUS_EXECUTION_FAILED", 5),
+    ("HIPBLAS_STATUS_INTERNAL_ERROR", 6), ("HIPBLAS_STATUS_NOT_SUPPORTED", 7), ("HIPBLAS_STATUS_ARCH_MISMATCH", 8),
+    ("HIPBLAS_STATUS_HANDLE_IS_NULLPTR", 9), ("HIPBLAS_STATUS_INVALID_ENUM", 10), ("HIPBLAS_STATUS_UNKNOWN", 11),
+], _MODULE, "``hipblasStatus_t``.")
+hipblasPointerMode_t = c_enum("hipblasPointerMode_t", [
+    ("HIPBLAS_POINTER_MODE_HOST", 0), ("HIPBLAS_POINTER_MODE_DEVICE", 1)], _MODULE)
+hipblasOperation_t = c_enum("hipblasOperation_t", [
+    ("HIPBLAS_OP_N", 111), ("HIPBLAS_OP_T", 112), ("HIPBLAS_OP_C", 113)], _MODULE)
+hipblasFillMode_t = c_enum("hipblasFillMode_t", [
+    ("HIPBLAS_FILL_MODE_UPPER", 121), ("HIPBLAS_FILL_MODE_LOWER", 122), ("HIPBLAS_FILL_MODE_FULL", 123)], _MODULE)
+hipblasDiagType_t = c_enum("hipblasDiagType_t", [
+    ("HIPBLAS_DIAG_NON_UNIT", 131), ("HIPBLAS_DIAG_UNIT", 132)], _MODULE)
+hipblasSideMode_t = c_enum("hipblasSideMode_t", [
+    ("HIPBLAS_SIDE_LEFT", 141), ("HIPBLAS_SIDE_RIGHT", 142), ("HIPBLAS_SIDE_BOTH", 143)], _MODULE)
+hipblasMath_t = c_enum("hipblasMath_t", [
+    ("HIPBLAS_DEFAULT_MATH", 0), ("HIPBLAS_XF32_XDL_MATH", 1), ("HIPBLAS_PEDANTIC_MATH", 2),
+    ("HIPBLAS_TF32_TENSOR_OP_MATH", 3), ("HIPBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION", 4),
+    ("HIPBLAS_TENSOR_OP_MATH", 5)], _MODULE)
+hipblasDatatype_t = c_enum("hipblasDatatype_t", [
+    ("HIPBLAS_R_16F", 150), ("HIPBLAS_R_32F", 151), ("HIPBLAS_R_64F", 152), ("HIPBLAS_C_16F", 153),
+    ("HIPBLAS_C_32F", 154), ("HIPBLAS_C_64F", 155), ("HIPBLAS_R_8I", 160), ("HIPBLAS_R_8U", 161),
+    ("HIPBLAS_R_32I", 162), ("HIPBLAS_R_32U", 163), ("HIPBLAS_C_8I", 164), ("HIPBLAS_C_8U", 165),
+    ("HIPBLAS_C_32I", 166), ("HIPBLAS_C_32U", 167), ("HIPBLAS_R_16B", 168), ("HIPBLAS_C_16B", 169),
+    ("HIPBLAS_DATATYPE_INVALID", 255)], _MODULE,
+    "``hipblasDatatype_t`` (deprecated by hipBLAS 2 in favour of ``hipDataType``, used by the non-``_v2`` Ex API).")
+hipblasComputeType_t = c_enum("hipblasComputeType_t", [
+    ("HIPBLAS_COMPUTE_16F", 0), ("HIPBLAS_COMPUTE_16F_PEDANTIC", 1), ("HIPBLAS_COMPUTE_32F", 2),
+    ("HIPBLAS_COMPUTE_32F_PEDANTIC", 3), ("HIPBLAS_COMPUTE_32F_FAST_16F", 4), ("HIPBLAS_COMPUTE_32F_FAST_16BF", 5),
+    ("HIPBLAS_COMPUTE_32F_FAST_TF32", 6), ("HIPBLAS_COMPUTE_64F", 7), ("HIPBLAS_COMPUTE_64F_PEDANTIC", 8),
+    ("HIPBLAS_COMPUTE_32I", 9), ("HIPBLAS_COMPUTE_32I_PEDANTIC", 10)], _MODULE)
+hipblasGemmAlgo_t = c_enum("hipblasGemmAlgo_t", [("HIPBLAS_GEMM_DEFAULT", 160)], _MODULE)
+hipblasAtomicsMode_t = c_enum("hipblasAtomicsMode_t", [
+    ("HIPBLAS_ATOMICS_NOT_ALLOWED", 0), ("HIPBLAS_ATOMICS_ALLOWED", 1)], _MODULE)
+hipblasGemmFlags_t = c_enum("hipblasGemmFlags_t", [
+    ("HIPBLAS_GEMM_FLAGS_NONE", 0), ("HIPBLAS_GEMM_FLAGS_USE_CU_EFFICIENCY", 0x2),
+    ("HIPBLAS_GEMM_FLAGS_FP16_ALT_IMPL", 0x4), ("HIPBLAS_GEMM_FLAGS_CHECK_SOLUTION_INDEX", 0x8),
+    ("HIPBLAS_GEMM_FLAGS_FP16_ALT_IMPL_RNZ", 0x10)], _MODULE)
+
+hipblasVersionMajor = 2
+hipblasVersionMinor = 3
+hipblasVersionPatch = 0
+
+_S = hipblasStatus_t
+
+
+class HipblasStatusError(RocmathError):
+    """A failure hipBLAS itself reports (before or instead of a rocBLAS status)."""
+
+    status = _S.HIPBLAS_STATUS_INTERNAL_ERROR
+
+    def __init__(self, status: Any, message: str = "", *, arg: str | None = None):
+        self.status = status  # type: ignore[misc]
+        super().__init__(message, arg=arg)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (HipblasStatusError, (int(self.status), self.message), {"arg": self.arg})
+
+
+# --- the status table --------------------------------------------------------------------------------
+
+#: hipBLAS's conversion of rocBLAS statuses (hipblasConvertStatus); anything else is UNKNOWN.
+ROCBLAS_TO_HIPBLAS: dict[RocblasStatus, Any] = {
+    RocblasStatus.success: _S.HIPBLAS_STATUS_SUCCESS,
+    RocblasStatus.size_unchanged: _S.HIPBLAS_STATUS_SUCCESS,
+    RocblasStatus.size_increased: _S.HIPBLAS_STATUS_SUCCESS,
+    RocblasStatus.invalid_handle: _S.HIPBLAS_STATUS_NOT_INITIALIZED,
+    RocblasStatus.not_implemented: _S.HIPBLAS_STATUS_NOT_SUPPORTED,
+    RocblasStatus.invalid_pointer: _S.HIPBLAS_STATUS_INVALID_VALUE,
+    RocblasStatus.invalid_size: _S.HIPBLAS_STATUS_INVALID_VALUE,
+    RocblasStatus.invalid_value: _S.HIPBLAS_STATUS_INVALID_VALUE,
+    RocblasStatus.memory_error: _S.HIPBLAS_STATUS_ALLOC_FAILED,
+    RocblasStatus.internal_error: _S.HIPBLAS_STATUS_INTERNAL_ERROR,
+}
+
+#: HIP errors raised inside a rocBLAS call, as rocBLAS turns them into its statuses.
+_HIP_TO_ROCBLAS = {
+    HipStatus.hipErrorOutOfMemory: RocblasStatus.memory_error,
+    HipStatus.hipErrorInvalidDevicePointer: RocblasStatus.invalid_pointer,
+    HipStatus.hipErrorInvalidValue: RocblasStatus.invalid_value,
+    HipStatus.hipErrorInvalidHandle: RocblasStatus.invalid_value,
+    HipStatus.hipErrorInvalidMemcpyDirection: RocblasStatus.invalid_value,
+}
+
+
+def convert_status(status: Any) -> Any:
+    """``hipblasConvertStatus``: a rocBLAS status as hipBLAS reports it."""
+    try:
+        return ROCBLAS_TO_HIPBLAS.get(RocblasStatus(int(status)), _S.HIPBLAS_STATUS_UNKNOWN)
+    except ValueError:
+        return _S.HIPBLAS_STATUS_UNKNOWN
+
+
+def _hipblas_status(exc: BaseException) -> Any:
+    if isinstance(exc, HipblasStatusError):
+        return exc.status
+    if isinstance(exc, RocblasError):
+        return convert_status(exc.status)
+    if isinstance(exc, (MemoryAccessFault, LaunchFailureError)):
+        # A kernel that would fault: on a GPU the program would crash; here the call fails.
+        return _S.HIPBLAS_STATUS_EXECUTION_FAILED
+    if isinstance(exc, HipError):
+        return convert_status(_HIP_TO_ROCBLAS.get(exc.status, RocblasStatus.internal_error))  # type: ignore[arg-type]
+    if isinstance(exc, MemoryError):
+        return _S.HIPBLAS_STATUS_ALLOC_FAILED
+    return _S.HIPBLAS_STATUS_INTERNAL_ERROR
+
+
+_HIPBLAS = StatusTable(_S.HIPBLAS_STATUS_SUCCESS, _hipblas_status)
+
+
+def _invalid_enum(message: str, arg: str) -> HipblasStatusError:
+    return HipblasStatusError(_S.HIPBLAS_STATUS_INVALID_ENUM, message, arg=arg)
+
+
+# --- handles -------------------------------------------------------------------------------------------
+
+
+class hipblasHandle_t(Pointer):
+    """A ``hipblasHandle_t``: on AMD it is the rocBLAS handle (here a :class:`rocmath.blas.BlasHandle`)."""
+
+    def __init__(self, pyobj: Any = None):
+        super().__init__(pyobj)
+        self._blas: BlasHandle | None = None
+
+    @property
+    def blas_handle(self) -> BlasHandle:
+        """The rocmath.blas handle behind it."""
+        return _handle(self)
+
+    def __repr__(self) -> str:
+        return f"<hipblasHandle_t object, _ptr={self._ptr}>"
+
+
+def _handle(obj: Any) -> BlasHandle:
+    """The handle argument: NULL and unknown handles are rocBLAS's invalid_handle."""
+    if isinstance(obj, BlasHandle):
+        return obj
+    address = 0 if obj is None else pointer_value(obj)
+    found = _hip._handles.get(address)
+    if not isinstance(found, hipblasHandle_t) or found._blas is None:
+        raise RocblasInvalidHandleError("not a live hipBLAS handle" if address else "null handle", arg="handle",
+                                        index=1)
+    return found._blas
+
+
+# --- host memory behind pointer arguments ----------------------------------------------------------------
+
+
+def _bytes_at(obj: Any, nbytes: int, arg: str) -> np.ndarray | None:
+    """The host bytes a pointer argument designates (None for NULL)."""
+    r = resolve(obj)
+    if r.address == 0 and r.host is None:
+        return None
+    if r.host is not None:
+        if r.host.nbytes < nbytes:
+            raise RocblasInvalidPointerError(f"host buffer holds {r.host.nbytes} bytes, needs {nbytes}", arg=arg)
+        return r.host[:nbytes]
+    if r.device:
+        alloc = address_space.find(r.address)
+        assert alloc is not None
+        if alloc.kind is MemoryKind.DEVICE or not alloc.live:
+            raise RocblasInvalidPointerError(
+                "a device pointer was given in host pointer mode (set HIPBLAS_POINTER_MODE_DEVICE)", arg=arg)
+        offset = r.address - alloc.ptr
+        if offset + nbytes > alloc.nbytes:
+            raise RocblasInvalidPointerError(f"{nbytes} bytes run past {alloc.describe()}", arg=arg)
+        return alloc.bytes_view(offset, nbytes)
+    try:
+        return host_bytes(r.address, nbytes, what=arg)
+    except ValueError as exc:
+        raise RocblasInvalidPointerError(str(exc), arg=arg) from None
+
+
+def _read(obj: Any, dtype: np.dtype[Any], count: int, arg: str) -> np.ndarray | None:
+    raw = _bytes_at(obj, count * dtype.itemsize, arg)
+    return None if raw is None else raw.view(dtype).copy()
+
+
+def _write(obj: Any, values: Any, dtype: np.dtype[Any], arg: str) -> None:
+    data = np.ascontiguousarray(np.asarray(values).astype(dtype, copy=False).reshape(-1))
+    raw = _bytes_at(obj, data.nbytes, arg)
+    if raw is None:
+        raise RocblasInvalidPointerError("null pointer", arg=arg)
+    raw[:] = data.view(np.uint8)
+
+
+def _write_out(obj: Any, value: int, arg: str, ctype: Any = ctypes.c_int) -> None:
+    """Store an out-parameter (a handle address, an enum) through the pointer the caller gave."""
+    if isinstance(obj, ctypes._SimpleCData):
+        obj.value = value
+        return
+    _write(obj, value, np.dtype(ctype), arg)
+
+
+# --- datatypes --------------------------------------------------------------------------------------------
+
+#: hipDataType -> rocblas_datatype (hipblasConvertDatatype_v2); others are INVALID_ENUM.
+_HIP_DATATYPE_TO_ROCBLAS = {
+    "HIP_R_16F": 150, "HIP_R_32F": 151, "HIP_R_64F": 152, "HIP_C_16F": 153, "HIP_C_32F": 154, "HIP_C_64F": 155,
+    "HIP_R_8I": 160, "HIP_R_8U": 161, "HIP_R_32I": 162, "HIP_R_32U": 163, "HIP_C_8I": 164, "HIP_C_8U": 165,
+    "HIP_C_32I": 166, "HIP_C_32U": 167, "HIP_R_16BF": 168, "HIP_C_16BF": 169,
+}
+
+#: The (a, b, c, compute) combinations hipblasGemmEx_v2 supports -> rocBLAS datatypes (a, b, c, compute).
+_GEMM_EX_V2 = {
+    ("HIP_R_16F", "HIP_R_16F", "HIP_R_16F", "HIPBLAS_COMPUTE_16F"): (150, 150, 150, 150),
+    ("HIP_R_16F", "HIP_R_16F", "HIP_R_16F", "HIPBLAS_COMPUTE_32F"): (150, 150, 150, 151),
+    ("HIP_R_16F", "HIP_R_16F", "HIP_R_32F", "HIPBLAS_COMPUTE_32F"): (150, 150, 151, 151),
+    ("HIP_R_16BF", "HIP_R_16BF", "HIP_R_16BF", "HIPBLAS_COMPUTE_32F"): (168, 168, 168, 151),
+    ("HIP_R_16BF", "HIP_R_16BF", "HIP_R_32F", "HIPBLAS_COMPUTE_32F"): (168, 168, 151, 151),
+    ("HIP_R_32F", "HIP_R_32F", "HIP_R_32F", "HIPBLAS_COMPUTE_32F"): (151, 151, 151, 151),
+    ("HIP_R_64F", "HIP_R_64F", "HIP_R_64F", "HIPBLAS_COMPUTE_64F"): (152, 152, 152, 152),
+    ("HIP_R_8I", "HIP_R_8I", "HIP_R_32I", "HIPBLAS_COMPUTE_32I"): (160, 160, 162, 162),
+    ("HIP_C_32F", "HIP_C_32F", "HIP_C_32F", "HIPBLAS_COMPUTE_32F"): (154, 154, 154, 154),
+    ("HIP_C_64F", "HIP_C_64F", "HIP_C_64F", "HIPBLAS_COMPUTE_64F"): (155, 155, 155, 155),
+}
+
+_BF16 = np.dtype([("bf16", np.uint16)])  # marker: bfloat16 bits (numpy has no bfloat16)
+#: rocblas_datatype -> how a host scalar of it is stored.
+_HOST_DTYPE = {
+    150: np.dtype(np.float16), 151: np.dtype(np.float32), 152: np.dtype(np.float64), 154: np.dtype(np.complex64),
+    155: np.dtype(np.complex128), 160: np.dtype(np.int8), 161: np.dtype(np.uint8), 162: np.dtype(np.int32),
+    163: np.dtype(np.uint32), 168: _BF16,
+}
+
+
+def _datatype(value: Any, arg: str, v2: bool) -> int:
+    """A hipblasDatatype_t (or, in the ``_v2`` API, hipDataType) argument as a rocblas_datatype."""
+    if v2:
+        check_enum(value, hipDataType, arg)
+        converted = _HIP_DATATYPE_TO_ROCBLAS.get(value.name)
+    else:
+        check_enum(value, hipblasDatatype_t, arg)
+        converted = None if value.name == "HIPBLAS_DATATYPE_INVALID" else int(value)
+    if converted is None:
+        raise _invalid_enum(f"{value.name} has no rocBLAS datatype", arg)
+    return converted
+
+
+def _scalar_storage(datatype: int, arg: str) -> np.dtype[Any]:
+    dtype = _HOST_DTYPE.get(datatype)
+    if dtype is None:
+        raise RocblasNotImplementedError(f"rocblas_datatype {datatype} has no host scalar type here", arg=arg)
+    return dtype
+
+
+def _from_storage(values: np.ndarray | None, storage: np.dtype[Any]) -> Any:
+    if values is None or storage != _BF16:
+        return values
+    return from_bfloat16(values.view(np.uint16))
+
+
+# --- parameter kinds -----------------------------------------------------------------------------------------
+
+_ENUMS = {"trans": hipblasOperation_t, "transA": hipblasOperation_t, "transB": hipblasOperation_t,
+          "uplo": hipblasFillMode_t, "diag": hipblasDiagType_t, "side": hipblasSideMode_t}
+_DATATYPE_PARAMS = frozenset({"a_type", "b_type", "c_type", "x_type", "y_type", "alpha_type", "result_type",
+                              "execution_type", "cs_type", "compute_type"})
+_INT_PARAMS = frozenset({"n", "m", "k", "kl", "ku", "lda", "ldb", "ldc", "ldd", "incx", "incy", "batch_count",
+                         "ldinvA", "invA_size", "solution_index", "stridex", "stridey"})
+#: Host-side in/out scalars of the Givens routines: name -> values per batch entry.
+_GIVENS = {"rotg": {"a": 1, "b": 1, "c": 1, "s": 1}, "rotmg": {"d1": 1, "d2": 1, "x1": 1, "y1": 1, "param": 5},
+           "rotm": {"param": 5}}
+#: rocBLAS parameters hipBLAS's GemmEx family does not have (it passes C as D).
+_GEMM_EX_HIDDEN = frozenset({"d", "d_type", "ldd", "stride_d", "solution_index"})
+
+
+@dataclass(frozen=True)
+class _Param:
+    hip: str  # the hipBLAS (hip-python) name
+    rocblas: str
+    kind: str  # handle, enum, datatype, compute, algo, flags, int, pointer, scalar, result, givens
+
+
+def _kind(entry: Entry, name: str) -> str:
+    base = entry.op.removesuffix("_ex")
+    if name == "handle":
+        return "handle"
+    if name in _ENUMS:
+        return "enum"
+    if name == "compute_type" and entry.op == "gemm_ex" and entry.v2:
+        return "compute"
+    if name in _DATATYPE_PARAMS:
+        return "datatype"
+    if name in ("algo", "flags"):
+        return name
+    if name in _INT_PARAMS or name.startswith("stride_"):
+        return "int"
+    if name in _GIVENS.get(base, {}) and not entry.op.endswith("_ex"):
+        return "givens"
+    if name in ("alpha", "beta") or (base == "rot" and name in ("c", "s")):
+        return "scalar"
+    if name in ("result", "results"):
+        return "result"
+    return "pointer"
+
+
+def _hip_name(name: str, signature: tuple[str, ...], is_ex: bool) -> str:
+    """hip-python's parameter name for a rocBLAS one (``A`` -> ``AP``, ``batch_count`` -> ``batchCount``)."""
+    if name in ("A", "B", "C") and not is_ex:
+        return f"{name}P"
+    if is_ex and name in ("a", "b", "c"):
+        return name.upper()
+    if name.endswith("_type"):
+        head = name.removesuffix("_type")
+        return {"a": "aType", "b": "bType", "c": "cType", "x": "xType", "y": "yType", "cs": "csType"}.get(
+            head, "".join(w if i == 0 else w.capitalize() for i, w in enumerate(head.split("_"))) + "Type")
+    if name.startswith("stride_"):
+        target = next((p for p in signature if p.lower() == name[7:].lower()), name[7:])
+        if target in ("A", "AP", "B", "C") or (is_ex and target in ("a", "b", "c")):
+            return f"stride{target[0].upper()}"
+        return f"stride{target[0].upper()}{target[1:]}" if len(target) > 2 else f"stride{target}"
+    return {"batch_count": "batchCount", "results": "result", "invA_size": "invAsize"}.get(name, name)
+
+
+def _params(entry: Entry, signature: tuple[str, ...]) -> tuple[_Param, ...]:
+    names = [n for n in signature if not (entry.op == "gemm_ex" and (n in _GEMM_EX_HIDDEN or
+                                                                     (n == "flags" and not entry.flags)))]
+    is_ex = entry.op.endswith("_ex")
+    return tuple(_Param(_hip_name(n, signature, is_ex), n, _kind(entry, n)) for n in names)
+
+
+# --- scalar types --------------------------------------------------------------------------------------------
+
+
+def _precision(prefix: str) -> Precision:
+    return Precision.from_letter({"cs": "c", "zd": "z", "sc": "c", "dz": "z", "is": "s", "id": "d", "ic": "c",
+                                  "iz": "z"}.get(prefix, prefix))
+
+
+def _storage(precision: Precision) -> np.dtype[Any]:
+    return _BF16 if precision.letter == "bf" else precision.dtype
+
+
+def _scalar_dtype(entry: Entry, name: str, values: dict[str, Any]) -> np.dtype[Any]:
+    """How the host scalar ``name`` is stored (rocBLAS's C type for it)."""
+    op = entry.op
+    if op in ("axpy_ex", "scal_ex"):
+        return _scalar_storage(values["alpha_type"], "alpha")
+    if op in ("gemm_ex", "trsm_ex"):
+        return _scalar_storage(values["compute_type"], name)
+    if op == "rot_ex":
+        return _scalar_storage(values["cs_type"], name)
+    p = _precision(entry.prefix)
+    real = _storage(p.real)
+    if op == "scal" and entry.prefix in ("cs", "zd"):
+        return real
+    if op == "rot":
+        return real if name == "c" or entry.prefix in ("s", "d", "cs", "zd") else _storage(p)
+    if op in ("herk", "her", "hpr") or (op in ("her2k", "herkx") and name == "beta"):
+        return real
+    return _storage(p)
+
+
+def _result_dtype(entry: Entry, values: dict[str, Any]) -> np.dtype[Any]:
+    if entry.op.endswith("_ex"):
+        return _scalar_storage(values["result_type"], "result")
+    if entry.op in ("amax", "amin"):
+        return np.dtype(np.int32)
+    p = _precision(entry.prefix)
+    return _storage(p.real if entry.op in ("asum", "nrm2") else p)
+
+
+# --- the factory ------------------------------------------------------------------------------------------------
+
+
+def _int(value: Any, arg: str) -> int:
+    if isinstance(value, bool):
+        return int(value)
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"an integer is required for argument '{arg}', got {type(value).__name__}") from None
+
+
+class _Givens:
+    """Host-mode operands of rotg/rotm/rotmg: values behind host pointers, per batch entry."""
+
+    def __init__(self, entry: Entry, values: dict[str, Any], dtype: np.dtype[Any]):
+        self.flavour = entry.flavour
+        self.values = dict(values)  # the pointers: the call's values are replaced by what they point to
+        self.dtype = dtype
+        self.count = 1 if entry.flavour == "" else _int(values["batch_count"], "batchCount")
+
+    def _where(self, name: str, width: int) -> list[tuple[Any, int]]:
+        """(pointer, element offset) of each batch entry's values."""
+        obj = self.values[name]
+        if self.flavour == "_batched":
+            table = _read(obj, np.dtype(np.uint64), self.count, name)
+            if table is None:
+                return []
+            return [(int(p), 0) for p in table]
+        if self.flavour == "_strided_batched":
+            stride = _int(self.values[f"stride_{name}"], f"stride{name}")
+            return [(obj, b * stride) for b in range(self.count)]
+        return [(obj, 0)]
+
+    def read(self, name: str, width: int, dtype: np.dtype[Any]) -> np.ndarray | None:
+        if self.count <= 0 or self.values[name] is None or pointer_value_or_none(self.values[name]) == 0:
+            return None
+        if self.flavour == "_strided_batched":
+            stride = _int(self.values[f"stride_{name}"], f"stride{name}")
+            return _read(self.values[name], dtype, (self.count - 1) * stride + width, name)
+        parts = []
+        for ptr, _ in self._where(name, width):
+            part = _read(ptr, dtype, width, name)
+            if part is None:
+                raise RocblasInvalidPointerError("null pointer in the batch", arg=name)
+            parts.append(part)
+        return np.concatenate(parts) if parts else None
+
+    def write(self, name: str, width: int, dtype: np.dtype[Any], result: Any) -> None:
+        values = np.asarray(result).reshape(self.count, width)
+        for b, (ptr, offset) in enumerate(self._where(name, width)):
+            if self.flavour == "_strided_batched":
+                raw = _bytes_at(ptr, (offset + width) * dtype.itemsize, name)
+                assert raw is not None
+                raw[offset * dtype.itemsize:] = np.ascontiguousarray(values[b].astype(dtype)).view(np.uint8)
+            else:
+                _write(ptr, values[b], dtype, name)
+
+
+def pointer_value_or_none(obj: Any) -> int:
+    """The pointer value of an argument (0 for None)."""
+    return 0 if obj is None else pointer_value(obj)
+
+
+def _bind(name: str, entry: Entry) -> Callable[..., tuple[Any, ...]]:
+    """Make the hip-python function ``name`` over ``rocmath.blas.<entry.rocblas>``."""
+    target = getattr(_blas, entry.rocblas)
+    signature = tuple(inspect.signature(target).parameters)
+    params = _params(entry, signature)
+    hip_names = tuple(p.hip for p in params)
+    base = entry.op.removesuffix("_ex")
+    givens = _GIVENS.get(base, {}) if not entry.op.endswith("_ex") else {}
+
+    def impl(*args: Any, **kwargs: Any) -> None:
+        if len(args) > len(params):
+            raise TypeError(f"{name}() takes {len(params)} arguments ({len(args)} given)")
+        given = dict(zip(hip_names, args, strict=False))
+        for key, value in kwargs.items():
+            if key not in hip_names or key in given:
+                raise TypeError(f"{name}() got an unexpected or repeated argument '{key}'")
+            given[key] = value
+        missing = [h for h in hip_names if h not in given]
+        if missing:
+            raise TypeError(f"{name}() missing argument(s): {', '.join(missing)}")
+        values: dict[str, Any] = {}
+        # hip-python checks every enum's type before the call; hipBLAS then converts them
+        # (INVALID_ENUM) before rocBLAS looks at the handle.
+        for p in params:
+            v = given[p.hip]
+            if p.kind == "enum":
+                values[p.rocblas] = int(check_enum(v, _ENUMS[p.rocblas], p.hip))
+            elif p.kind == "datatype":
+                values[p.rocblas] = _datatype(v, p.hip, entry.v2)
+            elif p.kind == "compute":
+                check_enum(v, hipblasComputeType_t, p.hip)
+                values[p.rocblas] = v
+            elif p.kind == "algo":
+                check_enum(v, hipblasGemmAlgo_t, p.hip)
+                values[p.rocblas] = 0  # HIPBLAS_GEMM_DEFAULT -> rocblas_gemm_algo_standard
+            elif p.kind == "flags":
+                values[p.rocblas] = int(check_enum(v, hipblasGemmFlags_t, p.hip))
+            elif p.kind == "int":
+                values[p.rocblas] = _int(v, p.hip)
+            else:
+                values[p.rocblas] = v
+        if entry.op == "gemm_ex":
+            if entry.v2:
+                key = (given["aType"], given["bType"], given["cType"], values["compute_type"])
+                for v, arg in zip(key[:3], ("aType", "bType", "cType"), strict=True):
+                    check_enum(v, hipDataType, arg)
+                types = _GEMM_EX_V2.get(tuple(v.name for v in key))
+                if types is None:
+                    raise HipblasStatusError(_S.HIPBLAS_STATUS_NOT_SUPPORTED,
+                                             "unsupported (aType, bType, cType, computeType) combination")
+                values["a_type"], values["b_type"], values["c_type"], values["compute_type"] = types
+            values.update(d_type=values["c_type"], ldd=values["ldc"], solution_index=0)
+            values.setdefault("flags", 0)
+            if "stride_c" in values:
+                values["stride_d"] = values["stride_c"]
+        handle = values["handle"] = _handle(values["handle"])
+        host = handle.pointer_mode is PointerMode.host
+        result_param = next((p for p in params if p.kind == "result"), None)
+        result_obj = None
+        for p in params:
+            v = values[p.rocblas]
+            if p.kind == "handle":
+                continue
+            if p.kind in ("pointer", "givens") or (p.kind in ("scalar", "result") and not host):
+                values[p.rocblas] = resolve(v).address if v is not None else None
+            elif p.kind == "scalar":
+                dtype = _scalar_dtype(entry, p.rocblas, values)
+                try:
+                    got = _from_storage(_read(v, dtype, 1, p.hip), dtype)
+                except RocblasInvalidPointerError:
+                    got = None  # an unreadable scalar is a null one: rocBLAS decides whether it matters
+                values[p.rocblas] = None if got is None else got[0]
+            elif p.kind == "result":
+                result_obj = v
+                if pointer_value_or_none(v) == 0:
+                    raise RocblasInvalidPointerError("null pointer", arg=p.hip)
+                values[p.rocblas] = None
+        if entry.op == "gemm_ex":
+            values["d"] = values["c"]  # hipBLAS has no D: C is both input and output
+        host_givens = None
+        if givens and host:
+            host_givens = _Givens(entry, values, _storage(_precision(entry.prefix)))
+            for g, width in givens.items():
+                dtype = _storage(_precision(entry.prefix).real) if (base == "rotg" and g == "c") else host_givens.dtype
+                got = host_givens.read(g, width, dtype)
+                values[g] = None if got is None else (got if got.size > 1 or base == "rotm" else got[0])
+        out = target(*(values[n] for n in signature))
+        if host and result_param is not None and out is not None:
+            dtype = _result_dtype(entry, values)
+            if dtype == _BF16:
+                _write(result_obj, to_bfloat16(np.asarray(out, dtype=np.float32)), np.dtype(np.uint16),
+                       result_param.hip)
+            else:
+                _write(result_obj, out, dtype, result_param.hip)
+        if host_givens is not None and out is not None:
+            names = ("a", "b", "c", "s") if base == "rotg" else ("d1", "d2", "x1", "param") if base == "rotmg" else ()
+            for g, value in zip(names, out, strict=False):
+                dtype = (_storage(_precision(entry.prefix).real) if (base == "rotg" and g == "c")
+                         else host_givens.dtype)
+                host_givens.write(g, givens[g], dtype, value)
+
+    impl.__name__ = impl.__qualname__ = name
+    impl.__doc__ = (f"{name}({', '.join(hip_names)}) -> (hipblasStatus_t,)\n\n"
+                    f"hipBLAS over rocmath.blas.{entry.rocblas} (see its documentation); hipBLAS enums, host "
+                    f"scalars through pointers in host pointer mode.")
+    fn = binding(_HIPBLAS)(impl)
+    fn.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(h, inspect.Parameter.POSITIONAL_OR_KEYWORD) for h in hip_names])
+    return fn
+
+
+# --- auxiliary functions -------------------------------------------------------------------------------------
+
+
+@binding(_HIPBLAS, 1)
+def hipblasCreate() -> hipblasHandle_t:
+    """A new handle on the current device, its null stream, host pointer mode."""
+    handle = hipblasHandle_t()
+    handle._blas = _blas.create_handle()
+    handle._ptr = _hip._register(handle)
+    return handle
+
+
+@binding(_HIPBLAS)
+def hipblasDestroy(handle: Any) -> None:
+    """Destroy a handle (its queued work still completes)."""
+    blas_handle = _handle(handle)
+    blas_handle.destroy()
+    with _hip._handles_lock:
+        for address, obj in list(_hip._handles.items()):
+            if isinstance(obj, hipblasHandle_t) and obj._blas is blas_handle:
+                del _hip._handles[address]
+
+
+@binding(_HIPBLAS)
+def hipblasSetStream(handle: Any, streamId: Any) -> None:
+    """Queue the handle's later work on ``streamId`` (None or 0: the null stream)."""
+    h = _handle(handle)
+    try:
+        stream = _hip.as_stream(streamId)
+    except HipError as exc:  # rocblas_set_stream: a bad stream is invalid_value
+        raise RocblasInvalidValueError(str(exc), arg="streamId") from exc
+    h.set_stream(stream)
+
+
+def hipblasGetStream(handle: Any, streamId: Any = None) -> tuple[Any, ...]:
+    """The handle's stream: written through ``streamId`` (hip-python 6.x: a ``createRef()`` or
+    ``ctypes.c_void_p``) and returned ``(status,)``; without it, returned as ``(status, stream)``."""
+    if streamId is None:
+        return _get_stream(handle)
+    return _get_stream_into(handle, streamId)
+
+
+@binding(_HIPBLAS, 1)
+def _get_stream(handle: Any) -> Any:
+    return _hip.wrap_stream(_handle(handle).get_stream())
+
+
+@binding(_HIPBLAS)
+def _get_stream_into(handle: Any, streamId: Any) -> None:
+    stream = _hip.wrap_stream(_handle(handle).get_stream())
+    _write_out(streamId, 0 if stream is None else stream._ptr, "streamId", ctypes.c_uint64)
+
+
+@binding(_HIPBLAS)
+def hipblasSetPointerMode(handle: Any, mode: Any) -> None:
+    """Where scalars and results live: ``HIPBLAS_POINTER_MODE_HOST`` or ``_DEVICE``."""
+    check_enum(mode, hipblasPointerMode_t, "mode")
+    _handle(handle).set_pointer_mode(PointerMode(int(mode)))
+
+
+def hipblasGetPointerMode(handle: Any, mode: Any = None) -> tuple[Any, ...]:
+    """The pointer mode: written through ``mode`` and returned ``(status,)``, or returned
+    ``(status, mode)`` when ``mode`` is omitted."""
+    if mode is None:
+        return _get_pointer_mode(handle)
+    return _get_pointer_mode_into(handle, mode)
+
+
+@binding(_HIPBLAS, 1)
+def _get_pointer_mode(handle: Any) -> Any:
+    return hipblasPointerMode_t(int(_handle(handle).get_pointer_mode()))
+
+
+@binding(_HIPBLAS)
+def _get_pointer_mode_into(handle: Any, mode: Any) -> None:
+    _write_out(mode, int(_handle(handle).get_pointer_mode()), "mode")
+
+
+@binding(_HIPBLAS)
+def hipblasSetAtomicsMode(handle: Any, atomics_mode: Any) -> None:
+    """Allow or forbid atomics (rocmath's kernels are deterministic either way)."""
+    check_enum(atomics_mode, hipblasAtomicsMode_t, "atomics_mode")
+    _handle(handle).set_atomics_mode(AtomicsMode(int(atomics_mode)))
+
+
+def hipblasGetAtomicsMode(handle: Any, atomics_mode: Any = None) -> tuple[Any, ...]:
+    """The atomics mode (written through ``atomics_mode``, or returned when it is omitted)."""
+    if atomics_mode is None:
+        return _get_atomics(handle)
+    return _get_atomics_into(handle, atomics_mode)
+
+
+@binding(_HIPBLAS, 1)
+def _get_atomics(handle: Any) -> Any:
+    return hipblasAtomicsMode_t(int(_handle(handle).get_atomics_mode()))
+
+
+@binding(_HIPBLAS)
+def _get_atomics_into(handle: Any, atomics_mode: Any) -> None:
+    _write_out(atomics_mode, int(_handle(handle).get_atomics_mode()), "atomics_mode")
+
+
+@binding(_HIPBLAS)
+def hipblasSetMathMode(handle: Any, mode: Any) -> None:
+    """The math mode: default or xf32; the others are ``HIPBLAS_STATUS_NOT_SUPPORTED``, as in hipBLAS."""
+    check_enum(mode, hipblasMath_t, "mode")
+    if mode.name not in ("HIPBLAS_DEFAULT_MATH", "HIPBLAS_XF32_XDL_MATH"):
+        raise HipblasStatusError(_S.HIPBLAS_STATUS_NOT_SUPPORTED, f"{mode.name} has no rocBLAS math mode", arg="mode")
+    _blas.set_math_mode(_handle(handle), int(mode))
+
+
+def hipblasGetMathMode(handle: Any, mode: Any = None) -> tuple[Any, ...]:
+    """The math mode (written through ``mode``, or returned when it is omitted)."""
+    if mode is None:
+        return _get_math(handle)
+    return _get_math_into(handle, mode)
+
+
+@binding(_HIPBLAS, 1)
+def _get_math(handle: Any) -> Any:
+    return hipblasMath_t(int(_blas.get_math_mode(_handle(handle))))
+
+
+@binding(_HIPBLAS)
+def _get_math_into(handle: Any, mode: Any) -> None:
+    _write_out(mode, int(_blas.get_math_mode(_handle(handle))), "mode")
+
+
+def _host_side(obj: Any, nbytes: int, arg: str) -> Any:
+    """The host side of SetVector/GetMatrix...: a buffer, pinned rocmath memory or raw host memory."""
+    r = resolve(obj)
+    if r.host is not None:
+        return r.host
+    if r.device or r.address == 0:
+        return r.address or None
+    try:
+        return host_bytes(r.address, nbytes, what=arg)
+    except ValueError as exc:
+        raise RocblasInvalidPointerError(str(exc), arg=arg) from None
+
+
+def _vector_copy(fn: Callable[..., None], to_device: bool, n: Any, elemSize: Any, x: Any, incx: Any, y: Any,
+                 incy: Any, *stream: Any) -> None:
+    n, size, incx, incy = _int(n, "n"), _int(elemSize, "elemSize"), _int(incx, "incx"), _int(incy, "incy")
+    host_inc, host_obj = (incx, x) if to_device else (incy, y)
+    need = ((n - 1) * abs(host_inc) + 1) * size if n > 0 and size > 0 else 0
+    host = _host_side(host_obj, need, "x" if to_device else "y")
+    dev = resolve(y if to_device else x).address or None
+    args = (host, incx, dev, incy) if to_device else (dev, incx, host, incy)
+    fn(n, size, args[0], args[1], args[2], args[3], *(_hip.as_stream(s) for s in stream))
+
+
+def _matrix_copy(fn: Callable[..., None], to_device: bool, rows: Any, cols: Any, elemSize: Any, AP: Any, lda: Any,
+                 BP: Any, ldb: Any, *stream: Any) -> None:
+    rows, cols, size = _int(rows, "rows"), _int(cols, "cols"), _int(elemSize, "elemSize")
+    lda, ldb = _int(lda, "lda"), _int(ldb, "ldb")
+    host_ld, host_obj = (lda, AP) if to_device else (ldb, BP)
+    need = ((cols - 1) * host_ld + rows) * size if rows > 0 and cols > 0 and size > 0 else 0
+    host = _host_side(host_obj, need, "AP" if to_device else "BP")
+    dev = resolve(BP if to_device else AP).address or None
+    a, b = (host, dev) if to_device else (dev, host)
+    fn(rows, cols, size, a, lda, b, ldb, *(_hip.as_stream(s) for s in stream))
+
+
+@binding(_HIPBLAS)
+def hipblasSetVector(n: int, elemSize: int, x: Any, incx: int, y: Any, incy: int) -> None:
+    """Copy ``n`` elements of ``elemSize`` bytes from host ``x`` to device ``y`` (blocking)."""
+    _vector_copy(_blas.set_vector, True, n, elemSize, x, incx, y, incy)
+
+
+@binding(_HIPBLAS)
+def hipblasGetVector(n: int, elemSize: int, x: Any, incx: int, y: Any, incy: int) -> None:
+    """Copy ``n`` elements from device ``x`` to host ``y`` (blocking)."""
+    _vector_copy(_blas.get_vector, False, n, elemSize, x, incx, y, incy)
+
+
+@binding(_HIPBLAS)
+def hipblasSetVectorAsync(n: int, elemSize: int, x: Any, incx: int, y: Any, incy: int, stream: Any) -> None:
+    """:func:`hipblasSetVector` ordered on ``stream``."""
+    _vector_copy(_blas.set_vector_async, True, n, elemSize, x, incx, y, incy, stream)
+
+
+@binding(_HIPBLAS)
+def hipblasGetVectorAsync(n: int, elemSize: int, x: Any, incx: int, y: Any, incy: int, stream: Any) -> None:
+    """:func:`hipblasGetVector` ordered on ``stream``."""
+    _vector_copy(_blas.get_vector_async, False, n, elemSize, x, incx, y, incy, stream)
+
+
+@binding(_HIPBLAS)
+def hipblasSetMatrix(rows: int, cols: int, elemSize: int, AP: Any, lda: int, BP: Any, ldb: int) -> None:
+    """Copy a column-major ``rows x cols`` host matrix to the device (blocking)."""
+    _matrix_copy(_blas.set_matrix, True, rows, cols, elemSize, AP, lda, BP, ldb)
+
+
+@binding(_HIPBLAS)
+def hipblasGetMatrix(rows: int, cols: int, elemSize: int, AP: Any, lda: int, BP: Any, ldb: int) -> None:
+    """Copy a column-major ``rows x cols`` device matrix to the host (blocking)."""
+    _matrix_copy(_blas.get_matrix, False, rows, cols, elemSize, AP, lda, BP, ldb)
+
+
+@binding(_HIPBLAS)
+def hipblasSetMatrixAsync(rows: int, cols: int, elemSize: int, AP: Any, lda: int, BP: Any, ldb: int,
+                          stream: Any) -> None:
+    """:func:`hipblasSetMatrix` ordered on ``stream``."""
+    _matrix_copy(_blas.set_matrix_async, True, rows, cols, elemSize, AP, lda, BP, ldb, stream)
+
+
+@binding(_HIPBLAS)
+def hipblasGetMatrixAsync(rows: int, cols: int, elemSize: int, AP: Any, lda: int, BP: Any, ldb: int,
+                          stream: Any) -> None:
+    """:func:`hipblasGetMatrix` ordered on ``stream``."""
+    _matrix_copy(_blas.get_matrix_async, False, rows, cols, elemSize, AP, lda, BP, ldb, stream)
+
+
+def hipblasStatusToString(status: Any) -> tuple[CStr]:
+    """The enumerator name of a status, as a 1-tuple (hip-python returns no status here)."""
+    check_enum(status, hipblasStatus_t, "status")
+    return (CStr(status.name),)
+
+
+# --- the compute functions: one generated binding per manifest name ------------------------------------------
+
+MANIFEST: dict[str, Entry] = hipblas_names()
+_BOUND: dict[str, Callable[..., tuple[Any, ...]]] = {name: _bind(name, entry) for name, entry in MANIFEST.items()}
+
+
+def __getattr__(name: str) -> Callable[..., tuple[Any, ...]]:
+    # The generated functions are module attributes, listed by __dir__ and __all__ (PEP 562).
+    try:
+        return _BOUND[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_BOUND))
+
+
+__all__ = sorted([
+    *_BOUND, "hipblasCreate", "hipblasDestroy", "hipblasSetStream", "hipblasGetStream", "hipblasSetPointerMode",
+    "hipblasGetPointerMode", "hipblasSetAtomicsMode", "hipblasGetAtomicsMode", "hipblasSetMathMode",
+    "hipblasGetMathMode", "hipblasSetVector", "hipblasGetVector", "hipblasSetVectorAsync", "hipblasGetVectorAsync",
+    "hipblasSetMatrix", "hipblasGetMatrix", "hipblasSetMatrixAsync", "hipblasGetMatrixAsync",
+    "hipblasStatusToString", "hipblasStatus_t", "hipblasPointerMode_t", "hipblasOperation_t", "hipblasFillMode_t",
+    "hipblasDiagType_t", "hipblasSideMode_t", "hipblasMath_t", "hipblasDatatype_t", "hipblasComputeType_t",
+    "hipblasGemmAlgo_t", "hipblasAtomicsMode_t", "hipblasGemmFlags_t", "hipDataType", "hipblasHandle_t",
+    "HipblasStatusError", "convert_status",
+])

@@ -1,0 +1,151 @@
+"""``python -m rocmath.hip``: unmodified hip-python programs, through the import shim."""
+
+from __future__ import annotations
+
+import os
+import runpy
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from rocmath.hip import _shim
+
+HELPER = '''
+def hip_check(call_result):
+    err = call_result[0]
+    result = call_result[1:]
+    if len(result) == 1:
+        result = result[0]
+    if isinstance(err, hip.hipError_t) and err != hip.hipError_t.hipSuccess:
+        raise RuntimeError(str(err))
+    elif isinstance(err, hipblas.hipblasStatus_t) and err != hipblas.hipblasStatus_t.HIPBLAS_STATUS_SUCCESS:
+        raise RuntimeError(str(err))
+    return result
+'''
+
+PROGRAMS = {
+    "saxpy": '''
+import ctypes
+import numpy as np
+from hip import hip, hipblas
+''' + HELPER + '''
+n = 100
+alpha = ctypes.c_float(2)
+x_h = np.random.rand(n).astype(np.float32)
+y_h = np.random.rand(n).astype(np.float32)
+expected = 2 * x_h + y_h
+x_d = hip_check(hip.hipMalloc(n * 4))
+y_d = hip_check(hip.hipMalloc(n * 4))
+hip_check(hip.hipMemcpy(x_d, x_h, x_d.size, hip.hipMemcpyKind.hipMemcpyHostToDevice))
+hip_check(hip.hipMemcpy(y_d, y_h, y_d.size, hip.hipMemcpyKind.hipMemcpyHostToDevice))
+handle = hip_check(hipblas.hipblasCreate())
+hip_check(hipblas.hipblasSaxpy(handle, n, ctypes.addressof(alpha), x_d, 1, y_d, 1))
+hip_check(hipblas.hipblasDestroy(handle))
+hip_check(hip.hipMemcpy(y_h, y_d, y_d.size, hip.hipMemcpyKind.hipMemcpyDeviceToHost))
+assert np.allclose(expected, y_h)
+hip_check(hip.hipFree(x_d)); hip_check(hip.hipFree(y_d))
+print("ok")
+''',
+    "sgemm_rocm_bindings": '''
+import ctypes
+import numpy as np
+from rocm.bindings import hip, hipblas
+from rocm.version import ROCM_VERSION_TUPLE
+''' + HELPER + '''
+assert len(ROCM_VERSION_TUPLE) == 3
+m, n, k = 6, 5, 4
+A = np.asfortranarray(np.random.rand(m, k).astype(np.float32))
+B = np.asfortranarray(np.random.rand(k, n).astype(np.float32))
+C = np.zeros((m, n), np.float32, order="F")
+d = [hip_check(hip.hipMalloc(a.nbytes)) for a in (A, B, C)]
+stream = hip_check(hip.hipStreamCreate())
+start, stop = hip_check(hip.hipEventCreate()), hip_check(hip.hipEventCreate())
+hip_check(hip.hipEventRecord(start, stream))
+for dev, host in zip(d, (A, B)):
+    hip_check(hip.hipMemcpyAsync(dev, host, host.nbytes, hip.hipMemcpyKind.hipMemcpyHostToDevice, stream))
+h = hip_check(hipblas.hipblasCreate())
+hip_check(hipblas.hipblasSetStream(h, stream))
+one, zero = ctypes.c_float(1), ctypes.c_float(0)
+N = hipblas.hipblasOperation_t.HIPBLAS_OP_N
+hip_check(hipblas.hipblasSgemm(h, N, N, m, n, k, ctypes.addressof(one), d[0], m, d[1], k, ctypes.addressof(zero),
+                               d[2], m))
+hip_check(hip.hipMemcpyAsync(C, d[2], C.nbytes, hip.hipMemcpyKind.hipMemcpyDeviceToHost, stream))
+hip_check(hip.hipEventRecord(stop, stream))
+hip_check(hip.hipEventSynchronize(stop))
+assert hip_check(hip.hipEventElapsedTime(start, stop)) >= 0
+assert np.allclose(C, A @ B, rtol=1e-5)
+_, props = hip.hipGetDeviceProperties(0)
+assert props.gcnArchName.decode().startswith("gfx")
+hip_check(hipblas.hipblasDestroy(h)); hip_check(hip.hipStreamDestroy(stream))
+print("ok")
+''',
+    "subarray_scal": '''
+import ctypes
+import sys
+import numpy as np
+import hip as hip_pkg
+from hip import hip, hipblas
+from hip._util.types import DeviceArray
+''' + HELPER + '''
+assert hip_pkg.hipblas is hipblas and sys.argv[1:] == ["--rows", "3"]
+shape = (3, 20)
+x_h = np.ones(shape, dtype="float32")
+x_d = hip_check(hip.hipMalloc(x_h.nbytes)).configure(typestr="float32", shape=shape)
+assert isinstance(x_d, DeviceArray)
+hip_check(hip.hipMemcpy(x_d, x_h, x_h.nbytes, hip.hipMemcpyKind.hipMemcpyHostToDevice))
+handle = hip_check(hipblas.hipblasCreate())
+for r in range(shape[0]):
+    row = x_d[r, :]
+    alpha = ctypes.c_float(r)
+    hip_check(hipblas.hipblasSscal(handle, row.size, ctypes.addressof(alpha), row, 1))
+    hip_check(hip.hipDeviceSynchronize())
+hip_check(hipblas.hipblasDestroy(handle))
+hip_check(hip.hipMemcpy(x_h, x_d, x_h.nbytes, hip.hipMemcpyKind.hipMemcpyDeviceToHost))
+assert (x_h == np.arange(3)[:, None]).all()
+hip_check(hip.hipFree(x_d))
+try:
+    from hip import hipfft  # noqa: F401
+except ImportError as exc:
+    assert "rocmath.hip" in str(exc)
+else:
+    raise AssertionError("hipfft is not provided yet")
+print("ok")
+''',
+}
+
+
+@pytest.fixture
+def shim():
+    _shim.install()
+    yield
+    _shim.uninstall()
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_programs_run_in_process_through_the_shim(shim, tmp_path, name, capsys, monkeypatch):
+    script = tmp_path / f"{name}.py"
+    script.write_text(textwrap.dedent(PROGRAMS[name]))
+    monkeypatch.setattr(sys, "argv", [str(script), "--rows", "3"])
+    runpy.run_path(str(script), run_name="__main__")
+    assert capsys.readouterr().out.strip().endswith("ok")
+
+
+def test_shim_is_not_installed_outside_the_runner():
+    assert _shim._finder not in sys.meta_path
+    assert "hip" not in sys.modules or getattr(sys.modules["hip"], "__spec__", None) is None or not isinstance(
+        sys.modules["hip"].__spec__.loader, _shim._Loader)
+
+
+def test_runner_subprocess(tmp_path):
+    script = tmp_path / "prog.py"
+    script.write_text(textwrap.dedent(PROGRAMS["subarray_scal"]) + "\nimport sys; sys.exit(3)\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    done = subprocess.run([sys.executable, "-m", "rocmath.hip", str(script), "--rows", "3"], capture_output=True,
+                          text=True, env=env, cwd=tmp_path, timeout=300)
+    assert done.stdout.strip() == "ok", done.stderr
+    assert done.returncode == 3  # the program's exit status passes through
+    usage = subprocess.run([sys.executable, "-m", "rocmath.hip"], capture_output=True, text=True, env=env,
+                           timeout=300)
+    assert usage.returncode == 2 and "usage" in usage.stdout
