@@ -1,0 +1,268 @@
+"""The generic API: spmv and spmm with their stages (buffer_size -> preprocess -> compute).
+
+``stage=buffer_size`` returns the bytes of ``temp_buffer`` the compute stage needs (the
+private accumulators of scattered products; 0 for non-transposed CSR products).
+``stage=preprocess`` analyses a CSR matrix for the default, csr_adaptive and csr_lrb
+algorithms (a row partition balanced by nonzeros, kept in the descriptor, as csrmv_analysis).
+``stage=compute`` runs the product.  Check order as rocSPARSE: handle, trans, alpha, the
+descriptors, beta, compute_type, alg, stage; then value types (all equal to compute_type,
+f32/f64 real or complex: not_implemented otherwise) and the algorithm for the format
+(invalid_value).  CSC matrices run as the CSR matrix of their transpose.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import rocmath
+from rocmath.launch import Buffer
+from rocmath.precision import Precision
+
+from . import _kernels as k
+from ._api import Call, is_null
+from ._descr import SpMatDescr, check_dnmat, check_dnvec, check_spmat
+from ._handle import check_handle
+from ._level2 import ANALYSIS_BLOCK_NNZ, CsrmvAnalysis, launch_coomv, launch_csrmv, scale_y, scatter_chunks
+from ._level3 import dense_view, launch_csrmm, scale_c
+from ._types import (
+    Datatype,
+    Format,
+    MatrixType,
+    Operation,
+    SparseInvalidPointerError,
+    SparseInvalidValueError,
+    SparseNotImplementedError,
+    SpMMAlg,
+    SpMMStage,
+    SpMVAlg,
+    SpMVStage,
+)
+
+__all__ = ["spmm", "spmv"]
+
+_VALUE_TYPES = (Datatype.f32_r, Datatype.f64_r, Datatype.f32_c, Datatype.f64_c)
+_SPMV_ALGS = {
+    Format.csr: (SpMVAlg.default, SpMVAlg.csr_stream, SpMVAlg.csr_adaptive, SpMVAlg.csr_lrb),
+    Format.csc: (SpMVAlg.default, SpMVAlg.csr_stream, SpMVAlg.csr_adaptive, SpMVAlg.csr_lrb),
+    Format.coo: (SpMVAlg.default, SpMVAlg.coo, SpMVAlg.coo_atomic),
+}
+_SPMM_ALGS = {
+    Format.csr: (SpMMAlg.default, SpMMAlg.csr, SpMMAlg.csr_row_split, SpMMAlg.csr_nnz_split,
+                 SpMMAlg.csr_merge_path),
+    Format.csc: (SpMMAlg.default, SpMMAlg.csr, SpMMAlg.csr_row_split, SpMMAlg.csr_nnz_split,
+                 SpMMAlg.csr_merge_path),
+}
+
+
+def _values(c: Call, mat: SpMatDescr, *dense: Any) -> Precision:
+    """The precision of the product: every value type must equal compute_type (not_implemented otherwise)."""
+    ct = c.enum("compute_type", Datatype)
+    types = (mat.data_type, *(d.data_type for d in dense))
+    if ct not in _VALUE_TYPES or any(t is not ct for t in types):
+        raise SparseNotImplementedError(f"value types {[t.name for t in types]} with compute type {ct.name}",
+                                        arg="compute_type", index=c.index("compute_type"))
+    return Precision.of(ct.dtype)
+
+
+class _Csr:
+    """A sparse descriptor as the CSR arrays the kernels take (CSC: the CSR matrix of its transpose)."""
+
+    def __init__(self, mat: SpMatDescr, dtype: np.dtype[Any]):
+        self.transposed = mat.format is Format.csc
+        self.m, self.n = (mat.cols, mat.rows) if self.transposed else (mat.rows, mat.cols)
+        self.nnz = mat.nnz
+        self.base = int(mat.idx_base)
+        ptr_data, ind_data = (mat.col_data, mat.row_data) if self.transposed else (mat.row_data, mat.col_data)
+        ptr_type, ind_type = (mat.col_type, mat.row_type) if self.transposed else (mat.row_type, mat.col_type)
+        self.val = _buffer(mat.val_data, dtype, self.nnz, "val")
+        self.ptr = _buffer(ptr_data, ptr_type.dtype, self.m + 1, "ptr")
+        self.ind = _buffer(ind_data, ind_type.dtype, self.nnz, "ind")
+        self.ptr_owner = ptr_data
+        self.ind_owner = ind_data
+
+    def op(self, trans: Operation) -> tuple[Operation, bool]:
+        """The operation on the stored CSR matrix, and whether to conjugate without transposing."""
+        if not self.transposed:
+            return trans, False
+        if trans is Operation.none:
+            return Operation.transpose, False
+        return Operation.none, trans is Operation.conjugate_transpose
+
+
+def _buffer(data: Any, dtype: np.dtype[Any], length: int, name: str) -> Buffer:
+    ptr = data.ptr if isinstance(data, rocmath.DeviceArray) else int(data or 0)
+    return Buffer(ptr if length else 0, np.dtype(dtype), (length,), name=name, owner=data)
+
+
+def _temp(c: Call, need: int, dtype: np.dtype[Any], shape: tuple[int, ...]) -> Buffer:
+    if need and is_null(c["temp_buffer"]):
+        raise SparseInvalidPointerError(f"temp_buffer is null, the call needs {need} bytes", arg="temp_buffer",
+                                        index=c.index("temp_buffer"))
+    return Buffer(c.ptr("temp_buffer") if need else 0, dtype, shape, name="temp_buffer", owner=c["temp_buffer"])
+
+
+_SPMV_NAMES = ("handle", "trans", "alpha", "mat", "x", "beta", "y", "compute_type", "alg", "stage", "buffer_size",
+               "temp_buffer")
+
+
+def spmv(handle: Any, trans: Any, alpha: Any, mat: SpMatDescr, x: Any, beta: Any, y: Any, compute_type: Any,
+         alg: Any, stage: Any, buffer_size: Any = None, temp_buffer: Any = None) -> int:
+    """``rocsparse_spmv``: ``y := alpha op(A) x + beta y`` for a CSR, CSC or COO descriptor.
+
+    Parameters
+    ----------
+    handle, trans, alpha, mat, x, beta, y, compute_type, alg, stage
+        As rocSPARSE (x and y dense vector descriptors; alpha and beta by pointer mode).
+    buffer_size
+        Optional 1-element host integer array that receives the size (rocSPARSE's out-parameter).
+    temp_buffer
+        Device memory of at least the size the buffer_size stage reported (None when 0).
+
+    Returns
+    -------
+    int
+        The temp_buffer bytes the compute stage needs (in every stage).
+    """
+    c = Call("spmv", None, _SPMV_NAMES, dict(zip(_SPMV_NAMES, (handle, trans, alpha, mat, x, beta, y, compute_type,
+                                                                alg, stage, buffer_size, temp_buffer), strict=True)))
+    check_handle(handle)
+    op = c.enum("trans", Operation)
+    c.pointer("alpha")
+    A = check_spmat(mat, "mat", c.index("mat"))
+    X = check_dnvec(x, "x", c.index("x"))
+    c.pointer("beta")
+    Y = check_dnvec(y, "y", c.index("y"))
+    c.enum("compute_type", Datatype)
+    algo = c.enum("alg", SpMVAlg)
+    stg = c.enum("stage", SpMVStage)
+    c.precision = _values(c, A, X, Y)
+    if A.format not in _SPMV_ALGS:
+        raise SparseNotImplementedError(f"spmv on {A.format.name} matrices", arg="mat", index=c.index("mat"))
+    if algo not in _SPMV_ALGS[A.format]:
+        raise SparseInvalidValueError(f"{algo.name} does not apply to {A.format.name}", arg="alg",
+                                      index=c.index("alg"))
+    if A.descr.type is MatrixType.hermitian or (A.descr.type is MatrixType.symmetric and A.format is Format.coo):
+        raise SparseNotImplementedError(f"{A.descr.type.name} {A.format.name} spmv", arg="mat", index=c.index("mat"))
+    dtype = c.dtype
+    isz = dtype.itemsize
+    m, n = A.rows, A.cols
+    ylen = m if op is Operation.none else n
+    symmetric = A.descr.type is MatrixType.symmetric
+    csr = _Csr(A, dtype) if A.format is not Format.coo else None
+    if csr is not None:
+        inner, _ = csr.op(op)
+        scattered = inner is not Operation.none or symmetric
+        out = csr.m if symmetric else (csr.n if inner is not Operation.none else csr.m)
+    else:
+        scattered, out = True, ylen
+    chunks = scatter_chunks(A.nnz, out)
+    need = chunks * out * isz if scattered and A.nnz and m and n else 0
+    if isinstance(buffer_size, np.ndarray):
+        buffer_size.reshape(-1)[0] = need
+    if stg is SpMVStage.buffer_size:
+        return need
+    if stg is SpMVStage.preprocess:
+        if csr is not None and algo is not SpMVAlg.csr_stream and not A.analysed and csr.m and csr.n and csr.nnz:
+            nblocks = int(max(1, min(csr.m, -(-csr.nnz // ANALYSIS_BLOCK_NNZ))))
+            bounds = rocmath.empty(nblocks + 1, np.int64)
+            c.launch(k.balanced_row_bounds, csr.ptr, csr.base, nblocks, bounds, bytes=float((nblocks + 1) * 8))
+            A.info.csrmv = CsrmvAnalysis(Operation.none, csr.m, csr.n, csr.nnz, A.descr, csr.ptr.ptr, csr.ind.ptr,
+                                         bounds)
+            A.analysed = True
+        return need
+    alpha_s, beta_s = c.scalar("alpha"), c.scalar("beta")
+    yb = _buffer(Y.values, dtype, ylen, "y")
+    if m == 0 or n == 0 or A.nnz == 0:
+        scale_y(c, beta_s, yb)
+        return need
+    if c.host_mode and c.host_value("alpha") == 0 and c.host_value("beta") == 1:
+        return need
+    xb = _buffer(X.values, dtype, n if op is Operation.none else m, "x")
+    scratch = _temp(c, need, dtype, (chunks, out)) if need else None
+    if csr is None:
+        launch_coomv(c, op, m, n, A.nnz, int(A.idx_base), _buffer(A.val_data, dtype, A.nnz, "val"),
+                     _buffer(A.row_data, A.row_type.dtype, A.nnz, "row"),
+                     _buffer(A.col_data, A.col_type.dtype, A.nnz, "col"), alpha_s, xb, beta_s, yb, scratch)
+        return need
+    inner, conj = csr.op(op)
+    bounds = None
+    if inner is Operation.none and algo is not SpMVAlg.csr_stream and A.info.csrmv is not None:
+        bounds = A.info.csrmv.bounds
+    launch_csrmv(c, inner, A.descr.type, csr.m, csr.n, csr.nnz, csr.base, csr.val, csr.ptr, csr.ind, alpha_s, xb,
+                 beta_s, yb, bounds, force_conj=conj, scratch=scratch)
+    return need
+
+
+_SPMM_NAMES = ("handle", "trans_A", "trans_B", "alpha", "mat_A", "mat_B", "beta", "mat_C", "compute_type", "alg",
+               "stage", "buffer_size", "temp_buffer")
+
+
+def spmm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, mat_A: SpMatDescr, mat_B: Any, beta: Any, mat_C: Any,
+         compute_type: Any, alg: Any, stage: Any, buffer_size: Any = None, temp_buffer: Any = None) -> int:
+    """``rocsparse_spmm``: ``C := alpha op(A) op(B) + beta C`` for a CSR or CSC matrix A and dense B, C.
+
+    B and C are dense matrix descriptors in row or column order.  ``buffer_size`` and
+    ``temp_buffer`` as :func:`spmv`; returns the temp_buffer bytes the compute stage needs.
+    """
+    names = _SPMM_NAMES
+    c = Call("spmm", None, names, dict(zip(names, (handle, trans_A, trans_B, alpha, mat_A, mat_B, beta, mat_C,
+                                                   compute_type, alg, stage, buffer_size, temp_buffer), strict=True)))
+    check_handle(handle)
+    op_a = c.enum("trans_A", Operation)
+    op_b = c.enum("trans_B", Operation)
+    c.pointer("alpha")
+    A = check_spmat(mat_A, "mat_A", c.index("mat_A"))
+    B = check_dnmat(mat_B, "mat_B", c.index("mat_B"))
+    c.pointer("beta")
+    Cd = check_dnmat(mat_C, "mat_C", c.index("mat_C"))
+    c.enum("compute_type", Datatype)
+    algo = c.enum("alg", SpMMAlg)
+    stg = c.enum("stage", SpMMStage)
+    c.precision = _values(c, A, B, Cd)
+    if A.format not in _SPMM_ALGS:
+        raise SparseNotImplementedError(f"spmm on {A.format.name} matrices", arg="mat_A", index=c.index("mat_A"))
+    if algo not in _SPMM_ALGS[A.format]:
+        raise SparseInvalidValueError(f"{algo.name} does not apply to {A.format.name}", arg="alg",
+                                      index=c.index("alg"))
+    if A.descr.type is not MatrixType.general:
+        raise SparseNotImplementedError(f"{A.descr.type.name} spmm", arg="mat_A", index=c.index("mat_A"))
+    dtype = c.dtype
+    csr = _Csr(A, dtype)
+    inner, conj_a = csr.op(op_a)
+    crows = A.rows if op_a is Operation.none else A.cols
+    kdim = A.cols if op_a is Operation.none else A.rows
+    ncols = Cd.cols
+    brows, bcols = (B.rows, B.cols) if op_b is Operation.none else (B.cols, B.rows)
+    if (Cd.rows, brows, bcols) != (crows, kdim, ncols):
+        raise c.invalid_size("mat_C", f"op(A) is {crows} x {kdim}, op(B) {brows} x {bcols}, C {Cd.rows} x {ncols}")
+    chunks = scatter_chunks(A.nnz, csr.n, ncols)
+    scattered = inner is not Operation.none
+    need = chunks * csr.n * ncols * dtype.itemsize if scattered and A.nnz and crows and kdim and ncols else 0
+    if isinstance(buffer_size, np.ndarray):
+        buffer_size.reshape(-1)[0] = need
+    if stg is not SpMMStage.compute:
+        return need
+    beta_s = c.scalar("beta")
+    Cv = dense_view(Cd.values, _ptr(Cd.values), dtype, Cd.rows, Cd.cols, Cd.ld, Cd.order, name="C")
+    if crows == 0 or ncols == 0 or kdim == 0 or A.nnz == 0:
+        scale_c(c, beta_s, Cv)
+        return need
+    if c.host_mode and c.host_value("alpha") == 0 and c.host_value("beta") == 1:
+        return need
+    Bv = dense_view(B.values, _ptr(B.values), dtype, B.rows, B.cols, B.ld, B.order, op_b is not Operation.none, "B")
+    scratch = _temp(c, need, dtype, (chunks, csr.n, ncols)) if need else None
+    if conj_a and inner is Operation.none:
+        # CSC with conjugate transpose: the stored CSR rows, conjugated.
+        c.launch(k.csrmm_rows, True, op_b is Operation.conjugate_transpose, c.scalar("alpha"), csr.val, csr.ptr,
+                 csr.ind, csr.base, Bv, beta_s, Cv, k.uniform_bounds(csr.m, max(1, min(csr.m, 256))))
+        return need
+    launch_csrmm(c, inner, op_b is Operation.conjugate_transpose, csr.m, csr.n, csr.nnz, csr.base, csr.val, csr.ptr,
+                 csr.ind, c.scalar("alpha"), Bv, beta_s, Cv, scratch=scratch)
+    return need
+
+
+def _ptr(data: Any) -> int:
+    return data.ptr if isinstance(data, rocmath.DeviceArray) else int(data or 0)
+

@@ -1,0 +1,237 @@
+"""The rocSPARSE handle, matrix descriptors and ``mat_info`` (rocsparse-auxiliary.h).
+
+Out-parameters become return values (``create_handle()``, ``create_mat_descr()``), and
+getters return the value, as rocSPARSE's ``rocsparse_get_mat_*`` do.  A destroyed handle is
+``invalid_handle``; a missing (None) or destroyed descriptor or info is ``invalid_pointer``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rocmath.errors import RocmathError
+from rocmath.handle import Handle, PointerMode
+from rocmath.stream import Stream
+
+from ._types import (
+    DiagType,
+    FillMode,
+    IndexBase,
+    MatrixType,
+    SparseInvalidHandleError,
+    SparseInvalidPointerError,
+    SparseInvalidValueError,
+    StorageMode,
+    as_enum,
+)
+
+__all__ = [
+    "MatDescr", "MatInfo", "SparseHandle", "copy_mat_descr", "create_handle", "create_mat_descr",
+    "create_mat_info", "destroy_handle", "destroy_mat_descr", "destroy_mat_info", "get_mat_diag_type",
+    "get_mat_fill_mode", "get_mat_index_base", "get_mat_storage_mode", "get_mat_type", "get_pointer_mode",
+    "get_stream", "get_version", "set_mat_diag_type", "set_mat_fill_mode", "set_mat_index_base",
+    "set_mat_storage_mode", "set_mat_type", "set_pointer_mode", "set_stream",
+]
+
+#: rocSPARSE's version number encoding (major * 100000 + minor * 100 + patch) of the mirrored release.
+VERSION = 300300
+
+
+class SparseHandle(Handle):
+    """A ``rocsparse_handle``: stream, pointer mode and workspace (``ROCSPARSE_LAYER`` logging)."""
+
+    library = "rocsparse"
+    layer_env = "ROCSPARSE_LAYER"
+
+    def check(self) -> None:
+        try:
+            super().check()
+        except RocmathError as exc:
+            raise SparseInvalidHandleError(exc.message, arg="handle", index=1) from None
+
+    def __repr__(self) -> str:
+        return f"<rocsparse handle on {self.stream!r}, pointer mode {self.pointer_mode.name}>"
+
+
+def check_handle(handle: Any) -> SparseHandle:
+    """The first check of every call: a live rocSPARSE handle (``invalid_handle`` otherwise)."""
+    if not isinstance(handle, SparseHandle):
+        raise SparseInvalidHandleError(f"expected a handle from create_handle(), got {type(handle).__name__}",
+                                       arg="handle", index=1)
+    handle.check()
+    return handle
+
+
+def create_handle(device: int | None = None) -> SparseHandle:
+    """``rocsparse_create_handle``: a handle on the current device's null stream, host pointer mode."""
+    return SparseHandle(device)
+
+
+def destroy_handle(handle: SparseHandle) -> None:
+    """``rocsparse_destroy_handle``."""
+    check_handle(handle).destroy()
+
+
+def set_stream(handle: SparseHandle, stream: Any) -> None:
+    """``rocsparse_set_stream`` (None or 0: the null stream); a foreign or destroyed stream is invalid_value."""
+    h = check_handle(handle)
+    try:
+        h.set_stream(stream)
+    except RocmathError as exc:
+        raise SparseInvalidValueError(exc.message, arg="stream", index=2) from None
+
+
+def get_stream(handle: SparseHandle) -> Stream:
+    """``rocsparse_get_stream``."""
+    return check_handle(handle).get_stream()
+
+
+def set_pointer_mode(handle: SparseHandle, mode: Any) -> None:
+    """``rocsparse_set_pointer_mode``: where alpha, beta and scalar results live (0 host, 1 device)."""
+    h = check_handle(handle)
+    h.set_pointer_mode(as_enum(PointerMode, mode, "pointer_mode", 2))
+
+
+def get_pointer_mode(handle: SparseHandle) -> PointerMode:
+    """``rocsparse_get_pointer_mode``."""
+    return check_handle(handle).get_pointer_mode()
+
+
+def get_version(handle: SparseHandle) -> int:
+    """``rocsparse_get_version``: ``major * 100000 + minor * 100 + patch``."""
+    check_handle(handle)
+    return VERSION
+
+
+# --- matrix descriptors ----------------------------------------------------------------------------
+
+
+@dataclass
+class MatDescr:
+    """A ``rocsparse_mat_descr``: the properties legacy routines read from a matrix."""
+
+    type: MatrixType = MatrixType.general
+    base: IndexBase = IndexBase.zero
+    fill_mode: FillMode = FillMode.lower
+    diag_type: DiagType = DiagType.non_unit
+    storage_mode: StorageMode = StorageMode.sorted
+    destroyed: bool = field(default=False, repr=False, compare=False)
+
+
+def check_descr(descr: Any, arg: str = "descr", index: int | None = 1) -> MatDescr:
+    """A live matrix descriptor, or ``invalid_pointer``."""
+    if not isinstance(descr, MatDescr) or descr.destroyed:
+        what = "null" if descr is None else ("destroyed" if isinstance(descr, MatDescr) else type(descr).__name__)
+        raise SparseInvalidPointerError(f"expected a matrix descriptor, got {what}", arg=arg, index=index)
+    return descr
+
+
+def create_mat_descr() -> MatDescr:
+    """``rocsparse_create_mat_descr``: general, index base zero, fill lower, non-unit diagonal, sorted."""
+    return MatDescr()
+
+
+def destroy_mat_descr(descr: MatDescr) -> None:
+    """``rocsparse_destroy_mat_descr``."""
+    check_descr(descr).destroyed = True
+
+
+def copy_mat_descr(dest: MatDescr, src: MatDescr) -> None:
+    """``rocsparse_copy_mat_descr``: copying a descriptor onto itself is invalid_pointer."""
+    check_descr(dest, "dest", 1)
+    check_descr(src, "src", 2)
+    if dest is src:
+        raise SparseInvalidPointerError("source and destination are the same descriptor", arg="src", index=2)
+    dest.type, dest.base, dest.fill_mode = src.type, src.base, src.fill_mode
+    dest.diag_type, dest.storage_mode = src.diag_type, src.storage_mode
+
+
+def set_mat_index_base(descr: MatDescr, base: Any) -> None:
+    """``rocsparse_set_mat_index_base``."""
+    check_descr(descr).base = as_enum(IndexBase, base, "base", 2)
+
+
+def get_mat_index_base(descr: MatDescr) -> IndexBase:
+    """``rocsparse_get_mat_index_base`` (a null descriptor reads as base zero, as in rocSPARSE)."""
+    return descr.base if isinstance(descr, MatDescr) else IndexBase.zero
+
+
+def set_mat_type(descr: MatDescr, type: Any) -> None:
+    """``rocsparse_set_mat_type``."""
+    check_descr(descr).type = as_enum(MatrixType, type, "type", 2)
+
+
+def get_mat_type(descr: MatDescr) -> MatrixType:
+    """``rocsparse_get_mat_type`` (general for a null descriptor)."""
+    return descr.type if isinstance(descr, MatDescr) else MatrixType.general
+
+
+def set_mat_fill_mode(descr: MatDescr, fill_mode: Any) -> None:
+    """``rocsparse_set_mat_fill_mode`` (lower 0, upper 1)."""
+    check_descr(descr).fill_mode = as_enum(FillMode, fill_mode, "fill_mode", 2)
+
+
+def get_mat_fill_mode(descr: MatDescr) -> FillMode:
+    """``rocsparse_get_mat_fill_mode`` (lower for a null descriptor)."""
+    return descr.fill_mode if isinstance(descr, MatDescr) else FillMode.lower
+
+
+def set_mat_diag_type(descr: MatDescr, diag_type: Any) -> None:
+    """``rocsparse_set_mat_diag_type``."""
+    check_descr(descr).diag_type = as_enum(DiagType, diag_type, "diag_type", 2)
+
+
+def get_mat_diag_type(descr: MatDescr) -> DiagType:
+    """``rocsparse_get_mat_diag_type`` (non-unit for a null descriptor)."""
+    return descr.diag_type if isinstance(descr, MatDescr) else DiagType.non_unit
+
+
+def set_mat_storage_mode(descr: MatDescr, storage_mode: Any) -> None:
+    """``rocsparse_set_mat_storage_mode``."""
+    check_descr(descr).storage_mode = as_enum(StorageMode, storage_mode, "storage_mode", 2)
+
+
+def get_mat_storage_mode(descr: MatDescr) -> StorageMode:
+    """``rocsparse_get_mat_storage_mode`` (sorted for a null descriptor)."""
+    return descr.storage_mode if isinstance(descr, MatDescr) else StorageMode.sorted
+
+
+# --- mat_info ------------------------------------------------------------------------------------
+
+
+@dataclass
+class MatInfo:
+    """A ``rocsparse_mat_info``: analysis data of the routines that have an analysis step.
+
+    Attributes
+    ----------
+    csrmv
+        ``csrmv_analysis`` results (:class:`rocmath.sparse._level2.CsrmvAnalysis`) or None.
+    csrsv
+        ``csrsv_analysis`` results or None.
+    """
+
+    csrmv: Any = None
+    csrsv: Any = None
+    destroyed: bool = field(default=False, repr=False, compare=False)
+
+
+def check_info(info: Any, arg: str = "info", index: int | None = 1) -> MatInfo:
+    """A live ``mat_info``, or ``invalid_pointer``."""
+    if not isinstance(info, MatInfo) or info.destroyed:
+        what = "null" if info is None else ("destroyed" if isinstance(info, MatInfo) else type(info).__name__)
+        raise SparseInvalidPointerError(f"expected a mat_info, got {what}", arg=arg, index=index)
+    return info
+
+
+def create_mat_info() -> MatInfo:
+    """``rocsparse_create_mat_info``: empty analysis data."""
+    return MatInfo()
+
+
+def destroy_mat_info(info: MatInfo) -> None:
+    """``rocsparse_destroy_mat_info``: frees every analysis it holds."""
+    i = check_info(info)
+    i.csrmv = i.csrsv = None
+    i.destroyed = True

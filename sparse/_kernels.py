@@ -1,0 +1,277 @@
+"""numba kernels of rocmath.sparse.  They check nothing: the routines validated everything.
+
+Determinism: every output element is summed in an order fixed by the inputs alone.  Row
+products (CSR, not transposed) sum a row's entries in storage order, whatever the row
+partition.  Scattered products (transposed CSR, COO) accumulate into one private dense
+copy per chunk (``scratch``, the chunks fixed by the sizes, never by the thread count) and
+add the chunks up in chunk order, so no atomics are needed and results are bitwise
+reproducible.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange, uintp
+
+from rocmath.kernel import kernel
+
+# --- partitions ---------------------------------------------------------------------------------
+
+
+@kernel(parallel=False)
+def balanced_row_bounds(row_ptr, base, nblocks, bounds):  # pragma: no cover - numba
+    """``bounds[b]``: first row of block ``b``, blocks holding about ``nnz / nblocks`` entries each."""
+    m = row_ptr.shape[0] - 1
+    nnz = row_ptr[m] - row_ptr[0]
+    bounds[0] = 0
+    for b in range(1, nblocks):
+        target = row_ptr[0] + (nnz * b) // nblocks
+        r = np.searchsorted(row_ptr[: m + 1], target)
+        bounds[b] = min(max(r, bounds[b - 1]), m)
+    bounds[nblocks] = m
+
+
+def uniform_bounds(m: int, nblocks: int) -> np.ndarray:
+    """Rows split evenly in ``nblocks`` blocks (the partition without analysis)."""
+    return (np.arange(nblocks + 1, dtype=np.int64) * m) // max(nblocks, 1)
+
+
+# --- y := beta y ----------------------------------------------------------------------------------
+
+
+@kernel(contiguous=True)
+def scale(beta, y):  # pragma: no cover - numba
+    """``y := beta y``; beta == 0 writes zeros (y is not read), beta == 1 leaves y alone."""
+    b = beta[0]
+    if b == 1:
+        return
+    n = y.shape[0]
+    if b == 0:
+        for i in prange(n):
+            y[i] = 0
+    else:
+        for i in prange(n):
+            y[i] = b * y[i]
+
+
+@kernel
+def scale2d(beta, c):  # pragma: no cover - numba
+    """``C := beta C`` for a 2-D view; beta == 0 writes zeros."""
+    b = beta[0]
+    if b == 1:
+        return
+    for i in prange(c.shape[0]):
+        for j in range(c.shape[1]):
+            c[i, j] = 0 if b == 0 else b * c[i, j]
+
+
+# --- SpMV ---------------------------------------------------------------------------------------
+
+
+@kernel(contiguous=True)
+def csrmv_rows(conj, alpha, val, row_ptr, col_ind, base, x, beta, y, bounds):  # pragma: no cover - numba
+    """``y := alpha op(A) x + beta y`` for op = none (conj: conjugate A), one row at a time, the
+    rows in ``len(bounds) - 1`` blocks run in parallel.  beta == 0 never reads y."""
+    a = alpha[0]
+    b = beta[0]
+    zero = np.zeros(1, y.dtype)[0]
+    for blk in prange(bounds.shape[0] - 1):
+        for i in range(bounds[blk], bounds[blk + 1]):
+            # Unsigned indices: numba then skips its negative-index wraparound test on every access.
+            j = uintp(row_ptr[i] - base)
+            end = uintp(row_ptr[i + 1] - base)
+            s = zero
+            if conj:
+                while j < end:
+                    s += np.conj(val[j]) * x[uintp(col_ind[j] - base)]
+                    j += uintp(1)
+            else:
+                while j < end:
+                    s += val[j] * x[uintp(col_ind[j] - base)]
+                    j += uintp(1)
+            if b == 0:
+                y[i] = a * s
+            else:
+                y[i] = a * s + b * y[i]
+
+
+@kernel(contiguous=True)
+def csr_scatter(conj, skip_diag, val, row_ptr, col_ind, base, x, scratch):  # pragma: no cover - numba
+    """``scratch[c] := sum over the rows i of chunk c of op(A[i, :]) * x[i]`` (A transposed, conj:
+    conjugated; skip_diag leaves out the diagonal).  Chunks hold about equal numbers of entries."""
+    nchunks = scratch.shape[0]
+    m = row_ptr.shape[0] - 1
+    nnz = row_ptr[m] - row_ptr[0]
+    for c in prange(nchunks):
+        lo = np.searchsorted(row_ptr, row_ptr[0] + (nnz * c) // nchunks)
+        hi = np.searchsorted(row_ptr, row_ptr[0] + (nnz * (c + 1)) // nchunks) if c + 1 < nchunks else m
+        lo = min(lo, m)
+        hi = min(hi, m)
+        acc = scratch[c]
+        for k in range(acc.shape[0]):
+            acc[k] = 0
+        for i in range(lo, hi):
+            xi = x[i]
+            j = uintp(row_ptr[i] - base)
+            end = uintp(row_ptr[i + 1] - base)
+            while j < end:
+                col = uintp(col_ind[j] - base)
+                if not (skip_diag and col == i):
+                    v = np.conj(val[j]) if conj else val[j]
+                    acc[col] += v * xi
+                j += uintp(1)
+
+
+@kernel(contiguous=True)
+def coo_scatter(transposed, conj, val, row_ind, col_ind, base, x, scratch):  # pragma: no cover - numba
+    """``scratch[c] := op(A_c) x`` for the entries of chunk c (equal shares of the entries, any order;
+    duplicates add up)."""
+    nchunks = scratch.shape[0]
+    nnz = val.shape[0]
+    for c in prange(nchunks):
+        lo = (nnz * c) // nchunks
+        hi = (nnz * (c + 1)) // nchunks
+        acc = scratch[c]
+        for k in range(acc.shape[0]):
+            acc[k] = 0
+        if transposed:
+            for j in range(lo, hi):
+                v = np.conj(val[j]) if conj else val[j]
+                acc[uintp(col_ind[j] - base)] += v * x[uintp(row_ind[j] - base)]
+        else:
+            for j in range(lo, hi):
+                acc[uintp(row_ind[j] - base)] += val[j] * x[uintp(col_ind[j] - base)]
+
+
+@kernel(contiguous=True)
+def gather_chunks(alpha, scratch, beta, y):  # pragma: no cover - numba
+    """``y := alpha sum_c scratch[c] + beta y``, the chunks added in order; beta == 0 never reads y."""
+    a = alpha[0]
+    b = beta[0]
+    nchunks = scratch.shape[0]
+    for k in prange(y.shape[0]):
+        s = scratch[0, k]
+        for c in range(1, nchunks):
+            s += scratch[c, k]
+        if b == 0:
+            y[k] = a * s
+        else:
+            y[k] = a * s + b * y[k]
+
+
+# --- SpMM ---------------------------------------------------------------------------------------
+
+
+@kernel(contiguous=True)
+def csrmm_rows(conj_a, conj_b, alpha, val, row_ptr, col_ind, base, B, beta, C, bounds):  # pragma: no cover
+    """``C := alpha op(A) B + beta C`` (op = none or conjugate), B and C 2-D views indexed [row, column],
+    one row of C at a time accumulated in a private vector.  beta == 0 never reads C."""
+    a = alpha[0]
+    b = beta[0]
+    ncols = C.shape[1]
+    for blk in prange(bounds.shape[0] - 1):
+        acc = np.zeros(ncols, C.dtype)
+        for i in range(bounds[blk], bounds[blk + 1]):
+            for jj in range(ncols):
+                acc[jj] = 0
+            for j in range(row_ptr[i] - base, row_ptr[i + 1] - base):
+                v = np.conj(val[j]) if conj_a else val[j]
+                r = col_ind[j] - base
+                if conj_b:
+                    for jj in range(ncols):
+                        acc[jj] += v * np.conj(B[r, jj])
+                else:
+                    for jj in range(ncols):
+                        acc[jj] += v * B[r, jj]
+            if b == 0:
+                for jj in range(ncols):
+                    C[i, jj] = a * acc[jj]
+            else:
+                for jj in range(ncols):
+                    C[i, jj] = a * acc[jj] + b * C[i, jj]
+
+
+@kernel
+def csrmm_scatter(conj_a, conj_b, val, row_ptr, col_ind, base, B, scratch):  # pragma: no cover - numba
+    """``scratch[c] := op(A_c)^T B_c`` over the rows of chunk c (equal shares of the entries)."""
+    nchunks = scratch.shape[0]
+    m = row_ptr.shape[0] - 1
+    nnz = row_ptr[m] - row_ptr[0]
+    ncols = scratch.shape[2]
+    for c in prange(nchunks):
+        lo = min(np.searchsorted(row_ptr, row_ptr[0] + (nnz * c) // nchunks), m)
+        hi = min(np.searchsorted(row_ptr, row_ptr[0] + (nnz * (c + 1)) // nchunks), m) if c + 1 < nchunks else m
+        acc = scratch[c]
+        for k in range(acc.shape[0]):
+            for jj in range(ncols):
+                acc[k, jj] = 0
+        for i in range(lo, hi):
+            for j in range(row_ptr[i] - base, row_ptr[i + 1] - base):
+                v = np.conj(val[j]) if conj_a else val[j]
+                col = col_ind[j] - base
+                for jj in range(ncols):
+                    bij = np.conj(B[i, jj]) if conj_b else B[i, jj]
+                    acc[col, jj] += v * bij
+
+
+@kernel
+def gather_chunks2d(alpha, scratch, beta, C):  # pragma: no cover - numba
+    """``C := alpha sum_c scratch[c] + beta C``, chunks added in order; beta == 0 never reads C."""
+    a = alpha[0]
+    b = beta[0]
+    for k in prange(C.shape[0]):
+        for jj in range(C.shape[1]):
+            s = scratch[0, k, jj]
+            for c in range(1, scratch.shape[0]):
+                s += scratch[c, k, jj]
+            C[k, jj] = a * s if b == 0 else a * s + b * C[k, jj]
+
+
+# --- conversions --------------------------------------------------------------------------------
+
+
+@kernel(contiguous=True)
+def csr_to_coo_rows(row_ptr, base, coo_row):  # pragma: no cover - numba
+    m = row_ptr.shape[0] - 1
+    for i in prange(m):
+        for j in range(row_ptr[i] - base, row_ptr[i + 1] - base):
+            coo_row[j] = i + base
+
+
+@kernel(contiguous=True)
+def coo_rows_to_ptr(coo_row, base, row_ptr):  # pragma: no cover - numba
+    """Row pointer of row-sorted COO row indices (a binary search per row)."""
+    m = row_ptr.shape[0] - 1
+    for i in prange(m + 1):
+        row_ptr[i] = np.searchsorted(coo_row, i + base) + base
+
+
+@kernel(parallel=False, contiguous=True)
+def csr_transpose(copy_values, val, row_ptr, col_ind, base, t_val, t_ind, t_ptr):  # pragma: no cover - numba
+    """CSR to CSC (stable counting sort: row indices ascending within each column)."""
+    m = row_ptr.shape[0] - 1
+    n = t_ptr.shape[0] - 1
+    for k in range(n + 1):
+        t_ptr[k] = 0
+    nnz = row_ptr[m] - row_ptr[0]
+    for j in range(nnz):
+        t_ptr[col_ind[j] - base + 1] += 1
+    for k in range(n):
+        t_ptr[k + 1] += t_ptr[k]
+    for i in range(m):
+        for j in range(row_ptr[i] - base, row_ptr[i + 1] - base):
+            col = col_ind[j] - base
+            dst = t_ptr[col]
+            t_ptr[col] = dst + 1
+            t_ind[dst] = i + base
+            if copy_values:
+                t_val[dst] = val[j]
+    for k in range(n, 0, -1):
+        t_ptr[k] = t_ptr[k - 1] + base
+    t_ptr[0] = base
+
+
+@kernel(contiguous=True)
+def identity(p):  # pragma: no cover - numba
+    for i in prange(p.shape[0]):
+        p[i] = i

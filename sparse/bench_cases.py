@@ -1,0 +1,191 @@
+"""Bench cases of rocmath.sparse (discovered by ``rocmath.bench``) against scipy.sparse in the same run.
+
+csrmv and the generic spmv on a 2D 5-point Laplacian and a random power-law graph (>= 10^7
+nonzeros in the full suite) are memory bound: their rate is reported in GB/s of the bytes
+the product must move (values, column indices, row pointers, x once, y written) and as a
+fraction of the copy bandwidth.  ``csrmv_analysis_amortised`` times the analysis plus five
+products.  spmm multiplies by 8 to 64 dense row-major columns.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+import rocmath as rm
+from rocmath.bench import Problem, bench_case
+
+from ._descr import create_csr_descr, create_dnmat_descr, create_dnvec_descr
+from ._generic import spmm, spmv
+from ._handle import create_handle, create_mat_descr, create_mat_info, destroy_handle, set_stream
+from ._level2 import dcsrmv, dcsrmv_analysis, spmv_bytes
+from ._types import Datatype, IndexType, Operation, Order, SpMMAlg, SpMMStage, SpMVAlg, SpMVStage
+
+SEED = 20240601
+
+
+def laplacian_2d(k: int) -> sp.csr_matrix:
+    """The 5-point Laplacian of a k x k grid (k^2 rows, about 5 k^2 nonzeros)."""
+    e = np.ones(k)
+    t = sp.diags([-e[:-1], 2 * e, -e[:-1]], [-1, 0, 1])
+    i = sp.identity(k)
+    a = (sp.kron(i, t) + sp.kron(t, i)).tocsr()
+    a.sort_indices()
+    return a
+
+
+def power_law_graph(n: int, avg_degree: int, seed: int = SEED) -> sp.csr_matrix:
+    """A random directed graph whose out-degrees follow a power law (Pareto, exponent ~2.1), random targets."""
+    rng = np.random.default_rng(seed)
+    deg = np.minimum((rng.pareto(1.1, n) + 1) * (avg_degree / 10), n - 1).astype(np.int64)
+    deg = np.maximum(1, (deg * (avg_degree * n / max(1, deg.sum()))).astype(np.int64))
+    rows = np.repeat(np.arange(n), deg)
+    cols = rng.integers(0, n, rows.size)
+    a = sp.csr_matrix((rng.standard_normal(rows.size), (rows, cols)), shape=(n, n))
+    a.sum_duplicates()
+    return a
+
+
+def _matrix(kind: str, nnz: int) -> sp.csr_matrix:
+    if kind == "laplacian":
+        return laplacian_2d(int(np.sqrt(nnz / 5)))
+    return power_law_graph(nnz // 10, 10)
+
+
+def _session() -> tuple[rm.Stream, Any, Any]:
+    s = rm.Stream()
+    h = create_handle()
+    set_stream(h, s)
+
+    def teardown() -> None:
+        s.synchronize()
+        destroy_handle(h)
+        s.destroy()
+
+    return s, h, teardown
+
+
+def _csr_device(a: sp.csr_matrix) -> tuple[rm.DeviceArray, rm.DeviceArray, rm.DeviceArray]:
+    return rm.to_device(a.data), rm.to_device(a.indptr.astype(np.int32)), rm.to_device(a.indices.astype(np.int32))
+
+
+_SPMV_SIZES = {"quick": [("laplacian", 10**6), ("graph", 10**6)],
+               "full": [("laplacian", 10**7), ("graph", 10**7)]}
+
+
+def _csrmv_case(size: tuple[str, int], analysed: bool) -> Problem:
+    kind, nnz = size
+    a = _matrix(kind, nnz)
+    m, n = a.shape
+    x = np.random.default_rng(SEED).standard_normal(n)
+    s, h, teardown = _session()
+    descr = create_mat_descr()
+    dv, dp, dc = _csr_device(a)
+    dx, dy = rm.to_device(x, s), rm.empty(m)
+    info = None
+    if analysed:
+        info = create_mat_info()
+        dcsrmv_analysis(h, Operation.none, m, n, a.nnz, descr, dv, dp, dc, info)
+
+    def run() -> rm.DeviceArray:
+        dcsrmv(h, Operation.none, m, n, a.nnz, 1.0, descr, dv, dp, dc, info, dx, 0.0, dy)
+        return dy
+
+    return Problem(run=run, reference=lambda: a @ x, bytes=spmv_bytes(m, n, a.nnz, 8, 4, False, False),
+                   flops=2.0 * a.nnz, stream=s, tol=1e-12, label=f"{kind} {m}x{n} nnz={a.nnz} f64",
+                   teardown=teardown, memory_bound=True)
+
+
+@bench_case("sparse.csrmv_d", sizes=_SPMV_SIZES)
+def csrmv_d(size: tuple[str, int]) -> Problem:
+    """dcsrmv y := A x with csrmv_analysis (balanced row blocks) vs scipy.sparse A @ x."""
+    return _csrmv_case(size, True)
+
+
+@bench_case("sparse.csrmv_stream_d", sizes=_SPMV_SIZES)
+def csrmv_stream_d(size: tuple[str, int]) -> Problem:
+    """dcsrmv y := A x without analysis (rows split evenly) vs scipy.sparse A @ x."""
+    return _csrmv_case(size, False)
+
+
+@bench_case("sparse.csrmv_analysis_amortised_d", sizes={"quick": [("graph", 10**6)], "full": [("graph", 10**7)]})
+def csrmv_analysis_amortised_d(size: tuple[str, int]) -> Problem:
+    """csrmv_analysis + 5 analysed dcsrmv vs 5 scipy.sparse A @ x (the analysis must pay for itself)."""
+    kind, nnz = size
+    a = _matrix(kind, nnz)
+    m, n = a.shape
+    x = np.random.default_rng(SEED).standard_normal(n)
+    s, h, teardown = _session()
+    descr = create_mat_descr()
+    dv, dp, dc = _csr_device(a)
+    dx, dy = rm.to_device(x, s), rm.empty(m)
+
+    def run() -> rm.DeviceArray:
+        info = create_mat_info()
+        dcsrmv_analysis(h, Operation.none, m, n, a.nnz, descr, dv, dp, dc, info)
+        for _ in range(5):
+            dcsrmv(h, Operation.none, m, n, a.nnz, 1.0, descr, dv, dp, dc, info, dx, 0.0, dy)
+        return dy
+
+    def reference() -> np.ndarray:
+        for _ in range(4):
+            a @ x
+        return a @ x
+
+    return Problem(run=run, reference=reference, bytes=5 * spmv_bytes(m, n, a.nnz, 8, 4, False, False),
+                   flops=10.0 * a.nnz, stream=s, tol=1e-12, label=f"{kind} nnz={a.nnz} analysis+5",
+                   teardown=teardown, memory_bound=True)
+
+
+@bench_case("sparse.spmv_d", sizes=_SPMV_SIZES)
+def spmv_d(size: tuple[str, int]) -> Problem:
+    """generic spmv (CSR, default algorithm, preprocessed) y := A x vs scipy.sparse A @ x."""
+    kind, nnz = size
+    a = _matrix(kind, nnz)
+    m, n = a.shape
+    x = np.random.default_rng(SEED).standard_normal(n)
+    s, h, teardown = _session()
+    dv, dp, dc = _csr_device(a)
+    dx, dy = rm.to_device(x, s), rm.empty(m)
+    mat = create_csr_descr(m, n, a.nnz, dp, dc, dv, IndexType.i32, IndexType.i32, 0, Datatype.f64_r)
+    vx, vy = create_dnvec_descr(n, dx, Datatype.f64_r), create_dnvec_descr(m, dy, Datatype.f64_r)
+    args = (h, Operation.none, 1.0, mat, vx, 0.0, vy, Datatype.f64_r, SpMVAlg.default)
+    size_b = spmv(*args, SpMVStage.buffer_size)
+    tmp = rm.empty(max(1, size_b), np.uint8)
+    spmv(*args, SpMVStage.preprocess, None, tmp)
+
+    def run() -> rm.DeviceArray:
+        spmv(*args, SpMVStage.compute, None, tmp)
+        return dy
+
+    return Problem(run=run, reference=lambda: a @ x, bytes=spmv_bytes(m, n, a.nnz, 8, 4, False, False),
+                   flops=2.0 * a.nnz, stream=s, tol=1e-12, label=f"{kind} nnz={a.nnz} f64", teardown=teardown,
+                   memory_bound=True)
+
+
+@bench_case("sparse.spmm_d", sizes={"quick": [("laplacian", 10**6, 8)],
+                                    "full": [("laplacian", 10**6, 8), ("laplacian", 10**6, 64),
+                                             ("graph", 10**6, 8), ("graph", 10**6, 64)]})
+def spmm_d(size: tuple[str, int, int]) -> Problem:
+    """generic spmm C := A B with a row-major dense B of 8..64 columns vs scipy.sparse A @ B."""
+    kind, nnz, ncols = size
+    a = _matrix(kind, nnz)
+    m, n = a.shape
+    b = np.random.default_rng(SEED).standard_normal((n, ncols))
+    s, h, teardown = _session()
+    dv, dp, dc = _csr_device(a)
+    dB, dC = rm.to_device(b, s), rm.empty((m, ncols))
+    mat = create_csr_descr(m, n, a.nnz, dp, dc, dv, IndexType.i32, IndexType.i32, 0, Datatype.f64_r)
+    mb = create_dnmat_descr(n, ncols, ncols, dB, Datatype.f64_r, Order.row)
+    mc = create_dnmat_descr(m, ncols, ncols, dC, Datatype.f64_r, Order.row)
+    args = (h, Operation.none, Operation.none, 1.0, mat, mb, 0.0, mc, Datatype.f64_r, SpMMAlg.default)
+
+    def run() -> rm.DeviceArray:
+        spmm(*args, SpMMStage.compute)
+        return dC
+
+    return Problem(run=run, reference=lambda: a @ b, flops=2.0 * a.nnz * ncols,
+                   bytes=float(a.nnz * 12 + (n + m) * ncols * 8), stream=s, tol=1e-12,
+                   label=f"{kind} nnz={a.nnz} x {ncols} cols f64", teardown=teardown)
