@@ -2,7 +2,8 @@
 
 ``rocmath-bench blas ...`` is rocblas-bench's command line instead (see
 :mod:`rocmath.bench.rocblas_cli`); ``rocmath-bench compare A B`` times two revisions or
-configurations against each other (:mod:`rocmath.bench.compare`).
+configurations against each other (:mod:`rocmath.bench.compare`); ``rocmath-bench plot``
+draws saved results (:mod:`rocmath.bench.plot`).
 
 Exit status: 0 when every case ran and passed its correctness check, 1 when one
 failed or a bench module failed to import, 2 for a usage error (e.g. no case
@@ -60,6 +61,36 @@ def _restart_with_sleeping_blas_threads() -> None:
     os.execve(sys.executable, [sys.executable, "-m", "rocmath.bench.cli", *sys.argv[1:]], env)
 
 
+class Progress:
+    """A progress line on a terminal's stderr (``[7/38] 12.3 s, ~41 s left``) for runs longer than
+    a couple of seconds; nothing when stderr is not a terminal."""
+
+    AFTER_NS = 2_000_000_000
+
+    def __init__(self, total: int, t0: int, stream: TextIO | None = None):
+        self.total, self.t0, self.done = total, t0, 0
+        self.stream = stream or sys.stderr
+        self.shown = False
+        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
+
+    def step(self, r: CaseResult) -> None:
+        self.done += 1
+        elapsed = time.perf_counter_ns() - self.t0
+        if not self.enabled or elapsed < self.AFTER_NS or self.done >= self.total:
+            return
+        left = elapsed / self.done * (self.total - self.done)
+        self.stream.write(f"\r[{self.done}/{self.total}] {format_time(elapsed)}, ~{format_time(left)} left "
+                          f"(last: {r.case})\x1b[K")
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
+
+
 def _positive(text: str) -> int:
     n = int(text)
     if n < 1:
@@ -115,6 +146,10 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None,
         from .compare import main as compare_main
 
         return compare_main(argv[1:], out=out)
+    if argv[:1] == ["plot"]:  # pictures of saved results
+        from .plot import main as plot_main
+
+        return plot_main(argv[1:], out=out)
     args = _parser().parse_args(argv)
     out = out or sys.stdout
     status = 0
@@ -150,8 +185,16 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None,
     table = Table(out, name_width=max(len(c.name) for c in cases))
     table.header()
     t0 = time.perf_counter_ns()
+    progress = Progress(sum(len(c.sizes.get(suite, ())) for c in cases), t0)
+
+    def on_result(r: CaseResult) -> None:
+        progress.clear()
+        table.row(r)
+        progress.step(r)
+
     results: list[CaseResult] = run_cases(cases, suite, repeats=args.repeats, warmup=args.warmup,
-                                          on_result=table.row)
+                                          on_result=on_result)
+    progress.clear()
     wall = time.perf_counter_ns() - t0
 
     failed = [r for r in results if not r.ok]

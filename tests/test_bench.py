@@ -432,3 +432,52 @@ def test_compare_two_git_revisions() -> None:
     out = io.StringIO()
     assert compare_main(["HEAD", ".", "--filter", "saxpy_tiny", "--repeats", "3"], out=out) == 0, out.getvalue()
     assert "A = HEAD" in out.getvalue()
+
+
+# --- plot and progress --------------------------------------------------------------------------------
+
+
+def _doc(label: str, size: int, ratio: float) -> dict[str, Any]:
+    stats = {"median_ns": 1000.0}
+    return {"timestamp": label, "machine": {"hostname": "h"}, "results": [
+        {"case": "blas.x", "label": f"{size} f64", "size": size, "flops": 2000.0, "bytes": 0.0,
+         "throughput_unit": "GFLOP/s", "warm": stats, "reference": {"median_ns": 1000.0 * ratio},
+         "ratio": ratio, "ratio_ci": [ratio * 0.9, ratio * 1.1]}]}
+
+
+def test_plot_draws_png_and_svg_of_saved_runs(tmp_path: Any) -> None:
+    pytest.importorskip("matplotlib")
+    from rocmath.bench.plot import main as plot_main
+
+    runs = []
+    for k, (size, ratio) in enumerate([(16, 1.5), (32, 0.8)]):
+        path = tmp_path / f"r{k}.json"
+        path.write_text(json.dumps(_doc(f"run{k}", size, ratio)))
+        runs.append(str(path))
+    out = io.StringIO()
+    assert plot_main([*runs, "-o", str(tmp_path / "p.png")], out=out) == 0
+    assert (tmp_path / "p.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert plot_main([runs[0], "-o", str(tmp_path / "p.svg")], out=out) == 0
+    assert b"<svg" in (tmp_path / "p.svg").read_bytes()[:400]
+    assert plot_main([runs[0], "-o", str(tmp_path / "p.jpg")], out=out) == 2
+    assert plot_main([runs[0], "-o", str(tmp_path / "q.png"), "--case", "nothing"], out=out) == 1
+
+
+def test_progress_line_only_on_a_terminal() -> None:
+    from rocmath.bench.cli import Progress
+    from rocmath.bench.runner import CaseResult
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    tty = Tty()
+    p = Progress(3, 0, tty)  # started "long ago": past the 2 s threshold at once
+    p.step(CaseResult("blas.x", 1, "1"))
+    assert "[1/3]" in tty.getvalue() and "left" in tty.getvalue()
+    p.clear()
+    assert tty.getvalue().endswith("\r\x1b[K")
+    plain = io.StringIO()
+    q = Progress(3, 0, plain)
+    q.step(CaseResult("blas.x", 1, "1"))
+    assert plain.getvalue() == ""
