@@ -146,6 +146,10 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None,
         from .compare import main as compare_main
 
         return compare_main(argv[1:], out=out)
+    if argv[:1] == ["solver"]:  # rocsolver-bench's command line
+        from .rocsolver_cli import main as solver_main
+
+        return solver_main(argv[1:], out=out)
     if argv[:1] == ["plot"]:  # pictures of saved results
         from .plot import main as plot_main
 

@@ -236,7 +236,8 @@ def _log(layer: LayerMode, fname: str, routine: SolverRoutine, names: tuple[str,
                 continue
             value = values[name]
             flags.append(f"{'-' if len(name) == 1 else '--'}{name} {_letter(value)}")
-        logger.bench(f"./rocsolver-bench -f {fname[1:]} -r {fname[0]} " + " ".join(flags))
+        # rocsolver-bench's flags, replayed by rocmath-bench's solver command.
+        logger.bench(f"rocmath-bench solver -f {fname[1:]} -r {fname[0]} " + " ".join(flags))
 
 
 # --- binding ------------------------------------------------------------------------------------
@@ -272,6 +273,8 @@ def bind(routine: SolverRoutine, precision: Precision, flavour: Flavour = PLAIN)
 
     entry.__name__ = entry.__qualname__ = fname
     entry.__module__ = "rocmath.solver"
+    # What rocmath-bench's solver command needs to build a call's operands.
+    entry.routine, entry.precision, entry.flavour = routine, precision, flavour  # type: ignore[attr-defined]
     entry.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in names])
     kind = {PLAIN: "",

@@ -927,9 +927,9 @@ def test_trace_and_bench_logging(monkeypatch: pytest.MonkeyPatch, tmp_path: Any,
     assert trace.read_text().splitlines() == ["rocsolver_dgetrf_strided_batched,4,4,0,3,16,0,4,0,2",
                                               "rocsolver_sgetrs,T,0,0,0,1,0,0,1"]
     assert bench.read_text().splitlines() == [
-        "./rocsolver-bench -f getrf_strided_batched -r d -m 4 -n 4 --lda 3 --strideA 16 --strideP 4 "
+        "rocmath-bench solver -f getrf_strided_batched -r d -m 4 -n 4 --lda 3 --strideA 16 --strideP 4 "
         "--batch_count 2",
-        "./rocsolver-bench -f getrs -r s --trans T -n 0 --nrhs 0 --lda 1 --ldb 1"]
+        "rocmath-bench solver -f getrs -r s --trans T -n 0 --nrhs 0 --lda 1 --ldb 1"]
 
 
 def test_no_logging_without_the_layer(monkeypatch: pytest.MonkeyPatch, tmp_path: Any, handle: Any) -> None:
