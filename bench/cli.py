@@ -3,7 +3,8 @@
 ``rocmath-bench blas ...`` is rocblas-bench's command line instead (see
 :mod:`rocmath.bench.rocblas_cli`); ``rocmath-bench compare A B`` times two revisions or
 configurations against each other (:mod:`rocmath.bench.compare`); ``rocmath-bench plot``
-draws saved results (:mod:`rocmath.bench.plot`).
+draws saved results (:mod:`rocmath.bench.plot`); ``rocmath-bench --yaml FILE`` runs a list of
+problems in one process (:mod:`rocmath.bench.problems`).
 
 Exit status: 0 when every case ran and passed its correctness check, 1 when one
 failed or a bench module failed to import, 2 for a usage error (e.g. no case
@@ -146,6 +147,10 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None,
         from .compare import main as compare_main
 
         return compare_main(argv[1:], out=out)
+    if argv[:1] == ["--yaml"] or argv[:1] == ["yaml"]:  # a list of problems, one process
+        from .problems import run_files
+
+        return run_files(argv[1:], main, out=out)
     if argv[:1] == ["solver"]:  # rocsolver-bench's command line
         from .rocsolver_cli import main as solver_main
 

@@ -263,6 +263,10 @@ class Call:
         ``triangles`` maps ``id(arg)`` of a matrix operand to ``(upper, unit_diagonal)``: only
         that triangle is in the routine's data, and only it is scanned by check-numerics (the
         other one may hold anything, as in rocBLAS)."""
+        if not bytes:
+            # The operands' bytes: what decides that a small launch runs inline on one thread.
+            bytes = float(sum(a.dtype.itemsize * a.batch_count * int(np.prod(a.shape))
+                              for a in args if isinstance(a, BatchOperand)))
         mode = getattr(self.handle, "check_numerics", 0)
         if mode:
             parts = {i: triangles[id(a)] for i, a in enumerate(args) if triangles and id(a) in triangles}
