@@ -24,6 +24,12 @@ ROUTINES: dict[str, int] = {
     "getrs": 9,  # trans, n, nrhs, a, lda, ipiv, b, ldb, info
     "gesv": 8,  # n, nrhs, a, lda, ipiv, b, ldb, info
     "getri": 7,  # n, a, lda, ipiv, work, lwork, info
+    "potrf": 5,  # uplo, n, a, lda, info
+    "potrs": 8,  # uplo, n, nrhs, a, lda, b, ldb, info
+    "posv": 8,  # uplo, n, nrhs, a, lda, b, ldb, info
+    "potri": 5,  # uplo, n, a, lda, info
+    "trtri": 6,  # uplo, diag, n, a, lda, info
+    "lauum": 5,  # uplo, n, a, lda, info
 }
 
 _VP = types.voidptr

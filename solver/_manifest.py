@@ -27,4 +27,11 @@ def _expand(table: dict[str, tuple[str, bool]]) -> list[str]:
 
 def compute_routines() -> frozenset[str]:
     """Every rocSOLVER routine name rocmath.solver exports (without ``rocsolver_``)."""
-    return frozenset(_expand(LU))
+    return frozenset(_expand(LU) + _expand(CHOLESKY))
+
+
+#: The Cholesky/triangular family: routine -> (precisions, has batched forms).
+CHOLESKY = {
+    "potf2": ("s d c z", True), "potrf": ("s d c z", True), "potrs": ("s d c z", True), "posv": ("s d c z", True),
+    "potri": ("s d c z", True), "trtri": ("s d c z", True), "lauum": ("s d c z", False),
+}

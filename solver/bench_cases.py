@@ -164,3 +164,100 @@ def getrf_d(n: int) -> Problem:
     return Problem(run=run, reference=reference, result=lambda _: (da.get()[None], ipiv.get()[None]),
                    check=_lu_check, flops=2.0 * n**3 / 3, bytes=2 * 8 * n * n, stream=s, tol=1e-12,
                    label=f"{n}x{n} f64", teardown=teardown)
+
+
+# --- the Cholesky family ---------------------------------------------------------------------------
+# Repeated calls factor what the previous call left.  The matrices are diagonally dominant by a
+# factor 4, which the Hermitian matrix of a factor's triangle stays, so every call does the full
+# (data-independent) work of a positive definite factorization; only the first result is checked.
+
+
+def _dominant_spd(count: int, n: int) -> np.ndarray:
+    """(count, n, n) symmetric matrices, diagonally dominant by a factor of 4."""
+    x = np.random.default_rng(SEED).uniform(-1, 1, (count, n, n))
+    return (x + x.transpose(0, 2, 1)) / 2 + 4 * n * np.eye(n)
+
+
+def _lower_check(actual: np.ndarray, expected: Any) -> float:
+    """Max relative error of the lower triangles (the other one holds the input, as cho_factor's)."""
+    ref = np.stack([e[0] for e in expected]) if isinstance(expected, list) else expected
+    return max_rel_error(np.tril(actual), np.tril(ref))
+
+
+def _potrf_strided(count: int, n: int, reference: Any, what: str) -> Problem:
+    from .cholesky import dpotrf_strided_batched
+
+    a = _dominant_spd(count, n)
+    s, h, teardown = _session()
+    da, info = _colmajor_stack(a, s), rm.empty(count, np.int32)
+
+    def run() -> None:
+        dpotrf_strided_batched(h, "L", n, da, n, n * n, info, count)
+
+    return Problem(run=run, reference=lambda: reference(a), result=lambda _: da.get().transpose(0, 2, 1),
+                   check=_first_only(_lower_check), flops=count * n**3 / 3, bytes=8 * count * n * (n + 1),
+                   stream=s, tol=1e-12, label=f"{count} x {n}x{n} f64 {what}", teardown=teardown)
+
+
+@bench_case("solver.potrf_strided_batched_d",
+            sizes={"quick": [(2000, 8)], "full": [(20000, 8), (20000, 16), (20000, 32), (20000, 64)]})
+def potrf_strided_batched_d(size: tuple[int, int]) -> Problem:
+    """dpotrf_strided_batched (lower) on many small matrices vs a Python loop of scipy.linalg.cho_factor."""
+    import scipy.linalg
+
+    return _potrf_strided(*size, lambda a: [scipy.linalg.cho_factor(x, lower=True, check_finite=False) for x in a],
+                          "vs cho_factor loop")
+
+
+@bench_case("solver.potrf_strided_batched_d_numpy",
+            sizes={"quick": [(2000, 8)], "full": [(20000, 8), (20000, 16), (20000, 32), (20000, 64)]})
+def potrf_strided_batched_d_numpy(size: tuple[int, int]) -> Problem:
+    """dpotrf_strided_batched (lower) vs numpy.linalg.cholesky on the (count, n, n) stack."""
+    return _potrf_strided(*size, np.linalg.cholesky, "vs numpy")
+
+
+@bench_case("solver.potrf_d", sizes={"quick": [512], "full": [2048]})
+def potrf_d(n: int) -> Problem:
+    """dpotrf (lower) on one n x n matrix (restored by a device copy each call) vs scipy.linalg.cholesky
+    (which copies)."""
+    import scipy.linalg
+
+    from .cholesky import dpotrf
+
+    a = np.asfortranarray(_dominant_spd(1, n)[0])
+    s, h, teardown = _session()
+    pristine, da, info = rm.to_device(a, s), rm.empty((n, n), order="F"), rm.empty(1, np.int32)
+
+    def run() -> None:
+        rm.memcpy_async(da.ptr, pristine.ptr, 8 * n * n, rm.MemcpyKind.DeviceToDevice, stream=s)
+        dpotrf(h, "L", n, da, n, info)
+
+    return Problem(run=run, reference=lambda: scipy.linalg.cholesky(a, lower=True, check_finite=False),
+                   result=lambda _: da.get(), check=_lower_check, flops=n**3 / 3, bytes=8 * n * (n + 1), stream=s,
+                   tol=1e-12, label=f"{n}x{n} f64", teardown=teardown)
+
+
+@bench_case("solver.potrs_strided_batched_d", sizes={"quick": [(2000, 8)], "full": [(20000, 8), (20000, 64)]})
+def potrs_strided_batched_d(size: tuple[int, int]) -> Problem:
+    """dpotrs_strided_batched (lower), one right-hand side each, vs a Python loop of scipy.linalg.cho_solve."""
+    import scipy.linalg
+
+    from .cholesky import dpotrs_strided_batched
+
+    count, n = size
+    a = _dominant_spd(count, n)
+    b = np.random.default_rng(SEED + 1).standard_normal((count, n))
+    factors = [scipy.linalg.cho_factor(x, lower=True, check_finite=False) for x in a]
+    s, h, teardown = _session()
+    da, db = _colmajor_stack(np.stack([f[0] for f in factors]), s), rm.to_device(b, s)
+
+    def run() -> None:
+        dpotrs_strided_batched(h, "L", n, 1, da, n, n * n, db, n, n, count)
+
+    def reference() -> list[np.ndarray]:
+        return [scipy.linalg.cho_solve(f, x, check_finite=False) for f, x in zip(factors, b, strict=True)]
+
+    return Problem(run=run, reference=reference, result=lambda _: db.get(),
+                   check=_first_only(lambda x, ref: max_rel_error(x, np.stack(ref))), flops=2.0 * count * n * n,
+                   bytes=8 * count * (n * n / 2 + 2 * n), stream=s, tol=1e-8, label=f"{count} x {n}x{n} f64",
+                   teardown=teardown)

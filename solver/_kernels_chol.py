@@ -1,0 +1,423 @@
+"""Cholesky-family kernels: potrf (potf2), potrs, posv, potri, trtri, lauum.
+
+As in :mod:`rocmath.solver._kernels_lu`, the path depends on sizes only:
+
+- *small* entries (``n <= SMALL``) run as numba code, many at a time: a chunked
+  ``prange`` over the batch, each chunk copying one entry at a time into a contiguous
+  scratch matrix allocated once per chunk.  Only the triangle a routine reads is
+  copied, and always as a *lower* triangle stored column-major (``w[c, i]`` is element
+  ``(i, c)``, ``i >= c``, so columns are contiguous and the inner loops vectorise): an
+  upper triangle U is copied as ``L = U^H``.  That turns every upper-triangle problem
+  into the lower one (``A = U^H U = L L^H``, ``inv(U) = inv(L)^H``, ``U U^H = L^H L``),
+  so each algorithm is written once; the result goes back through the same map.
+- *large* entries are handed to LAPACK (scipy's OpenBLAS, through the symbols
+  :func:`~rocmath.solver._lapack.ensure_lapack` registers) in place, one after another,
+  each threaded by OpenBLAS (in parallel when they are small enough).
+
+Semantics are LAPACK's: the small potrf is LAPACK's unblocked potf2 (per column: the
+diagonal from a dot product, then the column below by a matrix-vector product and a
+scaling); a leading minor that is not positive definite (``ajj <= 0`` or NaN) stops the
+factorization of that entry with ``info = j``, ``A(j, j) = ajj`` and the columns after
+it untouched.  Complex diagonals use their real part.  trtri (non-unit) and potri find
+the first exact zero on the diagonal first and then leave that entry as it was; posv
+leaves B of an entry that is not positive definite as it was.  Only the ``uplo``
+triangle is ever written (a unit trtri neither writes its diagonal).
+
+The launch bodies at the end get the operands as ``(batch, rows, cols)`` views.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit, prange
+
+from rocmath.kernel import kernel
+
+from ._kernels_lu import MAX_CHUNKS, SERIAL_WORK, _addresses, _colmajor, _finish, _ld
+from ._lapack import ensure_lapack, external
+
+#: Entries with n up to SMALL run as numba code.
+SMALL = 64
+
+#: Operation codes of the shared kernels.
+POTRF, POTRS, POSV, POTRI, TRTRI, LAUUM = range(6)
+
+_KIND = {np.dtype(np.float32): 0, np.dtype(np.float64): 1, np.dtype(np.complex64): 2, np.dtype(np.complex128): 3}
+
+_spotrf, _dpotrf, _cpotrf, _zpotrf = (external(p + "potrf", 5) for p in "sdcz")
+_spotrs, _dpotrs, _cpotrs, _zpotrs = (external(p + "potrs", 8) for p in "sdcz")
+_sposv, _dposv, _cposv, _zposv = (external(p + "posv", 8) for p in "sdcz")
+_spotri, _dpotri, _cpotri, _zpotri = (external(p + "potri", 5) for p in "sdcz")
+_slauum, _dlauum, _clauum, _zlauum = (external(p + "lauum", 5) for p in "sdcz")
+_strtri, _dtrtri, _ctrtri, _ztrtri = (external(p + "trtri", 6) for p in "sdcz")
+
+_jit = njit(nogil=True, error_model="numpy", cache=True)
+# Unsigned inner-loop indices: numba then drops its negative-index wraparound and LLVM vectorises.
+_U = np.uintp
+
+
+# --- numba: one entry in contiguous scratch ------------------------------------------------------
+
+
+# The kernels get every matrix transposed, ``At[e, c, i] = A(i, c)``: a column-major stack
+# without padding is then C-contiguous, which numba is told (``contiguous`` kernels), so copying
+# a lower triangle or right-hand sides vectorises.
+
+
+@_jit
+def _load_tri(w, At, e, upper):  # type: ignore[no-untyped-def]
+    # The factor's triangle of entry e as a lower one: w[c, i] = A(i, c), or conj(A(c, i)) for an
+    # upper triangle (indexed, not sliced: a slice costs a reference count).
+    n = w.shape[0]
+    if upper:
+        for c in range(n):
+            for i in range(c, n):
+                w[c, i] = np.conj(At[e, i, c])
+    else:
+        for c in range(n):
+            for i in range(_U(c), _U(n)):
+                w[c, i] = At[e, c, i]
+
+
+@_jit
+def _store_tri(At, e, w, upper, diag):  # type: ignore[no-untyped-def]
+    # The inverse map of _load_tri; the diagonal only if ``diag``.
+    n = w.shape[0]
+    skip = 0 if diag else 1
+    if upper:
+        for c in range(n):
+            for i in range(c + skip, n):
+                At[e, i, c] = np.conj(w[c, i])
+    else:
+        for c in range(n):
+            for i in range(_U(c + skip), _U(n)):
+                At[e, c, i] = w[c, i]
+
+
+@_jit
+def _load_rhs(x, Bt, e):  # type: ignore[no-untyped-def]
+    # x[r, i] = B(i, r): right-hand sides as contiguous rows.
+    for r in range(x.shape[0]):
+        for i in range(_U(x.shape[1])):
+            x[r, i] = Bt[e, r, i]
+
+
+@_jit
+def _store_rhs(Bt, e, x):  # type: ignore[no-untyped-def]
+    for r in range(x.shape[0]):
+        for i in range(_U(x.shape[1])):
+            Bt[e, r, i] = x[r, i]
+
+
+@_jit
+def _potf2(w, rone):  # type: ignore[no-untyped-def]
+    """L L^H = A for the lower triangle held in w, in place (LAPACK's unblocked potf2).
+    Returns info: the order of the first leading minor that is not positive definite."""
+    n = w.shape[0]
+    rzero = rone - rone
+    for j in range(n):
+        ajj = w[j, j].real
+        for k in range(j):
+            x = w[k, j]
+            ajj -= x.real * x.real + x.imag * x.imag
+        if not ajj > rzero:  # NaN too
+            w[j, j] = ajj
+            return j + 1
+        ajj = np.sqrt(ajj)
+        w[j, j] = ajj
+        # Column j below the diagonal -= L(j+1:, :j) conj(L(j, :j)), four columns per pass.
+        k = 0
+        while k + 4 <= j:
+            t0, t1, t2, t3 = np.conj(w[k, j]), np.conj(w[k + 1, j]), np.conj(w[k + 2, j]), np.conj(w[k + 3, j])
+            for i in range(_U(j + 1), _U(n)):
+                w[j, i] = w[j, i] - t0 * w[k, i] - t1 * w[k + 1, i] - t2 * w[k + 2, i] - t3 * w[k + 3, i]
+            k += 4
+        while k < j:
+            t = np.conj(w[k, j])
+            for i in range(_U(j + 1), _U(n)):
+                w[j, i] -= t * w[k, i]
+            k += 1
+        r = rone / ajj
+        for i in range(_U(j + 1), _U(n)):
+            w[j, i] *= r
+    return 0
+
+
+@_jit
+def _potrs(w, x):  # type: ignore[no-untyped-def]
+    """A X = B with A = L L^H, L held in w, and B^T in x (nrhs x n), in place on x; the
+    triangular solves in reference BLAS trsm's order."""
+    n = w.shape[0]
+    for r in range(x.shape[0]):
+        for j in range(n):  # L y = b
+            if x[r, j] != 0:
+                x[r, j] = x[r, j] / w[j, j]
+                t = x[r, j]
+                for i in range(_U(j + 1), _U(n)):
+                    x[r, i] -= t * w[j, i]
+        for j in range(n - 1, -1, -1):  # L^H x = y
+            s = x[r, j]
+            for i in range(j + 1, n):
+                s -= np.conj(w[j, i]) * x[r, i]
+            x[r, j] = s / np.conj(w[j, j])
+
+
+@_jit
+def _trtri(w, unit, one):  # type: ignore[no-untyped-def]
+    """inv(L) for the lower triangle held in w, in place (LAPACK's trti2, from the last
+    column back: column j below the diagonal := -inv(L22) L(j+1:, j) / L(j, j)).  A non-unit
+    L with a zero on its diagonal returns the first one (1-based) with w unchanged."""
+    n = w.shape[0]
+    if not unit:
+        for j in range(n):
+            if w[j, j] == 0:
+                return j + 1
+    for j in range(n - 1, -1, -1):
+        if unit:
+            ajj = -one
+        else:
+            w[j, j] = one / w[j, j]
+            ajj = -w[j, j]
+        for q in range(n - 1, j, -1):  # x := inv(L22) x, reference trmv's order (lower, no transpose)
+            t = w[j, q]
+            if t != 0:
+                for i in range(_U(q + 1), _U(n)):
+                    w[j, i] += t * w[q, i]
+                if not unit:
+                    w[j, q] = t * w[q, q]
+        for i in range(_U(j + 1), _U(n)):
+            w[j, i] *= ajj
+    return 0
+
+
+@_jit
+def _lauum(w):  # type: ignore[no-untyped-def]
+    """L^H L into the lower triangle held in w, in place (LAPACK's lauu2: row i of the product
+    needs rows i.. of L only, so rows are done first to last; its diagonal element last)."""
+    n = w.shape[0]
+    for i in range(n):
+        d = np.conj(w[i, i])
+        for k in range(i):  # R(i, k) = sum over m >= i of conj(L(m, i)) L(m, k)
+            s = d * w[k, i]
+            for m in range(i + 1, n):
+                s += np.conj(w[i, m]) * w[k, m]
+            w[k, i] = s
+        x = w[i, i]
+        s2 = x.real * x.real + x.imag * x.imag
+        for m in range(i + 1, n):
+            x = w[i, m]
+            s2 += x.real * x.real + x.imag * x.imag
+        w[i, i] = s2
+
+
+@_jit
+def _entries(op, A, B, info, upper, unit, one, rone, lo, hi):  # type: ignore[no-untyped-def]
+    # A, B: transposed entries (see _load_tri).
+    n = A.shape[1]
+    w = np.empty((n, n), A.dtype)
+    x = np.empty((B.shape[1], n), A.dtype)
+    for e in range(lo, hi):
+        _load_tri(w, A, e, upper)
+        if op == POTRS:
+            _load_rhs(x, B, e)
+            _potrs(w, x)
+            _store_rhs(B, e, x)
+        elif op in (POTRF, POSV):
+            r = _potf2(w, rone)
+            info[e] = r
+            _store_tri(A, e, w, upper, True)
+            if op == POSV and r == 0:  # B of an entry that is not positive definite is left as it was
+                _load_rhs(x, B, e)
+                _potrs(w, x)
+                _store_rhs(B, e, x)
+        elif op == LAUUM:
+            _lauum(w)
+            _store_tri(A, e, w, upper, True)
+        else:  # TRTRI, POTRI: a singular entry is left as it was
+            r = _trtri(w, unit and op == TRTRI, one)
+            info[e] = r
+            if r == 0:
+                if op == POTRI:
+                    _lauum(w)
+                _store_tri(A, e, w, upper, not (unit and op == TRTRI))
+
+
+@kernel(contiguous=True)
+def small_entries(op, A, B, info, upper, unit, one, rone, nchunk):  # type: ignore[no-untyped-def]
+    """Operation ``op`` on every entry of A (its ``upper``/lower triangle; B: right-hand
+    sides of potrs/posv, info[e] per entry), in ``nchunk`` chunks (one: on this thread).
+    A and B come transposed: ``A[e, c, i]`` is element (i, c) of entry e."""
+    nb = A.shape[0]
+    if nchunk <= 1:
+        _entries(op, A, B, info, upper, unit, one[0], rone[0], 0, nb)
+        return
+    per = (nb + nchunk - 1) // nchunk
+    for t in prange(nchunk):
+        _entries(op, A, B, info, upper, unit, one[0], rone[0], t * per, min(nb, (t + 1) * per))
+
+
+# --- numba: large entries through LAPACK -------------------------------------------------------------
+
+
+@_jit
+def _lapack(op, kind, pa, pb, pi, ch, iv):  # type: ignore[no-untyped-def]
+    # ch: uplo, diag letters; iv: n, nrhs, lda, ldb (int32); pi: this entry's info.
+    s, i = ch.ctypes.data, iv.ctypes.data
+    if op == POTRF:
+        if kind == 0:
+            _spotrf(s, i, pa, i + 8, pi)
+        elif kind == 1:
+            _dpotrf(s, i, pa, i + 8, pi)
+        elif kind == 2:
+            _cpotrf(s, i, pa, i + 8, pi)
+        else:
+            _zpotrf(s, i, pa, i + 8, pi)
+    elif op == POTRS:
+        if kind == 0:
+            _spotrs(s, i, i + 4, pa, i + 8, pb, i + 12, pi)
+        elif kind == 1:
+            _dpotrs(s, i, i + 4, pa, i + 8, pb, i + 12, pi)
+        elif kind == 2:
+            _cpotrs(s, i, i + 4, pa, i + 8, pb, i + 12, pi)
+        else:
+            _zpotrs(s, i, i + 4, pa, i + 8, pb, i + 12, pi)
+    elif op == POSV:
+        if kind == 0:
+            _sposv(s, i, i + 4, pa, i + 8, pb, i + 12, pi)
+        elif kind == 1:
+            _dposv(s, i, i + 4, pa, i + 8, pb, i + 12, pi)
+        elif kind == 2:
+            _cposv(s, i, i + 4, pa, i + 8, pb, i + 12, pi)
+        else:
+            _zposv(s, i, i + 4, pa, i + 8, pb, i + 12, pi)
+    elif op == POTRI:
+        if kind == 0:
+            _spotri(s, i, pa, i + 8, pi)
+        elif kind == 1:
+            _dpotri(s, i, pa, i + 8, pi)
+        elif kind == 2:
+            _cpotri(s, i, pa, i + 8, pi)
+        else:
+            _zpotri(s, i, pa, i + 8, pi)
+    elif op == TRTRI:
+        if kind == 0:
+            _strtri(s, s + 1, i, pa, i + 8, pi)
+        elif kind == 1:
+            _dtrtri(s, s + 1, i, pa, i + 8, pi)
+        elif kind == 2:
+            _ctrtri(s, s + 1, i, pa, i + 8, pi)
+        else:
+            _ztrtri(s, s + 1, i, pa, i + 8, pi)
+    elif kind == 0:
+        _slauum(s, i, pa, i + 8, pi)
+    elif kind == 1:
+        _dlauum(s, i, pa, i + 8, pi)
+    elif kind == 2:
+        _clauum(s, i, pa, i + 8, pi)
+    else:
+        _zlauum(s, i, pa, i + 8, pi)
+
+
+@_jit
+def _lapack_range(op, kind, uplo, diag, n, nrhs, pa, lda, pb, ldb, pi, lo, hi):  # type: ignore[no-untyped-def]
+    ch = np.empty(2, np.uint8)
+    iv = np.empty(4, np.int32)
+    ch[0], ch[1] = uplo, diag
+    iv[0], iv[1], iv[2], iv[3] = n, nrhs, lda, ldb
+    for e in range(lo, hi):
+        _lapack(op, kind, pa[e], pb[e], pi[e], ch, iv)
+
+
+@kernel
+def lapack_entries(op, kind, uplo, diag, n, nrhs, pa, lda, pb, ldb, pi, nchunk):  # type: ignore[no-untyped-def]
+    """Entry e (addresses pa[e], pb[e], pi[e]): LAPACK's ``op`` in place."""
+    nb = pa.shape[0]
+    if nchunk <= 1:
+        _lapack_range(op, kind, uplo, diag, n, nrhs, pa, lda, pb, ldb, pi, 0, nb)
+        return
+    per = (nb + nchunk - 1) // nchunk
+    for t in prange(nchunk):
+        _lapack_range(op, kind, uplo, diag, n, nrhs, pa, lda, pb, ldb, pi, t * per, min(nb, (t + 1) * per))
+
+
+# --- launch bodies: numpy around the numba kernels --------------------------------------------------
+
+
+def _chunks(nb: int, serial: bool, work: float = 0.0) -> int:
+    return 1 if serial or nb <= 1 or work >= SERIAL_WORK else min(nb, MAX_CHUNKS)
+
+
+def _constants(dtype: np.dtype[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """1 in the element type and in its real type (the kernels' typed constants)."""
+    return np.ones(1, dtype), np.ones(1, np.finfo(dtype).dtype)
+
+
+def _run(op: int, A: np.ndarray, B: np.ndarray | None, info: np.ndarray | None, upper: bool, unit: bool,
+         serial: bool) -> None:
+    nb, n, _ = A.shape
+    nrhs = 0 if B is None else B.shape[2]
+    if info is None:
+        info = np.zeros(nb, np.int32)  # LAPACK's info of routines that report none
+    if n <= SMALL:
+        b = np.empty((nb, 0, 0), A.dtype) if B is None else B
+        small_entries(op, A.transpose(0, 2, 1), b.transpose(0, 2, 1), info, upper, unit, *_constants(A.dtype),
+                      _chunks(nb, serial))
+        return
+    ensure_lapack()
+    a = _colmajor(A)
+    b = a if B is None else _colmajor(B)
+    work = n * n * (n / 3 + nrhs) if op != POTRS else n * n * nrhs
+    lapack_entries(op, _KIND[a.dtype], ord("U" if upper else "L"), ord("U" if unit else "N"), n, nrhs,
+                   _addresses(a), _ld(a), _addresses(b), _ld(b), _addresses(info[:, None]),
+                   _chunks(nb, serial, work))
+    _finish(A, a)
+    if B is not None:
+        _finish(B, b)
+
+
+def potrf(A: np.ndarray, info: np.ndarray, upper: bool, serial: bool) -> None:
+    """Cholesky factorization of every entry of A in place (its upper or lower triangle); info[e]
+    is the order of entry e's first leading minor that is not positive definite, or 0.
+    ``serial`` processes entries in order (overlapping entries)."""
+    _run(POTRF, A, None, info, upper, False, serial)
+
+
+def potrs(A: np.ndarray, B: np.ndarray, upper: bool, serial: bool) -> None:
+    """X over B_e solving A_e X = B_e with A_e's Cholesky factor."""
+    _run(POTRS, A, B, None, upper, False, serial)
+
+
+def posv(A: np.ndarray, B: np.ndarray, info: np.ndarray, upper: bool, serial: bool) -> None:
+    """potrf on every A_e, then X over B_e for the positive definite ones."""
+    _run(POSV, A, B, info, upper, False, serial)
+
+
+def potri(A: np.ndarray, info: np.ndarray, upper: bool, serial: bool) -> None:
+    """inv(A_e) from its Cholesky factor, in place (that triangle); info: the first zero on
+    the factor's diagonal (the entry is then left as it was)."""
+    _run(POTRI, A, None, info, upper, False, serial)
+
+
+def trtri(A: np.ndarray, info: np.ndarray, upper: bool, unit: bool, serial: bool) -> None:
+    """Inverse of every triangular A_e in place; info: the first zero on a non-unit diagonal
+    (the entry is then left as it was)."""
+    _run(TRTRI, A, None, info, upper, unit, serial)
+
+
+def lauum(A: np.ndarray, upper: bool) -> None:
+    """U U^H (upper) or L^H L (lower) into that triangle of A.
+
+    The product of the triangle as stored, a complex diagonal included (as rocSOLVER's,
+    through trmm): LAPACK's zlauum uses only the diagonal's real part (it expects a
+    Cholesky factor), so large complex entries are multiplied here instead."""
+    n = A.shape[1]
+    if n <= SMALL or not np.iscomplexobj(A):
+        _run(LAUUM, A, None, None, upper, False, False)
+        return
+    keep = np.tri(n, dtype=bool).T if upper else np.tri(n, dtype=bool)
+    for e in range(A.shape[0]):
+        t = np.where(keep, A[e], 0)
+        r = t @ t.conj().T if upper else t.conj().T @ t
+        A[e][keep] = r[keep]
