@@ -44,4 +44,6 @@ same inputs give the same bits.
 from ._types import *  # noqa: F403
 from .arrays import *  # noqa: F403
 from .cholesky import *  # noqa: F403
+from .eig import *  # noqa: F403
 from .lu import *  # noqa: F403
+from .qr import *  # noqa: F403

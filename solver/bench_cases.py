@@ -166,6 +166,63 @@ def getrf_d(n: int) -> Problem:
                    label=f"{n}x{n} f64", teardown=teardown)
 
 
+# --- the Householder (QR) family --------------------------------------------------------------------
+
+
+def _qr_check(actual: tuple[np.ndarray, np.ndarray], expected: list[tuple[np.ndarray, np.ndarray]]) -> float:
+    """Max relative error of the factored matrices and of the Householder scalars (both unique)."""
+    return max(max_rel_error(actual[0], np.stack([e[0] for e in expected])),
+               max_rel_error(actual[1], np.stack([e[1] for e in expected])))
+
+
+@bench_case("solver.geqrf_strided_batched_d",
+            sizes={"quick": [(2000, 8)], "full": [(20000, 8), (20000, 16), (20000, 32)]})
+def geqrf_strided_batched_d(size: tuple[int, int]) -> Problem:
+    """dgeqrf_strided_batched on many small matrices vs a Python loop of scipy.linalg.qr(mode='raw')."""
+    import scipy.linalg
+
+    from .qr import dgeqrf_strided_batched
+
+    count, n = size
+    a = np.random.default_rng(SEED).standard_normal((count, n, n))
+    s, h, teardown = _session()
+    da, tau = _colmajor_stack(a, s), rm.empty((count, n))
+
+    def run() -> None:
+        dgeqrf_strided_batched(h, n, n, da, n, n * n, tau, n, count)
+
+    def reference() -> list[tuple[np.ndarray, np.ndarray]]:
+        return [scipy.linalg.qr(x, mode="raw", check_finite=False)[0] for x in a]
+
+    return Problem(run=run, reference=reference, result=lambda _: (da.get().transpose(0, 2, 1), tau.get()),
+                   check=_first_only(_qr_check), flops=4.0 * count * n**3 / 3, bytes=2 * 8 * count * n * n,
+                   stream=s, tol=1e-12, label=f"{count} x {n}x{n} f64", teardown=teardown)
+
+
+@bench_case("solver.geqrf_d", sizes={"quick": [512], "full": [2048]})
+def geqrf_d(n: int) -> Problem:
+    """dgeqrf on one n x n matrix (restored by a device copy each call) vs scipy.linalg.qr(mode='raw') (which
+    copies)."""
+    import scipy.linalg
+
+    from .qr import dgeqrf
+
+    a = np.asfortranarray(np.random.default_rng(SEED).standard_normal((n, n)))
+    s, h, teardown = _session()
+    pristine, da, tau = rm.to_device(a, s), rm.empty((n, n), order="F"), rm.empty(n)
+
+    def run() -> None:
+        rm.memcpy_async(da.ptr, pristine.ptr, 8 * n * n, rm.MemcpyKind.DeviceToDevice, stream=s)
+        dgeqrf(h, n, n, da, n, tau)
+
+    def reference() -> list[tuple[np.ndarray, np.ndarray]]:
+        return [scipy.linalg.qr(a, mode="raw", check_finite=False)[0]]
+
+    return Problem(run=run, reference=reference, result=lambda _: (da.get()[None], tau.get()[None]),
+                   check=_qr_check, flops=4.0 * n**3 / 3, bytes=2 * 8 * n * n, stream=s, tol=1e-10,
+                   label=f"{n}x{n} f64", teardown=teardown)
+
+
 # --- the Cholesky family ---------------------------------------------------------------------------
 # Repeated calls factor what the previous call left.  The matrices are diagonally dominant by a
 # factor 4, which the Hermitian matrix of a factor's triangle stays, so every call does the full
@@ -261,3 +318,93 @@ def potrs_strided_batched_d(size: tuple[int, int]) -> Problem:
                    check=_first_only(lambda x, ref: max_rel_error(x, np.stack(ref))), flops=2.0 * count * n * n,
                    bytes=8 * count * (n * n / 2 + 2 * n), stream=s, tol=1e-8, label=f"{count} x {n}x{n} f64",
                    teardown=teardown)
+
+
+# --- the symmetric eigenvalue and SVD family ----------------------------------------------------------
+
+
+def _symmetric(count: int, n: int) -> np.ndarray:
+    x = np.random.default_rng(SEED + 2).standard_normal((count, n, n))
+    return (x + x.transpose(0, 2, 1)) / 2
+
+
+def _values_check(actual: np.ndarray, expected: Any) -> float:
+    """Max relative error of the eigen/singular values (unique; the vectors are not)."""
+    return max_rel_error(actual, expected[0] if isinstance(expected, tuple) else expected)
+
+
+@bench_case("solver.syevd_d", sizes={"quick": [128], "full": [512]})
+def syevd_d(n: int) -> Problem:
+    """dsyevd with eigenvectors on one n x n matrix (restored by a device copy each call) vs scipy.linalg.eigh."""
+    import scipy.linalg
+
+    from .eig import dsyevd
+
+    a = np.asfortranarray(_symmetric(1, n)[0])
+    s, h, teardown = _session()
+    pristine, da = rm.to_device(a, s), rm.empty((n, n), order="F")
+    d, e, info = rm.empty(n), rm.empty(n), rm.empty(1, np.int32)
+
+    def run() -> None:
+        rm.memcpy_async(da.ptr, pristine.ptr, 8 * n * n, rm.MemcpyKind.DeviceToDevice, stream=s)
+        dsyevd(h, 211, "L", n, da, n, d, e, info)
+
+    return Problem(run=run, reference=lambda: scipy.linalg.eigh(a, check_finite=False), result=lambda _: d.get(),
+                   check=_values_check, flops=4.0 * n**3 / 3 + 2.0 * n**3, bytes=2 * 8 * n * n, stream=s, tol=1e-10,
+                   label=f"{n}x{n} f64", teardown=teardown)
+
+
+@bench_case("solver.gesvd_d", sizes={"quick": [128], "full": [512]})
+def gesvd_d(n: int) -> Problem:
+    """dgesvd, all left and right vectors, on one n x n matrix (restored each call) vs scipy.linalg.svd."""
+    import scipy.linalg
+
+    from .eig import dgesvd
+
+    a = np.asfortranarray(np.random.default_rng(SEED + 3).standard_normal((n, n)))
+    s, h, teardown = _session()
+    pristine, da = rm.to_device(a, s), rm.empty((n, n), order="F")
+    sv, u, v, e, info = rm.empty(n), rm.empty((n, n), order="F"), rm.empty((n, n), order="F"), rm.empty(n), \
+        rm.empty(1, np.int32)
+
+    def run() -> None:
+        rm.memcpy_async(da.ptr, pristine.ptr, 8 * n * n, rm.MemcpyKind.DeviceToDevice, stream=s)
+        dgesvd(h, 191, 191, n, n, da, n, sv, u, n, v, n, e, 201, info)
+
+    return Problem(run=run, reference=lambda: scipy.linalg.svd(a, check_finite=False)[1], result=lambda _: sv.get(),
+                   check=_values_check, flops=12.0 * n**3, bytes=4 * 8 * n * n, stream=s, tol=1e-10,
+                   label=f"{n}x{n} f64", teardown=teardown)
+
+
+def _batched_eigen(size: tuple[int, int], jacobi: bool) -> Problem:
+    from .eig import dsyev_strided_batched, dsyevj_strided_batched
+
+    count, n = size
+    a = _symmetric(count, n)
+    s, h, teardown = _session()
+    pristine, da = _colmajor_stack(a, s), rm.empty((count, n, n))
+    w, e, info = rm.empty((count, n)), rm.empty((count, n)), rm.empty(count, np.int32)
+    res, sweeps = rm.empty(count), rm.empty(count, np.int32)
+
+    def run() -> None:
+        rm.memcpy_async(da.ptr, pristine.ptr, 8 * count * n * n, rm.MemcpyKind.DeviceToDevice, stream=s)
+        if jacobi:
+            dsyevj_strided_batched(h, 252, 211, "L", n, da, n, n * n, 0.0, res, 100, sweeps, w, n, info, count)
+        else:
+            dsyev_strided_batched(h, 211, "L", n, da, n, n * n, w, n, e, n, info, count)
+
+    return Problem(run=run, reference=lambda: np.linalg.eigh(a), result=lambda _: w.get(), check=_values_check,
+                   flops=count * 6.0 * n**3, bytes=2 * 8 * count * n * n, stream=s, tol=1e-10,
+                   label=f"{count} x {n}x{n} f64", teardown=teardown)
+
+
+@bench_case("solver.syev_strided_batched_d", sizes={"quick": [(2000, 8)], "full": [(20000, 8), (20000, 16)]})
+def syev_strided_batched_d(size: tuple[int, int]) -> Problem:
+    """dsyev_strided_batched with eigenvectors on many small matrices vs numpy.linalg.eigh on the stack."""
+    return _batched_eigen(size, jacobi=False)
+
+
+@bench_case("solver.syevj_strided_batched_d", sizes={"quick": [(2000, 8)], "full": [(20000, 8), (20000, 16)]})
+def syevj_strided_batched_d(size: tuple[int, int]) -> Problem:
+    """dsyevj_strided_batched (sorted, with eigenvectors) on many small matrices vs numpy.linalg.eigh."""
+    return _batched_eigen(size, jacobi=True)

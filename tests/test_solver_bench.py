@@ -7,7 +7,12 @@ import pytest
 from rocmath.bench import default_registry, discover, run_case
 
 CASES = {"solver.getrf_strided_batched_d": (50, 5), "solver.gesv_strided_batched_d": (50, 5),
-         "solver.getrs_strided_batched_d": (50, 5), "solver.getrf_d": 70}
+         "solver.getrs_strided_batched_d": (50, 5), "solver.getrf_d": 70,
+         "solver.potrf_strided_batched_d": (50, 5), "solver.potrf_strided_batched_d_numpy": (50, 5),
+         "solver.potrf_d": 70, "solver.potrs_strided_batched_d": (50, 5),
+         "solver.geqrf_strided_batched_d": (50, 5), "solver.geqrf_d": 70,
+         "solver.syevd_d": 40, "solver.gesvd_d": 40, "solver.syev_strided_batched_d": (50, 5),
+         "solver.syevj_strided_batched_d": (50, 5)}
 
 
 def test_solver_cases_are_discovered_in_both_suites() -> None:
