@@ -106,11 +106,11 @@ hip_check(hip.hipMemcpy(x_h, x_d, x_h.nbytes, hip.hipMemcpyKind.hipMemcpyDeviceT
 assert (x_h == np.arange(3)[:, None]).all()
 hip_check(hip.hipFree(x_d))
 try:
-    from hip import hipfft  # noqa: F401
+    from hip import hiprand  # noqa: F401
 except ImportError as exc:
     assert "rocmath.hip" in str(exc)
 else:
-    raise AssertionError("hipfft is not provided yet")
+    raise AssertionError("hiprand is not provided")
 print("ok")
 ''',
 }

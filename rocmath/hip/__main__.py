@@ -1,7 +1,7 @@
 """``python -m rocmath.hip SCRIPT [ARGS...]``: run an unmodified hip-python program on rocmath.
 
-While the program runs, ``import hip``, ``from hip import hip, hipblas`` and the newer
-``from rocm.bindings import hip, hipblas`` resolve to :mod:`rocmath.hip`'s modules, so a
+While the program runs, ``import hip``, ``from hip import hip, hipblas, hipfft, hipsparse,
+hipsolver`` and the newer ``from rocm.bindings import ...`` resolve to :mod:`rocmath.hip`'s modules, so a
 program written for hip-python runs on the simulated device.  ``-m MODULE`` runs a
 module instead of a script, as ``python -m`` does.
 """
@@ -18,7 +18,7 @@ USAGE = """usage: python -m rocmath.hip SCRIPT [ARGS...]
        python -m rocmath.hip -m MODULE [ARGS...]
 
 Run a hip-python program on rocmath's simulated device: imports of hip, hip.hip,
-hip.hipblas and rocm.bindings.{hip,hipblas} resolve to rocmath.hip.
+hip.{hipblas,hipfft,hipsparse,hipsolver} and rocm.bindings.* resolve to rocmath.hip.
 ROCMATH_HIP_TRACE=1 prints the exception behind every failed call."""
 
 

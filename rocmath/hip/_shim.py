@@ -2,17 +2,19 @@
 
 :func:`install` puts a meta-path finder first on ``sys.meta_path`` that answers for
 hip-python's packages -- the classic layout (``hip``, ``hip.hip``, ``hip.hipblas``,
-``hip._util.types``) and the newer one (``rocm.bindings.hip``,
-``rocm.bindings.hipblas``, ``rocm.bindings.util.types``, ``rocm.version``) -- with
+``hip._util.types``, likewise ``hip.hipfft``, ``hip.hipsparse``, ``hip.hipsolver``) and
+the newer one (``rocm.bindings.hip``, ``rocm.bindings.hipblas``..., ``rocm.bindings.util.types``,
+``rocm.version``) -- with
 rocmath's modules.  Only the runner installs it, so a real hip-python install is never
 shadowed anywhere else; :func:`uninstall` removes it and the modules it served.
 
-Bindings rocmath does not provide yet (``hip.hipfft``...) fail to import with an
+Bindings rocmath does not provide (``hip.hiprand``...) fail to import with an
 ``ImportError`` naming rocmath, rather than reaching a real install.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.abc
 import importlib.machinery
@@ -30,7 +32,7 @@ VERSION_CONSTANTS: dict[str, Any] = {
 }
 
 #: Binding modules: hip-python name -> rocmath module.
-_BINDINGS = {"hip": "rocmath.hip.hip", "hipblas": "rocmath.hip.hipblas"}
+_BINDINGS = {name: f"rocmath.hip.{name}" for name in ("hip", "hipblas", "hipfft", "hipsparse", "hipsolver")}
 #: Every module name the finder serves -> rocmath module, or None for a synthetic package.
 _ALIASES: dict[str, str | None] = {
     "hip": None, "hip._util": None, "hip._util.types": "rocmath.hip._types",
@@ -55,6 +57,13 @@ def _synthetic(name: str) -> types.ModuleType:
     return module
 
 
+def _binding_attribute(package: str, name: str) -> types.ModuleType:
+    """``hip.hipfft`` without ``import hip.hipfft``: the bindings load on first use (PEP 562)."""
+    if name in _BINDINGS:
+        return importlib.import_module(f"{package}.{name}")
+    raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+
 class _Loader(importlib.abc.Loader):
     def __init__(self, target: str | None):
         self.target = target
@@ -69,8 +78,7 @@ class _Loader(importlib.abc.Loader):
         # works through the import system; ``import hip; hip.hipblas`` needs the attribute).
         name = module.__spec__.name if module.__spec__ is not None and self.target is None else None
         if name in ("hip", "rocm.bindings"):
-            for binding in _BINDINGS:
-                setattr(module, binding, importlib.import_module(f"{name}.{binding}"))
+            module.__getattr__ = functools.partial(_binding_attribute, name)  # type: ignore[attr-defined]
         if name == "hip":
             module._util = importlib.import_module("hip._util")  # type: ignore[attr-defined]
         if name in ("hip._util", "rocm.bindings.util"):

@@ -1,0 +1,211 @@
+"""What the library bindings (hipFFT, hipSPARSE, hipSOLVER) share: opaque handles, host
+out-parameters and the "write it or return it" convention.
+
+- :class:`Opaque` is a C handle (``hipfftHandle``, ``hipsparseMatDescr_t``,
+  ``hipsolverHandle_t``...): an address in the HIP runtime's handle registry standing for
+  a rocmath object, so it converts like any hip-python pointer (an ``int``, a
+  ``ctypes.c_void_p`` a Create function wrote, a ``Pointer.createRef()``).
+- :func:`host_bytes_at`, :func:`read_host` and :func:`write_host` reach the host memory
+  behind a pointer argument the way C would dereference it: a Python buffer, a raw host
+  address, pinned or managed rocmath memory.  Failures are raised through the caller's
+  ``error`` factory, so each library reports them with its own status.
+- :func:`out_parameter` gives a function with one C out-parameter both of hip-python's
+  forms: given a pointer, the value is written through it and ``(status,)`` returned;
+  called without it, ``(status, value)`` is returned (as ``rocm.bindings`` does for
+  out-parameters).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from rocmath.memory import MemoryKind, address_space
+
+from . import hip as _hip
+from ._api import StatusTable, binding
+from ._types import Pointer, host_bytes, pointer_value, resolve
+
+__all__ = [
+    "Opaque", "c_int", "find", "host_bytes_at", "out_parameter", "out_parameters", "read_host", "target_of",
+    "write_host",
+]
+
+#: Builds the exception a library raises for a bad host pointer: ``error(message, arg)``.
+ErrorFactory = Callable[[str, str], BaseException]
+
+
+def c_int(value: Any, arg: str) -> int:
+    """A C integer argument, as Cython converts it: ints and numpy ints (TypeError otherwise)."""
+    return _hip._c_int(value, arg)
+
+
+# --- opaque handles -------------------------------------------------------------------------------
+
+
+class Opaque(Pointer):
+    """An opaque C handle standing for a rocmath object (its :attr:`target`).
+
+    Created handles are registered in the HIP runtime's handle registry, so the address
+    alone (an ``int``, a ``ctypes.c_void_p``...) finds the object again; :meth:`release`
+    unregisters it.
+    """
+
+    def __init__(self, pyobj: Any = None):
+        super().__init__(pyobj)
+        self.target: Any = None
+
+    @classmethod
+    def new(cls, target: Any) -> Opaque:
+        """Register ``target`` under a fresh address."""
+        obj = cls()
+        obj.target = target
+        obj._ptr = _hip._register(obj)
+        return obj
+
+    def release(self) -> None:
+        """Forget the handle (its address no longer designates anything)."""
+        with _hip._handles_lock:
+            if _hip._handles.get(self._ptr) is self:
+                del _hip._handles[self._ptr]
+        self.target = None
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object, _ptr={self._ptr}>"
+
+
+def find(obj: Any, cls: type[Opaque]) -> Opaque | None:
+    """The live registered handle of class ``cls`` an argument designates (None if it designates none)."""
+    if isinstance(obj, cls) and obj.target is not None and _hip._handles.get(obj._ptr) is obj:
+        return obj
+    found = _hip._handles.get(pointer_value(obj))
+    return found if isinstance(found, cls) and found.target is not None else None
+
+
+def target_of(obj: Any, cls: type[Opaque]) -> Any:
+    """What the library underneath receives for a handle argument: the rocmath object, None for
+    NULL, or the raw address of anything else (the library's own check then rejects it, as the
+    C library would reject a pointer that is not one of its objects)."""
+    found = find(obj, cls)
+    if found is not None:
+        return found.target
+    address = pointer_value(obj)
+    return None if address == 0 else address
+
+
+# --- host memory behind pointer arguments ------------------------------------------------------
+
+
+def host_bytes_at(obj: Any, nbytes: int, arg: str, error: ErrorFactory) -> np.ndarray | None:
+    """A writable uint8 view of ``nbytes`` of host memory a pointer argument designates (None for NULL).
+
+    Raises (through ``error``) for device memory, for buffers too small and for addresses in
+    the null page: C would fault there.
+    """
+    r = resolve(obj)
+    if r.address == 0 and r.host is None:
+        return None
+    if r.host is not None:
+        if r.host.nbytes < nbytes:
+            raise error(f"host buffer holds {r.host.nbytes} bytes, needs {nbytes}", arg)
+        return r.host[:nbytes]
+    if r.device:
+        alloc = address_space.find(r.address)
+        if alloc is None or alloc.kind is MemoryKind.DEVICE or not alloc.live:
+            raise error("a device pointer where the function reads or writes host memory", arg)
+        offset = r.address - alloc.ptr
+        if offset + nbytes > alloc.nbytes:
+            raise error(f"{nbytes} bytes run past {alloc.describe()}", arg)
+        return alloc.bytes_view(offset, nbytes)
+    try:
+        return host_bytes(r.address, nbytes, what=arg)
+    except ValueError as exc:
+        raise error(str(exc), arg) from None
+
+
+def read_host(obj: Any, dtype: Any, count: int, arg: str, error: ErrorFactory) -> np.ndarray | None:
+    """``count`` values of ``dtype`` behind a host pointer (a copy; None for NULL)."""
+    dt = np.dtype(dtype)
+    raw = host_bytes_at(obj, count * dt.itemsize, arg, error)
+    return None if raw is None else raw.view(dt).copy()
+
+
+def write_host(obj: Any, values: Any, dtype: Any, arg: str, error: ErrorFactory) -> None:
+    """Store values through a host pointer (a ctypes scalar is set directly); NULL raises."""
+    dt = np.dtype(dtype)
+    if isinstance(obj, ctypes._SimpleCData):  # as hipblas's getters: c_int, c_size_t, c_void_p...
+        obj.value = np.asarray(values).reshape(-1)[0].item()
+        return
+    data = np.ascontiguousarray(np.asarray(values).astype(dt, copy=False).reshape(-1))
+    raw = host_bytes_at(obj, data.nbytes, arg, error)
+    if raw is None:
+        raise error("null pointer", arg)
+    raw[:] = data.view(np.uint8)
+
+
+# --- out-parameters ----------------------------------------------------------------------------
+
+
+def out_parameters(table: StatusTable, fn: Callable[..., Any], outs: dict[str, Any], error: ErrorFactory,
+                   store: Callable[[Any], Any] = pointer_value) -> Callable[..., tuple[Any, ...]]:
+    """Bind ``fn`` in both forms of its C out-parameters ``outs`` (name -> the C type's dtype).
+
+    ``fn`` is an exception-style implementation whose parameters include the out-parameters
+    (it ignores them) and which returns their values (a tuple when there are several).
+    Called with every argument, the binding writes ``store(value)`` through each
+    out-parameter and returns ``(status,)``; called without them (positionally: the others
+    only), it returns ``(status, *values)``.  A NULL out-parameter is reported through
+    ``error`` before ``fn`` runs.  ``store`` defaults to the C value of handles, enums and
+    integers alike (:func:`~rocmath.hip._types.pointer_value`).
+    """
+    names = tuple(inspect.signature(fn).parameters)
+    others = tuple(n for n in names if n not in outs)
+
+    def values_of(result: Any) -> tuple[Any, ...]:
+        return tuple(result) if len(outs) > 1 else (result,)
+
+    def written(*args: Any) -> None:
+        given = dict(zip(names, args, strict=True))
+        for name in outs:  # a ctypes scalar is storage here (its value is what it receives)
+            if not isinstance(given[name], ctypes._SimpleCData) and pointer_value(given[name]) == 0:
+                raise error("null pointer", name)
+        for (name, dtype), value in zip(outs.items(), values_of(fn(*args)), strict=True):
+            write_host(given[name], store(value), dtype, name, error)
+
+    def returned(*args: Any) -> Any:
+        given = dict(zip(others, args, strict=True))
+        return fn(*(given.get(n) for n in names))
+
+    for wrapper in (written, returned):
+        functools.update_wrapper(wrapper, fn)
+    with_outs, without_outs = binding(table)(written), binding(table, len(outs))(returned)
+
+    @functools.wraps(fn)
+    def call(*args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        full = len(args) + len(kwargs) == len(names)
+        given = dict(zip(names if full else others, args, strict=False))
+        for key, value in kwargs.items():
+            if key not in names or key in given:
+                raise TypeError(f"{fn.__name__}() got an unexpected or repeated argument '{key}'")
+            given[key] = value
+        if all(n in given for n in names) and len(args) <= len(names):
+            return with_outs(*(given[n] for n in names))
+        if all(n in given for n in others) and not any(n in given for n in outs):
+            return without_outs(*(given[n] for n in others))
+        raise TypeError(f"{fn.__name__}() takes {len(others)} arguments, or {len(names)} with the "
+                        f"out-parameters {', '.join(outs)} ({len(args) + len(kwargs)} given)")
+
+    call.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in names])
+    return call
+
+
+def out_parameter(table: StatusTable, fn: Callable[..., Any], out: str, dtype: Any,
+                  error: ErrorFactory) -> Callable[..., tuple[Any, ...]]:
+    """:func:`out_parameters` for one out-parameter."""
+    return out_parameters(table, fn, {out: dtype}, error)

@@ -1,0 +1,603 @@
+"""``hip.hipsparse``: hipSPARSE as hip-python binds it, over :mod:`rocmath.sparse` (rocSPARSE).
+
+Every function returns ``(hipsparseStatus_t, *outputs)``.  Handles and descriptors are
+opaque pointers: ``hipsparseCreate() -> (status, handle)``; the Create functions of
+descriptors write the new descriptor through their first argument, as in C
+(``descr = ctypes.c_void_p(); hipsparseCreateMatDescr(descr)``), or, called without
+it, return it (``hipsparseCreateMatDescr() -> (status, descr)``).  Size queries and
+getters work the same way (``hipsparseSpMV_bufferSize(..., bufferSize)`` writes a
+``size_t``; without ``bufferSize`` it returns the size).  Host scalars (``alpha``,
+``beta``) are pointers in host pointer mode (``ctypes.c_float(1)``, an address, a numpy
+array), device pointers in device pointer mode.  Enum parameters must be members of
+this module's enums (plain ints raise ``TypeError``, as in hip-python); hipSPARSE's
+values are converted to rocSPARSE's as hipSPARSE does (its operations are 0, 1, 2;
+its orders, formats, data types and algorithms are numbered differently too).
+
+Every function except the four descriptor getters without status is generated from
+one table, :data:`FUNCTIONS` (one line per hipSPARSE function: its hip-python
+parameters and the rocmath.sparse call they become), through
+:func:`rocmath.hip._api.binding`; statuses come from hipSPARSE's conversion of
+rocSPARSE's (:data:`ROCSPARSE_TO_HIPSPARSE`).  A rocSPARSE routine added to
+rocmath.sparse needs one table line here.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+import rocmath
+import rocmath.sparse as _sparse
+from rocmath.errors import HipError, HipStatus, LaunchFailureError, MemoryAccessFault, RocmathError
+from rocmath.handle import PointerMode
+from rocmath.sparse import (
+    Datatype,
+    DnMatDescr,
+    DnVecDescr,
+    Format,
+    MatDescr,
+    MatInfo,
+    Operation,
+    Order,
+    SolvePolicy,
+    SparseError,
+    SparseHandle,
+    SparseInvalidValueError,
+    SpMatDescr,
+    SpMMAlg,
+    SpMMStage,
+    SpMVAlg,
+    SpMVStage,
+    Status,
+)
+
+from . import hip as _hip
+from ._api import StatusTable, binding
+from ._lib import Opaque, c_int, find, out_parameters, read_host, target_of
+from ._types import CStr, c_enum, check_enum, device_address
+from .hip import hipDataType
+
+_MODULE = __name__
+
+# --- enums (hipsparse.h values) ------------------------------------------------------------------
+
+hipsparseStatus_t = c_enum("hipsparseStatus_t", [
+    ("HIPSPARSE_STATUS_SUCCESS", 0), ("HIPSPARSE_STATUS_NOT_INITIALIZED", 1), ("HIPSPARSE_STATUS_ALLOC_FAILED", 2),
+    ("HIPSPARSE_STATUS_INVALID_VALUE", 3), ("HIPSPARSE_STATUS_ARCH_MISMATCH", 4),
+    ("HIPSPARSE_STATUS_MAPPING_ERROR", 5), ("HIPSPARSE_STATUS_EXECUTION_FAILED", 6),
+    ("HIPSPARSE_STATUS_INTERNAL_ERROR", 7), ("HIPSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED", 8),
+    ("HIPSPARSE_STATUS_ZERO_PIVOT", 9), ("HIPSPARSE_STATUS_NOT_SUPPORTED", 10),
+    ("HIPSPARSE_STATUS_INSUFFICIENT_RESOURCES", 11),
+], _MODULE, "``hipsparseStatus_t``.")
+hipsparsePointerMode_t = c_enum("hipsparsePointerMode_t", [
+    ("HIPSPARSE_POINTER_MODE_HOST", 0), ("HIPSPARSE_POINTER_MODE_DEVICE", 1)], _MODULE)
+hipsparseAction_t = c_enum("hipsparseAction_t", [
+    ("HIPSPARSE_ACTION_SYMBOLIC", 0), ("HIPSPARSE_ACTION_NUMERIC", 1)], _MODULE)
+hipsparseMatrixType_t = c_enum("hipsparseMatrixType_t", [
+    ("HIPSPARSE_MATRIX_TYPE_GENERAL", 0), ("HIPSPARSE_MATRIX_TYPE_SYMMETRIC", 1),
+    ("HIPSPARSE_MATRIX_TYPE_HERMITIAN", 2), ("HIPSPARSE_MATRIX_TYPE_TRIANGULAR", 3)], _MODULE)
+hipsparseFillMode_t = c_enum("hipsparseFillMode_t", [
+    ("HIPSPARSE_FILL_MODE_LOWER", 0), ("HIPSPARSE_FILL_MODE_UPPER", 1)], _MODULE)
+hipsparseDiagType_t = c_enum("hipsparseDiagType_t", [
+    ("HIPSPARSE_DIAG_TYPE_NON_UNIT", 0), ("HIPSPARSE_DIAG_TYPE_UNIT", 1)], _MODULE)
+hipsparseIndexBase_t = c_enum("hipsparseIndexBase_t", [
+    ("HIPSPARSE_INDEX_BASE_ZERO", 0), ("HIPSPARSE_INDEX_BASE_ONE", 1)], _MODULE)
+hipsparseOperation_t = c_enum("hipsparseOperation_t", [
+    ("HIPSPARSE_OPERATION_NON_TRANSPOSE", 0), ("HIPSPARSE_OPERATION_TRANSPOSE", 1),
+    ("HIPSPARSE_OPERATION_CONJUGATE_TRANSPOSE", 2)], _MODULE)
+hipsparseHybPartition_t = c_enum("hipsparseHybPartition_t", [
+    ("HIPSPARSE_HYB_PARTITION_AUTO", 0), ("HIPSPARSE_HYB_PARTITION_USER", 1), ("HIPSPARSE_HYB_PARTITION_MAX", 2)],
+    _MODULE)
+hipsparseSolvePolicy_t = c_enum("hipsparseSolvePolicy_t", [
+    ("HIPSPARSE_SOLVE_POLICY_NO_LEVEL", 0), ("HIPSPARSE_SOLVE_POLICY_USE_LEVEL", 1)], _MODULE)
+hipsparseSideMode_t = c_enum("hipsparseSideMode_t", [("HIPSPARSE_SIDE_LEFT", 0), ("HIPSPARSE_SIDE_RIGHT", 1)],
+                             _MODULE)
+hipsparseDirection_t = c_enum("hipsparseDirection_t", [
+    ("HIPSPARSE_DIRECTION_ROW", 0), ("HIPSPARSE_DIRECTION_COLUMN", 1)], _MODULE)
+hipsparseCsr2CscAlg_t = c_enum("hipsparseCsr2CscAlg_t", [
+    ("HIPSPARSE_CSR2CSC_ALG_DEFAULT", 0), ("HIPSPARSE_CSR2CSC_ALG1", 1), ("HIPSPARSE_CSR2CSC_ALG2", 2)], _MODULE)
+hipsparseFormat_t = c_enum("hipsparseFormat_t", [
+    ("HIPSPARSE_FORMAT_CSR", 1), ("HIPSPARSE_FORMAT_CSC", 2), ("HIPSPARSE_FORMAT_COO", 3),
+    ("HIPSPARSE_FORMAT_COO_AOS", 4), ("HIPSPARSE_FORMAT_BLOCKED_ELL", 5)], _MODULE)
+hipsparseOrder_t = c_enum("hipsparseOrder_t", [
+    ("HIPSPARSE_ORDER_COLUMN", 1), ("HIPSPARSE_ORDER_COL", 1), ("HIPSPARSE_ORDER_ROW", 2)], _MODULE)
+hipsparseIndexType_t = c_enum("hipsparseIndexType_t", [
+    ("HIPSPARSE_INDEX_16U", 1), ("HIPSPARSE_INDEX_32I", 2), ("HIPSPARSE_INDEX_64I", 3)], _MODULE)
+hipsparseSpMVAlg_t = c_enum("hipsparseSpMVAlg_t", [
+    ("HIPSPARSE_MV_ALG_DEFAULT", 0), ("HIPSPARSE_COOMV_ALG", 1), ("HIPSPARSE_CSRMV_ALG1", 2),
+    ("HIPSPARSE_CSRMV_ALG2", 3), ("HIPSPARSE_SPMV_ALG_DEFAULT", 0), ("HIPSPARSE_SPMV_COO_ALG1", 1),
+    ("HIPSPARSE_SPMV_CSR_ALG1", 2), ("HIPSPARSE_SPMV_CSR_ALG2", 3), ("HIPSPARSE_SPMV_COO_ALG2", 4)], _MODULE)
+hipsparseSpMMAlg_t = c_enum("hipsparseSpMMAlg_t", [
+    ("HIPSPARSE_MM_ALG_DEFAULT", 0), ("HIPSPARSE_COOMM_ALG1", 1), ("HIPSPARSE_COOMM_ALG2", 2),
+    ("HIPSPARSE_COOMM_ALG3", 3), ("HIPSPARSE_CSRMM_ALG1", 4), ("HIPSPARSE_SPMM_ALG_DEFAULT", 0),
+    ("HIPSPARSE_SPMM_COO_ALG1", 1), ("HIPSPARSE_SPMM_COO_ALG2", 2), ("HIPSPARSE_SPMM_COO_ALG3", 3),
+    ("HIPSPARSE_SPMM_COO_ALG4", 5), ("HIPSPARSE_SPMM_CSR_ALG1", 4), ("HIPSPARSE_SPMM_CSR_ALG2", 6),
+    ("HIPSPARSE_SPMM_CSR_ALG3", 12), ("HIPSPARSE_SPMM_BLOCKED_ELL_ALG1", 13)], _MODULE)
+hipsparseSpMatAttribute_t = c_enum("hipsparseSpMatAttribute_t", [
+    ("HIPSPARSE_SPMAT_FILL_MODE", 0), ("HIPSPARSE_SPMAT_DIAG_TYPE", 1)], _MODULE)
+
+#: The hipSPARSE release whose API this follows (hipsparse-version.h of ROCm 6.2).
+hipsparseVersionMajor = 3
+hipsparseVersionMinor = 1
+hipsparseVersionPatch = 1
+
+_S = hipsparseStatus_t
+
+
+class HipsparseStatusError(RocmathError):
+    """A failure hipSPARSE itself reports (before or instead of a rocSPARSE status)."""
+
+    status = _S.HIPSPARSE_STATUS_INTERNAL_ERROR
+
+    def __init__(self, status: Any, message: str = "", *, arg: str | None = None):
+        self.status = status  # type: ignore[misc]
+        super().__init__(message, arg=arg)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (HipsparseStatusError, (int(self.status), self.message), {"arg": self.arg})
+
+
+# --- the status table -------------------------------------------------------------------------------
+
+#: hipSPARSE's rocSPARSEStatusToHIPStatus.
+ROCSPARSE_TO_HIPSPARSE: dict[Status, Any] = {
+    Status.success: _S.HIPSPARSE_STATUS_SUCCESS,
+    Status.invalid_handle: _S.HIPSPARSE_STATUS_INVALID_VALUE,
+    Status.not_implemented: _S.HIPSPARSE_STATUS_NOT_SUPPORTED,
+    Status.invalid_pointer: _S.HIPSPARSE_STATUS_INVALID_VALUE,
+    Status.invalid_size: _S.HIPSPARSE_STATUS_INVALID_VALUE,
+    Status.memory_error: _S.HIPSPARSE_STATUS_ALLOC_FAILED,
+    Status.internal_error: _S.HIPSPARSE_STATUS_INTERNAL_ERROR,
+    Status.invalid_value: _S.HIPSPARSE_STATUS_INVALID_VALUE,
+    Status.arch_mismatch: _S.HIPSPARSE_STATUS_ARCH_MISMATCH,
+    Status.zero_pivot: _S.HIPSPARSE_STATUS_ZERO_PIVOT,
+    Status.not_initialized: _S.HIPSPARSE_STATUS_NOT_INITIALIZED,
+    Status.type_mismatch: _S.HIPSPARSE_STATUS_INTERNAL_ERROR,
+    Status.requires_sorted_storage: _S.HIPSPARSE_STATUS_INTERNAL_ERROR,
+    Status.thrown_exception: _S.HIPSPARSE_STATUS_INTERNAL_ERROR,
+    Status.continue_: _S.HIPSPARSE_STATUS_SUCCESS,
+}
+
+#: hipSPARSE's hipErrorToHIPSPARSEStatus for the HIP errors rocmath raises (others: INTERNAL_ERROR).
+_HIP_TO_HIPSPARSE = {
+    HipStatus.hipErrorOutOfMemory: _S.HIPSPARSE_STATUS_ALLOC_FAILED,
+    HipStatus.hipErrorInvalidDevicePointer: _S.HIPSPARSE_STATUS_INVALID_VALUE,
+    HipStatus.hipErrorInvalidDevice: _S.HIPSPARSE_STATUS_NOT_INITIALIZED,
+    HipStatus.hipErrorInvalidHandle: _S.HIPSPARSE_STATUS_NOT_INITIALIZED,
+    HipStatus.hipErrorInvalidValue: _S.HIPSPARSE_STATUS_INVALID_VALUE,
+}
+
+
+def convert_status(status: Any) -> Any:
+    """``rocSPARSEStatusToHIPStatus``: a rocSPARSE status as hipSPARSE reports it."""
+    return ROCSPARSE_TO_HIPSPARSE.get(Status(int(status)), _S.HIPSPARSE_STATUS_INTERNAL_ERROR)
+
+
+def _hipsparse_status(exc: BaseException) -> Any:
+    if isinstance(exc, HipsparseStatusError):
+        return exc.status
+    if isinstance(exc, SparseError):
+        return convert_status(exc.status)
+    if isinstance(exc, (MemoryAccessFault, LaunchFailureError)):
+        # A kernel that would fault: on a GPU the program would crash; here the call fails.
+        return _S.HIPSPARSE_STATUS_EXECUTION_FAILED
+    if isinstance(exc, HipError):
+        return _HIP_TO_HIPSPARSE.get(getattr(exc, "status", None), _S.HIPSPARSE_STATUS_INTERNAL_ERROR)
+    if isinstance(exc, MemoryError):
+        return _S.HIPSPARSE_STATUS_ALLOC_FAILED
+    return _S.HIPSPARSE_STATUS_INTERNAL_ERROR
+
+
+_HIPSPARSE = StatusTable(_S.HIPSPARSE_STATUS_SUCCESS, _hipsparse_status)
+
+
+def _error(message: str, arg: str) -> HipsparseStatusError:
+    return HipsparseStatusError(_S.HIPSPARSE_STATUS_INVALID_VALUE, message, arg=arg)
+
+
+# --- opaque objects -------------------------------------------------------------------------------------
+
+
+class hipsparseHandle_t(Opaque):
+    """A ``hipsparseHandle_t`` (a :class:`rocmath.sparse.SparseHandle`)."""
+
+
+class hipsparseMatDescr_t(Opaque):
+    """A ``hipsparseMatDescr_t`` (a :class:`rocmath.sparse.MatDescr`)."""
+
+
+class hipsparseSpMatDescr_t(Opaque):
+    """A ``hipsparseSpMatDescr_t`` (a :class:`rocmath.sparse.SpMatDescr`)."""
+
+
+class hipsparseDnVecDescr_t(Opaque):
+    """A ``hipsparseDnVecDescr_t`` (a :class:`rocmath.sparse.DnVecDescr`)."""
+
+
+class hipsparseDnMatDescr_t(Opaque):
+    """A ``hipsparseDnMatDescr_t`` (a :class:`rocmath.sparse.DnMatDescr`)."""
+
+
+class hipsparseMatInfo_t(Opaque):
+    """An analysis object (``csrsv2Info_t``...: a :class:`rocmath.sparse.MatInfo`)."""
+
+
+_OPAQUE = {SparseHandle: hipsparseHandle_t, MatDescr: hipsparseMatDescr_t, SpMatDescr: hipsparseSpMatDescr_t,
+           DnVecDescr: hipsparseDnVecDescr_t, DnMatDescr: hipsparseDnMatDescr_t, MatInfo: hipsparseMatInfo_t}
+
+
+def _new(obj: Any) -> Opaque:
+    return _OPAQUE[type(obj)].new(obj)
+
+
+# --- enum conversions (hipSPARSE's hip*ToHCC* functions) ---------------------------------------------
+
+_TO_ROCSPARSE: dict[type, dict[int, Any]] = {
+    hipsparseOperation_t: {0: Operation.none, 1: Operation.transpose, 2: Operation.conjugate_transpose},
+    hipsparseOrder_t: {1: Order.column, 2: Order.row},
+    hipsparseFormat_t: {1: Format.csr, 2: Format.csc, 3: Format.coo, 4: Format.coo_aos, 5: Format.bell},
+    hipsparseIndexType_t: {2: 2, 3: 3},  # no 16-bit indices in hipSPARSE's conversion
+    hipDataType: {0: Datatype.f32_r, 1: Datatype.f64_r, 4: Datatype.f32_c, 5: Datatype.f64_c},
+    hipsparseSpMVAlg_t: {0: SpMVAlg.default, 1: SpMVAlg.coo, 4: SpMVAlg.coo, 2: SpMVAlg.csr_adaptive,
+                         3: SpMVAlg.csr_stream},
+    hipsparseSpMMAlg_t: {0: SpMMAlg.default, 1: SpMMAlg.coo_atomic, 2: SpMMAlg.coo_segmented,
+                         3: SpMMAlg.coo_segmented_atomic, 5: SpMMAlg.coo_segmented_atomic,
+                         4: SpMMAlg.csr_row_split, 6: SpMMAlg.csr, 12: SpMMAlg.csr, 13: SpMMAlg.bell},
+    hipsparseSolvePolicy_t: {0: SolvePolicy.auto, 1: SolvePolicy.auto},
+}
+_FROM_ROCSPARSE = {cls: {int(v): k for k, v in table.items()} for cls, table in _TO_ROCSPARSE.items()}
+
+
+def _to_rocsparse(value: Any, cls: type, arg: str) -> Any:
+    check_enum(value, cls, arg)
+    table = _TO_ROCSPARSE.get(cls)
+    if table is None:  # same numbering in hipSPARSE and rocSPARSE
+        return int(value)
+    if int(value) not in table:
+        # hipSPARSE throws for values its conversion lacks (the process would abort); here the call fails.
+        raise HipsparseStatusError(_S.HIPSPARSE_STATUS_INVALID_VALUE, f"{value.name} has no rocSPARSE value", arg=arg)
+    return table[int(value)]
+
+
+def _from_rocsparse(value: Any, cls: type) -> Any:
+    table = _FROM_ROCSPARSE.get(cls)
+    return cls(table[int(value)] if table is not None else int(value))
+
+
+# --- parameter kinds ------------------------------------------------------------------------------------
+
+#: Enum parameters by hip-python name (``alg`` is the function's own: :attr:`Spec.alg`).
+_ENUMS: dict[str, type] = {
+    "transA": hipsparseOperation_t, "transB": hipsparseOperation_t, "opA": hipsparseOperation_t,
+    "opB": hipsparseOperation_t, "idxBase": hipsparseIndexBase_t, "base": hipsparseIndexBase_t,
+    "copyValues": hipsparseAction_t, "computeType": hipDataType, "valueType": hipDataType,
+    "csrRowOffsetsType": hipsparseIndexType_t, "csrColIndType": hipsparseIndexType_t,
+    "cscColOffsetsType": hipsparseIndexType_t, "cscRowIndType": hipsparseIndexType_t,
+    "cooIdxType": hipsparseIndexType_t, "order": hipsparseOrder_t, "type": hipsparseMatrixType_t,
+    "fillMode": hipsparseFillMode_t, "diagType": hipsparseDiagType_t, "mode": hipsparsePointerMode_t,
+    "attribute": hipsparseSpMatAttribute_t, "policy": hipsparseSolvePolicy_t, "dirA": hipsparseDirection_t,
+}
+#: Integer parameters.
+_INTS = frozenset({"m", "n", "k", "nnz", "lda", "ldb", "ldc", "ld", "rows", "cols", "size", "batchCount"})
+#: Handles and descriptors.
+_OBJECTS = frozenset({"handle", "descrA", "descrB", "descrC", "descrD", "dest", "src", "matA", "matB", "matC",
+                      "vecX", "vecY", "spMatDescr", "dnVecDescr", "dnMatDescr", "info"})
+#: Host scalars (device pointers in device pointer mode).
+_SCALARS = frozenset({"alpha", "beta"})
+#: Out-parameter C types by the suffix after ``*`` in a table entry (default: a pointer-sized value).
+_OUT_TYPES = {"": np.dtype(np.uint64), "i": np.dtype(np.int32), "l": np.dtype(np.int64)}
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One hipSPARSE function.
+
+    Attributes
+    ----------
+    roc
+        The rocmath.sparse function (``{p}``: the precision letter), or a callable.
+    params
+        hip-python's parameters; ``name*`` is an out-parameter (``*i``: int, ``*l``: int64,
+        ``*``: size_t or a handle).
+    call
+        The rocmath.sparse arguments: parameter names, or ``=None``, ``=N`` (no transpose),
+        ``=buffer`` (a scratch buffer hipSPARSE allocates), ``=`` followed by a stage name.
+    alg
+        The enum class of the ``alg`` parameter.
+    scalar
+        Where the host scalars' type comes from: the precision letter or ``computeType``.
+    release
+        The descriptor parameter a Destroy function releases.
+    post
+        Turns rocmath.sparse's result into the out-parameter's value(s).
+    buffer
+        ``(rocmath.sparse function, parameter names)`` sizing the ``=buffer`` argument.
+    """
+
+    roc: str | Callable[..., Any]
+    params: str
+    call: str
+    alg: type | None = None
+    scalar: str = "precision"
+    release: str | None = None
+    post: Callable[[Any], Any] | None = None
+    buffer: tuple[str, str] | None = None
+
+
+_SPMV = "handle opA alpha matA vecX beta vecY computeType alg"
+_SPMM = "handle opA opB alpha matA matB beta matC computeType alg"
+_CSRMM = "alpha descrA csrSortedValA csrSortedRowPtrA csrSortedColIndA B ldb beta C ldc"
+_NEW = _new
+
+
+def _stream_of(h: Any) -> Any:
+    return _hip.wrap_stream(_sparse.get_stream(h))
+
+
+#: hipSPARSE name (``{P}``: S, D, C, Z) -> how it is made.  One line per function.
+FUNCTIONS: dict[str, Spec] = {
+    # auxiliary
+    "hipsparseCreate": Spec(_sparse.create_handle, "handle*", "", post=_NEW),
+    "hipsparseDestroy": Spec("destroy_handle", "handle", "handle", release="handle"),
+    "hipsparseSetStream": Spec("set_stream", "handle streamId", "handle streamId"),
+    "hipsparseGetStream": Spec(_stream_of, "handle streamId*", "handle"),
+    "hipsparseSetPointerMode": Spec("set_pointer_mode", "handle mode", "handle mode"),
+    "hipsparseGetPointerMode": Spec("get_pointer_mode", "handle mode*i", "handle",
+                                    post=lambda m: hipsparsePointerMode_t(int(m))),
+    "hipsparseCreateMatDescr": Spec(_sparse.create_mat_descr, "descrA*", "", post=_NEW),
+    "hipsparseDestroyMatDescr": Spec("destroy_mat_descr", "descrA", "descrA", release="descrA"),
+    "hipsparseCopyMatDescr": Spec("copy_mat_descr", "dest src", "dest src"),
+    "hipsparseSetMatType": Spec("set_mat_type", "descrA type", "descrA type"),
+    "hipsparseSetMatFillMode": Spec("set_mat_fill_mode", "descrA fillMode", "descrA fillMode"),
+    "hipsparseSetMatDiagType": Spec("set_mat_diag_type", "descrA diagType", "descrA diagType"),
+    "hipsparseSetMatIndexBase": Spec("set_mat_index_base", "descrA base", "descrA base"),
+    # generic API: descriptors
+    "hipsparseCreateCsr": Spec("create_csr_descr", "spMatDescr* rows cols nnz csrRowOffsets csrColInd csrValues "
+                               "csrRowOffsetsType csrColIndType idxBase valueType",
+                               "rows cols nnz csrRowOffsets csrColInd csrValues csrRowOffsetsType csrColIndType "
+                               "idxBase valueType", post=_NEW),
+    "hipsparseCreateCsc": Spec("create_csc_descr", "spMatDescr* rows cols nnz cscColOffsets cscRowInd cscValues "
+                               "cscColOffsetsType cscRowIndType idxBase valueType",
+                               "rows cols nnz cscColOffsets cscRowInd cscValues cscColOffsetsType cscRowIndType "
+                               "idxBase valueType", post=_NEW),
+    "hipsparseCreateCoo": Spec("create_coo_descr", "spMatDescr* rows cols nnz cooRowInd cooColInd cooValues "
+                               "cooIdxType idxBase valueType",
+                               "rows cols nnz cooRowInd cooColInd cooValues cooIdxType idxBase valueType", post=_NEW),
+    "hipsparseDestroySpMat": Spec("destroy_spmat_descr", "spMatDescr", "spMatDescr", release="spMatDescr"),
+    "hipsparseSpMatGetSize": Spec("spmat_get_size", "spMatDescr rows*l cols*l nnz*l", "spMatDescr"),
+    "hipsparseSpMatGetFormat": Spec("spmat_get_format", "spMatDescr format*i", "spMatDescr",
+                                    post=lambda f: _from_rocsparse(f, hipsparseFormat_t)),
+    "hipsparseSpMatGetIndexBase": Spec("spmat_get_index_base", "spMatDescr idxBase*i", "spMatDescr",
+                                       post=lambda b: hipsparseIndexBase_t(int(b))),
+    "hipsparseSpMatGetValues": Spec("spmat_get_values", "spMatDescr values*", "spMatDescr"),
+    "hipsparseSpMatSetValues": Spec("spmat_set_values", "spMatDescr values", "spMatDescr values"),
+    "hipsparseCsrSetPointers": Spec("csr_set_pointers", "spMatDescr csrRowOffsets csrColInd csrValues",
+                                    "spMatDescr csrRowOffsets csrColInd csrValues"),
+    "hipsparseCscSetPointers": Spec("csc_set_pointers", "spMatDescr cscColOffsets cscRowInd cscValues",
+                                    "spMatDescr cscColOffsets cscRowInd cscValues"),
+    "hipsparseCooSetPointers": Spec("coo_set_pointers", "spMatDescr cooRows cooColumns cooValues",
+                                    "spMatDescr cooRows cooColumns cooValues"),
+    "hipsparseCreateDnVec": Spec("create_dnvec_descr", "dnVecDescr* size values valueType", "size values valueType",
+                                 post=_NEW),
+    "hipsparseDestroyDnVec": Spec("destroy_dnvec_descr", "dnVecDescr", "dnVecDescr", release="dnVecDescr"),
+    "hipsparseDnVecGetValues": Spec("dnvec_get_values", "dnVecDescr values*", "dnVecDescr"),
+    "hipsparseDnVecSetValues": Spec("dnvec_set_values", "dnVecDescr values", "dnVecDescr values"),
+    "hipsparseCreateDnMat": Spec("create_dnmat_descr", "dnMatDescr* rows cols ld values valueType order",
+                                 "rows cols ld values valueType order", post=_NEW),
+    "hipsparseDestroyDnMat": Spec("destroy_dnmat_descr", "dnMatDescr", "dnMatDescr", release="dnMatDescr"),
+    "hipsparseDnMatGetValues": Spec("dnmat_get_values", "dnMatDescr values*", "dnMatDescr"),
+    "hipsparseDnMatSetValues": Spec("dnmat_set_values", "dnMatDescr values", "dnMatDescr values"),
+    # generic API: products
+    "hipsparseSpMV_bufferSize": Spec("spmv", f"{_SPMV} bufferSize*", f"{_SPMV} =buffer_size", hipsparseSpMVAlg_t,
+                                     "computeType"),
+    "hipsparseSpMV_preprocess": Spec("spmv", f"{_SPMV} externalBuffer", f"{_SPMV} =preprocess =None externalBuffer",
+                                     hipsparseSpMVAlg_t, "computeType"),
+    "hipsparseSpMV": Spec("spmv", f"{_SPMV} externalBuffer", f"{_SPMV} =compute =None externalBuffer",
+                          hipsparseSpMVAlg_t, "computeType"),
+    "hipsparseSpMM_bufferSize": Spec("spmm", f"{_SPMM} bufferSize*", f"{_SPMM} =buffer_size", hipsparseSpMMAlg_t,
+                                     "computeType"),
+    "hipsparseSpMM_preprocess": Spec("spmm", f"{_SPMM} externalBuffer", f"{_SPMM} =preprocess =None externalBuffer",
+                                     hipsparseSpMMAlg_t, "computeType"),
+    "hipsparseSpMM": Spec("spmm", f"{_SPMM} externalBuffer", f"{_SPMM} =compute =None externalBuffer",
+                          hipsparseSpMMAlg_t, "computeType"),
+    # level 2 and 3
+    "hipsparse{P}csrmv": Spec("{p}csrmv", "handle transA m n nnz alpha descrA csrSortedValA csrSortedRowPtrA "
+                              "csrSortedColIndA x beta y", "handle transA m n nnz alpha descrA csrSortedValA "
+                              "csrSortedRowPtrA csrSortedColIndA =None x beta y"),
+    "hipsparse{P}csrmm": Spec("{p}csrmm", f"handle transA m n k nnz {_CSRMM}", f"handle transA =N m n k nnz {_CSRMM}"),
+    "hipsparse{P}csrmm2": Spec("{p}csrmm", f"handle transA transB m n k nnz {_CSRMM}",
+                               f"handle transA transB m n k nnz {_CSRMM}"),
+    # conversions
+    "hipsparseXcsr2coo": Spec("csr2coo", "handle csrRowPtr nnz m cooRowInd idxBase",
+                              "handle csrRowPtr nnz m cooRowInd idxBase"),
+    "hipsparseXcoo2csr": Spec("coo2csr", "handle cooRowInd nnz m csrRowPtr idxBase",
+                              "handle cooRowInd nnz m csrRowPtr idxBase"),
+    "hipsparse{P}csr2csc": Spec("{p}csr2csc", "handle m n nnz csrSortedVal csrSortedRowPtr csrSortedColInd "
+                                "cscSortedVal cscSortedRowInd cscSortedColPtr copyValues idxBase",
+                                "handle m n nnz csrSortedVal csrSortedRowPtr csrSortedColInd cscSortedVal "
+                                "cscSortedRowInd cscSortedColPtr copyValues idxBase =buffer",
+                                buffer=("csr2csc_buffer_size", "handle m n nnz csrSortedRowPtr csrSortedColInd "
+                                                               "copyValues")),
+    "hipsparseCreateIdentityPermutation": Spec("create_identity_permutation", "handle n p", "handle n p"),
+}
+
+_STAGES = {"=buffer_size": (SpMVStage.buffer_size, SpMMStage.buffer_size),
+           "=preprocess": (SpMVStage.preprocess, SpMMStage.preprocess),
+           "=compute": (SpMVStage.compute, SpMMStage.compute)}
+
+
+# --- the factory ----------------------------------------------------------------------------------------------
+
+
+def _scalar_dtype(spec: Spec, letter: str, values: dict[str, Any]) -> np.dtype[Any]:
+    if spec.scalar == "computeType":
+        return _to_rocsparse(values["computeType"], hipDataType, "computeType").dtype
+    return np.dtype({"S": np.float32, "D": np.float64, "C": np.complex64, "Z": np.complex128}[letter])
+
+
+def _convert(name: str, value: Any, spec: Spec) -> Any:
+    """One hip-python argument as rocmath.sparse takes it (scalars aside)."""
+    if name == "alg":
+        assert spec.alg is not None
+        return _to_rocsparse(value, spec.alg, name)
+    if name in _ENUMS:
+        return _to_rocsparse(value, _ENUMS[name], name)
+    if name in _INTS:
+        return c_int(value, name)
+    if name in _OBJECTS:
+        return target_of(value, Opaque)
+    if name == "streamId":
+        try:
+            return _hip.as_stream(value)
+        except HipError as exc:  # rocSPARSE keeps whatever stream it is given; rocmath checks it
+            raise SparseInvalidValueError(str(exc), arg="stream") from exc
+    return device_address(value)  # a device array (None and 0 are NULL)
+
+
+def _bind(name: str, spec: Spec, letter: str = "") -> Callable[..., tuple[Any, ...]]:
+    tokens = spec.params.split()
+    params = tuple(t.split("*")[0] for t in tokens)
+    outs = {t.split("*")[0]: _OUT_TYPES[t.split("*")[1]] for t in tokens if "*" in t}
+    call = spec.call.split()
+    target = spec.roc if callable(spec.roc) else getattr(_sparse, spec.roc.format(p=letter.lower()))
+    stage_of = 1 if "spmm" in str(spec.roc) else 0
+
+    def impl(*args: Any) -> Any:
+        given = dict(zip(params, args, strict=True))
+        values = {n: _convert(n, v, spec) for n, v in given.items() if n not in outs and n not in _SCALARS}
+        scalars = [n for n in params if n in _SCALARS]
+        if scalars:
+            handle = values.get("handle")
+            host = not isinstance(handle, SparseHandle) or handle.pointer_mode is PointerMode.host
+            dtype = _scalar_dtype(spec, letter, given) if host else None
+            for n in scalars:
+                if host:
+                    got = read_host(given[n], dtype, 1, n, _error)
+                    values[n] = None if got is None else got[0]
+                else:
+                    values[n] = device_address(given[n]) or None
+        scratch = 0
+        if spec.buffer is not None:
+            size_fn, size_args = spec.buffer
+            size = getattr(_sparse, size_fn)(*(values[a] for a in size_args.split()))
+            scratch = rocmath.malloc(size) if size else 0
+        try:
+            args_out = [None if t == "=None" else Operation.none if t == "=N" else scratch if t == "=buffer"
+                        else _STAGES[t][stage_of] if t in _STAGES else values[t] for t in call]
+            result = target(*args_out)
+            if spec.buffer is not None:
+                # hipSPARSE's csr2csc is blocking (as cuSPARSE's): it waits before freeing its buffer.
+                handle = values["handle"]
+                handle.stream.synchronize()
+        finally:
+            if scratch:
+                rocmath.free(scratch)
+        if spec.release is not None:
+            found = find(given[spec.release], Opaque)
+            if found is not None:
+                found.release()
+        return spec.post(result) if spec.post is not None else result
+
+    impl.__name__ = impl.__qualname__ = name
+    impl.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in params])
+    what = spec.roc if isinstance(spec.roc, str) else spec.roc.__name__
+    impl.__doc__ = (f"{name}({', '.join(params)}) -> (hipsparseStatus_t,)\n\nhipSPARSE over rocmath.sparse."
+                    f"{what.format(p=letter.lower())}" + (f"; out-parameters {', '.join(outs)} are written, or "
+                                                          "returned when omitted." if outs else "."))
+    if outs:
+        return out_parameters(_HIPSPARSE, impl, outs, _error)
+    fn = binding(_HIPSPARSE)(impl)
+    fn.__signature__ = impl.__signature__  # type: ignore[attr-defined]
+    return fn
+
+
+def _names(table: dict[str, Spec]) -> dict[str, tuple[Spec, str]]:
+    """Every hipSPARSE name of the table whose rocmath.sparse function exists -> (spec, precision letter)."""
+    out: dict[str, tuple[Spec, str]] = {}
+    for name, spec in table.items():
+        for letter in ("SDCZ" if "{P}" in name else " "):
+            roc = spec.roc.format(p=letter.lower()) if isinstance(spec.roc, str) else None
+            if roc is None or hasattr(_sparse, roc):
+                out[name.format(P=letter)] = (spec, letter.strip())
+    return out
+
+
+MANIFEST = _names(FUNCTIONS)
+_BOUND = {name: _bind(name, spec, letter) for name, (spec, letter) in MANIFEST.items()}
+globals().update(_BOUND)
+
+
+# --- functions that return their value without a status ---------------------------------------------------------
+
+
+def _getter(name: str, roc: str, cls: type) -> Callable[[Any], tuple[Any]]:
+    fn = getattr(_sparse, roc)
+
+    def get(descrA: Any) -> tuple[Any]:
+        return (_from_rocsparse(fn(target_of(descrA, Opaque)), cls),)
+
+    get.__name__ = get.__qualname__ = name
+    get.__doc__ = f"{name}(descrA) -> ({cls.__name__},): no status, as in C (a NULL descriptor reads the default)."
+    return get
+
+
+hipsparseGetMatType = _getter("hipsparseGetMatType", "get_mat_type", hipsparseMatrixType_t)
+hipsparseGetMatFillMode = _getter("hipsparseGetMatFillMode", "get_mat_fill_mode", hipsparseFillMode_t)
+hipsparseGetMatDiagType = _getter("hipsparseGetMatDiagType", "get_mat_diag_type", hipsparseDiagType_t)
+hipsparseGetMatIndexBase = _getter("hipsparseGetMatIndexBase", "get_mat_index_base", hipsparseIndexBase_t)
+
+_TO_ROCSPARSE_STATUS = {0: Status.success, 1: Status.not_initialized, 2: Status.memory_error, 3: Status.invalid_value,
+                        4: Status.arch_mismatch, 9: Status.zero_pivot, 10: Status.not_implemented}
+_DESCRIPTIONS = {
+    Status.success: "success", Status.invalid_handle: "handle not initialized, invalid or null",
+    Status.not_implemented: "function is not implemented", Status.invalid_pointer: "invalid pointer parameter",
+    Status.invalid_size: "invalid size parameter", Status.memory_error: "failed memory allocation, copy, dealloc",
+    Status.internal_error: "other internal library failure", Status.invalid_value: "invalid value parameter",
+    Status.arch_mismatch: "device arch is not supported", Status.zero_pivot: "encountered zero pivot",
+    Status.not_initialized: "descriptor has not been initialized",
+}
+
+
+def _backend_status(status: Any) -> Status:
+    check_enum(status, hipsparseStatus_t, "status")
+    return _TO_ROCSPARSE_STATUS.get(int(status), Status.internal_error)
+
+
+def hipsparseGetErrorName(status: Any) -> tuple[CStr]:
+    """The name of the rocSPARSE status hipSPARSE converts ``status`` to (1-tuple, no status)."""
+    return (CStr(_backend_status(status).to_string()),)
+
+
+def hipsparseGetErrorString(status: Any) -> tuple[CStr]:
+    """A description of the rocSPARSE status hipSPARSE converts ``status`` to (1-tuple, no status)."""
+    return (CStr(_DESCRIPTIONS[_backend_status(status)]),)
+
+
+def _get_version(handle: Any, version: Any) -> int:
+    if not isinstance(target_of(handle, Opaque), SparseHandle):
+        raise HipsparseStatusError(_S.HIPSPARSE_STATUS_NOT_INITIALIZED, "not a live hipSPARSE handle", arg="handle")
+    return hipsparseVersionMajor * 100000 + hipsparseVersionMinor * 100 + hipsparseVersionPatch
+
+
+_get_version.__name__ = _get_version.__qualname__ = "hipsparseGetVersion"
+_get_version.__doc__ = ("hipsparseGetVersion(handle, version) -> (status,): major * 100000 + minor * 100 + patch, "
+                        "written through ``version`` (an int*), or returned when it is omitted.")
+hipsparseGetVersion = out_parameters(_HIPSPARSE, _get_version, {"version": np.dtype(np.int32)}, _error)
+
+__all__ = sorted([
+    *_BOUND, "hipsparseGetMatType", "hipsparseGetMatFillMode", "hipsparseGetMatDiagType", "hipsparseGetMatIndexBase",
+    "hipsparseGetErrorName", "hipsparseGetErrorString", "hipsparseGetVersion", "hipsparseStatus_t",
+    "hipsparsePointerMode_t", "hipsparseAction_t", "hipsparseMatrixType_t", "hipsparseFillMode_t",
+    "hipsparseDiagType_t", "hipsparseIndexBase_t", "hipsparseOperation_t", "hipsparseHybPartition_t",
+    "hipsparseSolvePolicy_t", "hipsparseSideMode_t", "hipsparseDirection_t", "hipsparseCsr2CscAlg_t",
+    "hipsparseFormat_t", "hipsparseOrder_t", "hipsparseIndexType_t", "hipsparseSpMVAlg_t", "hipsparseSpMMAlg_t",
+    "hipsparseSpMatAttribute_t", "hipDataType", "hipsparseHandle_t", "hipsparseMatDescr_t", "hipsparseSpMatDescr_t",
+    "hipsparseDnVecDescr_t", "hipsparseDnMatDescr_t", "hipsparseMatInfo_t", "HipsparseStatusError",
+    "ROCSPARSE_TO_HIPSPARSE", "convert_status", "FUNCTIONS", "MANIFEST", "Spec", "hipsparseVersionMajor",
+    "hipsparseVersionMinor", "hipsparseVersionPatch",
+])
