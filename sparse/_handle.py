@@ -210,10 +210,13 @@ class MatInfo:
         ``csrmv_analysis`` results (:class:`rocmath.sparse._level2.CsrmvAnalysis`) or None.
     csrsv
         ``csrsv_analysis`` results or None.
+    csrgemm
+        What ``csrgemm_buffer_size`` recorded (:class:`rocmath.sparse._extra.CsrgemmInfo`) or None.
     """
 
     csrmv: Any = None
     csrsv: Any = None
+    csrgemm: Any = None
     destroyed: bool = field(default=False, repr=False, compare=False)
 
 
@@ -233,5 +236,5 @@ def create_mat_info() -> MatInfo:
 def destroy_mat_info(info: MatInfo) -> None:
     """``rocsparse_destroy_mat_info``: frees every analysis it holds."""
     i = check_info(info)
-    i.csrmv = i.csrsv = None
+    i.csrmv = i.csrsv = i.csrgemm = None
     i.destroyed = True

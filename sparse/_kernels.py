@@ -165,18 +165,19 @@ def gather_chunks(alpha, scratch, beta, y):  # pragma: no cover - numba
 @kernel(contiguous=True)
 def csrmm_rows(conj_a, conj_b, alpha, val, row_ptr, col_ind, base, B, beta, C, bounds):  # pragma: no cover
     """``C := alpha op(A) B + beta C`` (op = none or conjugate), B and C 2-D views indexed [row, column],
-    one row of C at a time accumulated in a private vector.  beta == 0 never reads C."""
+    one row of C at a time accumulated in a private vector.  beta == 0 never reads C.  Row-major B and C
+    keep their C layout (``contiguous``), so the loops over the columns vectorize."""
     a = alpha[0]
     b = beta[0]
-    ncols = C.shape[1]
+    ncols = uintp(C.shape[1])
     for blk in prange(bounds.shape[0] - 1):
         acc = np.zeros(ncols, C.dtype)
-        for i in range(bounds[blk], bounds[blk + 1]):
+        for i in range(uintp(bounds[blk]), uintp(bounds[blk + 1])):
             for jj in range(ncols):
                 acc[jj] = 0
-            for j in range(row_ptr[i] - base, row_ptr[i + 1] - base):
+            for j in range(uintp(row_ptr[i] - base), uintp(row_ptr[i + 1] - base)):
                 v = np.conj(val[j]) if conj_a else val[j]
-                r = col_ind[j] - base
+                r = uintp(col_ind[j] - base)
                 if conj_b:
                     for jj in range(ncols):
                         acc[jj] += v * np.conj(B[r, jj])

@@ -4,7 +4,9 @@ csrmv and the generic spmv on a 2D 5-point Laplacian and a random power-law grap
 nonzeros in the full suite) are memory bound: their rate is reported in GB/s of the bytes
 the product must move (values, column indices, row pointers, x once, y written) and as a
 fraction of the copy bandwidth.  ``csrmv_analysis_amortised`` times the analysis plus five
-products.  spmm multiplies by 8 to 64 dense row-major columns.
+products.  spmm multiplies by 8 to 64 dense row-major columns.  csrgemm times its three stages
+(buffer_size, nnz, compute, C allocated in between) for A A against scipy.sparse's ``A @ A``
+(whose columns come out unsorted; rocSPARSE's, and so rocmath's, are sorted).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import rocmath as rm
 from rocmath.bench import Problem, bench_case
 
 from ._descr import create_csr_descr, create_dnmat_descr, create_dnvec_descr
+from ._extra import csrgemm_nnz, dcsrgemm, dcsrgemm_buffer_size
 from ._generic import spmm, spmv
 from ._handle import create_handle, create_mat_descr, create_mat_info, destroy_handle, set_stream
 from ._level2 import dcsrmv, dcsrmv_analysis, spmv_bytes
@@ -189,3 +192,43 @@ def spmm_d(size: tuple[str, int, int]) -> Problem:
     return Problem(run=run, reference=lambda: a @ b, flops=2.0 * a.nnz * ncols,
                    bytes=float(a.nnz * 12 + (n + m) * ncols * 8), stream=s, tol=1e-12,
                    label=f"{kind} nnz={a.nnz} x {ncols} cols f64", teardown=teardown)
+
+
+def _csr_error(actual: Any, expected: sp.csr_matrix) -> float:
+    """Max relative error of a (values, row pointer, columns) result against a scipy matrix (any column order)."""
+    val, ptr, ind = actual
+    ref = expected.copy()
+    ref.sort_indices()
+    if not (np.array_equal(ptr, ref.indptr) and np.array_equal(ind, ref.indices)):
+        return float("inf")
+    return float(np.abs(val - ref.data).max() / max(np.abs(ref.data).max(), 1e-300)) if ref.nnz else 0.0
+
+
+@bench_case("sparse.csrgemm_d", sizes={"quick": [("laplacian", 10**5), ("graph", 10**5)],
+                                       "full": [("laplacian", 10**6), ("graph", 10**6)]})
+def csrgemm_d(size: tuple[str, int]) -> Problem:
+    """dcsrgemm C := A A (buffer_size, nnz, compute; sorted columns, as rocSPARSE's output) vs scipy.sparse
+    A @ A with its columns sorted (scipy's product leaves them unsorted: the same result needs the sort)."""
+    kind, nnz = size
+    a = _matrix(kind, nnz)
+    m = a.shape[0]
+    s, h, teardown = _session()
+    descr = create_mat_descr()
+    dv, dp, dc = _csr_device(a)
+
+    def run() -> tuple[rm.DeviceArray, rm.DeviceArray, rm.DeviceArray]:
+        info = create_mat_info()
+        size_b = dcsrgemm_buffer_size(h, Operation.none, Operation.none, m, m, m, 1.0, descr, a.nnz, dp, dc, descr,
+                                      a.nnz, dp, dc, None, descr, 0, None, None, info)
+        tmp = rm.empty(max(1, size_b), np.uint8)
+        cp = rm.empty(m + 1, np.int32)
+        nnz_c = csrgemm_nnz(h, Operation.none, Operation.none, m, m, m, descr, a.nnz, dp, dc, descr, a.nnz, dp, dc,
+                            descr, 0, None, None, descr, cp, None, info, tmp)
+        cv, ci = rm.empty(nnz_c), rm.empty(nnz_c, np.int32)
+        dcsrgemm(h, Operation.none, Operation.none, m, m, m, 1.0, descr, a.nnz, dv, dp, dc, descr, a.nnz, dv, dp, dc,
+                 None, descr, 0, None, None, None, descr, cv, cp, ci, info, tmp)
+        return cv, cp, ci
+
+    products = float(np.diff(a.indptr)[a.indices].sum())
+    return Problem(run=run, reference=lambda: (a @ a).sorted_indices(), check=_csr_error, flops=2.0 * products, stream=s, tol=1e-12,
+                   label=f"{kind} nnz={a.nnz} A*A f64", teardown=teardown)

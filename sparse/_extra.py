@@ -1,0 +1,413 @@
+"""Extra: csrgemm (``C := alpha A B + beta D``) and csrgeam (``C := alpha A + beta B``), in rocSPARSE's stages.
+
+csrgemm runs as rocSPARSE's three calls: ``csrgemm_buffer_size`` records in ``info_C`` what
+the product does (``mul`` when alpha is non-null and ``k``, ``nnz_A``, ``nnz_B`` are non-zero;
+``add`` when beta is non-null and ``nnz_D`` is non-zero) and returns the temp_buffer bytes;
+``csrgemm_nnz`` fills C's row pointer and returns ``nnz_C``; ``csrgemm`` fills C's sorted
+columns and values.  Only ``operation_none`` and general matrices are implemented, as in
+rocSPARSE.  A null alpha is None (host mode) or a 0 pointer; alpha and beta both null is
+invalid_pointer.  csrgeam: ``csrgeam_nnz`` then ``csrgeam`` (sorted general matrices).
+
+Index arrays are rocsparse_int (int32) for raw pointers, or the DeviceArrays' own type.  In
+host pointer mode the nnz stages block and return ``nnz_C``; in device pointer mode they write
+it to the ``nnz_C`` device pointer and return None.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+import rocmath
+from rocmath.launch import Buffer
+from rocmath.precision import C, D, S, Z
+
+from . import _kernels as k
+from . import _kernels_extra as kx
+from ._api import Call, Routine, bind, is_null
+from ._handle import MatDescr, check_descr, check_info
+from ._types import (
+    MatrixType,
+    Operation,
+    SparseInvalidPointerError,
+    SparseNotImplementedError,
+    SparseRequiresSortedStorageError,
+    StorageMode,
+)
+
+__all__ = [
+    "ccsrgeam", "ccsrgemm", "ccsrgemm_buffer_size", "csrgeam_nnz", "csrgemm_nnz", "dcsrgeam", "dcsrgemm",
+    "dcsrgemm_buffer_size", "scsrgeam", "scsrgemm", "scsrgemm_buffer_size", "zcsrgeam", "zcsrgemm",
+    "zcsrgemm_buffer_size",
+]
+
+#: Row blocks of a product: at most this many (each owns a dense accumulator of n entries).
+MAX_BLOCKS = 64
+#: Bytes of dense accumulator a product may allocate over all its blocks.
+ACCUMULATOR_BYTES = 1 << 30
+
+
+@dataclass
+class CsrgemmInfo:
+    """What ``csrgemm_buffer_size`` records in ``info_C``."""
+
+    mul: bool
+    add: bool
+    buffer_size: int
+
+
+def _general(c: Call, name: str) -> MatDescr:
+    d = check_descr(c[name], name, c.index(name))
+    if d.type is not MatrixType.general:
+        raise SparseNotImplementedError(f"{d.type.name} matrices are not supported", arg=name, index=c.index(name))
+    return d
+
+
+def _transposes(c: Call) -> None:
+    for name in ("trans_A", "trans_B"):
+        if c.enum(name, Operation) is not Operation.none:
+            raise SparseNotImplementedError("only operation_none is implemented", arg=name, index=c.index(name))
+
+
+def _null(c: Call, name: str) -> bool:
+    return is_null(c[name])
+
+
+def _null_scalar(c: Call, name: str) -> bool:
+    """A null alpha or beta: None in host pointer mode (a 0 there is the value zero), a null pointer in device mode."""
+    return c[name] is None if c.host_mode else is_null(c[name])
+
+
+def _row_blocks(c: Call, row_ptr: Buffer, base: int, m: int, n: int, itemsize: int) -> rocmath.DeviceArray:
+    """Row blocks balanced by the first operand's nonzeros; fixed by the sizes (deterministic results
+    do not depend on them anyway: rows are independent)."""
+    per_block = max(1, n * (8 + itemsize))
+    nblocks = int(max(1, min(m, MAX_BLOCKS, ACCUMULATOR_BYTES // per_block)))
+    bounds = rocmath.empty(nblocks + 1, np.int64)
+    if row_ptr.shape[0] > 1 and m:
+        c.launch(k.balanced_row_bounds, row_ptr, base, nblocks, bounds, bytes=float((nblocks + 1) * 8))
+    else:
+        bounds = rocmath.to_device(k.uniform_bounds(m, nblocks))
+    return bounds
+
+
+@dataclass
+class _Operand:
+    """One CSR operand of a product as kernel arguments (length-0 arrays when it takes no part)."""
+
+    ptr: Buffer
+    ind: Buffer
+    base: int
+    val: Buffer | None = None
+
+    @staticmethod
+    def empty(itype: np.dtype[Any], dtype: np.dtype[Any]) -> _Operand:
+        return _Operand(Buffer(0, itype, (0,)), Buffer(0, itype, (0,)), 0, Buffer(0, dtype, (0,)))
+
+
+def _operand(c: Call, descr: MatDescr, rows: int, nnz: int, ptr: str, ind: str, val: str | None, itype: np.dtype[Any],
+             dtype: np.dtype[Any]) -> _Operand:
+    return _Operand(c.array(ptr, rows + 1, itype), c.array(ind, nnz, itype), int(descr.base),
+                    c.array(val, nnz, dtype) if val is not None else Buffer(0, dtype, (0,)))
+
+
+def _structure(c: Call, m: int, n: int, mul: bool, add_d: bool, add_e: bool, A: _Operand, B: _Operand,
+               Dm: _Operand, E: _Operand, c_base: int, itype: np.dtype[Any], dtype: np.dtype[Any]) -> Any:
+    """The nnz stage: C's row pointer into ``csr_row_ptr_C``; nnz_C returned (host mode) or written."""
+    first = A if mul else Dm
+    bounds = _row_blocks(c, first.ptr, first.base, m, n, dtype.itemsize)
+    counts = rocmath.empty(m, np.int64)
+    c.launch(kx.spgemm_count, mul, add_d, add_e, A.ptr, A.ind, A.base, B.ptr, B.ind, B.base, Dm.ptr, Dm.ind, Dm.base,
+             E.ptr, E.ind, E.base, n, bounds, counts,
+             bytes=float((A.ind.shape[0] + B.ind.shape[0] + Dm.ind.shape[0] + E.ind.shape[0]) * itype.itemsize))
+    return _scan(c, counts, c_base, m, itype)
+
+
+def _scan(c: Call, counts: rocmath.DeviceArray, c_base: int, m: int, itype: np.dtype[Any]) -> Any:
+    row_ptr_c = c.array("csr_row_ptr_C", m + 1, itype)
+    if c.host_mode:
+        host = np.zeros(1, np.int64)
+        c.launch(kx.counts_to_ptr, counts, c_base, row_ptr_c, host, bytes=float((m + 1) * (8 + itype.itemsize))).wait()
+        return int(host[0])
+    c.launch(kx.counts_to_ptr, counts, c_base, row_ptr_c, c.array("nnz_C", 1, itype),
+             bytes=float((m + 1) * (8 + itype.itemsize)))
+    return None
+
+
+def _zero_nnz(c: Call, m: int, base: int, itype: np.dtype[Any], fill_ptr: bool) -> Any:
+    """An empty C: nnz_C = 0 and (fill_ptr) every row pointer = base."""
+    if fill_ptr and not _null(c, "csr_row_ptr_C"):
+        c.launch(_set, c.array("csr_row_ptr_C", m + 1, itype), base, bytes=float((m + 1) * itype.itemsize))
+    if c.host_mode:
+        return 0
+    c.launch(_set, c.array("nnz_C", 1, itype), 0, bytes=float(itype.itemsize))
+    return None
+
+
+def _set(a: np.ndarray, value: int) -> None:
+    a[...] = value
+
+
+def _nnz_c(c: Call, m: int, base: int, itype: np.dtype[Any]) -> int:
+    """C's nonzeros, read from its row pointer on the device (as rocSPARSE does before checking C's arrays)."""
+    if m == 0 or _null(c, "csr_row_ptr_C"):
+        return 0
+    out = np.zeros(2, np.int64)
+    c.launch(_read_ends, c.array("csr_row_ptr_C", m + 1, itype), out, bytes=16.0).wait()
+    return int(out[1] - out[0])
+
+
+def _read_ends(row_ptr: np.ndarray, out: np.ndarray) -> None:
+    out[0], out[1] = row_ptr[0], row_ptr[-1]
+
+
+# --- csrgemm ---------------------------------------------------------------------------------------
+
+
+def _gemm_info(c: Call) -> CsrgemmInfo:
+    info = check_info(c["info_C"], "info_C", c.index("info_C"))
+    if not isinstance(info.csrgemm, CsrgemmInfo):
+        raise SparseInvalidPointerError("csrgemm_buffer_size was not called with this info", arg="info_C",
+                                        index=c.index("info_C"))
+    return info.csrgemm
+
+
+def _check_gemm(c: Call, mul: bool, add: bool, stage: str) -> tuple[int, int, int, int, int, int]:
+    """rocSPARSE's checks of a csrgemm stage for its (mul, add) case, in its order."""
+    _ = c.enum("trans_A", Operation), c.enum("trans_B", Operation)
+    m, n = c.size("m"), c.size("n")
+    kdim = c.size("k")
+    nnz_a = c.size("nnz_A") if mul else 0
+    nnz_b = c.size("nnz_B") if mul else 0
+    nnz_d = c.size("nnz_D") if add else 0
+    if mul:
+        _general(c, "descr_A")
+        _general(c, "descr_B")
+    if add:
+        _general(c, "descr_D")
+    if stage != "buffer_size":
+        _general(c, "descr_C")
+    if mul and stage != "nnz":
+        c.pointer("alpha")
+    if add and stage != "nnz":
+        c.pointer("beta")
+    if mul:
+        c.check_array("csr_row_ptr_A", m)
+        c.check_array("csr_row_ptr_B", kdim)
+    if add:
+        c.check_array("csr_row_ptr_D", m)
+    if stage != "buffer_size":
+        c.check_array("csr_row_ptr_C", m)
+    if mul:
+        c.check_array("csr_col_ind_A", nnz_a)
+        c.check_array("csr_col_ind_B", nnz_b)
+    if add:
+        c.check_array("csr_col_ind_D", nnz_d)
+    if stage == "compute":
+        if mul:
+            c.check_array("csr_val_A", nnz_a)
+            c.check_array("csr_val_B", nnz_b)
+        if add:
+            c.check_array("csr_val_D", nnz_d)
+    if mul:
+        _transposes(c)
+    return m, n, kdim, nnz_a, nnz_b, nnz_d
+
+
+def _csrgemm_buffer_size(c: Call) -> int:
+    info = check_info(c["info_C"], "info_C", c.index("info_C"))
+    nnz = {name: c.values[name] for name in ("k", "nnz_A", "nnz_B", "nnz_D")}
+    alpha_null, beta_null = _null_scalar(c, "alpha"), _null_scalar(c, "beta")
+    if alpha_null and beta_null:
+        raise SparseInvalidPointerError("alpha and beta are both null", arg="alpha", index=c.index("alpha"))
+    mul = not alpha_null and all(isinstance(nnz[x], (int, np.integer)) and nnz[x] != 0 for x in ("k", "nnz_A", "nnz_B"))
+    add = not beta_null and isinstance(nnz["nnz_D"], (int, np.integer)) and nnz["nnz_D"] != 0
+    m, n, *_ = _check_gemm(c, mul, add, "buffer_size")
+    if not mul:
+        c.enum("trans_A", Operation)
+        c.enum("trans_B", Operation)
+    # The row counts of the nnz stage (int64 per row) live in temp_buffer; 0 when C is empty.
+    size = 0 if m == 0 or n == 0 or not (mul or add) else 8 * (m + 1)
+    info.csrgemm = CsrgemmInfo(mul, add, size)
+    return size
+
+
+_GEMM_BS_PARAMS = ("trans_A", "trans_B", "m", "n", "k", "alpha", "descr_A", "nnz_A", "csr_row_ptr_A", "csr_col_ind_A",
+                   "descr_B", "nnz_B", "csr_row_ptr_B", "csr_col_ind_B", "beta", "descr_D", "nnz_D", "csr_row_ptr_D",
+                   "csr_col_ind_D", "info_C")
+CSRGEMM_BUFFER_SIZE = Routine("csrgemm_buffer_size", _GEMM_BS_PARAMS, _csrgemm_buffer_size,
+                              "Bytes of temp_buffer csrgemm needs (returned); records mul/add in info_C.")
+
+scsrgemm_buffer_size = bind(CSRGEMM_BUFFER_SIZE, S)
+dcsrgemm_buffer_size = bind(CSRGEMM_BUFFER_SIZE, D)
+ccsrgemm_buffer_size = bind(CSRGEMM_BUFFER_SIZE, C)
+zcsrgemm_buffer_size = bind(CSRGEMM_BUFFER_SIZE, Z)
+
+
+def _gemm_operands(c: Call, mul: bool, add: bool, m: int, kdim: int, nnz_a: int, nnz_b: int, nnz_d: int,
+                   values: bool) -> tuple[_Operand, _Operand, _Operand, np.dtype[Any], np.dtype[Any]]:
+    names = ["csr_row_ptr_C"]
+    if mul:
+        names += ["csr_row_ptr_A", "csr_col_ind_A", "csr_row_ptr_B", "csr_col_ind_B"]
+    if add:
+        names += ["csr_row_ptr_D", "csr_col_ind_D"]
+    itype = c.index_dtype(*names)
+    dtype = c.dtype if values else np.dtype(np.float64)
+    empty = _Operand.empty(itype, dtype)
+    A = _operand(c, c["descr_A"], m, nnz_a, "csr_row_ptr_A", "csr_col_ind_A", "csr_val_A" if values else None, itype,
+                 dtype) if mul else empty
+    B = _operand(c, c["descr_B"], kdim, nnz_b, "csr_row_ptr_B", "csr_col_ind_B", "csr_val_B" if values else None,
+                 itype, dtype) if mul else empty
+    Dm = _operand(c, c["descr_D"], m, nnz_d, "csr_row_ptr_D", "csr_col_ind_D", "csr_val_D" if values else None,
+                  itype, dtype) if add else empty
+    return A, B, Dm, itype, dtype
+
+
+def _csrgemm_nnz(c: Call) -> Any:
+    g = _gemm_info(c)
+    m, n, kdim, nnz_a, nnz_b, nnz_d = _check_gemm(c, g.mul, g.add, "nnz")
+    descr_c = check_descr(c["descr_C"], "descr_C", c.index("descr_C"))
+    if not c.host_mode:
+        c.pointer("nnz_C")
+    A, B, Dm, itype, dtype = _gemm_operands(c, g.mul, g.add, m, kdim, nnz_a, nnz_b, nnz_d, False)
+    if m == 0 or n == 0 or not (g.mul or g.add):
+        return _zero_nnz(c, m, int(descr_c.base), itype, fill_ptr=m > 0 or not _null(c, "csr_row_ptr_C"))
+    if g.buffer_size:
+        c.pointer("temp_buffer")
+    return _structure(c, m, n, g.mul, g.add, False, A, B, Dm, _Operand.empty(itype, dtype), int(descr_c.base), itype,
+                      dtype)
+
+
+_GEMM_NNZ_PARAMS = ("trans_A", "trans_B", "m", "n", "k", "descr_A", "nnz_A", "csr_row_ptr_A", "csr_col_ind_A",
+                    "descr_B", "nnz_B", "csr_row_ptr_B", "csr_col_ind_B", "descr_D", "nnz_D", "csr_row_ptr_D",
+                    "csr_col_ind_D", "descr_C", "csr_row_ptr_C", "nnz_C", "info_C", "temp_buffer")
+csrgemm_nnz = bind(Routine("csrgemm_nnz", _GEMM_NNZ_PARAMS, _csrgemm_nnz,
+                           "C's row pointer; returns nnz_C in host pointer mode (nnz_C: None or ignored), writes "
+                           "it to the nnz_C device pointer in device pointer mode."), None)
+
+
+def _csrgemm(c: Call) -> None:
+    g = _gemm_info(c)
+    m, n, kdim, nnz_a, nnz_b, nnz_d = _check_gemm(c, g.mul, g.add, "compute")
+    descr_c = check_descr(c["descr_C"], "descr_C", c.index("descr_C"))
+    A, B, Dm, itype, dtype = _gemm_operands(c, g.mul, g.add, m, kdim, nnz_a, nnz_b, nnz_d, True)
+    c_base = int(descr_c.base)
+    nnz_c = _nnz_c(c, m, c_base, itype)
+    c.check_array("csr_val_C", nnz_c)
+    c.check_array("csr_col_ind_C", nnz_c)
+    if m == 0 or n == 0 or nnz_c == 0 or not (g.mul or g.add):
+        return
+    if g.buffer_size:
+        c.pointer("temp_buffer")
+    one = np.ones(1, dtype)
+    alpha = c.scalar("alpha") if g.mul else one
+    beta = c.scalar("beta") if g.add else one
+    first = A if g.mul else Dm
+    bounds = _row_blocks(c, first.ptr, first.base, m, n, dtype.itemsize)
+    E = _Operand.empty(itype, dtype)
+    products = float(nnz_a * max(1, nnz_b // max(1, kdim)))
+    c.launch(kx.spgemm_fill, g.mul, g.add, False, alpha, A.val, A.ptr, A.ind, A.base, B.val, B.ptr, B.ind, B.base,
+             beta, Dm.val, Dm.ptr, Dm.ind, Dm.base, one, E.val, E.ptr, E.ind, E.base, n, bounds,
+             c.array("csr_val_C", nnz_c), c.array("csr_row_ptr_C", m + 1, itype),
+             c.array("csr_col_ind_C", nnz_c, itype), c_base, flops=products * (8.0 if dtype.kind == "c" else 2.0),
+             bytes=float((nnz_c + nnz_a + nnz_b + nnz_d) * (dtype.itemsize + itype.itemsize)))
+
+
+_GEMM_PARAMS = ("trans_A", "trans_B", "m", "n", "k", "alpha", "descr_A", "nnz_A", "csr_val_A", "csr_row_ptr_A",
+                "csr_col_ind_A", "descr_B", "nnz_B", "csr_val_B", "csr_row_ptr_B", "csr_col_ind_B", "beta", "descr_D",
+                "nnz_D", "csr_val_D", "csr_row_ptr_D", "csr_col_ind_D", "descr_C", "csr_val_C", "csr_row_ptr_C",
+                "csr_col_ind_C", "info_C", "temp_buffer")
+CSRGEMM = Routine("csrgemm", _GEMM_PARAMS, _csrgemm,
+                  "C := alpha A B + beta D (CSR, sorted output columns), after csrgemm_buffer_size and csrgemm_nnz.")
+
+scsrgemm = bind(CSRGEMM, S)
+dcsrgemm = bind(CSRGEMM, D)
+ccsrgemm = bind(CSRGEMM, C)
+zcsrgemm = bind(CSRGEMM, Z)
+
+
+# --- csrgeam ---------------------------------------------------------------------------------------
+
+
+def _geam_descrs(c: Call) -> tuple[MatDescr, MatDescr, MatDescr]:
+    descrs = tuple(check_descr(c[x], x, c.index(x)) for x in ("descr_A", "descr_B", "descr_C"))
+    for name, d in zip(("descr_A", "descr_B", "descr_C"), descrs, strict=True):
+        if d.type is not MatrixType.general:
+            raise SparseNotImplementedError(f"{d.type.name} matrices are not supported", arg=name, index=c.index(name))
+    for name, d in zip(("descr_A", "descr_B", "descr_C"), descrs, strict=True):
+        if d.storage_mode is not StorageMode.sorted:
+            raise SparseRequiresSortedStorageError("csrgeam requires sorted storage", arg=name, index=c.index(name))
+    return descrs  # type: ignore[return-value]
+
+
+def _csrgeam_nnz(c: Call) -> Any:
+    da, db, dc = _geam_descrs(c)
+    m, n, nnz_a, nnz_b = c.size("m"), c.size("n"), c.size("nnz_A"), c.size("nnz_B")
+    if not c.host_mode:
+        c.pointer("nnz_C")
+    itype = c.index_dtype("csr_row_ptr_A", "csr_col_ind_A", "csr_row_ptr_B", "csr_col_ind_B", "csr_row_ptr_C")
+    if m == 0 or n == 0 or (nnz_a == 0 and nnz_b == 0):
+        return _zero_nnz(c, m, int(dc.base), itype, fill_ptr=nnz_a == 0 and nnz_b == 0)
+    c.check_array("csr_row_ptr_C", m)
+    c.check_array("csr_row_ptr_A", m)
+    c.check_array("csr_row_ptr_B", m)
+    c.check_array("csr_col_ind_A", nnz_a)
+    c.check_array("csr_col_ind_B", nnz_b)
+    dtype = np.dtype(np.float64)
+    A = _operand(c, da, m, nnz_a, "csr_row_ptr_A", "csr_col_ind_A", None, itype, dtype)
+    B = _operand(c, db, m, nnz_b, "csr_row_ptr_B", "csr_col_ind_B", None, itype, dtype)
+    empty = _Operand.empty(itype, dtype)
+    return _structure(c, m, n, False, True, True, empty, empty, A, B, int(dc.base), itype, dtype)
+
+
+csrgeam_nnz = bind(Routine("csrgeam_nnz", ("m", "n", "descr_A", "nnz_A", "csr_row_ptr_A", "csr_col_ind_A", "descr_B",
+                                           "nnz_B", "csr_row_ptr_B", "csr_col_ind_B", "descr_C", "csr_row_ptr_C",
+                                           "nnz_C"), _csrgeam_nnz,
+                           "C's row pointer for C := alpha A + beta B; returns nnz_C in host pointer mode."), None)
+
+
+def _csrgeam(c: Call) -> None:
+    c.pointer("alpha")
+    c.pointer("beta")
+    da, db, dc = _geam_descrs(c)
+    m, n, nnz_a, nnz_b = c.size("m"), c.size("n"), c.size("nnz_A"), c.size("nnz_B")
+    if m == 0 or n == 0 or (nnz_a == 0 and nnz_b == 0):
+        return
+    c.check_array("csr_row_ptr_A", m)
+    c.check_array("csr_row_ptr_B", m)
+    c.check_array("csr_row_ptr_C", m)
+    c.check_array("csr_val_A", nnz_a)
+    c.check_array("csr_col_ind_A", nnz_a)
+    c.check_array("csr_val_B", nnz_b)
+    c.check_array("csr_col_ind_B", nnz_b)
+    itype = c.index_dtype("csr_row_ptr_A", "csr_col_ind_A", "csr_row_ptr_B", "csr_col_ind_B", "csr_row_ptr_C",
+                          "csr_col_ind_C")
+    nnz_c = _nnz_c(c, m, int(dc.base), itype)
+    c.check_array("csr_val_C", nnz_c)
+    c.check_array("csr_col_ind_C", nnz_c)
+    if nnz_c == 0:
+        return
+    dtype = c.dtype
+    A = _operand(c, da, m, nnz_a, "csr_row_ptr_A", "csr_col_ind_A", "csr_val_A", itype, dtype)
+    B = _operand(c, db, m, nnz_b, "csr_row_ptr_B", "csr_col_ind_B", "csr_val_B", itype, dtype)
+    empty = _Operand.empty(itype, dtype)
+    bounds = _row_blocks(c, A.ptr, A.base, m, n, dtype.itemsize)
+    c.launch(kx.spgemm_fill, False, True, True, np.ones(1, dtype), empty.val, empty.ptr, empty.ind, 0, empty.val,
+             empty.ptr, empty.ind, 0, c.scalar("alpha"), A.val, A.ptr, A.ind, A.base, c.scalar("beta"), B.val, B.ptr,
+             B.ind, B.base, n, bounds, c.array("csr_val_C", nnz_c), c.array("csr_row_ptr_C", m + 1, itype),
+             c.array("csr_col_ind_C", nnz_c, itype), int(dc.base),
+             flops=float(3 * (nnz_a + nnz_b)) * (4.0 if dtype.kind == "c" else 1.0),
+             bytes=float((nnz_a + nnz_b + nnz_c) * (dtype.itemsize + itype.itemsize)))
+
+
+CSRGEAM = Routine("csrgeam", ("m", "n", "alpha", "descr_A", "nnz_A", "csr_val_A", "csr_row_ptr_A", "csr_col_ind_A",
+                              "beta", "descr_B", "nnz_B", "csr_val_B", "csr_row_ptr_B", "csr_col_ind_B", "descr_C",
+                              "csr_val_C", "csr_row_ptr_C", "csr_col_ind_C"), _csrgeam,
+                  "C := alpha A + beta B for m x n CSR matrices (sorted), after csrgeam_nnz.")
+
+scsrgeam = bind(CSRGEAM, S)
+dcsrgeam = bind(CSRGEAM, D)
+ccsrgeam = bind(CSRGEAM, C)
+zcsrgeam = bind(CSRGEAM, Z)
