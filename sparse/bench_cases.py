@@ -230,5 +230,6 @@ def csrgemm_d(size: tuple[str, int]) -> Problem:
         return cv, cp, ci
 
     products = float(np.diff(a.indptr)[a.indices].sum())
-    return Problem(run=run, reference=lambda: (a @ a).sorted_indices(), check=_csr_error, flops=2.0 * products, stream=s, tol=1e-12,
+    return Problem(run=run, reference=lambda: (a @ a).sorted_indices(), check=_csr_error, flops=2.0 * products,
+                   stream=s, tol=1e-12,
                    label=f"{kind} nnz={a.nnz} A*A f64", teardown=teardown)
