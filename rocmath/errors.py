@@ -36,6 +36,8 @@ class HipStatus(enum.IntEnum):
     hipErrorNotFound = 500
     hipErrorNotReady = 600
     hipErrorIllegalAddress = 700
+    hipErrorPeerAccessAlreadyEnabled = 704
+    hipErrorPeerAccessNotEnabled = 705
     hipErrorLaunchFailure = 719
     hipErrorNotSupported = 801
     hipErrorUnknown = 999
@@ -154,6 +156,18 @@ class MemoryAccessFault(HipError):
     """An access outside the live allocation it targets (``hipErrorIllegalAddress``)."""
 
     status = HipStatus.hipErrorIllegalAddress
+
+
+class PeerAccessAlreadyEnabledError(HipError):
+    """``enable_peer_access`` for a peer whose memory the device can already reach."""
+
+    status = HipStatus.hipErrorPeerAccessAlreadyEnabled
+
+
+class PeerAccessNotEnabledError(HipError):
+    """``disable_peer_access`` for a peer whose access was never enabled."""
+
+    status = HipStatus.hipErrorPeerAccessNotEnabled
 
 
 class LaunchFailureError(HipError):

@@ -24,7 +24,8 @@ HIP_VALUES = {
     "hipErrorInvalidDevicePointer": 17, "hipErrorInvalidMemcpyDirection": 21, "hipErrorInvalidDeviceFunction": 98,
     "hipErrorNoDevice": 100, "hipErrorInvalidDevice": 101, "hipErrorInvalidImage": 200,
     "hipErrorInvalidContext": 201, "hipErrorInvalidHandle": 400, "hipErrorNotFound": 500, "hipErrorNotReady": 600,
-    "hipErrorIllegalAddress": 700, "hipErrorLaunchFailure": 719, "hipErrorNotSupported": 801,
+    "hipErrorIllegalAddress": 700, "hipErrorPeerAccessAlreadyEnabled": 704, "hipErrorPeerAccessNotEnabled": 705,
+    "hipErrorLaunchFailure": 719, "hipErrorNotSupported": 801,
     "hipErrorUnknown": 999,
 }
 ROCBLAS_NAMES = [
@@ -37,7 +38,8 @@ CLASS_STATUS = [
     (errors.HipError, 999), (errors.HipInvalidValueError, 1), (errors.OutOfMemoryError, 2),
     (errors.HipNotInitializedError, 3), (errors.InvalidDevicePointerError, 17),
     (errors.InvalidMemcpyDirectionError, 21), (errors.InvalidDeviceError, 101), (errors.HipInvalidHandleError, 400),
-    (errors.NotReadyError, 600), (errors.MemoryAccessFault, 700), (errors.LaunchFailureError, 719),
+    (errors.NotReadyError, 600), (errors.MemoryAccessFault, 700), (errors.PeerAccessAlreadyEnabledError, 704),
+    (errors.PeerAccessNotEnabledError, 705), (errors.LaunchFailureError, 719),
     (errors.HipNotSupportedError, 801),
     (errors.RocblasError, 6), (errors.RocblasInvalidHandleError, 1), (errors.RocblasNotImplementedError, 2),
     (errors.RocblasInvalidPointerError, 3), (errors.RocblasInvalidSizeError, 4), (errors.RocblasMemoryError, 5),
