@@ -143,6 +143,10 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None,
         from .rocblas_cli import main as blas_main
 
         return blas_main(argv[1:], out=out)
+    if argv[:1] == ["fft"]:  # rocfft-bench's command line
+        from .rocfft_cli import main as fft_main
+
+        return fft_main(argv[1:], out=out)
     if argv[:1] == ["compare"]:  # two revisions or configurations, call by call
         from .compare import main as compare_main
 

@@ -12,9 +12,11 @@ Two layers:
   ``ifft2``, ``fftn``, ``ifftn``, ``rfft2``, ``irfft2``, ``rfftn``, ``irfftn`` with ``norm=``,
   and :data:`scipy_backend` for ``scipy.fft.set_backend``.
 
-The transforms are this library's own numba kernels (Stockham mixed radix 2/3/4/5/8 with
-direct odd-prime stages, Bluestein for large prime factors, half-length real transforms);
-plans are immutable and cached by canonical parameters (:func:`get_plan_cache`).
+The transforms are this library's own numba kernels (Stockham mixed radix 2/3/4/5/7/8/11/13
+with direct stages for other primes up to 61, Bluestein for larger prime factors, half-length
+real transforms); plans are immutable and cached by canonical parameters
+(:func:`get_plan_cache`).  ``ROCFFT_LAYER`` turns on rocFFT's trace, bench and profile logs
+(:mod:`rocmath.fft._log`); ``rocmath-bench fft`` is rocfft-bench's command line.
 """
 
 from ._api import *  # noqa: F403

@@ -32,9 +32,11 @@ import numpy as np
 import rocmath as rm
 from rocmath.array import DeviceArray
 from rocmath.launch import Buffer, launch
+from rocmath.log import profiling
 from rocmath.stream import Stream
 
 from . import _kernels as k
+from ._log import LogState, bench_command, pointer
 from ._plan import ExecPlan, Layout, PlanCache, PlanSpec, default_layout, overlaps
 from ._types import (
     ArrayType,
@@ -78,10 +80,12 @@ _STORAGE = {Precision.single: np.dtype(np.float32), Precision.double: np.dtype(n
 
 
 class _Library:
-    """What ``rocfft_setup`` initializes: the plan cache shared by every plan creation."""
+    """What ``rocfft_setup`` initializes: the plan cache shared by every plan creation and the
+    logging layers (``ROCFFT_LAYER``, read here as rocFFT reads it at setup)."""
 
     def __init__(self) -> None:
         self.cache = PlanCache()
+        self.log = LogState()
 
 
 _lock = threading.Lock()
@@ -98,16 +102,19 @@ def _lib() -> _Library:
 
 def setup() -> None:
     """``rocfft_setup``: initialize the library (optional: the first plan does it too)."""
-    _lib()
+    _lib().log.trace("rocfft_setup")
 
 
 def cleanup() -> None:
-    """``rocfft_cleanup``: drop the cached plans (plans still held stay usable)."""
+    """``rocfft_cleanup``: write the profile log, drop the cached plans (plans still held stay
+    usable); the next call sets the library up again (reading ``ROCFFT_LAYER`` anew)."""
     global _library
     with _lock:
-        if _library is not None:
-            _library.cache.clear()
-        _library = None
+        lib, _library = _library, None
+    if lib is not None:
+        lib.log.trace("rocfft_cleanup")
+        lib.log.flush()
+        lib.cache.clear()
 
 
 def get_plan_cache() -> PlanCache:
@@ -233,6 +240,8 @@ def plan_description_set_scale_factor(description: PlanDescription, scale_factor
     RocfftInvalidArgValue
         If the factor is not finite.
     """
+    _lib().log.trace("rocfft_plan_description_set_scale_factor", "description", pointer(description), "scale",
+                     scale_factor)
     d = _description(description)
     try:
         value = float(scale_factor)
@@ -392,19 +401,39 @@ def plan_create(placement: ResultPlacement | int, transform_type: TransformType 
         A plan sharing its precomputed decomposition and twiddles with every equal plan
         (the plan cache is keyed on the canonical parameters, never on a stream).
     """
+    lib = _lib()
+    if lib.log.layer:
+        lens = " ".join(str(v) for v in lengths) if isinstance(lengths, Sequence) else str(lengths)
+        lib.log.trace("rocfft_plan_create", "plan", "0", "placement", _plain(placement), "transform_type",
+                      _plain(transform_type), "precision", _plain(precision), "dimensions", dimensions, "lengths", lens,
+                      "number_of_transforms", number_of_transforms, "description", pointer(description))
     spec = make_spec(placement, transform_type, precision, dimensions, lengths, number_of_transforms, description)
-    return Plan(_lib().cache.get(spec))
+    lib.log.bench(spec)
+    return Plan(lib.cache.get(spec))
+
+
+def _plain(value: Any) -> str:
+    """An argument of a trace line: enums by value (as rocFFT prints them), anything else as given."""
+    return str(int(value)) if isinstance(value, (int, np.integer)) else str(value)
 
 
 def plan_destroy(plan: Plan | None) -> None:
     """``rocfft_plan_destroy`` (work already enqueued with the plan still runs)."""
+    _lib().log.trace("rocfft_plan_destroy", "plan", pointer(plan))
     if isinstance(plan, Plan):
         plan.exec_plan = None
 
 
 def plan_get_work_buffer_size(plan: Plan) -> int:
-    """``rocfft_plan_get_work_buffer_size``: the work buffer bytes an execution needs (0: none)."""
-    return _live(plan).work_bytes
+    """``rocfft_plan_get_work_buffer_size``: the work buffer bytes an execution needs (0: none).
+
+    Besides the intermediate of multi-pass plans that cannot keep it in the output, Bluestein
+    plans need their convolution buffers (four of the convolution length per chunk group and
+    lane): they live in the work buffer, as rocFFT's Bluestein temporaries do.
+    """
+    size = _live(plan).work_bytes
+    _lib().log.trace("rocfft_plan_get_work_buffer_size", "plan", pointer(plan), "size_in_bytes ptr", "0", "val", size)
+    return size
 
 
 def plan_get_print(plan: Plan) -> str:
@@ -447,6 +476,7 @@ def execution_info_destroy(info: ExecutionInfo | None) -> None:
 def execution_info_set_stream(info: ExecutionInfo, stream: Stream | int | None) -> None:
     """``rocfft_execution_info_set_stream``: executions with ``info`` run on ``stream``
     (None or 0: the null stream)."""
+    _lib().log.trace("rocfft_execution_info_set_stream", "info", pointer(info), "stream", pointer(stream))
     i = _info(info)
     if stream is not None and not isinstance(stream, (Stream, int)):
         raise RocfftInvalidArgValue(f"not a stream: {stream!r}", arg="stream", index=2)
@@ -469,6 +499,8 @@ def execution_info_set_work_buffer(info: ExecutionInfo, work_buffer: Any, size_i
     RocfftInvalidWorkBuffer
         For a null buffer.
     """
+    _lib().log.trace("rocfft_execution_info_set_work_buffer", "info", pointer(info), "work_buffer",
+                     pointer(work_buffer), "size_in_bytes", size_in_bytes)
     i = _info(info)
     ptr = _ptr(work_buffer)
     if ptr == 0:
@@ -508,8 +540,30 @@ def execute(plan: Plan, in_buffers: Any, out_buffers: Any = None, info: Executio
         Stream and work buffer (None: the current stream, a work buffer allocated per
         execution when the plan needs one).
     """
+    log = _lib().log
+    if log.layer:
+        log.trace("rocfft_execute", "plan", pointer(plan), "in_buffer", _pointers(in_buffers), "out_buffer",
+                  _pointers(out_buffers), "info", pointer(info))
     ep = _live(plan)
-    run_plan(ep, in_buffers, out_buffers, info)
+    table = log.profile_table()
+    if table is None:
+        run_plan(ep, in_buffers, out_buffers, info)
+        return
+    # The profile layer: executions and the device time of their launches, per distinct plan.
+    with profiling(table, ("rocfft_execute", bench_command(ep.spec))):
+        run_plan(ep, in_buffers, out_buffers, info)
+
+
+def _pointers(values: Any) -> str:
+    """Buffer pointers of a trace line (space-separated, as rocFFT prints a pointer array)."""
+    if values is None:
+        return "0"
+    if isinstance(values, (DeviceArray, int, np.integer)):
+        values = [values]
+    try:
+        return " ".join(pointer(int(v) if isinstance(v, np.integer) else v) for v in values)
+    except TypeError:
+        return pointer(values)
 
 
 def run_plan(ep: ExecPlan, in_buffers: Any, out_buffers: Any, info: ExecutionInfo | None) -> None:
@@ -543,7 +597,7 @@ def run_plan(ep: ExecPlan, in_buffers: Any, out_buffers: Any, info: ExecutionInf
         off = spec.out.offsets[j] * spec.out.cs * store.itemsize
         args.append(Buffer(p + off, store, (ep.out_extent[j],), None, f"out_buffer[{j}]", owner))
     if need:
-        args.append(Buffer(work_ptr, ep.compute_dtype, (2 * ep.work_elements,), None, "work_buffer"))
+        args.append(Buffer(work_ptr, ep.compute_dtype, (2 * ep.work_elements + ep.scratch,), None, "work_buffer"))
     moved = (sum(ep.in_extent) + sum(ep.out_extent)) * store.itemsize
     try:
         launch(_Runner(ep), *args, name="rocfft_execute", stream=stream, flops=ep.flops, bytes=moved)
@@ -574,15 +628,19 @@ class _Runner:
             "input": (ins[0], ins[-1]),
             "output": (outs[0], outs[-1]),
         }
-        if ep.work_elements:
+        no_scratch = np.empty(0, dtype=ep.compute_dtype)
+        scratch = no_scratch
+        if ep.work_bytes:
             w = views[nin + nout]
             e = ep.work_elements
             arrays["work"] = (w[:e], w[e:2 * e])
+            scratch = w[2 * e:]
         threads = numba.get_num_threads()
         for p in ep.passes:
             sr, si = arrays[p.src]
             dr, di = arrays[p.dst]
-            k.fft_pass(p.io, p.sbase, p.dbase, sr, si, dr, di, p.program.ip, p.program.tw, p.scale, threads)
+            k.fft_pass(p.io, p.sbase, p.dbase, sr, si, dr, di, p.program.ip, p.program.tw, p.scale, threads,
+                       scratch if p.scratch else no_scratch)
         if half:
             for j, idx in enumerate(ep.half_out_index):
                 stored[j][idx] = outs[j][idx].astype(np.float16)

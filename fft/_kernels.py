@@ -12,7 +12,11 @@ chunks are split across threads (``prange``).
 
 Loops vectorize because their indices are unsigned (numba then emits no negative-index
 wraparound) and the radix stages and fast copy paths are compiled with their array
-arguments marked ``noalias`` (they never write memory they read).
+arguments marked ``noalias`` (they never write memory they read).  The specialized radix
+stages (2, 3, 4, 5, 7, 8, 11, 13) are generated into :mod:`rocmath.fft._stages`; short runs
+of 2, 4 or 8 values get loops compiled with that length as a constant (see
+:mod:`rocmath.fft._codegen`: LLVM leaves loops shorter than its vector width times its
+interleave count scalar, which made single precision slower than double).
 
 Buffers are flat real arrays: a complex element at real index ``e`` has its real part at
 ``re[e]`` and its imaginary part at ``im[e + ioff]`` (interleaved data passes the same
@@ -39,13 +43,13 @@ bitwise reproducible.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
-from numba import njit, prange, uint64
-from numba.core.compiler import CompilerBase, DefaultPassBuilder
+from numba import prange, uint64
 
 from rocmath.kernel import kernel
+
+from ._primitives import U1, U2, _jit, _jit_noalias
+from ._stages import _radix2, _radix3, _radix4, _radix5, _radix7, _radix8, _radix11, _radix13
 
 # Pass modes.
 C2C = 0
@@ -62,370 +66,6 @@ IO_SIZE = 10
 # Layout of the program header ``prog``.
 P_L, P_BLUE, P_M, P_NST, P_NSTM, P_CHIRP, P_BK, P_ROWS, P_REAL = range(9)
 P_STAGES = 16
-
-_jit = njit(nogil=True, cache=True, error_model="numpy")
-
-
-class _NoAliasCompiler(CompilerBase):
-    """numba's nopython pipeline with every array argument marked ``noalias``.
-
-    The radix stages read one pair of buffers and write another, never the same memory;
-    telling LLVM so removes the hundreds of runtime overlap checks a radix-8 loop would
-    otherwise need on every entry, and lets its inner loops run on full vectors.
-    """
-
-    def define_pipelines(self):  # type: ignore[no-untyped-def]
-        self.state.flags.noalias = True
-        return [DefaultPassBuilder.define_nopython_pipeline(self.state)]
-
-
-# For functions whose array arguments never overlap (the radix stages).
-_jit_noalias = njit(nogil=True, cache=True, error_model="numpy", pipeline_class=_NoAliasCompiler)
-
-C3 = math.sqrt(3.0) / 2.0
-C5_1, C5_2 = math.cos(2 * math.pi / 5), math.cos(4 * math.pi / 5)
-S5_1, S5_2 = math.sin(2 * math.pi / 5), math.sin(4 * math.pi / 5)
-R8 = math.sqrt(0.5)
-U1, U2, U3, U4, U5, U6, U7, U8 = (np.uint64(i) for i in range(1, 9))
-
-
-# --- butterflies -------------------------------------------------------------------------------
-# Forward DFTs of 2, 3, 4, 5 and 8 complex values (as separate real and imaginary parts).
-
-_inline = njit(nogil=True, cache=True, error_model="numpy", inline="always")
-
-
-@_inline
-def _bf2(a0r, a0i, a1r, a1i):  # type: ignore[no-untyped-def]
-    return a0r + a1r, a0i + a1i, a0r - a1r, a0i - a1i
-
-
-@_inline
-def _bf3(a0r, a0i, a1r, a1i, a2r, a2i, c, half):  # type: ignore[no-untyped-def]
-    sr = a1r + a2r
-    si = a1i + a2i
-    dr = a1r - a2r
-    di = a1i - a2i
-    mr = a0r - half * sr
-    mi = a0i - half * si
-    return a0r + sr, a0i + si, mr + c * di, mi - c * dr, mr - c * di, mi + c * dr
-
-
-@_inline
-def _bf4(a0r, a0i, a1r, a1i, a2r, a2i, a3r, a3i):  # type: ignore[no-untyped-def]
-    t0r = a0r + a2r
-    t0i = a0i + a2i
-    t1r = a0r - a2r
-    t1i = a0i - a2i
-    t2r = a1r + a3r
-    t2i = a1i + a3i
-    t3r = a1r - a3r
-    t3i = a1i - a3i
-    return (t0r + t2r, t0i + t2i, t1r + t3i, t1i - t3r, t0r - t2r, t0i - t2i, t1r - t3i, t1i + t3r)
-
-
-@_inline
-def _bf5(a0r, a0i, a1r, a1i, a2r, a2i, a3r, a3i, a4r, a4i, c1, c2, s1, s2):  # type: ignore[no-untyped-def]
-    t1r = a1r + a4r
-    t1i = a1i + a4i
-    t2r = a2r + a3r
-    t2i = a2i + a3i
-    t3r = a1r - a4r
-    t3i = a1i - a4i
-    t4r = a2r - a3r
-    t4i = a2i - a3i
-    m1r = a0r + c1 * t1r + c2 * t2r
-    m1i = a0i + c1 * t1i + c2 * t2i
-    m2r = a0r + c2 * t1r + c1 * t2r
-    m2i = a0i + c2 * t1i + c1 * t2i
-    n1r = s1 * t3r + s2 * t4r
-    n1i = s1 * t3i + s2 * t4i
-    n2r = s2 * t3r - s1 * t4r
-    n2i = s2 * t3i - s1 * t4i
-    return (a0r + t1r + t2r, a0i + t1i + t2i, m1r + n1i, m1i - n1r, m2r + n2i, m2i - n2r,
-            m2r - n2i, m2i + n2r, m1r - n1i, m1i + n1r)
-
-
-@_inline
-def _bf8(a0r, a0i, a1r, a1i, a2r, a2i, a3r, a3i, a4r, a4i, a5r, a5i, a6r, a6i, a7r, a7i, h):  # type: ignore[no-untyped-def]
-    # Two radix-4 butterflies on the even and the odd inputs, joined by w8^k = 1, (1-i)/sqrt2, -i, -(1+i)/sqrt2.
-    E0r, E0i, E1r, E1i, E2r, E2i, E3r, E3i = _bf4(a0r, a0i, a2r, a2i, a4r, a4i, a6r, a6i)
-    O0r, O0i, O1r, O1i, O2r, O2i, O3r, O3i = _bf4(a1r, a1i, a3r, a3i, a5r, a5i, a7r, a7i)
-    P1r = h * (O1r + O1i)
-    P1i = h * (O1i - O1r)
-    P3r = h * (O3i - O3r)
-    P3i = -h * (O3r + O3i)
-    return (E0r + O0r, E0i + O0i, E1r + P1r, E1i + P1i, E2r + O2i, E2i - O2r, E3r + P3r, E3i + P3i,
-            E0r - O0r, E0i - O0i, E1r - P1r, E1i - P1i, E2r - O2i, E2i + O2r, E3r - P3r, E3i - P3i)
-
-
-# --- radix stages ------------------------------------------------------------------------------
-# Each reads x and writes y.  ``sb`` = stride so far times lanes; twiddle k of index p is the
-# pair at 2 (toff + (k-1) m + p).  Indices are unsigned: numba then drops its negative-index
-# wraparound, which is what lets LLVM vectorize the inner loops.  With sb == 1 (the first
-# stage of a single line) the loop runs over p, so consecutive iterations read consecutive
-# elements.
-
-
-@_inline
-def _tw(tw, toff, k, m, p):  # type: ignore[no-untyped-def]
-    w = U2 * (toff + (k - U1) * m + p)
-    return tw[w], tw[w + U1]
-
-
-@_jit_noalias
-def _radix2(m, sb, toff, tw, xr, xi, yr, yi):  # type: ignore[no-untyped-def]
-    m, sb, toff = uint64(m), uint64(sb), uint64(toff)
-    ms = m * sb
-    if sb == U1:  # first stage of a single line: vectorize along p (the stores interleave)
-        for p in range(m):
-            w1r, w1i = _tw(tw, toff, U1, m, p)
-            b0r, b0i, b1r, b1i = _bf2(xr[p], xi[p], xr[p + m], xi[p + m])
-            o = U2 * p
-            yr[o] = b0r
-            yi[o] = b0i
-            yr[o + U1] = b1r * w1r - b1i * w1i
-            yi[o + U1] = b1r * w1i + b1i * w1r
-        return
-    for p in range(m):
-        w1r, w1i = _tw(tw, toff, U1, m, p)
-        i0 = p * sb
-        o0 = U2 * p * sb
-        for t in range(sb):
-            i = i0 + t
-            b0r, b0i, b1r, b1i = _bf2(xr[i], xi[i], xr[i + ms], xi[i + ms])
-            o = o0 + t
-            yr[o] = b0r
-            yi[o] = b0i
-            yr[o + sb] = b1r * w1r - b1i * w1i
-            yi[o + sb] = b1r * w1i + b1i * w1r
-
-
-@_jit_noalias
-def _radix3(m, sb, toff, tw, xr, xi, yr, yi):  # type: ignore[no-untyped-def]
-    c = xr.dtype.type(C3)
-    half = xr.dtype.type(0.5)
-    m, sb, toff = uint64(m), uint64(sb), uint64(toff)
-    ms = m * sb
-    ms2 = U2 * ms
-    sb2 = U2 * sb
-    if sb == U1:
-        for p in range(m):
-            w1r, w1i = _tw(tw, toff, U1, m, p)
-            w2r, w2i = _tw(tw, toff, U2, m, p)
-            b0r, b0i, b1r, b1i, b2r, b2i = _bf3(xr[p], xi[p], xr[p + m], xi[p + m], xr[p + U2 * m],
-                                                xi[p + U2 * m], c, half)
-            o = U3 * p
-            yr[o] = b0r
-            yi[o] = b0i
-            yr[o + U1] = b1r * w1r - b1i * w1i
-            yi[o + U1] = b1r * w1i + b1i * w1r
-            yr[o + U2] = b2r * w2r - b2i * w2i
-            yi[o + U2] = b2r * w2i + b2i * w2r
-        return
-    for p in range(m):
-        w1r, w1i = _tw(tw, toff, U1, m, p)
-        w2r, w2i = _tw(tw, toff, U2, m, p)
-        i0 = p * sb
-        o0 = U3 * p * sb
-        for t in range(sb):
-            i = i0 + t
-            b0r, b0i, b1r, b1i, b2r, b2i = _bf3(xr[i], xi[i], xr[i + ms], xi[i + ms], xr[i + ms2], xi[i + ms2],
-                                                c, half)
-            o = o0 + t
-            yr[o] = b0r
-            yi[o] = b0i
-            yr[o + sb] = b1r * w1r - b1i * w1i
-            yi[o + sb] = b1r * w1i + b1i * w1r
-            yr[o + sb2] = b2r * w2r - b2i * w2i
-            yi[o + sb2] = b2r * w2i + b2i * w2r
-
-
-@_jit_noalias
-def _radix4(m, sb, toff, tw, xr, xi, yr, yi):  # type: ignore[no-untyped-def]
-    m, sb, toff = uint64(m), uint64(sb), uint64(toff)
-    ms = m * sb
-    ms2 = U2 * ms
-    ms3 = U3 * ms
-    sb2 = U2 * sb
-    sb3 = U3 * sb
-    if sb == U1:
-        for p in range(m):
-            w1r, w1i = _tw(tw, toff, U1, m, p)
-            w2r, w2i = _tw(tw, toff, U2, m, p)
-            w3r, w3i = _tw(tw, toff, U3, m, p)
-            b0r, b0i, b1r, b1i, b2r, b2i, b3r, b3i = _bf4(xr[p], xi[p], xr[p + ms], xi[p + ms], xr[p + ms2],
-                                                          xi[p + ms2], xr[p + ms3], xi[p + ms3])
-            o = U4 * p
-            yr[o] = b0r
-            yi[o] = b0i
-            yr[o + U1] = b1r * w1r - b1i * w1i
-            yi[o + U1] = b1r * w1i + b1i * w1r
-            yr[o + U2] = b2r * w2r - b2i * w2i
-            yi[o + U2] = b2r * w2i + b2i * w2r
-            yr[o + U3] = b3r * w3r - b3i * w3i
-            yi[o + U3] = b3r * w3i + b3i * w3r
-        return
-    for p in range(m):
-        w1r, w1i = _tw(tw, toff, U1, m, p)
-        w2r, w2i = _tw(tw, toff, U2, m, p)
-        w3r, w3i = _tw(tw, toff, U3, m, p)
-        i0 = p * sb
-        o0 = U4 * p * sb
-        for t in range(sb):
-            i = i0 + t
-            b0r, b0i, b1r, b1i, b2r, b2i, b3r, b3i = _bf4(xr[i], xi[i], xr[i + ms], xi[i + ms], xr[i + ms2],
-                                                          xi[i + ms2], xr[i + ms3], xi[i + ms3])
-            o = o0 + t
-            yr[o] = b0r
-            yi[o] = b0i
-            yr[o + sb] = b1r * w1r - b1i * w1i
-            yi[o + sb] = b1r * w1i + b1i * w1r
-            yr[o + sb2] = b2r * w2r - b2i * w2i
-            yi[o + sb2] = b2r * w2i + b2i * w2r
-            yr[o + sb3] = b3r * w3r - b3i * w3i
-            yi[o + sb3] = b3r * w3i + b3i * w3r
-
-
-@_jit_noalias
-def _radix5(m, sb, toff, tw, xr, xi, yr, yi):  # type: ignore[no-untyped-def]
-    c1 = xr.dtype.type(C5_1)
-    c2 = xr.dtype.type(C5_2)
-    s1 = xr.dtype.type(S5_1)
-    s2 = xr.dtype.type(S5_2)
-    m, sb, toff = uint64(m), uint64(sb), uint64(toff)
-    ms = m * sb
-    ms2 = U2 * ms
-    ms3 = U3 * ms
-    ms4 = U4 * ms
-    sb2 = U2 * sb
-    sb3 = U3 * sb
-    sb4 = U4 * sb
-    if sb == U1:
-        for p in range(m):
-            w1r, w1i = _tw(tw, toff, U1, m, p)
-            w2r, w2i = _tw(tw, toff, U2, m, p)
-            w3r, w3i = _tw(tw, toff, U3, m, p)
-            w4r, w4i = _tw(tw, toff, U4, m, p)
-            b0r, b0i, b1r, b1i, b2r, b2i, b3r, b3i, b4r, b4i = _bf5(
-                xr[p], xi[p], xr[p + ms], xi[p + ms], xr[p + ms2], xi[p + ms2], xr[p + ms3], xi[p + ms3],
-                xr[p + ms4], xi[p + ms4], c1, c2, s1, s2)
-            o = U5 * p
-            yr[o] = b0r
-            yi[o] = b0i
-            yr[o + U1] = b1r * w1r - b1i * w1i
-            yi[o + U1] = b1r * w1i + b1i * w1r
-            yr[o + U2] = b2r * w2r - b2i * w2i
-            yi[o + U2] = b2r * w2i + b2i * w2r
-            yr[o + U3] = b3r * w3r - b3i * w3i
-            yi[o + U3] = b3r * w3i + b3i * w3r
-            yr[o + U4] = b4r * w4r - b4i * w4i
-            yi[o + U4] = b4r * w4i + b4i * w4r
-        return
-    for p in range(m):
-        w1r, w1i = _tw(tw, toff, U1, m, p)
-        w2r, w2i = _tw(tw, toff, U2, m, p)
-        w3r, w3i = _tw(tw, toff, U3, m, p)
-        w4r, w4i = _tw(tw, toff, U4, m, p)
-        i0 = p * sb
-        o0 = U5 * p * sb
-        for t in range(sb):
-            i = i0 + t
-            b0r, b0i, b1r, b1i, b2r, b2i, b3r, b3i, b4r, b4i = _bf5(
-                xr[i], xi[i], xr[i + ms], xi[i + ms], xr[i + ms2], xi[i + ms2], xr[i + ms3], xi[i + ms3],
-                xr[i + ms4], xi[i + ms4], c1, c2, s1, s2)
-            o = o0 + t
-            yr[o] = b0r
-            yi[o] = b0i
-            yr[o + sb] = b1r * w1r - b1i * w1i
-            yi[o + sb] = b1r * w1i + b1i * w1r
-            yr[o + sb2] = b2r * w2r - b2i * w2i
-            yi[o + sb2] = b2r * w2i + b2i * w2r
-            yr[o + sb3] = b3r * w3r - b3i * w3i
-            yi[o + sb3] = b3r * w3i + b3i * w3r
-            yr[o + sb4] = b4r * w4r - b4i * w4i
-            yi[o + sb4] = b4r * w4i + b4i * w4r
-
-
-@_jit_noalias
-def _radix8(m, sb, toff, tw, xr, xi, yr, yi):  # type: ignore[no-untyped-def]
-    h = xr.dtype.type(R8)
-    m, sb, toff = uint64(m), uint64(sb), uint64(toff)
-    ms = m * sb
-    ms2 = U2 * ms
-    ms3 = U3 * ms
-    ms4 = U4 * ms
-    ms5 = U5 * ms
-    ms6 = U6 * ms
-    ms7 = U7 * ms
-    sb2 = U2 * sb
-    sb3 = U3 * sb
-    sb4 = U4 * sb
-    sb5 = U5 * sb
-    sb6 = U6 * sb
-    sb7 = U7 * sb
-    if sb == U1:
-        for p in range(m):
-            w1r, w1i = _tw(tw, toff, U1, m, p)
-            w2r, w2i = _tw(tw, toff, U2, m, p)
-            w3r, w3i = _tw(tw, toff, U3, m, p)
-            w4r, w4i = _tw(tw, toff, U4, m, p)
-            w5r, w5i = _tw(tw, toff, U5, m, p)
-            w6r, w6i = _tw(tw, toff, U6, m, p)
-            w7r, w7i = _tw(tw, toff, U7, m, p)
-            b = _bf8(xr[p], xi[p], xr[p + ms], xi[p + ms], xr[p + ms2], xi[p + ms2], xr[p + ms3], xi[p + ms3],
-                     xr[p + ms4], xi[p + ms4], xr[p + ms5], xi[p + ms5], xr[p + ms6], xi[p + ms6], xr[p + ms7],
-                     xi[p + ms7], h)
-            o = U8 * p
-            yr[o] = b[0]
-            yi[o] = b[1]
-            yr[o + U1] = b[2] * w1r - b[3] * w1i
-            yi[o + U1] = b[2] * w1i + b[3] * w1r
-            yr[o + U2] = b[4] * w2r - b[5] * w2i
-            yi[o + U2] = b[4] * w2i + b[5] * w2r
-            yr[o + U3] = b[6] * w3r - b[7] * w3i
-            yi[o + U3] = b[6] * w3i + b[7] * w3r
-            yr[o + U4] = b[8] * w4r - b[9] * w4i
-            yi[o + U4] = b[8] * w4i + b[9] * w4r
-            yr[o + U5] = b[10] * w5r - b[11] * w5i
-            yi[o + U5] = b[10] * w5i + b[11] * w5r
-            yr[o + U6] = b[12] * w6r - b[13] * w6i
-            yi[o + U6] = b[12] * w6i + b[13] * w6r
-            yr[o + U7] = b[14] * w7r - b[15] * w7i
-            yi[o + U7] = b[14] * w7i + b[15] * w7r
-        return
-    for p in range(m):
-        w1r, w1i = _tw(tw, toff, U1, m, p)
-        w2r, w2i = _tw(tw, toff, U2, m, p)
-        w3r, w3i = _tw(tw, toff, U3, m, p)
-        w4r, w4i = _tw(tw, toff, U4, m, p)
-        w5r, w5i = _tw(tw, toff, U5, m, p)
-        w6r, w6i = _tw(tw, toff, U6, m, p)
-        w7r, w7i = _tw(tw, toff, U7, m, p)
-        i0 = p * sb
-        o0 = U8 * p * sb
-        for t in range(sb):
-            i = i0 + t
-            b = _bf8(xr[i], xi[i], xr[i + ms], xi[i + ms], xr[i + ms2], xi[i + ms2], xr[i + ms3], xi[i + ms3],
-                     xr[i + ms4], xi[i + ms4], xr[i + ms5], xi[i + ms5], xr[i + ms6], xi[i + ms6], xr[i + ms7],
-                     xi[i + ms7], h)
-            o = o0 + t
-            yr[o] = b[0]
-            yi[o] = b[1]
-            yr[o + sb] = b[2] * w1r - b[3] * w1i
-            yi[o + sb] = b[2] * w1i + b[3] * w1r
-            yr[o + sb2] = b[4] * w2r - b[5] * w2i
-            yi[o + sb2] = b[4] * w2i + b[5] * w2r
-            yr[o + sb3] = b[6] * w3r - b[7] * w3i
-            yi[o + sb3] = b[6] * w3i + b[7] * w3r
-            yr[o + sb4] = b[8] * w4r - b[9] * w4i
-            yi[o + sb4] = b[8] * w4i + b[9] * w4r
-            yr[o + sb5] = b[10] * w5r - b[11] * w5i
-            yi[o + sb5] = b[10] * w5i + b[11] * w5r
-            yr[o + sb6] = b[12] * w6r - b[13] * w6i
-            yi[o + sb6] = b[12] * w6i + b[13] * w6r
-            yr[o + sb7] = b[14] * w7r - b[15] * w7i
-            yi[o + sb7] = b[14] * w7i + b[15] * w7r
 
 @_jit
 def _radix_generic(r, m, sb, toff, roff, tw, xr, xi, yr, yi):  # type: ignore[no-untyped-def]
@@ -493,6 +133,12 @@ def _stockham(prog, first, count, tw, lanes, ar, ai, br, bi):  # type: ignore[no
             _radix3(m, sb, toff, tw, xr, xi, yr, yi)
         elif r == 5:
             _radix5(m, sb, toff, tw, xr, xi, yr, yi)
+        elif r == 7:
+            _radix7(m, sb, toff, tw, xr, xi, yr, yi)
+        elif r == 11:
+            _radix11(m, sb, toff, tw, xr, xi, yr, yi)
+        elif r == 13:
+            _radix13(m, sb, toff, tw, xr, xi, yr, yi)
         else:
             _radix_generic(r, m, sb, toff, roff, tw, xr, xi, yr, yi)
         cur ^= 1
@@ -849,23 +495,34 @@ def _scatter(io, dbase, l0, lanes, dst_r, dst_i, rr, ri, scale, prog, tw):  # ty
 
 
 @kernel(contiguous=True)
-def fft_pass(io, sbase, dbase, src_r, src_i, dst_r, dst_i, prog, tw, scale, threads):  # type: ignore[no-untyped-def]
+def fft_pass(io, sbase, dbase, src_r, src_i, dst_r, dst_i, prog, tw, scale, threads, scratch):  # type: ignore[no-untyped-def]
     """Transform ``len(sbase)`` lines: gather each from ``src`` (line starts ``sbase``), FFT,
     scatter to ``dst`` (line starts ``dbase``), ``io`` giving mode, lengths and strides; the
-    chunks are split in up to ``4 * threads`` groups (each allocating its buffers once)."""
+    chunks are split in up to ``4 * threads`` groups, each with its four chunk buffers: slices
+    of ``scratch`` (part of the plan's work buffer, for Bluestein's long convolution buffers)
+    when it is not empty, else allocated once per group."""
     nlines = sbase.shape[0]
     lanes = io[IO_LANES]
     rows = prog[P_ROWS]
+    size = rows * lanes
     nchunks = (nlines + lanes - 1) // lanes
     groups = min(nchunks, 4 * threads)
+    if scratch.shape[0] > 0:
+        groups = min(groups, scratch.shape[0] // (4 * size))
     per = (nchunks + groups - 1) // groups if groups > 0 else 0
     fft = io[IO_MODE] != COPY
     for g in prange(groups):
-        size = rows * lanes
-        ar = np.empty(size, dtype=tw.dtype)
-        ai = np.empty(size, dtype=tw.dtype)
-        br = np.empty(size, dtype=tw.dtype)
-        bi = np.empty(size, dtype=tw.dtype)
+        if scratch.shape[0] > 0:
+            o = 4 * size * g
+            ar = scratch[o:o + size]
+            ai = scratch[o + size:o + 2 * size]
+            br = scratch[o + 2 * size:o + 3 * size]
+            bi = scratch[o + 3 * size:o + 4 * size]
+        else:
+            ar = np.empty(size, dtype=tw.dtype)
+            ai = np.empty(size, dtype=tw.dtype)
+            br = np.empty(size, dtype=tw.dtype)
+            bi = np.empty(size, dtype=tw.dtype)
         for c in range(g * per, min((g + 1) * per, nchunks)):
             l0 = c * lanes
             ln = min(lanes, nlines - l0)

@@ -17,17 +17,23 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+import numba
 import numpy as np
 
 from . import _kernels as k
 from ._types import ArrayType, Precision, ResultPlacement, TransformType
 
 #: Largest prime factor done by a direct (generic radix) DFT stage; larger ones use Bluestein.
+#: Not Rader: for a prime p it convolves over length p - 1, which is only cheaper than
+#: Bluestein's two FFTs of the 2^a 3^b 5^c length M >= 2p - 1 when p - 1 is itself smooth, and
+#: the bench's primes are not (4099 - 1 = 2 * 3 * 683 would need Bluestein inside Rader).
 MAX_GENERIC_RADIX = 61
 #: Elements (rows x lanes) of a chunk, sized so four chunk buffers stay in a core's L2 cache.
 CHUNK_BYTES = 512 * 1024
 MAX_LANES = 64
-_SPECIALIZED = (2, 3, 4, 5, 8)
+#: Chunk groups a pass splits its lines into at most (``fft_pass`` runs ``4 * threads``).
+SCRATCH_GROUPS = 4 * numba.config.NUMBA_NUM_THREADS
+_SPECIALIZED = (2, 3, 4, 5, 7, 8, 11, 13)
 
 
 # --- twiddles ----------------------------------------------------------------------------------
@@ -69,8 +75,8 @@ def factorize(n: int) -> dict[int, int]:
 
 def radices(n: int) -> list[int] | None:
     """The radix stages for length ``n``: eights (with a four or two for the rest of the power of
-    two), threes, fives, then direct stages for other primes; None when a prime factor is too
-    large for a direct stage (Bluestein then)."""
+    two), threes, fives, sevens, elevens, thirteens (all specialized stages), then direct stages
+    for other primes; None when a prime factor is too large for a direct stage (Bluestein then)."""
     f = factorize(n)
     if any(p > MAX_GENERIC_RADIX for p in f):
         return None
@@ -78,7 +84,8 @@ def radices(n: int) -> list[int] | None:
     eights, rest = divmod(twos, 3)
     out = [8] * eights
     if rest == 1:
-        out = [8] * (eights - 1) + [4, 4] if eights else [2]
+        # 4 x 8...8 x 4 rather than 8...8 x 4 x 4: a cheaper first stage (the one along the line).
+        out = [4] + [8] * (eights - 1) + [4] if eights else [2]
     elif rest == 2:
         out.append(4)
     for p in sorted(f):
@@ -331,6 +338,7 @@ class Pass:
     dbase: np.ndarray
     program: Program
     scale: float
+    scratch: int = 0  # real scalars of chunk buffers it takes from the work buffer (Bluestein)
 
     @property
     def lines(self) -> int:
@@ -353,16 +361,18 @@ class ExecPlan:
 
     spec: PlanSpec
     passes: tuple[Pass, ...]
-    work_elements: int  # complex elements of the planar work buffer (0: none)
+    work_elements: int  # complex elements of the planar intermediate in the work buffer (0: none)
     compute_dtype: np.dtype[Any]
     in_extent: tuple[int, ...]  # real scalars each input buffer spans from its offset
     out_extent: tuple[int, ...]
     half_out_index: tuple[np.ndarray, ...] = field(default=())  # scalars written, per output buffer (half only)
     flops: float = 0.0
+    scratch: int = 0  # real scalars of chunk buffers after the intermediate (the largest pass's)
 
     @property
     def work_bytes(self) -> int:
-        return 2 * self.work_elements * self.compute_dtype.itemsize
+        """``rocfft_plan_get_work_buffer_size``: the planar intermediate, then Bluestein's buffers."""
+        return (2 * self.work_elements + self.scratch) * self.compute_dtype.itemsize
 
     @property
     def nbytes(self) -> int:
@@ -560,7 +570,13 @@ def build(spec: PlanSpec) -> ExecPlan:
         contiguous = s_side.strides[axis] <= 2 and d_side.strides[axis] <= 2
         io[k.IO_LANES] = _lanes(rows, sbase.size, itemsize, contiguous)
         io[k.IO_NOUT] = nout
-        passes.append(Pass(mode, axis, n, src, dst, io, sbase, dbase, prog, spec.scale if last else 1.0))
+        scratch = 0
+        if prog.bluestein_length and mode != k.COPY:
+            # Bluestein's chunk buffers (4 of M rows per lane) live in the work buffer, one set
+            # per chunk group, as rocFFT keeps its Bluestein temporaries there.
+            chunks = -(-sbase.size // int(io[k.IO_LANES]))
+            scratch = 4 * rows * int(io[k.IO_LANES]) * min(chunks, SCRATCH_GROUPS)
+        passes.append(Pass(mode, axis, n, src, dst, io, sbase, dbase, prog, spec.scale if last else 1.0, scratch))
 
     for p in passes:  # a built plan is immutable: its arrays too (and may be shared by threads)
         for a in (p.io, p.sbase, p.dbase, p.program.ip, p.program.tw):
@@ -583,7 +599,8 @@ def build(spec: PlanSpec) -> ExecPlan:
             half_index = (np.sort(np.concatenate([idx, idx + 1])),)
     total = int(np.prod(lengths))
     flops = 5.0 * total * math.log2(max(total, 2)) * batch * (0.5 if tt.is_real else 1.0)
-    return ExecPlan(spec, tuple(passes), work_elements, compute, in_extent, out_extent, half_index, flops)
+    scratch = max((p.scratch for p in passes), default=0)
+    return ExecPlan(spec, tuple(passes), work_elements, compute, in_extent, out_extent, half_index, flops, scratch)
 
 
 # --- the plan cache ----------------------------------------------------------------------------
