@@ -79,6 +79,8 @@ assert np.allclose(C, A @ B, rtol=1e-5)
 _, props = hip.hipGetDeviceProperties(0)
 assert props.gcnArchName.decode().startswith("gfx")
 hip_check(hipblas.hipblasDestroy(h)); hip_check(hip.hipStreamDestroy(stream))
+for ptr in d:
+    hip_check(hip.hipFree(ptr))
 print("ok")
 ''',
     "subarray_scal": '''

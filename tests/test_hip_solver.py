@@ -100,6 +100,7 @@ def test_cholesky_qr_svd_and_eigen(handle):
     dG, tau = to_device(G), check(hip.hipMalloc(8 * 4))
     check(hipsolver.hipsolverDgeqrf(handle, 7, 4, dG, 7, tau, None, 0, info))
     np.testing.assert_allclose(np.abs(np.triu(to_host(dG, G)[:4])), np.abs(np.linalg.qr(G)[1]), atol=1e-12)
+    check(hip.hipFree(dG))
     dG = to_device(G)
     lwork = check(hipsolver.hipsolverDgesvd_bufferSize(handle, ord("N"), ord("N"), 7, 4))
     work = check(hip.hipMalloc(max(lwork, 64)))
