@@ -1,21 +1,25 @@
 """The Pythonic layer: SciPy-style linear algebra on DeviceArrays, batched over leading axes.
 
-``cholesky``, ``cho_factor``/``cho_solve``, ``lu_factor``/``lu_solve``, ``solve`` and
-``inv`` take DeviceArrays of shape ``(..., n, n)`` (right-hand sides ``(..., n, k)``, or
-``(n,)`` for one vector, as NumPy 2's ``solve``), in C or F order or any view whose
-matrices have a unit stride on one axis; leading axes are a batch, broadcast between the
-operands.  Each call is one rocSOLVER call: plain, ``_strided_batched`` when the batch has
-a uniform stride, ``_batched`` (device pointer arrays) otherwise.  Outputs are new arrays
-(each matrix column-major, batch axes outermost) unless ``overwrite_a``/``overwrite_b``
-lets a column-major input be worked on in place, as SciPy's flags do; inputs that are
-only read (the factors of ``cho_solve``/``lu_solve``) are read where they are.
+``cholesky``, ``cho_factor``/``cho_solve``, ``lu_factor``/``lu_solve``, ``solve``,
+``inv`` and ``eigh`` (syevd/heevd) take DeviceArrays of shape ``(..., n, n)``; ``qr``
+(geqrf, orgqr/ungqr), ``svd`` (gesvd) and ``lstsq`` (gels) ``(..., m, n)``; right-hand
+sides are ``(..., n, k)``, or ``(n,)`` for one vector, as NumPy 2's ``solve``.  Any of
+them may be in C or F order or any view whose matrices have a unit stride on one axis;
+leading axes are a batch, broadcast between the operands.  Each call is one rocSOLVER
+call: plain, ``_strided_batched`` when the batch has a uniform stride, ``_batched``
+(device pointer arrays) otherwise.  Outputs are new arrays (each matrix column-major,
+batch axes outermost) unless ``overwrite_a``/``overwrite_b`` lets a column-major input
+be worked on in place, as SciPy's flags do; inputs that are only read (the factors of
+``cho_solve``/``lu_solve``) are read where they are.
 
 Numerical failure is data, as in rocSOLVER and CuPy: nothing synchronizes, and each
-factorization's result carries ``info`` (:class:`InfoArray`): a device int32 array of
-the batch shape, ``info > 0`` where an entry is not positive definite (``cholesky``,
-``cho_factor``: the order of the failing leading minor) or singular (``lu_factor``,
-``solve``, ``inv``: the first zero pivot, 1-based); such an entry's values are LAPACK's
-partial results (``solve`` leaves its right-hand side as it was, ``inv`` the LU factors).
+result that can fail carries ``info`` (:class:`InfoArray`): a device int32 array of the
+batch shape, ``info > 0`` where an entry is not positive definite (``cholesky``,
+``cho_factor``: the order of the failing leading minor), singular (``lu_factor``,
+``solve``, ``inv``: the first zero pivot, 1-based), rank-deficient (``lstsq``: the first
+zero on R's diagonal) or did not converge (``eigh``, ``svd``: how many off-diagonal
+elements did not); such an entry's values are LAPACK's partial results (``solve`` leaves
+its right-hand side as it was, ``inv`` the LU factors).
 Inside ``with errstate(linalg="raise"):`` every call waits for its ``info`` and raises
 :class:`LinAlgError` (also a ``numpy.linalg.LinAlgError``) naming the failing entries,
 as SciPy does and as ``cupyx.errstate(linalg="raise")`` makes CuPy do.
@@ -41,11 +45,15 @@ from rocmath.blas.arrays import _as_column_major, _Batch, _f_empty, _NeedsCopy, 
 from rocmath.errors import RocblasStatus, RocmathError
 from rocmath.precision import Precision
 
+from . import _kernels_qr as _kq
 from . import cholesky as _chol
+from . import eig as _eig
 from . import lu as _lu
+from . import qr as _qr
+from ._types import Evect, Fill, Svect, Workmode
 
-__all__ = ["InfoArray", "LinAlgError", "cho_factor", "cho_solve", "cholesky", "errstate", "geterr", "inv",
-           "lu_factor", "lu_solve", "solve"]
+__all__ = ["InfoArray", "LinAlgError", "cho_factor", "cho_solve", "cholesky", "eigh", "errstate", "geterr", "inv",
+           "lstsq", "lu_factor", "lu_solve", "qr", "solve", "svd"]
 
 _DTYPES = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128))
 
@@ -250,16 +258,24 @@ def _flavour(batch_shape: tuple[int, ...], *operands: _Operand) -> str:
     return "_strided_batched" if all(o.batch.uniform is not None for o in operands) else "_batched"
 
 
+_MODULES = (_chol, _lu, _qr, _eig)
+
+
 def _call(name: str, p: Precision, h: BlasHandle, batch_shape: tuple[int, ...], arrays: dict[str, DeviceArray],
-          **values: Any) -> None:
+          single: dict[str, DeviceArray] | None = None, **values: Any) -> None:
     """Call ``<p><name><flavour>`` with matrices (their pointers, leading dimensions and strides),
-    the other arguments by name (vectors with ``strideP``), ``batch_count`` from the batch shape."""
+    the other arguments by name (vectors with ``strideP``), ``batch_count`` from the batch shape.
+    ``single`` matrices (gesvd's U and V) are one device array with a stride in both batched
+    flavours, as rocSOLVER declares them."""
     matrices = {key: _Operand(arr, batch_shape) for key, arr in arrays.items()}
     flavour = _flavour(batch_shape, *matrices.values())
     fname = f"{p.letter}{name}{flavour}"
-    f = getattr(_chol, fname, None) or getattr(_lu, fname)
+    f = next(getattr(m, fname) for m in _MODULES if hasattr(m, fname))
     for key, op in matrices.items():
         values[key], values[f"ld{key.lower()}"], values[f"stride{key}"] = op.pointer(flavour), op.ld, op.stride
+    for key, arr in (single or {}).items():
+        op = _Operand(arr, batch_shape)
+        values[key], values[f"ld{key.lower()}"], values[f"stride{key}"] = op.pointer(""), op.ld, op.stride
     values["batch_count"] = int(np.prod(batch_shape)) if batch_shape else 1
     f(h, *(values[k] for k in list(f.__signature__.parameters)[1:]))
 
@@ -561,3 +577,284 @@ def inv(a: DeviceArray, *, overwrite_a: bool = False, handle: BlasHandle | None 
               strideP=a.shape[-1], info=info)
     _check_info(info, h, "the matrix is singular")
     return _with_info(out, info)
+
+
+# --- QR and least squares -------------------------------------------------------------------------
+
+
+def _upper(dst: np.ndarray, src: np.ndarray) -> None:
+    # R: the first rows of src's upper trapezoid (rows beyond src's are zero).
+    r = min(dst.shape[-2], src.shape[-2])
+    dst[..., :r, :] = np.triu(src[..., :r, :])
+    dst[..., r:, :] = 0
+
+
+def _first_columns(dst: np.ndarray, src: np.ndarray) -> None:
+    # The k Householder vectors of src into the columns of a wider Q (the rest orgqr overwrites).
+    k = min(src.shape[-2:])
+    dst[..., :k] = src[..., :k]
+    dst[..., k:] = 0
+
+
+def _orgqr(q: np.ndarray, tau: np.ndarray, count: int, k: int) -> None:
+    # q and tau are new arrays with a uniform batch stride (column-major matrices, batch axes
+    # outermost), so these reshapes are views.
+    _kq.generate("qr", q.reshape(count, *q.shape[-2:]), tau.reshape(count, k), k)
+
+
+def _geqrf(a: DeviceArray, overwrite_a: bool, h: BlasHandle) -> tuple[DeviceArray, DeviceArray, Precision]:
+    """The QR factorization of a (in place or a copy) as geqrf leaves it, and tau."""
+    dtype = _dtype(a.dtype)
+    batch_shape = a.shape[:-2]
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    f = _output(a, a.shape, dtype, overwrite_a, h)
+    tau = rocmath.empty((*batch_shape, k), dtype)
+    p = Precision.of(dtype)
+    if f.size:
+        _call("geqrf", p, h, batch_shape, {"A": f}, m=m, n=n, ipiv=tau, strideP=k)
+    return f, tau, p
+
+
+def qr(a: DeviceArray, mode: str = "reduced", *, overwrite_a: bool = False,
+       handle: BlasHandle | None = None) -> Any:
+    """The QR factorization ``a = Q R``, as ``numpy.linalg.qr`` (Householder, geqrf).
+
+    Parameters
+    ----------
+    a
+        ``(..., m, n)``.
+    mode
+        ``"reduced"``: ``(Q, R)`` of shapes ``(..., m, k)``, ``(..., k, n)``, ``k = min(m, n)``;
+        ``"complete"``: ``(..., m, m)``, ``(..., m, n)``; ``"r"``: R only, ``(..., k, n)``;
+        ``"raw"``: ``(h, tau)`` as NumPy's: ``h`` ``(..., n, m)`` is the transpose of what
+        LAPACK's geqrf leaves (R on and above the diagonal, the Householder vectors below it),
+        ``tau`` ``(..., k)`` the Householder scalars.
+    overwrite_a
+        Work in ``a`` itself when it is a column-major stack of the computation's type (it
+        then holds geqrf's output, or Q in reduced mode with ``m >= n``).
+
+    Returns
+    -------
+    DeviceArray or tuple of DeviceArrays
+        As chosen by ``mode``.  QR does not fail: there is no ``info``.
+
+    Notes
+    -----
+    Q comes from orgqr/ungqr's kernel run over the whole batch (rocSOLVER has those routines
+    unbatched only).
+    """
+    a = _matrices(a, "a")
+    if mode not in ("reduced", "complete", "r", "raw"):
+        raise ValueError(f"mode must be 'reduced', 'complete', 'r' or 'raw', got {mode!r}")
+    h = _handle(handle)
+    f, tau, p = _geqrf(a, overwrite_a, h)
+    batch_shape = a.shape[:-2]
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    if mode == "raw":
+        return f.transpose(*range(f.ndim - 2), f.ndim - 1, f.ndim - 2), tau
+    rows = m if mode == "complete" else k
+    r = _f_empty((*batch_shape, rows, n), f.dtype)
+    if r.size:
+        rocmath.launch(_upper, r, f, name="qr R", stream=h.stream, bytes=2.0 * r.nbytes)
+    if mode == "r":
+        return r
+    cols = m if mode == "complete" else k
+    count = int(np.prod(batch_shape)) if batch_shape else 1
+    if cols == n:  # Q has a's shape: orgqr over geqrf's output
+        q = f
+    else:
+        q = _f_empty((*batch_shape, m, cols), f.dtype)
+        if q.size:
+            rocmath.launch(_first_columns, q, f, name="qr Q", stream=h.stream, bytes=2.0 * q.nbytes)
+    if q.size:
+        rocmath.launch(_orgqr, q, tau, count, k, name=f"rocsolver_{p.letter}{'ung' if p.is_complex else 'org'}qr",
+                       stream=h.stream, flops=(8.0 if p.is_complex else 2.0) * count * m * cols * k,
+                       bytes=2.0 * q.nbytes)
+    return q, r
+
+
+def _residues(out: np.ndarray, x: np.ndarray, n: int) -> None:
+    out[...] = (np.abs(x[..., n:, :]) ** 2).sum(axis=-2)
+
+
+def _pad_rows(dst: np.ndarray, src: np.ndarray) -> None:
+    dst[..., : src.shape[-2], :] = src
+    dst[..., src.shape[-2]:, :] = 0
+
+
+def lstsq(a: DeviceArray, b: DeviceArray, *, overwrite_a: bool = False, overwrite_b: bool = False,
+          handle: BlasHandle | None = None) -> tuple[InfoArray, DeviceArray, int, None]:
+    """Least squares solutions of ``a x = b`` for ``a`` of full rank, as ``scipy.linalg.lstsq``
+    with a QR driver (gels: QR for ``m >= n``, the minimum norm solution through LQ for
+    ``m < n``).
+
+    Parameters
+    ----------
+    a
+        ``(..., m, n)``, of full rank ``min(m, n)``.
+    b
+        ``(..., m, k)`` right-hand sides, or one vector ``(m,)``; batch axes broadcast with a's.
+    overwrite_a, overwrite_b
+        Work in ``a`` (b, when ``m >= n``) itself when the layout allows it.
+
+    Returns
+    -------
+    (x, residues, rank, s)
+        ``x`` ``(..., n, k)`` (``(..., n)`` for a vector b) with ``.info`` > 0 where an entry
+        of a is found rank-deficient (an exact zero on R's or L's diagonal; its x is then
+        meaningless); ``residues`` the squared 2-norms of the columns of ``b - a x``, real,
+        ``(..., k)`` (``(...,)`` for a vector b) when ``m > n``, else ``(..., 0)``; ``rank`` is
+        ``min(m, n)``, what gels assumes; ``s`` is None, as SciPy's QR driver (gelsy) gives.
+
+    Raises
+    ------
+    LinAlgError
+        Under ``errstate(linalg="raise")``, if an entry is rank-deficient.
+    """
+    a = _matrices(a, "a")
+    h = _handle(handle)
+    m, n = a.shape[-2:]
+    b2, vector = _rhs(b, m)
+    dtype = _dtype(a.dtype, b2.dtype)
+    batch_shape = _batch_of(a, b2)
+    nrhs = b2.shape[-1]
+    f = _output(a, (*batch_shape, m, n), dtype, overwrite_a, h)
+    if n <= m:
+        x = _output(b2, (*batch_shape, m, nrhs), dtype, overwrite_b, h)
+    else:  # gels needs room for the n rows of the solution
+        x = _f_empty((*batch_shape, n, nrhs), dtype)
+        if x.size:
+            rocmath.launch(_pad_rows, x, b2, name="lstsq operand copy", stream=h.stream, bytes=2.0 * x.nbytes,
+                           kind="copy")
+    info = _info(batch_shape, h)
+    p = Precision.of(dtype)
+    if f.size and x.size:  # (an empty a: x is zero, padded above, or has no rows)
+        _call("gels", p, h, batch_shape, {"A": f, "B": x}, trans="N", m=m, n=n, nrhs=nrhs, info=info)
+    solution = x[..., :n, :]
+    residues = rocmath.empty((*batch_shape, nrhs if m > n else 0), p.real.dtype)
+    if residues.size:
+        rocmath.launch(_residues, residues, x, n, name="lstsq residues", stream=h.stream, bytes=1.0 * x.nbytes)
+    if vector:
+        solution = solution.reshape(solution.shape[:-1])
+        residues = residues.reshape(residues.shape[:-1]) if m > n else residues
+    _check_info(info, h, "the matrix does not have full rank")
+    return _with_info(solution, info), residues, min(m, n), None
+
+
+# --- symmetric eigenproblem, SVD ---------------------------------------------------------------------
+
+
+def eigh(a: DeviceArray, lower: bool = True, eigvals_only: bool = False, *, overwrite_a: bool = False,
+         handle: BlasHandle | None = None) -> Any:
+    """Eigenvalues and eigenvectors of real symmetric or complex Hermitian matrices, as
+    ``scipy.linalg.eigh`` (syevd/heevd: tridiagonal reduction, divide and conquer).
+
+    Parameters
+    ----------
+    a
+        ``(..., n, n)``; only its lower (``lower=True``) or upper triangle is read.
+    lower
+        Which triangle of a is read.
+    eigvals_only
+        Return the eigenvalues only (no eigenvectors are computed).
+    overwrite_a
+        Work in ``a`` itself (it then holds the eigenvectors, or is destroyed) when it is a
+        column-major stack of the computation's type.
+
+    Returns
+    -------
+    w, or (w, v)
+        ``w`` ``(..., n)`` the eigenvalues, real, ascending; ``v`` ``(..., n, n)`` the
+        normalized eigenvectors in its columns (``v[..., :, i]`` for ``w[..., i]``).  Each has
+        ``.info``: > 0 where the algorithm did not converge (the number of off-diagonal
+        elements of the tridiagonal form that did not).
+
+    Raises
+    ------
+    LinAlgError
+        Under ``errstate(linalg="raise")``, if an entry did not converge.
+    """
+    a = _square(a)
+    h = _handle(handle)
+    dtype = _dtype(a.dtype)
+    batch_shape = a.shape[:-2]
+    n = a.shape[-1]
+    p = Precision.of(dtype)
+    v = _output(a, a.shape, dtype, overwrite_a, h)
+    w = rocmath.empty((*batch_shape, n), p.real.dtype)
+    e = rocmath.empty((*batch_shape, n), p.real.dtype)
+    info = _info(batch_shape, h)
+    if v.size:
+        _call("heevd" if p.is_complex else "syevd", p, h, batch_shape, {"A": v},
+              evect=Evect.none if eigvals_only else Evect.original, uplo=Fill.lower if lower else Fill.upper,
+              n=n, D=w, strideD=n, E=e, strideE=n, info=info)
+    _check_info(info, h, "the eigenvalue computation did not converge")
+    if eigvals_only:
+        return _with_info(w, info)
+    return _with_info(w, info), _with_info(v, info)
+
+
+def _eye(x: np.ndarray) -> None:
+    x[...] = np.eye(x.shape[-2], x.shape[-1], dtype=x.dtype)
+
+
+def svd(a: DeviceArray, full_matrices: bool = True, compute_uv: bool = True, *, overwrite_a: bool = False,
+        handle: BlasHandle | None = None) -> Any:
+    """The singular value decomposition ``a = U diag(s) Vh``, as ``numpy.linalg.svd`` and
+    ``scipy.linalg.svd`` (gesvd: bidiagonal reduction, implicit QR).
+
+    Parameters
+    ----------
+    a
+        ``(..., m, n)``.
+    full_matrices
+        U ``(..., m, m)`` and Vh ``(..., n, n)``; otherwise ``(..., m, k)`` and ``(..., k, n)``,
+        ``k = min(m, n)``.
+    compute_uv
+        Compute U and Vh; otherwise return s only.
+    overwrite_a
+        Let ``a`` be destroyed when it is a column-major stack of the computation's type.
+
+    Returns
+    -------
+    (U, s, Vh), or s
+        ``s`` ``(..., k)`` the singular values, real, descending.  Each result has ``.info``:
+        > 0 where the algorithm did not converge (the number of superdiagonal elements of the
+        bidiagonal form that did not).
+
+    Raises
+    ------
+    LinAlgError
+        Under ``errstate(linalg="raise")``, if an entry did not converge.
+    """
+    a = _matrices(a, "a")
+    h = _handle(handle)
+    dtype = _dtype(a.dtype)
+    batch_shape = a.shape[:-2]
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    p = Precision.of(dtype)
+    work = _output(a, a.shape, dtype, overwrite_a, h)
+    s = rocmath.empty((*batch_shape, k), p.real.dtype)
+    e = rocmath.empty((*batch_shape, max(k - 1, 1)), p.real.dtype)
+    info = _info(batch_shape, h)
+    how = Svect.all if full_matrices else Svect.singular
+    ucols, vrows = (m, n) if full_matrices else (k, k)
+    u = _f_empty((*batch_shape, m, ucols), dtype) if compute_uv else None
+    vh = _f_empty((*batch_shape, vrows, n), dtype) if compute_uv else None
+    if work.size:
+        single = {"U": u, "V": vh} if u is not None and vh is not None and u.size and vh.size else {}
+        _call("gesvd", p, h, batch_shape, {"A": work}, single,
+              left_svect=how if compute_uv else Svect.none, right_svect=how if compute_uv else Svect.none,
+              m=m, n=n, S=s, strideS=k, E=e, strideE=max(k - 1, 1), fast_alg=Workmode.outofplace, info=info,
+              **({} if single else {"U": None, "ldu": 1, "strideU": 1, "V": None, "ldv": 1, "strideV": 1}))
+    else:  # an empty matrix: complete U and Vh are identities (gesvd returns before touching them)
+        for x in (u, vh):
+            if x is not None and x.size:
+                rocmath.launch(_eye, x, name="svd identity", stream=h.stream, bytes=1.0 * x.nbytes)
+    _check_info(info, h, "the SVD did not converge")
+    if not compute_uv:
+        return _with_info(s, info)
+    return _with_info(u, info), _with_info(s, info), _with_info(vh, info)  # type: ignore[arg-type]

@@ -5,7 +5,9 @@ operands, in-place work when ``overwrite_*`` allows it (strided batched, or poin
 arrays for a batch without a uniform stride), inputs left alone otherwise; results
 checked against NumPy/SciPy (residual ratios, SciPy's 0-based pivots, info per entry
 against scipy's LAPACK).  ``errstate(linalg="raise")`` raises LinAlgError naming the
-failing entries; outside it nothing waits and ``info`` rides on the result.
+failing entries; outside it nothing waits and ``info`` rides on the result.  qr, eigh, svd
+and lstsq are checked by LAPACK's residual and orthogonality ratios and against NumPy's
+shapes and values for every mode.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import scipy.linalg.lapack as lapack
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_solver_cholesky import chol_ratio, hpd
+from test_solver_eig import check_eigen, check_svd, hermitian, with_junk
 from test_solver_lu import examples, random, separated, wide
 
 import rocmath as rm
@@ -218,3 +221,173 @@ def test_on_a_stream() -> None:
         c = solver.cholesky(rm.to_device(a, s))
         got = c.get(s)
     assert np.allclose(got, np.stack([scipy.linalg.cholesky(np.triu(m) + np.triu(m, 1).T) for m in a]))
+
+
+def as_order(host: np.ndarray, order: str) -> DeviceArray:
+    return as_f_stack(host) if order == "F" else rm.to_device(host)
+
+
+shapes = st.sampled_from([(0, 0), (1, 1), (4, 4), (7, 3), (3, 7), (0, 3), (5, 0), (16, 9), (9, 16)])
+
+
+@settings(max_examples=examples(30))
+@given(st.data())
+def test_qr_matches_numpy(data: st.DataObject) -> None:
+    p = data.draw(st.sampled_from(SDCZ))
+    batch = data.draw(batch_shapes)
+    m, n = data.draw(shapes)
+    order = data.draw(st.sampled_from("CF"))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    a = random(p, (*batch, m, n), rng)
+    src = as_order(a, order)
+    k = min(m, n)
+    tol = rt.RESIDUAL_THRESHOLD
+    count = int(np.prod(batch))
+    flat = a.reshape(count, m, n)
+    for mode, (qcols, rrows) in {"reduced": (k, k), "complete": (m, m)}.items():
+        q, r = solver.qr(src, mode=mode)
+        assert (q.shape, r.shape, q.dtype, r.dtype) == ((*batch, m, qcols), (*batch, rrows, n), p.dtype, p.dtype)
+        qh, rh = q.get().reshape(count, m, qcols), r.get().reshape(count, rrows, n)
+        assert not np.tril(rh, -1).any()
+        if flat.size:
+            assert rt.qr_residual_ratio(flat, qh, rh, precision=p) < tol
+        if qh.size:
+            assert rt.orthogonality_ratio(qh, precision=p) < tol
+        assert np.array_equal(solver.qr(src, mode="r").get(), r.get()[..., :k, :])
+    h, tau = solver.qr(src, mode="raw")
+    assert h.shape == (*batch, n, m) and tau.shape == (*batch, k)
+    if flat.size:  # NumPy's raw output, entry by entry (LAPACK's geqrf, transposed)
+        ref = [np.linalg.qr(e, mode="raw") for e in flat]
+        scale = np.abs(flat).max() * max(m, n) * p.eps * tol
+        assert np.allclose(h.get().reshape(count, n, m), [r[0] for r in ref], rtol=0, atol=scale)
+        assert np.allclose(tau.get().reshape(count, k), [r[1] for r in ref], rtol=0, atol=tol * max(m, n) * p.eps)
+    assert np.array_equal(src.get(), a)  # the input is not touched
+    with pytest.raises(ValueError, match="mode"):
+        solver.qr(src, mode="economic")
+
+
+@settings(max_examples=examples(30))
+@given(st.data())
+def test_eigh_matches_lapack(data: st.DataObject) -> None:
+    p = data.draw(st.sampled_from(SDCZ))
+    batch = data.draw(batch_shapes)
+    n = data.draw(rt.sizes(max_value=12))
+    lower, order = data.draw(st.booleans()), data.draw(st.sampled_from("CF"))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    count = int(np.prod(batch))
+    a = hermitian(p, count, n, rng)
+    given_a = with_junk(a, "L" if lower else "U", rng).reshape(*batch, n, n)  # the other triangle is not read
+    src = as_order(given_a, order)
+    w, v = solver.eigh(src, lower=lower)
+    assert (w.shape, v.shape, w.dtype, v.dtype) == ((*batch, n), (*batch, n, n), p.real.dtype, p.dtype)
+    assert isinstance(w, InfoArray) and not w.info.get().any() and w.info.shape == batch
+    check_eigen(a, w.get().reshape(count, n), v.get().reshape(count, n, n), p)
+    only = solver.eigh(src, lower=lower, eigvals_only=True)
+    assert isinstance(only, InfoArray) and only.shape == (*batch, n)
+    check_eigen(a, only.get().reshape(count, n), None, p)  # values alone: another algorithm, other rounding
+    assert np.array_equal(src.get(), given_a)
+
+
+@settings(max_examples=examples(30))
+@given(st.data())
+def test_svd_matches_lapack(data: st.DataObject) -> None:
+    p = data.draw(st.sampled_from(SDCZ))
+    batch = data.draw(batch_shapes)
+    m, n = data.draw(shapes)
+    order = data.draw(st.sampled_from("CF"))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    count = int(np.prod(batch))
+    a = random(p, (*batch, m, n), rng)
+    src = as_order(a, order)
+    k = min(m, n)
+    flat = a.reshape(count, m, n)
+    for full in (True, False):
+        u, s, vh = solver.svd(src, full_matrices=full)
+        ucols, vrows = (m, n) if full else (k, k)
+        assert (u.shape, s.shape, vh.shape) == ((*batch, m, ucols), (*batch, k), (*batch, vrows, n))
+        assert s.dtype == p.real.dtype and u.dtype == vh.dtype == p.dtype and not s.info.get().any()
+        uh, sh, vhh = u.get().reshape(count, m, ucols), s.get().reshape(count, k), vh.get().reshape(count, vrows, n)
+        if count and k:
+            check_svd(flat, {"S": sh, "U": uh, "V": vhh}, "A" if full else "S", "A" if full else "S", p)
+        elif count and full:  # an empty matrix: NumPy's identities
+            assert np.array_equal(uh, np.broadcast_to(np.eye(m), uh.shape))
+            assert np.array_equal(vhh, np.broadcast_to(np.eye(n), vhh.shape))
+        only = solver.svd(src, full_matrices=full, compute_uv=False)
+        assert isinstance(only, InfoArray) and only.shape == (*batch, k)
+        assert np.allclose(only.get(), s.get(), rtol=0, atol=rt.RESIDUAL_THRESHOLD * max(m, n, 1) * p.eps
+                           * (np.abs(a).sum(axis=-2).max(initial=0) + 1))
+    assert np.array_equal(src.get(), a)
+
+
+@pytest.mark.parametrize("p", SDCZ)
+@pytest.mark.parametrize(("m", "n"), [(9, 4), (4, 9), (6, 6)])
+def test_lstsq_matches_numpy(p: Precision, m: int, n: int) -> None:
+    rng = np.random.default_rng(7)
+    a = random(p, (2, 3, m, n), rng)
+    b = random(p, (3, m, 2), rng)  # broadcast over the first batch axis
+    x, residues, rank, s = solver.lstsq(as_f_stack(a), rm.to_device(b))
+    assert x.shape == (2, 3, n, 2) and rank == min(m, n) and s is None and not x.info.get().any()
+    bs = np.broadcast_to(b, (2, 3, m, 2)).reshape(-1, m, 2)
+    ref = [np.linalg.lstsq(wide(e), wide(f), rcond=None) for e, f in zip(a.reshape(-1, m, n), bs, strict=True)]
+    got = x.get().reshape(-1, n, 2)
+    cond = max(np.linalg.cond(wide(e)) for e in a.reshape(-1, m, n))
+    scale = rt.RESIDUAL_THRESHOLD * max(m, n) * p.eps * cond * max(np.abs(r[0]).max() for r in ref)
+    assert np.allclose(got, [r[0] for r in ref], rtol=0, atol=scale)
+    if m > n:
+        assert residues.shape == (2, 3, 2) and residues.dtype == p.real.dtype
+        assert np.allclose(residues.get().reshape(-1, 2), [r[1] for r in ref], rtol=1e-3 if p.eps > 1e-10 else 1e-9)
+    else:
+        assert residues.shape == (2, 3, 0)
+    v = random(p, (m,), rng)
+    xv, rv, _, _ = solver.lstsq(rm.to_device(a[0, 0]), rm.to_device(v))
+    assert xv.shape == (n,) and rv.shape == (() if m > n else (0,))
+    assert np.allclose(xv.get(), np.linalg.lstsq(wide(a[0, 0]), wide(v), rcond=None)[0], rtol=0, atol=scale)
+
+
+def test_lstsq_rank_deficient_and_empty() -> None:
+    rng = np.random.default_rng(8)
+    a = random(D, (3, 6, 4), rng)
+    a[1, :, 2] = 0  # an exact zero on R's diagonal
+    b = random(D, (3, 6, 1), rng)
+    x, _, _, _ = solver.lstsq(rm.to_device(a), rm.to_device(b))
+    info = x.info.get()
+    assert info[1] == 3 and not info[[0, 2]].any()
+    with errstate(linalg="raise"), pytest.raises(LinAlgError, match="full rank") as err:
+        solver.lstsq(rm.to_device(a), rm.to_device(b))
+    assert err.value.entries == ((1,),)
+    x, residues, rank, _ = solver.lstsq(rm.to_device(np.ones((3, 0))), rm.to_device(np.ones((3, 2))))
+    assert x.shape == (0, 2) and rank == 0 and np.array_equal(residues.get(), [3.0, 3.0])
+    x, _, _, _ = solver.lstsq(rm.to_device(np.ones((0, 3))), rm.to_device(np.ones((0, 2))))
+    assert np.array_equal(x.get(), np.zeros((3, 2)))  # the minimum norm solution of no equations
+
+
+def test_eigh_and_svd_report_non_convergence() -> None:
+    # NaN entries do not converge: info > 0 for them, the others are unaffected.
+    a = hermitian(D, 3, 5, np.random.default_rng(9))
+    a[1, 2, 3] = a[1, 3, 2] = np.nan
+    w, v = solver.eigh(rm.to_device(a))
+    assert w.info.get()[1] > 0 and not w.info.get()[[0, 2]].any()
+    assert np.array_equal(v.info.get(), w.info.get())
+    s = solver.svd(rm.to_device(a))[1]
+    assert s.info.get()[1] > 0 and not s.info.get()[[0, 2]].any()
+    for call, what in ((solver.eigh, "eigenvalue"), (solver.svd, "SVD")):
+        with errstate(linalg="raise"), pytest.raises(LinAlgError, match=what) as err:
+            call(rm.to_device(a))
+        assert err.value.entries == ((1,),)
+    check_eigen(a[[0, 2]], w.get()[[0, 2]], v.get()[[0, 2]], D)
+
+
+def test_qr_and_eigh_work_in_place_when_allowed() -> None:
+    rng = np.random.default_rng(10)
+    a = random(Z, (4, 6, 3), rng)
+    f = as_f_stack(a)
+    q, r = solver.qr(f, overwrite_a=True)
+    assert q.ptr == f.ptr and rt.qr_residual_ratio(a, q.get(), r.get(), precision=Z) < rt.RESIDUAL_THRESHOLD
+    c = rm.to_device(a)
+    q, _ = solver.qr(c, overwrite_a=True)  # row-major: a copy
+    assert q.ptr != c.ptr and np.array_equal(c.get(), a)
+    hm = hermitian(Z, 2, 4, rng)
+    f = as_f_stack(hm)
+    w, v = solver.eigh(f, overwrite_a=True)
+    assert v.ptr == f.ptr
+    check_eigen(hm, w.get(), v.get(), Z)

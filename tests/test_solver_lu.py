@@ -939,3 +939,60 @@ def test_no_logging_without_the_layer(monkeypatch: pytest.MonkeyPatch, tmp_path:
     info = rm.zeros(1, np.int32)
     solver.dgetrf(handle, 0, 0, None, 0, None, info)
     assert not trace.exists()
+
+
+def getf2_reference(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """LAPACK's unblocked LU (getf2), vectorised over the batch of real (count, n, n) matrices:
+    the same operations in the same order as the small-entry kernel, so the same bits.
+    Returns (LU, 1-based pivots, info)."""
+    a = a.copy()
+    count, n, _ = a.shape
+    rows = np.arange(count)
+    piv = np.empty((count, n), np.int32)
+    info = np.zeros(count, np.int32)
+    sfmin = np.finfo(a.dtype).tiny
+    for j in range(n):
+        p = j + np.argmax(np.abs(a[:, j:, j]), axis=1)  # the first largest
+        piv[:, j] = p + 1
+        a[rows, j], a[rows, p] = a[rows, p], a[rows, j].copy()
+        d = a[:, j, j]
+        info[(d == 0) & (info == 0)] = j + 1
+        big, tiny = np.abs(d) >= sfmin, (d != 0) & (np.abs(d) < sfmin)
+        with np.errstate(divide="ignore"):
+            r = np.where(big, 1 / np.where(big, d, 1), 0)
+        a[big, j + 1:, j] *= r[big, None]
+        a[tiny, j + 1:, j] /= d[tiny, None]
+        a[:, j + 1:, j + 1:] -= a[:, j + 1:, j:j + 1] * a[:, j:j + 1, j + 1:]
+    return a, piv, info
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_getrf_a_million_tiny_matrices_mixing_singular_and_regular(handle: Any, n: int) -> None:
+    # Small integers: a good share of the entries is exactly singular (some with a zero pivot
+    # before the last), the rest regular; info per entry, pivots and factors against LAPACK's
+    # getf2 run on the whole stack in NumPy, and info against scipy's LAPACK on a sample.
+    count = 10**6
+    rng = np.random.default_rng(n)
+    a = rng.integers(-1, 3, (count, n, n)).astype(np.float64)
+    a[::7] = 0  # whole zero entries: info = 1
+    a[1::11, :, -1] = a[1::11, :, 0]  # two equal columns: singular with a pivot
+    da = rm.to_device(np.ascontiguousarray(a.transpose(0, 2, 1)))  # entry e column-major
+    ipiv, info = rm.empty((count, n), np.int32), rm.empty(count, np.int32)
+    solver.dgetrf_strided_batched(handle, n, n, da, n, n * n, ipiv, n, info, count)
+    got_lu, got_piv, got_info = da.get().transpose(0, 2, 1), ipiv.get(), info.get()
+    ref_lu, ref_piv, ref_info = getf2_reference(a)
+    assert 0.1 * count < np.count_nonzero(ref_info) < 0.9 * count  # really a mix
+    assert np.array_equal(got_info, ref_info)
+    assert np.array_equal(got_piv, ref_piv)
+    assert np.array_equal(got_lu, ref_lu)
+    # scipy's OpenBLAS getrf rounds differently (recursive), so its pivots between equal |values|
+    # and whether a singular entry's last pivot comes out exactly zero may differ from getf2's;
+    # regular entries (integer determinant non-zero) and zero entries are data-independent.
+    sample = rng.choice(count, 2000, replace=False)
+    scipy_info = np.array([lapack.dgetrf(a[e])[2] for e in sample])
+    regular = np.rint(np.linalg.det(a[sample])) != 0
+    zero = ~a[sample].any(axis=(1, 2))
+    assert regular.any() and zero.any()
+    assert not got_info[sample][regular].any() and not scipy_info[regular].any()
+    assert (got_info[sample][zero] == 1).all() and (scipy_info[zero] == 1).all()
