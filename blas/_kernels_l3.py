@@ -474,7 +474,7 @@ def gemm_small(ta, tb, alpha, beta, A, B, C, WA, WB, nb, m, n, k, lda, ldb, ldc,
     for t in prange(nchunk):
         acc = np.empty((4, 16), C.dtype)
         for e in range(t * per, min(nb, (t + 1) * per)):
-            if pad // 4 < m < pad:  # short columns: op(A) padded to one vector's rows, in chunk t's part of WA
+            if pad // 2 < m < pad:  # short columns: op(A) padded to one vector's rows, in chunk t's part of WA
                 xo = t * pad * k
                 for q in range(k):
                     for i in range(m):
@@ -611,7 +611,7 @@ def _small_gemm(ta: int, tb: int, alpha: np.ndarray, A: np.ndarray, B: np.ndarra
     parallel = nb > 1 and nb * m * n * k >= PARALLEL_WORK and sc >= (n - 1) * ldc + m
     nchunk = min(nb, MAX_CHUNKS) if parallel else 1
     pad = 64 // C.itemsize  # gemm_small copies op(A) of entries with pad/4 < m < pad rows, padded to pad rows
-    wa = np.empty(nchunk * (pad * k if pad // 4 < m < pad else m * k if ta != OP_N else 0), C.dtype)
+    wa = np.empty(nchunk * (pad * k if pad // 2 < m < pad else m * k if ta != OP_N else 0), C.dtype)
     wb = np.empty(nchunk * k * n if tb != OP_N else 0, C.dtype)
     gemm_small(ta, tb, alpha, beta, a, b, c, wa, wb, nb, m, n, k, lda, ldb, ldc, sa, sb, sc, nchunk, (0,) * pad)
     return True
