@@ -106,7 +106,22 @@ def verdict(a_ns: Sequence[float], b_ns: Sequence[float]) -> tuple[float, tuple[
 
 def compare(side_a: Side, side_b: Side, cases: list[tuple[str, Any]], repeats: int,
             out: TextIO) -> list[dict[str, Any]]:
-    """Time every (case, size) on both sides, A B A B ...; print and return one row each."""
+    """Time every (case, size) on both sides, A B A B ...; print and return one row each.
+
+    Each side first sets every case up once in a throwaway worker, so that the timed workers
+    load their kernels from the numba cache: code compiled in the timing process itself has
+    been measured up to twice as slow as the same code loaded from the cache, which would
+    penalize the side whose cache starts empty (a revision's always does)."""
+    for side in (side_a, side_b):
+        primer = side.start()
+        try:
+            for name, size in cases:
+                _ask(primer, op="setup", case=name, size=json.loads(json.dumps(size)))
+                _ask(primer, op="teardown")
+        finally:
+            with contextlib.suppress(Exception):
+                _ask(primer, op="quit")
+            primer.wait(timeout=120)
     procs = [side_a.start(), side_b.start()]
     rows = []
     try:
