@@ -4,11 +4,12 @@
 hip-python's packages -- the classic layout (``hip``, ``hip.hip``, ``hip.hipblas``,
 ``hip._util.types``, likewise ``hip.hipfft``, ``hip.hipsparse``, ``hip.hipsolver``) and
 the newer one (``rocm.bindings.hip``, ``rocm.bindings.hipblas``..., ``rocm.bindings.util.types``,
-``rocm.version``) -- with
-rocmath's modules.  Only the runner installs it, so a real hip-python install is never
-shadowed anywhere else; :func:`uninstall` removes it and the modules it served.
+``rocm.version``), and hip-python-as-cuda's ``cuda.cuda``, ``cuda.cudart`` (and cuda-python's newer
+``cuda.bindings.driver``/``cuda.bindings.runtime`` layout) -- with rocmath's modules.  Only the
+runner installs it, so a real hip-python (or cuda-python) install is never shadowed anywhere else;
+:func:`uninstall` removes it and the modules it served.
 
-Bindings rocmath does not provide (``hip.hiprand``...) fail to import with an
+Bindings rocmath does not provide (``hip.hiprand``, ``cuda.nvrtc``...) fail to import with an
 ``ImportError`` naming rocmath, rather than reaching a real install.
 """
 
@@ -40,9 +41,15 @@ _ALIASES: dict[str, str | None] = {
     "rocm.version": None,
     **{f"hip.{k}": v for k, v in _BINDINGS.items()},
     **{f"rocm.bindings.{k}": v for k, v in _BINDINGS.items()},
+    # hip-python-as-cuda: the driver and runtime modules hold the same aliases.
+    "cuda": None, "cuda.cuda": "rocmath.hip.cuda", "cuda.cudart": "rocmath.hip.cuda", "cuda.bindings": None,
+    "cuda.bindings.driver": "rocmath.hip.cuda", "cuda.bindings.runtime": "rocmath.hip.cuda",
 }
+#: Synthetic package -> the submodules it exposes as attributes (loaded on first use).
+_SUBMODULES = {"hip": tuple(_BINDINGS), "rocm.bindings": tuple(_BINDINGS), "cuda": ("cuda", "cudart", "bindings"),
+               "cuda.bindings": ("driver", "runtime")}
 #: The top-level packages the finder owns (any other submodule of them is "not provided").
-_ROOTS = ("hip", "rocm")
+_ROOTS = ("hip", "rocm", "cuda")
 
 
 def _synthetic(name: str) -> types.ModuleType:
@@ -50,7 +57,7 @@ def _synthetic(name: str) -> types.ModuleType:
     module = types.ModuleType(name, f"{name}: hip-python's package, served by rocmath.hip (simulated device).")
     if name != "rocm.version":
         module.__path__ = []  # a package: its submodules come from this finder only
-    if name in ("hip", "rocm.version", "rocm.bindings"):
+    if name in ("hip", "rocm.version", "rocm.bindings", "cuda"):
         module.__dict__.update({k: v for k, v in VERSION_CONSTANTS.items()})
         module.__dict__.update({k.lower(): v for k, v in VERSION_CONSTANTS.items() if k.startswith(("ROCM_V", "HIP_V"))
                                 and not k.endswith("VERSION")})
@@ -59,7 +66,7 @@ def _synthetic(name: str) -> types.ModuleType:
 
 def _binding_attribute(package: str, name: str) -> types.ModuleType:
     """``hip.hipfft`` without ``import hip.hipfft``: the bindings load on first use (PEP 562)."""
-    if name in _BINDINGS:
+    if name in _SUBMODULES[package]:
         return importlib.import_module(f"{package}.{name}")
     raise AttributeError(f"module {package!r} has no attribute {name!r}")
 
@@ -77,7 +84,7 @@ class _Loader(importlib.abc.Loader):
         # Expose the bindings on their parent package as the real packages do (``from hip import hip``
         # works through the import system; ``import hip; hip.hipblas`` needs the attribute).
         name = module.__spec__.name if module.__spec__ is not None and self.target is None else None
-        if name in ("hip", "rocm.bindings"):
+        if name in _SUBMODULES:
             module.__getattr__ = functools.partial(_binding_attribute, name)  # type: ignore[attr-defined]
         if name == "hip":
             module._util = importlib.import_module("hip._util")  # type: ignore[attr-defined]
