@@ -271,8 +271,10 @@ class Call:
         if mode:
             parts = {i: triangles[id(a)] for i, a in enumerate(args) if triangles and id(a) in triangles}
             kernel = _numerics_checked(kernel, f"rocblas_{self.fname}", CheckNumericsMode(mode), parts)
+        # A reduction in host pointer mode waits for its result (as rocBLAS blocks): it may run here.
+        waited = self.routine.result is not None and self.host_mode
         return launch(kernel, *args, name=f"rocblas_{self.fname}", stream=self.handle.stream,
-                      flops=flops, bytes=bytes, dtype=self.precision.dtype)
+                      flops=flops, bytes=bytes, dtype=self.precision.dtype, waited=waited)
 
     def results(self, count: int, dtype: Any) -> tuple[Any, np.ndarray | None]:
         """Where a reduction writes its ``count`` results: a host staging array in host mode

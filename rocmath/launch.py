@@ -175,7 +175,8 @@ def _thread_count_functions() -> tuple[Callable[[], int], Callable[[int], None]]
 
 
 def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None,
-           flops: float = 0.0, bytes: float = 0.0, kind: str = "kernel", dtype: Any = None) -> Task:
+           flops: float = 0.0, bytes: float = 0.0, kind: str = "kernel", dtype: Any = None,
+           waited: bool = False) -> Task:
     """Enqueue ``kernel(*args)`` on ``stream``.
 
     Parameters
@@ -199,6 +200,10 @@ def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None
     dtype
         The precision of the work, for the roofline model of a real GPU
         (:mod:`rocmath.roofline`) shown beside the measured time.
+    waited
+        The caller waits for the work at once (a reduction returning its result to the
+        host): it runs on the calling thread when the stream is idle, whatever its size,
+        saving the two thread switches through the stream's worker.
 
     Raises
     ------
@@ -247,4 +252,4 @@ def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None
     prof = current_profile()
     if prof is not None:  # a call of the profile logging layer: its device time counts
         info["profile"] = prof
-    return s.enqueue(run, name, keep=args, inline=0 < bytes <= INLINE_BYTES, info=info)
+    return s.enqueue(run, name, keep=args, inline=waited or 0 < bytes <= INLINE_BYTES, info=info)
