@@ -233,3 +233,78 @@ def csrgemm_d(size: tuple[str, int]) -> Problem:
     return Problem(run=run, reference=lambda: (a @ a).sorted_indices(), check=_csr_error, flops=2.0 * products,
                    stream=s, tol=1e-12,
                    label=f"{kind} nnz={a.nnz} A*A f64", teardown=teardown)
+
+
+# --- solvers ----------------------------------------------------------------------------------------
+
+
+def _lower_problem(kind: str, nnz: int) -> sp.csr_matrix:
+    """The lower triangle (diagonal included) of the Laplacian, or of a power-law graph with a dominant diagonal."""
+    a = _matrix(kind, 2 * nnz)
+    if kind != "laplacian":
+        a = a + sp.diags(np.abs(a).sum(axis=1).A1 + 1.0)
+    low = sp.tril(a).tocsr()
+    low.sort_indices()
+    return low
+
+
+@bench_case("sparse.csrsv_d", sizes={"quick": [("laplacian", 10**5), ("graph", 10**5)],
+                                     "full": [("laplacian", 10**6), ("graph", 10**6)]})
+def csrsv_d(size: tuple[str, int]) -> Problem:
+    """dcsrsv_solve (level-scheduled, analysed once beforehand) of a lower triangle vs
+    scipy.sparse.linalg.spsolve_triangular."""
+    from scipy.sparse.linalg import spsolve_triangular
+
+    from ._solve import dcsrsv_analysis, dcsrsv_buffer_size, dcsrsv_solve
+    from ._types import AnalysisPolicy, SolvePolicy
+
+    kind, nnz = size
+    a = _lower_problem(kind, nnz)
+    m = a.shape[0]
+    x = np.random.default_rng(SEED).standard_normal(m)
+    s, h, teardown = _session()
+    descr, info = create_mat_descr(), create_mat_info()
+    dv, dp, dc = _csr_device(a)
+    dx, dy = rm.to_device(x, s), rm.empty(m)
+    tmp = rm.empty(max(1, dcsrsv_buffer_size(h, Operation.none, m, a.nnz, descr, dv, dp, dc, info)), np.uint8)
+    dcsrsv_analysis(h, Operation.none, m, a.nnz, descr, dv, dp, dc, info, AnalysisPolicy.force, SolvePolicy.auto,
+                    tmp)
+
+    def run() -> rm.DeviceArray:
+        dcsrsv_solve(h, Operation.none, m, a.nnz, 1.0, descr, dv, dp, dc, info, dx, dy, SolvePolicy.auto, tmp)
+        return dy
+
+    return Problem(run=run, reference=lambda: spsolve_triangular(a, x, lower=True), flops=2.0 * a.nnz,
+                   bytes=float(a.nnz * 12 + m * 36), stream=s, tol=1e-10, teardown=teardown,
+                   label=f"{kind} lower triangle n={m} nnz={a.nnz} f64")
+
+
+@bench_case("sparse.gtsv_no_pivot_strided_batch_d", sizes={"quick": [(64, 2000), (100000, 4)],
+                                                           "full": [(64, 20000), (512, 4000), (1000000, 4)]})
+def gtsv_no_pivot_strided_batch_d(size: tuple[int, int]) -> Problem:
+    """dgtsv_no_pivot_strided_batch (batch_count systems of size m) vs a loop of scipy.linalg.solve_banded."""
+    from scipy.linalg import solve_banded
+
+    from ._solve import dgtsv_no_pivot_strided_batch, dgtsv_no_pivot_strided_batch_buffer_size
+
+    m, count = size
+    rng = np.random.default_rng(SEED)
+    dl, du = rng.standard_normal((count, m)), rng.standard_normal((count, m))
+    d, x = rng.standard_normal((count, m)) + 5.0, rng.standard_normal((count, m))
+    s, h, teardown = _session()
+    ddl, dd, ddu = rm.to_device(dl, s), rm.to_device(d, s), rm.to_device(du, s)
+    rhs = rm.to_device(x, s)
+    tmp = rm.empty(max(1, dgtsv_no_pivot_strided_batch_buffer_size(h, m, ddl, dd, ddu, rhs, count, m)), np.uint8)
+    bands = np.zeros((count, 3, m))
+    bands[:, 0, 1:], bands[:, 1], bands[:, 2, :-1] = du[:, :-1], d, dl[:, 1:]
+
+    def run() -> rm.DeviceArray:
+        dx = rhs.copy(stream=s)  # solved in place: a fresh right-hand side each run (scipy copies too)
+        dgtsv_no_pivot_strided_batch(h, m, ddl, dd, ddu, dx, count, m, tmp)
+        return dx
+
+    def reference() -> np.ndarray:
+        return np.stack([solve_banded((1, 1), bands[b], x[b], check_finite=False) for b in range(count)])
+
+    return Problem(run=run, reference=reference, flops=8.0 * m * count, bytes=float(6 * 8 * m * count), stream=s,
+                   tol=1e-10, teardown=teardown, label=f"{count} systems of size {m} f64", memory_bound=True)

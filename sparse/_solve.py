@@ -1,0 +1,361 @@
+"""Triangular solves (csrsv) and batched tridiagonal solves (gtsv_no_pivot_strided_batch), in rocSPARSE's check order.
+
+csrsv runs as rocSPARSE's stages: ``csrsv_buffer_size`` (bytes of temp_buffer),
+``csrsv_analysis`` (a level schedule of the triangle the descriptor's fill mode selects, kept
+in the ``mat_info``, one per fill mode and per op none / op transposed; a structural zero
+pivot, a missing diagonal with a non-unit diagonal type, is recorded), ``csrsv_solve``
+(``y := op(T)^-1 alpha x``, the rows of a level in parallel; a numerical zero pivot is
+recorded, and treated as one), ``csrsv_zero_pivot`` (the first zero pivot's row, index base
+included: returned as -1 when there is none, else raised as :class:`SparseZeroPivotError`
+whose ``.position`` holds it, as rocSPARSE returns ``zero_pivot`` after writing it) and
+``csrsv_clear``.  Only general matrices with sorted storage are accepted (as rocSPARSE); the
+entries outside the triangle are ignored.  Transposed solves transpose the structure at
+analysis time and gather the values at each solve (into temp_buffer).
+
+gtsv_no_pivot_strided_batch solves ``batch_count`` tridiagonal systems of size ``m >= 2``,
+system ``b``'s diagonals and right-hand side starting at element ``b * batch_stride`` of
+``dl``, ``d``, ``du`` and ``x`` (``dl[0]`` and ``du[m - 1]`` of each system are not used),
+overwriting x with the solution (Thomas algorithm, no pivoting).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+import rocmath
+from rocmath.launch import Buffer
+from rocmath.precision import C, D, S, Z
+
+from . import _kernels_solve as ks
+from ._api import Call, Routine, bind
+from ._handle import MatDescr, check_descr, check_info
+from ._types import (
+    AnalysisPolicy,
+    DiagType,
+    FillMode,
+    MatrixType,
+    Operation,
+    SolvePolicy,
+    SparseInvalidPointerError,
+    SparseNotImplementedError,
+    SparseRequiresSortedStorageError,
+    SparseZeroPivotError,
+    StorageMode,
+)
+
+__all__ = [
+    "ccsrsv_analysis", "ccsrsv_buffer_size", "ccsrsv_solve", "cgtsv_no_pivot_strided_batch",
+    "cgtsv_no_pivot_strided_batch_buffer_size", "csrsv_clear", "csrsv_zero_pivot", "dcsrsv_analysis",
+    "dcsrsv_buffer_size", "dcsrsv_solve", "dgtsv_no_pivot_strided_batch", "dgtsv_no_pivot_strided_batch_buffer_size",
+    "scsrsv_analysis", "scsrsv_buffer_size", "scsrsv_solve", "sgtsv_no_pivot_strided_batch",
+    "sgtsv_no_pivot_strided_batch_buffer_size", "zcsrsv_analysis", "zcsrsv_buffer_size", "zcsrsv_solve",
+    "zgtsv_no_pivot_strided_batch", "zgtsv_no_pivot_strided_batch_buffer_size",
+]
+
+#: Parallel chunks of a batched gtsv (at most; fixed by the sizes, so results never depend on threads).
+GTSV_MAX_CHUNKS = 64
+
+
+def _round256(nbytes: int) -> int:
+    return ((max(nbytes, 1) - 1) // 256 + 1) * 256
+
+
+@dataclass
+class TriangleAnalysis:
+    """One analysed triangle: its level schedule on the (possibly transposed, then 0-based) structure."""
+
+    m: int
+    nnz: int
+    upper: bool
+    base: int
+    split: rocmath.DeviceArray
+    diag: rocmath.DeviceArray
+    level_ptr: rocmath.DeviceArray
+    row_map: rocmath.DeviceArray
+    nlevels: int
+    t_ptr: rocmath.DeviceArray | None = None
+    t_ind: rocmath.DeviceArray | None = None
+    perm: rocmath.DeviceArray | None = None
+
+
+@dataclass
+class CsrsvInfo:
+    """What the csrsv stages keep in a ``mat_info``: analyses by (transposed, fill mode) and the zero pivot."""
+
+    analyses: dict[tuple[bool, FillMode], TriangleAnalysis] = field(default_factory=dict)
+    zero_pivot: rocmath.DeviceArray | None = None
+
+
+def _csrsv_info(info: Any) -> CsrsvInfo:
+    if not isinstance(info.csrsv, CsrsvInfo):
+        info.csrsv = CsrsvInfo()
+    return info.csrsv
+
+
+def _check_descr(c: Call) -> MatDescr:
+    descr = c["descr"]
+    if descr.type is not MatrixType.general:
+        raise SparseNotImplementedError(f"{descr.type.name} matrices are not supported", arg="descr",
+                                        index=c.index("descr"))
+    if descr.storage_mode is not StorageMode.sorted:
+        raise SparseRequiresSortedStorageError("csrsv requires sorted storage", arg="descr", index=c.index("descr"))
+    return descr
+
+
+# --- csrsv_buffer_size -----------------------------------------------------------------------------
+
+
+def _csrsv_buffer_size(c: Call) -> int:
+    check_descr(c["descr"], "descr", c.index("descr"))
+    check_info(c["info"], "info", c.index("info"))
+    trans = c.enum("trans", Operation)
+    _check_descr(c)
+    m, nnz = c.size("m"), c.size("nnz")
+    if m == 0:
+        return 0
+    c.check_array("csr_val", nnz)
+    c.check_array("csr_row_ptr", m)
+    c.check_array("csr_col_ind", nnz)
+    idx = c.index_dtype("csr_row_ptr", "csr_col_ind").itemsize
+    size = 256 + _round256(4 * m) + _round256(idx * m) + _round256(4 * m)
+    if trans is not Operation.none:
+        # The transposed values gathered at each solve.
+        size = max(size, _round256(idx * nnz) + _round256(max(idx, c.dtype.itemsize) * nnz))
+    return size
+
+
+_BS_PARAMS = ("trans", "m", "nnz", "descr", "csr_val", "csr_row_ptr", "csr_col_ind", "info")
+CSRSV_BUFFER_SIZE = Routine("csrsv_buffer_size", _BS_PARAMS, _csrsv_buffer_size,
+                            "Bytes of temp_buffer csrsv_analysis and csrsv_solve need (returned).")
+
+scsrsv_buffer_size = bind(CSRSV_BUFFER_SIZE, S)
+dcsrsv_buffer_size = bind(CSRSV_BUFFER_SIZE, D)
+ccsrsv_buffer_size = bind(CSRSV_BUFFER_SIZE, C)
+zcsrsv_buffer_size = bind(CSRSV_BUFFER_SIZE, Z)
+
+
+# --- csrsv_analysis --------------------------------------------------------------------------------
+
+
+def _csrsv_analysis(c: Call) -> None:
+    descr = check_descr(c["descr"], "descr", c.index("descr"))
+    info = check_info(c["info"], "info", c.index("info"))
+    trans = c.enum("trans", Operation)
+    policy = c.enum("analysis", AnalysisPolicy)
+    c.enum("solve", SolvePolicy)
+    _check_descr(c)
+    m, nnz = c.size("m"), c.size("nnz")
+    if m == 0:
+        return
+    c.pointer("temp_buffer")
+    c.check_array("csr_val", nnz)
+    c.check_array("csr_row_ptr", m)
+    c.check_array("csr_col_ind", nnz)
+    state = _csrsv_info(info)
+    transposed = trans is not Operation.none
+    key = (transposed, descr.fill_mode)
+    if policy is AnalysisPolicy.reuse and key in state.analyses:
+        return
+    itype = c.index_dtype("csr_row_ptr", "csr_col_ind")
+    row_ptr, col_ind = c.array("csr_row_ptr", m + 1, itype), c.array("csr_col_ind", nnz, itype)
+    base = int(descr.base)
+    upper = descr.fill_mode is FillMode.upper
+    t_ptr = t_ind = perm = None
+    if transposed:
+        t_ptr, t_ind, perm = rocmath.empty(m + 1, np.int64), rocmath.empty(max(nnz, 1), np.int64), \
+            rocmath.empty(max(nnz, 1), np.int64)
+        c.launch(ks.csr_transpose_perm, row_ptr, col_ind, base, t_ptr, t_ind[:nnz], perm[:nnz],
+                 bytes=float(nnz * (itype.itemsize + 16) + (m + 1) * (itype.itemsize + 8)))
+        row_ptr, col_ind, base, upper = t_ptr, t_ind[:nnz], 0, not upper
+    if state.zero_pivot is None:
+        state.zero_pivot = rocmath.empty(1, np.int64)
+    split, diag = rocmath.empty(m, np.int64), rocmath.empty(m, np.int64)
+    level_ptr, row_map = rocmath.empty(m + 1, np.int64), rocmath.empty(m, np.int64)
+    nlevels = np.zeros(1, np.int64)
+    c.launch(ks.csrsv_levels, row_ptr, col_ind, base, upper, descr.diag_type is DiagType.unit, split, diag, level_ptr,
+             row_map, state.zero_pivot, nlevels,
+             bytes=float(2 * nnz * itype.itemsize + m * (itype.itemsize + 40))).wait()
+    state.analyses[key] = TriangleAnalysis(m, nnz, upper, base, split, diag, level_ptr, row_map, int(nlevels[0]),
+                                           t_ptr, t_ind, perm)
+
+
+_AN_PARAMS = ("trans", "m", "nnz", "descr", "csr_val", "csr_row_ptr", "csr_col_ind", "info", "analysis", "solve",
+              "temp_buffer")
+CSRSV_ANALYSIS = Routine("csrsv_analysis", _AN_PARAMS, _csrsv_analysis,
+                         "Level-schedule the triangle (descr's fill mode) of a sorted CSR matrix for csrsv_solve; "
+                         "records a structural zero pivot in info.")
+
+scsrsv_analysis = bind(CSRSV_ANALYSIS, S)
+dcsrsv_analysis = bind(CSRSV_ANALYSIS, D)
+ccsrsv_analysis = bind(CSRSV_ANALYSIS, C)
+zcsrsv_analysis = bind(CSRSV_ANALYSIS, Z)
+
+
+# --- csrsv_solve -----------------------------------------------------------------------------------
+
+
+def _csrsv_solve(c: Call) -> None:
+    descr = check_descr(c["descr"], "descr", c.index("descr"))
+    info = check_info(c["info"], "info", c.index("info"))
+    trans = c.enum("trans", Operation)
+    c.enum("policy", SolvePolicy)
+    _check_descr(c)
+    m, nnz = c.size("m"), c.size("nnz")
+    if m == 0:
+        return
+    c.check_array("x", m)
+    c.check_array("y", m)
+    c.check_array("csr_val", nnz)
+    c.check_array("csr_row_ptr", m)
+    c.check_array("csr_col_ind", nnz)
+    c.pointer("temp_buffer")
+    c.pointer("alpha")
+    transposed = trans is not Operation.none
+    state = info.csrsv if isinstance(info.csrsv, CsrsvInfo) else None
+    a = state.analyses.get((transposed, descr.fill_mode)) if state is not None else None
+    if a is None or state is None or state.zero_pivot is None:
+        raise SparseInvalidPointerError(f"csrsv_analysis was not run for this fill mode and {trans.name}", arg="info",
+                                        index=c.index("info"))
+    if (a.m, a.nnz) != (m, nnz):
+        raise c.invalid_size("info", f"analysed {a.m} rows and {a.nnz} nonzeros, called with {m} and {nnz}")
+    unit = descr.diag_type is DiagType.unit
+    if unit:
+        c.launch(_set, state.zero_pivot, ks.NO_PIVOT, bytes=8.0)
+    itype = c.index_dtype("csr_row_ptr", "csr_col_ind")
+    val = c.array("csr_val", nnz)
+    isz = c.dtype.itemsize
+    if transposed:
+        assert a.t_ptr is not None and a.t_ind is not None and a.perm is not None
+        tval = c.array("temp_buffer", nnz)
+        c.launch(ks.gather_values, trans is Operation.conjugate_transpose, val, a.perm[:nnz], tval,
+                 bytes=float(nnz * (2 * isz + 8)))
+        val, row_ptr, col_ind = tval, a.t_ptr, a.t_ind[:nnz]
+    else:
+        row_ptr, col_ind = c.array("csr_row_ptr", m + 1, itype), c.array("csr_col_ind", nnz, itype)
+    c.launch(ks.csrsv_solve, c.scalar("alpha"), val, row_ptr, col_ind, a.base, a.upper, unit, a.split, a.diag,
+             a.level_ptr, a.row_map, a.nlevels, c.array("x", m), c.array("y", m), state.zero_pivot,
+             flops=float(nnz) * (8.0 if c.dtype.kind == "c" else 2.0),
+             bytes=float(nnz * (isz + itype.itemsize) + m * (3 * isz + 32)))
+
+
+def _set(a: np.ndarray, value: int) -> None:
+    a[...] = value
+
+
+_SOLVE_PARAMS = ("trans", "m", "nnz", "alpha", "descr", "csr_val", "csr_row_ptr", "csr_col_ind", "info", "x", "y",
+                 "policy", "temp_buffer")
+CSRSV_SOLVE = Routine("csrsv_solve", _SOLVE_PARAMS, _csrsv_solve,
+                      "y := op(T)^-1 alpha x for the analysed triangle T of a sorted CSR matrix (level by level).")
+
+scsrsv_solve = bind(CSRSV_SOLVE, S)
+dcsrsv_solve = bind(CSRSV_SOLVE, D)
+ccsrsv_solve = bind(CSRSV_SOLVE, C)
+zcsrsv_solve = bind(CSRSV_SOLVE, Z)
+
+
+# --- csrsv_zero_pivot / csrsv_clear ----------------------------------------------------------------
+
+
+def _csrsv_zero_pivot(c: Call) -> Any:
+    info = check_info(c["info"], "info", c.index("info"))
+    device = not c.host_mode
+    if device:
+        c.pointer("position")
+    state = info.csrsv if isinstance(info.csrsv, CsrsvInfo) else None
+    host = np.full(1, ks.NO_PIVOT, np.int64)
+    if state is not None and state.zero_pivot is not None:
+        c.launch(_copy, state.zero_pivot, host, bytes=8.0).wait()
+    pos = -1 if host[0] == ks.NO_PIVOT else int(host[0])
+    if device:
+        c.launch(_set, c.array("position", 1, np.int32), pos, bytes=4.0)
+    if pos >= 0:
+        err = SparseZeroPivotError(f"zero pivot in row {pos} (index base included)", arg="info",
+                                   index=c.index("info"))
+        err.position = pos  # type: ignore[attr-defined]
+        raise err
+    return None if device else -1
+
+
+def _copy(src: np.ndarray, dst: np.ndarray) -> None:
+    dst[...] = src
+
+
+csrsv_zero_pivot = bind(Routine("csrsv_zero_pivot", ("descr", "info", "position"), _csrsv_zero_pivot,
+                                "The first zero pivot's row (index base included): -1 when there is none (host "
+                                "pointer mode returns it, device mode writes it to position, a rocsparse_int), "
+                                "else SparseZeroPivotError with .position (also written in device mode)."), None)
+
+
+def _csrsv_clear(c: Call) -> None:
+    check_descr(c["descr"], "descr", c.index("descr"))
+    info = check_info(c["info"], "info", c.index("info"))
+    if isinstance(info.csrsv, CsrsvInfo):
+        info.csrsv.analyses.clear()
+
+
+csrsv_clear = bind(Routine("csrsv_clear", ("descr", "info"), _csrsv_clear,
+                           "Free the csrsv analyses kept in info (the zero pivot stays, as in rocSPARSE)."), None)
+
+
+# --- gtsv_no_pivot_strided_batch -------------------------------------------------------------------
+
+
+def _check_gtsv(c: Call) -> tuple[int, int, int]:
+    m = c.size("m")
+    if m <= 1:
+        raise c.invalid_size("m", f"must be at least 2, got {m}")
+    stride = c.values["batch_stride"]
+    if isinstance(stride, (int, np.integer)) and not isinstance(stride, bool) and stride < m:
+        raise c.invalid_size("batch_stride", f"must be at least m = {m}, got {stride}")
+    stride = c.size("batch_stride")
+    count = c.size("batch_count")
+    for name in ("dl", "d", "du", "x"):
+        c.check_array(name, count)
+    return m, count, stride
+
+
+def _gtsv_buffer_size(c: Call) -> int:
+    m, count, _ = _check_gtsv(c)
+    if count == 0 or m <= 512:
+        return 0
+    return 8 * _round256(c.dtype.itemsize * m * count)
+
+
+GTSV_BS = Routine("gtsv_no_pivot_strided_batch_buffer_size", ("m", "dl", "d", "du", "x", "batch_count",
+                                                               "batch_stride"), _gtsv_buffer_size,
+                  "Bytes of temp_buffer gtsv_no_pivot_strided_batch needs (returned; 0 for m <= 512).")
+
+sgtsv_no_pivot_strided_batch_buffer_size = bind(GTSV_BS, S)
+dgtsv_no_pivot_strided_batch_buffer_size = bind(GTSV_BS, D)
+cgtsv_no_pivot_strided_batch_buffer_size = bind(GTSV_BS, C)
+zgtsv_no_pivot_strided_batch_buffer_size = bind(GTSV_BS, Z)
+
+
+def _strided(c: Call, name: str, m: int, count: int, stride: int) -> Buffer:
+    isz = c.dtype.itemsize
+    return Buffer(c.ptr(name), c.dtype, (count, m), (stride * isz, isz), name=name, owner=c.values[name])
+
+
+def _gtsv(c: Call) -> None:
+    m, count, stride = _check_gtsv(c)
+    if m > 512:
+        c.pointer("temp_buffer")
+    if count == 0:
+        return
+    nchunks = int(min(GTSV_MAX_CHUNKS, count))
+    isz = c.dtype.itemsize
+    c.launch(ks.gtsv_nopivot_batch, *(_strided(c, n, m, count, stride) for n in ("dl", "d", "du", "x")), nchunks,
+             flops=float(8 * m * count) * (4.0 if c.dtype.kind == "c" else 1.0), bytes=float(6 * m * count * isz))
+
+
+GTSV = Routine("gtsv_no_pivot_strided_batch", ("m", "dl", "d", "du", "x", "batch_count", "batch_stride",
+                                               "temp_buffer"), _gtsv,
+               "Solve batch_count tridiagonal systems (strided by batch_stride) in place in x, without pivoting.")
+
+sgtsv_no_pivot_strided_batch = bind(GTSV, S)
+dgtsv_no_pivot_strided_batch = bind(GTSV, D)
+cgtsv_no_pivot_strided_batch = bind(GTSV, C)
+zgtsv_no_pivot_strided_batch = bind(GTSV, Z)
