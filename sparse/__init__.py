@@ -24,6 +24,7 @@ SciPy's iterative solvers.
 """
 
 from ._conversion import *  # noqa: F403
+from ._conversion2 import *  # noqa: F403
 from ._descr import *  # noqa: F403
 from ._extra import *  # noqa: F403
 from ._generic import *  # noqa: F403

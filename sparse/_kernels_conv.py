@@ -1,0 +1,133 @@
+"""numba kernels of the dense <-> sparse conversions and the index sorts (:mod:`._conversion2`).
+
+They check nothing: the routines validated everything.  Dense matrices arrive as 2-D views
+indexed ``[row, column]`` of the rows being compressed (the transposed view for the
+column-oriented CSC routines), so one kernel serves both directions.  Results are
+deterministic: counts are integers, every row of a view is written by one thread in
+storage order, scatters with duplicate coordinates keep the last entry in storage order,
+and the sorts are stable (ties keep their input order, as rocPRIM's radix sorts).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from rocmath.kernel import kernel
+
+
+@kernel
+def count_rows(A, counts, total):  # pragma: no cover - numba
+    """``counts[i]``: the nonzeros (``!= 0``, so NaN counts) of row ``i`` of the view; ``total[0]`` their sum."""
+    m, n = A.shape
+    for i in prange(m):
+        c = 0
+        for j in range(n):
+            if A[i, j] != 0:
+                c += 1
+        counts[i] = c
+    s = 0
+    for i in range(m):
+        s += counts[i]
+    total[0] = s
+
+
+@kernel(parallel=False, contiguous=True)
+def counts_to_ptr(counts, base, ptr, total):  # pragma: no cover - numba
+    """``ptr := base + [0, cumsum(counts)]``; ``total[0]`` the number of entries it spans."""
+    m = counts.shape[0]
+    s = 0
+    ptr[0] = base
+    for i in range(m):
+        s += counts[i]
+        ptr[i + 1] = s + base
+    total[0] = s
+
+
+@kernel
+def dense_to_compressed(A, base, ptr, val, ind):  # pragma: no cover - numba
+    """Row ``i`` of the view into ``val``/``ind`` from ``ptr[i] - base`` on, columns ascending; at most
+    ``ptr[i + 1] - ptr[i]`` entries are written (the extent the caller's counts declared)."""
+    m, n = A.shape
+    for i in prange(m):
+        dst = ptr[i] - base
+        end = ptr[i + 1] - base
+        for j in range(n):
+            if dst >= end:
+                break
+            v = A[i, j]
+            if v != 0:
+                val[dst] = v
+                ind[dst] = j + base
+                dst += 1
+
+
+@kernel
+def compressed_to_dense(ptr, ind, base, val, A):  # pragma: no cover - numba
+    """Row ``i`` of the view := zeros, then its CSR entries (a duplicate column keeps the last one)."""
+    m, n = A.shape
+    for i in prange(m):
+        for j in range(n):
+            A[i, j] = 0
+        for k in range(ptr[i] - base, ptr[i + 1] - base):
+            A[i, ind[k] - base] = val[k]
+
+
+@kernel
+def zero2d(A):  # pragma: no cover - numba
+    """``A := 0`` for a 2-D view (its padding is not touched)."""
+    m, n = A.shape
+    for j in prange(n):
+        for i in range(m):
+            A[i, j] = 0
+
+
+@kernel(parallel=False)
+def coo_scatter_dense(row, col, base, val, A):  # pragma: no cover - numba
+    """``A[row[k], col[k]] := val[k]`` in storage order (a duplicate keeps the last entry)."""
+    for k in range(val.shape[0]):
+        A[row[k] - base, col[k] - base] = val[k]
+
+
+@kernel
+def sort_segments(ptr, base, ind, with_perm, perm):  # pragma: no cover - numba
+    """Stable sort of ``ind`` within each segment ``[ptr[i] - base, ptr[i + 1] - base)``, ``perm``
+    (when ``with_perm``) permuted alongside."""
+    m = ptr.shape[0] - 1
+    for i in prange(m):
+        a = ptr[i] - base
+        b = ptr[i + 1] - base
+        if b - a < 2:
+            continue
+        keys = ind[a:b].copy()
+        order = np.argsort(keys, kind="mergesort")
+        for t in range(b - a):
+            ind[a + t] = keys[order[t]]
+        if with_perm:
+            p = perm[a:b].copy()
+            for t in range(b - a):
+                perm[a + t] = p[order[t]]
+
+
+@kernel(parallel=False)
+def sort_pairs(major, minor, with_perm, perm):  # pragma: no cover - numba
+    """Stable sort of the pairs ``(major, minor)`` by major then minor, ``perm`` (when ``with_perm``)
+    permuted alongside."""
+    nnz = major.shape[0]
+    o1 = np.argsort(minor, kind="mergesort")
+    keys = np.empty(nnz, major.dtype)
+    for t in range(nnz):
+        keys[t] = major[o1[t]]
+    o2 = np.argsort(keys, kind="mergesort")
+    order = np.empty(nnz, np.int64)
+    for t in range(nnz):
+        order[t] = o1[o2[t]]
+    a = major.copy()
+    b = minor.copy()
+    for t in range(nnz):
+        major[t] = a[order[t]]
+        minor[t] = b[order[t]]
+    if with_perm:
+        p = perm.copy()
+        for t in range(nnz):
+            perm[t] = p[order[t]]
