@@ -7,7 +7,10 @@ Two layers:
   ``plan_create``, ``execution_info_create``, ``execute``, ``plan_get_print``... with rocFFT's
   enums and conventions (``lengths[0]`` fastest, unnormalized in both directions, Hermitian
   ``n/2 + 1`` outputs, padded in-place real layouts, interleaved and planar complex data).
-  Failures raise the exception of their ``rocfft_status`` (``.status``).
+  Failures raise the exception of their ``rocfft_status`` (``.status``).  The distributed
+  API (:mod:`rocmath.fft._fields`: ``field_create``, ``brick_create``, ``field_add_brick``,
+  ``plan_description_add_infield``/``add_outfield``) splits a plan's data over bricks on
+  several simulated devices.
 - NumPy's interface on DeviceArrays: ``fft``, ``ifft``, ``rfft``, ``irfft``, ``fft2``,
   ``ifft2``, ``fftn``, ``ifftn``, ``rfft2``, ``irfft2``, ``rfftn``, ``irfftn`` with ``norm=``,
   and :data:`scipy_backend` for ``scipy.fft.set_backend``.
@@ -20,6 +23,7 @@ real transforms); plans are immutable and cached by canonical parameters
 """
 
 from ._api import *  # noqa: F403
+from ._fields import *  # noqa: F403
 from ._numpy import *  # noqa: F403
 from ._scipy_backend import scipy_backend as scipy_backend
 from ._types import *  # noqa: F403

@@ -148,6 +148,8 @@ class PlanDescription:
         self.out_distance = 0
         self.scale_factor = 1.0
         self.comm_type = CommType.none
+        self.in_fields: list[Any] = []  # rocfft_field copies (rocmath.fft._fields)
+        self.out_fields: list[Any] = []
         self.destroyed = False
 
     def __repr__(self) -> str:
@@ -409,6 +411,10 @@ def plan_create(placement: ResultPlacement | int, transform_type: TransformType 
                       "number_of_transforms", number_of_transforms, "description", pointer(description))
     spec = make_spec(placement, transform_type, precision, dimensions, lengths, number_of_transforms, description)
     lib.log.bench(spec)
+    from . import _fields
+
+    if _fields.has_fields(description):
+        return _fields.field_plan_create(spec, description)
     return Plan(lib.cache.get(spec))
 
 
@@ -431,7 +437,11 @@ def plan_get_work_buffer_size(plan: Plan) -> int:
     plans need their convolution buffers (four of the convolution length per chunk group and
     lane): they live in the work buffer, as rocFFT's Bluestein temporaries do.
     """
-    size = _live(plan).work_bytes
+    from . import _fields
+
+    ep = _live(plan)
+    # Field plans allocate their per-device temporaries themselves.
+    size = 0 if isinstance(plan, _fields.FieldPlan) else ep.work_bytes
     _lib().log.trace("rocfft_plan_get_work_buffer_size", "plan", pointer(plan), "size_in_bytes ptr", "0", "val", size)
     return size
 
@@ -545,13 +555,21 @@ def execute(plan: Plan, in_buffers: Any, out_buffers: Any = None, info: Executio
         log.trace("rocfft_execute", "plan", pointer(plan), "in_buffer", _pointers(in_buffers), "out_buffer",
                   _pointers(out_buffers), "info", pointer(info))
     ep = _live(plan)
+    from . import _fields
+
+    def run(ins: Any, outs: Any, inf: ExecutionInfo | None) -> None:
+        if isinstance(plan, _fields.FieldPlan):
+            plan.execute(ins, outs, inf)
+        else:
+            run_plan(ep, ins, outs, inf)
+
     table = log.profile_table()
     if table is None:
-        run_plan(ep, in_buffers, out_buffers, info)
+        run(in_buffers, out_buffers, info)
         return
     # The profile layer: executions and the device time of their launches, per distinct plan.
     with profiling(table, ("rocfft_execute", bench_command(ep.spec))):
-        run_plan(ep, in_buffers, out_buffers, info)
+        run(in_buffers, out_buffers, info)
 
 
 def _pointers(values: Any) -> str:
