@@ -159,6 +159,10 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None,
         from .rocsolver_cli import main as solver_main
 
         return solver_main(argv[1:], out=out)
+    if argv[:1] == ["sparse"]:  # rocsparse-bench's command line
+        from .rocsparse_cli import main as sparse_main
+
+        return sparse_main(argv[1:], out=out)
     if argv[:1] == ["plot"]:  # pictures of saved results
         from .plot import main as plot_main
 

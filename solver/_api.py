@@ -18,32 +18,40 @@ differently:
   kept as ``Call.dims``) and ``impl`` (pointers, quick return, launch), with
   ``workspace`` (bytes, from ``Call.dims``) in between;
 - logging follows ``ROCSOLVER_LAYER`` (1 trace, 2 bench), written before the
-  handle is checked, as rocSOLVER's ``ROCSOLVER_ENTER_TOP`` does.
+  handle is checked, as rocSOLVER's ``ROCSOLVER_ENTER_TOP`` does; bit 4 profiles
+  the calls that pass their checks: calls and device time per distinct problem (its
+  bench command), written to ``ROCSOLVER_LOG_PROFILE_PATH`` (or stderr) by
+  :func:`log_flush_profile` or at exit.
 
 Numerical failure is data: kernels write ``info`` and never raise.
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import inspect
 import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+import rocmath
 from rocmath.batch import BatchOperand
 from rocmath.blas._api import BATCHED, PLAIN, STRIDED, Call, Flavour, Routine, _bind_args
 from rocmath.blas._handle import check_handle
 from rocmath.errors import RocblasStatus
 from rocmath.handle import LayerMode
 from rocmath.launch import Buffer, launch
-from rocmath.log import Logger
+from rocmath.log import Logger, ProfileTable, profiling
 from rocmath.precision import Precision
 from rocmath.stream import Task
 
-__all__ = ["BATCHED", "PLAIN", "STRIDED", "Flavour", "SolverCall", "SolverRoutine", "bind", "public_names"]
+__all__ = ["BATCHED", "PLAIN", "STRIDED", "Flavour", "SolverCall", "SolverRoutine", "bind", "log_flush_profile",
+           "log_write_profile", "profile_table", "public_names"]
 
 INFO_DTYPE = np.dtype(np.int32)  # rocblas_int
 
@@ -222,6 +230,14 @@ def _letter(value: Any) -> str:
     return str(letter) if letter is not None else str(value)
 
 
+def _bench_line(fname: str, routine: SolverRoutine, names: tuple[str, ...], values: dict[str, Any]) -> str:
+    """The ``rocmath-bench solver`` command of a call: rocsolver-bench's flags, pointers left out."""
+    skip = set(routine.arrays) | set(routine.vectors) | set(routine.pointers)
+    flags = [f"{'-' if len(name) == 1 else '--'}{name} {_letter(values[name])}" for name in names[1:]
+             if name not in skip]
+    return f"rocmath-bench solver -f {fname[1:]} -r {fname[0]} " + " ".join(flags)
+
+
 def _log(layer: LayerMode, fname: str, routine: SolverRoutine, names: tuple[str, ...],
          values: dict[str, Any]) -> None:
     logger = Logger("rocsolver")
@@ -229,15 +245,46 @@ def _log(layer: LayerMode, fname: str, routine: SolverRoutine, names: tuple[str,
         # Every argument keeps its place (a missing one prints as 0, a null pointer).
         logger.trace(f"rocsolver_{fname}", *(0 if values[n] is None else values[n] for n in names[1:]))
     if layer & LayerMode.log_bench:
-        skip = set(routine.arrays) | set(routine.vectors) | set(routine.pointers)
-        flags = []
-        for name in names[1:]:
-            if name in skip:
-                continue
-            value = values[name]
-            flags.append(f"{'-' if len(name) == 1 else '--'}{name} {_letter(value)}")
         # rocsolver-bench's flags, replayed by rocmath-bench's solver command.
-        logger.bench(f"rocmath-bench solver -f {fname[1:]} -r {fname[0]} " + " ".join(flags))
+        logger.bench(_bench_line(fname, routine, names, values))
+
+
+_profile_lock = threading.Lock()
+_profile: ProfileTable | None = None
+
+
+def profile_table() -> ProfileTable:
+    """The table of ``ROCSOLVER_LAYER`` bit 4 (one per process, as rocSOLVER's profile log): calls and
+    device time per distinct problem, written by :func:`log_flush_profile` or at exit."""
+    global _profile
+    with _profile_lock:
+        if _profile is None:
+            _profile = ProfileTable()
+            atexit.register(log_flush_profile)
+        return _profile
+
+
+def log_write_profile() -> None:
+    """``rocsolver_log_write_profile``: write the profile table (to ``ROCSOLVER_LOG_PROFILE_PATH`` or stderr)
+    once the work it counts has finished, and keep it."""
+    with _profile_lock:
+        table = _profile
+    if table is None:
+        return
+    rocmath.device_synchronize()  # the device time of launched work is added when it runs
+    for line in table.lines():
+        Logger("rocsolver").write("profile", line)
+
+
+def log_flush_profile() -> None:
+    """``rocsolver_log_flush_profile``: write the profile table, then empty it."""
+    with _profile_lock:
+        table = _profile
+    if table is None:
+        return
+    with contextlib.suppress(Exception):  # pending errors belong to the next synchronize
+        rocmath.device_synchronize()
+    table.flush(Logger("rocsolver"))
 
 
 # --- binding ------------------------------------------------------------------------------------
@@ -269,6 +316,9 @@ def bind(routine: SolverRoutine, precision: Precision, flavour: Flavour = PLAIN)
             need = routine.workspace(c) if routine.workspace is not None else 0
             status = handle.size_query(need) if need else RocblasStatus.size_unchanged
             return status
+        if layer & LayerMode.log_profile:  # checked calls only: a problem is what ran
+            with profiling(profile_table(), (f"rocsolver_{fname}", _bench_line(fname, routine, names, values))):
+                return routine.impl(c)
         return routine.impl(c)
 
     entry.__name__ = entry.__qualname__ = fname

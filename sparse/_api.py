@@ -223,7 +223,12 @@ def bind(routine: Routine, precision: Precision | None, *, prefix: str | None = 
         missing = [n for n in names if n not in values]
         if missing:
             raise TypeError(f"{fname}() missing argument(s): {', '.join(missing)}")
-        check_handle(values["handle"])
+        handle = check_handle(values["handle"])
+        if handle.layer_mode:  # ROCSPARSE_LAYER: trace, bench and profile (after the handle check, as rocSPARSE)
+            from ._log import logged_call
+
+            return logged_call(handle, fname, routine.name, letter, names, values,
+                               lambda: routine.impl(Call(fname, precision, names, values)))
         return routine.impl(Call(fname, precision, names, values))
 
     entry.__name__ = entry.__qualname__ = fname

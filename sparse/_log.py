@@ -1,0 +1,171 @@
+"""rocSPARSE's logging layers: ``ROCSPARSE_LAYER`` (bit 1 trace, 2 bench, 4 profile), read per handle.
+
+- trace: one line per call of a bound routine, ``rocsparse_<name>,handle,arg,arg...`` as rocSPARSE's
+  ``log_trace`` writes them (device arrays, descriptors and the handle as hex addresses, enums by
+  value, a null pointer as 0);
+- bench: for the routines ``rocmath-bench sparse`` runs, a ``rocmath-bench sparse ...`` command with
+  rocsparse-bench's flags (``-f csrmv -r d -m -n -z --alpha --beta --transposeA --indexbaseA`` ...)
+  that replays the call's sizes, scalars, operations, fill, diagonal and index base on generated
+  data (:func:`bench_command`);
+- profile: per distinct problem (its bench command, else the function with its non-pointer
+  arguments), calls and the device time of the work they launched, written as YAML when the handle
+  is destroyed (or at exit): :class:`rocmath.log.ProfileTable`.
+
+Lines go to ``ROCSPARSE_LOG_TRACE_PATH`` / ``ROCSPARSE_LOG_BENCH_PATH`` /
+``ROCSPARSE_LOG_PROFILE_PATH``, else stderr (:class:`rocmath.log.Logger`).  Scalars in device
+pointer mode are not read back (that would synchronize): the bench command leaves them at
+rocsparse-bench's defaults.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from rocmath.handle import LayerMode, PointerMode
+from rocmath.log import format_value, profiling
+
+__all__ = ["BENCH_FUNCTIONS", "bench_command", "logged_call", "trace_value"]
+
+#: Bound routine name (no precision letter) -> the ``rocmath-bench sparse -f`` function that replays it.
+BENCH_FUNCTIONS = {
+    "axpyi": "axpyi", "doti": "doti", "dotci": "dotci", "gthr": "gthr", "gthrz": "gthrz", "sctr": "sctr",
+    "roti": "roti", "csrmv": "csrmv", "coomv": "coomv", "csrmm": "csrmm", "csrsv_solve": "csrsv",
+    "csrgemm": "csrgemm", "gtsv_no_pivot_strided_batch": "gtsv_no_pivot_strided_batch",
+}
+_OPERATION = {111: "N", 112: "T", 113: "C"}
+
+
+def trace_value(value: Any) -> str:
+    """How one argument appears in a trace line."""
+    if value is None:
+        return "0"
+    if isinstance(value, enum.Enum):
+        return str(int(value.value)) if isinstance(value.value, int) else str(value.value)
+    if isinstance(value, (bool, int, float, complex, str, np.number)):
+        return format_value(value)
+    if hasattr(value, "ptr"):
+        return f"0x{int(value.ptr):x}"
+    if isinstance(value, np.ndarray):
+        return format_value(value.reshape(-1)[0]) if value.size == 1 else f"0x{value.ctypes.data:x}"
+    return f"0x{id(value):x}"
+
+
+def _scalar_flags(flag: str, value: Any, host_mode: bool) -> list[str]:
+    """``--alpha 2`` (``--alphai`` for an imaginary part); nothing for a device-mode scalar."""
+    if not host_mode or value is None:
+        return []
+    if isinstance(value, np.ndarray):
+        value = value.reshape(-1)[0]
+    try:
+        v = complex(value)
+    except (TypeError, ValueError):
+        return []
+    out = [f"--{flag} {v.real:g}"]
+    if v.imag:
+        out.append(f"--{flag}i {v.imag:g}")
+    return out
+
+
+def _operation(value: Any) -> str:
+    if isinstance(value, str):
+        return value.upper()
+    return _OPERATION.get(int(value), str(value))
+
+
+def _base(descr: Any) -> int:
+    return int(getattr(descr, "base", 0))
+
+
+def bench_command(name: str, letter: str, values: dict[str, Any], host_mode: bool) -> str | None:
+    """The ``rocmath-bench sparse`` command of one call, or None for routines it does not run.
+
+    Parameters
+    ----------
+    name
+        The routine name without precision letter (``csrmv``).
+    letter
+        The precision letter (s, d, c, z).
+    values
+        The call's arguments by C parameter name.
+    host_mode
+        Whether scalars are host values (device-mode scalars are left out).
+    """
+    function = BENCH_FUNCTIONS.get(name)
+    if function is None:
+        return None
+    v = values
+    flags = [f"-f {function}", f"-r {letter}"]
+    if function in ("axpyi", "doti", "dotci", "gthr", "gthrz", "sctr", "roti"):
+        flags += [f"-z {int(v['nnz'])}", f"--indexbaseA {int(v['idx_base'])}"]
+        if function == "axpyi":
+            flags += _scalar_flags("alpha", v["alpha"], host_mode)
+        if function == "roti":
+            flags += _scalar_flags("alpha", v["c"], host_mode) + _scalar_flags("beta", v["s"], host_mode)
+    elif function in ("csrmv", "coomv"):
+        flags += [f"-m {int(v['m'])}", f"-n {int(v['n'])}", f"-z {int(v['nnz'])}"]
+        flags += _scalar_flags("alpha", v["alpha"], host_mode) + _scalar_flags("beta", v["beta"], host_mode)
+        flags += [f"--transposeA {_operation(v['trans'])}", f"--indexbaseA {_base(v['descr'])}"]
+        if function == "csrmv" and v["info"] is not None:
+            flags.append("--spmv_alg 2")  # analysed: csr_adaptive
+    elif function == "csrmm":
+        flags += [f"-m {int(v['m'])}", f"-n {int(v['n'])}", f"-k {int(v['k'])}", f"-z {int(v['nnz'])}"]
+        flags += _scalar_flags("alpha", v["alpha"], host_mode) + _scalar_flags("beta", v["beta"], host_mode)
+        flags += [f"--transposeA {_operation(v['trans_A'])}", f"--transposeB {_operation(v['trans_B'])}",
+                  f"--indexbaseA {_base(v['descr'])}"]
+    elif function == "csrsv":
+        descr = v["descr"]
+        uplo = "U" if int(getattr(descr, "fill_mode", 0)) == 1 else "L"
+        diag = "U" if int(getattr(descr, "diag_type", 0)) == 1 else "N"
+        flags += [f"-m {int(v['m'])}", f"-z {int(v['nnz'])}", *_scalar_flags("alpha", v["alpha"], host_mode),
+                  f"--transposeA {_operation(v['trans'])}", f"--uplo {uplo}", f"--diag {diag}",
+                  f"--indexbaseA {_base(descr)}"]
+    elif function == "csrgemm":
+        flags += [f"-m {int(v['m'])}", f"-n {int(v['n'])}", f"-k {int(v['k'])}", f"-z {int(v['nnz_A'])}"]
+        flags += _scalar_flags("alpha", v["alpha"], host_mode)
+        flags += _scalar_flags("beta", v["beta"], host_mode)
+        flags += [f"--transposeA {_operation(v['trans_A'])}", f"--transposeB {_operation(v['trans_B'])}",
+                  f"--indexbaseA {_base(v['descr_A'])}"]
+    else:
+        flags += [f"-m {int(v['m'])}", f"--batch_count {int(v['batch_count'])}",
+                  f"--batch_stride {int(v['batch_stride'])}"]
+    return "rocmath-bench sparse " + " ".join(flags)
+
+
+def _problem(fname: str, name: str, letter: str, names: tuple[str, ...], values: dict[str, Any],
+             host_mode: bool) -> str:
+    """The profile's problem key: the bench command, else the function with its plain arguments."""
+    try:
+        command = bench_command(name, letter, values, host_mode)
+    except (TypeError, ValueError, KeyError):  # an argument no command can say (invalid calls are logged too)
+        command = None
+    if command is not None:
+        return command
+    plain = [f"{n}={trace_value(values[n])}" for n in names[1:]
+             if isinstance(values[n], (bool, int, float, complex, str, np.number, enum.Enum))]
+    return f"rocsparse_{fname} " + " ".join(plain)
+
+
+def logged_call(handle: Any, fname: str, name: str, letter: str, names: tuple[str, ...], values: dict[str, Any],
+                run: Callable[[], Any]) -> Any:
+    """Write the trace and bench lines of one call, then ``run`` it (counted by the profile layer)."""
+    layer = handle.layer_mode
+    host_mode = handle.pointer_mode is PointerMode.host
+    logger = handle.logger
+    if layer & LayerMode.log_trace:
+        logger.write("trace", ",".join([f"rocsparse_{fname}", *(trace_value(values[n]) for n in names)]))
+    if layer & LayerMode.log_bench:
+        try:
+            command = bench_command(name, letter, values, host_mode)
+        except (TypeError, ValueError, KeyError):
+            command = None
+        if command is not None:
+            logger.bench(command)
+    if layer & LayerMode.log_profile:
+        key = (f"rocsparse_{fname}", _problem(fname, name, letter, names, values, host_mode))
+        with profiling(handle.profile_table(), key):
+            return run()
+    return run()
