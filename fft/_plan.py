@@ -73,17 +73,23 @@ def factorize(n: int) -> dict[int, int]:
     return out
 
 
-def radices(n: int) -> list[int] | None:
+def radices(n: int, single: bool = False) -> list[int] | None:
     """The radix stages for length ``n``: eights (with a four or two for the rest of the power of
     two), threes, fives, sevens, elevens, thirteens (all specialized stages), then direct stages
-    for other primes; None when a prime factor is too large for a direct stage (Bluestein then)."""
+    for other primes; None when a prime factor is too large for a direct stage (Bluestein then).
+
+    ``single``: the stages compute in single precision, where ``2^(3k+1)`` (``k >= 3``) runs as
+    8...8 x 2 (measured 5-8% faster at 1024 and 8192 points: the second stage then runs on runs of
+    8 values, a full single-precision vector, rather than 4) instead of 4 x 8...8 x 4."""
     f = factorize(n)
     if any(p > MAX_GENERIC_RADIX for p in f):
         return None
     twos = f.pop(2, 0)
     eights, rest = divmod(twos, 3)
     out = [8] * eights
-    if rest == 1:
+    if rest == 1 and single and eights >= 3:
+        out.append(2)
+    elif rest == 1:
         # 4 x 8...8 x 4 rather than 8...8 x 4 x 4: a cheaper first stage (the one along the line).
         out = [4] + [8] * (eights - 1) + [4] if eights else [2]
     elif rest == 2:
@@ -180,7 +186,8 @@ def build_program(length: int, dtype: np.dtype[Any], real_length: int = 0) -> Pr
     header = np.zeros(k.P_STAGES, dtype=np.int64)
     header[k.P_L] = length
     header[k.P_REAL] = -1
-    rads = radices(length)
+    single = dtype == np.float32
+    rads = radices(length, single)
     if rads is not None:
         rows, off = _stage_table(length, rads, tw, 0)
         header[k.P_NST] = len(rads)
@@ -189,7 +196,7 @@ def build_program(length: int, dtype: np.dtype[Any], real_length: int = 0) -> Pr
         mlen = 0
     else:
         mlen = good_size(2 * length - 1)
-        stages = radices(mlen) or []
+        stages = radices(mlen, single) or []
         rows, off = _stage_table(mlen, stages, tw, 0)
         header[k.P_BLUE] = 1
         header[k.P_M] = mlen
