@@ -7,11 +7,16 @@ algorithms (a row partition balanced by nonzeros, kept in the descriptor, as csr
 ``stage=compute`` runs the product.  Check order as rocSPARSE: handle, trans, alpha, the
 descriptors, beta, compute_type, alg, stage; then value types (all equal to compute_type,
 f32/f64 real or complex: not_implemented otherwise) and the algorithm for the format
-(invalid_value).  CSC matrices run as the CSR matrix of their transpose.
+(invalid_value).  CSC matrices run as the CSR matrix of their transpose.  ``ROCSPARSE_LAYER`` logs
+both as it logs the bound routines (trace ``rocsparse_spmv``/``rocsparse_spmm``; a bench line for the
+compute stage).
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -54,6 +59,30 @@ _SPMM_ALGS = {
     Format.csc: (SpMMAlg.default, SpMMAlg.csr, SpMMAlg.csr_row_split, SpMMAlg.csr_nnz_split,
                  SpMMAlg.csr_merge_path),
 }
+
+
+def _layered(fn: Callable[..., int]) -> Callable[..., int]:
+    """Route a generic routine through ``ROCSPARSE_LAYER`` (trace, bench, profile) after the handle check, as
+    :func:`rocmath.sparse._api.bind` does for the bound routines (trace name ``rocsparse_<name>``)."""
+    signature = inspect.signature(fn)
+    names = tuple(signature.parameters)
+
+    @functools.wraps(fn)
+    def entry(*args: Any, **kwargs: Any) -> int:
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError:
+            return fn(*args, **kwargs)  # raises the same TypeError
+        bound.apply_defaults()
+        handle = check_handle(bound.arguments["handle"])
+        if handle.layer_mode:
+            from ._log import logged_call
+
+            return logged_call(handle, fn.__name__, fn.__name__, "", names, dict(bound.arguments),
+                               lambda: fn(*args, **kwargs))
+        return fn(*args, **kwargs)
+
+    return entry
 
 
 def _values(c: Call, mat: SpMatDescr, *dense: Any) -> Precision:
@@ -107,6 +136,7 @@ _SPMV_NAMES = ("handle", "trans", "alpha", "mat", "x", "beta", "y", "compute_typ
                "temp_buffer")
 
 
+@_layered
 def spmv(handle: Any, trans: Any, alpha: Any, mat: SpMatDescr, x: Any, beta: Any, y: Any, compute_type: Any,
          alg: Any, stage: Any, buffer_size: Any = None, temp_buffer: Any = None) -> int:
     """``rocsparse_spmv``: ``y := alpha op(A) x + beta y`` for a CSR, CSC or COO descriptor.
@@ -199,6 +229,7 @@ _SPMM_NAMES = ("handle", "trans_A", "trans_B", "alpha", "mat_A", "mat_B", "beta"
                "stage", "buffer_size", "temp_buffer")
 
 
+@_layered
 def spmm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, mat_A: SpMatDescr, mat_B: Any, beta: Any, mat_C: Any,
          compute_type: Any, alg: Any, stage: Any, buffer_size: Any = None, temp_buffer: Any = None) -> int:
     """``rocsparse_spmm``: ``C := alpha op(A) op(B) + beta C`` for a CSR or CSC matrix A and dense B, C.

@@ -6,7 +6,8 @@
 - bench: for the routines ``rocmath-bench sparse`` runs, a ``rocmath-bench sparse ...`` command with
   rocsparse-bench's flags (``-f csrmv -r d -m -n -z --alpha --beta --transposeA --indexbaseA`` ...)
   that replays the call's sizes, scalars, operations, fill, diagonal and index base on generated
-  data (:func:`bench_command`);
+  data (:func:`bench_command`); the generic spmv / spmm log their compute stage with the format,
+  index types, algorithm and dense orders;
 - profile: per distinct problem (its bench command, else the function with its non-pointer
   arguments), calls and the device time of the work they launched, written as YAML when the handle
   is destroyed (or at exit): :class:`rocmath.log.ProfileTable`.
@@ -34,7 +35,8 @@ __all__ = ["BENCH_FUNCTIONS", "bench_command", "logged_call", "trace_value"]
 BENCH_FUNCTIONS = {
     "axpyi": "axpyi", "doti": "doti", "dotci": "dotci", "gthr": "gthr", "gthrz": "gthrz", "sctr": "sctr",
     "roti": "roti", "csrmv": "csrmv", "coomv": "coomv", "csrmm": "csrmm", "csrsv_solve": "csrsv",
-    "csrgemm": "csrgemm", "gtsv_no_pivot_strided_batch": "gtsv_no_pivot_strided_batch",
+    "csrgemm": "csrgemm", "gtsv_no_pivot_strided_batch": "gtsv_no_pivot_strided_batch", "spmv": "spmv",
+    "spmm": "spmm",
 }
 _OPERATION = {111: "N", 112: "T", 113: "C"}
 
@@ -98,6 +100,8 @@ def bench_command(name: str, letter: str, values: dict[str, Any], host_mode: boo
     if function is None:
         return None
     v = values
+    if function in ("spmv", "spmm"):
+        return _generic_command(function, v, host_mode)
     flags = [f"-f {function}", f"-r {letter}"]
     if function in ("axpyi", "doti", "dotci", "gthr", "gthrz", "sctr", "roti"):
         flags += [f"-z {int(v['nnz'])}", f"--indexbaseA {int(v['idx_base'])}"]
@@ -132,6 +136,44 @@ def bench_command(name: str, letter: str, values: dict[str, Any], host_mode: boo
     else:
         flags += [f"-m {int(v['m'])}", f"--batch_count {int(v['batch_count'])}",
                   f"--batch_stride {int(v['batch_stride'])}"]
+    return "rocmath-bench sparse " + " ".join(flags)
+
+
+#: rocsparse-bench's ``--indextype`` by (pointer or row index type, column index type).
+_INDEXTYPE = {(2, 2): "s", (3, 3): "d", (3, 2): "m"}
+_LETTER = {151: "s", 152: "d", 154: "c", 155: "z"}
+
+
+def _generic_command(function: str, v: dict[str, Any], host_mode: bool) -> str | None:
+    """The command of a generic spmv / spmm call: its compute stage only (the others are auxiliary steps),
+    precision from ``compute_type``, the sparse matrix's format, index types and base, the algorithm and,
+    for spmm, the dense orders."""
+    from ._descr import DnMatDescr, SpMatDescr
+    from ._types import Datatype, Format, Operation, SpMMAlg, SpMMStage, SpMVAlg, SpMVStage, as_enum
+
+    stage_cls, alg_cls = (SpMVStage, SpMVAlg) if function == "spmv" else (SpMMStage, SpMMAlg)
+    if as_enum(stage_cls, v["stage"], "stage") is not stage_cls.compute:
+        return None
+    mat = v["mat"] if function == "spmv" else v["mat_A"]
+    dense = (v["mat_B"], v["mat_C"]) if function == "spmm" else ()
+    if not isinstance(mat, SpMatDescr) or not all(isinstance(d, DnMatDescr) for d in dense):
+        return None  # an invalid call (the routine reports it): nothing to replay
+    fmt = mat.format
+    types = (mat.col_type, mat.row_type) if fmt is Format.csc else (mat.row_type, mat.col_type)
+    flags = [f"-f {function}", f"-r {_LETTER[int(as_enum(Datatype, v['compute_type'], 'compute_type'))]}"]
+    if function == "spmv":
+        flags += [f"-m {mat.rows}", f"-n {mat.cols}", f"-z {mat.nnz}"]
+    else:
+        flags += [f"-m {mat.rows}", f"-n {v['mat_C'].cols}", f"-k {mat.cols}", f"-z {mat.nnz}"]
+    flags += _scalar_flags("alpha", v["alpha"], host_mode) + _scalar_flags("beta", v["beta"], host_mode)
+    trans = "trans" if function == "spmv" else "trans_A"
+    flags.append(f"--transposeA {_operation(as_enum(Operation, v[trans], trans))}")
+    if function == "spmm":
+        flags.append(f"--transposeB {_operation(as_enum(Operation, v['trans_B'], 'trans_B'))}")
+        flags += [f"--orderB {int(v['mat_B'].order)}", f"--orderC {int(v['mat_C'].order)}"]
+    flags += [f"--indexbaseA {int(mat.idx_base)}", f"--format {int(fmt)}",
+              f"--indextype {_INDEXTYPE[(int(types[0]), int(types[1]))]}",
+              f"--{function}_alg {int(as_enum(alg_cls, v['alg'], 'alg'))}"]
     return "rocmath-bench sparse " + " ".join(flags)
 
 

@@ -11,6 +11,7 @@ import textwrap
 import numpy as np
 import pytest
 import scipy.sparse as sp
+import scipy.sparse.linalg as spla
 
 import rocmath.sparse as rs
 from rocmath.hip import hip, hipsparse
@@ -252,3 +253,242 @@ def test_hipsparse_program_through_the_runner(tmp_path):
     done = subprocess.run([sys.executable, "-m", "rocmath.hip", str(script)], capture_output=True, text=True, env=env,
                           cwd=tmp_path, timeout=600)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def _free(*ptrs):
+    for d in ptrs:
+        check(hip.hipFree(d))
+
+
+def test_level1_against_numpy(handle):
+    rng = np.random.default_rng(11)
+    y = rng.standard_normal(12)
+    ind = np.array([1, 4, 5, 9, 11], np.int32)
+    val = rng.standard_normal(5)
+    dy, dind, dval = to_device(y), to_device(ind), to_device(val)
+    check(hipsparse.hipsparseDaxpyi(handle, 5, ctypes.c_double(2.5), dval, dind, dy, BASE0))
+    want = y.copy()
+    want[ind] += 2.5 * val
+    np.testing.assert_allclose(to_host(dy, y), want, rtol=1e-14)
+    result = ctypes.c_double(0)  # host pointer mode: the result is written through the host pointer
+    check(hipsparse.hipsparseDdoti(handle, 5, dval, dind, dy, result, BASE0))
+    assert result.value == pytest.approx(val @ want[ind], rel=1e-14)
+    assert hipsparse.hipsparseDdoti(handle, 5, dval, dind, dy, None, BASE0) == (S.HIPSPARSE_STATUS_INVALID_VALUE,)
+    gathered = check(hip.hipMalloc(8 * 5))
+    check(hipsparse.hipsparseDgthr(handle, 5, dy, gathered, dind, BASE0))
+    np.testing.assert_array_equal(to_host(gathered, val), want[ind])
+    check(hipsparse.hipsparseDgthrz(handle, 5, dy, gathered, dind, BASE0))
+    zeroed = want.copy()
+    zeroed[ind] = 0
+    np.testing.assert_array_equal(to_host(dy, y), zeroed)
+    check(hipsparse.hipsparseDsctr(handle, 5, dval, dind, dy, BASE0))
+    zeroed[ind] = val
+    np.testing.assert_array_equal(to_host(dy, y), zeroed)
+    c, s = 0.6, 0.8
+    check(hipsparse.hipsparseDroti(handle, 5, gathered, dind, dy, ctypes.c_double(c), ctypes.c_double(s), BASE0))
+    xv, yv = want[ind], zeroed[ind]
+    np.testing.assert_allclose(to_host(gathered, val), c * xv + s * yv, rtol=1e-14)
+    np.testing.assert_allclose(to_host(dy, y)[ind], c * yv - s * xv, rtol=1e-14)
+    # dotci (complex, conjugated x), 1-based indices
+    zx = (rng.standard_normal(5) + 1j * rng.standard_normal(5)).astype(np.complex64)
+    zy = (rng.standard_normal(12) + 1j * rng.standard_normal(12)).astype(np.complex64)
+    dzx, dzy, dind1 = to_device(zx), to_device(zy), to_device(ind + 1)
+    out = np.zeros(1, np.complex64)
+    base1 = hipsparse.hipsparseIndexBase_t.HIPSPARSE_INDEX_BASE_ONE
+    check(hipsparse.hipsparseCdotci(handle, 5, dzx, dind1, dzy, out, base1))
+    np.testing.assert_allclose(out[0], np.vdot(zx, zy[ind]), rtol=1e-5)
+    _free(dy, dind, dval, gathered, dzx, dzy, dind1)
+
+
+def test_doti_and_nnz_in_device_pointer_mode():
+    h = check(hipsparse.hipsparseCreate())
+    check(hipsparse.hipsparseSetPointerMode(h, hipsparse.hipsparsePointerMode_t.HIPSPARSE_POINTER_MODE_DEVICE))
+    x, y, ind = np.arange(1.0, 4.0), np.arange(10.0), np.array([0, 3, 7], np.int32)
+    dx, dy, dind, dres = to_device(x), to_device(y), to_device(ind), to_device(np.zeros(1))
+    check(hipsparse.hipsparseDdoti(h, 3, dx, dind, dy, dres, BASE0))
+    assert to_host(dres, np.zeros(1))[0] == x @ y[ind]
+    A = np.asfortranarray(np.array([[1.0, 0, 2], [0, 0, 3]]))
+    dA, counts, total = to_device(A), check(hip.hipMalloc(4 * 2)), to_device(np.zeros(1, np.int32))
+    descr = check(hipsparse.hipsparseCreateMatDescr())
+    check(hipsparse.hipsparseDnnz(h, hipsparse.hipsparseDirection_t.HIPSPARSE_DIRECTION_ROW, 2, 3, descr, dA, 2,
+                                  counts, total))
+    assert to_host(total, np.zeros(1, np.int32))[0] == 3
+    np.testing.assert_array_equal(to_host(counts, np.zeros(2, np.int32)), [2, 1])
+    check(hipsparse.hipsparseDestroyMatDescr(descr))
+    check(hipsparse.hipsparseDestroy(h))
+    _free(dx, dy, dind, dres, dA, counts, total)
+
+
+def test_dense_conversions_and_sorts(handle):
+    rng = np.random.default_rng(3)
+    A = np.asfortranarray(rng.standard_normal((5, 4)) * (rng.random((5, 4)) < 0.5))
+    ref = sp.csr_matrix(A)
+    dA, descr = to_device(A), check(hipsparse.hipsparseCreateMatDescr())
+    row = hipsparse.hipsparseDirection_t.HIPSPARSE_DIRECTION_ROW
+    counts = check(hip.hipMalloc(4 * 5))
+    nnz = ctypes.c_int(-1)
+    check(hipsparse.hipsparseDnnz(handle, row, 5, 4, descr, dA, 5, counts, nnz))
+    assert nnz.value == ref.nnz
+    val, ptr, ind = check(hip.hipMalloc(8 * ref.nnz)), check(hip.hipMalloc(4 * 6)), check(hip.hipMalloc(4 * ref.nnz))
+    check(hipsparse.hipsparseDdense2csr(handle, 5, 4, descr, dA, 5, counts, val, ptr, ind))
+    np.testing.assert_array_equal(to_host(ptr, ref.indptr.astype(np.int32)), ref.indptr)
+    np.testing.assert_array_equal(to_host(ind, ref.indices.astype(np.int32)), ref.indices)
+    np.testing.assert_array_equal(to_host(val, ref.data), ref.data)
+    dB = check(hip.hipMalloc(A.nbytes))
+    check(hipsparse.hipsparseDcsr2dense(handle, 5, 4, descr, val, ptr, ind, dB, 5))
+    np.testing.assert_array_equal(to_host(dB, A), A)
+    csc = sp.csc_matrix(A)
+    col_counts = to_device(np.diff(csc.indptr).astype(np.int32))
+    cval, crow, cptr = check(hip.hipMalloc(8 * ref.nnz)), check(hip.hipMalloc(4 * ref.nnz)), check(hip.hipMalloc(20))
+    check(hipsparse.hipsparseDdense2csc(handle, 5, 4, descr, dA, 5, col_counts, cval, crow, cptr))
+    np.testing.assert_array_equal(to_host(cptr, csc.indptr.astype(np.int32)), csc.indptr)
+    np.testing.assert_array_equal(to_host(crow, csc.indices.astype(np.int32)), csc.indices)
+    check(hip.hipMemset(dB, 0, A.nbytes))
+    check(hipsparse.hipsparseDcsc2dense(handle, 5, 4, descr, cval, crow, cptr, dB, 5))
+    np.testing.assert_array_equal(to_host(dB, A), A)
+    # csrsort: reverse each row's columns, sort them back with a permutation
+    shuffled = np.concatenate([ref.indices[a:b][::-1] for a, b in zip(ref.indptr[:-1], ref.indptr[1:], strict=True)])
+    check(hip.hipMemcpy(ind, shuffled.astype(np.int32), 4 * ref.nnz, K.hipMemcpyHostToDevice))
+    size = check(hipsparse.hipsparseXcsrsort_bufferSizeExt(handle, 5, 4, ref.nnz, ptr, ind))
+    buf, perm = check(hip.hipMalloc(max(size, 1))), check(hip.hipMalloc(4 * ref.nnz))
+    check(hipsparse.hipsparseCreateIdentityPermutation(handle, ref.nnz, perm))
+    check(hipsparse.hipsparseXcsrsort(handle, 5, 4, ref.nnz, descr, ptr, ind, perm, buf))
+    np.testing.assert_array_equal(to_host(ind, ref.indices.astype(np.int32)), ref.indices)
+    p = to_host(perm, np.zeros(ref.nnz, np.int32))
+    np.testing.assert_array_equal(shuffled[p], ref.indices)
+    # coosort by row, then by column (scipy's COO of the transpose gives the column order)
+    coo = ref.tocoo()
+    order = np.random.default_rng(0).permutation(ref.nnz)
+    rows, cols = to_device(coo.row[order].astype(np.int32)), to_device(coo.col[order].astype(np.int32))
+    size = check(hipsparse.hipsparseXcoosort_bufferSizeExt(handle, 5, 4, ref.nnz, rows, cols))
+    buf2 = check(hip.hipMalloc(max(size, 1)))
+    check(hipsparse.hipsparseXcoosortByRow(handle, 5, 4, ref.nnz, rows, cols, None, buf2))
+    np.testing.assert_array_equal(to_host(rows, coo.row.astype(np.int32)), coo.row)
+    np.testing.assert_array_equal(to_host(cols, coo.col.astype(np.int32)), coo.col)
+    check(hipsparse.hipsparseXcoosortByColumn(handle, 5, 4, ref.nnz, rows, cols, None, buf2))
+    t = csc.tocoo()
+    np.testing.assert_array_equal(to_host(cols, coo.col.astype(np.int32)), t.col)
+    np.testing.assert_array_equal(to_host(rows, coo.row.astype(np.int32)), t.row)
+    check(hipsparse.hipsparseDestroyMatDescr(descr))
+    _free(dA, counts, val, ptr, ind, dB, col_counts, cval, crow, cptr, buf, perm, rows, cols, buf2)
+
+
+def test_csrsv2_solve_and_zero_pivot(handle):
+    rng = np.random.default_rng(8)
+    L = sp.tril(sp.random(7, 7, density=0.4, random_state=2), -1) + sp.diags(rng.uniform(1, 2, 7))
+    L = sp.csr_matrix(L)
+    L.sort_indices()
+    dv, dp, di = to_device(L.data), to_device(L.indptr.astype(np.int32)), to_device(L.indices.astype(np.int32))
+    descr, info = check(hipsparse.hipsparseCreateMatDescr()), ctypes.c_void_p()
+    check(hipsparse.hipsparseCreateCsrsv2Info(info))
+    nop = OP.HIPSPARSE_OPERATION_NON_TRANSPOSE
+    policy = hipsparse.hipsparseSolvePolicy_t.HIPSPARSE_SOLVE_POLICY_USE_LEVEL
+    size = ctypes.c_int(0)
+    check(hipsparse.hipsparseDcsrsv2_bufferSize(handle, nop, 7, L.nnz, descr, dv, dp, di, info, size))
+    assert size.value > 0 and hipsparse.hipsparseDcsrsv2_bufferSizeExt(
+        handle, nop, 7, L.nnz, descr, dv, dp, di, info) == (S.HIPSPARSE_STATUS_SUCCESS, size.value)
+    buf = check(hip.hipMalloc(size.value))
+    check(hipsparse.hipsparseDcsrsv2_analysis(handle, nop, 7, L.nnz, descr, dv, dp, di, info, policy, buf))
+    position = ctypes.c_int(5)
+    check(hipsparse.hipsparseXcsrsv2_zeroPivot(handle, info, position))
+    assert position.value == -1
+    f = rng.standard_normal(7)
+    df, dx = to_device(f), check(hip.hipMalloc(8 * 7))
+    check(hipsparse.hipsparseDcsrsv2_solve(handle, nop, 7, L.nnz, ctypes.c_double(2.0), descr, dv, dp, di, info, df,
+                                           dx, policy, buf))
+    np.testing.assert_allclose(to_host(dx, f), spla.spsolve_triangular(L, 2 * f, lower=True), rtol=1e-12)
+    # a structural zero pivot: row 3's diagonal removed
+    M = L.tolil()
+    M[3, 3] = 0
+    M = sp.csr_matrix(M)
+    M.eliminate_zeros()
+    mv, mp, mi = to_device(M.data), to_device(M.indptr.astype(np.int32)), to_device(M.indices.astype(np.int32))
+    info2 = check(hipsparse.hipsparseCreateCsrsv2Info())
+    check(hipsparse.hipsparseDcsrsv2_analysis(handle, nop, 7, M.nnz, descr, mv, mp, mi, info2, policy, buf))
+    assert hipsparse.hipsparseXcsrsv2_zeroPivot(handle, info2, position) == (S.HIPSPARSE_STATUS_ZERO_PIVOT,)
+    assert position.value == 3
+    for i in (info, info2):
+        check(hipsparse.hipsparseDestroyCsrsv2Info(i))
+    assert hipsparse.hipsparseXcsrsv2_zeroPivot(handle, info, position)[0] == S.HIPSPARSE_STATUS_INVALID_VALUE
+    check(hipsparse.hipsparseDestroyMatDescr(descr))
+    _free(dv, dp, di, buf, df, dx, mv, mp, mi)
+
+
+def _csr_on_device(a):
+    a = sp.csr_matrix(a)
+    a.sort_indices()
+    return a, to_device(a.data), to_device(a.indptr.astype(np.int32)), to_device(a.indices.astype(np.int32))
+
+
+def test_csrgemm2_and_csrgeam(handle):
+    A, av, ap, ai = _csr_on_device(sp.random(6, 5, density=0.4, random_state=1))
+    B, bv, bp, bi = _csr_on_device(sp.random(5, 4, density=0.4, random_state=2))
+    Dm, dv, dp, di = _csr_on_device(sp.random(6, 4, density=0.3, random_state=3))
+    descr = check(hipsparse.hipsparseCreateMatDescr())
+    info = check(hipsparse.hipsparseCreateCsrgemm2Info())
+    alpha, beta = ctypes.c_double(1.5), ctypes.c_double(-2.0)
+    size = check(hipsparse.hipsparseDcsrgemm2_bufferSizeExt(handle, 6, 4, 5, alpha, descr, A.nnz, ap, ai, descr,
+                                                            B.nnz, bp, bi, beta, descr, Dm.nnz, dp, di, info))
+    buf, cp = check(hip.hipMalloc(max(size, 1))), check(hip.hipMalloc(4 * 7))
+    nnz_c = ctypes.c_int(-1)
+    check(hipsparse.hipsparseXcsrgemm2Nnz(handle, 6, 4, 5, descr, A.nnz, ap, ai, descr, B.nnz, bp, bi, descr, Dm.nnz,
+                                          dp, di, descr, cp, nnz_c, info, buf))
+    want = sp.csr_matrix(1.5 * A @ B - 2.0 * Dm)
+    want.sum_duplicates()
+    want.sort_indices()
+    structure = sp.csr_matrix(abs(A) @ abs(B) + abs(Dm))
+    assert nnz_c.value == structure.nnz
+    cv, ci = check(hip.hipMalloc(8 * nnz_c.value)), check(hip.hipMalloc(4 * nnz_c.value))
+    check(hipsparse.hipsparseDcsrgemm2(handle, 6, 4, 5, alpha, descr, A.nnz, av, ap, ai, descr, B.nnz, bv, bp, bi,
+                                       beta, descr, Dm.nnz, dv, dp, di, descr, cv, cp, ci, info, buf))
+    got = sp.csr_matrix((to_host(cv, np.zeros(nnz_c.value)), to_host(ci, np.zeros(nnz_c.value, np.int32)),
+                         to_host(cp, np.zeros(7, np.int32))), shape=(6, 4))
+    np.testing.assert_allclose(got.toarray(), want.toarray(), rtol=1e-12, atol=1e-14)
+    check(hipsparse.hipsparseDestroyCsrgemm2Info(info))
+    # csrgeam: E = alpha A + beta F, and csrgeam2 (no buffer needed) gives the same
+    F, fv, fp, fi = _csr_on_device(sp.random(6, 5, density=0.4, random_state=5))
+    ep = check(hip.hipMalloc(4 * 7))
+    nnz_e = ctypes.c_int()
+    check(hipsparse.hipsparseXcsrgeamNnz(handle, 6, 5, descr, A.nnz, ap, ai, descr, F.nnz, fp, fi, descr, ep, nnz_e))
+    assert nnz_e.value == sp.csr_matrix(abs(A) + abs(F)).nnz
+    ev, ei = check(hip.hipMalloc(8 * nnz_e.value)), check(hip.hipMalloc(4 * nnz_e.value))
+    check(hipsparse.hipsparseDcsrgeam(handle, 6, 5, alpha, descr, A.nnz, av, ap, ai, beta, descr, F.nnz, fv, fp, fi,
+                                      descr, ev, ep, ei))
+    E = sp.csr_matrix((to_host(ev, np.zeros(nnz_e.value)), to_host(ei, np.zeros(nnz_e.value, np.int32)),
+                       to_host(ep, np.zeros(7, np.int32))), shape=(6, 5))
+    np.testing.assert_allclose(E.toarray(), (1.5 * A - 2.0 * F).toarray(), rtol=1e-12)
+    size2 = check(hipsparse.hipsparseDcsrgeam2_bufferSizeExt(handle, 6, 5, alpha, descr, A.nnz, av, ap, ai, beta,
+                                                             descr, F.nnz, fv, fp, fi, descr, ev, ep, ei))
+    assert size2 == 4
+    buf2, nnz2 = check(hip.hipMalloc(size2)), ctypes.c_int()
+    check(hipsparse.hipsparseXcsrgeam2Nnz(handle, 6, 5, descr, A.nnz, ap, ai, descr, F.nnz, fp, fi, descr, ep, nnz2,
+                                          buf2))
+    assert nnz2.value == nnz_e.value
+    check(hipsparse.hipsparseDcsrgeam2(handle, 6, 5, alpha, descr, A.nnz, av, ap, ai, beta, descr, F.nnz, fv, fp, fi,
+                                       descr, ev, ep, ei, buf2))
+    np.testing.assert_array_equal(to_host(ev, np.zeros(nnz_e.value)), E.data)
+    check(hipsparse.hipsparseDestroyMatDescr(descr))
+    _free(av, ap, ai, bv, bp, bi, dv, dp, di, buf, cp, cv, ci, fv, fp, fi, ep, ev, ei, buf2)
+
+
+def test_gtsv2_strided_batch(handle):
+    rng = np.random.default_rng(21)
+    m, count, stride = 6, 3, 8
+    dl, du = rng.uniform(-1, 1, (count, stride)), rng.uniform(-1, 1, (count, stride))
+    d, x = rng.uniform(4, 5, (count, stride)), rng.standard_normal((count, stride))
+    ddl, dd, ddu, dx = (to_device(a.ravel()) for a in (dl, d, du, x))
+    # the arrays are not read (hipSPARSE passes placeholders): NULL is fine; m <= 512 needs no buffer
+    assert hipsparse.hipsparseDgtsv2StridedBatch_bufferSizeExt(handle, m, None, None, None, None, count, stride) == (
+        S.HIPSPARSE_STATUS_SUCCESS, 0)
+    size = ctypes.c_size_t(9)
+    check(hipsparse.hipsparseDgtsv2StridedBatch_bufferSizeExt(handle, 600, ddl, dd, ddu, dx, count, 600, size))
+    assert size.value > 0
+    check(hipsparse.hipsparseDgtsv2StridedBatch(handle, m, ddl, dd, ddu, dx, count, stride, None))
+    got = to_host(dx, x.ravel()).reshape(count, stride)
+    for b in range(count):
+        T = np.diag(d[b, :m]) + np.diag(dl[b, 1:m], -1) + np.diag(du[b, :m - 1], 1)
+        np.testing.assert_allclose(got[b, :m], np.linalg.solve(T, x[b, :m]), rtol=1e-12)
+        np.testing.assert_array_equal(got[b, m:], x[b, m:])
+    assert hipsparse.hipsparseDgtsv2StridedBatch(handle, 1, ddl, dd, ddu, dx, count, stride, None) == (
+        S.HIPSPARSE_STATUS_INVALID_VALUE,)
+    _free(ddl, dd, ddu, dx)

@@ -7,6 +7,7 @@ import re
 import shlex
 
 import numpy as np
+import pytest
 import scipy.sparse as sp
 
 import rocmath as rm
@@ -129,3 +130,59 @@ def test_no_logging_without_the_layer(tmp_path, monkeypatch):
     _calls(h)
     rs.destroy_handle(h)
     assert not any(p.exists() for p in paths.values())
+
+
+def test_generic_spmv_and_spmm_are_logged_and_replay(tmp_path, monkeypatch):
+    paths = _logged(tmp_path, monkeypatch, "3")
+    h = rs.create_handle()
+    a = sp.random(20, 15, density=0.2, random_state=2, format="csr")
+    a.sort_indices()
+    ct = rs.Datatype.f64_r
+    mat = rs.create_csr_descr(20, 15, a.nnz, rm.to_device(a.indptr.astype(np.int64)),
+                              rm.to_device(a.indices.astype(np.int32)), rm.to_device(a.data), rs.IndexType.i64,
+                              rs.IndexType.i32, 0, ct)
+    x, y = rs.create_dnvec_descr(15, rm.to_device(np.ones(15)), ct), rs.create_dnvec_descr(20, rm.zeros(20), ct)
+    args = (h, "N", 2.0, mat, x, 0.5, y, ct, rs.SpMVAlg.csr_stream)
+    need = rs.spmv(*args, rs.SpMVStage.buffer_size)
+    rs.spmv(*args, rs.SpMVStage.compute, None, rm.empty(max(need, 1), np.uint8) if need else None)
+    b, c = rm.to_device(np.ones(15 * 3)), rm.zeros(20 * 3)
+    mb = rs.create_dnmat_descr(15, 3, 15, b, ct, rs.Order.column)
+    mc = rs.create_dnmat_descr(20, 3, 3, c, ct, rs.Order.row)
+    rs.spmm(h, "N", "N", 1.0, mat, mb, 0.0, mc, ct, rs.SpMMAlg.default, rs.SpMMStage.compute)
+    rm.device_synchronize()
+    np.testing.assert_allclose(c.get().reshape(20, 3), a @ np.ones((15, 3)), rtol=1e-12)
+    rs.destroy_handle(h)
+    trace = _read(paths["trace"])
+    spmv = [ln.split(",") for ln in trace if ln.startswith("rocsparse_spmv,")]
+    # function, handle, trans, alpha, mat, x, beta, y, compute_type, alg, stage, buffer_size, temp_buffer
+    assert len(spmv) == 2 and all(len(f) == 13 for f in spmv)
+    assert [f[10] for f in spmv] == ["1", "3"] and spmv[0][2:4] == ["N", "2.0"] and spmv[0][8:10] == ["152", "3"]
+    assert sum(ln.startswith("rocsparse_spmm,") for ln in trace) == 1
+    bench = _read(paths["bench"])
+    # one line per compute stage (the buffer_size stage is an auxiliary step)
+    assert bench == [f"rocmath-bench sparse -f spmv -r d -m 20 -n 15 -z {a.nnz} --alpha 2 --beta 0.5 --transposeA N "
+                     "--indexbaseA 0 --format 2 --indextype m --spmv_alg 3",
+                     f"rocmath-bench sparse -f spmm -r d -m 20 -n 3 -k 15 -z {a.nnz} --alpha 1 --beta 0 "
+                     "--transposeA N --transposeB N --orderB 1 --orderC 0 --indexbaseA 0 --format 2 --indextype m "
+                     "--spmm_alg 0"]
+    monkeypatch.setenv("ROCSPARSE_LAYER", "0")
+    for line in bench:
+        out = io.StringIO()
+        assert cli.main([*shlex.split(line)[1:], "-i", "1", "-v", "1"], out=out) == 0, line
+        legend, values = out.getvalue().splitlines()[-2:]
+        row = dict(zip(legend.split(), values.split(), strict=False))
+        assert (row["M"], row["nnz"], row["alpha"]) == ("20", str(a.nnz), "2.00" if "spmv" in line else "1.00")
+
+
+def test_generic_spmv_invalid_call_is_traced_and_still_fails(tmp_path, monkeypatch):
+    paths = _logged(tmp_path, monkeypatch, "3")
+    h = rs.create_handle()
+    ct = rs.Datatype.f64_r
+    x = rs.create_dnvec_descr(4, rm.zeros(4), ct)
+    with pytest.raises(rs.SparseInvalidPointerError, match="'mat'"):
+        rs.spmv(h, "N", 1.0, None, x, 0.0, x, ct, rs.SpMVAlg.default, rs.SpMVStage.compute)
+    with pytest.raises(rs.SparseInvalidHandleError):
+        rs.spmv(None, "N", 1.0, None, x, 0.0, x, ct, rs.SpMVAlg.default, rs.SpMVStage.compute)
+    rs.destroy_handle(h)
+    assert [ln.split(",")[4] for ln in _read(paths["trace"])] == ["0"]  # after the handle check, as rocSPARSE
+    assert not _read(paths["bench"])

@@ -23,6 +23,7 @@ rocmath.sparse needs one table line here.
 
 from __future__ import annotations
 
+import ctypes
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ import rocmath.sparse as _sparse
 from rocmath.errors import HipError, HipStatus, LaunchFailureError, MemoryAccessFault, RocmathError
 from rocmath.handle import PointerMode
 from rocmath.sparse import (
+    AnalysisPolicy,
     Datatype,
     DnMatDescr,
     DnVecDescr,
@@ -47,6 +49,7 @@ from rocmath.sparse import (
     SparseError,
     SparseHandle,
     SparseInvalidValueError,
+    SparseZeroPivotError,
     SpMatDescr,
     SpMMAlg,
     SpMMStage,
@@ -57,8 +60,8 @@ from rocmath.sparse import (
 
 from . import hip as _hip
 from ._api import StatusTable, binding
-from ._lib import Opaque, c_int, find, out_parameters, read_host, target_of
-from ._types import CStr, c_enum, check_enum, device_address
+from ._lib import Opaque, c_int, find, out_parameters, read_host, target_of, write_host
+from ._types import CStr, c_enum, check_enum, device_address, pointer_value
 from .hip import hipDataType
 
 _MODULE = __name__
@@ -282,14 +285,20 @@ _ENUMS: dict[str, type] = {
     "attribute": hipsparseSpMatAttribute_t, "policy": hipsparseSolvePolicy_t, "dirA": hipsparseDirection_t,
 }
 #: Integer parameters.
-_INTS = frozenset({"m", "n", "k", "nnz", "lda", "ldb", "ldc", "ld", "rows", "cols", "size", "batchCount"})
+_INTS = frozenset({"m", "n", "k", "nnz", "lda", "ldb", "ldc", "ld", "rows", "cols", "size", "batchCount",
+                   "batchStride", "nnzA", "nnzB", "nnzD"})
 #: Handles and descriptors.
-_OBJECTS = frozenset({"handle", "descrA", "descrB", "descrC", "descrD", "dest", "src", "matA", "matB", "matC",
+_OBJECTS = frozenset({"handle", "descr", "descrA", "descrB", "descrC", "descrD", "dest", "src", "matA", "matB", "matC",
                       "vecX", "vecY", "spMatDescr", "dnVecDescr", "dnMatDescr", "info"})
 #: Host scalars (device pointers in device pointer mode).
-_SCALARS = frozenset({"alpha", "beta"})
+_SCALARS = frozenset({"alpha", "beta", "c", "s"})
 #: Out-parameter C types by the suffix after ``*`` in a table entry (default: a pointer-sized value).
 _OUT_TYPES = {"": np.dtype(np.uint64), "i": np.dtype(np.int32), "l": np.dtype(np.int64)}
+#: Constant arguments of a table entry's call (besides ``=buffer`` and the stages).
+_CONSTANTS: dict[str, Any] = {
+    "=None": None, "=N": Operation.none, "=force": AnalysisPolicy.force, "=auto": SolvePolicy.auto,
+    "=dummy": 0x4,  # the non-null placeholder hipSPARSE passes for arrays a size query does not read
+}
 
 
 @dataclass(frozen=True)
@@ -302,9 +311,12 @@ class Spec:
         The rocmath.sparse function (``{p}``: the precision letter), or a callable.
     params
         hip-python's parameters; ``name*`` is an out-parameter (``*i``: int, ``*l``: int64,
-        ``*``: size_t or a handle).
+        ``*``: size_t or a handle); ``name&`` a result behind a host pointer in host pointer mode
+        (rocmath.sparse returns it, the binding writes it: ``&i`` int, ``&p`` the precision's
+        type) and a device pointer rocmath.sparse writes in device pointer mode.
     call
         The rocmath.sparse arguments: parameter names, or ``=None``, ``=N`` (no transpose),
+        ``=force`` / ``=auto`` (analysis and solve policies), ``=dummy`` (a non-null placeholder),
         ``=buffer`` (a scratch buffer hipSPARSE allocates), ``=`` followed by a stage name.
     alg
         The enum class of the ``alg`` parameter.
@@ -316,6 +328,8 @@ class Spec:
         Turns rocmath.sparse's result into the out-parameter's value(s).
     buffer
         ``(rocmath.sparse function, parameter names)`` sizing the ``=buffer`` argument.
+    blocking
+        hipSPARSE synchronizes the handle's stream before returning (doti, csrsv2_analysis...).
     """
 
     roc: str | Callable[..., Any]
@@ -326,12 +340,35 @@ class Spec:
     release: str | None = None
     post: Callable[[Any], Any] | None = None
     buffer: tuple[str, str] | None = None
+    blocking: bool = False
 
 
 _SPMV = "handle opA alpha matA vecX beta vecY computeType alg"
 _SPMM = "handle opA opB alpha matA matB beta matC computeType alg"
 _CSRMM = "alpha descrA csrSortedValA csrSortedRowPtrA csrSortedColIndA B ldb beta C ldc"
+_DENSE = "handle m n descr A ld"
+_COOSORT = "handle m n nnz cooRows cooCols P pBuffer"
+_DOTI = "handle nnz xVal xInd y result"
+_AXPYI = "handle nnz alpha xVal xInd y idxBase"
+_CSRSV = "handle transA m nnz descrA csrSortedValA csrSortedRowPtrA csrSortedColIndA info"
+_GEMM2_SIZE = ("handle m n k alpha descrA nnzA csrRowPtrA csrColIndA descrB nnzB csrRowPtrB csrColIndB beta descrD "
+               "nnzD csrRowPtrD csrColIndD info")
+_GEMM2_NNZ = ("handle m n k descrA nnzA csrRowPtrA csrColIndA descrB nnzB csrRowPtrB csrColIndB descrD nnzD "
+              "csrRowPtrD csrColIndD descrC csrRowPtrC")
+_GEMM2 = ("handle m n k alpha descrA nnzA csrValA csrRowPtrA csrColIndA descrB nnzB csrValB csrRowPtrB csrColIndB "
+          "beta descrD nnzD csrValD csrRowPtrD csrColIndD descrC csrValC csrRowPtrC csrColIndC info pBuffer")
+_GEAM_NNZ = "handle m n descrA nnzA csrRowPtrA csrColIndA descrB nnzB csrRowPtrB csrColIndB descrC csrRowPtrC"
+_GEAM = ("handle m n alpha descrA nnzA csrValA csrRowPtrA csrColIndA beta descrB nnzB csrValB csrRowPtrB csrColIndB "
+         "descrC csrValC csrRowPtrC csrColIndC")
+_GTSV = "handle m dl d du x batchCount batchStride pBuffer"
+_GEAM2_NNZ = _GEAM_NNZ.replace("csrRow", "csrSortedRow").replace("csrCol", "csrSortedCol")
+_GEAM2 = _GEAM.replace("csrVal", "csrSortedVal").replace("csrRow", "csrSortedRow").replace("csrCol", "csrSortedCol")
 _NEW = _new
+
+
+def _csrgeam2_buffer_size() -> int:
+    """hipSPARSE's csrgeam2 needs no buffer: its size query answers 4 bytes without calling rocSPARSE."""
+    return 4
 
 
 def _stream_of(h: Any) -> Any:
@@ -423,6 +460,68 @@ FUNCTIONS: dict[str, Spec] = {
                                 buffer=("csr2csc_buffer_size", "handle m n nnz csrSortedRowPtr csrSortedColInd "
                                                                "copyValues")),
     "hipsparseCreateIdentityPermutation": Spec("create_identity_permutation", "handle n p", "handle n p"),
+    "hipsparse{P}nnz": Spec("{p}nnz", "handle dirA m n descrA A lda nnzPerRowColumn nnzTotalDevHostPtr&i",
+                            "handle dirA m n descrA A lda nnzPerRowColumn nnzTotalDevHostPtr"),
+    "hipsparse{P}dense2csr": Spec("{p}dense2csr", f"{_DENSE} nnzPerRow csrVal csrRowPtr csrColInd",
+                                  f"{_DENSE} nnzPerRow csrVal csrRowPtr csrColInd"),
+    "hipsparse{P}dense2csc": Spec("{p}dense2csc", f"{_DENSE} nnzPerColumn cscVal cscRowInd cscColPtr",
+                                  f"{_DENSE} nnzPerColumn cscVal cscColPtr cscRowInd"),
+    "hipsparse{P}csr2dense": Spec("{p}csr2dense", "handle m n descr csrVal csrRowPtr csrColInd A ld",
+                                  "handle m n descr csrVal csrRowPtr csrColInd A ld"),
+    "hipsparse{P}csc2dense": Spec("{p}csc2dense", "handle m n descr cscVal cscRowInd cscColPtr A ld",
+                                  "handle m n descr cscVal cscColPtr cscRowInd A ld"),
+    "hipsparseXcsrsort_bufferSizeExt": Spec("csrsort_buffer_size", "handle m n nnz csrRowPtr csrColInd "
+                                            "pBufferSizeInBytes*", "handle m n nnz csrRowPtr csrColInd"),
+    "hipsparseXcsrsort": Spec("csrsort", "handle m n nnz descrA csrRowPtr csrColInd P pBuffer",
+                              "handle m n nnz descrA csrRowPtr csrColInd P pBuffer"),
+    "hipsparseXcoosort_bufferSizeExt": Spec("coosort_buffer_size", "handle m n nnz cooRows cooCols "
+                                            "pBufferSizeInBytes*", "handle m n nnz cooRows cooCols"),
+    "hipsparseXcoosortByRow": Spec("coosort_by_row", _COOSORT, _COOSORT),
+    "hipsparseXcoosortByColumn": Spec("coosort_by_column", _COOSORT, _COOSORT),
+    # level 1
+    "hipsparse{P}axpyi": Spec("{p}axpyi", _AXPYI, _AXPYI),
+    "hipsparse{P}doti": Spec("{p}doti", f"{_DOTI}&p idxBase", f"{_DOTI} idxBase", blocking=True),
+    "hipsparse{P}dotci": Spec("{p}dotci", f"{_DOTI}&p idxBase", f"{_DOTI} idxBase", blocking=True),
+    "hipsparse{P}gthr": Spec("{p}gthr", "handle nnz y xVal xInd idxBase", "handle nnz y xVal xInd idxBase"),
+    "hipsparse{P}gthrz": Spec("{p}gthrz", "handle nnz y xVal xInd idxBase", "handle nnz y xVal xInd idxBase"),
+    "hipsparse{P}sctr": Spec("{p}sctr", "handle nnz xVal xInd y idxBase", "handle nnz xVal xInd y idxBase"),
+    "hipsparse{P}roti": Spec("{p}roti", "handle nnz xVal xInd y c s idxBase", "handle nnz xVal xInd y c s idxBase"),
+    # csrsv2 (a csrsv2Info_t is a rocsparse_mat_info)
+    "hipsparseCreateCsrsv2Info": Spec(_sparse.create_mat_info, "info*", "", post=_NEW),
+    "hipsparseDestroyCsrsv2Info": Spec("destroy_mat_info", "info", "info", release="info"),
+    "hipsparse{P}csrsv2_bufferSize": Spec("{p}csrsv_buffer_size", f"{_CSRSV} pBufferSizeInBytes*i", _CSRSV),
+    "hipsparse{P}csrsv2_bufferSizeExt": Spec("{p}csrsv_buffer_size", f"{_CSRSV} pBufferSizeInBytes*", _CSRSV),
+    "hipsparse{P}csrsv2_analysis": Spec("{p}csrsv_analysis", f"{_CSRSV} policy pBuffer",
+                                        f"{_CSRSV} =force =auto pBuffer", blocking=True),
+    "hipsparse{P}csrsv2_solve": Spec("{p}csrsv_solve", "handle transA m nnz alpha descrA csrSortedValA "
+                                     "csrSortedRowPtrA csrSortedColIndA info f x policy pBuffer",
+                                     "handle transA m nnz alpha descrA csrSortedValA csrSortedRowPtrA "
+                                     "csrSortedColIndA info f x =auto pBuffer"),
+    "hipsparseXcsrsv2_zeroPivot": Spec("csrsv_zero_pivot", "handle info position&i", "handle =None info position",
+                                       blocking=True),
+    # csrgemm2 (C := alpha A B + beta D; a csrgemm2Info_t is a rocsparse_mat_info) and csrgeam
+    "hipsparseCreateCsrgemm2Info": Spec(_sparse.create_mat_info, "info*", "", post=_NEW),
+    "hipsparseDestroyCsrgemm2Info": Spec("destroy_mat_info", "info", "info", release="info"),
+    "hipsparse{P}csrgemm2_bufferSizeExt": Spec("{p}csrgemm_buffer_size", f"{_GEMM2_SIZE} pBufferSizeInBytes*",
+                                               f"handle =N =N {_GEMM2_SIZE.removeprefix('handle ')}"),
+    "hipsparseXcsrgemm2Nnz": Spec("csrgemm_nnz", f"{_GEMM2_NNZ} nnzTotalDevHostPtr&i info pBuffer",
+                                  f"handle =N =N {_GEMM2_NNZ.removeprefix('handle ')} nnzTotalDevHostPtr info "
+                                  "pBuffer"),
+    "hipsparse{P}csrgemm2": Spec("{p}csrgemm", _GEMM2, f"handle =N =N {_GEMM2.removeprefix('handle ')}"),
+    "hipsparseXcsrgeamNnz": Spec("csrgeam_nnz", f"{_GEAM_NNZ} nnzTotalDevHostPtr&i",
+                                 f"{_GEAM_NNZ} nnzTotalDevHostPtr"),
+    "hipsparse{P}csrgeam": Spec("{p}csrgeam", _GEAM, _GEAM),
+    "hipsparse{P}csrgeam2_bufferSizeExt": Spec(_csrgeam2_buffer_size, f"{_GEAM2} pBufferSizeInBytes*", ""),
+    "hipsparseXcsrgeam2Nnz": Spec("csrgeam_nnz", f"{_GEAM2_NNZ} nnzTotalDevHostPtr&i workspace",
+                                  f"{_GEAM2_NNZ} nnzTotalDevHostPtr"),
+    "hipsparse{P}csrgeam2": Spec("{p}csrgeam", f"{_GEAM2} pBuffer", _GEAM2),
+    # gtsv2StridedBatch (no pivoting; hipSPARSE's size query passes placeholders for the arrays)
+    "hipsparse{P}gtsv2StridedBatch_bufferSizeExt": Spec("{p}gtsv_no_pivot_strided_batch_buffer_size",
+                                                        "handle m dl d du x batchCount batchStride "
+                                                        "pBufferSizeInBytes*",
+                                                        "handle m =dummy =dummy =dummy =dummy batchCount "
+                                                        "batchStride"),
+    "hipsparse{P}gtsv2StridedBatch": Spec("{p}gtsv_no_pivot_strided_batch", _GTSV, _GTSV),
 }
 
 _STAGES = {"=buffer_size": (SpMVStage.buffer_size, SpMMStage.buffer_size),
@@ -460,19 +559,27 @@ def _convert(name: str, value: Any, spec: Spec) -> Any:
 
 def _bind(name: str, spec: Spec, letter: str = "") -> Callable[..., tuple[Any, ...]]:
     tokens = spec.params.split()
-    params = tuple(t.split("*")[0] for t in tokens)
+    params = tuple(t.split("*")[0].split("&")[0] for t in tokens)
     outs = {t.split("*")[0]: _OUT_TYPES[t.split("*")[1]] for t in tokens if "*" in t}
+    #: The dev/host result parameter (at most one) and its C type.
+    devhost = {t.split("&")[0]: _scalar_dtype(spec, letter, {}) if t.endswith("&p") else np.dtype(np.int32)
+               for t in tokens if "&" in t}
     call = spec.call.split()
     target = spec.roc if callable(spec.roc) else getattr(_sparse, spec.roc.format(p=letter.lower()))
     stage_of = 1 if "spmm" in str(spec.roc) else 0
 
     def impl(*args: Any) -> Any:
         given = dict(zip(params, args, strict=True))
-        values = {n: _convert(n, v, spec) for n, v in given.items() if n not in outs and n not in _SCALARS}
+        values = {n: _convert(n, v, spec) for n, v in given.items()
+                  if n not in outs and n not in _SCALARS and n not in devhost}
+        handle = values.get("handle")
+        host = not isinstance(handle, SparseHandle) or handle.pointer_mode is PointerMode.host
+        for n in devhost:
+            if host and not isinstance(given[n], ctypes._SimpleCData) and pointer_value(given[n]) == 0:
+                raise _error("null pointer", n)
+            values[n] = None if host else device_address(given[n])
         scalars = [n for n in params if n in _SCALARS]
         if scalars:
-            handle = values.get("handle")
-            host = not isinstance(handle, SparseHandle) or handle.pointer_mode is PointerMode.host
             dtype = _scalar_dtype(spec, letter, given) if host else None
             for n in scalars:
                 if host:
@@ -486,13 +593,24 @@ def _bind(name: str, spec: Spec, letter: str = "") -> Callable[..., tuple[Any, .
             size = getattr(_sparse, size_fn)(*(values[a] for a in size_args.split()))
             scratch = rocmath.malloc(size) if size else 0
         try:
-            args_out = [None if t == "=None" else Operation.none if t == "=N" else scratch if t == "=buffer"
+            args_out = [_CONSTANTS[t] if t in _CONSTANTS else scratch if t == "=buffer"
                         else _STAGES[t][stage_of] if t in _STAGES else values[t] for t in call]
-            result = target(*args_out)
-            if spec.buffer is not None:
-                # hipSPARSE's csr2csc is blocking (as cuSPARSE's): it waits before freeing its buffer.
-                handle = values["handle"]
-                handle.stream.synchronize()
+            try:
+                result = target(*args_out)
+            except SparseZeroPivotError as exc:
+                # rocSPARSE writes the position, then returns zero_pivot.
+                if host and devhost and hasattr(exc, "position"):
+                    (n, dtype), = devhost.items()
+                    write_host(given[n], exc.position, dtype, n, _error)
+                raise
+            if host and devhost and result is not None:
+                (n, dtype), = devhost.items()
+                write_host(given[n], result, dtype, n, _error)
+                result = None
+            if spec.buffer is not None or spec.blocking:
+                # hipSPARSE's csr2csc is blocking (as cuSPARSE's): it waits before freeing its buffer; doti,
+                # csrsv2_analysis and csrsv2_zeroPivot synchronize the stream too.
+                values["handle"].stream.synchronize()
         finally:
             if scratch:
                 rocmath.free(scratch)
