@@ -427,7 +427,7 @@ def _tile1(W, X, xo, ldx, i0, k, Y, yo, ldy, j, alpha, beta, C, oc, ldc, acc):  
 
 @_inline
 def _rows4(wide, X, xo, ldx, m, k, Y, yo, ldy, j, alpha, beta, C, oc, ldc, acc):  # type: ignore[no-untyped-def]
-    # Row tiles of 16 (f32; 8 for the wider types, whose 4 x 16 tile would spill), 8, 4, then 1.
+    # Row tiles of 16 (f32, f64, c64; 8 for complex128, whose 4 x 16 tile would spill), 8, 4, then 1.
     i0 = 0
     if wide:
         while i0 + 16 <= m:
@@ -469,7 +469,7 @@ def gemm_small(ta, tb, alpha, beta, A, B, C, WA, WB, nb, m, n, k, lda, ldb, ldc,
     the accumulators stay in registers (otherwise they run at a third of the speed)."""
     al, be = alpha[0], beta[0]
     pad = len(vec)  # rows of one 64-byte vector, a constant of the compiled code (the tuple's type)
-    wide = pad == 16
+    wide = pad >= 8  # 16-row tiles for f32, f64 and c64: shorter ones unroll before the loop vectorizer sees them
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
         acc = np.empty((4, 16), C.dtype)
