@@ -7,6 +7,7 @@ import inspect
 
 import numpy as np
 import pytest
+from hip_util import check, to_device, to_host
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,25 +19,6 @@ from rocmath.hip._manifest import hipblas_names
 S = hipblas.hipblasStatus_t
 OP = hipblas.hipblasOperation_t
 K = hip.hipMemcpyKind
-
-
-def check(result):
-    err, rest = result[0], result[1:]
-    if err != 0:
-        raise RuntimeError(err.name)
-    return rest[0] if len(rest) == 1 else rest
-
-
-def to_device(a):
-    d = check(hip.hipMalloc(a.nbytes))
-    check(hip.hipMemcpy(d, a, a.nbytes, K.hipMemcpyHostToDevice))
-    return d
-
-
-def to_host(d, like):
-    out = np.empty_like(like)
-    check(hip.hipMemcpy(out, d, out.nbytes, K.hipMemcpyDeviceToHost))
-    return out
 
 
 @pytest.fixture(scope="module")

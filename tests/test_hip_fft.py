@@ -10,31 +10,13 @@ import textwrap
 
 import numpy as np
 import pytest
+from hip_util import check, to_device, to_host
 
 from rocmath.hip import hip, hipfft
 
 R = hipfft.hipfftResult
 T = hipfft.hipfftType
 K = hip.hipMemcpyKind
-
-
-def check(result):
-    err, rest = result[0], result[1:]
-    if err != 0:
-        raise RuntimeError(err.name)
-    return rest[0] if len(rest) == 1 else rest
-
-
-def to_device(a):
-    d = check(hip.hipMalloc(a.nbytes))
-    check(hip.hipMemcpy(d, a, a.nbytes, K.hipMemcpyHostToDevice))
-    return d
-
-
-def to_host(d, like):
-    out = np.empty_like(like)
-    check(hip.hipMemcpy(out, d, out.nbytes, K.hipMemcpyDeviceToHost))
-    return out
 
 
 def test_enums_and_constants_are_hipffts():

@@ -10,6 +10,7 @@ import textwrap
 
 import numpy as np
 import pytest
+from hip_util import check, to_device, to_host
 
 from rocmath.errors import RocblasStatus
 from rocmath.hip import hip, hipblas, hipsolver
@@ -18,25 +19,6 @@ S = hipsolver.hipsolverStatus_t
 K = hip.hipMemcpyKind
 LOWER = hipblas.hipblasFillMode_t.HIPBLAS_FILL_MODE_LOWER
 NOTRANS = hipblas.hipblasOperation_t.HIPBLAS_OP_N
-
-
-def check(result):
-    err, rest = result[0], result[1:]
-    if err != 0:
-        raise RuntimeError(err.name)
-    return rest[0] if len(rest) == 1 else rest
-
-
-def to_device(a):
-    d = check(hip.hipMalloc(a.nbytes))
-    check(hip.hipMemcpy(d, a, a.nbytes, K.hipMemcpyHostToDevice))
-    return d
-
-
-def to_host(d, like):
-    out = np.empty_like(like)
-    check(hip.hipMemcpy(out, d, out.nbytes, K.hipMemcpyDeviceToHost))
-    return out
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
+from hip_util import check, to_device, to_host
 
 import rocmath.sparse as rs
 from rocmath.hip import hip, hipsparse
@@ -22,25 +23,6 @@ BASE0 = hipsparse.hipsparseIndexBase_t.HIPSPARSE_INDEX_BASE_ZERO
 I32 = hipsparse.hipsparseIndexType_t.HIPSPARSE_INDEX_32I
 K = hip.hipMemcpyKind
 D = hip.hipDataType
-
-
-def check(result):
-    err, rest = result[0], result[1:]
-    if err != 0:
-        raise RuntimeError(err.name)
-    return rest[0] if len(rest) == 1 else rest
-
-
-def to_device(a):
-    d = check(hip.hipMalloc(a.nbytes))
-    check(hip.hipMemcpy(d, a, a.nbytes, K.hipMemcpyHostToDevice))
-    return d
-
-
-def to_host(d, like):
-    out = np.empty_like(like)
-    check(hip.hipMemcpy(out, d, out.nbytes, K.hipMemcpyDeviceToHost))
-    return out
 
 
 @pytest.fixture(scope="module")
