@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 import rocmath
+from rocmath.arguments import Arguments
 from rocmath.batch import BatchOperand
 from rocmath.errors import (
     RocblasCheckNumericsFailError,
@@ -34,7 +35,7 @@ from rocmath.errors import (
     RocblasInvalidSizeError,
     RocblasStatus,
 )
-from rocmath.handle import LayerMode, PointerMode
+from rocmath.handle import LayerMode
 from rocmath.launch import Buffer, launch
 from rocmath.log import profiling
 from rocmath.precision import BF16, Precision, from_bfloat16, to_bfloat16
@@ -103,39 +104,21 @@ class Routine:
         return ("handle", *names)
 
 
-class Call:
+class Call(Arguments):
     """One call of a bound routine: its arguments, and the helpers its body uses.
 
     The helpers raise the rocBLAS status exceptions naming the argument and its
     position in the C prototype, so bodies read like rocBLAS's ``*_arg_check``.
     """
 
+    precision: Precision
+    handle: BlasHandle
+
     def __init__(self, fname: str, routine: Routine, precision: Precision, flavour: Flavour,
                  names: tuple[str, ...], values: dict[str, Any]):
-        self.fname = fname
+        super().__init__(fname, precision, names, values)
         self.routine = routine
-        self.precision = precision
         self.flavour = flavour
-        self.names = names
-        self.values = values
-        self.handle: BlasHandle = values["handle"]
-
-    # -- plain values ---------------------------------------------------------------------------
-
-    @property
-    def dtype(self) -> np.dtype[Any]:
-        return self.precision.dtype
-
-    @property
-    def host_mode(self) -> bool:
-        return self.handle.pointer_mode is PointerMode.host
-
-    def __getitem__(self, name: str) -> Any:
-        return self.values[name]
-
-    def index(self, name: str) -> int:
-        """1-based position of a parameter in the C prototype."""
-        return self.names.index(name) + 1
 
     def enum(self, name: str, cls: Any, allowed: tuple[Any, ...] | None = None) -> Any:
         return as_enum(cls, self.values[name], name, self.index(name), allowed)

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 import rocmath
-from rocmath.handle import PointerMode
+from rocmath.arguments import Arguments
 from rocmath.launch import Buffer, launch
 from rocmath.precision import Precision
 from rocmath.stream import Task
@@ -65,31 +65,10 @@ class Routine:
     summary: str = ""
 
 
-class Call:
+class Call(Arguments):
     """One call of a bound routine: its arguments and the checking helpers its body uses."""
 
-    def __init__(self, fname: str, precision: Precision | None, names: tuple[str, ...], values: dict[str, Any]):
-        self.fname = fname
-        self.precision = precision
-        self.names = names
-        self.values = values
-        self.handle: SparseHandle = values["handle"]
-
-    @property
-    def dtype(self) -> np.dtype[Any]:
-        assert self.precision is not None
-        return self.precision.dtype
-
-    @property
-    def host_mode(self) -> bool:
-        return self.handle.pointer_mode is PointerMode.host
-
-    def __getitem__(self, name: str) -> Any:
-        return self.values[name]
-
-    def index(self, name: str) -> int:
-        """1-based position of a parameter in the C prototype (the handle is #1)."""
-        return self.names.index(name) + 1
+    handle: SparseHandle
 
     # -- checks --------------------------------------------------------------------------------------
 
