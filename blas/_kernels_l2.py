@@ -32,6 +32,7 @@ import numpy as np
 from numba import prange, types
 from numba.extending import overload
 
+from rocmath.batch import flat_entries
 from rocmath.kernel import kernel
 
 from ._kernels_l1 import _dot_block
@@ -456,10 +457,7 @@ def gemv_flat(trans, conj, alpha, beta, A, lda, m, n, x, y):  # type: ignore[no-
 def run_gemv_large(trans: int, alpha: np.ndarray, A: np.ndarray, x: np.ndarray, beta: np.ndarray,
                    y: np.ndarray) -> None:
     """gemv of one large column-major entry (``trans``: 0 N, 1 T, 2 C) by :func:`gemv_flat`."""
-    a = A[0]
-    m, n = a.shape
-    isz = a.itemsize
-    lda = a.strides[1] // isz if n > 1 else m
-    flat = np.lib.stride_tricks.as_strided(a, shape=((n - 1) * lda + m,), strides=(isz,))
+    _, m, n = A.shape
+    flat, lda, _ = flat_entries(A)  # type: ignore[misc]  # one column-major entry (c.matrix)
     gemv_flat(trans, trans == 2, alpha.astype(y.dtype), beta.astype(y.dtype), flat, lda, m, n,
               np.ascontiguousarray(x[0]), y[0])

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 from numba import njit, prange, types
 
+from rocmath.batch import flat_entries
 from rocmath.kernel import kernel
 
 OP_N, OP_T, OP_C = ord("N"), ord("T"), ord("C")
@@ -581,27 +582,11 @@ def gemm(which: int, c1: int, c2: int, c3: int, c4: int, alpha: np.ndarray, A: n
     _finish(C, c)
 
 
-def _flat(x: np.ndarray) -> tuple[np.ndarray, int, int] | None:
-    """A batch of column-major entries as (flat contiguous view from its first element,
-    leading dimension, batch stride) in elements; None if its strides do not allow it."""
-    nb, r, c = x.shape
-    isz = x.itemsize
-    s0, s1, s2 = x.strides
-    if x.size == 0:
-        return np.empty(0, x.dtype), max(r, 1), 0
-    ld = s2 // isz if c > 1 else r
-    stride = s0 // isz if nb > 1 else 0
-    if (r > 1 and s1 != isz) or s2 % isz or s0 % isz or ld < r or stride < 0:
-        return None
-    span = (nb - 1) * stride + (c - 1) * ld + r
-    return np.lib.stride_tricks.as_strided(x, shape=(span,), strides=(isz,)), ld, stride
-
-
 def _small_gemm(ta: int, tb: int, alpha: np.ndarray, A: np.ndarray, B: np.ndarray, beta: np.ndarray,
                 C: np.ndarray) -> bool:
     """gemm of small entries by gemm_small, when all three operands are strided batches of
     column-major entries (device strided batches and gathered pointer-array entries are)."""
-    fa, fb, fc = _flat(A), _flat(B), _flat(C)
+    fa, fb, fc = flat_entries(A), flat_entries(B), flat_entries(C)
     if fa is None or fb is None or fc is None:
         return False
     nb, m, n = C.shape

@@ -206,3 +206,21 @@ def _narrow(values: np.ndarray, storage: np.dtype[Any]) -> np.ndarray:
     if storage == BF16.dtype:
         return to_bfloat16(values)
     return values.astype(storage)
+
+
+def flat_entries(x: np.ndarray) -> tuple[np.ndarray, int, int] | None:
+    """A ``(batch, rows, cols)`` view of column-major entries as (a flat contiguous view from
+    its first element, leading dimension, batch stride), in elements, so that kernels index
+    ``flat[e * stride + j * ld + i]`` with unit stride known to the compiler; None if the
+    strides are not those of column-major entries (unit rows, non-negative multiples)."""
+    nb, r, c = x.shape
+    isz = x.itemsize
+    s0, s1, s2 = x.strides
+    if x.size == 0:
+        return np.empty(0, x.dtype), max(r, 1), 0
+    ld = s2 // isz if c > 1 else r
+    stride = s0 // isz if nb > 1 else 0
+    if (r > 1 and s1 != isz) or s2 % isz or s0 % isz or ld < r or stride < 0:
+        return None
+    span = (nb - 1) * stride + (c - 1) * ld + r
+    return np.lib.stride_tricks.as_strided(x, shape=(span,), strides=(isz,)), ld, stride
