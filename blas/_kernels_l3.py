@@ -52,6 +52,8 @@ MAX_CHUNKS = 64
 #: gemm entries with every dimension at most SMALL run as register-tiled loops (gemm_small),
 #: in parallel when the whole batch has at least PARALLEL_WORK multiply-adds.
 SMALL = 64
+#: Entries with at most this many rows (real: more than half as many) go to gemm_cols.
+COLS = 8
 PARALLEL_WORK = 1 << 15
 #: Column block of syrkx/herkx: the part of a block column off its diagonal block is one
 #: gemm; only the diagonal blocks compute (and then restore) elements of the other triangle.
@@ -513,6 +515,66 @@ def gemm_small(ta, tb, alpha, beta, A, B, C, WA, WB, nb, m, n, k, lda, ldb, ldc,
                 _rows1(X, xo, ldx, m, k, Y, yo, ldy, j, al, be, C, oc, ldc, acc)
 
 
+@_inline
+def _cols(R, X, xo, ldx, Y, yo, ldy, rows, n, k, alpha, beta, C, oc, ldc, acc):  # type: ignore[no-untyped-def]
+    """C[:rows, :n] := alpha X[:R, :k] Y[:k, :n] + beta C for one entry, a column at a time
+    with R (a constant) accumulators, of which the first ``rows`` are stored."""
+    for j in range(n):
+        for i in range(R):
+            acc[i] = 0
+        for q in range(k):
+            b = Y[np.uint64(yo + q + j * ldy)]
+            xq = xo + q * ldx
+            for i in range(R):
+                acc[i] += X[np.uint64(xq + i)] * b
+        o = oc + j * ldc
+        if beta == 0:
+            for i in range(rows):
+                C[np.uint64(o + i)] = alpha * acc[i]
+        else:
+            for i in range(rows):
+                C[np.uint64(o + i)] = alpha * acc[i] + beta * C[np.uint64(o + i)]
+
+
+@kernel(contiguous=True, slp=True)
+def gemm_cols(ta, tb, alpha, beta, A, B, C, WA, WB, nb, m, n, k, lda, ldb, ldc, sa, sb, sc, nchunk, vec):  # type: ignore[no-untyped-def]
+    """gemm of entries with m <= R = ``len(vec)`` rows (a compile-time constant), a column
+    of C at a time in R accumulators that the SLP vectorizer turns into one vector register
+    (the 4-column tiles of gemm_small stay scalar code at these heights).  op(A) of short or
+    transposed entries is first copied to chunk t's part of WA with R rows (zeros past m);
+    op(B) of transposed entries to WB.  Each of the four (A or WA) x (B or WB) combinations
+    is its own inlined loop nest: choosing the array at run time keeps LLVM from vectorizing."""
+    al, be = alpha[0], beta[0]
+    R = len(vec)
+    copy_a = m < R or ta != OP_N
+    per = (nb + nchunk - 1) // nchunk
+    for t in prange(nchunk):
+        acc = np.empty(R, C.dtype)
+        xo, yo = t * R * k, t * k * n
+        for e in range(t * per, min(nb, (t + 1) * per)):
+            if copy_a:
+                for q in range(k):
+                    for i in range(m):
+                        v = A[np.uint64(e * sa + i + q * lda)] if ta == OP_N else A[np.uint64(e * sa + q + i * lda)]
+                        WA[np.uint64(xo + q * R + i)] = np.conj(v) if ta == OP_C else v
+                    for i in range(m, R):
+                        WA[np.uint64(xo + q * R + i)] = 0
+            if tb != OP_N:
+                for q in range(k):
+                    for j in range(n):
+                        v = B[np.uint64(e * sb + j + q * ldb)]
+                        WB[np.uint64(yo + q + j * k)] = np.conj(v) if tb == OP_C else v
+            if copy_a:
+                if tb == OP_N:
+                    _cols(R, WA, xo, R, B, e * sb, ldb, m, n, k, al, be, C, e * sc, ldc, acc)
+                else:
+                    _cols(R, WA, xo, R, WB, yo, k, m, n, k, al, be, C, e * sc, ldc, acc)
+            elif tb == OP_N:
+                _cols(R, A, e * sa, lda, B, e * sb, ldb, m, n, k, al, be, C, e * sc, ldc, acc)
+            else:
+                _cols(R, A, e * sa, lda, WB, yo, k, m, n, k, al, be, C, e * sc, ldc, acc)
+
+
 # --- launch bodies: numpy around the numba kernels --------------------------------------------------
 
 
@@ -595,6 +657,12 @@ def _small_gemm(ta: int, tb: int, alpha: np.ndarray, A: np.ndarray, B: np.ndarra
     # Entries of C that overlap (a zero stride, say) are written in order, on one thread.
     parallel = nb > 1 and nb * m * n * k >= PARALLEL_WORK and sc >= (n - 1) * ldc + m
     nchunk = min(nb, MAX_CHUNKS) if parallel else 1
+    if m <= COLS and (m > COLS // 2 or C.dtype.kind == "c"):
+        copy_a = m < COLS or ta != OP_N
+        wa = np.empty(nchunk * COLS * k if copy_a else 0, C.dtype)
+        wb = np.empty(nchunk * k * n if tb != OP_N else 0, C.dtype)
+        gemm_cols(ta, tb, alpha, beta, a, b, c, wa, wb, nb, m, n, k, lda, ldb, ldc, sa, sb, sc, nchunk, (0,) * COLS)
+        return True
     pad = 64 // C.itemsize  # gemm_small copies op(A) of entries with pad/4 < m < pad rows, padded to pad rows
     wa = np.empty(nchunk * (pad * k if pad // 2 < m < pad else m * k if ta != OP_N else 0), C.dtype)
     wb = np.empty(nchunk * k * n if tb != OP_N else 0, C.dtype)

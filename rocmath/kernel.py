@@ -8,8 +8,9 @@ user chose one with ``NUMBA_THREADING_LAYER``.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import numba
@@ -83,9 +84,10 @@ class Kernel:
     contiguous views), so that numba knows their unit stride and the loops vectorize.
     """
 
-    def __init__(self, dispatcher: Any, contiguous: bool = False):
+    def __init__(self, dispatcher: Any, contiguous: bool = False, slp: bool = False):
         self.dispatcher = dispatcher
         self.contiguous = contiguous
+        self.slp = slp
         self._entries: dict[tuple[Any, ...], Any] = {}
         self.__name__ = getattr(dispatcher, "__name__", "kernel")
         self.__doc__ = getattr(dispatcher, "__doc__", None)
@@ -99,15 +101,42 @@ class Kernel:
     def __call__(self, *args: Any) -> Any:
         if self.contiguous:
             key = tuple((a.dtype, a.ndim, a.flags.writeable, a.flags.c_contiguous) if isinstance(a, np.ndarray)
-                        else type(a) for a in args)
+                        else _scalar_key(a) for a in args)
         else:
-            key = tuple((a.dtype, a.ndim, a.flags.writeable) if isinstance(a, np.ndarray) else type(a) for a in args)
+            key = tuple((a.dtype, a.ndim, a.flags.writeable) if isinstance(a, np.ndarray) else _scalar_key(a)
+                        for a in args)
         entry = self._entries.get(key)
         if entry is None:
             sig = tuple(_relaxed(numba.typeof(a), self.contiguous) for a in args)
-            self.dispatcher.compile(sig)
+            if self.slp:
+                with _slp_vectorizer():
+                    self.dispatcher.compile(sig)
+            else:
+                self.dispatcher.compile(sig)
             entry = self._entries[key] = self.dispatcher.overloads[sig].entry_point
         return entry(*args)
+
+
+def _scalar_key(a: Any) -> Any:
+    # A tuple's length is part of its numba type (kernels take compile-time sizes as tuples).
+    return (tuple, len(a)) if isinstance(a, tuple) else type(a)
+
+
+@contextlib.contextmanager
+def _slp_vectorizer() -> Iterator[None]:
+    """LLVM's SLP vectorizer on for the compilations inside the block.  numba switched it off
+    by default after miscompilations (numba#8852); kernels opt in one by one, each checked
+    against NumPy by the tests.  numba reads the setting whenever it builds a pass pipeline,
+    and its compiler lock (re-entrant) keeps other threads' compilations out meanwhile."""
+    from numba.core.compiler_lock import global_compiler_lock
+
+    with global_compiler_lock:
+        old = numba.core.config.SLP_VECTORIZE
+        numba.core.config.SLP_VECTORIZE = 1
+        try:
+            yield
+        finally:
+            numba.core.config.SLP_VECTORIZE = old
 
 
 def _relaxed(t: Any, keep_c: bool = False) -> Any:
@@ -117,20 +146,23 @@ def _relaxed(t: Any, keep_c: bool = False) -> Any:
 
 
 def kernel(fn: F | None = None, *, parallel: bool = True, fastmath: bool | set[str] = False,
-           contiguous: bool = False) -> Any:
+           contiguous: bool = False, slp: bool = False) -> Any:
     """Compile a kernel: ``numba.njit`` with ``cache=True``, ``nogil=True`` and numpy's
     error model (division by zero gives inf/NaN, as on a GPU, instead of raising),
     wrapped in a :class:`Kernel` that compiles once per dtypes and ranks.
 
     Use as ``@kernel`` or ``@kernel(parallel=False)``.  Kernels never check their
-    arguments: the launcher did.  ``contiguous=True``: see :class:`Kernel`.
+    arguments: the launcher did.  ``contiguous=True``: see :class:`Kernel`.  ``slp=True``
+    compiles with LLVM's SLP vectorizer, which numba leaves off: register-tiled loops whose
+    short constant-length row loops are unrolled before the loop vectorizer sees them only
+    become vector code through it.
     """
     def wrap(f: F) -> Any:
         # Functions typed at a prompt (python -c, a REPL, a notebook) have no file to cache beside.
         source = getattr(getattr(f, "__code__", None), "co_filename", "")
         cache = bool(source) and os.path.isfile(source)
         return Kernel(numba.njit(parallel=parallel, nogil=True, cache=cache, fastmath=fastmath,
-                                 error_model="numpy")(f), contiguous)
+                                 error_model="numpy")(f), contiguous, slp)
 
     return wrap if fn is None else wrap(fn)
 

@@ -204,9 +204,9 @@ def scalar(p: Precision) -> st.SearchStrategy[Any]:
 # --- gemm ------------------------------------------------------------------------------------
 
 
-#: Sizes across the row tiles (16, 8, 4, 1) and 4-column blocks of the small-gemm loops, to
+#: Sizes across gemm_cols (rows <= 8), the row tiles (16, 8, 4, 1) and 4-column blocks of the small-gemm loops, to
 #: their limit (SMALL) and one past it (BLAS per entry).
-tile_sizes = st.sampled_from((1, 3, 4, 5, 8, 9, 12, 15, 16, 17, 23, 31, 33, 48, k3.SMALL, k3.SMALL + 1))
+tile_sizes = st.sampled_from((1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 23, 31, 33, 48, k3.SMALL, k3.SMALL + 1))
 
 
 @settings(max_examples=examples(50))
@@ -671,8 +671,8 @@ def test_device_mode_null_arrays_need_a_zero_alpha(handle: Any) -> None:
 
 def test_one_compiled_kernel_whatever_the_leading_dimensions(handle: Any) -> None:
     # The BLAS-calling kernels only see entry addresses: one compilation serves every
-    # precision, leading dimension and flavour.  The loops for tiny gemm entries compile
-    # once per precision.
+    # precision, leading dimension and flavour.  The loops for tiny gemm entries (gemm_small,
+    # and gemm_cols for entries of at most 8 rows) compile once per precision.
     for p in SDCZ:
         for ld in (k3.SMALL + 2, k3.SMALL + 3, k3.SMALL + 7):
             for flavour in FLAVOURS:
@@ -681,7 +681,7 @@ def test_one_compiled_kernel_whatever_the_leading_dimensions(handle: Any) -> Non
                 eye = np.repeat(np.eye(m, dtype=p.dtype)[None], batch, axis=0)
                 with operands(flavour, A=(_data(p, batch, m, 2), ld), B=(_data(p, batch, 2, 3), ld),
                               C=(_data(p, batch, m, 3), ld)) as ops, operands(flavour, A=(eye, ld)) as tri:
-                    for mm in (m, 3):
+                    for mm in (m, 3, 7, 12):
                         call(handle, "gemm", p, flavour, ops, batch, transA="N", transB="N", m=mm, n=3, k=2,
                              alpha=1, beta=1)
                     call(handle, "trsm", p, flavour, {"A": tri["A"], "B": ops["C"]}, batch, side="L", uplo="U",
@@ -690,6 +690,7 @@ def test_one_compiled_kernel_whatever_the_leading_dimensions(handle: Any) -> Non
     assert len(k3.gemm_entries.signatures) == 1, k3.gemm_entries.signatures
     assert len(k3.tr_entries.signatures) == 1, k3.tr_entries.signatures
     assert len(k3.gemm_small.signatures) == len(SDCZ), k3.gemm_small.signatures
+    assert len(k3.gemm_cols.signatures) == len(SDCZ), k3.gemm_cols.signatures
 
 
 # --- argument checking ------------------------------------------------------------------------------
