@@ -244,7 +244,7 @@ def _entries(op, A, B, info, upper, unit, one, rone, lo, hi):  # type: ignore[no
                 _store_tri(A, e, w, upper, not (unit and op == TRTRI))
 
 
-@kernel(contiguous=True)
+@kernel
 def small_entries(op, A, B, info, upper, unit, one, rone, nchunk):  # type: ignore[no-untyped-def]
     """Operation ``op`` on every entry of A (its ``upper``/lower triangle; B: right-hand
     sides of potrs/posv, info[e] per entry), in ``nchunk`` chunks (one: on this thread).
