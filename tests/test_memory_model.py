@@ -221,6 +221,12 @@ class DeviceMemoryModel(RuleBasedStateMachine):
                 gc.enable()
 
 
-DeviceMemoryModel.TestCase.settings = settings(DeviceMemoryModel.TestCase.settings, max_examples=50,
-                                               stateful_step_count=40, deadline=None)
+# 400 steps in the default tier (a few seconds); the slow tier runs ten times as many.
+DeviceMemoryModel.TestCase.settings = settings(DeviceMemoryModel.TestCase.settings, max_examples=20,
+                                               stateful_step_count=20, deadline=None)
 test_device_memory_matches_a_host_model = DeviceMemoryModel.TestCase
+
+
+@pytest.mark.slow
+class TestDeviceMemoryModelLonger(DeviceMemoryModel.TestCase):  # type: ignore[name-defined]
+    settings = settings(DeviceMemoryModel.TestCase.settings, max_examples=100, stateful_step_count=40)
