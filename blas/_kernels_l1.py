@@ -213,6 +213,8 @@ def nrm2(x, safe, out):  # type: ignore[no-untyped-def]
             out[b] = np.sqrt(sums[b])
         else:
             rescale[b] = True
+    if not rescale.any():  # the usual case: no parallel region for the passes below (each wakes the team)
+        return
     big = np.zeros((nb, nblk), dtype=out.dtype)
     for t in prange(nb * nblk):
         b = t // nblk
