@@ -212,7 +212,7 @@ def gemm_strided_batched_small(size: tuple[int, int]) -> Problem:
                    teardown=teardown)
 
 
-@bench_case("blas.gemv_d", sizes={"quick": [2048], "full": [2048, 4096]})
+@bench_case("blas.gemv_d", sizes={"quick": [2048], "full": [2048, 3163, 4096]})  # 3163^2: 10^7 elements
 def gemv_d(n: int) -> Problem:
     """dgemv N on an n x n column-major matrix vs numpy ``A @ x``."""
     from .level2 import dgemv

@@ -118,6 +118,7 @@ class Task:
         if not self.done.is_set():
             if getattr(_local, "state", None) is self.state:
                 raise HipInvalidValueError(f"'{self.name}' waited on its own stream from a host callback")
+            self.state.run_queued(self)
             self.done.wait()
         if self.error is not None or self.skipped:
             self.state.raise_pending()
@@ -157,7 +158,37 @@ class _State:
     def wait_idle(self) -> None:
         last = self.last
         if last is not None and getattr(_local, "state", None) is not self:
+            self.run_queued(last)
             last.done.wait()
+
+    def run_queued(self, until: Task) -> None:
+        """Run this stream's queued work, in order, on the calling thread, which is about to
+        wait for it anyway, up to ``until`` — as long as the worker has not started it and
+        nothing it depends on is pending.  The order and the results are the worker's; the
+        waiter just does not sleep through two thread switches (the worker's wake-up, then
+        its own) after a launch it synchronizes at once."""
+        if until.done.is_set():
+            return
+        while True:
+            with self.cond:
+                if self.busy or not self.items:
+                    return
+                task = self.items[0]
+                if task is None or any(not d.done.is_set() for d in task.deps):
+                    return
+                self.items.popleft()
+                self.busy = True
+            outer = getattr(_local, "state", None)
+            _local.state = self  # as the worker: a wait for this stream from inside must not wait for itself
+            try:
+                _run(self, task)
+            finally:
+                _local.state = outer
+                with self.cond:
+                    self.busy = False
+                    self.cond.notify_all()
+            if task is until:
+                return
 
 
 def _raise_from_task(exc: BaseException, op: str, where: str) -> None:
@@ -591,6 +622,8 @@ class Event:
     def synchronize(self) -> None:
         """Wait until the captured work is done; raise the stream's pending error."""
         if self._task is not None:
+            if getattr(_local, "state", None) is not self._task.state:
+                self._task.state.run_queued(self._task)
             self._task.done.wait()
             self._task.state.raise_pending()
 
