@@ -27,11 +27,14 @@ from ._conversion import *  # noqa: F403
 from ._conversion2 import *  # noqa: F403
 from ._descr import *  # noqa: F403
 from ._extra import *  # noqa: F403
+from ._formats import *  # noqa: F403
 from ._generic import *  # noqa: F403
+from ._generic_ops import *  # noqa: F403
 from ._handle import *  # noqa: F403
 from ._level1 import *  # noqa: F403
 from ._level2 import *  # noqa: F403
 from ._level3 import *  # noqa: F403
 from ._matrix import *  # noqa: F403
+from ._precond import *  # noqa: F403
 from ._solve import *  # noqa: F403
 from ._types import *  # noqa: F403

@@ -1,4 +1,5 @@
-"""The generic API's descriptors: sparse CSR, CSC and COO matrices, dense vectors and matrices.
+"""The generic API's descriptors: sparse CSR, CSC, COO, COO (AoS), ELL, blocked-ELL and BSR matrices,
+dense vectors and matrices.
 
 ``create_*_descr`` return the descriptor (rocSPARSE's out-parameter), checking as rocSPARSE
 does: sizes (invalid_size, including ``nnz > rows * cols``), arrays non-null where their
@@ -6,10 +7,19 @@ length is positive (invalid_pointer), then enums (invalid_value).  Argument posi
 the out-parameter as #1, as in the C prototype.  Arrays are device pointers or DeviceArrays.
 A sparse descriptor owns a matrix descriptor (its attributes: fill mode, diagonal type,
 matrix type, storage mode) and a ``mat_info`` (its spmv analysis).
+
+The ``<format>_get`` getters and ``<format>_set_pointers`` setters are one line each over
+:data:`LAYOUTS`, the table of which descriptor fields each format returns and which arrays
+it takes (their required lengths as rocSPARSE checks them).  As rocSPARSE: a BSR
+descriptor counts rows, columns and nonzeros in blocks, an ELL descriptor's ``nnz`` is
+``rows * ell_width``, a blocked-ELL descriptor's ``rows``, ``cols`` and ``ell_cols`` count
+scalars (``ell_cols / ell_block_dim`` blocks per block row) and its ``nnz`` is 0.
 """
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +30,7 @@ from ._handle import MatDescr, MatInfo
 from ._types import (
     Datatype,
     DiagType,
+    Direction,
     FillMode,
     Format,
     IndexBase,
@@ -35,12 +46,14 @@ from ._types import (
 )
 
 __all__ = [
-    "DnMatDescr", "DnVecDescr", "SpMatDescr", "coo_get", "coo_set_pointers", "create_coo_descr",
-    "create_csc_descr", "create_csr_descr", "create_dnmat_descr", "create_dnvec_descr", "csc_get",
-    "csc_set_pointers", "csr_get", "csr_set_pointers", "destroy_dnmat_descr", "destroy_dnvec_descr",
-    "destroy_spmat_descr", "dnmat_get", "dnmat_get_values", "dnmat_set_values", "dnvec_get", "dnvec_get_values",
-    "dnvec_set_values", "spmat_get_attribute", "spmat_get_format", "spmat_get_index_base", "spmat_get_nnz",
-    "spmat_get_size", "spmat_get_values", "spmat_set_attribute", "spmat_set_nnz", "spmat_set_values",
+    "DnMatDescr", "DnVecDescr", "SpMatDescr", "bell_get", "bsr_get", "bsr_set_pointers", "coo_aos_get",
+    "coo_aos_set_pointers", "coo_get", "coo_set_pointers", "create_bell_descr", "create_bsr_descr",
+    "create_coo_aos_descr", "create_coo_descr", "create_csc_descr", "create_csr_descr", "create_dnmat_descr",
+    "create_dnvec_descr", "create_ell_descr", "csc_get", "csc_set_pointers", "csr_get", "csr_set_pointers",
+    "destroy_dnmat_descr", "destroy_dnvec_descr", "destroy_spmat_descr", "dnmat_get", "dnmat_get_values",
+    "dnmat_set_values", "dnvec_get", "dnvec_get_values", "dnvec_set_values", "ell_get", "ell_set_pointers",
+    "spmat_get_attribute", "spmat_get_format", "spmat_get_index_base", "spmat_get_nnz", "spmat_get_size",
+    "spmat_get_values", "spmat_set_attribute", "spmat_set_nnz", "spmat_set_values",
 ]
 
 
@@ -50,7 +63,10 @@ class SpMatDescr:
 
     For CSR ``row_data`` is the row pointer and ``col_data`` the column indices; for CSC
     ``col_data`` is the column pointer and ``row_data`` the row indices; for COO both are
-    index arrays of ``nnz`` entries.
+    index arrays of ``nnz`` entries; COO (AoS) keeps its interleaved (row, column) pairs in
+    ``ind_data``.  ELL and blocked ELL keep their column indices in ``col_data`` (``ell_width``,
+    ``ell_cols`` their widths); BSR its row pointer and block columns in ``row_data`` and
+    ``col_data``.  ``block_dim`` and ``block_dir`` describe BSR and blocked-ELL blocks.
     """
 
     format: Format
@@ -68,6 +84,11 @@ class SpMatDescr:
     info: MatInfo = field(default_factory=MatInfo)
     analysed: bool = False
     destroyed: bool = False
+    ind_data: Any = None
+    ell_width: int = 0
+    ell_cols: int = 0
+    block_dim: int = 1
+    block_dir: Direction = Direction.row
 
 
 @dataclass(eq=False)
@@ -184,6 +205,155 @@ def create_coo_descr(rows: int, cols: int, nnz: int, coo_row_ind: Any, coo_col_i
     return _new_spmat(Format.coo, r, c, z, coo_row_ind, coo_col_ind, coo_val, it, it, base, dt)
 
 
+def create_coo_aos_descr(rows: int, cols: int, nnz: int, coo_ind: Any, coo_val: Any, idx_type: Any, idx_base: Any,
+                         data_type: Any) -> SpMatDescr:
+    """``rocsparse_create_coo_aos_descr``: a COO matrix whose ``coo_ind`` holds ``nnz`` (row, column) pairs.
+
+    Parameters
+    ----------
+    rows, cols, nnz
+        The sizes (``nnz <= rows * cols``).
+    coo_ind, coo_val
+        ``2 nnz`` interleaved indices and ``nnz`` values (device arrays).
+    idx_type, idx_base, data_type
+        ``rocsparse_indextype``, ``rocsparse_index_base``, ``rocsparse_datatype``.
+
+    Returns
+    -------
+    SpMatDescr
+        The descriptor (rocSPARSE's out-parameter, argument #1).
+    """
+    r, c, z = _size(rows, "rows", 2), _size(cols, "cols", 3), _size(nnz, "nnz", 4)
+    if z > r * c:
+        raise SparseInvalidSizeError(f"nnz = {z} exceeds rows * cols = {r * c}", arg="nnz", index=4)
+    _array(z, coo_ind, "coo_ind", 5)
+    _array(z, coo_val, "coo_val", 6)
+    it = as_enum(IndexType, idx_type, "idx_type", 7)
+    base = as_enum(IndexBase, idx_base, "idx_base", 8)
+    dt = as_enum(Datatype, data_type, "data_type", 9)
+    d = _new_spmat(Format.coo_aos, r, c, z, None, None, coo_val, it, it, base, dt)
+    d.ind_data = coo_ind
+    return d
+
+
+def create_ell_descr(rows: int, cols: int, ell_col_ind: Any, ell_val: Any, ell_width: int, idx_type: Any,
+                     idx_base: Any, data_type: Any) -> SpMatDescr:
+    """``rocsparse_create_ell_descr``: a ``rows x cols`` ELL matrix of width ``ell_width`` (``<= cols``).
+
+    Parameters
+    ----------
+    rows, cols
+        The sizes.
+    ell_col_ind, ell_val
+        ``rows * ell_width`` column indices (-1 pads) and values, column-major (entry ``p`` of row
+        ``i`` at ``p * rows + i``).
+    ell_width
+        Entries per row.
+    idx_type, idx_base, data_type
+        ``rocsparse_indextype``, ``rocsparse_index_base``, ``rocsparse_datatype``.
+
+    Returns
+    -------
+    SpMatDescr
+        The descriptor; its ``nnz`` is ``rows * ell_width``, as in rocSPARSE.
+    """
+    r, c = _size(rows, "rows", 2), _size(cols, "cols", 3)
+    w = _size(ell_width, "ell_width", 6)
+    _array(r * w, ell_col_ind, "ell_col_ind", 4)
+    _array(r * w, ell_val, "ell_val", 5)
+    if w > c:
+        raise SparseInvalidSizeError(f"ell_width = {w} exceeds cols = {c}", arg="ell_width", index=6)
+    it = as_enum(IndexType, idx_type, "idx_type", 7)
+    base = as_enum(IndexBase, idx_base, "idx_base", 8)
+    dt = as_enum(Datatype, data_type, "data_type", 9)
+    d = _new_spmat(Format.ell, r, c, r * w, None, ell_col_ind, ell_val, it, it, base, dt)
+    d.ell_width = w
+    return d
+
+
+def create_bell_descr(rows: int, cols: int, ell_block_dir: Any, ell_block_dim: int, ell_cols: int, ell_col_ind: Any,
+                      ell_val: Any, idx_type: Any, idx_base: Any, data_type: Any) -> SpMatDescr:
+    """``rocsparse_create_bell_descr``: a blocked-ELL matrix of ``rows x cols`` scalars in blocks of
+    ``ell_block_dim x ell_block_dim``, ``ell_cols`` scalar columns (``ell_cols / ell_block_dim`` blocks)
+    per block row.
+
+    Parameters
+    ----------
+    rows, cols
+        The sizes in scalars.
+    ell_block_dir, ell_block_dim
+        The storage direction inside a block and the block dimension (> 0).
+    ell_cols
+        Scalar columns per block row (``<= cols``).
+    ell_col_ind, ell_val
+        The block columns (column-major over block rows, -1 pads) and the blocks' values.
+    idx_type, idx_base, data_type
+        ``rocsparse_indextype``, ``rocsparse_index_base``, ``rocsparse_datatype``.
+
+    Returns
+    -------
+    SpMatDescr
+        The descriptor.
+    """
+    r, c = _size(rows, "rows", 2), _size(cols, "cols", 3)
+    direction = as_enum(Direction, ell_block_dir, "ell_block_dir", 4)
+    bd = _size(ell_block_dim, "ell_block_dim", 5)
+    if bd == 0:
+        raise SparseInvalidSizeError("must be positive", arg="ell_block_dim", index=5)
+    ec = _size(ell_cols, "ell_cols", 6)
+    if ec > c:
+        raise SparseInvalidSizeError(f"ell_cols = {ec} exceeds cols = {c}", arg="ell_cols", index=6)
+    # rocSPARSE checks the arrays against ell_cols * ell_block_dim.
+    _array(ec * bd, ell_col_ind, "ell_col_ind", 7)
+    _array(ec * bd, ell_val, "ell_val", 8)
+    it = as_enum(IndexType, idx_type, "idx_type", 9)
+    base = as_enum(IndexBase, idx_base, "idx_base", 10)
+    dt = as_enum(Datatype, data_type, "data_type", 11)
+    d = _new_spmat(Format.bell, r, c, 0, None, ell_col_ind, ell_val, it, it, base, dt)
+    d.ell_cols, d.block_dim, d.block_dir = ec, bd, direction
+    return d
+
+
+def create_bsr_descr(mb: int, nb: int, nnzb: int, block_dir: Any, block_dim: int, bsr_row_ptr: Any, bsr_col_ind: Any,
+                     bsr_val: Any, row_ptr_type: Any, col_ind_type: Any, idx_base: Any, data_type: Any) -> SpMatDescr:
+    """``rocsparse_create_bsr_descr``: a BSR matrix of ``mb x nb`` blocks of ``block_dim x block_dim``,
+    ``nnzb`` of them stored.
+
+    Parameters
+    ----------
+    mb, nb, nnzb
+        Block rows, block columns and stored blocks (``nnzb <= mb * nb``).
+    block_dir, block_dim
+        The storage direction inside a block and the block dimension (> 0).
+    bsr_row_ptr, bsr_col_ind, bsr_val
+        ``mb + 1`` offsets, ``nnzb`` block columns and ``nnzb * block_dim^2`` values.
+    row_ptr_type, col_ind_type, idx_base, data_type
+        ``rocsparse_indextype`` (twice), ``rocsparse_index_base``, ``rocsparse_datatype``.
+
+    Returns
+    -------
+    SpMatDescr
+        The descriptor; its rows, columns and nnz count blocks, as in rocSPARSE.
+    """
+    r, c, z = _size(mb, "mb", 2), _size(nb, "nb", 3), _size(nnzb, "nnzb", 4)
+    if z > r * c:
+        raise SparseInvalidSizeError(f"nnzb = {z} exceeds mb * nb = {r * c}", arg="nnzb", index=4)
+    direction = as_enum(Direction, block_dir, "block_dir", 5)
+    bd = _size(block_dim, "block_dim", 6)
+    if bd == 0:
+        raise SparseInvalidSizeError("must be positive", arg="block_dim", index=6)
+    _array(r, bsr_row_ptr, "bsr_row_ptr", 7)
+    _array(z, bsr_col_ind, "bsr_col_ind", 8)
+    _array(z, bsr_val, "bsr_val", 9)
+    rt = as_enum(IndexType, row_ptr_type, "row_ptr_type", 10)
+    ct = as_enum(IndexType, col_ind_type, "col_ind_type", 11)
+    base = as_enum(IndexBase, idx_base, "idx_base", 12)
+    dt = as_enum(Datatype, data_type, "data_type", 13)
+    d = _new_spmat(Format.bsr, r, c, z, bsr_row_ptr, bsr_col_ind, bsr_val, rt, ct, base, dt)
+    d.block_dim, d.block_dir = bd, direction
+    return d
+
+
 def destroy_spmat_descr(descr: SpMatDescr) -> None:
     """``rocsparse_destroy_spmat_descr``."""
     d = check_spmat(descr)
@@ -191,69 +361,121 @@ def destroy_spmat_descr(descr: SpMatDescr) -> None:
     d.destroyed = True
 
 
+@dataclass(frozen=True)
+class Layout:
+    """What one format's ``<format>_get`` returns and which arrays its ``<format>_set_pointers`` takes.
+
+    ``fields`` are :class:`SpMatDescr` attribute names in rocSPARSE's getter order; ``arrays`` are
+    ``(parameter name, attribute, required length)`` in its setter order, the length a function of
+    the descriptor (an array must be non-null when it is positive).
+    """
+
+    fields: tuple[str, ...]
+    arrays: tuple[tuple[str, str, Callable[[SpMatDescr], int]], ...] = ()
+
+
+def _rows(d: SpMatDescr) -> int:
+    return d.rows
+
+
+def _cols(d: SpMatDescr) -> int:
+    return d.cols
+
+
+def _nnz(d: SpMatDescr) -> int:
+    return d.nnz
+
+
+def _always(d: SpMatDescr) -> int:
+    return 1  # rocSPARSE's ROCSPARSE_CHECKARG_POINTER: non-null whatever the sizes
+
+
+_SIZES = ("rows", "cols", "nnz")
+#: The accessor table: every format's getter fields and setter arrays.
+LAYOUTS: dict[Format, Layout] = {
+    Format.csr: Layout((*_SIZES, "row_data", "col_data", "val_data", "row_type", "col_type", "idx_base",
+                        "data_type"),
+                       (("csr_row_ptr", "row_data", _rows), ("csr_col_ind", "col_data", _nnz),
+                        ("csr_val", "val_data", _nnz))),
+    Format.csc: Layout((*_SIZES, "col_data", "row_data", "val_data", "col_type", "row_type", "idx_base",
+                        "data_type"),
+                       (("csc_col_ptr", "col_data", _cols), ("csc_row_ind", "row_data", _nnz),
+                        ("csc_val", "val_data", _nnz))),
+    Format.coo: Layout((*_SIZES, "row_data", "col_data", "val_data", "row_type", "idx_base", "data_type"),
+                       (("coo_row_ind", "row_data", _nnz), ("coo_col_ind", "col_data", _nnz),
+                        ("coo_val", "val_data", _nnz))),
+    Format.coo_aos: Layout((*_SIZES, "ind_data", "val_data", "row_type", "idx_base", "data_type"),
+                           (("coo_ind", "ind_data", _always), ("coo_val", "val_data", _always))),
+    Format.ell: Layout(("rows", "cols", "col_data", "val_data", "ell_width", "row_type", "idx_base", "data_type"),
+                       (("ell_col_ind", "col_data", _always), ("ell_val", "val_data", _always))),
+    Format.bell: Layout(("rows", "cols", "block_dir", "block_dim", "ell_cols", "col_data", "val_data", "row_type",
+                         "idx_base", "data_type")),
+    Format.bsr: Layout((*_SIZES, "block_dir", "block_dim", "row_data", "col_data", "val_data", "row_type",
+                        "col_type", "idx_base", "data_type"),
+                       (("bsr_row_ptr", "row_data", _always), ("bsr_col_ind", "col_data", _nnz),
+                        ("bsr_val", "val_data", _nnz))),
+}
+
+
 def _check_format(d: SpMatDescr, fmt: Format) -> None:
     if d.format is not fmt:
         raise SparseInvalidValueError(f"a {d.format.name} descriptor, expected {fmt.name}", arg="descr", index=1)
 
 
-def csr_get(descr: SpMatDescr) -> tuple[Any, ...]:
-    """``rocsparse_csr_get``: ``(rows, cols, nnz, csr_row_ptr, csr_col_ind, csr_val, row_ptr_type,
-    col_ind_type, idx_base, data_type)``."""
-    d = check_spmat(descr)
-    _check_format(d, Format.csr)
-    return (d.rows, d.cols, d.nnz, d.row_data, d.col_data, d.val_data, d.row_type, d.col_type, d.idx_base,
-            d.data_type)
+def _getter(fmt: Format) -> Callable[[SpMatDescr], tuple[Any, ...]]:
+    """``rocsparse_<format>_get``: the fields of :data:`LAYOUTS` ``[fmt]`` as a tuple."""
+    fields = LAYOUTS[fmt].fields
+
+    def get(descr: SpMatDescr) -> tuple[Any, ...]:
+        d = check_spmat(descr)
+        _check_format(d, fmt)
+        return tuple(getattr(d, f) for f in fields)
+
+    get.__name__ = get.__qualname__ = f"{fmt.name}_get"
+    get.__doc__ = (f"``rocsparse_{fmt.name}_get``: ``({', '.join(fields)})`` (rocSPARSE's out-parameters).\n\n"
+                   "A descriptor of another format is invalid_value.")
+    return get
 
 
-def csc_get(descr: SpMatDescr) -> tuple[Any, ...]:
-    """``rocsparse_csc_get``: ``(rows, cols, nnz, csc_col_ptr, csc_row_ind, csc_val, col_ptr_type,
-    row_ind_type, idx_base, data_type)``."""
-    d = check_spmat(descr)
-    _check_format(d, Format.csc)
-    return (d.rows, d.cols, d.nnz, d.col_data, d.row_data, d.val_data, d.col_type, d.row_type, d.idx_base,
-            d.data_type)
+def _setter(fmt: Format) -> Callable[..., None]:
+    """``rocsparse_<format>_set_pointers``: new arrays, checked as :data:`LAYOUTS` ``[fmt]`` says."""
+    arrays = LAYOUTS[fmt].arrays
+    signature = inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+                                   for n in ("descr", *(a[0] for a in arrays))])
+
+    def set_pointers(*args: Any, **kwargs: Any) -> None:
+        given = signature.bind(*args, **kwargs).arguments
+        d = check_spmat(given["descr"])
+        _check_format(d, fmt)
+        values = [given[name] for name, _, _ in arrays]
+        for index, ((name, _, length), value) in enumerate(zip(arrays, values, strict=True), 2):
+            _array(length(d), value, name, index)
+        d.analysed = False  # new arrays: an earlier analysis no longer applies
+        d.info.csrmv = None
+        for (_, attr, _), value in zip(arrays, values, strict=True):
+            setattr(d, attr, value)
+
+    set_pointers.__name__ = set_pointers.__qualname__ = f"{fmt.name}_set_pointers"
+    set_pointers.__signature__ = signature  # type: ignore[attr-defined]
+    set_pointers.__doc__ = (f"``rocsparse_{fmt.name}_set_pointers(descr, {', '.join(a[0] for a in arrays)})``: "
+                            "the descriptor's new arrays (null where a length is positive: invalid_pointer).")
+    return set_pointers
 
 
-def coo_get(descr: SpMatDescr) -> tuple[Any, ...]:
-    """``rocsparse_coo_get``: ``(rows, cols, nnz, coo_row_ind, coo_col_ind, coo_val, idx_type, idx_base,
-    data_type)``."""
-    d = check_spmat(descr)
-    _check_format(d, Format.coo)
-    return d.rows, d.cols, d.nnz, d.row_data, d.col_data, d.val_data, d.row_type, d.idx_base, d.data_type
+csr_get = _getter(Format.csr)
+csc_get = _getter(Format.csc)
+coo_get = _getter(Format.coo)
+coo_aos_get = _getter(Format.coo_aos)
+ell_get = _getter(Format.ell)
+bell_get = _getter(Format.bell)
+bsr_get = _getter(Format.bsr)
 
-
-def _set_pointers(d: SpMatDescr, row: Any, col: Any, val: Any, names: tuple[str, str, str], lens: tuple[int, ...]):
-    for value, name, length, index in zip((row, col, val), names, lens, (2, 3, 4), strict=True):
-        _array(length, value, name, index)
-    d.analysed = False  # new arrays: an earlier analysis no longer applies
-    d.info.csrmv = None
-
-
-def csr_set_pointers(descr: SpMatDescr, csr_row_ptr: Any, csr_col_ind: Any, csr_val: Any) -> None:
-    """``rocsparse_csr_set_pointers``."""
-    d = check_spmat(descr)
-    _check_format(d, Format.csr)
-    _set_pointers(d, csr_row_ptr, csr_col_ind, csr_val, ("csr_row_ptr", "csr_col_ind", "csr_val"),
-                  (d.rows, d.nnz, d.nnz))
-    d.row_data, d.col_data, d.val_data = csr_row_ptr, csr_col_ind, csr_val
-
-
-def csc_set_pointers(descr: SpMatDescr, csc_col_ptr: Any, csc_row_ind: Any, csc_val: Any) -> None:
-    """``rocsparse_csc_set_pointers``."""
-    d = check_spmat(descr)
-    _check_format(d, Format.csc)
-    _set_pointers(d, csc_col_ptr, csc_row_ind, csc_val, ("csc_col_ptr", "csc_row_ind", "csc_val"),
-                  (d.cols, d.nnz, d.nnz))
-    d.col_data, d.row_data, d.val_data = csc_col_ptr, csc_row_ind, csc_val
-
-
-def coo_set_pointers(descr: SpMatDescr, coo_row_ind: Any, coo_col_ind: Any, coo_val: Any) -> None:
-    """``rocsparse_coo_set_pointers``."""
-    d = check_spmat(descr)
-    _check_format(d, Format.coo)
-    _set_pointers(d, coo_row_ind, coo_col_ind, coo_val, ("coo_row_ind", "coo_col_ind", "coo_val"),
-                  (d.nnz, d.nnz, d.nnz))
-    d.row_data, d.col_data, d.val_data = coo_row_ind, coo_col_ind, coo_val
+csr_set_pointers = _setter(Format.csr)
+csc_set_pointers = _setter(Format.csc)
+coo_set_pointers = _setter(Format.coo)
+coo_aos_set_pointers = _setter(Format.coo_aos)
+ell_set_pointers = _setter(Format.ell)
+bsr_set_pointers = _setter(Format.bsr)
 
 
 def spmat_get_size(descr: SpMatDescr) -> tuple[int, int, int]:

@@ -1,7 +1,16 @@
 """The generic API: spmv and spmm with their stages (buffer_size -> preprocess -> compute).
 
+Formats as rocSPARSE: spmv takes CSR, CSC, COO, COO (AoS), ELL and BSR matrices (blocked ELL: every
+algorithm is invalid_value); spmm takes CSR, CSC, BSR and blocked ELL (COO (AoS) and ELL:
+not_implemented).  BSR products and blocked-ELL spmm need ``trans`` (``trans_A``) none; BSR spmm
+takes ``trans_B`` none or transpose.  Non-general COO (AoS), ELL, BSR and blocked-ELL matrices are
+not_implemented.  A blocked-ELL matrix's rows and columns must be multiples of its block dimension
+(rocSPARSE silently leaves the remainder out; here it is invalid_size).  Blocked-ELL spmm of an
+empty product scales C by beta (rocSPARSE returns without touching C).
+
 ``stage=buffer_size`` returns the bytes of ``temp_buffer`` the compute stage needs (the
-private accumulators of scattered products; 0 for non-transposed CSR products).
+private accumulators of scattered CSR / CSC / COO products; 0 for non-transposed CSR products and
+every COO (AoS), ELL, BSR and blocked-ELL product).
 ``stage=preprocess`` analyses a CSR matrix for the default, csr_adaptive and csr_lrb
 algorithms (a row partition balanced by nonzeros, kept in the descriptor, as csrmv_analysis).
 ``stage=compute`` runs the product.  Check order as rocSPARSE: handle, trans, alpha, the
@@ -27,7 +36,8 @@ from rocmath.precision import Precision
 
 from . import _kernels as k
 from ._api import Call, is_null
-from ._descr import SpMatDescr, check_dnmat, check_dnvec, check_spmat
+from ._descr import DnMatDescr, DnVecDescr, SpMatDescr, check_dnmat, check_dnvec, check_spmat
+from ._formats import conjugated, launch_block_rows, launch_ell, launch_scatter, scale_rows
 from ._handle import check_handle
 from ._level2 import ANALYSIS_BLOCK_NNZ, CsrmvAnalysis, launch_coomv, launch_csrmv, scale_y, scatter_chunks
 from ._level3 import dense_view, launch_csrmm, scale_c
@@ -52,13 +62,21 @@ _SPMV_ALGS = {
     Format.csr: (SpMVAlg.default, SpMVAlg.csr_stream, SpMVAlg.csr_adaptive, SpMVAlg.csr_lrb),
     Format.csc: (SpMVAlg.default, SpMVAlg.csr_stream, SpMVAlg.csr_adaptive, SpMVAlg.csr_lrb),
     Format.coo: (SpMVAlg.default, SpMVAlg.coo, SpMVAlg.coo_atomic),
+    Format.coo_aos: (SpMVAlg.default, SpMVAlg.coo, SpMVAlg.coo_atomic),
+    Format.ell: (SpMVAlg.default, SpMVAlg.ell),
+    Format.bsr: (SpMVAlg.default, SpMVAlg.bsr),
+    Format.bell: (),
 }
 _SPMM_ALGS = {
     Format.csr: (SpMMAlg.default, SpMMAlg.csr, SpMMAlg.csr_row_split, SpMMAlg.csr_nnz_split,
                  SpMMAlg.csr_merge_path),
     Format.csc: (SpMMAlg.default, SpMMAlg.csr, SpMMAlg.csr_row_split, SpMMAlg.csr_nnz_split,
                  SpMMAlg.csr_merge_path),
+    Format.bsr: (SpMMAlg.default, SpMMAlg.bsr),
+    Format.bell: (SpMMAlg.default, SpMMAlg.bell),
 }
+#: The formats whose products run in the blocked kernel of :mod:`._formats` (all general matrices only).
+_BLOCKED = (Format.coo_aos, Format.ell, Format.bsr, Format.bell)
 
 
 def _layered(fn: Callable[..., int]) -> Callable[..., int]:
@@ -139,7 +157,7 @@ _SPMV_NAMES = ("handle", "trans", "alpha", "mat", "x", "beta", "y", "compute_typ
 @_layered
 def spmv(handle: Any, trans: Any, alpha: Any, mat: SpMatDescr, x: Any, beta: Any, y: Any, compute_type: Any,
          alg: Any, stage: Any, buffer_size: Any = None, temp_buffer: Any = None) -> int:
-    """``rocsparse_spmv``: ``y := alpha op(A) x + beta y`` for a CSR, CSC or COO descriptor.
+    """``rocsparse_spmv``: ``y := alpha op(A) x + beta y`` for a CSR, CSC, COO, COO (AoS), ELL or BSR descriptor.
 
     Parameters
     ----------
@@ -173,8 +191,12 @@ def spmv(handle: Any, trans: Any, alpha: Any, mat: SpMatDescr, x: Any, beta: Any
     if algo not in _SPMV_ALGS[A.format]:
         raise SparseInvalidValueError(f"{algo.name} does not apply to {A.format.name}", arg="alg",
                                       index=c.index("alg"))
-    if A.descr.type is MatrixType.hermitian or (A.descr.type is MatrixType.symmetric and A.format is Format.coo):
+    mtype = A.descr.type
+    if mtype is MatrixType.hermitian or (mtype is MatrixType.symmetric and A.format is Format.coo) or (
+            mtype is not MatrixType.general and A.format in _BLOCKED):
         raise SparseNotImplementedError(f"{A.descr.type.name} {A.format.name} spmv", arg="mat", index=c.index("mat"))
+    if A.format in _BLOCKED:
+        return _spmv_formats(c, op, A, X, Y, stg, buffer_size)
     dtype = c.dtype
     isz = dtype.itemsize
     m, n = A.rows, A.cols
@@ -232,7 +254,8 @@ _SPMM_NAMES = ("handle", "trans_A", "trans_B", "alpha", "mat_A", "mat_B", "beta"
 @_layered
 def spmm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, mat_A: SpMatDescr, mat_B: Any, beta: Any, mat_C: Any,
          compute_type: Any, alg: Any, stage: Any, buffer_size: Any = None, temp_buffer: Any = None) -> int:
-    """``rocsparse_spmm``: ``C := alpha op(A) op(B) + beta C`` for a CSR or CSC matrix A and dense B, C.
+    """``rocsparse_spmm``: ``C := alpha op(A) op(B) + beta C`` for a CSR, CSC, BSR or blocked-ELL matrix A and
+    dense B, C.
 
     B and C are dense matrix descriptors in row or column order.  ``buffer_size`` and
     ``temp_buffer`` as :func:`spmv`; returns the temp_buffer bytes the compute stage needs.
@@ -259,6 +282,8 @@ def spmm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, mat_A: SpMatDescr,
                                       index=c.index("alg"))
     if A.descr.type is not MatrixType.general:
         raise SparseNotImplementedError(f"{A.descr.type.name} spmm", arg="mat_A", index=c.index("mat_A"))
+    if A.format in _BLOCKED:
+        return _spmm_blocks(c, op_a, op_b, A, B, Cd, stg, buffer_size)
     dtype = c.dtype
     csr = _Csr(A, dtype)
     inner, conj_a = csr.op(op_a)
@@ -297,3 +322,96 @@ def spmm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, mat_A: SpMatDescr,
 def _ptr(data: Any) -> int:
     return data.ptr if isinstance(data, rocmath.DeviceArray) else int(data or 0)
 
+
+
+def _spmv_formats(c: Call, op: Operation, A: SpMatDescr, X: DnVecDescr, Y: DnVecDescr, stg: SpMVStage,
+                  buffer_size: Any) -> int:
+    """spmv of a COO (AoS), ELL or BSR matrix (no temp_buffer: 0 bytes, as rocSPARSE)."""
+    if isinstance(buffer_size, np.ndarray):
+        buffer_size.reshape(-1)[0] = 0
+    if stg is SpMVStage.buffer_size:
+        return 0
+    if A.format is Format.bsr and op is not Operation.none:
+        raise SparseNotImplementedError("BSR spmv supports operation none only", arg="trans", index=c.index("trans"))
+    if stg is SpMVStage.preprocess:
+        return 0
+    dtype = c.dtype
+    bd = A.block_dim if A.format is Format.bsr else 1
+    m, n = A.rows * bd, A.cols * bd
+    ylen, xlen = (m, n) if op is Operation.none else (n, m)
+    itype, ctype = A.row_type.dtype, A.col_type.dtype
+    alpha_s, beta_s = c.scalar("alpha"), c.scalar("beta")
+    yb = _buffer(Y.values, dtype, ylen, "y")
+    if m == 0 or n == 0 or A.nnz == 0:
+        scale_rows(c, beta_s, Buffer(yb.ptr, dtype, (ylen, 1), name="y", owner=Y.values), ctype)
+        return 0
+    if c.host_mode and c.host_value("alpha") == 0 and c.host_value("beta") == 1:
+        return 0
+    xb = _buffer(X.values, dtype, xlen, "x")
+    base = int(A.idx_base)
+    if A.format is Format.ell:
+        launch_ell(c, op, m, n, base, A.ell_width, _buffer(A.val_data, dtype, A.nnz, "val"),
+                   _buffer(A.col_data, ctype, A.nnz, "col"), alpha_s, xb, beta_s, yb)
+    elif A.format is Format.bsr:
+        xs = Buffer(xb.ptr, dtype, (n, 1), name="x", owner=X.values)
+        ys = Buffer(yb.ptr, dtype, (m, 1), name="y", owner=Y.values)
+        launch_block_rows(c, A.block_dir, False, alpha_s, _buffer(A.row_data, itype, A.rows + 1, "row_ptr"), base,
+                          -1, _buffer(A.col_data, ctype, A.nnz, "col"),
+                          _buffer(A.val_data, dtype, A.nnz * bd * bd, "val"), bd, xs, beta_s, ys, A.nnz)
+    else:  # COO (AoS): the row and column indices are the even and odd elements of the pairs
+        pairs = _buffer(A.ind_data, itype, 2 * A.nnz, "ind")
+        rows = Buffer(pairs.ptr, itype, (A.nnz,), (2 * itype.itemsize,), name="ind", owner=A.ind_data)
+        cols = Buffer(pairs.ptr + itype.itemsize, itype, (A.nnz,), (2 * itype.itemsize,), name="ind",
+                      owner=A.ind_data)
+        launch_scatter(c, op, Buffer(0, itype, (0,)), rows, cols, base, -2, _buffer(A.val_data, dtype, A.nnz, "val"),
+                       alpha_s, xb, beta_s, yb, A.nnz)
+    return 0
+
+
+def _spmm_blocks(c: Call, op_a: Operation, op_b: Operation, A: SpMatDescr, B: DnMatDescr, Cd: DnMatDescr,
+                 stg: SpMMStage, buffer_size: Any) -> int:
+    """spmm of a BSR or blocked-ELL matrix (no temp_buffer)."""
+    if isinstance(buffer_size, np.ndarray):
+        buffer_size.reshape(-1)[0] = 0
+    if stg is SpMMStage.buffer_size:
+        return 0
+    if op_a is not Operation.none:
+        raise SparseNotImplementedError(f"{A.format.name} spmm supports trans_A none only", arg="trans_A",
+                                        index=c.index("trans_A"))
+    if A.format is Format.bsr and op_b is Operation.conjugate_transpose:
+        raise SparseNotImplementedError("BSR spmm supports trans_B none or transpose", arg="trans_B",
+                                        index=c.index("trans_B"))
+    dtype = c.dtype
+    bd = A.block_dim
+    if A.format is Format.bsr:
+        m, kdim, mb, nblocks = A.rows * bd, A.cols * bd, A.rows, A.nnz
+    else:
+        if A.rows % bd or A.cols % bd:
+            raise c.invalid_size("mat_A", f"a {A.rows} x {A.cols} blocked-ELL matrix in blocks of {bd}: the sizes "
+                                          "must be multiples of the block dimension")
+        m, kdim, mb = A.rows, A.cols, A.rows // bd
+        nblocks = mb * (A.ell_cols // bd)
+    ncols = Cd.cols
+    brows, bcols = (B.rows, B.cols) if op_b is Operation.none else (B.cols, B.rows)
+    if (Cd.rows, brows, bcols) != (m, kdim, ncols):
+        raise c.invalid_size("mat_C", f"op(A) is {m} x {kdim}, op(B) {brows} x {bcols}, C {Cd.rows} x {ncols}")
+    if stg is not SpMMStage.compute:
+        return 0
+    beta_s = c.scalar("beta")
+    col_type = A.col_type.dtype
+    Cv = dense_view(Cd.values, _ptr(Cd.values), dtype, Cd.rows, Cd.cols, Cd.ld, Cd.order, name="C")
+    if m == 0 or ncols == 0 or kdim == 0 or nblocks == 0:
+        scale_rows(c, beta_s, Cv, col_type)
+        return 0
+    Bv = dense_view(B.values, _ptr(B.values), dtype, B.rows, B.cols, B.ld, B.order, op_b is not Operation.none, "B")
+    if op_b is Operation.conjugate_transpose:
+        Bv = conjugated(c, Bv)
+    if A.format is Format.bsr:
+        row_ptr = _buffer(A.row_data, A.row_type.dtype, mb + 1, "row_ptr")
+        width = -1
+    else:
+        row_ptr, width = Buffer(0, col_type, (0,)), A.ell_cols // bd
+    val = _buffer(A.val_data, dtype, nblocks * bd * bd, "val")
+    launch_block_rows(c, A.block_dir, False, c.scalar("alpha"), row_ptr, int(A.idx_base), width,
+                      _buffer(A.col_data, col_type, nblocks, "col"), val, bd, Bv, beta_s, Cv, nblocks)
+    return 0

@@ -21,9 +21,11 @@ from rocmath.errors import RocmathError
 from rocmath.handle import PointerMode
 
 __all__ = [
-    "Action", "AnalysisPolicy", "Datatype", "DiagType", "Direction", "FillMode", "Format", "IndexBase", "IndexType",
-    "MatrixType", "Operation", "Order", "PointerMode", "SolvePolicy", "SpGEMMAlg", "SpGEMMStage", "SpMMAlg",
-    "SpMMStage", "SpMVAlg", "SpMVStage", "SpMatAttribute", "SparseArchMismatchError", "SparseError",
+    "GpsvInterleavedAlg", "GtsvInterleavedAlg",
+    "Action", "AnalysisPolicy", "DenseToSparseAlg", "Datatype", "DiagType", "Direction", "FillMode", "Format",
+    "IndexBase", "IndexType", "MatrixType", "Operation", "Order", "PointerMode", "SDDMMAlg", "SolvePolicy",
+    "SparseToDenseAlg", "SpGEMMAlg", "SpGEMMStage", "SpMMAlg", "SpMMStage", "SpMVAlg", "SpMVStage", "SpSMAlg",
+    "SpSMStage", "SpSVAlg", "SpSVStage", "SpMatAttribute", "SparseArchMismatchError", "SparseError",
     "SparseInternalError", "SparseInvalidHandleError", "SparseInvalidPointerError", "SparseInvalidSizeError",
     "SparseInvalidValueError", "SparseMemoryError", "SparseNotImplementedError", "SparseNotInitializedError",
     "SparseRequiresSortedStorageError", "SparseTypeMismatchError", "SparseZeroPivotError", "Status",
@@ -261,6 +263,69 @@ class SpGEMMAlg(enum.IntEnum):
     """``rocsparse_spgemm_alg``."""
 
     default = 0
+
+
+class SpSVStage(enum.IntEnum):
+    """``rocsparse_spsv_stage``."""
+
+    buffer_size = 1
+    preprocess = 2
+    compute = 3
+
+
+class SpSVAlg(enum.IntEnum):
+    """``rocsparse_spsv_alg``."""
+
+    default = 0
+
+
+class SpSMStage(enum.IntEnum):
+    """``rocsparse_spsm_stage``."""
+
+    buffer_size = 1
+    preprocess = 2
+    compute = 3
+
+
+class SpSMAlg(enum.IntEnum):
+    """``rocsparse_spsm_alg``."""
+
+    default = 0
+
+
+class SDDMMAlg(enum.IntEnum):
+    """``rocsparse_sddmm_alg``."""
+
+    default = 0
+    dense = 1
+
+
+class SparseToDenseAlg(enum.IntEnum):
+    """``rocsparse_sparse_to_dense_alg``."""
+
+    default = 0
+
+
+class DenseToSparseAlg(enum.IntEnum):
+    """``rocsparse_dense_to_sparse_alg``."""
+
+    default = 0
+
+
+class GtsvInterleavedAlg(enum.IntEnum):
+    """``rocsparse_gtsv_interleaved_alg`` (default is QR)."""
+
+    default = 0
+    thomas = 1
+    lu = 2
+    qr = 3
+
+
+class GpsvInterleavedAlg(enum.IntEnum):
+    """``rocsparse_gpsv_interleaved_alg`` (default is QR)."""
+
+    default = 0
+    qr = 1
 
 
 # --- status exceptions ---------------------------------------------------------------------------

@@ -1,0 +1,1048 @@
+"""Preconditioners, triangular solves with several right-hand sides, banded solvers and colouring,
+in rocSPARSE's stages and check order.
+
+- csrilu0 / csric0 / bsrilu0 (``*_buffer_size``, ``*_analysis``, the factorization, ``*_zero_pivot``,
+  ``*_clear``; csrilu0 and csric0 also ``*_singular_pivot``, ``*_set_tolerance``,
+  ``*_get_tolerance``; csrilu0 and bsrilu0 ``*_numeric_boost``): incomplete factorizations with no
+  fill-in, in place, rows scheduled by the level analysis of the lower triangle.  ILU0 leaves the
+  unit lower factor in the strictly lower part and U in the rest (BSR: the same on the block
+  pattern, each block dense); IC0 leaves L with ``A ~ L L^H`` in the lower triangle (the upper
+  one untouched).  Complex IC0 follows the Hermitian factorization (rocSPARSE 6.3's kernel
+  conjugates the other factor in its off-diagonal sums, which is no Cholesky factor unless those
+  sums are real).  A pivot is a diagonal entry of U or L: a zero one (or a missing diagonal, found
+  by the analysis unless the descriptor's diagonal is unit) is reported by ``*_zero_pivot`` as its
+  (block) row plus the index base; a row depending on it is left partly factored.
+- csrsm (``op(A) op(X) = alpha op(B)``, X overwriting the column-major B) and bsrsv
+  (``y := op(A)^-1 alpha x``, op none or transpose): the triangle the descriptor's fill mode
+  selects, transposed solves on the transposed structure built by the analysis, whose values are
+  gathered into temp_buffer at each solve.  With ``trans_B`` conjugate-transpose the result is the
+  documented ``X`` (rocSPARSE 6.3 stores its conjugate when ``nrhs > 1``).
+- gtsv (LU with partial pivoting, as LAPACK's gtsv), gtsv_no_pivot, gtsv_interleaved_batch
+  (thomas, lu, qr; default qr) and gpsv_interleaved_batch (pentadiagonal, qr): the matrices'
+  diagonals are only read, the right-hand sides overwritten with the solutions; the first
+  sub-diagonal entries and last super-diagonal entries of each system are not used.
+- csrcolor: rocSPARSE's Jones-Plassmann-Luby colouring (its hash, its rounds), so the colours are
+  rocSPARSE's; ``m == 0 || nnz == 0`` returns at once without writing anything (as rocSPARSE).
+
+Analyses and pivots live in the ``mat_info`` (separately per routine: each routine's zero pivot is
+its own, where rocSPARSE keeps a single one per info); the singular tolerance and the numeric
+boost are shared by the routines using them, as in rocSPARSE.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+import rocmath
+from rocmath.launch import Buffer
+from rocmath.precision import C, D, S, Z
+
+from . import _kernels_precond as kp
+from . import _kernels_solve as ks
+from ._api import Call, Routine, bind, host_scalar, is_null
+from ._handle import MatDescr, MatInfo, check_descr, check_info
+from ._solve import TriangleAnalysis, _copy, _round256, _set
+from ._types import (
+    AnalysisPolicy,
+    DiagType,
+    Direction,
+    FillMode,
+    GpsvInterleavedAlg,
+    GtsvInterleavedAlg,
+    MatrixType,
+    Operation,
+    SolvePolicy,
+    SparseInvalidValueError,
+    SparseNotImplementedError,
+    SparseRequiresSortedStorageError,
+    SparseZeroPivotError,
+    StorageMode,
+)
+
+__all__ = [
+    "bsrilu0_clear", "bsrilu0_zero_pivot", "bsrsv_clear", "bsrsv_zero_pivot", "cbsrilu0", "cbsrilu0_analysis",
+    "cbsrilu0_buffer_size", "cbsrilu0_numeric_boost", "cbsrsv_analysis", "cbsrsv_buffer_size", "cbsrsv_solve",
+    "ccsrcolor", "ccsric0", "ccsric0_analysis", "ccsric0_buffer_size", "ccsrilu0", "ccsrilu0_analysis",
+    "ccsrilu0_buffer_size", "ccsrilu0_numeric_boost", "ccsrsm_analysis", "ccsrsm_buffer_size", "ccsrsm_solve",
+    "cgpsv_interleaved_batch", "cgpsv_interleaved_batch_buffer_size", "cgtsv", "cgtsv_buffer_size",
+    "cgtsv_interleaved_batch", "cgtsv_interleaved_batch_buffer_size", "cgtsv_no_pivot", "cgtsv_no_pivot_buffer_size",
+    "csric0_clear", "csric0_get_tolerance", "csric0_set_tolerance", "csric0_singular_pivot", "csric0_zero_pivot",
+    "csrilu0_clear", "csrilu0_get_tolerance", "csrilu0_set_tolerance", "csrilu0_singular_pivot",
+    "csrilu0_zero_pivot", "csrsm_clear", "csrsm_zero_pivot", "dbsrilu0", "dbsrilu0_analysis",
+    "dbsrilu0_buffer_size", "dbsrilu0_numeric_boost", "dbsrsv_analysis", "dbsrsv_buffer_size", "dbsrsv_solve",
+    "dcsrcolor", "dcsric0", "dcsric0_analysis", "dcsric0_buffer_size", "dcsrilu0", "dcsrilu0_analysis",
+    "dcsrilu0_buffer_size", "dcsrilu0_numeric_boost", "dcsrsm_analysis", "dcsrsm_buffer_size", "dcsrsm_solve",
+    "dgpsv_interleaved_batch", "dgpsv_interleaved_batch_buffer_size", "dgtsv", "dgtsv_buffer_size",
+    "dgtsv_interleaved_batch", "dgtsv_interleaved_batch_buffer_size", "dgtsv_no_pivot", "dgtsv_no_pivot_buffer_size",
+    "sbsrilu0", "sbsrilu0_analysis", "sbsrilu0_buffer_size", "sbsrilu0_numeric_boost", "sbsrsv_analysis",
+    "sbsrsv_buffer_size", "sbsrsv_solve", "scsrcolor", "scsric0", "scsric0_analysis", "scsric0_buffer_size",
+    "scsrilu0", "scsrilu0_analysis", "scsrilu0_buffer_size", "scsrilu0_numeric_boost", "scsrsm_analysis",
+    "scsrsm_buffer_size", "scsrsm_solve", "sgpsv_interleaved_batch", "sgpsv_interleaved_batch_buffer_size", "sgtsv",
+    "sgtsv_buffer_size", "sgtsv_interleaved_batch", "sgtsv_interleaved_batch_buffer_size", "sgtsv_no_pivot",
+    "sgtsv_no_pivot_buffer_size", "zbsrilu0", "zbsrilu0_analysis", "zbsrilu0_buffer_size", "zbsrilu0_numeric_boost",
+    "zbsrsv_analysis", "zbsrsv_buffer_size", "zbsrsv_solve", "zcsrcolor", "zcsric0", "zcsric0_analysis",
+    "zcsric0_buffer_size", "zcsrilu0", "zcsrilu0_analysis", "zcsrilu0_buffer_size", "zcsrilu0_numeric_boost",
+    "zcsrsm_analysis", "zcsrsm_buffer_size", "zcsrsm_solve", "zgpsv_interleaved_batch",
+    "zgpsv_interleaved_batch_buffer_size", "zgtsv", "zgtsv_buffer_size", "zgtsv_interleaved_batch",
+    "zgtsv_interleaved_batch_buffer_size", "zgtsv_no_pivot", "zgtsv_no_pivot_buffer_size",
+]
+
+#: Parallel chunks of a batched Thomas solve (at most; fixed by the sizes, so results never depend on threads).
+BAND_MAX_CHUNKS = 64
+
+
+# --- what a mat_info keeps -----------------------------------------------------------------------
+
+
+@dataclass
+class Boost:
+    """``*_numeric_boost``'s setting: host values, or device views read when the factorization runs."""
+
+    host: bool
+    tol: Any
+    val: Any
+    dtype: np.dtype[Any]
+
+
+@dataclass
+class PrecondInfo:
+    """The analyses (by routine, transposed, fill mode), pivots (by routine), singular tolerance and
+    numeric boost of this module's routines, kept in a ``mat_info``."""
+
+    analyses: dict[tuple[str, bool, FillMode], TriangleAnalysis] = field(default_factory=dict)
+    zero_pivots: dict[str, rocmath.DeviceArray] = field(default_factory=dict)
+    singular_pivots: dict[str, rocmath.DeviceArray] = field(default_factory=dict)
+    singular_tol: float = 0.0
+    boost: Boost | None = None
+
+
+def _state(info: MatInfo) -> PrecondInfo:
+    # MatInfo has fields for csrmv, csrsv and csrgemm only; these routines keep theirs beside them.
+    st = getattr(info, "precond", None)
+    if not isinstance(st, PrecondInfo):
+        st = PrecondInfo()
+        setattr(info, "precond", st)  # noqa: B010
+    return st
+
+
+def _pivot(st: PrecondInfo, kind: str, singular: bool = False) -> rocmath.DeviceArray:
+    table = st.singular_pivots if singular else st.zero_pivots
+    if kind not in table:
+        table[kind] = rocmath.empty(1, np.int64)
+    return table[kind]
+
+
+# --- shared checks --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Parameter names of a CSR or BSR matrix argument."""
+
+    bsr: bool
+    m: str
+    nnz: str
+    val: str
+    row_ptr: str
+    col_ind: str
+
+
+_CSR = _Layout(False, "m", "nnz", "csr_val", "csr_row_ptr", "csr_col_ind")
+_BSR = _Layout(True, "mb", "nnzb", "bsr_val", "bsr_row_ptr", "bsr_col_ind")
+
+
+def _general_sorted(c: Call) -> MatDescr:
+    """The descriptor: present, general, sorted (rocSPARSE's three descriptor checks)."""
+    descr = check_descr(c["descr"], "descr", c.index("descr"))
+    if descr.type is not MatrixType.general:
+        raise SparseNotImplementedError(f"{descr.type.name} matrices are not supported", arg="descr",
+                                        index=c.index("descr"))
+    if descr.storage_mode is not StorageMode.sorted:
+        raise SparseRequiresSortedStorageError(f"{c.fname} requires sorted storage", arg="descr",
+                                               index=c.index("descr"))
+    return descr
+
+
+def _block_dim(c: Call) -> int:
+    bd = c.size("block_dim")
+    if bd == 0:
+        raise c.invalid_size("block_dim", "must be positive, got 0")
+    return bd
+
+
+def _matrix(c: Call, lay: _Layout) -> tuple[int, int, int, MatDescr]:
+    """Sizes, descriptor, arrays (and block_dim) in the order of rocSPARSE's factorizations."""
+    m, nnz = c.size(lay.m), c.size(lay.nnz)
+    descr = _general_sorted(c)
+    c.check_array(lay.val, nnz)
+    c.check_array(lay.row_ptr, m)
+    c.check_array(lay.col_ind, nnz)
+    bd = _block_dim(c) if lay.bsr else 1
+    return m, nnz, bd, descr
+
+
+def _int_arg(c: Call, name: str) -> int:
+    v = c.values[name]
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+        raise c.invalid_size(name, f"must be an integer, got {v!r}")
+    return int(v)
+
+
+def _temp(c: Call, offset: int, dtype: Any, shape: tuple[int, ...]) -> Buffer:
+    """A view of temp_buffer ``offset`` bytes in."""
+    return Buffer(c.ptr("temp_buffer") + offset, np.dtype(dtype), shape, name="temp_buffer", owner=c["temp_buffer"])
+
+
+def _rebase(pivot: np.ndarray, base: int) -> None:
+    """A structural pivot found on a 0-based (transposed) structure, in the matrix's index base."""
+    if pivot[0] != ks.NO_PIVOT:
+        pivot[0] += base
+
+
+def _analyse(c: Call, lay: _Layout, m: int, nnz: int, descr: MatDescr, upper: bool, transposed: bool,
+             zero_pivot: rocmath.DeviceArray) -> TriangleAnalysis:
+    """Level-schedule a triangle (of the transposed structure when ``transposed``); the first missing
+    diagonal (unless the diagonal is unit) goes to ``zero_pivot``, index base included."""
+    itype = c.index_dtype(lay.row_ptr, lay.col_ind)
+    row_ptr: Any = c.array(lay.row_ptr, m + 1, itype)
+    col_ind: Any = c.array(lay.col_ind, nnz, itype)
+    base = int(descr.base)
+    t_ptr = t_ind = perm = None
+    if transposed:
+        t_ptr, t_ind, perm = rocmath.empty(m + 1, itype), rocmath.empty(max(nnz, 1), itype), \
+            rocmath.empty(max(nnz, 1), np.int64)
+        c.launch(ks.csr_transpose_perm, row_ptr, col_ind, base, t_ptr, t_ind[:nnz], perm[:nnz],
+                 bytes=float(nnz * (3 * itype.itemsize + 8) + 2 * (m + 1) * itype.itemsize))
+        row_ptr, col_ind, upper = t_ptr, t_ind[:nnz], not upper
+    sbase = 0 if transposed else base
+    split, diag = rocmath.empty(m, np.int64), rocmath.empty(m, np.int64)
+    level_ptr, row_map = rocmath.empty(m + 1, np.int64), rocmath.empty(m, np.int64)
+    nlevels = np.zeros(1, np.int64)
+    c.launch(ks.csrsv_levels, row_ptr, col_ind, sbase, upper, descr.diag_type is DiagType.unit, split, diag,
+             level_ptr, row_map, zero_pivot, nlevels,
+             bytes=float(2 * nnz * itype.itemsize + m * (itype.itemsize + 40))).wait()
+    if transposed and base:
+        c.launch(_rebase, zero_pivot, base, bytes=8.0)
+    return TriangleAnalysis(m, nnz, upper, sbase, split, diag, level_ptr, row_map, int(nlevels[0]), t_ptr, t_ind,
+                            perm)
+
+
+def _analysis_of(c: Call, st: PrecondInfo | None, key: tuple[str, bool, FillMode], m: int,
+                 nnz: int) -> TriangleAnalysis:
+    a = st.analyses.get(key) if st is not None else None
+    if a is None:
+        raise c.invalid_pointer("info", f"{key[0]}_analysis was not run for this matrix"
+                                        + (" (transposed)" if key[1] else "") + f", fill mode {key[2].name}")
+    if (a.m, a.nnz) != (m, nnz):
+        raise c.invalid_size("info", f"analysed {a.m} rows and {a.nnz} nonzeros, called with {m} and {nnz}")
+    return a
+
+
+def _state_of(info: MatInfo) -> PrecondInfo | None:
+    st = getattr(info, "precond", None)
+    return st if isinstance(st, PrecondInfo) else None
+
+
+# --- pivots, tolerance, boost, clear --------------------------------------------------------------
+
+
+def _read_pivot(c: Call, pivot: rocmath.DeviceArray | None) -> int:
+    """A pivot's value on the host (-1 for none): blocking, as rocSPARSE's queries."""
+    host = np.full(1, ks.NO_PIVOT, np.int64)
+    if pivot is not None:
+        c.launch(_copy, pivot, host, bytes=8.0).wait()
+    return -1 if host[0] == ks.NO_PIVOT else int(host[0])
+
+
+def _report(c: Call, pos: int) -> Any:
+    """Host mode returns the position; device mode writes it to ``position`` (a rocsparse_int)."""
+    if c.host_mode:
+        return pos
+    c.launch(_set, c.array("position", 1, np.int32), pos, bytes=4.0)
+    return None
+
+
+def _zero_pivot(c: Call, kind: str, factor: bool) -> Any:
+    info = check_info(c["info"], "info", c.index("info"))
+    if not c.host_mode:
+        c.pointer("position")
+    st = _state_of(info)
+    live = st is not None and (not factor or (kind, False, FillMode.lower) in st.analyses)
+    pos = _read_pivot(c, st.zero_pivots.get(kind) if live and st is not None else None)
+    out = _report(c, pos)
+    if pos >= 0:
+        err = SparseZeroPivotError(f"zero pivot in (block) row {pos} (index base included)", arg="info",
+                                   index=c.index("info"))
+        err.position = pos  # type: ignore[attr-defined]
+        raise err
+    return out
+
+
+def _singular_pivot(c: Call, kind: str) -> Any:
+    info = check_info(c["info"], "info", c.index("info"))
+    if not c.host_mode:
+        c.pointer("position")
+    st = _state_of(info)
+    pos = -1
+    if st is not None and (kind, False, FillMode.lower) in st.analyses:
+        found = [p for p in (_read_pivot(c, st.zero_pivots.get(kind)), _read_pivot(c, st.singular_pivots.get(kind)))
+                 if p >= 0]
+        pos = min(found) if found else -1
+    return _report(c, pos)
+
+
+def _set_tolerance(c: Call) -> None:
+    info = check_info(c["info"], "info", c.index("info"))
+    tol = c.values["tolerance"]
+    try:
+        value = float(tol)
+    except (TypeError, ValueError):
+        raise c.invalid_value("tolerance", f"expected a number, got {type(tol).__name__}") from None
+    if not value >= 0:
+        raise c.invalid_value("tolerance", f"must be non-negative, got {tol!r}")
+    _state(info).singular_tol = value
+
+
+def _get_tolerance(c: Call) -> float:
+    info = check_info(c["info"], "info", c.index("info"))
+    st = _state_of(info)
+    return st.singular_tol if st is not None else 0.0
+
+
+def _clear(c: Call, kind: str) -> None:
+    info = check_info(c["info"], "info", c.index("info"))
+    st = _state_of(info)
+    if st is not None:
+        for key in [k for k in st.analyses if k[0] == kind]:
+            del st.analyses[key]
+
+
+def _numeric_boost(c: Call) -> None:
+    info = check_info(c["info"], "info", c.index("info"))
+    st = _state(info)
+    st.boost = None
+    enable = c.values["enable_boost"]
+    if isinstance(enable, (bool, int, np.integer)) and not int(enable):
+        return
+    if not isinstance(enable, (bool, int, np.integer)):
+        raise c.invalid_value("enable_boost", f"expected an int, got {type(enable).__name__}")
+    c.pointer("boost_tol")
+    c.pointer("boost_val")
+    real = np.dtype(c.dtype.type(0).real.dtype)
+    if c.host_mode:
+        st.boost = Boost(True, host_scalar(c["boost_tol"], real, "boost_tol", c.index("boost_tol")),
+                         host_scalar(c["boost_val"], c.dtype, "boost_val", c.index("boost_val")), c.dtype)
+    else:
+        st.boost = Boost(False, c.array("boost_tol", 1, real), c.array("boost_val", 1), c.dtype)
+
+
+def _boost_args(c: Call, st: PrecondInfo) -> tuple[bool, Any, Any]:
+    real = np.dtype(c.dtype.type(0).real.dtype)
+    b = st.boost
+    if b is None:
+        return False, np.zeros(1, real), np.zeros(1, c.dtype)
+    if b.host:
+        return True, np.array([b.tol], real), np.array([b.val], c.dtype)
+    if b.dtype != c.dtype:
+        raise SparseInvalidValueError(f"the numeric boost is set for {b.dtype} on the device, not {c.dtype}",
+                                      arg="info", index=c.index("info"))
+    return True, b.tol, b.val
+
+
+_INFO_ONLY = ("info",)
+_PIVOT_PARAMS = ("info", "position")
+_ZP_DOC = ("The first zero pivot's (block) row, index base included: -1 when there is none (host pointer mode "
+           "returns it, device mode writes it to position, a rocsparse_int), else SparseZeroPivotError with "
+           ".position (also written in device mode).")
+_SP_DOC = ("The first singular pivot's row (|pivot| <= the tolerance, or a zero pivot), index base included, -1 "
+           "when there is none: returned in host pointer mode, written to position in device mode.")
+
+
+# --- csrilu0 / csric0 / bsrilu0 --------------------------------------------------------------------
+
+
+def _factor_buffer_size(c: Call, lay: _Layout) -> int:
+    if lay.bsr:
+        c.enum("dir", Direction)
+    m, _, _, _ = _matrix(c, lay)
+    check_info(c["info"], "info", c.index("info"))
+    if m == 0:
+        return 0
+    idx = c.index_dtype(lay.row_ptr, lay.col_ind).itemsize
+    # csrsv's size for the same pattern (rocSPARSE documents them equal, so the buffer can be shared);
+    # the factorizations keep one int32 pivot flag per (block) row in it.
+    return 256 + _round256(4 * m) + _round256(idx * m) + _round256(4 * m)
+
+
+def _factor_analysis(c: Call, lay: _Layout, kind: str, singular: bool) -> None:
+    if lay.bsr:
+        c.enum("dir", Direction)
+    m, nnz, _, descr = _matrix(c, lay)
+    info = check_info(c["info"], "info", c.index("info"))
+    policy = c.enum("analysis", AnalysisPolicy)
+    c.enum("solve", SolvePolicy)
+    c.check_array("temp_buffer", m)
+    if m == 0:
+        return
+    st = _state(info)
+    key = (kind, False, FillMode.lower)
+    if policy is AnalysisPolicy.reuse and key in st.analyses:
+        return
+    zp = _pivot(st, kind)
+    st.analyses[key] = _analyse(c, lay, m, nnz, descr, False, False, zp)
+    if singular:
+        c.launch(_copy, zp, _pivot(st, kind, True), bytes=8.0)
+
+
+def _factorize(c: Call, lay: _Layout, kind: str) -> None:
+    if kind == "csrilu0" and c.size("m") == 0:  # csrilu0 returns before its other checks
+        return
+    if lay.bsr:
+        c.enum("dir", Direction)
+    m, nnz, bd, _descr = _matrix(c, lay)
+    info = check_info(c["info"], "info", c.index("info"))
+    c.enum("policy", SolvePolicy)
+    c.check_array("temp_buffer", m)
+    if m == 0:
+        return
+    st = _state_of(info)
+    a = _analysis_of(c, st, (kind, False, FillMode.lower), m, nnz)
+    assert st is not None
+    itype = c.index_dtype(lay.row_ptr, lay.col_ind)
+    nval = nnz * bd * bd
+    val = c.array(lay.val, nval)
+    row_ptr, col_ind = c.array(lay.row_ptr, m + 1, itype), c.array(lay.col_ind, nnz, itype)
+    flags = _temp(c, 0, np.int32, (m,))
+    isz = c.dtype.itemsize
+    moved = float(2 * nval * isz + nnz * itype.itemsize + m * 40)
+    zp = _pivot(st, kind)
+    sp = _pivot(st, kind, True) if kind != "bsrilu0" else np.full(1, ks.NO_PIVOT, np.int64)
+    if kind == "csric0":
+        c.launch(kp.ic0, val, row_ptr, col_ind, a.base, a.diag, st.singular_tol, flags, zp, sp,
+                 flops=float(2 * nnz) * (4.0 if c.dtype.kind == "c" else 1.0), bytes=moved)
+        return
+    direction = c.enum("dir", Direction) if lay.bsr else Direction.row
+    boost, btol, bval = _boost_args(c, st)
+    c.launch(kp.ilu0, direction is Direction.row, bd, val, row_ptr, col_ind, a.base, a.diag, boost, btol, bval,
+             st.singular_tol, flags, zp, sp,
+             flops=float(2 * nval * bd) * (4.0 if c.dtype.kind == "c" else 1.0), bytes=moved)
+
+
+_CSR_FACTOR = ("m", "nnz", "descr", "csr_val", "csr_row_ptr", "csr_col_ind", "info")
+_BSR_FACTOR = ("dir", "mb", "nnzb", "descr", "bsr_val", "bsr_row_ptr", "bsr_col_ind", "block_dim", "info")
+_ANALYSIS_TAIL = ("analysis", "solve", "temp_buffer")
+_COMPUTE_TAIL = ("policy", "temp_buffer")
+_BS_DOC = ("Bytes of temp_buffer {name}_analysis and {name} need (returned): csrsv_buffer_size's for the same "
+           "pattern, so one buffer serves both.")
+
+CSRILU0_BUFFER_SIZE = Routine("csrilu0_buffer_size", _CSR_FACTOR, lambda c: _factor_buffer_size(c, _CSR),
+                              _BS_DOC.format(name="csrilu0"))
+scsrilu0_buffer_size = bind(CSRILU0_BUFFER_SIZE, S)
+dcsrilu0_buffer_size = bind(CSRILU0_BUFFER_SIZE, D)
+ccsrilu0_buffer_size = bind(CSRILU0_BUFFER_SIZE, C)
+zcsrilu0_buffer_size = bind(CSRILU0_BUFFER_SIZE, Z)
+
+CSRILU0_ANALYSIS = Routine("csrilu0_analysis", _CSR_FACTOR + _ANALYSIS_TAIL,
+                           lambda c: _factor_analysis(c, _CSR, "csrilu0", True),
+                           "Level-schedule a sorted CSR matrix's rows for csrilu0; records a structural zero pivot "
+                           "(a missing diagonal) in info.")
+scsrilu0_analysis = bind(CSRILU0_ANALYSIS, S)
+dcsrilu0_analysis = bind(CSRILU0_ANALYSIS, D)
+ccsrilu0_analysis = bind(CSRILU0_ANALYSIS, C)
+zcsrilu0_analysis = bind(CSRILU0_ANALYSIS, Z)
+
+CSRILU0 = Routine("csrilu0", _CSR_FACTOR + _COMPUTE_TAIL, lambda c: _factorize(c, _CSR, "csrilu0"),
+                  "Incomplete LU factorization with no fill-in and no pivoting of a sorted CSR matrix, in place "
+                  "(L unit lower in the strictly lower part, U in the rest); pivots recorded in info.")
+scsrilu0 = bind(CSRILU0, S)
+dcsrilu0 = bind(CSRILU0, D)
+ccsrilu0 = bind(CSRILU0, C)
+zcsrilu0 = bind(CSRILU0, Z)
+
+CSRILU0_BOOST = Routine("csrilu0_numeric_boost", ("info", "enable_boost", "boost_tol", "boost_val"), _numeric_boost,
+                        "enable_boost != 0: csrilu0 and bsrilu0 replace a pivot with |pivot| <= boost_tol (a real) "
+                        "by boost_val (host values, or device pointers read when the factorization runs); 0: off.")
+scsrilu0_numeric_boost = bind(CSRILU0_BOOST, S)
+dcsrilu0_numeric_boost = bind(CSRILU0_BOOST, D)
+ccsrilu0_numeric_boost = bind(CSRILU0_BOOST, C)
+zcsrilu0_numeric_boost = bind(CSRILU0_BOOST, Z)
+
+csrilu0_zero_pivot = bind(Routine("csrilu0_zero_pivot", _PIVOT_PARAMS, lambda c: _zero_pivot(c, "csrilu0", True),
+                                  _ZP_DOC), None)
+csrilu0_singular_pivot = bind(Routine("csrilu0_singular_pivot", _PIVOT_PARAMS,
+                                      lambda c: _singular_pivot(c, "csrilu0"), _SP_DOC), None)
+csrilu0_set_tolerance = bind(Routine("csrilu0_set_tolerance", ("info", "tolerance"), _set_tolerance,
+                                     "The singular-pivot tolerance (>= 0, default 0) of csrilu0 and csric0."), None)
+csrilu0_get_tolerance = bind(Routine("csrilu0_get_tolerance", _INFO_ONLY, _get_tolerance,
+                                     "The singular-pivot tolerance (returned)."), None)
+csrilu0_clear = bind(Routine("csrilu0_clear", _INFO_ONLY, lambda c: _clear(c, "csrilu0"),
+                             "Free csrilu0's analysis in info (its zero pivot then reads -1)."), None)
+
+CSRIC0_BUFFER_SIZE = Routine("csric0_buffer_size", _CSR_FACTOR, lambda c: _factor_buffer_size(c, _CSR),
+                             _BS_DOC.format(name="csric0"))
+scsric0_buffer_size = bind(CSRIC0_BUFFER_SIZE, S)
+dcsric0_buffer_size = bind(CSRIC0_BUFFER_SIZE, D)
+ccsric0_buffer_size = bind(CSRIC0_BUFFER_SIZE, C)
+zcsric0_buffer_size = bind(CSRIC0_BUFFER_SIZE, Z)
+
+CSRIC0_ANALYSIS = Routine("csric0_analysis", _CSR_FACTOR + _ANALYSIS_TAIL,
+                          lambda c: _factor_analysis(c, _CSR, "csric0", True),
+                          "Level-schedule a sorted CSR matrix's lower triangle for csric0; records a structural zero "
+                          "pivot in info.")
+scsric0_analysis = bind(CSRIC0_ANALYSIS, S)
+dcsric0_analysis = bind(CSRIC0_ANALYSIS, D)
+ccsric0_analysis = bind(CSRIC0_ANALYSIS, C)
+zcsric0_analysis = bind(CSRIC0_ANALYSIS, Z)
+
+CSRIC0 = Routine("csric0", _CSR_FACTOR + _COMPUTE_TAIL, lambda c: _factorize(c, _CSR, "csric0"),
+                 "Incomplete Cholesky factorization with no fill-in of a sorted CSR matrix's lower triangle, in "
+                 "place (A ~ L L^H); pivots recorded in info.")
+scsric0 = bind(CSRIC0, S)
+dcsric0 = bind(CSRIC0, D)
+ccsric0 = bind(CSRIC0, C)
+zcsric0 = bind(CSRIC0, Z)
+
+csric0_zero_pivot = bind(Routine("csric0_zero_pivot", _PIVOT_PARAMS, lambda c: _zero_pivot(c, "csric0", True),
+                                 _ZP_DOC), None)
+csric0_singular_pivot = bind(Routine("csric0_singular_pivot", _PIVOT_PARAMS, lambda c: _singular_pivot(c, "csric0"),
+                                     _SP_DOC), None)
+csric0_set_tolerance = bind(Routine("csric0_set_tolerance", ("info", "tolerance"), _set_tolerance,
+                                    "The singular-pivot tolerance (>= 0, default 0) of csric0 and csrilu0."), None)
+csric0_get_tolerance = bind(Routine("csric0_get_tolerance", _INFO_ONLY, _get_tolerance,
+                                    "The singular-pivot tolerance (returned)."), None)
+csric0_clear = bind(Routine("csric0_clear", _INFO_ONLY, lambda c: _clear(c, "csric0"),
+                            "Free csric0's analysis in info (its zero pivot then reads -1)."), None)
+
+BSRILU0_BUFFER_SIZE = Routine("bsrilu0_buffer_size", _BSR_FACTOR, lambda c: _factor_buffer_size(c, _BSR),
+                              "Bytes of temp_buffer bsrilu0_analysis and bsrilu0 need (returned).")
+sbsrilu0_buffer_size = bind(BSRILU0_BUFFER_SIZE, S)
+dbsrilu0_buffer_size = bind(BSRILU0_BUFFER_SIZE, D)
+cbsrilu0_buffer_size = bind(BSRILU0_BUFFER_SIZE, C)
+zbsrilu0_buffer_size = bind(BSRILU0_BUFFER_SIZE, Z)
+
+BSRILU0_ANALYSIS = Routine("bsrilu0_analysis", _BSR_FACTOR + _ANALYSIS_TAIL,
+                           lambda c: _factor_analysis(c, _BSR, "bsrilu0", False),
+                           "Level-schedule a sorted BSR matrix's block rows for bsrilu0; records a structural zero "
+                           "pivot (a missing diagonal block) in info.")
+sbsrilu0_analysis = bind(BSRILU0_ANALYSIS, S)
+dbsrilu0_analysis = bind(BSRILU0_ANALYSIS, D)
+cbsrilu0_analysis = bind(BSRILU0_ANALYSIS, C)
+zbsrilu0_analysis = bind(BSRILU0_ANALYSIS, Z)
+
+BSRILU0 = Routine("bsrilu0", _BSR_FACTOR + _COMPUTE_TAIL, lambda c: _factorize(c, _BSR, "bsrilu0"),
+                  "Incomplete LU factorization with no fill-in of a sorted BSR matrix (blocks dense, dir their "
+                  "storage order), in place; a zero pivot is reported by block row.")
+sbsrilu0 = bind(BSRILU0, S)
+dbsrilu0 = bind(BSRILU0, D)
+cbsrilu0 = bind(BSRILU0, C)
+zbsrilu0 = bind(BSRILU0, Z)
+
+BSRILU0_BOOST = Routine("bsrilu0_numeric_boost", ("info", "enable_boost", "boost_tol", "boost_val"), _numeric_boost,
+                        "As csrilu0_numeric_boost (the setting is shared by csrilu0 and bsrilu0, as in rocSPARSE).")
+sbsrilu0_numeric_boost = bind(BSRILU0_BOOST, S)
+dbsrilu0_numeric_boost = bind(BSRILU0_BOOST, D)
+cbsrilu0_numeric_boost = bind(BSRILU0_BOOST, C)
+zbsrilu0_numeric_boost = bind(BSRILU0_BOOST, Z)
+
+bsrilu0_zero_pivot = bind(Routine("bsrilu0_zero_pivot", _PIVOT_PARAMS, lambda c: _zero_pivot(c, "bsrilu0", True),
+                                  _ZP_DOC), None)
+bsrilu0_clear = bind(Routine("bsrilu0_clear", _INFO_ONLY, lambda c: _clear(c, "bsrilu0"),
+                             "Free bsrilu0's analysis in info (its zero pivot then reads -1)."), None)
+
+
+# --- csrsm -----------------------------------------------------------------------------------------
+
+
+def _csrsm_check(c: Call, stage: str) -> tuple[Operation, Operation, int, int, int, int, MatDescr | None]:
+    """rocSPARSE's csrsm checks up to the quick return (``descr`` None when it returns), then the rest."""
+    trans_a, trans_b = c.enum("trans_A", Operation), c.enum("trans_B", Operation)
+    m, nrhs, nnz = c.size("m"), c.size("nrhs"), c.size("nnz")
+    ldb = _int_arg(c, "ldb")
+    if trans_b is Operation.none and ldb < m:
+        raise c.invalid_size("ldb", f"must be >= m = {m}, got {ldb}")
+    if trans_b is not Operation.none and ldb < nrhs:
+        raise c.invalid_size("ldb", f"must be >= nrhs = {nrhs} for a transposed B, got {ldb}")
+    if m == 0 or nrhs == 0:
+        return trans_a, trans_b, m, nrhs, nnz, ldb, None
+    descr = _general_sorted(c)
+    c.check_array("csr_val", nnz)
+    c.check_array("csr_row_ptr", m)
+    c.check_array("csr_col_ind", nnz)
+    check_info(c["info"], "info", c.index("info"))
+    if stage == "analysis":
+        c.enum("analysis", AnalysisPolicy)
+        c.enum("solve", SolvePolicy)
+    else:
+        c.enum("policy", SolvePolicy)
+    if stage == "solve":
+        c.pointer("temp_buffer")
+    c.pointer("alpha")
+    c.pointer("B")
+    if stage == "analysis":
+        c.pointer("temp_buffer")
+    return trans_a, trans_b, m, nrhs, nnz, ldb, descr
+
+
+def _csrsm_buffer_size(c: Call) -> int:
+    trans_a, _, m, _, nnz, _, descr = _csrsm_check(c, "buffer_size")
+    if descr is None:
+        return 0
+    # One int32 pivot flag per row, then the transposed values gathered at each solve.
+    return _round256(4 * m) + (_round256(c.dtype.itemsize * nnz) if trans_a is not Operation.none else 0)
+
+
+def _csrsm_analysis(c: Call) -> None:
+    trans_a, _, m, _, nnz, _, descr = _csrsm_check(c, "analysis")
+    if descr is None:
+        return
+    st = _state(check_info(c["info"], "info", c.index("info")))
+    transposed = trans_a is not Operation.none
+    key = ("csrsm", transposed, descr.fill_mode)
+    if c.enum("analysis", AnalysisPolicy) is AnalysisPolicy.reuse and key in st.analyses:
+        return
+    st.analyses[key] = _analyse(c, _CSR, m, nnz, descr, descr.fill_mode is FillMode.upper, transposed,
+                                _pivot(st, "csrsm"))
+
+
+def _launch_trsm(c: Call, lay: _Layout, kind: str, trans: Operation, m: int, nnz: int, bd: int, row_major: bool,
+                 descr: MatDescr, conj_b: bool, X: Buffer, Y: Buffer) -> None:
+    """The analysed triangle's solve ``Y := op(T)^-1 alpha X`` (conj_b: of the conjugated system)."""
+    st = _state_of(check_info(c["info"], "info", c.index("info")))
+    transposed = trans is not Operation.none
+    a = _analysis_of(c, st, (kind, transposed, descr.fill_mode), m, nnz)
+    assert st is not None
+    zp = _pivot(st, kind)
+    unit = descr.diag_type is DiagType.unit
+    if unit:  # a unit diagonal has no pivots, not even the structural ones of the analysis
+        c.launch(_set, zp, ks.NO_PIVOT, bytes=8.0)
+    itype = c.index_dtype(lay.row_ptr, lay.col_ind)
+    nval = nnz * bd * bd
+    val = c.array(lay.val, nval)
+    if transposed:
+        assert a.t_ptr is not None and a.t_ind is not None and a.perm is not None
+        row_ptr, col_ind, perm = a.t_ptr, a.t_ind[:nnz], a.perm[:nnz]
+        tval: Any = _temp(c, _round256(4 * m), c.dtype, (nval,))
+        row_major = not row_major  # a gathered block read in the other order is the block transposed
+    else:
+        row_ptr, col_ind = c.array(lay.row_ptr, m + 1, itype), c.array(lay.col_ind, nnz, itype)
+        perm, tval = np.zeros(1, np.int64), np.zeros(1, c.dtype)
+    cj = (trans is Operation.conjugate_transpose) != conj_b
+    nrhs = X.shape[1]
+    isz = c.dtype.itemsize
+    c.launch(kp.trsm, c.scalar("alpha"), conj_b, cj, row_major, bd, val, transposed, perm, tval, row_ptr, col_ind,
+             a.base, int(descr.base), a.upper, unit, a.split, a.diag, a.level_ptr, a.row_map, a.nlevels, X, Y,
+             _temp(c, 0, np.int32, (m,)), zp,
+             flops=float(nval * nrhs) * (8.0 if c.dtype.kind == "c" else 2.0),
+             bytes=float(nval * isz * (3 if transposed else 1) + nnz * itype.itemsize + 2 * m * bd * nrhs * isz))
+
+
+def _csrsm_solve(c: Call) -> None:
+    trans_a, trans_b, m, nrhs, nnz, ldb, descr = _csrsm_check(c, "solve")
+    if descr is None:
+        return
+    isz = c.dtype.itemsize
+    # op(B) as an m x nrhs view of B's memory: B itself (column-major), or the transpose of the nrhs x m B.
+    strides = (isz, ldb * isz) if trans_b is Operation.none else (ldb * isz, isz)
+    X = Buffer(c.ptr("B"), c.dtype, (m, nrhs), strides, name="B", owner=c["B"])
+    _launch_trsm(c, _CSR, "csrsm", trans_a, m, nnz, 1, True, descr, trans_b is Operation.conjugate_transpose, X, X)
+
+
+_CSRSM_HEAD = ("trans_A", "trans_B", "m", "nrhs", "nnz", "alpha", "descr", "csr_val", "csr_row_ptr", "csr_col_ind",
+               "B", "ldb", "info")
+
+CSRSM_BUFFER_SIZE = Routine("csrsm_buffer_size", (*_CSRSM_HEAD, "policy"), _csrsm_buffer_size,
+                            "Bytes of temp_buffer csrsm_analysis and csrsm_solve need (returned).")
+scsrsm_buffer_size = bind(CSRSM_BUFFER_SIZE, S)
+dcsrsm_buffer_size = bind(CSRSM_BUFFER_SIZE, D)
+ccsrsm_buffer_size = bind(CSRSM_BUFFER_SIZE, C)
+zcsrsm_buffer_size = bind(CSRSM_BUFFER_SIZE, Z)
+
+CSRSM_ANALYSIS = Routine("csrsm_analysis", _CSRSM_HEAD + _ANALYSIS_TAIL, _csrsm_analysis,
+                         "Level-schedule the triangle (descr's fill mode) of a sorted CSR matrix, or of its "
+                         "transpose, for csrsm_solve; records a structural zero pivot in info.")
+scsrsm_analysis = bind(CSRSM_ANALYSIS, S)
+dcsrsm_analysis = bind(CSRSM_ANALYSIS, D)
+ccsrsm_analysis = bind(CSRSM_ANALYSIS, C)
+zcsrsm_analysis = bind(CSRSM_ANALYSIS, Z)
+
+CSRSM_SOLVE = Routine("csrsm_solve", _CSRSM_HEAD + _COMPUTE_TAIL, _csrsm_solve,
+                      "Solve op(T) op(X) = alpha op(B) for the analysed triangle T, X overwriting the column-major "
+                      "B (m x nrhs, or nrhs x m when trans_B transposes).")
+scsrsm_solve = bind(CSRSM_SOLVE, S)
+dcsrsm_solve = bind(CSRSM_SOLVE, D)
+ccsrsm_solve = bind(CSRSM_SOLVE, C)
+zcsrsm_solve = bind(CSRSM_SOLVE, Z)
+
+csrsm_zero_pivot = bind(Routine("csrsm_zero_pivot", _PIVOT_PARAMS, lambda c: _zero_pivot(c, "csrsm", False),
+                                _ZP_DOC), None)
+csrsm_clear = bind(Routine("csrsm_clear", _INFO_ONLY, lambda c: _clear(c, "csrsm"),
+                           "Free the csrsm analyses kept in info (the zero pivot stays)."), None)
+
+
+# --- bsrsv -----------------------------------------------------------------------------------------
+
+
+def _bsrsv_trans(c: Call) -> Operation:
+    trans = c.enum("trans", Operation)
+    if trans is Operation.conjugate_transpose:
+        raise SparseNotImplementedError("bsrsv supports op none and transpose", arg="trans", index=c.index("trans"))
+    return trans
+
+
+def _bsrsv_buffer_size(c: Call) -> int:
+    c.enum("dir", Direction)
+    trans = c.enum("trans", Operation)
+    mb, nnzb, bd, _ = _matrix(c, _BSR)
+    check_info(c["info"], "info", c.index("info"))
+    if mb == 0:
+        return 0
+    return _round256(4 * mb) + (_round256(c.dtype.itemsize * nnzb * bd * bd) if trans is not Operation.none else 0)
+
+
+def _bsrsv_head(c: Call, policies: tuple[str, ...]) -> tuple[Operation, int, int, int, MatDescr]:
+    """bsrsv_analysis's and bsrsv_solve's first checks: descr, info, the enums, the operation, sizes."""
+    descr = check_descr(c["descr"], "descr", c.index("descr"))
+    check_info(c["info"], "info", c.index("info"))
+    c.enum("dir", Direction)
+    c.enum("trans", Operation)
+    for name in policies:
+        c.enum(name, AnalysisPolicy if name == "analysis" else SolvePolicy)
+    trans = _bsrsv_trans(c)
+    _general_sorted(c)
+    mb, nnzb = c.size("mb"), c.size("nnzb")
+    return trans, mb, nnzb, _block_dim(c), descr
+
+
+def _bsrsv_analysis(c: Call) -> None:
+    trans, mb, nnzb, _, descr = _bsrsv_head(c, ("analysis", "solve"))
+    if mb == 0:
+        return
+    c.pointer("bsr_row_ptr")
+    c.pointer("temp_buffer")
+    c.check_array("bsr_val", nnzb)
+    c.check_array("bsr_col_ind", nnzb)
+    st = _state(check_info(c["info"], "info", c.index("info")))
+    transposed = trans is not Operation.none
+    key = ("bsrsv", transposed, descr.fill_mode)
+    if c.enum("analysis", AnalysisPolicy) is AnalysisPolicy.reuse and key in st.analyses:
+        return
+    st.analyses[key] = _analyse(c, _BSR, mb, nnzb, descr, descr.fill_mode is FillMode.upper, transposed,
+                                _pivot(st, "bsrsv"))
+
+
+def _bsrsv_solve(c: Call) -> None:
+    trans, mb, nnzb, bd, descr = _bsrsv_head(c, ("policy",))
+    c.check_array("bsr_row_ptr", mb)
+    c.check_array("x", mb)
+    c.check_array("y", mb)
+    if mb == 0:
+        return
+    c.pointer("alpha")
+    c.pointer("temp_buffer")
+    c.check_array("bsr_val", nnzb)
+    c.check_array("bsr_col_ind", nnzb)
+    n, isz = mb * bd, c.dtype.itemsize
+    X = Buffer(c.ptr("x"), c.dtype, (n, 1), (isz, isz), name="x", owner=c["x"])
+    Y = Buffer(c.ptr("y"), c.dtype, (n, 1), (isz, isz), name="y", owner=c["y"])
+    _launch_trsm(c, _BSR, "bsrsv", trans, mb, nnzb, bd, c.enum("dir", Direction) is Direction.row, descr, False, X, Y)
+
+
+_BSRSV_HEAD = ("dir", "trans", "mb", "nnzb", "descr", "bsr_val", "bsr_row_ptr", "bsr_col_ind", "block_dim", "info")
+
+BSRSV_BUFFER_SIZE = Routine("bsrsv_buffer_size", _BSRSV_HEAD, _bsrsv_buffer_size,
+                            "Bytes of temp_buffer bsrsv_analysis and bsrsv_solve need (returned).")
+sbsrsv_buffer_size = bind(BSRSV_BUFFER_SIZE, S)
+dbsrsv_buffer_size = bind(BSRSV_BUFFER_SIZE, D)
+cbsrsv_buffer_size = bind(BSRSV_BUFFER_SIZE, C)
+zbsrsv_buffer_size = bind(BSRSV_BUFFER_SIZE, Z)
+
+BSRSV_ANALYSIS = Routine("bsrsv_analysis", _BSRSV_HEAD + _ANALYSIS_TAIL, _bsrsv_analysis,
+                         "Level-schedule the block triangle (descr's fill mode) of a sorted BSR matrix, or of its "
+                         "transpose, for bsrsv_solve; records a structural zero pivot (by block row) in info.")
+sbsrsv_analysis = bind(BSRSV_ANALYSIS, S)
+dbsrsv_analysis = bind(BSRSV_ANALYSIS, D)
+cbsrsv_analysis = bind(BSRSV_ANALYSIS, C)
+zbsrsv_analysis = bind(BSRSV_ANALYSIS, Z)
+
+BSRSV_SOLVE = Routine("bsrsv_solve", ("dir", "trans", "mb", "nnzb", "alpha", "descr", "bsr_val", "bsr_row_ptr",
+                                      "bsr_col_ind", "block_dim", "info", "x", "y", "policy", "temp_buffer"),
+                      _bsrsv_solve,
+                      "y := op(T)^-1 alpha x for the analysed triangle T of a sorted BSR matrix (op none or "
+                      "transpose; the diagonal blocks' triangles).")
+sbsrsv_solve = bind(BSRSV_SOLVE, S)
+dbsrsv_solve = bind(BSRSV_SOLVE, D)
+cbsrsv_solve = bind(BSRSV_SOLVE, C)
+zbsrsv_solve = bind(BSRSV_SOLVE, Z)
+
+bsrsv_zero_pivot = bind(Routine("bsrsv_zero_pivot", _PIVOT_PARAMS, lambda c: _zero_pivot(c, "bsrsv", False),
+                                _ZP_DOC), None)
+bsrsv_clear = bind(Routine("bsrsv_clear", _INFO_ONLY, lambda c: _clear(c, "bsrsv"),
+                           "Free the bsrsv analyses kept in info (the zero pivot stays)."), None)
+
+
+# --- gtsv / gtsv_no_pivot --------------------------------------------------------------------------
+
+
+def _gtsv_check(c: Call, buffer_size: bool) -> tuple[int, int, int]:
+    m = c.size("m")
+    if m <= 1:
+        raise c.invalid_size("m", f"must be at least 2, got {m}")
+    n = c.size("n")
+    ldb = c.size("ldb") if buffer_size else _int_arg(c, "ldb")
+    if ldb < max(1, m):
+        raise c.invalid_size("ldb", f"must be >= max(1, m) = {max(1, m)}, got {ldb}")
+    for name in ("dl", "d", "du", "B"):
+        c.check_array(name, n)
+    return m, n, ldb
+
+
+def _shared_diagonal(c: Call, name: str, m: int, count: int) -> Buffer:
+    """One diagonal seen as ``count`` identical rows (stride 0)."""
+    return Buffer(c.ptr(name), c.dtype, (count, m), (0, c.dtype.itemsize), name=name, owner=c[name])
+
+
+def _gtsv_buffer_size(c: Call) -> int:
+    m, n, _ = _gtsv_check(c, True)
+    # The working band of the LU factorization: four entries per row.
+    return 0 if n == 0 else _round256(4 * m * c.dtype.itemsize)
+
+
+def _gtsv(c: Call) -> None:
+    m, n, ldb = _gtsv_check(c, False)
+    c.check_array("temp_buffer", n)
+    if n == 0:
+        return
+    isz = c.dtype.itemsize
+    dl, d, du = (_shared_diagonal(c, name, m, 1) for name in ("dl", "d", "du"))
+    X = Buffer(c.ptr("B"), c.dtype, (1, m, n), (0, isz, ldb * isz), name="B", owner=c["B"])
+    c.launch(kp.band_solve, kp.BAND_LU, 1, dl, dl, d, du, du, X, _temp(c, 0, c.dtype, (m, 4)),
+             flops=float(m * (3 + 5 * n)) * (4.0 if c.dtype.kind == "c" else 1.0),
+             bytes=float((3 * m + 2 * m * n + 8 * m) * isz))
+
+
+_GTSV_PARAMS = ("m", "n", "dl", "d", "du", "B", "ldb")
+
+GTSV_BUFFER_SIZE = Routine("gtsv_buffer_size", _GTSV_PARAMS, _gtsv_buffer_size,
+                           "Bytes of temp_buffer gtsv needs (returned; 0 when n == 0).")
+sgtsv_buffer_size = bind(GTSV_BUFFER_SIZE, S)
+dgtsv_buffer_size = bind(GTSV_BUFFER_SIZE, D)
+cgtsv_buffer_size = bind(GTSV_BUFFER_SIZE, C)
+zgtsv_buffer_size = bind(GTSV_BUFFER_SIZE, Z)
+
+GTSV = Routine("gtsv", (*_GTSV_PARAMS, "temp_buffer"), _gtsv,
+               "Solve the tridiagonal system (dl, d, du) X = B for n right-hand sides in place in the column-major "
+               "B, by LU with partial pivoting (the diagonals are only read).")
+sgtsv = bind(GTSV, S)
+dgtsv = bind(GTSV, D)
+cgtsv = bind(GTSV, C)
+zgtsv = bind(GTSV, Z)
+
+
+def _gtsv_no_pivot_buffer_size(c: Call) -> int:
+    m, n, _ = _gtsv_check(c, True)
+    if n == 0 or m <= 512:
+        return 0
+    # rocSPARSE's size (its cyclic-reduction stages); the Thomas solve shared with
+    # gtsv_no_pivot_strided_batch needs none of it.
+    isz = c.dtype.itemsize
+    return 6 * _round256(isz * m) + 2 * _round256(isz * m * n)
+
+
+def _gtsv_no_pivot(c: Call) -> None:
+    m, n, ldb = _gtsv_check(c, False)
+    if m > 512 and is_null(c["temp_buffer"]):
+        raise c.invalid_pointer("temp_buffer", "required for m > 512")
+    if n == 0:
+        return
+    isz = c.dtype.itemsize
+    X = Buffer(c.ptr("B"), c.dtype, (n, m), (ldb * isz, isz), name="B", owner=c["B"])
+    c.launch(ks.gtsv_nopivot_batch, *(_shared_diagonal(c, name, m, n) for name in ("dl", "d", "du")), X,
+             int(min(BAND_MAX_CHUNKS, n)), flops=float(8 * m * n) * (4.0 if c.dtype.kind == "c" else 1.0),
+             bytes=float((3 * m + 2 * m * n) * isz))
+
+
+GTSV_NO_PIVOT_BUFFER_SIZE = Routine("gtsv_no_pivot_buffer_size", _GTSV_PARAMS, _gtsv_no_pivot_buffer_size,
+                                    "Bytes of temp_buffer gtsv_no_pivot needs (returned; 0 for m <= 512).")
+sgtsv_no_pivot_buffer_size = bind(GTSV_NO_PIVOT_BUFFER_SIZE, S)
+dgtsv_no_pivot_buffer_size = bind(GTSV_NO_PIVOT_BUFFER_SIZE, D)
+cgtsv_no_pivot_buffer_size = bind(GTSV_NO_PIVOT_BUFFER_SIZE, C)
+zgtsv_no_pivot_buffer_size = bind(GTSV_NO_PIVOT_BUFFER_SIZE, Z)
+
+GTSV_NO_PIVOT = Routine("gtsv_no_pivot", (*_GTSV_PARAMS, "temp_buffer"), _gtsv_no_pivot,
+                        "Solve the tridiagonal system (dl, d, du) X = B for n right-hand sides in place in the "
+                        "column-major B, without pivoting.")
+sgtsv_no_pivot = bind(GTSV_NO_PIVOT, S)
+dgtsv_no_pivot = bind(GTSV_NO_PIVOT, D)
+cgtsv_no_pivot = bind(GTSV_NO_PIVOT, C)
+zgtsv_no_pivot = bind(GTSV_NO_PIVOT, Z)
+
+
+# --- gtsv_interleaved_batch / gpsv_interleaved_batch -----------------------------------------------
+
+
+def _interleaved_check(c: Call, diagonals: tuple[str, ...], penta: bool) -> tuple[int, int, int]:
+    """rocSPARSE's order after alg: m, then batch_count, batch_stride and the arrays (gtsv), or the arrays
+    and then batch_count, batch_stride (gpsv)."""
+    m = c.size("m")
+    if m < (3 if penta else 2):
+        raise c.invalid_size("m", f"must be at least {3 if penta else 2}, got {m}")
+    if penta:
+        raw = c.values["batch_count"]
+        length = int(raw) if isinstance(raw, (int, np.integer)) and not isinstance(raw, bool) else 0
+        for name in (*diagonals, "x"):
+            c.check_array(name, length)
+    count = c.size("batch_count")
+    stride = c.size("batch_stride") if penta else _int_arg(c, "batch_stride")
+    if stride < count:
+        raise c.invalid_size("batch_stride", f"must be >= batch_count = {count}, got {stride}")
+    if not penta:
+        for name in (*diagonals, "x"):
+            c.check_array(name, count)
+    return m, count, stride
+
+
+def _interleaved(c: Call, name: str, m: int, count: int, stride: int, rhs: bool = False) -> Buffer:
+    """System b's entries ``name[k * stride + b]`` as row b of a (count, m) view (``rhs``: (count, m, 1))."""
+    isz = c.dtype.itemsize
+    shape, strides = ((count, m, 1), (isz, stride * isz, isz)) if rhs else ((count, m), (isz, stride * isz))
+    return Buffer(c.ptr(name), c.dtype, shape, strides, name=name, owner=c[name])
+
+
+def _gtsv_interleaved_buffer_size(c: Call) -> int:
+    alg = c.enum("alg", GtsvInterleavedAlg)
+    m, count, _ = _interleaved_check(c, ("dl", "d", "du"), False)
+    if count == 0:
+        return 0
+    isz = c.dtype.itemsize
+    if alg is GtsvInterleavedAlg.thomas:
+        # rocSPARSE's size (its c' and x' arrays); the Thomas solve shared with
+        # gtsv_no_pivot_strided_batch keeps them in its own scratch.
+        return 2 * _round256(isz * m * count)
+    return _round256(isz * m * 4)  # the working band of one system
+
+
+def _gtsv_interleaved(c: Call) -> None:
+    alg = c.enum("alg", GtsvInterleavedAlg)
+    m, count, stride = _interleaved_check(c, ("dl", "d", "du"), False)
+    c.check_array("temp_buffer", count)
+    if count == 0:
+        return
+    dl, d, du = (_interleaved(c, name, m, count, stride) for name in ("dl", "d", "du"))
+    isz = c.dtype.itemsize
+    cx = 4.0 if c.dtype.kind == "c" else 1.0
+    if alg is GtsvInterleavedAlg.thomas:
+        c.launch(ks.gtsv_nopivot_batch, dl, d, du, _interleaved(c, "x", m, count, stride),
+                 int(min(BAND_MAX_CHUNKS, count)), flops=float(8 * m * count) * cx, bytes=float(5 * m * count * isz))
+        return
+    band = kp.BAND_LU if alg is GtsvInterleavedAlg.lu else kp.BAND_QR
+    c.launch(kp.band_solve, band, 1, dl, dl, d, du, du, _interleaved(c, "x", m, count, stride, rhs=True),
+             _temp(c, 0, c.dtype, (m, 4)), flops=float(16 * m * count) * cx,
+             bytes=float(5 * m * count * isz + 8 * m * isz))
+
+
+_GTSV_IB = ("alg", "m", "dl", "d", "du", "x", "batch_count", "batch_stride")
+
+GTSV_INTERLEAVED_BUFFER_SIZE = Routine("gtsv_interleaved_batch_buffer_size", _GTSV_IB, _gtsv_interleaved_buffer_size,
+                                       "Bytes of temp_buffer gtsv_interleaved_batch needs for alg (returned).")
+sgtsv_interleaved_batch_buffer_size = bind(GTSV_INTERLEAVED_BUFFER_SIZE, S)
+dgtsv_interleaved_batch_buffer_size = bind(GTSV_INTERLEAVED_BUFFER_SIZE, D)
+cgtsv_interleaved_batch_buffer_size = bind(GTSV_INTERLEAVED_BUFFER_SIZE, C)
+zgtsv_interleaved_batch_buffer_size = bind(GTSV_INTERLEAVED_BUFFER_SIZE, Z)
+
+GTSV_INTERLEAVED = Routine("gtsv_interleaved_batch", (*_GTSV_IB, "temp_buffer"), _gtsv_interleaved,
+                           "Solve batch_count tridiagonal systems stored interleaved (entry k of system b at "
+                           "k * batch_stride + b) in place in x: thomas (no pivoting), lu (partial pivoting) or qr "
+                           "(Givens; also the default).")
+sgtsv_interleaved_batch = bind(GTSV_INTERLEAVED, S)
+dgtsv_interleaved_batch = bind(GTSV_INTERLEAVED, D)
+cgtsv_interleaved_batch = bind(GTSV_INTERLEAVED, C)
+zgtsv_interleaved_batch = bind(GTSV_INTERLEAVED, Z)
+
+
+def _gpsv_buffer_size(c: Call) -> int:
+    c.enum("alg", GpsvInterleavedAlg)
+    m, count, _ = _interleaved_check(c, ("ds", "dl", "d", "du", "dw"), True)
+    return 0 if count == 0 else _round256(c.dtype.itemsize * m * 7)  # the working band of one system
+
+
+def _gpsv(c: Call) -> None:
+    c.enum("alg", GpsvInterleavedAlg)
+    m, count, stride = _interleaved_check(c, ("ds", "dl", "d", "du", "dw"), True)
+    c.check_array("temp_buffer", count)
+    if count == 0:
+        return
+    diags = [_interleaved(c, name, m, count, stride) for name in ("ds", "dl", "d", "du", "dw")]
+    isz = c.dtype.itemsize
+    c.launch(kp.band_solve, kp.BAND_QR, 2, *diags, _interleaved(c, "x", m, count, stride, rhs=True),
+             _temp(c, 0, c.dtype, (m, 7)), flops=float(60 * m * count) * (4.0 if c.dtype.kind == "c" else 1.0),
+             bytes=float(7 * m * count * isz + 14 * m * isz))
+
+
+_GPSV_IB = ("alg", "m", "ds", "dl", "d", "du", "dw", "x", "batch_count", "batch_stride")
+
+GPSV_INTERLEAVED_BUFFER_SIZE = Routine("gpsv_interleaved_batch_buffer_size", _GPSV_IB, _gpsv_buffer_size,
+                                       "Bytes of temp_buffer gpsv_interleaved_batch needs (returned).")
+sgpsv_interleaved_batch_buffer_size = bind(GPSV_INTERLEAVED_BUFFER_SIZE, S)
+dgpsv_interleaved_batch_buffer_size = bind(GPSV_INTERLEAVED_BUFFER_SIZE, D)
+cgpsv_interleaved_batch_buffer_size = bind(GPSV_INTERLEAVED_BUFFER_SIZE, C)
+zgpsv_interleaved_batch_buffer_size = bind(GPSV_INTERLEAVED_BUFFER_SIZE, Z)
+
+GPSV_INTERLEAVED = Routine("gpsv_interleaved_batch", (*_GPSV_IB, "temp_buffer"), _gpsv,
+                           "Solve batch_count pentadiagonal systems (ds, dl, d, du, dw) stored interleaved in place "
+                           "in x, by Givens QR (m >= 3).")
+sgpsv_interleaved_batch = bind(GPSV_INTERLEAVED, S)
+dgpsv_interleaved_batch = bind(GPSV_INTERLEAVED, D)
+cgpsv_interleaved_batch = bind(GPSV_INTERLEAVED, C)
+zgpsv_interleaved_batch = bind(GPSV_INTERLEAVED, Z)
+
+
+# --- csrcolor --------------------------------------------------------------------------------------
+
+
+def _csrcolor(c: Call) -> int | None:
+    m, nnz = c.size("m"), c.size("nnz")
+    if m == 0 or nnz == 0:
+        return None  # rocSPARSE returns without writing ncolors, coloring or reordering
+    _general_sorted(c)
+    c.check_array("csr_val", nnz)
+    c.check_array("csr_row_ptr", m)
+    c.check_array("csr_col_ind", nnz)
+    real = np.dtype(c.dtype.type(0).real.dtype)
+    frac = host_scalar(c.pointer("fraction_to_color"), real, "fraction_to_color", c.index("fraction_to_color"))
+    ncolors_out = c["ncolors"]
+    if ncolors_out is not None and not (isinstance(ncolors_out, np.ndarray) and ncolors_out.size >= 1):
+        raise c.invalid_pointer("ncolors", "expected None or a host integer array (the count is also returned)")
+    c.check_array("coloring", m)
+    check_info(c["info"], "info", c.index("info"))
+    itype = c.index_dtype("csr_row_ptr", "csr_col_ind", "coloring", "reordering")
+    # rocSPARSE's ``m - m * fraction``, in the precision's real type, truncated to an int.
+    max_uncolored = int(real.type(m) - real.type(m) * frac)
+    want = not is_null(c["reordering"])
+    reordering: Any = c.array("reordering", m, itype) if want else np.zeros(1, itype)
+    out = np.zeros(1, np.int64)
+    c.launch(kp.csrcolor, c.array("csr_row_ptr", m + 1, itype), c.array("csr_col_ind", nnz, itype), int(_descr_base(c)),
+             max_uncolored, c.array("coloring", m, itype), want, reordering, out,
+             bytes=float(nnz * itype.itemsize * 4 + m * 24)).wait()
+    ncolors = int(out[0])
+    if isinstance(ncolors_out, np.ndarray):
+        ncolors_out.reshape(-1)[0] = ncolors
+    return ncolors
+
+
+def _descr_base(c: Call) -> int:
+    return int(check_descr(c["descr"], "descr", c.index("descr")).base)
+
+
+CSRCOLOR = Routine("csrcolor", ("m", "nnz", "descr", "csr_val", "csr_row_ptr", "csr_col_ind", "fraction_to_color",
+                                "ncolors", "coloring", "reordering", "info"), _csrcolor,
+                   "Colour the graph of a sorted CSR matrix with a symmetric pattern (no two neighbours share a "
+                   "colour) until at most (1 - fraction_to_color) m vertices are left, which get colours of their "
+                   "own; returns the number of colours (also written to ncolors when it is a host array), "
+                   "coloring gets the colours and reordering (unless None) the vertices grouped by colour.")
+scsrcolor = bind(CSRCOLOR, S)
+dcsrcolor = bind(CSRCOLOR, D)
+ccsrcolor = bind(CSRCOLOR, C)
+zcsrcolor = bind(CSRCOLOR, Z)
