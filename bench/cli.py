@@ -1,10 +1,12 @@
 """``rocmath-bench``: time rocmath against NumPy/SciPy on this machine.
 
 ``rocmath-bench blas ...`` is rocblas-bench's command line instead (see
-:mod:`rocmath.bench.rocblas_cli`); ``rocmath-bench compare A B`` times two revisions or
-configurations against each other (:mod:`rocmath.bench.compare`); ``rocmath-bench plot``
-draws saved results (:mod:`rocmath.bench.plot`); ``rocmath-bench --yaml FILE`` runs a list of
-problems in one process (:mod:`rocmath.bench.problems`).
+:mod:`rocmath.bench.rocblas_cli`; ``solver``, ``fft`` and ``sparse`` likewise for rocsolver-bench,
+rocfft-bench and rocsparse-bench); ``rocmath-bench compare A B`` times two revisions or
+configurations against each other (:mod:`rocmath.bench.compare`); ``rocmath-bench check
+BASELINE.json [CURRENT.json]`` flags regressions against saved results (:mod:`rocmath.bench.check`);
+``rocmath-bench plot`` draws saved results (:mod:`rocmath.bench.plot`); ``rocmath-bench --yaml
+FILE`` runs a list of problems in one process (:mod:`rocmath.bench.problems`).
 
 Exit status: 0 when every case ran and passed its correctness check, 1 when one
 failed or a bench module failed to import, 2 for a usage error (e.g. no case
@@ -24,7 +26,7 @@ from .registry import Registry, default_registry, discover
 from .report import Table, format_time, machine_info, to_json, write_json
 from .runner import DEFAULT_REPEATS, DEFAULT_WARMUP, CaseResult, run_cases
 
-__all__ = ["main"]
+__all__ = ["main", "run_suite"]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -189,6 +191,28 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None,
         from .plot import main as plot_main
 
         return plot_main(argv[1:], out=out)
+    if argv[:1] == ["check"]:  # saved results against a new run or another file: regressions
+        from .check import main as check_main
+
+        return check_main(argv[1:], out=out, registry=registry, console=console)
+    return run_suite(argv, registry=registry, out=out, console=console)
+
+
+def run_suite(argv: Sequence[str], *, registry: Registry | None = None, out: TextIO | None = None,
+              console: bool = False) -> int:
+    """Run the cases the suite options of ``argv`` select and report them; the exit status.
+
+    Parameters
+    ----------
+    argv
+        ``rocmath-bench``'s suite options (``--suite``, ``--filter``, ``--repeats``, ``--json``...).
+    registry, out
+        As for :func:`main`.
+    console
+        Run as the console command: compile the kernels in a first process (unless
+        ``--no-prime``) so that the timed one loads them from the numba cache.
+    """
+    argv = list(argv)
     args = _parser().parse_args(argv)
     out = out or sys.stdout
     status = 0
@@ -256,7 +280,7 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None,
         status = 1
     if args.json:
         config = {"suite": suite, "filter": args.filter, "repeats": args.repeats, "warmup": args.warmup,
-                  "modules": list(args.module), "argv": list(argv) if argv is not None else sys.argv[1:]}
+                  "modules": list(args.module), "argv": argv}
         write_json(args.json, to_json(results, config, {"wall_ns": wall}))
         out.write(f"results written to {args.json}\n")
     return status

@@ -34,15 +34,27 @@ from __future__ import annotations
 
 import argparse
 import inspect
-import math
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 import numpy as np
 
+from ._cli_common import (
+    Parser,
+    UsageError,
+    bool_value,
+    device_line,
+    fmt_g,
+    letter,
+    print_help,
+    ratio,
+    select_device,
+    time_mean,
+    usage_failure,
+)
 from .rocblas_families import FAMILIES, Family, Operand
 
 __all__ = ["FAMILIES", "Family", "Operand", "Problem", "UsageError", "main", "parse_args", "resolve", "run"]
@@ -58,40 +70,11 @@ _TYPE_ROLES = ("a_type", "b_type", "c_type", "d_type", "compute_type")
 _INITIALIZATIONS = ("rand_int", "trig_float", "hpl", "zero")
 
 
-class UsageError(Exception):
-    """A bad command line: reported on stderr with exit status 2."""
-
-
 # --- the command line ------------------------------------------------------------------------
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> Any:
-        raise UsageError(message)
-
-
-def _bool(text: str) -> bool:
-    """A boost::program_options bool value."""
-    value = text.strip().lower()
-    if value in ("1", "true", "yes", "on"):
-        return True
-    if value in ("0", "false", "no", "off"):
-        return False
-    raise argparse.ArgumentTypeError(f"not a bool: {text!r}")
-
-
-def _letter(allowed: str) -> Callable[[str], str]:
-    def parse(text: str) -> str:
-        if len(text) != 1 or text.upper() not in allowed:
-            raise argparse.ArgumentTypeError(f"expected one of {', '.join(allowed)}, got {text!r}")
-        return text.upper()
-
-    parse.__name__ = "letter"
-    return parse
-
-
-def _parser() -> _Parser:
-    p = _Parser(prog="rocmath-bench blas", add_help=False, allow_abbrev=False,
+def _parser() -> Parser:
+    p = Parser(prog="rocmath-bench blas", add_help=False, allow_abbrev=False,
                 description="rocblas-bench's command line on rocmath.blas: time one rocBLAS function on the "
                             "simulated device and print rocblas-bench's CSV, plus ref-us (the NumPy/SciPy "
                             "reference timed the same way) and ratio = ref-us / us (>1: rocmath is faster).",
@@ -111,7 +94,7 @@ def _parser() -> _Parser:
     a("--ku", type=int, default=32, help="super-diagonals of band matrices (default 32)")
     for ld in ("lda", "ldb", "ldc", "ldd"):
         a(f"--{ld}", type=int, default=None, help=f"leading dimension (default {DEFAULT_LD}, raised to the rows)")
-    a("--any_stride", type=_bool, default=False, help="use output strides as given, even overlapping")
+    a("--any_stride", type=bool_value, default=False, help="use output strides as given, even overlapping")
     for key in "abcdxy":
         a(f"--stride_{key}", type=int, default=None,
           help=f"stride of {key} (default {DEFAULT_STRIDE}, raised to the entry size)")
@@ -121,11 +104,11 @@ def _parser() -> _Parser:
     a("--alphai", type=float, default=0.0, help="imaginary part of alpha (default 0)")
     a("--beta", type=float, default=0.0, help="beta (default 0)")
     a("--betai", type=float, default=0.0, help="imaginary part of beta (default 0)")
-    a("--transposeA", type=_letter("NTC"), default="N", help="N, T or C (default N)")
-    a("--transposeB", type=_letter("NTC"), default="N", help="N, T or C (default N)")
-    a("--side", type=_letter("LRB"), default="L", help="L or R (default L)")
-    a("--uplo", type=_letter("ULF"), default="U", help="U or L (default U)")
-    a("--diag", type=_letter("NU"), default="N", help="N or U (default N)")
+    a("--transposeA", type=letter("NTC"), default="N", help="N, T or C (default N)")
+    a("--transposeB", type=letter("NTC"), default="N", help="N, T or C (default N)")
+    a("--side", type=letter("LRB"), default="L", help="L or R (default L)")
+    a("--uplo", type=letter("ULF"), default="U", help="U or L (default U)")
+    a("--diag", type=letter("NU"), default="N", help="N or U (default N)")
     a("--batch_count", "--batch", dest="batch_count", type=int, default=1, help="batch count (default 1)")
     a("-i", "--iters", type=int, default=10, help="timed (hot) calls (default 10)")
     a("-j", "--cold_iters", type=int, default=2, help="untimed calls first (default 2)")
@@ -145,7 +128,7 @@ def _parser() -> _Parser:
     a("--math_mode", type=int, default=0, help="rocblas_math_mode (default 0)")
     a("--log_function_name", action="store_true", help="put the function name first in the CSV")
     a("--log_datatype", action="store_true", help="put the datatypes first in the CSV")
-    a("-z", "--z", dest="z", type=_bool, default=False, help="both --log_function_name and --log_datatype")
+    a("-z", "--z", dest="z", type=bool_value, default=False, help="both --log_function_name and --log_datatype")
     a("--pointer_mode", choices=("host", "device", "0", "1"), default="host",
       help="rocmath extension: pointer mode of the timed calls (default host)")
     a("--version", action="store_true", help="print the version and exit")
@@ -697,24 +680,7 @@ def _verify(p: Problem, s: _Session) -> tuple[list[float], float, bool]:
     return columns, cpu_us, all(e <= tol for e in columns)
 
 
-def _time(call: Callable[[], Any], sync: Callable[[], None], cold: int, hot: int) -> float:
-    """Mean microseconds of ``hot`` calls after ``cold`` untimed ones, synchronized around."""
-    for _ in range(cold):
-        call()
-    sync()
-    t0 = time.perf_counter_ns()
-    for _ in range(hot):
-        call()
-    sync()
-    return (time.perf_counter_ns() - t0) / 1e3 / max(hot, 1)
-
-
 # --- output --------------------------------------------------------------------------------------
-
-
-def _g(x: float) -> str:
-    """A double as C++'s default ostream prints it (6 significant digits)."""
-    return f"{x:g}"
 
 
 def _columns(p: Problem) -> list[str]:
@@ -731,7 +697,7 @@ def _column_value(p: Problem, name: str) -> str:
     a = p.args
     if name in ("alpha", "beta"):
         re, im = (a.alpha, a.alphai) if name == "alpha" else (a.beta, a.betai)
-        return f"({_g(re)}: {_g(im)})" if p.complex else _g(re)
+        return f"({fmt_g(re)}: {fmt_g(im)})" if p.complex else fmt_g(re)
     if name.startswith("stride_"):
         return str(p.geometry[name[len("stride_"):]].stride)
     table = {"M": p.m, "N": p.n, "K": p.k, "KL": a.kl, "KU": a.ku, "transA": p.trans_a, "transB": p.trans_b,
@@ -758,10 +724,10 @@ def _report(p: Problem, us: float, ref_us: float, verify: tuple[list[float], flo
     count = p.batch_count if p.flavour else 1
     perf = [("cold_iters", str(a.cold_iters)), ("hot_iters", str(a.iters))]
     if fam.flops is not None:
-        perf.append(("rocblas-Gflops", _g(fam.flops(p) * count / us * 1e6)))
+        perf.append(("rocblas-Gflops", fmt_g(fam.flops(p) * count / us * 1e6)))
     if fam.gbytes is not None:
-        perf.append(("rocblas-GB/s", _g(fam.gbytes(p) * count / us * 1e6)))
-    perf.append(("us", _g(us)))
+        perf.append(("rocblas-GB/s", fmt_g(fam.gbytes(p) * count / us * 1e6)))
+    perf.append(("us", fmt_g(us)))
     for n, v in perf:  # rocblas-bench separates these values with ", "
         head += f",{n}"
         line += f", {v}"
@@ -769,15 +735,15 @@ def _report(p: Problem, us: float, ref_us: float, verify: tuple[list[float], flo
         norms, cpu_us, _ = verify
         if fam.flops is not None:
             head += ",CPU-Gflops"
-            line += f",{_g(fam.flops(p) * count / cpu_us * 1e6)}"
+            line += f",{fmt_g(fam.flops(p) * count / cpu_us * 1e6)}"
         head += ",CPU-us"
-        line += f",{_g(cpu_us)}"
+        line += f",{fmt_g(cpu_us)}"
         if a.verify:
             for i, e in enumerate(norms, 1):
                 head += f",norm_error_{i}"
-                line += f",{_g(e)}"
+                line += f",{fmt_g(e)}"
     head += ",ref-us,ratio"
-    line += f",{_g(ref_us)},{_g(ref_us / us if us > 0 else math.nan)}"
+    line += f",{fmt_g(ref_us)},{fmt_g(ratio(ref_us, us))}"
     out.write(f"{head}\n{line}\n")
 
 
@@ -796,11 +762,8 @@ def run(p: Problem, out: TextIO) -> int:
     int
         0, or 1 when a checked error is above tolerance.
     """
-    import rocmath as rm
-
     a = p.args
-    props = rm.get_device_properties()
-    out.write(f"Device ID {rm.get_device()} : {props.name} {props.gcnArchName} (simulated on this host)\n\n")
+    out.write(device_line() + "\n")
     for msg in p.info:
         out.write(f"rocmath-bench blas INFO: {msg}\n")
     session = _Session(p)
@@ -810,17 +773,17 @@ def run(p: Problem, out: TextIO) -> int:
         device_mode = a.pointer_mode in ("device", "1")
         session.set_pointer_mode(device_mode)
         args = session.arguments(device_mode)
-        us = _time(lambda: session.fn(*args), session.stream.synchronize, a.cold_iters, a.iters)
+        us = time_mean(lambda: session.fn(*args), session.stream.synchronize, a.cold_iters, a.iters) / 1e3
         ops = _reference_inputs(p, session.host)
         sc = _reference_scalars(p, session.scalars)
-        ref_us = _time(lambda: p.family.reference(p, ops, sc), lambda: None, a.cold_iters, a.iters)
+        ref_us = time_mean(lambda: p.family.reference(p, ops, sc), lambda: None, a.cold_iters, a.iters) / 1e3
     finally:
         session.close()
     if a.iters >= 1:  # rocblas-bench prints no CSV for warm-up only runs
         _report(p, us, ref_us, verify, out)
     if verify is not None and not verify[2]:
         sys.stderr.write(f"rocmath-bench blas: {p.fname}: error above tolerance: "
-                         f"{', '.join(_g(e) for e in verify[0])}\n")
+                         f"{', '.join(fmt_g(e) for e in verify[0])}\n")
         return 1
     return 0
 
@@ -843,37 +806,30 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
         RocmathError,
     )
 
+    prog = "rocmath-bench blas"
     out = out or sys.stdout
     try:
         if not argv:
-            out.write(_parser().format_help())
-            return 0
+            return print_help(_parser(), out)
         args = parse_args(argv)
         if args.help:
-            out.write(_parser().format_help())
-            return 0
+            return print_help(_parser(), out)
         if args.version:
             import rocmath.blas as blas
 
             out.write(f"rocBLAS version: {blas.get_version_string()}\n")
             return 0
         if "--batch" in argv:
-            sys.stderr.write("rocmath-bench blas warning: --batch is deprecated, use --batch_count\n")
-        import rocmath as rm
-
-        if not 0 <= args.device < rm.get_device_count():
-            raise UsageError("Invalid Device ID")
-        rm.set_device(args.device)
+            sys.stderr.write(f"{prog} warning: --batch is deprecated, use --batch_count\n")
+        select_device(args.device, "Invalid Device ID")
         p = resolve(args)
     except UsageError as e:
-        sys.stderr.write(f"rocmath-bench blas: {e}\n")
-        return 2
+        return usage_failure(prog, e)
     try:
         return run(p, out)
     except (RocblasInvalidSizeError, RocblasInvalidValueError, RocblasInvalidPointerError,
             RocblasNotImplementedError) as e:
-        sys.stderr.write(f"rocmath-bench blas: rocblas_{p.fname}: {e}\n")
-        return 2
+        return usage_failure(prog, f"rocblas_{p.fname}: {e}")
     except RocmathError as e:
-        sys.stderr.write(f"rocmath-bench blas: rocblas_{p.fname} failed: {e}\n")
+        sys.stderr.write(f"{prog}: rocblas_{p.fname} failed: {e}\n")
         return 1

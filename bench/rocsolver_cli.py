@@ -16,22 +16,35 @@ and ``-i`` timed calls between stream synchronizations and prints one CSV row: t
 ``gpu_time_us`` (the median), and where a SciPy reference exists (getrf, getrs, gesv, getri, potrf,
 potrs, posv, geqrf, gels, syev/heev, syevd/heevd, gesvd: a Python loop over the batch entries on
 host copies, as rocsolver-bench's CPU reference), ``cpu_time_us`` and ``ratio = cpu / gpu`` (> 1:
-rocmath faster).
+rocmath faster).  rocSOLVER's own enums take rocsolver-bench's letters too (``--evect V``,
+``--left_svect A``, ``--fast_alg O``...).
 
-Exit status: 0 on success, 1 when the run fails, 2 for a usage error (unknown function, a
-parameter the function does not have).
+``-v 1`` (rocsolver-bench's ``--verify``) first makes one call on the initial data and checks it,
+then puts the data back for the timed calls, and adds rocsolver-bench's ``error`` column: the
+relative residual of the result in the 1-norm, as rocSOLVER's tests measure it (``||P A - L U|| /
+||A||`` for getrf, the normwise backward error ``||b - A x|| / (||A|| ||x||)`` of a solve, ``||I -
+A^-1 A|| / (||A|| ||A^-1||)`` for getri, ``||A - Q R||`` and the orthogonality of Q for geqrf, the
+normal equations of gels, eigenvalues against scipy.linalg's on the same matrix and the
+eigenvectors' residual for syev/heev(d)); the tolerance is ``30 n eps``.  :data:`VERIFIED` lists
+the routines it checks.
+
+Exit status: 0 on success, 1 when the run fails or ``-v 1`` finds an error above tolerance, 2 for
+a usage error (unknown function, a parameter the function does not have, ``-v 1`` for a routine it
+does not check).
 """
 
 from __future__ import annotations
 
+import math
 import sys
-import time
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 import numpy as np
 
-__all__ = ["main", "parse"]
+from ._cli_common import UsageError, fmt_g, ratio, time_each, usage_failure
+
+__all__ = ["VERIFIED", "Command", "UsageError", "main", "parse", "parse_command"]
 
 DEFAULT_SIZE = 128
 _PRECISION = {"s": "s", "d": "d", "c": "c", "z": "z", "f32_r": "s", "f64_r": "d", "f32_c": "c", "f64_c": "z"}
@@ -39,15 +52,52 @@ _SIZES = ("m", "n", "k", "nrhs", "nv", "nu", "nc")
 _ENUM_DEFAULTS = {"uplo": "U", "trans": "N", "side": "L", "diag": "N"}  # rocsolver-bench's defaults
 
 
-class UsageError(Exception):
-    """A command line that names no routine or arguments it does not have."""
+#: rocsolver-bench's letters of rocSOLVER's own enums, by parameter name (the rocBLAS ones, uplo,
+#: trans..., take their letters already).
+_ENUM_LETTERS: dict[str, tuple[str, dict[str, str]]] = {
+    "evect": ("Evect", {"V": "original", "I": "tridiagonal", "N": "none"}),
+    "left_svect": ("Svect", {"A": "all", "S": "singular", "V": "singular", "O": "overwrite", "N": "none"}),
+    "right_svect": ("Svect", {"A": "all", "S": "singular", "V": "singular", "O": "overwrite", "N": "none"}),
+    "fast_alg": ("Workmode", {"O": "outofplace", "I": "inplace"}),
+    "erange": ("Erange", {"A": "all", "V": "value", "I": "index"}),
+    "srange": ("Srange", {"A": "all", "V": "value", "I": "index"}),
+    "esort": ("Esort", {"N": "none", "A": "ascending"}),
+    "eorder": ("Eorder", {"B": "blocks", "E": "entire"}),
+    "itype": ("Eform", {"1": "ax", "2": "abx", "3": "bax"}),
+    "direct": ("Direct", {"F": "forward_direction", "B": "backward_direction"}),
+    "storev": ("Storev", {"C": "column_wise", "R": "row_wise"}),
+}
+
+
+class Command(NamedTuple):
+    """A parsed ``rocmath-bench solver`` command line."""
+
+    function: str
+    precision: str  # s, d, c or z
+    params: dict[str, str]  # the routine's arguments, by rocSOLVER's parameter names, as given
+    iters: int
+    cold: int
+    verify: int  # -v 1: check the result against the CPU reference first
 
 
 def parse(argv: Sequence[str]) -> tuple[str, str, dict[str, str], int, int]:
-    """``(function, precision letter, {parameter: text}, iters, cold_iters)`` of a command line."""
+    """``(function, precision letter, {parameter: text}, iters, cold_iters)`` of a command line
+    (the first five fields of :func:`parse_command`)."""
+    return parse_command(argv)[:5]
+
+
+def parse_command(argv: Sequence[str]) -> Command:
+    """The :class:`Command` of a command line: rocsolver-bench's ``-f``, ``-r``, ``-i``, ``-j`` and
+    ``-v``, every other flag a routine argument by its rocSOLVER name.
+
+    Raises
+    ------
+    UsageError
+        For no ``-f``, an unknown precision, a flag without value or a bad ``-v``.
+    """
     function = precision = None
     params: dict[str, str] = {}
-    iters, cold = 10, 2
+    iters, cold, verify = 10, 2, 0
     it = iter(argv)
     for flag in it:
         if not flag.startswith("-"):
@@ -67,11 +117,15 @@ def parse(argv: Sequence[str]) -> tuple[str, str, dict[str, str], int, int]:
             iters = int(value)
         elif name in ("j", "cold_iters"):
             cold = int(value)
+        elif name in ("v", "verify"):
+            if value not in ("0", "1"):
+                raise UsageError(f"Invalid value for -v or --verify {value} (0 or 1)")
+            verify = int(value)
         else:
             params[name] = value
     if function is None:
         raise UsageError("-f FUNCTION is required")
-    return function, precision or "s", params, max(iters, 1), max(cold, 0)
+    return Command(function, precision or "s", params, max(iters, 1), max(cold, 0), verify)
 
 
 def _resolve(function: str, letter: str) -> Any:
@@ -91,6 +145,18 @@ def _value(text: str) -> Any:
             return float(text)
         except ValueError:
             return text  # an enum letter (U, N, V...)
+
+
+def _enum_value(name: str, value: Any) -> Any:
+    """rocsolver-bench's letter of a rocSOLVER enum argument as the enum's value; anything else as is."""
+    import rocmath.solver as solver
+
+    if name in _ENUM_LETTERS:
+        cls, letters = _ENUM_LETTERS[name]
+        member = letters.get(str(value).upper())
+        if member is not None:
+            return int(getattr(solver, cls)[member])
+    return value
 
 
 class _Operands:
@@ -121,6 +187,10 @@ class _Operands:
         rng = np.random.default_rng(69069)
         self.keep: list[Any] = []
         self.host: dict[str, np.ndarray] = {}
+        self.batched_entries: dict[str, list[Any]] = {}
+        self.layout: dict[str, tuple[int, int, int]] = {}  # matrix -> (ld, columns, entry stride)
+        self.vector_counts: dict[str, int] = {}
+        self.uploads: list[tuple[Any, np.ndarray]] = []  # every device array and its initial host data
         # Matrices: ld x size entries, symmetric and diagonally dominant.
         for matrix, ld_name in routine.arrays.items():
             ld = int(v.setdefault(ld_name, rows))
@@ -135,15 +205,19 @@ class _Operands:
                 host[b, :, :size] = a
             cm = np.ascontiguousarray(host[:, :, :ld])  # entry b column-major: row-major (size, ld) = columns
             self.host[matrix] = host[:, :size, :size].transpose(0, 2, 1).copy()
+            self.layout[matrix] = (ld, size, entry)
             if self.batched:
                 entries = [rm.to_device(cm[b]) for b in range(batch)]
                 self.keep.extend(entries)
+                self.batched_entries[matrix] = entries
+                self.uploads += [(e, cm[b]) for b, e in enumerate(entries)]
                 v[matrix] = rm.to_device(np.array([e.ptr for e in entries] or [0], np.uint64))
             else:
                 flat = np.zeros(max(entry * (batch - 1) + ld * size, 1), self.dtype)
                 for b in range(batch):
                     flat[b * entry:b * entry + ld * size] = cm[b].reshape(-1)
                 v[matrix] = rm.to_device(flat)
+                self.uploads.append((v[matrix], flat))
             self.keep.append(v[matrix])
         # Strided vectors: ipiv as the identity permutation, the others zero (16 bytes an element
         # is enough for any of their types).
@@ -160,18 +234,51 @@ class _Operands:
             else:
                 arr = np.zeros(2 * count * batch, np.complex128).view(np.uint8)
             v[vector] = rm.to_device(arr)
+            self.vector_counts[vector] = count
+            self.uploads.append((v[vector], arr))
             self.keep.append(v[vector])
         for pointer in routine.pointers:
             if pointer in self.names and pointer not in v:
                 v[pointer] = rm.zeros(max(batch, 1) * 4, np.int32)
+                self.uploads.append((v[pointer], np.zeros(max(batch, 1) * 4, np.int32)))
                 self.keep.append(v[pointer])
         for name in self.names[1:]:
             if name not in v:
                 raise UsageError(f"{fn.__name__}: give --{name} (no default for it)")
         self.values = {n: (_value(x) if isinstance(x, str) else x) for n, x in v.items()}
+        self.call_values = {n: _enum_value(n, x) for n, x in self.values.items()}
         self.batch = batch
         n = int(v.get("n", size))
         self.shape = (int(v.get("m", n)), n)  # of A, for the reference
+
+    def reset(self) -> None:
+        """Put the initial data back on the device (after a call that overwrote it)."""
+        for dev, host in self.uploads:
+            dev.set(host)
+        self.rm.device_synchronize()
+
+    def matrix(self, name: str, initial: bool = False) -> np.ndarray:
+        """A matrix operand's entries, ``(batch, ld, columns)`` with ``[b, i, j] = A_b(i, j)``: as the
+        device holds them now (synchronize first), or as they were set up."""
+        ld, cols, entry = self.layout[name]
+        if initial:
+            return self.host[name][:, :ld, :cols] if ld <= cols else np.pad(
+                self.host[name], ((0, 0), (0, ld - cols), (0, 0)))
+        if self.batched:
+            flats = [e.get() for e in self.batched_entries[name]]
+        else:
+            flat = next(d for d, _ in self.uploads if d is self.values[name]).get()
+            flats = [flat[b * entry:b * entry + ld * cols] for b in range(self.batch)]
+        return np.stack([f.reshape(cols, ld).T for f in flats]) if flats else np.zeros((0, ld, cols), self.dtype)
+
+    def vector(self, name: str, dtype: Any, initial: bool = False) -> np.ndarray:
+        """A strided vector operand (ipiv, tau, D...) as ``(batch, stride)`` elements of ``dtype``."""
+        dev, host = next((d, h) for d, h in self.uploads if d is self.values[name])
+        raw = host if initial else dev.get()
+        if raw.dtype == np.uint8:  # untyped storage: the routine's elements
+            raw = raw.view(dtype)
+        count = self.vector_counts[name]
+        return np.stack([raw[b * count:(b + 1) * count] for b in range(self.batch)])
 
 
 def _reference(function: str) -> Callable[[np.ndarray], Any] | None:
@@ -198,56 +305,245 @@ def _reference(function: str) -> Callable[[np.ndarray], Any] | None:
     return table.get(base)
 
 
+# --- verification (-v 1) ---------------------------------------------------------------------------
+
+
+def _base(function: str) -> str:
+    return function.split("_batched")[0].split("_strided")[0]
+
+
+def _wide(x: np.ndarray) -> np.ndarray:
+    return x.astype(np.complex128 if np.iscomplexobj(x) else np.float64)
+
+
+def _norm1(x: np.ndarray) -> np.ndarray:
+    """The 1-norm (largest column sum) of each matrix of a ``(batch, rows, cols)`` stack."""
+    if x.shape[-1] == 0 or x.shape[-2] == 0:
+        return np.zeros(x.shape[:-2])
+    return np.abs(x).sum(axis=-2).max(axis=-1)
+
+
+def _worst(residual: np.ndarray, scale: np.ndarray) -> float:
+    """``max(residual / scale)`` over the batch (0 / 0 is 0, a NaN is infinite)."""
+    residual, scale = np.broadcast_arrays(np.asarray(residual, float), np.asarray(scale, float))
+    if residual.size == 0:
+        return 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.where(scale > 0, residual / np.where(scale > 0, scale, 1), np.where(residual > 0, np.inf, 0.0))
+    return math.inf if np.isnan(r).any() else float(r.max())
+
+
+def _backward_error(a: np.ndarray, x: np.ndarray, b: np.ndarray) -> float:
+    """LAPACK's xGET02 measure without eps: ``max_j ||b_j - A x_j||_1 / (||A||_1 ||x_j||_1)``."""
+    resid = np.abs(b - a @ x).sum(axis=-2)
+    return _worst(resid, _norm1(a)[:, None] * np.abs(x).sum(axis=-2))
+
+
+def _pivoted(ops: _Operands, lu: np.ndarray, m: int, initial: bool) -> tuple[np.ndarray, np.ndarray]:
+    """``(L U, perm)`` of packed LU factors: ``P A = L U`` with ``P A = A[perm]`` (rocSOLVER's 1-based
+    ``ipiv``, the identity for the _npvt routines)."""
+    from rocmath.testing.tolerance import ipiv_to_perm, unpack_lu
+
+    lo, up = unpack_lu(lu)
+    k = min(lu.shape[-2:])
+    if "ipiv" in ops.vector_counts:
+        perm = ipiv_to_perm(ops.vector("ipiv", np.int32, initial)[:, :k], m)
+    else:
+        perm = np.tile(np.arange(m), (lu.shape[0], 1))
+    return lo @ up, perm
+
+
+def _unpermute(pa: np.ndarray, perm: np.ndarray) -> np.ndarray:
+    """``A`` from ``P A`` (rows ``perm``)."""
+    a = np.empty_like(pa)
+    np.put_along_axis(a, perm[..., None], pa, axis=-2)
+    return a
+
+
+def _op(a: np.ndarray, trans: Any) -> np.ndarray:
+    t = _letter(trans, "Operation")
+    return a if t == "N" else (np.swapaxes(a, -1, -2) if t == "T" else np.swapaxes(a, -1, -2).conj())
+
+
+def _letter(value: Any, enum: str) -> str:
+    """A rocBLAS enum argument (letter or value) as its letter."""
+    from rocmath.blas import _types
+
+    return _types.as_enum(getattr(_types, enum), value, "").letter
+
+
+def _householder_q(factored: np.ndarray, tau: np.ndarray) -> np.ndarray:
+    """``Q = H_1 H_2 ... H_k`` of geqrf's Householder vectors (below the diagonal, unit first
+    element) and scalars: ``H_i = I - tau_i v_i v_i^H``."""
+    batch, m, _ = factored.shape
+    q = np.tile(np.eye(m, dtype=factored.dtype), (batch, 1, 1))
+    for i in range(tau.shape[-1]):
+        v = np.zeros((batch, m), factored.dtype)
+        v[:, i] = 1
+        v[:, i + 1:] = factored[:, i + 1:, i]
+        qv = np.einsum("bij,bj->bi", q, v)
+        q -= tau[:, i, None, None] * qv[:, :, None] * v.conj()[:, None, :]
+    return q
+
+
+def _orthogonality(q: np.ndarray) -> float:
+    """``||I - Q^H Q||_1 / columns``, the worst of the batch."""
+    k = q.shape[-1]
+    gram = np.swapaxes(q, -1, -2).conj() @ q
+    return _worst(_norm1(np.eye(k) - gram), np.full(q.shape[0], max(k, 1)))
+
+
+def _verify(function: str, ops: _Operands) -> tuple[float, float]:
+    """``(error, tolerance)`` of the call just made, as rocSOLVER's tests measure it: the relative
+    residual of the factorization or solution (``||P A - L U|| / ||A||``, the normwise backward
+    error of a solve...; eigenvalues against scipy.linalg on the same input), in the 1-norm;
+    the tolerance is ``30 n eps``, the threshold of LAPACK's test ratios."""
+    from rocmath.testing.tolerance import RESIDUAL_THRESHOLD
+
+    base = _base(function)
+    v = ops.values
+    eps = float(np.finfo(ops.dtype).eps)
+    n = int(v.get("n", 0))
+    m = int(v.get("m", n))
+    nrhs = int(v.get("nrhs", 1))
+    a0 = _wide(ops.matrix("A", initial=True))
+
+    def cur(name: str) -> np.ndarray:
+        return _wide(ops.matrix(name))
+
+    if base in ("getrf", "getf2", "getrf_npvt", "getf2_npvt"):
+        lu_, perm = _pivoted(ops, cur("A")[:, :m, :n], m, initial=False)
+        pa = np.take_along_axis(a0[:, :m, :n], perm[..., None], axis=-2)
+        return _worst(_norm1(pa - lu_), _norm1(a0[:, :m, :n])), RESIDUAL_THRESHOLD * max(m, n, 1) * eps
+    if base in ("getrs", "gesv", "potrs", "posv"):
+        if base == "getrs":  # A holds the LU factors: the system is A = P^-1 L U
+            lu_, perm = _pivoted(ops, a0[:, :n, :n], n, initial=True)
+            matrix = _op(_unpermute(lu_, perm), v["trans"])
+        elif base == "potrs":  # A holds the Cholesky factor
+            f = np.triu(a0[:, :n, :n]) if _letter(v["uplo"], "Fill") == "U" else np.tril(a0[:, :n, :n])
+            h = np.swapaxes(f, -1, -2).conj()
+            matrix = h @ f if _letter(v["uplo"], "Fill") == "U" else f @ h
+        else:
+            matrix = a0[:, :n, :n]
+        b0 = _wide(ops.matrix("B", initial=True))[:, :n, :nrhs]
+        return _backward_error(matrix, cur("B")[:, :n, :nrhs], b0), RESIDUAL_THRESHOLD * max(n, 1) * eps
+    if base in ("getri", "getri_outofplace", "getri_npvt", "getri_npvt_outofplace"):
+        lu_, perm = _pivoted(ops, a0[:, :n, :n], n, initial=True)
+        matrix = _unpermute(lu_, perm)
+        inv = cur("C" if base.endswith("outofplace") else "A")[:, :n, :n]
+        resid = _norm1(np.eye(n) - inv @ matrix)
+        return _worst(resid, _norm1(matrix) * _norm1(inv)), RESIDUAL_THRESHOLD * max(n, 1) * eps
+    if base in ("potrf", "potf2"):
+        upper = _letter(v["uplo"], "Fill") == "U"
+        f = np.triu(cur("A")[:, :n, :n]) if upper else np.tril(cur("A")[:, :n, :n])
+        h = np.swapaxes(f, -1, -2).conj()
+        recon = h @ f if upper else f @ h
+        return _worst(_norm1(a0[:, :n, :n] - recon), _norm1(a0[:, :n, :n])), RESIDUAL_THRESHOLD * max(n, 1) * eps
+    if base in ("geqrf", "geqr2"):
+        out = cur("A")[:, :m, :n]
+        k = min(m, n)
+        tau = _wide(ops.vector("ipiv", ops.dtype))[:, :k]
+        q = _householder_q(out, tau)
+        error = max(_worst(_norm1(a0[:, :m, :n] - q @ np.triu(out)), _norm1(a0[:, :m, :n])), _orthogonality(q))
+        return error, RESIDUAL_THRESHOLD * max(m, n, 1) * eps
+    if base == "gels":
+        opa = _op(a0[:, :m, :n], v["trans"])
+        p, q_ = opa.shape[-2:]
+        b0 = _wide(ops.matrix("B", initial=True))[:, :p, :nrhs]
+        x = cur("B")[:, :q_, :nrhs]
+        if p < q_:  # underdetermined: the system holds exactly
+            return _backward_error(opa, x, b0), RESIDUAL_THRESHOLD * max(m, n, 1) * eps
+        # Least squares: the normal equations' residual (LAPACK's xQRT17 measure without eps).
+        normal = _norm1(np.swapaxes(opa, -1, -2).conj() @ (b0 - opa @ x))
+        return (_worst(normal, _norm1(opa) * (_norm1(opa) * _norm1(x) + _norm1(b0))),
+                RESIDUAL_THRESHOLD * max(m, n, nrhs, 1) * eps)
+    # syev, heev, syevd, heevd: eigenvalues against scipy's, eigenvectors by residual and orthogonality
+    import scipy.linalg as sl
+
+    import rocmath.solver as solver
+
+    real = np.finfo(ops.dtype).dtype
+    d = ops.vector("D", real)[:, :n].astype(np.float64)
+    expected = np.stack([sl.eigvalsh(a0[b, :n, :n]) for b in range(ops.batch)]) if n else d
+    scale = _norm1(a0[:, :n, :n])
+    error = _worst(np.abs(d - expected).max(axis=-1, initial=0.0), scale)
+    if solver.Evect(int(ops.call_values["evect"])) is solver.Evect.original:
+        vec = cur("A")[:, :n, :n]
+        error = max(error, _worst(_norm1(a0[:, :n, :n] @ vec - vec * d[:, None, :]), scale), _orthogonality(vec))
+    return error, RESIDUAL_THRESHOLD * max(n, 1) * eps
+
+
+#: The routines ``-v 1`` checks (each also ``_batched`` and ``_strided_batched``).
+VERIFIED = ("getrf", "getf2", "getrf_npvt", "getf2_npvt", "getrs", "gesv", "getri", "getri_outofplace", "getri_npvt",
+            "getri_npvt_outofplace", "potrf", "potf2", "potrs", "posv", "geqrf", "geqr2", "gels", "syev", "heev",
+            "syevd", "heevd")
+
+
+# --- running -------------------------------------------------------------------------------------
+
+
 def main(argv: Sequence[str], out: TextIO | None = None) -> int:
     """Entry of ``rocmath-bench solver``; returns the exit status."""
+    prog = "rocmath-bench solver"
     out = out or sys.stdout
     try:
-        function, letter, given, iters, cold = parse(argv)
-        fn = _resolve(function, letter)
-        ops = _Operands(fn, {k: _value(x) for k, x in given.items()})
+        cmd = parse_command(argv)
+        fn = _resolve(cmd.function, cmd.precision)
+        if cmd.verify and _base(cmd.function) not in VERIFIED:
+            raise UsageError(f"-v 1: rocmath-bench solver verifies {', '.join(VERIFIED)} (and their batched "
+                             f"forms), not {cmd.function}")
+        ops = _Operands(fn, {k: _value(x) for k, x in cmd.params.items()})
     except UsageError as exc:
-        sys.stderr.write(f"rocmath-bench solver: {exc}\n")
-        return 2
+        return usage_failure(prog, exc)
     import rocmath
     from rocmath import blas
 
     from .timing import median
 
     handle = blas.create_handle()
-    args = [handle, *(ops.values[n] for n in ops.names[1:])]
+    args = [handle, *(ops.call_values[n] for n in ops.names[1:])]
+
+    def call() -> None:
+        fn(*args)
+        handle.stream.synchronize()
+
+    checked: tuple[float, float] | None = None
     try:
-        times = []
-        for i in range(cold + iters):
-            t0 = time.perf_counter_ns()
-            fn(*args)
-            handle.stream.synchronize()
-            if i >= cold:
-                times.append(time.perf_counter_ns() - t0)
+        if cmd.verify:  # one call on the initial data, checked, then the data back for the timed calls
+            call()
+            checked = _verify(cmd.function, ops)
+            ops.reset()
+        times = time_each([call], cmd.iters, cold=cmd.cold)[0]
     except rocmath.RocmathError as exc:
-        sys.stderr.write(f"rocmath-bench solver: {fn.__name__}: {exc}\n")
+        sys.stderr.write(f"{prog}: {fn.__name__}: {exc}\n")
         return 1
     finally:
         blas.destroy_handle(handle)
     gpu_us = median(times) / 1e3
     columns = [n for n in ops.names[1:] if not _is_pointer(fn, n)]
     cells = [str(ops.values[n]) for n in columns]
-    ref = _reference(function)
+    ref = _reference(cmd.function)
     header = [*columns, "gpu_time_us"]
     row = [*cells, f"{gpu_us:.3f}"]
     if ref is not None:
         m, n = ops.shape
         host = next(iter(ops.host.values()))[:, :m, :n]
-        rtimes = []
-        for _ in range(max(1, min(iters, 5))):
-            t0 = time.perf_counter_ns()
+
+        def reference() -> None:  # a Python loop over the batch entries, as rocsolver-bench's CPU reference
             for b in range(ops.batch):
                 ref(host[b])
-            rtimes.append(time.perf_counter_ns() - t0)
-        cpu_us = median(rtimes) / 1e3
+
+        cpu_us = median(time_each([reference], max(1, min(cmd.iters, 5)))[0]) / 1e3
         header += ["cpu_time_us", "ratio"]
-        row += [f"{cpu_us:.3f}", f"{cpu_us / gpu_us:.3f}"]
-    out.write(f"{fn.__name__} ({fn.precision.datatype}), {iters} timed calls after {cold} cold\n")
+        row += [f"{cpu_us:.3f}", f"{ratio(cpu_us, gpu_us):.3f}"]
+    if checked is not None:
+        header.append("error")
+        row.append(fmt_g(checked[0]))
+    out.write(f"{fn.__name__} ({fn.precision.datatype}), {cmd.iters} timed calls after {cmd.cold} cold\n")
     out.write(",".join(header) + "\n" + ",".join(row) + "\n")
+    if checked is not None and not checked[0] <= checked[1]:
+        sys.stderr.write(f"{prog}: {fn.__name__}: error {fmt_g(checked[0])} above tolerance {fmt_g(checked[1])}\n")
+        return 1
     return 0
 
 

@@ -53,7 +53,18 @@ from typing import Any, TextIO
 import numpy as np
 import scipy.sparse as sp
 
-from .rocblas_cli import UsageError, _Parser
+from ._cli_common import (
+    Parser,
+    UsageError,
+    choice,
+    device_line,
+    letter,
+    print_help,
+    ratio,
+    select_device,
+    time_mean,
+    usage_failure,
+)
 
 __all__ = ["FUNCTIONS", "Bench", "UsageError", "laplacian", "load_matrix", "main", "parse_args", "random_matrix",
            "run"]
@@ -73,29 +84,8 @@ FUNCTIONS = (*LEVEL1, "csrmv", "coomv", "csrsv", "spmv", "csrmm", "spmm", "csrge
 # --- the command line ------------------------------------------------------------------------
 
 
-def _letter(allowed: str) -> Callable[[str], str]:
-    def parse(text: str) -> str:
-        if len(text) != 1 or text.upper() not in allowed:
-            raise argparse.ArgumentTypeError(f"expected one of {', '.join(allowed)}, got {text!r}")
-        return text.upper()
-
-    parse.__name__ = "letter"
-    return parse
-
-
-def _choice(allowed: tuple[int, ...]) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        value = int(text)
-        if value not in allowed:
-            raise argparse.ArgumentTypeError(f"expected one of {', '.join(map(str, allowed))}, got {value}")
-        return value
-
-    parse.__name__ = "choice"
-    return parse
-
-
-def _parser() -> _Parser:
-    p = _Parser(prog="rocmath-bench sparse", add_help=False, allow_abbrev=False,
+def _parser() -> Parser:
+    p = Parser(prog="rocmath-bench sparse", add_help=False, allow_abbrev=False,
                 description="rocsparse-bench's command line on rocmath.sparse: time one rocSPARSE function on the "
                             "simulated device and print rocsparse-bench's table, plus ref-msec (the scipy.sparse "
                             "reference timed the same way) and ratio = ref-msec / msec (>1: rocmath is faster).",
@@ -122,25 +112,25 @@ def _parser() -> _Parser:
     a("--alphai", type=float, default=0.0, help="imaginary part of alpha (rocmath's; default 0)")
     a("--beta", type=float, default=0.0, help="beta (default 0)")
     a("--betai", type=float, default=0.0, help="imaginary part of beta (rocmath's; default 0)")
-    a("--transposeA", type=_letter("NTC"), default="N", help="N, T or C (default N)")
-    a("--transposeB", type=_letter("NTC"), default="N", help="N, T or C (default N)")
+    a("--transposeA", type=letter("NTC"), default="N", help="N, T or C (default N)")
+    a("--transposeB", type=letter("NTC"), default="N", help="N, T or C (default N)")
     for key in "ABCD":
-        a(f"--indexbase{key}", type=_choice((0, 1)), default=0, help="0 or 1 (default 0)")
-    a("--matrix_type", type=_choice((0, 1, 2, 3)), default=0, help="0 general (the only one benchmarked)")
-    a("--diag", type=_letter("NU"), default="N", help="N non-unit, U unit diagonal (default N)")
-    a("--uplo", type=_letter("LU"), default="L", help="L lower, U upper fill (default L)")
-    a("--storage", type=_choice((0, 1)), default=0, help="0 sorted, 1 unsorted (default 0)")
-    a("--apolicy", type=_letter("RF"), default="R", help="R reuse, F force (default R)")
-    a("--order", type=_choice((0, 1)), default=1, help="dense order: 0 row, 1 column (default 1)")
-    a("--orderB", type=_choice((0, 1)), default=None, help="order of B (default --order)")
-    a("--orderC", type=_choice((0, 1)), default=None, help="order of C (default --order)")
-    a("--format", "--formatA", dest="format", type=_choice((0, 1, 2, 3, 4, 5, 6)), default=0,
+        a(f"--indexbase{key}", type=choice((0, 1)), default=0, help="0 or 1 (default 0)")
+    a("--matrix_type", type=choice((0, 1, 2, 3)), default=0, help="0 general (the only one benchmarked)")
+    a("--diag", type=letter("NU"), default="N", help="N non-unit, U unit diagonal (default N)")
+    a("--uplo", type=letter("LU"), default="L", help="L lower, U upper fill (default L)")
+    a("--storage", type=choice((0, 1)), default=0, help="0 sorted, 1 unsorted (default 0)")
+    a("--apolicy", type=letter("RF"), default="R", help="R reuse, F force (default R)")
+    a("--order", type=choice((0, 1)), default=1, help="dense order: 0 row, 1 column (default 1)")
+    a("--orderB", type=choice((0, 1)), default=None, help="order of B (default --order)")
+    a("--orderC", type=choice((0, 1)), default=None, help="order of C (default --order)")
+    a("--format", "--formatA", dest="format", type=choice((0, 1, 2, 3, 4, 5, 6)), default=0,
       help="sparse format of the generic API: 0 coo, 2 csr, 3 csc (default 0)")
     a("--denseld", type=int, default=128, help="dense leading dimension (accepted; the minimum is used)")
     a("--batch_count", type=int, default=128, help="batch count (default 128)")
     a("--batch_stride", type=int, default=128, help="batch stride, raised to -m (default 128)")
-    a("--spmv_alg", type=_choice((0, 1, 2, 3, 4, 5, 6, 7)), default=0, help="spmv algorithm (default 0)")
-    a("--spmm_alg", type=_choice((0, 1, 2, 3, 4, 5, 6, 7, 8, 9)), default=0, help="spmm algorithm (default 0)")
+    a("--spmv_alg", type=choice((0, 1, 2, 3, 4, 5, 6, 7)), default=0, help="spmv algorithm (default 0)")
+    a("--spmm_alg", type=choice((0, 1, 2, 3, 4, 5, 6, 7, 8, 9)), default=0, help="spmm algorithm (default 0)")
     a("-v", "--verify", type=int, default=0, help="1: check one call against the reference (default 0)")
     a("-i", "--iters", type=int, default=10, help="timed calls (default 10)")
     a("-d", "--device", type=int, default=0, help="device id (default 0)")
@@ -803,19 +793,6 @@ def _build(s: _Setup) -> Bench:
 # --- timing and output ---------------------------------------------------------------------------
 
 
-def _time_ms(call: Callable[[], Any], sync: Callable[[], None], cold: int, hot: int) -> float:
-    """Mean milliseconds of ``hot`` calls after ``cold`` untimed ones, synchronized around (as
-    rocsparse-bench's warm-up and performance loops)."""
-    for _ in range(cold):
-        call()
-    sync()
-    t0 = time.perf_counter_ns()
-    for _ in range(hot):
-        call()
-    sync()
-    return (time.perf_counter_ns() - t0) / 1e6 / max(hot, 1)
-
-
 def _cell(value: Any) -> str:
     """A value as rocsparse-bench's ostream prints it (fixed, 2 decimals for doubles)."""
     if isinstance(value, (complex, np.complexfloating)):
@@ -852,17 +829,14 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     int
         0, or 1 when the check finds an error above tolerance.
     """
-    import rocmath as rm
-
     matrix, source = load_matrix(args)
-    props = rm.get_device_properties()
-    out.write(f"Device ID {rm.get_device()} : {props.name} {props.gcnArchName} (simulated on this host)\n\n")
+    out.write(device_line() + "\n")
     s = _Setup(args, matrix)
     try:
         b = _build(s)
         error = b.check() if args.verify else None
-        ms = _time_ms(b.call, s.stream.synchronize, COLD_CALLS, args.iters)
-        ref_ms = _time_ms(b.reference, lambda: None, COLD_CALLS, args.iters)
+        ms = time_mean(b.call, s.stream.synchronize, COLD_CALLS, args.iters) / 1e6
+        ref_ms = time_mean(b.reference, lambda: None, COLD_CALLS, args.iters) / 1e6
     finally:
         s.close()
     it, jt = _INDEX[args.indextype]
@@ -870,7 +844,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                ("GB/s", b.gbyte / ms * 1e3 if ms > 0 else 0.0), ("msec", ms), ("iter", args.iters),
                ("verified", "yes" if args.verify else "no"), ("function", args.function), ("import", source),
                ("ctype", _CTYPE[args.precision]), ("itype", it), ("jtype", jt),
-               ("ref-msec", ref_ms), ("ratio", ref_ms / ms if ms > 0 else math.nan)]
+               ("ref-msec", ref_ms), ("ratio", ratio(ref_ms, ms))]
     out.write(table(columns))
     if error is not None and not error <= b.tol:
         sys.stderr.write(f"rocmath-bench sparse: {args.function}: relative error {error:.3g} above tolerance "
@@ -893,26 +867,19 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
     from rocmath.sparse import SparseInvalidPointerError, SparseInvalidSizeError, SparseInvalidValueError
     from rocmath.sparse import SparseNotImplementedError as NotImplementedStatus
 
+    prog = "rocmath-bench sparse"
     out = out or sys.stdout
     try:
         if not argv:
-            out.write(_parser().format_help())
-            return 0
+            return print_help(_parser(), out)
         args = parse_args(argv)
         if args.help:
-            out.write(_parser().format_help())
-            return 0
-        import rocmath as rm
-
-        if not 0 <= args.device < rm.get_device_count():
-            raise UsageError("Invalid Device ID")
-        rm.set_device(args.device)
+            return print_help(_parser(), out)
+        select_device(args.device, "Invalid Device ID")
         return run(args, out)
     except (UsageError, SparseInvalidSizeError, SparseInvalidValueError, SparseInvalidPointerError,
             NotImplementedStatus) as e:
-        sys.stderr.write(f"rocmath-bench sparse: {e}\n")
-        return 2
+        return usage_failure(prog, e)
     except RocmathError as e:
-        sys.stderr.write(f"rocmath-bench sparse: {argv[argv.index('-f') + 1] if '-f' in argv else 'run'} "
-                         f"failed: {e}\n")
+        sys.stderr.write(f"{prog}: {argv[argv.index('-f') + 1] if '-f' in argv else 'run'} failed: {e}\n")
         return 1

@@ -1,5 +1,6 @@
-"""rocmath-bench solver: rocsolver-bench's command line over any rocmath.solver routine, and
-ROCSOLVER_LAYER=2 bench lines that replay through it."""
+"""rocmath-bench solver: rocsolver-bench's command line over any rocmath.solver routine, its ``-v 1``
+verification (residuals against the CPU reference, the error column), and ROCSOLVER_LAYER=2 bench
+lines that replay through it."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 import rocmath as rm
 from rocmath import blas, solver
 from rocmath.bench.cli import main as bench_main
-from rocmath.bench.rocsolver_cli import UsageError, parse
+from rocmath.bench.rocsolver_cli import VERIFIED, UsageError, parse, parse_command
 from rocmath.log import close_logs
 
 
@@ -70,3 +71,204 @@ def test_bench_lines_replay(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> N
     for line in lines:
         status, text = _run(line.removeprefix("rocmath-bench "))
         assert status == 0, (line, text)
+
+
+# --- -v 1: rocsolver-bench's verification --------------------------------------------------------
+
+
+def test_parse_command_reads_verify() -> None:
+    cmd = parse_command(["-f", "potrf", "-r", "z", "-n", "4", "-v", "1", "-i", "2"])
+    assert (cmd.function, cmd.precision, cmd.params, cmd.iters, cmd.cold, cmd.verify) == (
+        "potrf", "z", {"n": "4"}, 2, 2, 1)
+    assert parse_command(["-f", "getrf", "--verify", "0"]).verify == 0
+    assert parse(["-f", "getrf", "-v", "1"]) == ("getrf", "s", {}, 10, 2)  # the five fields it always had
+    with pytest.raises(UsageError):
+        parse_command(["-f", "getrf", "-v", "2"])
+
+
+def _cells(text: str) -> dict[str, str]:
+    header, row = text.splitlines()[1:3]
+    return dict(zip(header.split(","), row.split(","), strict=True))
+
+
+def _eps(letter: str) -> float:
+    return float(np.finfo({"s": np.float32, "c": np.float32, "d": np.float64, "z": np.float64}[letter]).eps)
+
+
+#: The routines and precisions test_routines_run_with_a_reference_ratio compiles already.
+RUNS = [
+    "-f getrf_strided_batched -r d -m 16 -n 12 --batch_count 3",
+    "-f getrf_batched -r s -m 8 -n 6 --batch_count 4",
+    "-f getrs -r z --trans C -n 8 --nrhs 3",
+    "-f gesv -r c -n 8 --nrhs 2",
+    "-f getri -r d -n 8",
+]
+#: One of each other family the check covers (each compiles its own kernels: the slow tier).
+SLOW_RUNS = [
+    "-f getrf_npvt_batched -r c -m 6 -n 6 --batch_count 2",
+    "-f potrf -r z --uplo L -n 8",
+    "-f potrs_batched -r s -n 8 --nrhs 2 --batch_count 2",
+    "-f posv -r d --uplo U -n 8 --nrhs 2",
+    "-f geqrf -r d -m 10 -n 6",
+    "-f gels -r z --trans C -m 8 -n 6 --nrhs 2",
+    "-f gels -r d -m 5 -n 8 --nrhs 2",
+    "-f syev -r d --evect V -n 8",
+    "-f heevd -r z --evect V --uplo L -n 6",
+]
+
+
+@pytest.mark.parametrize("line", RUNS + [pytest.param(line, marks=pytest.mark.slow) for line in SLOW_RUNS])
+def test_verify_prints_the_error_column(line: str) -> None:
+    status, text = _run(f"solver {line} -i 1 -j 0 -v 1")
+    assert status == 0, text
+    cells = _cells(text)
+    size = max(int(cells.get(k, 1)) for k in ("m", "n", "nrhs"))
+    assert list(cells)[-1] == "error" and 0 <= float(cells["error"]) <= 30 * size * _eps(line.split()[3])
+    assert float(cells["gpu_time_us"]) > 0
+
+
+def _store(ops: Any, name: str, values: np.ndarray) -> None:
+    """Write ``(batch, rows, cols)`` values into a matrix operand's device memory (column-major, ld rows)."""
+    ld, cols, entry = ops.layout[name]
+    rows = values.shape[1]
+    if ops.batched:
+        for b, dev in enumerate(ops.batched_entries[name]):
+            cm = dev.get()  # (cols, ld): column j is row j
+            cm[:values.shape[2], :rows] = values[b].T
+            dev.set(cm)
+        return
+    dev = ops.values[name]
+    flat = dev.get()
+    for b in range(ops.batch):
+        block = flat[b * entry:b * entry + ld * cols].reshape(cols, ld)
+        block[:values.shape[2], :rows] = values[b].T
+    dev.set(flat)
+
+
+def _store_vector(ops: Any, name: str, values: np.ndarray) -> None:
+    """Write ``(batch, k)`` values into a strided vector operand (ipiv, tau, D)."""
+    dev = ops.values[name]
+    raw = dev.get()
+    typed = raw.view(values.dtype) if raw.dtype == np.uint8 else raw
+    count = ops.vector_counts[name]
+    for b in range(ops.batch):
+        typed[b * count:b * count + values.shape[1]] = values[b]
+    dev.set(raw)
+
+
+def _solve_in_double(matrix: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+    wide = np.complex128 if np.iscomplexobj(matrix) else np.float64
+    return np.linalg.solve(matrix.astype(wide), rhs.astype(wide))
+
+
+def _scipy_results(function: str, ops: Any) -> None:
+    """Put SciPy's (LAPACK's) result of ``function`` on the initial operands where the routine writes it."""
+    import scipy.linalg as sl
+
+    v, dt = ops.values, ops.dtype
+    n = int(v.get("n", 0))
+    m = int(v.get("m", n))
+    nrhs = int(v.get("nrhs", 1))
+    a = ops.matrix("A", initial=True)[:, :m, :n].astype(np.complex128 if dt.kind == "c" else np.float64)
+    base = function.split("_batched")[0].split("_strided")[0]
+    if base == "getrf_npvt":  # square here
+        lu = []
+        for b in range(ops.batch):
+            p, lo, up = sl.lu(a[b])
+            assert np.array_equal(p, np.eye(m))  # a diagonally dominant matrix: no row exchange
+            lu.append(np.tril(lo, -1) + up)
+        _store(ops, "A", np.stack(lu).astype(dt))
+    elif base in ("potrs", "posv"):
+        upper = v["uplo"] == "U"
+        if base == "potrs":
+            f = np.triu(a) if upper else np.tril(a)
+            h = np.swapaxes(f, -1, -2).conj()
+            a = h @ f if upper else f @ h
+        b0 = ops.matrix("B", initial=True)[:, :n, :nrhs]
+        _store(ops, "B", _solve_in_double(a, b0).astype(dt))
+    elif base == "potrf":
+        upper = v["uplo"] == "U"
+        _store(ops, "A", np.stack([sl.cholesky(x, lower=not upper) for x in a]).astype(dt))
+    elif base == "geqrf":
+        packed = [sl.qr(x, mode="raw") for x in a]  # LAPACK's geqrf: Householder vectors and tau
+        _store(ops, "A", np.stack([p[0][0] for p in packed]).astype(dt))
+        _store_vector(ops, "ipiv", np.stack([p[0][1] for p in packed]).astype(dt))
+    elif base == "gels":
+        op = a if v["trans"] == "N" else np.swapaxes(a, -1, -2).conj()
+        b0 = ops.matrix("B", initial=True)[:, :op.shape[1], :nrhs]
+        _store(ops, "B", np.stack([np.linalg.lstsq(op[b], b0[b, :op.shape[1]], rcond=None)[0]
+                                   for b in range(ops.batch)]).astype(dt))
+    else:  # syev, heevd
+        w, vecs = zip(*(sl.eigh(x) for x in a), strict=True)
+        _store_vector(ops, "D", np.stack(w).astype(np.finfo(dt).dtype))
+        _store(ops, "A", np.stack(vecs).astype(dt))
+
+
+@pytest.mark.parametrize("line", SLOW_RUNS)
+def test_the_check_of_each_family_against_lapack_results(line: str) -> None:
+    """Without running the routines (their kernels belong to the slow tier): LAPACK's results pass the
+    check, and the same results 0.1 % off fail it."""
+    from rocmath.bench.rocsolver_cli import _Operands, _resolve, _value, _verify
+
+    cmd = parse_command(line.split())
+    fn = _resolve(cmd.function, cmd.precision)
+    ops = _Operands(fn, {k: _value(x) for k, x in cmd.params.items()})
+    _scipy_results(cmd.function, ops)
+    rm.device_synchronize()
+    error, tol = _verify(cmd.function, ops)
+    size = max(int(cmd.params.get(k, 1)) for k in ("m", "n", "nrhs"))
+    assert tol == 30 * size * _eps(cmd.precision) and 0 <= error <= tol, (error, tol)
+    main_out = "B" if cmd.function.split("_")[0] in ("potrs", "posv", "gels") else "A"
+    _store(ops, main_out, (ops.matrix(main_out)[:, :, :] * 1.001).astype(ops.dtype))
+    rm.device_synchronize()
+    assert _verify(cmd.function, ops)[0] > 10 * tol
+
+
+def test_verify_catches_a_wrong_result(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    real = solver.dgetrf
+
+    def off_by_a_bit(handle: Any, m: int, n: int, A: Any, lda: int, ipiv: Any, info: Any) -> None:
+        real(handle, m, n, A, lda, ipiv, info)
+        handle.stream.synchronize()
+        A.set(A.get() * 1.001)  # a factorization 0.1 % off
+
+    for attr in ("routine", "flavour", "precision"):
+        setattr(off_by_a_bit, attr, getattr(real, attr))
+    monkeypatch.setattr(solver, "dgetrf", off_by_a_bit)
+    status, text = _run("solver -f getrf -r d -m 8 -n 8 -i 1 -j 0 -v 1")
+    assert status == 1 and float(_cells(text)["error"]) > 1e-4
+    assert "above tolerance" in capsys.readouterr().err
+    # Without -v the same run reports no error column and succeeds.
+    status, text = _run("solver -f getrf -r d -m 8 -n 8 -i 1 -j 0")
+    assert status == 0 and "error" not in _cells(text)
+
+
+def test_verify_restores_the_data_for_the_timed_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[np.ndarray] = []
+    real = solver.dgetri
+
+    def spy(handle: Any, n: int, A: Any, lda: int, ipiv: Any, info: Any) -> None:
+        seen.append(A.get().copy())
+        real(handle, n, A, lda, ipiv, info)
+
+    for attr in ("routine", "flavour", "precision"):
+        setattr(spy, attr, getattr(real, attr))
+    monkeypatch.setattr(solver, "dgetri", spy)
+    assert _run("solver -f getri -r d -n 6 -i 1 -j 0 -v 1")[0] == 0
+    assert len(seen) == 2 and np.array_equal(seen[0], seen[1])  # the timed call got the initial matrix again
+
+
+def test_verify_of_an_unchecked_routine_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run("solver -f trtri -r d -n 4 -v 1")[0] == 2
+    assert "verifies getrf" in capsys.readouterr().err
+    assert set(VERIFIED) >= {"getrf", "potrf", "geqrf", "gels", "syev", "heevd"}
+
+
+def test_rocsolver_bench_letters_of_rocsolver_enums() -> None:
+    from rocmath.bench.rocsolver_cli import _enum_value
+
+    assert _enum_value("evect", "V") == int(solver.Evect.original) and _enum_value("evect", "n") == int(
+        solver.Evect.none)
+    assert _enum_value("left_svect", "S") == int(solver.Svect.singular) and _enum_value("itype", 2) == int(
+        solver.Eform.abx)
+    assert _enum_value("uplo", "U") == "U" and _enum_value("evect", 213) == 213  # others, and values, as given

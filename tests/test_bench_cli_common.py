@@ -1,0 +1,73 @@
+"""bench/_cli_common.py: what the blas, solver, fft and sparse commands of rocmath-bench share
+(parser, flag types, device selection, the two timing loops, ratio and number formatting)."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import math
+from typing import Any
+
+import pytest
+
+import rocmath as rm
+from rocmath.bench import _cli_common as common
+from rocmath.bench import rocblas_cli, rocfft_cli, rocsolver_cli, rocsparse_cli
+
+
+def test_the_commands_share_one_usage_error() -> None:
+    for module in (rocblas_cli, rocfft_cli, rocsolver_cli, rocsparse_cli):
+        assert module.UsageError is common.UsageError
+    p = common.Parser(prog="x", add_help=False)
+    p.add_argument("--n", type=int)
+    with pytest.raises(common.UsageError, match="invalid int value"):
+        p.parse_args(["--n", "x"])
+    with pytest.raises(common.UsageError, match="unrecognized"):
+        p.parse_args(["--bogus"])
+
+
+def test_flag_types() -> None:
+    assert [common.bool_value(t) for t in ("1", "True", "yes", "on", "0", "false", "No", "off")] == [True] * 4 + [
+        False] * 4
+    assert common.letter("NTC")("t") == "T" and common.choice((0, 2))("2") == 2
+    for parse, text in ((common.bool_value, "maybe"), (common.letter("NT"), "X"), (common.letter("NT"), "NT"),
+                        (common.choice((0, 2)), "1")):
+        with pytest.raises(argparse.ArgumentTypeError):
+            parse(text)
+
+
+def test_formatting_ratio_and_device() -> None:
+    assert common.fmt_g(1234567.0) == "1.23457e+06" and common.fmt_g(0.5) == "0.5"
+    assert common.ratio(3.0, 2.0) == 1.5 and math.isnan(common.ratio(1.0, 0.0))
+    props = rm.get_device_properties()
+    assert common.device_line() == (f"Device ID {rm.get_device()} : {props.name} {props.gcnArchName} "
+                                    "(simulated on this host)\n")
+    common.select_device(0, "unused")
+    with pytest.raises(common.UsageError, match="no such device"):
+        common.select_device(rm.get_device_count(), "no such device")
+
+
+def test_usage_failure_and_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert common.usage_failure("rocmath-bench x", "bad flag") == 2
+    assert capsys.readouterr().err == "rocmath-bench x: bad flag\n"
+    out = io.StringIO()
+    assert common.print_help(common.Parser(prog="rocmath-bench x", description="hello"), out) == 0
+    assert "hello" in out.getvalue()
+
+
+def test_time_mean_runs_cold_then_hot_calls_between_synchronizations() -> None:
+    log: list[str] = []
+    ns = common.time_mean(lambda: log.append("call"), lambda: log.append("sync"), 2, 3)
+    assert log == ["call", "call", "sync", "call", "call", "call", "sync"] and ns > 0
+    log.clear()
+    common.time_mean(lambda: log.append("call"), lambda: log.append("sync"), 0, 0)  # warm-up only: no division by 0
+    assert log == ["sync", "sync"]
+
+
+def test_time_each_interleaves_the_calls_after_cold_rounds() -> None:
+    log: list[Any] = []
+    times = common.time_each([lambda: log.append("a"), lambda: log.append("b")], 2, cold=1,
+                             before=lambda: log.append("reset"))
+    assert log == ["reset", "a", "b"] * 3
+    assert [len(t) for t in times] == [2, 2] and all(t >= 0 for ts in times for t in ts)
+    assert common.time_each([lambda: None], 0) == [[]]
