@@ -1,4 +1,4 @@
-"""The bench suite under pytest-benchmark: ``pytest --benchmark-only`` times every case of the
+"""The bench suite under pytest-benchmark: ``pytest --benchmark-only -n 0`` times every case of the
 quick suite (``ROCMATH_BENCH_SUITE=full`` for the full one), so that pytest-benchmark's
 ``--benchmark-autosave`` / ``--benchmark-compare`` track regressions run over run.
 

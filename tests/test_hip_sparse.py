@@ -474,3 +474,187 @@ def test_gtsv2_strided_batch(handle):
     assert hipsparse.hipsparseDgtsv2StridedBatch(handle, 1, ddl, dd, ddu, dx, count, stride, None) == (
         S.HIPSPARSE_STATUS_INVALID_VALUE,)
     _free(ddl, dd, ddu, dx)
+
+
+def test_generic_getters_and_attributes(handle, matrix):
+    A, (dp, di, dv) = matrix
+    mat = check(hipsparse.hipsparseCreateCsr(9, 6, A.nnz, dp, di, dv, I32, I32, BASE0, D.HIP_R_64F))
+    # written through ctypes out-parameters, or returned
+    rows, cols, nnz = ctypes.c_int64(), ctypes.c_int64(), ctypes.c_int64()
+    ptrs = [ctypes.c_void_p() for _ in range(3)]
+    types = [ctypes.c_int(-1) for _ in range(4)]
+    check(hipsparse.hipsparseCsrGet(mat, rows, cols, nnz, *ptrs, *types))
+    assert (rows.value, cols.value, nnz.value) == (9, 6, A.nnz)
+    assert [p.value for p in ptrs] == [int(dp), int(di), int(dv)]
+    assert [t.value for t in types] == [I32, I32, BASE0, D.HIP_R_64F]
+    assert hipsparse.hipsparseCsrGet(mat) == (S.HIPSPARSE_STATUS_SUCCESS, 9, 6, A.nnz, int(dp), int(di), int(dv), I32,
+                                              I32, BASE0, D.HIP_R_64F)
+    assert hipsparse.hipsparseConstCsrGet(mat)[1:4] == (9, 6, A.nnz)
+    # a NULL out-parameter, a descriptor of another format
+    assert hipsparse.hipsparseCsrGet(mat, rows, cols, None, *ptrs, *types) == (S.HIPSPARSE_STATUS_INVALID_VALUE,)
+    assert hipsparse.hipsparseCscGet(mat)[0] == S.HIPSPARSE_STATUS_INVALID_VALUE
+    i64 = hipsparse.hipsparseIndexType_t.HIPSPARSE_INDEX_64I
+    one = hipsparse.hipsparseIndexBase_t.HIPSPARSE_INDEX_BASE_ONE
+    coo = check(hipsparse.hipsparseCreateConstCoo(9, 6, A.nnz, dp, di, dv, i64, one, D.HIP_C_32F))
+    assert hipsparse.hipsparseCooGet(coo) == (S.HIPSPARSE_STATUS_SUCCESS, 9, 6, A.nnz, int(dp), int(di), int(dv), i64,
+                                              one, D.HIP_C_32F)
+    csc = check(hipsparse.hipsparseCreateCsc(9, 6, A.nnz, dp, di, dv, I32, i64, BASE0, D.HIP_R_64F))
+    assert hipsparse.hipsparseConstCscGet(csc)[4:] == (int(dp), int(di), int(dv), I32, i64, BASE0, D.HIP_R_64F)
+    vec = check(hipsparse.hipsparseCreateConstDnVec(6, dv, D.HIP_R_64F))
+    assert hipsparse.hipsparseDnVecGet(vec) == (S.HIPSPARSE_STATUS_SUCCESS, 6, int(dv), D.HIP_R_64F)
+    assert hipsparse.hipsparseConstDnVecGetValues(vec) == (S.HIPSPARSE_STATUS_SUCCESS, int(dv))
+    row = hipsparse.hipsparseOrder_t.HIPSPARSE_ORDER_ROW
+    dn = check(hipsparse.hipsparseCreateDnMat(2, 3, 4, dv, D.HIP_R_64F, row))
+    assert hipsparse.hipsparseDnMatGet(dn) == (S.HIPSPARSE_STATUS_SUCCESS, 2, 3, 4, int(dv), D.HIP_R_64F, row)
+    assert hipsparse.hipsparseConstDnMatGet(dn) == hipsparse.hipsparseDnMatGet(dn)
+    # attributes: an int through a host pointer of 4 bytes
+    attr = hipsparse.hipsparseSpMatAttribute_t
+    data = ctypes.c_int(-1)
+    check(hipsparse.hipsparseSpMatGetAttribute(mat, attr.HIPSPARSE_SPMAT_FILL_MODE, data, 4))
+    assert data.value == hipsparse.hipsparseFillMode_t.HIPSPARSE_FILL_MODE_LOWER
+    check(hipsparse.hipsparseSpMatSetAttribute(mat, attr.HIPSPARSE_SPMAT_DIAG_TYPE, np.array([1], np.int32), 4))
+    diag = np.zeros(1, np.int32)
+    check(hipsparse.hipsparseSpMatGetAttribute(mat, attr.HIPSPARSE_SPMAT_DIAG_TYPE, diag, 4))
+    assert diag[0] == hipsparse.hipsparseDiagType_t.HIPSPARSE_DIAG_TYPE_UNIT
+    # rocSPARSE's checks: the data size, NULL data, a value the attribute does not have; nothing is changed
+    assert hipsparse.hipsparseSpMatGetAttribute(mat, attr.HIPSPARSE_SPMAT_FILL_MODE, data, 8) == (
+        S.HIPSPARSE_STATUS_INVALID_VALUE,)
+    assert hipsparse.hipsparseSpMatGetAttribute(mat, attr.HIPSPARSE_SPMAT_FILL_MODE, None, 4) == (
+        S.HIPSPARSE_STATUS_INVALID_VALUE,)
+    assert hipsparse.hipsparseSpMatSetAttribute(mat, attr.HIPSPARSE_SPMAT_FILL_MODE, ctypes.c_int(7), 4) == (
+        S.HIPSPARSE_STATUS_INVALID_VALUE,)
+    assert hipsparse.hipsparseSpMatGetAttribute(None, attr.HIPSPARSE_SPMAT_FILL_MODE, data, 4) == (
+        S.HIPSPARSE_STATUS_INVALID_VALUE,)
+    with pytest.raises(TypeError, match="_hipsparseSpMatAttribute_t__Base"):
+        hipsparse.hipsparseSpMatGetAttribute(mat, 0, data, 4)
+    check(hipsparse.hipsparseSpMatGetAttribute(mat, attr.HIPSPARSE_SPMAT_FILL_MODE, data, 4))
+    assert data.value == hipsparse.hipsparseFillMode_t.HIPSPARSE_FILL_MODE_LOWER
+    for d in (mat, coo, csc):
+        check(hipsparse.hipsparseDestroySpMat(d))
+    check(hipsparse.hipsparseDestroyDnVec(vec))
+    check(hipsparse.hipsparseDestroyDnMat(dn))
+
+
+def _spgemm(handle, a, b, c_values, dtype, itype, alpha, beta):
+    """hipSPARSE's SpGEMM sequence for C := alpha A B (+ beta C over the product's pattern, C's values
+    ``c_values`` when given); returns C as a SciPy matrix and the C arrays' device pointers."""
+    index = np.int64 if itype == hipsparse.hipsparseIndexType_t.HIPSPARSE_INDEX_64I else np.int32
+    value = {D.HIP_R_64F: np.float64, D.HIP_C_64F: np.complex128}[dtype]
+    mats, owned = [], []
+    for m in (a, b):
+        arrays = [to_device(x) for x in (m.indptr.astype(index), m.indices.astype(index), m.data.astype(value))]
+        owned += arrays
+        mats.append(check(hipsparse.hipsparseCreateCsr(*m.shape, m.nnz, *arrays, itype, itype, BASE0, dtype)))
+    rows, cols = a.shape[0], b.shape[1]
+    row_ptr = check(hip.hipMalloc(np.dtype(index).itemsize * (rows + 1)))
+    matC = check(hipsparse.hipsparseCreateCsr(rows, cols, 0, row_ptr, None, None, itype, itype, BASE0, dtype))
+    descr = ctypes.c_void_p()
+    check(hipsparse.hipsparseSpGEMM_createDescr(descr))
+    nop, alg = OP.HIPSPARSE_OPERATION_NON_TRANSPOSE, hipsparse.hipsparseSpGEMMAlg_t.HIPSPARSE_SPGEMM_DEFAULT
+    args = (handle, nop, nop, alpha, *mats, beta, matC, dtype, alg, descr)
+    size1 = ctypes.c_size_t(0)
+    check(hipsparse.hipsparseSpGEMM_workEstimation(*args, size1, None))
+    buffer1 = check(hip.hipMalloc(size1.value))
+    check(hipsparse.hipsparseSpGEMM_workEstimation(*args, size1, buffer1))
+    size2 = check(hipsparse.hipsparseSpGEMM_compute(*args, None))
+    buffer2 = check(hip.hipMalloc(size2))
+    check(hipsparse.hipsparseSpGEMM_compute(*args, buffer2))
+    nnz = check(hipsparse.hipsparseSpMatGetSize(matC))[2]
+    columns = check(hip.hipMalloc(np.dtype(index).itemsize * nnz))
+    values = to_device(np.zeros(nnz, value) if c_values is None else c_values(nnz).astype(value))
+    check(hipsparse.hipsparseCsrSetPointers(matC, row_ptr, columns, values))
+    check(hipsparse.hipsparseSpGEMM_copy(*args))
+    got = sp.csr_matrix((to_host(values, np.zeros(nnz, value)), to_host(columns, np.zeros(nnz, index)),
+                         to_host(row_ptr, np.zeros(rows + 1, index))), shape=(rows, cols))
+    assert check(hipsparse.hipsparseCsrGet(matC))[3:6] == (int(row_ptr), int(columns), int(values))
+    check(hipsparse.hipsparseSpGEMM_destroyDescr(descr))
+    for d in (*mats, matC):
+        check(hipsparse.hipsparseDestroySpMat(d))
+    _free(*owned, row_ptr, columns, values, buffer1, buffer2)
+    return got
+
+
+def _spgemm_case(handle, dtype, itype, device_mode):
+    """C := alpha A B, then (device pointer mode) C := alpha A B + beta C with C's values given."""
+    a = sp.random(7, 5, density=0.35, format="csr", random_state=31)
+    b = sp.random(5, 6, density=0.35, format="csr", random_state=32)
+    structure = sp.csr_matrix(abs(a) @ abs(b))
+    structure.sort_indices()
+    if dtype == D.HIP_C_64F:
+        a, b = sp.csr_matrix(a.multiply(1 + 2j)), sp.csr_matrix(b.multiply(0.5 - 1j))
+    value = np.complex128 if dtype == D.HIP_C_64F else np.float64
+    alpha, beta = np.array([1.5 - 1j if value is np.complex128 else 1.5], value), np.array([0.25], value)
+    if not device_mode:
+        got = _spgemm(handle, a, b, None, dtype, itype, alpha, np.zeros(1, value))
+        assert got.has_sorted_indices and got.nnz == structure.nnz
+        np.testing.assert_array_equal(got.indptr, structure.indptr)
+        np.testing.assert_allclose(got.toarray(), alpha[0] * (a @ b).toarray(), rtol=1e-14)
+        return
+    old = np.random.default_rng(33).standard_normal(structure.nnz).astype(value)
+    d_alpha, d_beta = to_device(alpha), to_device(beta)
+    check(hipsparse.hipsparseSetPointerMode(handle, hipsparse.hipsparsePointerMode_t.HIPSPARSE_POINTER_MODE_DEVICE))
+    try:
+        got = _spgemm(handle, a, b, lambda nnz: old, dtype, itype, d_alpha, d_beta)
+    finally:
+        check(hipsparse.hipsparseSetPointerMode(handle, hipsparse.hipsparsePointerMode_t.HIPSPARSE_POINTER_MODE_HOST))
+    pattern = sp.csr_matrix((old, structure.indices, structure.indptr), shape=structure.shape)
+    np.testing.assert_allclose(got.toarray(), alpha[0] * (a @ b).toarray() + beta[0] * pattern.toarray(), rtol=1e-13,
+                               atol=1e-15)
+    _free(d_alpha, d_beta)
+
+
+def test_spgemm_against_scipy(handle):
+    # 32-bit indices with host scalars; 64-bit ones (csrgemm reads typed arrays) with device scalars and a beta
+    _spgemm_case(handle, D.HIP_R_64F, I32, device_mode=False)
+    _spgemm_case(handle, D.HIP_R_64F, hipsparse.hipsparseIndexType_t.HIPSPARSE_INDEX_64I, device_mode=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("device_mode", (False, True))
+def test_spgemm_complex(handle, device_mode):
+    i64 = hipsparse.hipsparseIndexType_t.HIPSPARSE_INDEX_64I
+    _spgemm_case(handle, D.HIP_C_64F, i64 if device_mode else I32, device_mode)
+
+
+def test_spgemm_bad_arguments(handle, matrix):
+    A, (dp, di, dv) = matrix
+    a = check(hipsparse.hipsparseCreateCsr(9, 6, A.nnz, dp, di, dv, I32, I32, BASE0, D.HIP_R_64F))
+    row_ptr = check(hip.hipMalloc(4 * 10))
+    c = check(hipsparse.hipsparseCreateCsr(9, 9, 0, row_ptr, None, None, I32, I32, BASE0, D.HIP_R_64F))
+    descr = check(hipsparse.hipsparseSpGEMM_createDescr())
+    nop, alg = OP.HIPSPARSE_OPERATION_NON_TRANSPOSE, hipsparse.hipsparseSpGEMMAlg_t.HIPSPARSE_SPGEMM_DEFAULT
+    one, size = ctypes.c_double(1.0), ctypes.c_size_t(0)
+    estimate = hipsparse.hipsparseSpGEMM_workEstimation
+    invalid, unsupported = (S.HIPSPARSE_STATUS_INVALID_VALUE,), (S.HIPSPARSE_STATUS_NOT_SUPPORTED,)
+    # hipSPARSE's null checks (as cuSPARSE's): all INVALID_VALUE
+    assert estimate(None, nop, nop, one, a, a, one, c, D.HIP_R_64F, alg, descr, size, None) == invalid
+    assert estimate(handle, nop, nop, None, a, a, one, c, D.HIP_R_64F, alg, descr, size, None) == invalid
+    assert estimate(handle, nop, nop, one, a, a, one, c, D.HIP_R_64F, alg, None, size, None) == invalid
+    assert estimate(handle, nop, nop, one, a, a, one, c, D.HIP_R_64F, alg, descr, None, None) == invalid
+    # A (9 x 6) B (9 x 6) do not multiply; a transpose and a compute type other than the values' are not supported
+    assert estimate(handle, nop, nop, one, a, a, one, c, D.HIP_R_64F, alg, descr, size, None) == invalid
+    a_t = OP.HIPSPARSE_OPERATION_TRANSPOSE
+    assert estimate(handle, a_t, nop, one, a, a, one, c, D.HIP_R_64F, alg, descr, size, None) == unsupported
+    assert estimate(handle, nop, nop, ctypes.c_float(1), a, a, ctypes.c_float(1), c, D.HIP_R_32F, alg, descr, size,
+                    None) == unsupported
+    coo = check(hipsparse.hipsparseCreateCoo(6, 9, 0, None, None, None, I32, BASE0, D.HIP_R_64F))
+    assert estimate(handle, nop, nop, one, a, coo, one, c, D.HIP_R_64F, alg, descr, size, None) == unsupported
+    assert estimate(handle, nop, nop, one, a, a, one, coo, D.HIP_R_64F, alg, descr, size, None) == invalid
+    # stages out of order: compute before the estimation ran with its buffer (C is 9 x 6 = A I)
+    eye = [to_device(x) for x in (np.arange(7, dtype=np.int32), np.arange(6, dtype=np.int32), np.ones(6))]
+    b = check(hipsparse.hipsparseCreateCsr(6, 6, 6, *eye, I32, I32, BASE0, D.HIP_R_64F))
+    c6 = check(hipsparse.hipsparseCreateCsr(9, 6, 0, row_ptr, None, None, I32, I32, BASE0, D.HIP_R_64F))
+    buffer = check(hip.hipMalloc(256))
+    assert hipsparse.hipsparseSpGEMM_compute(handle, nop, nop, one, a, b, one, c6, D.HIP_R_64F, alg, descr, size,
+                                             buffer) == invalid
+    assert hipsparse.hipsparseSpGEMM_copy(handle, nop, nop, one, a, b, one, c6, D.HIP_R_64F, alg, descr) == invalid
+    assert estimate(handle, nop, nop, one, a, b, one, c6, D.HIP_R_64F, alg, descr, size, None) == (
+        S.HIPSPARSE_STATUS_SUCCESS,)
+    with pytest.raises(TypeError, match="_hipsparseSpGEMMAlg_t__Base"):
+        estimate(handle, nop, nop, one, a, a, one, c, D.HIP_R_64F, 0, descr, size, None)
+    assert hipsparse.hipsparseSpGEMM_destroyDescr(None) == (S.HIPSPARSE_STATUS_SUCCESS,)
+    assert hipsparse.hipsparseSpGEMM_destroyDescr(a) == invalid
+    check(hipsparse.hipsparseSpGEMM_destroyDescr(descr))
+    for d in (a, b, c, c6, coo):
+        check(hipsparse.hipsparseDestroySpMat(d))
+    _free(row_ptr, buffer, *eye)

@@ -1,5 +1,11 @@
-"""What the library bindings (hipFFT, hipSPARSE, hipSOLVER) share: opaque handles, host
-out-parameters and the "write it or return it" convention.
+"""What the library bindings (hipFFT, hipSPARSE, hipSOLVER) share: their status scaffolding, opaque
+handles, host out-parameters and the "write it or return it" convention.
+
+- :class:`LibraryError` is the exception a library raises with a status of its own (hipSOLVER's
+  ``HIPSOLVER_STATUS_INVALID_ENUM``...); :func:`library_table` builds a library's
+  :class:`~rocmath.hip._api.StatusTable` from its statuses and its conversion of the rocm
+  library's statuses underneath; :func:`error_factory` the ``error`` callable the helpers
+  below report bad host pointers through.
 
 - :class:`Opaque` is a C handle (``hipfftHandle``, ``hipsparseMatDescr_t``,
   ``hipsolverHandle_t``...): an address in the HIP runtime's handle registry standing for
@@ -25,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from rocmath.errors import HipError, LaunchFailureError, MemoryAccessFault, RocmathError
 from rocmath.memory import MemoryKind, address_space
 
 from . import hip as _hip
@@ -32,8 +39,8 @@ from ._api import StatusTable, binding
 from ._types import Pointer, host_bytes, pointer_value, resolve
 
 __all__ = [
-    "Opaque", "c_int", "find", "host_bytes_at", "out_parameter", "out_parameters", "read_host", "target_of",
-    "write_host",
+    "LibraryError", "Opaque", "c_double", "c_int", "error_factory", "find", "host_bytes_at", "library_table",
+    "out_parameter", "out_parameters", "read_host", "target_of", "write_host",
 ]
 
 #: Builds the exception a library raises for a bad host pointer: ``error(message, arg)``.
@@ -43,6 +50,88 @@ ErrorFactory = Callable[[str, str], BaseException]
 def c_int(value: Any, arg: str) -> int:
     """A C integer argument, as Cython converts it: ints and numpy ints (TypeError otherwise)."""
     return _hip._c_int(value, arg)
+
+
+def c_double(value: Any, arg: str) -> float:
+    """A C ``double`` argument, as Cython converts it: anything with ``__float__`` (TypeError otherwise)."""
+    if isinstance(value, (str, bytes, bytearray)) or not hasattr(type(value), "__float__"):
+        raise TypeError(f"must be real number, not {type(value).__name__} (argument '{arg}')")
+    return float(value)
+
+
+# --- statuses -----------------------------------------------------------------------------------------------
+
+
+class LibraryError(RocmathError):
+    """A failure a hip library reports with a status of its own (``status``, a member of its status enum).
+
+    Each library subclasses it once, its class attribute ``status`` (the default) fixing the enum.
+    """
+
+    def __init__(self, status: Any, message: str = "", *, arg: str | None = None):
+        self.status = status  # type: ignore[misc]
+        super().__init__(message, arg=arg)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), int(self.status), self.message, self.arg))
+
+
+def _rebuild(cls: type[LibraryError], status: int, message: str, arg: str | None) -> LibraryError:
+    return cls(type(cls.status)(status), message, arg=arg)
+
+
+def error_factory(cls: type[LibraryError], status: Any) -> ErrorFactory:
+    """``error(message, arg)``: a ``cls`` failure with ``status`` (what the host-pointer helpers raise)."""
+
+    def error(message: str, arg: str) -> LibraryError:
+        return cls(status, message, arg=arg)
+
+    return error
+
+
+def library_table(success: Any, *, error: type[LibraryError], backend: type[RocmathError],
+                  convert: Callable[[Any], Any], execution_failed: Any, alloc_failed: Any, internal_error: Any,
+                  hip: Callable[[HipError], Any] | None = None) -> StatusTable:
+    """A library's status table: which status each rocmath exception stands for.
+
+    Parameters
+    ----------
+    success
+        The status of a call that raised nothing.
+    error
+        The library's own failures: they carry their status.
+    backend, convert
+        The failures of the rocm library underneath (rocBLAS's, rocSPARSE's) and the library's
+        conversion of their status.
+    execution_failed
+        A kernel that would fault (on a GPU the program would crash; here the call fails).
+    alloc_failed
+        Memory exhaustion (``MemoryError``, device or host).
+    internal_error
+        Anything else.
+    hip
+        Other HIP runtime failures' status (default ``internal_error``).
+
+    Returns
+    -------
+    StatusTable
+        The table :func:`~rocmath.hip._api.binding` consults, in the order above.
+    """
+
+    def status(exc: BaseException) -> Any:
+        if isinstance(exc, error):
+            return exc.status
+        if isinstance(exc, backend):
+            return convert(exc.status)
+        if isinstance(exc, (MemoryAccessFault, LaunchFailureError)):
+            return execution_failed
+        if isinstance(exc, MemoryError):
+            return alloc_failed
+        if isinstance(exc, HipError) and hip is not None:
+            return hip(exc)
+        return internal_error
+
+    return StatusTable(success, status)
 
 
 # --- opaque handles -------------------------------------------------------------------------------

@@ -1,19 +1,34 @@
 """``hip.hipsolver``: hipSOLVER's regular API as hip-python binds it, over :mod:`rocmath.solver`.
 
 A ``hipsolverHandle_t`` is a rocBLAS handle, as on AMD.  Each routine comes as
-``hipsolver<P><op>_bufferSize(handle, ..., lwork)`` -- the workspace in *bytes*,
-written through ``lwork`` (an ``int*``: ``ctypes.c_int``, a one-element int32 array),
-or returned as ``(status, lwork)`` when ``lwork`` is omitted -- and
-``hipsolver<P><op>(handle, ..., work, lwork, ..., devInfo) -> (status,)``.  As hipSOLVER
-does, a given ``work``/``lwork`` becomes the handle's workspace, and without one the
-handle sizes its own from the query; ``devInfo`` (device int32) receives LAPACK's info
-(routines without an info of their own get it zeroed).  ``uplo`` and ``trans`` are
-hipBLAS enums (:class:`hipblasFillMode_t`, :class:`hipblasOperation_t`), ``jobz`` a
-:class:`hipsolverEigMode_t`, ``jobu``/``jobv`` characters as ints (``ord('A')``); plain
+``hipsolver<P><op>_bufferSize(handle, ..., lwork, ...)`` -- the workspace in *bytes*,
+written through ``lwork`` (an ``int*``: ``ctypes.c_int``, a one-element int32 array; a
+``size_t*`` for gels/gesv), or returned as ``(status, lwork)`` when ``lwork`` is omitted --
+and ``hipsolver<P><op>(handle, ..., work, lwork, ..., devInfo) -> (status,)``.  As hipSOLVER
+does, a given ``work``/``lwork`` becomes the handle's workspace, and without one the handle
+sizes its own from the query; the given one serves that call only (hipSOLVER leaves it set
+on the handle for later calls, after the program may have freed it).  ``devInfo`` (device
+int32, one per problem) receives LAPACK's info (routines without an info of their own get it
+zeroed).  ``uplo``, ``trans`` and ``side``
+are hipBLAS enums (:class:`hipblasFillMode_t`, :class:`hipblasOperation_t`,
+:class:`hipblasSideMode_t`), ``jobz`` a :class:`hipsolverEigMode_t`, ``itype`` a
+:class:`hipsolverEigType_t`, ``jobu``/``jobv`` characters as ints (``ord('A')``); plain
 ints for enum parameters raise ``TypeError``, as in hip-python.
 
+The Jacobi routines (syevj/heevj, gesvdj and their Batched forms) take a parameters object
+(``hipsolverCreateSyevjInfo`` / ``hipsolverCreateGesvdjInfo``: tolerance, maximum sweeps,
+sorting; afterwards the residual and the sweeps done, ``hipsolverX<kind>GetResidual`` /
+``GetSweeps``).  Where hipSOLVER calls a rocSOLVER routine rocmath.solver lacks, the
+routine is composed of rocmath.solver's and rocmath.blas's, with the same results:
+``sygvd``/``hegvd`` run ``sygv``/``hegv`` (rocmath has no divide-and-conquer variant of
+the generalized problem; same contract); ``gesvdj`` (which returns V, not V^H) runs
+``gesvdj`` into a scratch V^H that ``geam`` conjugate-transposes into V; the out-of-place
+``gels``/``gesv`` (X != B) copy B with ``geam`` and solve in place, leaving B unchanged.
+Such scratch space is part of the ``_bufferSize`` answer, taken from the front of a given
+``work``.
+
 The routines are generated from one table, :data:`FAMILIES` (per family: its
-parameters, the rocSOLVER calls its size query makes, the call it computes with), for
+parameters, the rocSOLVER calls its size query makes, the calls it computes with), for
 the precisions rocmath.solver provides, through :func:`rocmath.hip._api.binding`;
 statuses follow hipSOLVER's ``rocblas2hip_status``.
 """
@@ -22,7 +37,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
@@ -34,21 +49,22 @@ import rocmath.solver as _solver
 from rocmath.blas import BlasHandle
 from rocmath.errors import (
     HipError,
-    LaunchFailureError,
-    MemoryAccessFault,
     RocblasError,
+    RocblasInternalError,
     RocblasInvalidHandleError,
     RocblasInvalidPointerError,
+    RocblasInvalidSizeError,
     RocblasInvalidValueError,
     RocblasStatus,
     RocmathError,
 )
-from rocmath.solver import Evect, Svect, Workmode
+from rocmath.handle import PointerMode
+from rocmath.solver import Eform, Esort, Evect, Operation, Svect, Workmode
 
 from . import hip as _hip
-from ._api import StatusTable, binding
-from ._lib import Opaque, c_int, find, out_parameters, target_of
-from ._types import c_enum, check_enum, device_address
+from ._api import binding
+from ._lib import LibraryError, Opaque, c_double, c_int, error_factory, find, library_table, out_parameters, target_of
+from ._types import c_enum, check_enum, device_address, pointer_value
 from .hipblas import hipblasFillMode_t, hipblasOperation_t, hipblasSideMode_t
 
 _MODULE = __name__
@@ -83,17 +99,10 @@ _S = hipsolverStatus_t
 _INT_MAX = 2**31 - 1
 
 
-class HipsolverStatusError(RocmathError):
+class HipsolverStatusError(LibraryError):
     """A failure hipSOLVER itself reports (before or instead of a rocBLAS/rocSOLVER status)."""
 
     status = _S.HIPSOLVER_STATUS_INTERNAL_ERROR
-
-    def __init__(self, status: Any, message: str = "", *, arg: str | None = None):
-        self.status = status  # type: ignore[misc]
-        super().__init__(message, arg=arg)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (HipsolverStatusError, (int(self.status), self.message), {"arg": self.arg})
 
 
 # --- the status table ---------------------------------------------------------------------------------
@@ -121,26 +130,12 @@ def convert_status(status: Any) -> Any:
         return _S.HIPSOLVER_STATUS_UNKNOWN
 
 
-def _hipsolver_status(exc: BaseException) -> Any:
-    if isinstance(exc, HipsolverStatusError):
-        return exc.status
-    if isinstance(exc, RocblasError):
-        return convert_status(exc.status)
-    if isinstance(exc, (MemoryAccessFault, LaunchFailureError)):
-        # A kernel that would fault: on a GPU the program would crash; here the call fails.
-        return _S.HIPSOLVER_STATUS_EXECUTION_FAILED
-    if isinstance(exc, MemoryError):  # exception2hip_status: std::bad_alloc
-        return _S.HIPSOLVER_STATUS_ALLOC_FAILED
-    if isinstance(exc, HipError):
-        return _S.HIPSOLVER_STATUS_INTERNAL_ERROR
-    return _S.HIPSOLVER_STATUS_INTERNAL_ERROR
-
-
-_HIPSOLVER = StatusTable(_S.HIPSOLVER_STATUS_SUCCESS, _hipsolver_status)
-
-
-def _error(message: str, arg: str) -> HipsolverStatusError:
-    return HipsolverStatusError(_S.HIPSOLVER_STATUS_INVALID_VALUE, message, arg=arg)
+# exception2hip_status: std::bad_alloc is ALLOC_FAILED, any other exception (a HIP failure) INTERNAL_ERROR.
+_HIPSOLVER = library_table(_S.HIPSOLVER_STATUS_SUCCESS, error=HipsolverStatusError, backend=RocblasError,
+                           convert=convert_status, execution_failed=_S.HIPSOLVER_STATUS_EXECUTION_FAILED,
+                           alloc_failed=_S.HIPSOLVER_STATUS_ALLOC_FAILED,
+                           internal_error=_S.HIPSOLVER_STATUS_INTERNAL_ERROR)
+_error = error_factory(HipsolverStatusError, _S.HIPSOLVER_STATUS_INVALID_VALUE)
 
 
 # --- handles ---------------------------------------------------------------------------------------------
@@ -199,16 +194,168 @@ _get_stream.__doc__ = ("hipsolverGetStream(handle, streamId) -> (status,): the h
 hipsolverGetStream = out_parameters(_HIPSOLVER, _get_stream, {"streamId": np.dtype(np.uint64)}, _error)
 
 
+# --- the Jacobi parameters (syevj, gesvdj) -----------------------------------------------------------
+
+
+@dataclass
+class JacobiParams:
+    """hipSOLVER's ``hipsolverSyevjInfo`` / ``hipsolverGesvdjInfo``: the settings of a Jacobi routine and,
+    after one ran, its residuals and sweeps (device memory the parameters own, grown on demand).
+
+    Attributes
+    ----------
+    max_sweeps, tolerance, sort_eig
+        hipSOLVER's defaults: 100 sweeps, tolerance 0 (the routine's own: machine epsilon), sorted.
+    capacity
+        Problems the device memory holds (0: none yet).
+    residual, n_sweeps
+        Device addresses: ``capacity`` residuals (``float`` when ``is_float``, else ``double``), then
+        ``capacity`` int32 sweep counts.
+    is_batched, is_float
+        What the last routine was: a Batched one (its results cannot be read back), single precision.
+    """
+
+    max_sweeps: int = 100
+    tolerance: float = 0.0
+    sort_eig: bool = True
+    capacity: int = 0
+    residual: int = 0
+    n_sweeps: int = 0
+    is_batched: bool = False
+    is_float: bool = False
+
+    def prepare(self, count: int, batched: bool, single: bool) -> None:
+        """Hold the results of ``count`` problems (hipSOLVER's ``malloc``: grows, never shrinks)."""
+        if self.capacity < count:
+            self.free()
+            # Residuals first: 8-byte aligned whatever the count (hipSOLVER puts the ints first).
+            base = rocmath.malloc(12 * count)
+            self.residual, self.n_sweeps, self.capacity = base, base + 8 * count, count
+        self.is_batched, self.is_float = batched, single
+
+    def free(self) -> None:
+        """Release the device memory."""
+        if self.capacity > 0:
+            rocmath.free(self.residual)
+            self.capacity, self.residual, self.n_sweeps = 0, 0, 0
+
+
+class _JacobiInfo(Opaque):
+    """A Jacobi parameters object (its :attr:`target` a :class:`JacobiParams`)."""
+
+
+class hipsolverSyevjInfo_t(_JacobiInfo):
+    """A ``hipsolverSyevjInfo_t``."""
+
+
+class hipsolverGesvdjInfo_t(_JacobiInfo):
+    """A ``hipsolverGesvdjInfo_t``."""
+
+
+def _params(obj: Any, arg: str) -> JacobiParams:
+    """A parameters argument: NULL and anything not a live parameters object are INVALID_VALUE (the two
+    kinds share hipSOLVER's layout, so either serves)."""
+    found = find(obj, _JacobiInfo)
+    if found is None:
+        what = "null" if pointer_value(obj) == 0 else "not a live syevj/gesvdj info"
+        raise HipsolverStatusError(_S.HIPSOLVER_STATUS_INVALID_VALUE, what, arg=arg)
+    return found.target  # type: ignore[no-any-return]
+
+
+def _jacobi_api(kind: str, cls: type[_JacobiInfo]) -> dict[str, Callable[..., tuple[Any, ...]]]:
+    """hipsolverCreate<Kind>Info, Destroy<Kind>Info and hipsolverX<kind>Set*/Get* for one kind."""
+    title = kind.capitalize()
+
+    def create(info: Any) -> _JacobiInfo:
+        return cls.new(JacobiParams())  # type: ignore[return-value]
+
+    def destroy(info: Any) -> None:
+        _params(info, "info").free()
+        found = find(info, _JacobiInfo)
+        if found is not None:
+            found.release()
+
+    def set_max_sweeps(info: Any, max_sweeps: Any) -> None:
+        n = c_int(max_sweeps, "max_sweeps")
+        p = _params(info, "info")
+        if n <= 0:
+            raise HipsolverStatusError(_S.HIPSOLVER_STATUS_INVALID_VALUE, f"must be positive, got {n}",
+                                       arg="max_sweeps")
+        p.max_sweeps = n
+
+    def set_sort_eig(info: Any, sort_eig: Any) -> None:
+        flag = c_int(sort_eig, "sort_eig")
+        _params(info, "info").sort_eig = flag != 0
+
+    def set_tolerance(info: Any, tolerance: Any) -> None:
+        value = c_double(tolerance, "tolerance")
+        _params(info, "info").tolerance = value
+
+    def results(handle: Any, info: Any) -> JacobiParams:
+        if target_of(handle, hipsolverHandle_t) is None:
+            raise HipsolverStatusError(_S.HIPSOLVER_STATUS_HANDLE_IS_NULLPTR, "null handle", arg="handle")
+        p = _params(info, "info")
+        if p.is_batched:
+            raise HipsolverStatusError(_S.HIPSOLVER_STATUS_NOT_SUPPORTED, "the last routine was batched", arg="info")
+        if p.capacity <= 0:
+            raise HipsolverStatusError(_S.HIPSOLVER_STATUS_INTERNAL_ERROR, f"no {kind} routine has run", arg="info")
+        return p
+
+    def get_residual(handle: Any, info: Any, residual: Any) -> float:
+        p = results(handle, info)
+        out = np.zeros(1, np.float32 if p.is_float else np.float64)
+        rocmath.memcpy(out, p.residual, out.nbytes)  # hipMemcpy: waits for the routine
+        return float(out[0])
+
+    def get_sweeps(handle: Any, info: Any, executed_sweeps: Any) -> int:
+        p = results(handle, info)
+        out = np.zeros(1, np.int32)
+        rocmath.memcpy(out, p.n_sweeps, out.nbytes)
+        return int(out[0])
+
+    made: dict[str, Callable[..., tuple[Any, ...]]] = {}
+    for name, fn, doc, out in (
+        (f"hipsolverCreate{title}Info", create, f"a new {kind} parameters object (defaults: 100 sweeps, "
+         "tolerance 0, sorted), written through ``info`` or returned", ("info", np.uint64)),
+        (f"hipsolverDestroy{title}Info", destroy, "free the parameters object and its device memory", None),
+        (f"hipsolverX{kind}SetMaxSweeps", set_max_sweeps, "the maximum number of sweeps (> 0)", None),
+        (f"hipsolverX{kind}SetSortEig", set_sort_eig, "whether syevjBatched sorts its eigenvalues (non-zero: "
+         "ascending; the other Jacobi routines always sort, as on AMD)", None),
+        (f"hipsolverX{kind}SetTolerance", set_tolerance, "the convergence tolerance (<= 0: machine epsilon)", None),
+        (f"hipsolverX{kind}GetResidual", get_residual, f"the residual of the last non-batched {kind} (a double, "
+         "written through ``residual`` or returned)", ("residual", np.float64)),
+        (f"hipsolverX{kind}GetSweeps", get_sweeps, f"the sweeps the last non-batched {kind} ran (an int, written "
+         "through ``executed_sweeps`` or returned)", ("executed_sweeps", np.int32)),
+    ):
+        params = tuple(inspect.signature(fn).parameters)
+        fn.__name__ = fn.__qualname__ = name
+        fn.__doc__ = f"{name}({', '.join(params)}) -> (hipsolverStatus_t,): {doc}."
+        if out is None:
+            made[name] = binding(_HIPSOLVER)(fn)
+        else:  # the new object's address, or the number read back
+            store = pointer_value if out[0] == "info" else float if out[1] is np.float64 else int
+            made[name] = out_parameters(_HIPSOLVER, fn, {out[0]: np.dtype(out[1])}, _error, store=store)
+    return made
+
+
 # --- argument conversions (hipsolver_conversions.cpp) -------------------------------------------------
 
 _SVECT = {ord("N"): Svect.none, ord("A"): Svect.all, ord("S"): Svect.singular, ord("O"): Svect.overwrite}
 _EVECT = {201: Evect.none, 202: Evect.original}
+_EFORM = {211: Eform.ax, 212: Eform.abx, 213: Eform.bax}
 
 
 def _fill(value: Any, arg: str) -> int:
     check_enum(value, hipblasFillMode_t, arg)
     if value.name == "HIPBLAS_FILL_MODE_FULL":
         raise HipsolverStatusError(_S.HIPSOLVER_STATUS_INVALID_ENUM, "a full fill mode has no rocBLAS fill", arg=arg)
+    return int(value)
+
+
+def _side(value: Any, arg: str) -> int:
+    check_enum(value, hipblasSideMode_t, arg)
+    if value.name == "HIPBLAS_SIDE_BOTH":
+        raise HipsolverStatusError(_S.HIPSOLVER_STATUS_INVALID_ENUM, "side both has no rocBLAS side", arg=arg)
     return int(value)
 
 
@@ -221,14 +368,19 @@ def _svect(value: Any, arg: str) -> Svect:
 
 #: Parameter -> conversion; the others are device pointers.
 _CONVERT: dict[str, Callable[[Any, str], Any]] = {
-    **dict.fromkeys(("m", "n", "nrhs", "lda", "ldb", "ldu", "ldv", "lwork"), c_int),
-    "uplo": _fill, "trans": lambda v, a: int(check_enum(v, hipblasOperation_t, a)),
+    **dict.fromkeys(("m", "n", "k", "nrhs", "lda", "ldb", "ldc", "ldu", "ldv", "ldx", "lwork", "econ", "batch_count"),
+                    c_int),
+    "uplo": _fill, "side": _side, "trans": lambda v, a: int(check_enum(v, hipblasOperation_t, a)),
     "jobz": lambda v, a: _EVECT[int(check_enum(v, hipsolverEigMode_t, a))], "jobu": _svect, "jobv": _svect,
+    "itype": lambda v, a: _EFORM[int(check_enum(v, hipsolverEigType_t, a))], "params": _params,
+    "niters": lambda v, a: None,  # hipSOLVER on AMD never writes it
 }
 
 
 # --- the table ----------------------------------------------------------------------------------------------
 
+#: One routine call: (name, arguments after the handle); ``blas:`` names are rocmath.blas's, the others
+#: rocmath.solver's (both with the precision letter in front).
 Call = tuple[str, tuple[Any, ...]]
 
 
@@ -239,97 +391,329 @@ class Family:
     Attributes
     ----------
     ops
-        Precision letter -> the operation's name (``syevd`` for S/D, ``heevd`` for C/Z);
-        the hipSOLVER and rocSOLVER names share it.
+        Precision letter -> hipSOLVER's name of the operation (``syevd`` for S/D, ``heevd`` for C/Z).
     params
         hip-python's parameters of the computation after ``handle``.
     query
-        hip-python's parameters of ``_bufferSize`` after ``handle``, before ``lwork``.
+        hip-python's parameters of ``_bufferSize`` after ``handle`` (``lwork`` among them).
     sizes
         The rocSOLVER calls the size query makes (the first one's failure is the query's).
     run
-        The rocSOLVER call that computes.
+        The calls that compute (one or a list).
+    roc
+        hipSOLVER operation -> the rocSOLVER routine, where the names differ (``a.op`` is the latter).
     zero_info
-        Whether hipSOLVER zeroes ``devInfo`` first (rocSOLVER's routine has no info).
+        Whether hipSOLVER zeroes ``devInfo`` first (rocSOLVER's routine has no info), one per problem.
     scratch
-        Real elements of rocSOLVER's extra array (``E``) the size query adds; 0 for none.
+        Bytes of device memory besides rocSOLVER's workspace the size query adds (rocSOLVER's ``E``, a
+        temporary of a composition); 0 for none.
     takes
-        Real elements of ``E`` taken from the front of a given ``work`` (or allocated),
-        when no ``rwork`` is given (default: ``scratch``).
+        Bytes of scratch taken from the front of a given ``work`` (or allocated) when no ``rwork`` is
+        given (default: ``scratch``); ``a.E`` is its address.
+    check
+        hipSOLVER-level checks of a composition ``check(a, query)``: rocSOLVER's checks of the routine it
+        replaces (sizes; pointers too outside a size query).
+    twice
+        The precision letter is written twice (``hipsolverDDgels``).
+    wide
+        ``lwork`` is a ``size_t`` (no INT_MAX limit).
     """
 
     ops: dict[str, str]
     params: str
     query: str
     sizes: Callable[[Any], list[Call]]
-    run: Callable[[Any], Call]
+    run: Callable[[Any], Call | list[Call]]
+    roc: dict[str, str] = field(default_factory=dict)
     zero_info: bool = False
     scratch: Callable[[Any], int] = lambda a: 0
     takes: Callable[[Any], int] | None = None
+    check: Callable[[Any, bool], None] | None = None
+    twice: bool = False
+    wide: bool = False
+
+
+def _count(*dims: int) -> int:
+    """The product of the dimensions, 0 when one is not positive."""
+    total = 1
+    for d in dims:
+        total *= max(d, 0)
+    return total
+
+
+def _copy(rows: int, cols: int, src: Any, lds: int, dst: Any, ldd: int, trans: Operation = Operation.none,
+          batch: tuple[int, int, int] | None = None) -> list[Call]:
+    """geam calls copying (``trans``: conjugate-transposing) a ``rows x cols`` result; none when it is empty."""
+    if rows <= 0 or cols <= 0:
+        return []
+    if batch is None:
+        return [("blas:geam", (trans, Operation.none, rows, cols, 1, src, lds, 0, None, ldd, dst, ldd))]
+    stride_src, stride_dst, count = batch
+    return [("blas:geam_strided_batched", (trans, Operation.none, rows, cols, 1, src, lds, stride_src, 0, None, ldd,
+                                           stride_dst, dst, ldd, stride_dst, count))]
+
+
+def _size_error(arg: str, message: str) -> RocblasInvalidSizeError:
+    return RocblasInvalidSizeError(message, arg=arg)
+
+
+def _require(a: Any, *pairs: tuple[str, bool]) -> None:
+    for name, needed in pairs:
+        if needed and not getattr(a, name):
+            raise RocblasInvalidPointerError("null pointer", arg=name)
+
+
+def _check_gels(a: Any, query: bool) -> None:
+    """rocSOLVER's gels_outofplace checks (X apart from B; the in-place call checks itself)."""
+    if not query and a.B == a.X:
+        return
+    if a.ldb < a.m or a.ldx < a.n:
+        raise _size_error("ldb" if a.ldb < a.m else "ldx", f"ldb must be >= m = {a.m} and ldx >= n = {a.n}")
+    for name, value, least in (("m", a.m, 0), ("n", a.n, 0), ("nrhs", a.nrhs, 0), ("lda", a.lda, a.m)):
+        if value < least:
+            raise _size_error(name, f"must be >= {least}, got {value}")
+    if not query:
+        _require(a, ("A", a.m * a.n > 0), ("B", a.m * a.nrhs > 0), ("X", a.n * a.nrhs > 0), ("devInfo", True))
+
+
+def _check_gesv(a: Any, query: bool) -> None:
+    """rocSOLVER's gesv_outofplace checks (X apart from B; the in-place call checks itself)."""
+    if not query and a.B == a.X:
+        return
+    for name, value, least in (("n", a.n, 0), ("nrhs", a.nrhs, 0), ("lda", a.lda, a.n), ("ldb", a.ldb, a.n),
+                               ("ldx", a.ldx, a.n)):
+        if value < least:
+            raise _size_error(name, f"must be >= {least}, got {value}")
+    if not query:
+        _require(a, ("A", a.n > 0), ("devIpiv", a.n > 0), ("B", a.n * a.nrhs > 0), ("X", a.n * a.nrhs > 0),
+                 ("devInfo", True))
+
+
+def _svd_job(a: Any) -> Svect:
+    """hip2rocblas_evect2svect: no vectors, the economy ones (``econ``), or all."""
+    if a.jobz is Evect.none:
+        return Svect.none
+    return Svect.singular if getattr(a, "econ", 0) else Svect.all
+
+
+def _vrows(a: Any) -> int:
+    """Rows of V^H (columns of hipSOLVER's V) gesvdj computes."""
+    return {Svect.all: a.n, Svect.singular: min(a.m, a.n)}.get(_svd_job(a), 0)
+
+
+def _check_gesvdj(a: Any, query: bool) -> None:
+    """rocSOLVER's gesvdj_notransv check of V (n rows, not V^H's) before rocmath.solver's gesvdj checks the rest."""
+    if _svd_job(a) is not Svect.none and a.ldv < a.n:
+        raise _size_error("ldv", f"must be >= n = {a.n} for the right singular vectors, got {a.ldv}")
+    if not query:
+        _require(a, ("V", _count(_vrows(a), a.n) > 0))
+
+
+def _gesvdj_calls(a: Any, batched: bool, query: bool = False) -> list[Call]:
+    """gesvdj into the scratch V^H (``vrows`` rows), then V := (V^H)^H; the size query's call alone."""
+    job, vrows, k, p = _svd_job(a), _vrows(a), min(a.m, a.n), a.params
+    ldvt = max(vrows, 1)
+    A, S, U, vt, info = (None,) * 5 if query else (a.A, a.S, a.U, a.E if vrows else None, a.devInfo)
+    res, sweeps = (None, None) if query else (p.residual or None, p.n_sweeps or None)
+    if not batched:
+        return [("gesvdj", (job, job, a.m, a.n, A, a.lda, p.tolerance, res, p.max_sweeps, sweeps, S, U, a.ldu, vt,
+                            ldvt, info)),
+                *([] if query else _copy(a.n, vrows, vt, ldvt, a.V, a.ldv, Operation.conjugate_transpose))]
+    return [("gesvdj_strided_batched", (job, job, a.m, a.n, A, a.lda, a.lda * a.n, p.tolerance, res, p.max_sweeps,
+                                        sweeps, S, k, U, a.ldu, a.ldu * a.m, vt, ldvt, vrows * a.n, info,
+                                        a.batch_count)),
+            *([] if query else _copy(a.n, vrows, vt, ldvt, a.V, a.ldv, Operation.conjugate_transpose,
+                                     (vrows * a.n, a.ldv * a.n, a.batch_count)))]
+
+
+def _gels_scratch(a: Any) -> int:
+    """Bytes of B's copy (max(m, n) x nrhs) an out-of-place gels solves in."""
+    return a.item * max(a.m, a.n) * max(a.nrhs, 0) if min(a.m, a.n) >= 0 else 0
+
+
+def _gels_calls(a: Any) -> list[Call]:
+    """In place when X is B; else B copied to the scratch (max(m, n) rows), solved there, the n rows copied to X."""
+    if a.B == a.X:
+        return [("gels", (Operation.none, a.m, a.n, a.nrhs, a.A, a.lda, a.B, a.ldb, a.devInfo))]
+    ldt = max(a.m, a.n, 1)
+    return [*_copy(a.m, a.nrhs, a.B, a.ldb, a.E, ldt),
+            ("gels", (Operation.none, a.m, a.n, a.nrhs, a.A, a.lda, a.E, ldt, a.devInfo)),
+            *_copy(a.n, a.nrhs, a.E, ldt, a.X, a.ldx)]
+
+
+def _gesv_calls(a: Any) -> list[Call]:
+    """In place when X is B; else B copied to X and solved there."""
+    if a.B == a.X:
+        return [("gesv", (a.n, a.nrhs, a.A, a.lda, a.devIpiv, a.B, a.ldb, a.devInfo))]
+    return [*_copy(a.n, a.nrhs, a.B, a.ldb, a.X, a.ldx),
+            ("gesv", (a.n, a.nrhs, a.A, a.lda, a.devIpiv, a.X, a.ldx, a.devInfo))]
+
+
+def _esort(a: Any) -> Esort:
+    """hipSOLVER sorts a single syevj always, a batched one as the parameters say."""
+    return Esort.ascending if a.params.sort_eig or not hasattr(a, "batch_count") else Esort.none
 
 
 _SDCZ = dict.fromkeys("SDCZ", "")
+_SYHE = {"S": "sy", "D": "sy", "C": "he", "Z": "he"}
+_ORUN = {"S": "or", "D": "or", "C": "un", "Z": "un"}
+
+
+def _each(op: str, prefixes: dict[str, str] = _SDCZ) -> dict[str, str]:
+    return {p: f"{prefix}{op}" for p, prefix in prefixes.items()}
+
 
 FAMILIES: dict[str, Family] = {
     "getrf": Family(
-        {p: "getrf" for p in _SDCZ}, "m n A lda work lwork devIpiv devInfo", "m n A lda",
+        _each("getrf"), "m n A lda work lwork devIpiv devInfo", "m n A lda lwork",
         lambda a: [("getrf", (a.m, a.n, None, a.lda, None, None)), ("getrf_npvt", (a.m, a.n, None, a.lda, None))],
         lambda a: (("getrf", (a.m, a.n, a.A, a.lda, a.devIpiv, a.devInfo)) if a.devIpiv
                    else ("getrf_npvt", (a.m, a.n, a.A, a.lda, a.devInfo)))),
     "getrs": Family(
-        {p: "getrs" for p in _SDCZ}, "trans n nrhs A lda devIpiv B ldb work lwork devInfo",
-        "trans n nrhs A lda devIpiv B ldb",
+        _each("getrs"), "trans n nrhs A lda devIpiv B ldb work lwork devInfo",
+        "trans n nrhs A lda devIpiv B ldb lwork",
         lambda a: [("getrs", (a.trans, a.n, a.nrhs, None, a.lda, None, None, a.ldb))],
         lambda a: ("getrs", (a.trans, a.n, a.nrhs, a.A, a.lda, a.devIpiv, a.B, a.ldb)), zero_info=True),
     "potrf": Family(
-        {p: "potrf" for p in _SDCZ}, "uplo n A lda work lwork devInfo", "uplo n A lda",
+        _each("potrf"), "uplo n A lda work lwork devInfo", "uplo n A lda lwork",
         lambda a: [("potrf", (a.uplo, a.n, None, a.lda, None))],
         lambda a: ("potrf", (a.uplo, a.n, a.A, a.lda, a.devInfo))),
     "potrs": Family(
-        {p: "potrs" for p in _SDCZ}, "uplo n nrhs A lda B ldb work lwork devInfo", "uplo n nrhs A lda B ldb",
+        _each("potrs"), "uplo n nrhs A lda B ldb work lwork devInfo", "uplo n nrhs A lda B ldb lwork",
         lambda a: [("potrs", (a.uplo, a.n, a.nrhs, None, a.lda, None, a.ldb))],
         lambda a: ("potrs", (a.uplo, a.n, a.nrhs, a.A, a.lda, a.B, a.ldb)), zero_info=True),
+    "potrfBatched": Family(
+        _each("potrfBatched"), "uplo n A lda work lwork devInfo batch_count", "uplo n A lda lwork batch_count",
+        lambda a: [(a.op, (a.uplo, a.n, None, a.lda, None, a.batch_count))],
+        lambda a: (a.op, (a.uplo, a.n, a.A, a.lda, a.devInfo, a.batch_count)),
+        roc={"potrfBatched": "potrf_batched"}),
+    "potrsBatched": Family(
+        _each("potrsBatched"), "uplo n nrhs A lda B ldb work lwork devInfo batch_count",
+        "uplo n nrhs A lda B ldb lwork batch_count",
+        lambda a: [(a.op, (a.uplo, a.n, a.nrhs, None, a.lda, None, a.ldb, a.batch_count))],
+        lambda a: (a.op, (a.uplo, a.n, a.nrhs, a.A, a.lda, a.B, a.ldb, a.batch_count)),
+        roc={"potrsBatched": "potrs_batched"}, zero_info=True),
+    "potri": Family(
+        _each("potri"), "uplo n A lda work lwork devInfo", "uplo n A lda lwork",
+        lambda a: [("potri", (a.uplo, a.n, None, a.lda, None))],
+        lambda a: ("potri", (a.uplo, a.n, a.A, a.lda, a.devInfo))),
     "geqrf": Family(
-        {p: "geqrf" for p in _SDCZ}, "m n A lda tau work lwork devInfo", "m n A lda",
+        _each("geqrf"), "m n A lda tau work lwork devInfo", "m n A lda lwork",
         lambda a: [("geqrf", (a.m, a.n, None, a.lda, None))],
         lambda a: ("geqrf", (a.m, a.n, a.A, a.lda, a.tau)), zero_info=True),
+    "orgqr": Family(
+        _each("gqr", _ORUN), "m n k A lda tau work lwork devInfo", "m n k A lda tau lwork",
+        lambda a: [(a.op, (a.m, a.n, a.k, None, a.lda, None))],
+        lambda a: (a.op, (a.m, a.n, a.k, a.A, a.lda, a.tau)), zero_info=True),
+    "ormqr": Family(
+        _each("mqr", _ORUN), "side trans m n k A lda tau C ldc work lwork devInfo",
+        "side trans m n k A lda tau C ldc lwork",
+        lambda a: [(a.op, (a.side, a.trans, a.m, a.n, a.k, None, a.lda, None, None, a.ldc))],
+        lambda a: (a.op, (a.side, a.trans, a.m, a.n, a.k, a.A, a.lda, a.tau, a.C, a.ldc)), zero_info=True),
+    "gels": Family(
+        _each("gels"), "m n nrhs A lda B ldb X ldx work lwork niters devInfo", "m n nrhs A lda B ldb X ldx lwork",
+        lambda a: [("gels", (Operation.none, a.m, a.n, a.nrhs, None, a.lda, None, max(a.m, a.n, 1), None))],
+        _gels_calls, scratch=_gels_scratch, takes=lambda a: 0 if a.B == a.X else _gels_scratch(a),
+        check=_check_gels, twice=True, wide=True),
+    "gesv": Family(
+        _each("gesv"), "n nrhs A lda devIpiv B ldb X ldx work lwork niters devInfo",
+        "n nrhs A lda devIpiv B ldb X ldx lwork",
+        lambda a: [("gesv", (a.n, a.nrhs, None, a.lda, None, None, max(a.n, 1), None))],
+        _gesv_calls, check=_check_gesv, twice=True, wide=True),
+    "gebrd": Family(
+        _each("gebrd"), "m n A lda D E tauq taup work lwork devInfo", "m n lwork",
+        # hipSOLVER's query passes lda = m
+        lambda a: [("gebrd", (a.m, a.n, None, a.m, None, None, None, None))],
+        lambda a: ("gebrd", (a.m, a.n, a.A, a.lda, a.D, a.E_, a.tauq, a.taup)), zero_info=True),
+    "sytrd": Family(
+        _each("trd", _SYHE), "uplo n A lda D E tau work lwork devInfo", "uplo n A lda D E tau lwork",
+        lambda a: [(a.op, (a.uplo, a.n, None, a.lda, None, None, None))],
+        lambda a: (a.op, (a.uplo, a.n, a.A, a.lda, a.D, a.E_, a.tau)), zero_info=True),
     "gesvd": Family(
-        {p: "gesvd" for p in _SDCZ}, "jobu jobv m n A lda S U ldu V ldv work lwork rwork devInfo", "jobu jobv m n",
+        _each("gesvd"), "jobu jobv m n A lda S U ldu V ldv work lwork rwork devInfo", "jobu jobv m n lwork",
         lambda a: [("gesvd", (a.jobu, a.jobv, a.m, a.n, None, a.m, None, None, max(a.m, 1), None, max(a.n, 1), None,
                               Workmode.outofplace, None))],
         lambda a: ("gesvd", (a.jobu, a.jobv, a.m, a.n, a.A, a.lda, a.S, a.U, a.ldu, a.V, a.ldv, a.E,
                              Workmode.outofplace, a.devInfo)),
-        scratch=lambda a: max(min(a.m, a.n), 0), takes=lambda a: min(a.m, a.n) if min(a.m, a.n) > 1 else 0),
+        scratch=lambda a: a.real * max(min(a.m, a.n), 0),
+        takes=lambda a: a.real * min(a.m, a.n) if min(a.m, a.n) > 1 else 0),
+    "gesvdj": Family(
+        _each("gesvdj"), "jobz econ m n A lda S U ldu V ldv work lwork devInfo params",
+        "jobz econ m n A lda S U ldu V ldv lwork params",
+        lambda a: _gesvdj_calls(a, False, query=True), lambda a: _gesvdj_calls(a, False),
+        scratch=lambda a: a.item * _count(_vrows(a), a.n), check=_check_gesvdj),
+    "gesvdjBatched": Family(
+        _each("gesvdjBatched"), "jobz m n A lda S U ldu V ldv work lwork devInfo params batch_count",
+        "jobz m n A lda S U ldu V ldv lwork params batch_count",
+        lambda a: _gesvdj_calls(a, True, query=True), lambda a: _gesvdj_calls(a, True),
+        roc={"gesvdjBatched": "gesvdj_strided_batched"},
+        scratch=lambda a: a.item * _count(_vrows(a), a.n, a.batch_count), check=_check_gesvdj),
     "syevd": Family(
-        {"S": "syevd", "D": "syevd", "C": "heevd", "Z": "heevd"}, "jobz uplo n A lda W work lwork devInfo",
-        "jobz uplo n A lda W",
+        _each("evd", _SYHE), "jobz uplo n A lda W work lwork devInfo", "jobz uplo n A lda W lwork",
         lambda a: [(a.op, (a.jobz, a.uplo, a.n, None, a.lda, None, None, None))],
-        lambda a: (a.op, (a.jobz, a.uplo, a.n, a.A, a.lda, a.W, a.E, a.devInfo)), scratch=lambda a: max(a.n, 0)),
+        lambda a: (a.op, (a.jobz, a.uplo, a.n, a.A, a.lda, a.W, a.E, a.devInfo)),
+        scratch=lambda a: a.real * max(a.n, 0)),
+    "sygvd": Family(
+        _each("gvd", _SYHE), "itype jobz uplo n A lda B ldb W work lwork devInfo",
+        "itype jobz uplo n A lda B ldb W lwork",
+        lambda a: [(a.op, (a.itype, a.jobz, a.uplo, a.n, None, a.lda, None, a.ldb, None, None, None))],
+        lambda a: (a.op, (a.itype, a.jobz, a.uplo, a.n, a.A, a.lda, a.B, a.ldb, a.W, a.E, a.devInfo)),
+        roc={"sygvd": "sygv", "hegvd": "hegv"}, scratch=lambda a: a.real * max(a.n, 0)),
+    "syevj": Family(
+        _each("evj", _SYHE), "jobz uplo n A lda W work lwork devInfo params", "jobz uplo n A lda W lwork params",
+        lambda a: [(a.op, (_esort(a), a.jobz, a.uplo, a.n, None, a.lda, a.params.tolerance, None,
+                           a.params.max_sweeps, None, None, None))],
+        lambda a: (a.op, (_esort(a), a.jobz, a.uplo, a.n, a.A, a.lda, a.params.tolerance, a.params.residual or None,
+                          a.params.max_sweeps, a.params.n_sweeps or None, a.W, a.devInfo))),
+    "syevjBatched": Family(
+        _each("evjBatched", _SYHE), "jobz uplo n A lda W work lwork devInfo params batch_count",
+        "jobz uplo n A lda W lwork params batch_count",
+        lambda a: [(a.op, (_esort(a), a.jobz, a.uplo, a.n, None, a.lda, a.lda * a.n, a.params.tolerance, None,
+                           a.params.max_sweeps, None, None, a.n, None, a.batch_count))],
+        lambda a: (a.op, (_esort(a), a.jobz, a.uplo, a.n, a.A, a.lda, a.lda * a.n, a.params.tolerance,
+                          a.params.residual or None, a.params.max_sweeps, a.params.n_sweeps or None, a.W, a.n,
+                          a.devInfo, a.batch_count)),
+        roc={"syevjBatched": "syevj_strided_batched", "heevjBatched": "heevj_strided_batched"}),
 }
 
 _REAL_SIZE = {"S": 4, "D": 8, "C": 4, "Z": 8}
 
 
 def _args(letter: str, op: str, names: tuple[str, ...], values: tuple[Any, ...]) -> SimpleNamespace:
-    a = SimpleNamespace(op=op, E=None)
-    for name, value in zip(names, values, strict=True):
-        convert = _CONVERT.get(name)
-        setattr(a, name, convert(value, name) if convert is not None else device_address(value))
+    """The arguments as rocmath takes them, with ``op`` (the rocSOLVER routine) and element sizes.
+
+    ``params`` is converted first: hipSOLVER checks it before anything else.  An ``E`` parameter
+    (gebrd's, sytrd's) is ``E_``: ``E`` is the scratch address.
+    """
+    real = _REAL_SIZE[letter]
+    a = SimpleNamespace(op=op, E=None, real=real, item=real * (2 if letter in "CZ" else 1))
+    given = dict(zip(names, values, strict=True))
+    for name in sorted(names, key=lambda n: n != "params"):
+        value, convert = given[name], _CONVERT.get(name)
+        setattr(a, "E_" if name == "E" else name, convert(value, name) if convert is not None
+                else device_address(value))
     return a
 
 
-def _rocsolver(letter: str, call: Call) -> Callable[..., Any]:
-    return getattr(_solver, f"{letter.lower()}{call[0]}")  # type: ignore[no-any-return]
+def _routine(letter: str, name: str) -> Callable[..., Any]:
+    module, _, op = name.rpartition(":")
+    return getattr(_blas if module else _solver, f"{letter.lower()}{op}")  # type: ignore[no-any-return]
+
+
+def _calls(calls: Call | list[Call]) -> list[Call]:
+    return calls if isinstance(calls, list) else [calls]
 
 
 def _query(h: BlasHandle, letter: str, family: Family, a: SimpleNamespace) -> int:
-    """hipSOLVER's ``_bufferSize``: the bytes of the rocSOLVER calls' device-memory size query."""
+    """hipSOLVER's ``_bufferSize``: the bytes of the rocSOLVER calls' device-memory size query, plus scratch."""
+    if family.check is not None:
+        family.check(a, True)
     first: BaseException | None = None
     h.start_device_memory_size_query()
     try:
-        for i, call in enumerate(family.sizes(a)):
+        for i, (name, args) in enumerate(family.sizes(a)):
             try:
-                _rocsolver(letter, call)(h, *call[1])
+                _routine(letter, name)(h, *args)
             except RocmathError as exc:
                 if i == 0:
                     first = exc
@@ -337,13 +721,13 @@ def _query(h: BlasHandle, letter: str, family: Family, a: SimpleNamespace) -> in
         size = h.stop_device_memory_size_query()
     if first is not None:
         raise first
-    extra = family.scratch(a) * _REAL_SIZE[letter]
+    extra = family.scratch(a)
     if extra:
         # rocblas_set_optimal_device_memory_size(handle, size, size_E): both, rounded, summed.
         h.start_device_memory_size_query()
         h.size_query(size, extra)
         size = h.stop_device_memory_size_query()
-    if size > _INT_MAX:
+    if size > _INT_MAX and not family.wide:
         raise HipsolverStatusError(_S.HIPSOLVER_STATUS_INTERNAL_ERROR, f"workspace of {size} bytes exceeds int")
     return size
 
@@ -355,68 +739,90 @@ def _manage_workspace(h: BlasHandle, need: int) -> None:
         h.set_device_memory_size(need)
 
 
+def _zero_info(h: BlasHandle, info: Any, count: int) -> None:
+    """``hipsolverZeroInfo``: ``count`` zeros into ``devInfo`` on the handle's stream."""
+    if not info:
+        raise RocblasInvalidPointerError("null devInfo", arg="devInfo")
+    if count < 0:  # hipMemsetAsync of a negative (huge unsigned) size fails: rocblas_status_internal_error
+        raise RocblasInternalError(f"cannot zero {count} infos", arg="batch_count")
+    rocmath.memset_async(info, 0, 4 * count, h.stream)
+
+
+def _signature(params: tuple[str, ...]) -> inspect.Signature:
+    return inspect.Signature([inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in params])
+
+
 def _bind_query(name: str, letter: str, family: Family) -> Callable[..., tuple[Any, ...]]:
     names = tuple(family.query.split())
+    op = family.ops[letter]
 
     def impl(handle: Any, *args: Any) -> int:
         h = _handle(handle)
-        return _query(h, letter, family, _args(letter, family.ops[letter], names, args[:-1]))
+        given = tuple(n for n in names if n != "lwork")
+        values = tuple(v for n, v in zip(names, args, strict=True) if n != "lwork")
+        return _query(h, letter, family, _args(letter, family.roc.get(op, op), given, values))
 
-    params = ("handle", *names, "lwork")
+    params = ("handle", *names)
     impl.__name__ = impl.__qualname__ = name
-    impl.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in params])
+    impl.__signature__ = _signature(params)  # type: ignore[attr-defined]
     impl.__doc__ = (f"{name}({', '.join(params)}) -> (hipsolverStatus_t,): the workspace bytes of "
-                    f"hipsolver{letter}{family.ops[letter]}, written through ``lwork`` (int*) or returned when it is "
-                    "omitted.")
-    return out_parameters(_HIPSOLVER, impl, {"lwork": np.dtype(np.int32)}, _error)
+                    f"{name.removesuffix('_bufferSize')}, written through ``lwork`` "
+                    f"({'size_t' if family.wide else 'int'}*) or returned when it is omitted.")
+    lwork = np.dtype(np.uint64 if family.wide else np.int32)
+    return out_parameters(_HIPSOLVER, impl, {"lwork": lwork}, _error)
 
 
 def _bind_compute(name: str, letter: str, family: Family) -> Callable[..., tuple[Any, ...]]:
     names = tuple(family.params.split())
-    query_names = tuple(family.query.split())
+    op = family.ops[letter]
+    roc = family.roc.get(op, op)
 
     def impl(handle: Any, *args: Any) -> None:
         if len(args) != len(names):
             raise TypeError(f"{name}() takes {len(names) + 1} arguments ({len(args) + 1} given)")
         h = _handle(handle)
-        a = _args(letter, family.ops[letter], names, args)
+        a = _args(letter, roc, names, args)
         rwork = getattr(a, "rwork", 0)
         extra = 0 if rwork else (family.takes or family.scratch)(a)
         a.E = rwork or None
         owned = 0
-        if a.work and a.lwork:
+        user = bool(a.work and a.lwork)
+        if user:
             work, lwork = a.work, a.lwork
             if extra:
-                # rocSOLVER's E comes from the front of work; the workspace is what remains (hipSOLVER passes
+                # The scratch comes from the front of work; the workspace is what remains (hipSOLVER passes
                 # the full lwork on, past the end of work, which rocmath's bounds checks refuse).
-                a.E, work = work, work + extra * _REAL_SIZE[letter]
-                lwork = max(lwork - extra * _REAL_SIZE[letter], 0)
+                a.E, work = work, work + extra
+                lwork = max(lwork - extra, 0)
             h.set_workspace(work, lwork)
         else:
-            need = _query(h, letter, family, SimpleNamespace(**{n: getattr(a, n) for n in query_names},
-                                                             op=a.op, E=None))
-            _manage_workspace(h, need)
+            _manage_workspace(h, _query(h, letter, family, a))
             if extra:
-                owned = a.E = rocmath.malloc_async(extra * _REAL_SIZE[letter], h.stream)
+                owned = a.E = rocmath.malloc_async(extra, h.stream)
         try:
+            if family.check is not None:
+                family.check(a, False)
             if family.zero_info:
-                if not a.devInfo:
-                    raise RocblasInvalidPointerError("null devInfo", arg="devInfo")
-                rocmath.memset_async(a.devInfo, 0, 4, h.stream)
-            call = family.run(a)
-            _rocsolver(letter, call)(h, *call[1])
+                _zero_info(h, a.devInfo, getattr(a, "batch_count", 1))
+            if "params" in names:
+                a.params.prepare(getattr(a, "batch_count", 1), "batch_count" in names, letter in "SC")
+            with h.use_pointer_mode(PointerMode.host):  # geam's alpha and beta are numbers
+                for call, call_args in _calls(family.run(a)):
+                    _routine(letter, call)(h, *call_args)
         finally:
             if owned:
                 rocmath.free_async(owned, h.stream)
+            if user:
+                # The given work serves this call only: hipSOLVER leaves it set on the rocBLAS handle, where a
+                # later call without one would use memory the program may have freed since.
+                h.set_workspace(0, 0)
 
     params = ("handle", *names)
     impl.__name__ = impl.__qualname__ = name
-    impl.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in params])
+    impl.__signature__ = _signature(params)  # type: ignore[attr-defined]
     impl.__doc__ = (f"{name}({', '.join(params)}) -> (hipsolverStatus_t,)\n\nhipSOLVER over rocmath.solver."
-                    f"{letter.lower()}{family.ops[letter]}: ``work``/``lwork`` (bytes) as the handle's workspace, or "
-                    "the handle's own; info in ``devInfo``.")
+                    f"{letter.lower()}{roc}: ``work``/``lwork`` (bytes) as the handle's workspace, or the handle's "
+                    "own; info in ``devInfo``.")
     fn = binding(_HIPSOLVER)(impl)
     fn.__signature__ = impl.__signature__  # type: ignore[attr-defined]
     return fn
@@ -427,24 +833,27 @@ def _names() -> dict[str, tuple[str, Family, bool]]:
     out: dict[str, tuple[str, Family, bool]] = {}
     for family in FAMILIES.values():
         for letter, op in family.ops.items():
-            if hasattr(_solver, f"{letter.lower()}{op}"):
-                out[f"hipsolver{letter}{op}_bufferSize"] = (letter, family, True)
-                out[f"hipsolver{letter}{op}"] = (letter, family, False)
+            if hasattr(_solver, f"{letter.lower()}{family.roc.get(op, op)}"):
+                base = f"hipsolver{letter * (2 if family.twice else 1)}{op}"
+                out[f"{base}_bufferSize"] = (letter, family, True)
+                out[base] = (letter, family, False)
     return out
 
 
 MANIFEST = _names()
 #: The families' names whose rocSOLVER routines rocmath.solver lacks (none are bound).
-UNAVAILABLE = sorted({f"hipsolver{p}{op}" for fam in FAMILIES.values() for p, op in fam.ops.items()} -
-                     set(MANIFEST))
+UNAVAILABLE = sorted({f"hipsolver{p * (2 if fam.twice else 1)}{op}" for fam in FAMILIES.values()
+                      for p, op in fam.ops.items()} - set(MANIFEST))
 _BOUND = {name: (_bind_query if query else _bind_compute)(name, letter, family)
           for name, (letter, family, query) in MANIFEST.items()}
-globals().update(_BOUND)
+_JACOBI = {**_jacobi_api("syevj", hipsolverSyevjInfo_t), **_jacobi_api("gesvdj", hipsolverGesvdjInfo_t)}
+globals().update(_BOUND, **_JACOBI)
 
 __all__ = sorted([
-    *_BOUND, "hipsolverCreate", "hipsolverDestroy", "hipsolverSetStream", "hipsolverGetStream", "hipsolverStatus_t",
-    "hipsolverEigMode_t", "hipsolverEigType_t", "hipsolverEigRange_t", "hipsolverFillMode_t", "hipsolverOperation_t",
-    "hipsolverSideMode_t", "hipblasFillMode_t", "hipblasOperation_t", "hipblasSideMode_t", "hipsolverHandle_t",
-    "HipsolverStatusError", "ROCBLAS_TO_HIPSOLVER", "convert_status", "FAMILIES", "MANIFEST", "UNAVAILABLE",
-    "Family", "hipsolverVersionMajor", "hipsolverVersionMinor", "hipsolverVersionPatch",
+    *_BOUND, *_JACOBI, "hipsolverCreate", "hipsolverDestroy", "hipsolverSetStream", "hipsolverGetStream",
+    "hipsolverStatus_t", "hipsolverEigMode_t", "hipsolverEigType_t", "hipsolverEigRange_t", "hipsolverFillMode_t",
+    "hipsolverOperation_t", "hipsolverSideMode_t", "hipblasFillMode_t", "hipblasOperation_t", "hipblasSideMode_t",
+    "hipsolverHandle_t", "hipsolverSyevjInfo_t", "hipsolverGesvdjInfo_t", "JacobiParams", "HipsolverStatusError",
+    "ROCBLAS_TO_HIPSOLVER", "convert_status", "FAMILIES", "MANIFEST", "UNAVAILABLE", "Family",
+    "hipsolverVersionMajor", "hipsolverVersionMinor", "hipsolverVersionPatch",
 ])

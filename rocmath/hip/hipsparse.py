@@ -19,6 +19,14 @@ parameters and the rocmath.sparse call they become), through
 :func:`rocmath.hip._api.binding`; statuses come from hipSPARSE's conversion of
 rocSPARSE's (:data:`ROCSPARSE_TO_HIPSPARSE`).  A rocSPARSE routine added to
 rocmath.sparse needs one table line here.
+
+The generic SpGEMM (``hipsparseSpGEMM_createDescr``, ``_workEstimation``, ``_compute``,
+``_copy``, ``_destroyDescr``) keeps hipSPARSE's stages and buffer layout (C's row pointer
+in the first buffer, its columns and values in the second until the copy) and runs
+rocmath.sparse's csrgemm in them (rocmath.sparse has no ``spgemm``): CSR operands, no
+transposes, values of the compute type and one index type (32 or 64 bits) for all arrays;
+the copy adds ``beta`` times C's values over the product's pattern as hipSPARSE's axpby
+does.  The ``Const`` functions are the others under hipSPARSE's const names.
 """
 
 from __future__ import annotations
@@ -26,14 +34,14 @@ from __future__ import annotations
 import ctypes
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 import rocmath
 import rocmath.sparse as _sparse
-from rocmath.errors import HipError, HipStatus, LaunchFailureError, MemoryAccessFault, RocmathError
+from rocmath.errors import HipError, HipStatus
 from rocmath.handle import PointerMode
 from rocmath.sparse import (
     AnalysisPolicy,
@@ -41,6 +49,8 @@ from rocmath.sparse import (
     DnMatDescr,
     DnVecDescr,
     Format,
+    IndexBase,
+    IndexType,
     MatDescr,
     MatInfo,
     Operation,
@@ -48,8 +58,13 @@ from rocmath.sparse import (
     SolvePolicy,
     SparseError,
     SparseHandle,
+    SparseInvalidPointerError,
+    SparseInvalidSizeError,
     SparseInvalidValueError,
+    SparseNotImplementedError,
     SparseZeroPivotError,
+    SpGEMMAlg,
+    SpMatAttribute,
     SpMatDescr,
     SpMMAlg,
     SpMMStage,
@@ -59,8 +74,19 @@ from rocmath.sparse import (
 )
 
 from . import hip as _hip
-from ._api import StatusTable, binding
-from ._lib import Opaque, c_int, find, out_parameters, read_host, target_of, write_host
+from ._api import binding
+from ._lib import (
+    LibraryError,
+    Opaque,
+    c_int,
+    error_factory,
+    find,
+    library_table,
+    out_parameters,
+    read_host,
+    target_of,
+    write_host,
+)
 from ._types import CStr, c_enum, check_enum, device_address, pointer_value
 from .hip import hipDataType
 
@@ -122,6 +148,10 @@ hipsparseSpMMAlg_t = c_enum("hipsparseSpMMAlg_t", [
     ("HIPSPARSE_SPMM_CSR_ALG3", 12), ("HIPSPARSE_SPMM_BLOCKED_ELL_ALG1", 13)], _MODULE)
 hipsparseSpMatAttribute_t = c_enum("hipsparseSpMatAttribute_t", [
     ("HIPSPARSE_SPMAT_FILL_MODE", 0), ("HIPSPARSE_SPMAT_DIAG_TYPE", 1)], _MODULE)
+hipsparseSpGEMMAlg_t = c_enum("hipsparseSpGEMMAlg_t", [
+    ("HIPSPARSE_SPGEMM_DEFAULT", 0), ("HIPSPARSE_SPGEMM_CSR_ALG_DETERMINISTIC", 1),
+    ("HIPSPARSE_SPGEMM_CSR_ALG_NONDETERMINISTIC", 2), ("HIPSPARSE_SPGEMM_ALG1", 3), ("HIPSPARSE_SPGEMM_ALG2", 4),
+    ("HIPSPARSE_SPGEMM_ALG3", 5)], _MODULE)
 
 #: The hipSPARSE release whose API this follows (hipsparse-version.h of ROCm 6.2).
 hipsparseVersionMajor = 3
@@ -131,17 +161,10 @@ hipsparseVersionPatch = 1
 _S = hipsparseStatus_t
 
 
-class HipsparseStatusError(RocmathError):
+class HipsparseStatusError(LibraryError):
     """A failure hipSPARSE itself reports (before or instead of a rocSPARSE status)."""
 
     status = _S.HIPSPARSE_STATUS_INTERNAL_ERROR
-
-    def __init__(self, status: Any, message: str = "", *, arg: str | None = None):
-        self.status = status  # type: ignore[misc]
-        super().__init__(message, arg=arg)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (HipsparseStatusError, (int(self.status), self.message), {"arg": self.arg})
 
 
 # --- the status table -------------------------------------------------------------------------------
@@ -180,26 +203,12 @@ def convert_status(status: Any) -> Any:
     return ROCSPARSE_TO_HIPSPARSE.get(Status(int(status)), _S.HIPSPARSE_STATUS_INTERNAL_ERROR)
 
 
-def _hipsparse_status(exc: BaseException) -> Any:
-    if isinstance(exc, HipsparseStatusError):
-        return exc.status
-    if isinstance(exc, SparseError):
-        return convert_status(exc.status)
-    if isinstance(exc, (MemoryAccessFault, LaunchFailureError)):
-        # A kernel that would fault: on a GPU the program would crash; here the call fails.
-        return _S.HIPSPARSE_STATUS_EXECUTION_FAILED
-    if isinstance(exc, HipError):
-        return _HIP_TO_HIPSPARSE.get(getattr(exc, "status", None), _S.HIPSPARSE_STATUS_INTERNAL_ERROR)
-    if isinstance(exc, MemoryError):
-        return _S.HIPSPARSE_STATUS_ALLOC_FAILED
-    return _S.HIPSPARSE_STATUS_INTERNAL_ERROR
-
-
-_HIPSPARSE = StatusTable(_S.HIPSPARSE_STATUS_SUCCESS, _hipsparse_status)
-
-
-def _error(message: str, arg: str) -> HipsparseStatusError:
-    return HipsparseStatusError(_S.HIPSPARSE_STATUS_INVALID_VALUE, message, arg=arg)
+_HIPSPARSE = library_table(_S.HIPSPARSE_STATUS_SUCCESS, error=HipsparseStatusError, backend=SparseError,
+                           convert=convert_status, execution_failed=_S.HIPSPARSE_STATUS_EXECUTION_FAILED,
+                           alloc_failed=_S.HIPSPARSE_STATUS_ALLOC_FAILED,
+                           internal_error=_S.HIPSPARSE_STATUS_INTERNAL_ERROR,
+                           hip=lambda exc: _HIP_TO_HIPSPARSE.get(exc.status, _S.HIPSPARSE_STATUS_INTERNAL_ERROR))
+_error = error_factory(HipsparseStatusError, _S.HIPSPARSE_STATUS_INVALID_VALUE)
 
 
 # --- opaque objects -------------------------------------------------------------------------------------
@@ -229,8 +238,30 @@ class hipsparseMatInfo_t(Opaque):
     """An analysis object (``csrsv2Info_t``...: a :class:`rocmath.sparse.MatInfo`)."""
 
 
+class hipsparseSpGEMMDescr_t(Opaque):
+    """A ``hipsparseSpGEMMDescr_t`` (a :class:`SpGEMMDescr`)."""
+
+
+@dataclass(eq=False)
+class SpGEMMDescr:
+    """hipSPARSE's ``hipsparseSpGEMMDescr``: the external buffers of SpGEMM's stages, their sizes, and the
+    analysis of rocmath.sparse's csrgemm the stages run (a mat_info).
+
+    ``buffer1`` holds C's row pointer (its first ``256``-rounded bytes), then csrgemm's temp
+    buffer; ``buffer2`` C's column indices, values, an index array and a scalar, each rounded
+    to 256 bytes, as hipSPARSE lays them out.
+    """
+
+    info: MatInfo = field(default_factory=MatInfo)
+    size1: int = 0
+    size2: int = 0
+    buffer1: int = 0
+    buffer2: int = 0
+
+
 _OPAQUE = {SparseHandle: hipsparseHandle_t, MatDescr: hipsparseMatDescr_t, SpMatDescr: hipsparseSpMatDescr_t,
-           DnVecDescr: hipsparseDnVecDescr_t, DnMatDescr: hipsparseDnMatDescr_t, MatInfo: hipsparseMatInfo_t}
+           DnVecDescr: hipsparseDnVecDescr_t, DnMatDescr: hipsparseDnMatDescr_t, MatInfo: hipsparseMatInfo_t,
+           SpGEMMDescr: hipsparseSpGEMMDescr_t}
 
 
 def _new(obj: Any) -> Opaque:
@@ -251,6 +282,7 @@ _TO_ROCSPARSE: dict[type, dict[int, Any]] = {
                          3: SpMMAlg.coo_segmented_atomic, 5: SpMMAlg.coo_segmented_atomic,
                          4: SpMMAlg.csr_row_split, 6: SpMMAlg.csr, 12: SpMMAlg.csr, 13: SpMMAlg.bell},
     hipsparseSolvePolicy_t: {0: SolvePolicy.auto, 1: SolvePolicy.auto},
+    hipsparseSpGEMMAlg_t: dict.fromkeys(range(6), SpGEMMAlg.default),
 }
 _FROM_ROCSPARSE = {cls: {int(v): k for k, v in table.items()} for cls, table in _TO_ROCSPARSE.items()}
 
@@ -286,10 +318,12 @@ _ENUMS: dict[str, type] = {
 }
 #: Integer parameters.
 _INTS = frozenset({"m", "n", "k", "nnz", "lda", "ldb", "ldc", "ld", "rows", "cols", "size", "batchCount",
-                   "batchStride", "nnzA", "nnzB", "nnzD"})
+                   "batchStride", "nnzA", "nnzB", "nnzD", "dataSize"})
 #: Handles and descriptors.
 _OBJECTS = frozenset({"handle", "descr", "descrA", "descrB", "descrC", "descrD", "dest", "src", "matA", "matB", "matC",
-                      "vecX", "vecY", "spMatDescr", "dnVecDescr", "dnMatDescr", "info"})
+                      "vecX", "vecY", "spMatDescr", "dnVecDescr", "dnMatDescr", "info", "spgemmDescr"})
+#: Host pointers a function reads or writes itself (passed on unconverted).
+_RAW = frozenset({"data"})
 #: Host scalars (device pointers in device pointer mode).
 _SCALARS = frozenset({"alpha", "beta", "c", "s"})
 #: Out-parameter C types by the suffix after ``*`` in a table entry (default: a pointer-sized value).
@@ -375,6 +409,239 @@ def _stream_of(h: Any) -> Any:
     return _hip.wrap_stream(_sparse.get_stream(h))
 
 
+def _outs(*classes: type | None) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+    """A getter's values with rocSPARSE's enums as hipSPARSE's (None: passed as is)."""
+
+    def post(values: tuple[Any, ...]) -> tuple[Any, ...]:
+        return tuple(v if cls is None else _from_rocsparse(v, cls) for v, cls in zip(values, classes, strict=True))
+
+    return post
+
+
+_IDX = hipsparseIndexType_t
+_CSR_GET = _outs(None, None, None, None, None, None, _IDX, _IDX, hipsparseIndexBase_t, hipDataType)
+_COO_GET = _outs(None, None, None, None, None, None, _IDX, hipsparseIndexBase_t, hipDataType)
+
+
+def _spmat(descr: Any, arg: str = "spMatDescr") -> SpMatDescr:
+    if not isinstance(descr, SpMatDescr) or descr.destroyed:
+        raise SparseInvalidPointerError("expected a sparse matrix descriptor", arg=arg,
+                                        index=1 if arg == "spMatDescr" else None)
+    return descr
+
+
+def _attribute(descr: Any, attribute: int, data: Any, size: int) -> SpMatAttribute:
+    """rocSPARSE's checks of spmat_get/set_attribute: descriptor, data, attribute, then data size."""
+    _spmat(descr)
+    if pointer_value(data) == 0 and not isinstance(data, ctypes._SimpleCData):
+        raise SparseInvalidPointerError("null data", arg="data", index=3)
+    try:
+        which = SpMatAttribute(attribute)
+    except ValueError:
+        raise SparseInvalidValueError(f"{attribute} is no attribute", arg="attribute", index=2) from None
+    if size != 4:  # sizeof(rocsparse_fill_mode), sizeof(rocsparse_diag_type)
+        raise SparseInvalidSizeError(f"the attribute takes 4 bytes, got {size}", arg="data_size", index=4)
+    return which
+
+
+def _spmat_get_attribute(descr: Any, attribute: int, data: Any, size: int) -> None:
+    """``hipsparseSpMatGetAttribute``: the attribute's value (an int) written through ``data``."""
+    which = _attribute(descr, attribute, data, size)
+    write_host(data, int(_sparse.spmat_get_attribute(descr, which)), np.int32, "data", _error)
+
+
+def _spmat_set_attribute(descr: Any, attribute: int, data: Any, size: int) -> None:
+    """``hipsparseSpMatSetAttribute``: the attribute's value (an int) read through ``data``."""
+    which = _attribute(descr, attribute, data, size)
+    value = read_host(data, np.int32, 1, "data", _error)
+    _sparse.spmat_set_attribute(descr, which, int(value[0]))  # type: ignore[index]
+
+
+# --- SpGEMM: hipSPARSE's stages over rocmath.sparse's csrgemm ------------------------------------------------
+
+_INDEX_BYTES = {IndexType.i32: 4, IndexType.i64: 8}
+_INDEX_DTYPES = {IndexType.i32: np.dtype(np.int32), IndexType.i64: np.dtype(np.int64)}
+_LETTER = {Datatype.f32_r: "s", Datatype.f64_r: "d", Datatype.f32_c: "c", Datatype.f64_c: "z"}
+
+
+def _round256(nbytes: int) -> int:
+    return -(-nbytes // 256) * 256
+
+
+def _index_array(ptr: Any, length: int, itype: IndexType) -> Any:
+    """An index array as csrgemm takes it: a DeviceArray of its type (csrgemm reads raw pointers as int32)."""
+    if not ptr or length <= 0:
+        return ptr or None
+    return rocmath.DeviceArray.from_pointer(int(ptr), (length,), _INDEX_DTYPES[itype])
+
+
+@dataclass
+class _Operand:
+    """A CSR operand of the product: its matrix descriptor, sizes and arrays (index arrays typed)."""
+
+    descr: MatDescr
+    rows: int
+    cols: int
+    nnz: int
+    ptr: Any
+    ind: Any
+    val: Any
+
+
+def _operand(mat: SpMatDescr, arg: str, index_type: IndexType) -> _Operand:
+    return _Operand(mat.descr, mat.rows, mat.cols, mat.nnz, _index_array(mat.row_data, mat.rows + 1, index_type),
+                    _index_array(mat.col_data, mat.nnz, index_type), mat.val_data)
+
+
+@dataclass
+class _Product:
+    """C := alpha A B as csrgemm computes it."""
+
+    handle: SparseHandle
+    a: _Operand
+    b: _Operand
+    c: SpMatDescr
+    letter: str
+    index_type: IndexType
+    value_bytes: int
+
+    @property
+    def index_bytes(self) -> int:
+        return _INDEX_BYTES[self.index_type]
+
+    def row_bytes(self) -> int:
+        """Bytes at the front of buffer1: C's row pointer."""
+        return _round256(self.index_bytes * (self.c.rows + 1))
+
+    def columns_bytes(self) -> int:
+        return _round256(self.index_bytes * self.c.nnz)
+
+    def values_bytes(self) -> int:
+        return _round256(self.value_bytes * self.c.nnz)
+
+    def routine(self, name: str) -> Callable[..., Any]:
+        return getattr(_sparse, f"{self.letter}{name}")  # type: ignore[no-any-return]
+
+
+def _product(handle: Any, op_a: Any, op_b: Any, alpha: Any, mat_a: Any, mat_b: Any, beta: Any, mat_c: Any,
+             compute: Any, spgemm: Any) -> _Product:
+    """hipSPARSE's checks (every argument non-null, C a CSR matrix), then what csrgemm can compute: CSR
+    operands of the compute type and one index type, sizes that agree."""
+    for name, value in (("handle", handle), ("alpha", alpha), ("beta", beta), ("matA", mat_a), ("matB", mat_b),
+                        ("matC", mat_c), ("spgemmDescr", spgemm)):
+        if value is None or (name != "alpha" and name != "beta" and value == 0):
+            raise HipsparseStatusError(_S.HIPSPARSE_STATUS_INVALID_VALUE, "null argument", arg=name)
+    if not isinstance(spgemm, SpGEMMDescr):
+        raise HipsparseStatusError(_S.HIPSPARSE_STATUS_INVALID_VALUE, "not an SpGEMM descriptor", arg="spgemmDescr")
+    _sparse.get_pointer_mode(handle)  # a live handle (rocSPARSE's invalid_handle otherwise)
+    for name, op in (("opA", op_a), ("opB", op_b)):
+        if op is not Operation.none:
+            raise SparseNotImplementedError("only operation_none is implemented", arg=name)
+    _sparse.csr_get(mat_c)  # hipsparseCsrGet(matC): C must be a live CSR descriptor
+    mats = {"matA": _spmat(mat_a, "matA"), "matB": _spmat(mat_b, "matB"), "matC": mat_c}
+    for name, mat in mats.items():
+        if mat.format is not Format.csr:
+            raise SparseNotImplementedError(f"a {mat.format.name} matrix (only CSR)", arg=name)
+        if mat.data_type is not compute:
+            raise SparseNotImplementedError(f"values of {mat.data_type.name}, compute type {compute.name}", arg=name)
+    types = {t for mat in mats.values() for t in (mat.row_type, mat.col_type)}
+    if len(types) != 1:
+        raise SparseNotImplementedError("csrgemm takes one index type for all arrays", arg="matC")
+    if mat_a.cols != mat_b.rows or mat_c.rows != mat_a.rows or mat_c.cols != mat_b.cols:
+        raise SparseInvalidSizeError(f"A {mat_a.rows} x {mat_a.cols}, B {mat_b.rows} x {mat_b.cols}, "
+                                     f"C {mat_c.rows} x {mat_c.cols} do not agree", arg="matC")
+    (itype,) = types
+    return _Product(handle, _operand(mat_a, "matA", itype), _operand(mat_b, "matB", itype), mat_c, _LETTER[compute],
+                    itype, compute.dtype.itemsize)
+
+
+def _operands(p: _Product, with_values: bool) -> tuple[Any, ...]:
+    """csrgemm's A and B arguments (``descr, nnz, [val,] row_ptr, col_ind`` each)."""
+    a, b = p.a, p.b
+    if with_values:
+        return (a.descr, a.nnz, a.val, a.ptr, a.ind, b.descr, b.nnz, b.val, b.ptr, b.ind)
+    return (a.descr, a.nnz, a.ptr, a.ind, b.descr, b.nnz, b.ptr, b.ind)
+
+
+def _spgemm_work_estimation(handle: Any, op_a: Any, op_b: Any, alpha: Any, mat_a: Any, mat_b: Any, beta: Any,
+                            mat_c: Any, compute: Any, alg: Any, spgemm: Any, buffer1: Any) -> int:
+    """Without buffer1: its size (csrgemm's temp buffer after C's row pointer).  With it: C's row pointer
+    into buffer1 and C's nnz into matC (csrgemm_nnz)."""
+    p = _product(handle, op_a, op_b, alpha, mat_a, mat_b, beta, mat_c, compute, spgemm)
+    m, k, n = p.a.rows, p.a.cols, p.b.cols
+    if not buffer1:
+        size = p.routine("csrgemm_buffer_size")(handle, op_a, op_b, m, n, k, alpha, *_operands(p, False), None, None,
+                                                0, None, None, spgemm.info)
+        spgemm.size1 = size + p.row_bytes()
+        return spgemm.size1
+    spgemm.buffer1 = buffer1
+    _sparse.csr_set_pointers(mat_c, buffer1, mat_c.col_data, mat_c.val_data)
+    with handle.use_pointer_mode(PointerMode.host):  # C's nnz must reach its descriptor
+        nnz = _sparse.csrgemm_nnz(handle, op_a, op_b, m, n, k, *_operands(p, False), None, 0, None, None, mat_c.descr,
+                                  _index_array(buffer1, m + 1, p.index_type), None, spgemm.info,
+                                  buffer1 + p.row_bytes())
+    _sparse.spmat_set_nnz(mat_c, nnz)
+    return spgemm.size1
+
+
+def _spgemm_compute(handle: Any, op_a: Any, op_b: Any, alpha: Any, mat_a: Any, mat_b: Any, beta: Any, mat_c: Any,
+                    compute: Any, alg: Any, spgemm: Any, buffer2: Any) -> int:
+    """Without buffer2: its size.  With it: C's columns and values into buffer2 (csrgemm), C's arrays the
+    buffers' until SpGEMM_copy."""
+    p = _product(handle, op_a, op_b, alpha, mat_a, mat_b, beta, mat_c, compute, spgemm)
+    if not buffer2:
+        spgemm.size2 = 2 * p.columns_bytes() + p.values_bytes() + _round256(p.value_bytes)
+        return spgemm.size2
+    if not spgemm.buffer1:
+        raise HipsparseStatusError(_S.HIPSPARSE_STATUS_INVALID_VALUE, "SpGEMM_workEstimation has not run with "
+                                   "externalBuffer1", arg="spgemmDescr")
+    spgemm.buffer2 = buffer2
+    m, k, n, nnz = p.a.rows, p.a.cols, p.b.cols, mat_c.nnz
+    columns, values = buffer2, buffer2 + p.columns_bytes()
+    _sparse.csr_set_pointers(mat_c, spgemm.buffer1, columns, values)
+    p.routine("csrgemm")(handle, op_a, op_b, m, n, k, alpha, *_operands(p, True), None, None, 0, None, None, None,
+                         mat_c.descr, values, _index_array(spgemm.buffer1, m + 1, p.index_type),
+                         _index_array(columns, nnz, p.index_type), spgemm.info, spgemm.buffer1 + p.row_bytes())
+    return spgemm.size2
+
+
+def _spgemm_copy(handle: Any, op_a: Any, op_b: Any, alpha: Any, mat_a: Any, mat_b: Any, beta: Any, mat_c: Any,
+                 compute: Any, alg: Any, spgemm: Any) -> None:
+    """C's row pointer and columns from the buffers into C's arrays, its values := product + beta C."""
+    p = _product(handle, op_a, op_b, alpha, mat_a, mat_b, beta, mat_c, compute, spgemm)
+    if not (spgemm.buffer1 and spgemm.buffer2):
+        raise HipsparseStatusError(_S.HIPSPARSE_STATUS_INVALID_VALUE, "SpGEMM_compute has not run with "
+                                   "externalBuffer2", arg="spgemmDescr")
+    rows, nnz = mat_c.rows, mat_c.nnz
+    row_ptr, columns, values = mat_c.row_data, mat_c.col_data, mat_c.val_data
+    computed = spgemm.buffer2 + p.columns_bytes()
+    indices = computed + p.values_bytes()
+    stream = _sparse.get_stream(handle)
+    _sparse.create_identity_permutation(handle, nnz, indices)
+    for dst, src, nbytes in ((row_ptr, spgemm.buffer1, p.index_bytes * (rows + 1)),
+                             (columns, spgemm.buffer2, p.index_bytes * nnz)):
+        if nbytes and dst != src:
+            rocmath.memcpy_async(dst, src, nbytes, stream=stream)
+    # hipSPARSE's axpby (C = 1 * product + beta * C) as axpyi into the product, then copied over C's values.
+    p.routine("axpyi")(handle, nnz, beta, values, indices, computed, IndexBase.zero)
+    if nnz:
+        rocmath.memcpy_async(values, computed, p.value_bytes * nnz, stream=stream)
+    _sparse.csr_set_pointers(mat_c, row_ptr, columns, values)
+
+
+def _spgemm_destroy(descr: Any) -> None:
+    """``hipsparseSpGEMM_destroyDescr``: NULL is a no-op, as in hipSPARSE."""
+    if descr is not None and not isinstance(descr, SpGEMMDescr):
+        raise HipsparseStatusError(_S.HIPSPARSE_STATUS_INVALID_VALUE, "not an SpGEMM descriptor", arg="descr")
+
+
+_SPGEMM = "handle opA opB alpha matA matB beta matC computeType alg spgemmDescr"
+#: hipSPARSE's Const* functions: the same as the others (rocmath's descriptors have no const form).
+_CONST = {"hipsparseCreateConst" + x: "hipsparseCreate" + x for x in ("Csr", "Csc", "Coo", "DnVec", "DnMat")} | {
+    "hipsparseConst" + x: "hipsparse" + x for x in ("CsrGet", "CscGet", "CooGet", "SpMatGetValues", "DnVecGet",
+                                                     "DnVecGetValues", "DnMatGet", "DnMatGetValues")}
+
+
 #: hipSPARSE name (``{P}``: S, D, C, Z) -> how it is made.  One line per function.
 FUNCTIONS: dict[str, Spec] = {
     # auxiliary
@@ -428,6 +695,20 @@ FUNCTIONS: dict[str, Spec] = {
     "hipsparseDestroyDnMat": Spec("destroy_dnmat_descr", "dnMatDescr", "dnMatDescr", release="dnMatDescr"),
     "hipsparseDnMatGetValues": Spec("dnmat_get_values", "dnMatDescr values*", "dnMatDescr"),
     "hipsparseDnMatSetValues": Spec("dnmat_set_values", "dnMatDescr values", "dnMatDescr values"),
+    "hipsparseCsrGet": Spec("csr_get", "spMatDescr rows*l cols*l nnz*l csrRowOffsets* csrColInd* csrValues* "
+                            "csrRowOffsetsType*i csrColIndType*i idxBase*i valueType*i", "spMatDescr", post=_CSR_GET),
+    "hipsparseCscGet": Spec("csc_get", "spMatDescr rows*l cols*l nnz*l cscColOffsets* cscRowInd* cscValues* "
+                            "cscColOffsetsType*i cscRowIndType*i idxBase*i valueType*i", "spMatDescr", post=_CSR_GET),
+    "hipsparseCooGet": Spec("coo_get", "spMatDescr rows*l cols*l nnz*l cooRowInd* cooColInd* cooValues* idxType*i "
+                            "idxBase*i valueType*i", "spMatDescr", post=_COO_GET),
+    "hipsparseDnVecGet": Spec("dnvec_get", "dnVecDescr size*l values* valueType*i", "dnVecDescr",
+                              post=_outs(None, None, hipDataType)),
+    "hipsparseDnMatGet": Spec("dnmat_get", "dnMatDescr rows*l cols*l ld*l values* valueType*i order*i", "dnMatDescr",
+                              post=_outs(None, None, None, None, hipDataType, hipsparseOrder_t)),
+    "hipsparseSpMatGetAttribute": Spec(_spmat_get_attribute, "spMatDescr attribute data dataSize",
+                                       "spMatDescr attribute data dataSize"),
+    "hipsparseSpMatSetAttribute": Spec(_spmat_set_attribute, "spMatDescr attribute data dataSize",
+                                       "spMatDescr attribute data dataSize"),
     # generic API: products
     "hipsparseSpMV_bufferSize": Spec("spmv", f"{_SPMV} bufferSize*", f"{_SPMV} =buffer_size", hipsparseSpMVAlg_t,
                                      "computeType"),
@@ -522,7 +803,16 @@ FUNCTIONS: dict[str, Spec] = {
                                                         "handle m =dummy =dummy =dummy =dummy batchCount "
                                                         "batchStride"),
     "hipsparse{P}gtsv2StridedBatch": Spec("{p}gtsv_no_pivot_strided_batch", _GTSV, _GTSV),
+    # generic SpGEMM (CSR; C := alpha A B, then beta C added by the copy)
+    "hipsparseSpGEMM_createDescr": Spec(SpGEMMDescr, "descr*", "", post=_NEW),
+    "hipsparseSpGEMM_destroyDescr": Spec(_spgemm_destroy, "descr", "descr", release="descr"),
+    "hipsparseSpGEMM_workEstimation": Spec(_spgemm_work_estimation, f"{_SPGEMM} bufferSize1* externalBuffer1",
+                                           f"{_SPGEMM} externalBuffer1", hipsparseSpGEMMAlg_t, "computeType"),
+    "hipsparseSpGEMM_compute": Spec(_spgemm_compute, f"{_SPGEMM} bufferSize2* externalBuffer2",
+                                    f"{_SPGEMM} externalBuffer2", hipsparseSpGEMMAlg_t, "computeType"),
+    "hipsparseSpGEMM_copy": Spec(_spgemm_copy, _SPGEMM, _SPGEMM, hipsparseSpGEMMAlg_t, "computeType"),
 }
+FUNCTIONS.update({name: FUNCTIONS[same] for name, same in _CONST.items()})
 
 _STAGES = {"=buffer_size": (SpMVStage.buffer_size, SpMMStage.buffer_size),
            "=preprocess": (SpMVStage.preprocess, SpMMStage.preprocess),
@@ -549,6 +839,8 @@ def _convert(name: str, value: Any, spec: Spec) -> Any:
         return c_int(value, name)
     if name in _OBJECTS:
         return target_of(value, Opaque)
+    if name in _RAW:
+        return value
     if name == "streamId":
         try:
             return _hip.as_stream(value)
@@ -715,7 +1007,8 @@ __all__ = sorted([
     "hipsparseSolvePolicy_t", "hipsparseSideMode_t", "hipsparseDirection_t", "hipsparseCsr2CscAlg_t",
     "hipsparseFormat_t", "hipsparseOrder_t", "hipsparseIndexType_t", "hipsparseSpMVAlg_t", "hipsparseSpMMAlg_t",
     "hipsparseSpMatAttribute_t", "hipDataType", "hipsparseHandle_t", "hipsparseMatDescr_t", "hipsparseSpMatDescr_t",
-    "hipsparseDnVecDescr_t", "hipsparseDnMatDescr_t", "hipsparseMatInfo_t", "HipsparseStatusError",
+    "hipsparseDnVecDescr_t", "hipsparseDnMatDescr_t", "hipsparseMatInfo_t", "hipsparseSpGEMMDescr_t",
+    "hipsparseSpGEMMAlg_t", "SpGEMMDescr", "HipsparseStatusError",
     "ROCSPARSE_TO_HIPSPARSE", "convert_status", "FUNCTIONS", "MANIFEST", "Spec", "hipsparseVersionMajor",
     "hipsparseVersionMinor", "hipsparseVersionPatch",
 ])
