@@ -19,7 +19,7 @@ import enum
 import os
 import weakref
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 from . import device as _device
 from . import memory as _memory
@@ -79,6 +79,24 @@ def _release_workspaces(workspaces: dict[int, tuple[int, int, Stream]]) -> None:
         if not stream.device.retired:
             _free_workspace(ptr, stream)
     workspaces.clear()
+
+
+H = TypeVar("H", bound="Handle")
+_library_handles: weakref.WeakSet[Handle] = weakref.WeakSet()
+
+
+def library_handle(handle: H) -> H:
+    """Mark a handle as the library's own (one the array layers make per thread and keep):
+    ``rocmath.configure`` gives its workspace back, so that memory the user never asked for
+    does not count as a live allocation that refuses the reconfiguration."""
+    _library_handles.add(handle)
+    return handle
+
+
+def release_library_workspaces() -> None:
+    """Give back the workspace of every library-owned handle (see :func:`library_handle`)."""
+    for h in list(_library_handles):
+        h._release_workspaces()
 
 
 class Handle:

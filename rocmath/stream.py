@@ -174,7 +174,9 @@ class _State:
                 if self.busy or not self.items:
                     return
                 task = self.items[0]
-                if task is None or any(not d.done.is_set() for d in task.deps):
+                # Host callbacks stay on the stream's own thread (HIP runs them on a runtime thread).
+                if (task is None or (task.info or {}).get("cat") == "callback"
+                        or any(not d.done.is_set() for d in task.deps)):
                     return
                 self.items.popleft()
                 self.busy = True

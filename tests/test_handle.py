@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import threading
+from typing import Any
 
 import numpy as np
 import pytest
@@ -324,3 +325,17 @@ def test_destroyed_handle_refuses_use():
         assert info.value.arg == "handle" and info.value.index == 1
     rm.device_synchronize()
     assert _used() == base  # nothing was allocated for a dead handle
+
+
+def test_configure_gives_back_the_workspace_of_the_array_layers_handles(configure: Any) -> None:
+    # inv takes a workspace from the calling thread's own handle (made by the array layer, not
+    # by the user): that memory must not make rocmath.configure refuse as a live allocation.
+    import rocmath as rm
+    from rocmath import solver
+
+    a = rm.to_device(np.eye(4) * 2.0)
+    out = solver.inv(a)
+    np.testing.assert_array_equal(out.get(), np.eye(4) / 2)
+    del a, out
+    configure(count=2)
+    assert rm.get_device_count() == 2
