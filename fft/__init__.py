@@ -24,6 +24,7 @@ real transforms); plans are immutable and cached by canonical parameters
 
 from ._api import *  # noqa: F403
 from ._fields import *  # noqa: F403
+from ._mpi import *  # noqa: F403
 from ._numpy import *  # noqa: F403
 from ._scipy_backend import scipy_backend as scipy_backend
 from ._types import *  # noqa: F403

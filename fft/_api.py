@@ -59,7 +59,7 @@ __all__ = [
     "ExecutionInfo", "Plan", "PlanDescription", "cleanup", "execute", "execution_info_create",
     "execution_info_destroy", "execution_info_set_stream", "execution_info_set_work_buffer", "get_plan_cache",
     "get_version_string", "plan_create", "plan_description_create", "plan_description_destroy",
-    "plan_description_set_comm", "plan_description_set_data_layout", "plan_description_set_scale_factor",
+    "plan_description_set_data_layout", "plan_description_set_scale_factor",
     "plan_destroy", "plan_get_print", "plan_get_work_buffer_size", "setup",
 ]
 
@@ -252,25 +252,6 @@ def plan_description_set_scale_factor(description: PlanDescription, scale_factor
     if not math.isfinite(value):
         raise RocfftInvalidArgValue(f"scale factor must be finite, got {value!r}", arg="scale_factor", index=2)
     d.scale_factor = value
-
-
-def plan_description_set_comm(description: PlanDescription, comm_type: CommType | int, comm_handle: Any) -> None:
-    """``rocfft_plan_description_set_comm``: only ``CommType.none`` is available (no MPI build).
-
-    Raises
-    ------
-    RocfftInvalidArgValue
-        For an MPI communicator type with a null handle.
-    RocfftFailure
-        For an MPI communicator (this build has no MPI support).
-    """
-    d = _description(description)
-    ct = parse_enum(CommType, comm_type, "comm_type", 2)
-    if ct != CommType.none and comm_handle is None:
-        raise RocfftInvalidArgValue("a communicator type needs a communicator handle", arg="comm_handle", index=3)
-    if ct == CommType.mpi:
-        raise RocfftFailure("this rocFFT build has no MPI support", arg="comm_type", index=2)
-    d.comm_type = ct
 
 
 # --- plans -------------------------------------------------------------------------------------

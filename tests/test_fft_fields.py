@@ -155,7 +155,7 @@ def test_slab_matches_single_device_bitwise(configure, tt, lengths, batch, in_ax
     assert _same_bits(got, ref)
     traffic = peer_traffic()
     assert traffic.get((0, 1), 0) > 0 and traffic.get((1, 0), 0) > 0
-    assert plan.last_peer_bytes == sum(traffic.values())
+    assert plan.last_peer_bytes == plan.peer_volume == sum(traffic.values()) and plan.comm_volume == 0
 
 
 def test_three_devices_pencil_bricks_and_plain_output(configure) -> None:
@@ -168,9 +168,60 @@ def test_three_devices_pencil_bricks_and_plain_output(configure) -> None:
     for i, (lo1, hi1) in enumerate([(0, 4), (4, 10)]):
         for j, (lo2, hi2) in enumerate([(0, 5), (5, 9)]):
             bricks.append(([0, lo1, lo2, 0], [12, hi1, hi2, batch], (2 * i + j) % 3))
+    reset_peer_traffic()
     got, plan = _field_run(tt, lengths, batch, P.double, x, bricks, None)
-    assert plan.strategy == "slab" and plan.devices == (0, 1, 2)
+    assert plan.strategy == "pencil" and plan.devices == (0, 1, 2)
     assert _same_bits(got, ref)
+    assert plan.last_peer_bytes == plan.peer_volume == sum(peer_traffic().values())
+
+
+def _pencils(full: Sequence[int], cuts: Sequence[tuple[int, int]], devices: Sequence[int]):
+    """Bricks of ``full`` cut into ``parts`` along each ``(axis, parts)`` (the first cut slowest over
+    the devices), sizes differing by at most one, the first ones larger (as field plans cut)."""
+    import itertools
+
+    def bounds(n: int, parts: int) -> list[tuple[int, int]]:
+        base, extra = divmod(n, parts)
+        stops = np.cumsum([base + (i < extra) for i in range(parts)])
+        return [(int(a), int(b)) for a, b in zip([0, *stops[:-1]], stops, strict=True)]
+
+    out = []
+    for dev, combo in zip(devices, itertools.product(*(bounds(full[a], p) for a, p in cuts)), strict=True):
+        low, up = [0] * len(full), list(full)
+        for (axis, _), (a, b) in zip(cuts, combo, strict=True):
+            low[axis], up[axis] = a, b
+        out.append((low, up, dev))
+    return out
+
+
+@pytest.mark.parametrize("tt, lengths, batch, prec", [
+    (TT.complex_forward, [12, 10, 9], 2, P.double),
+    (TT.real_forward, [8, 6, 5], 2, P.single),
+    (TT.real_inverse, [9, 4, 6], 1, P.double),
+])
+def test_pencils_on_a_two_by_two_grid(configure, tt, lengths, batch, prec) -> None:
+    """Bricks already in the first and last pencils: only the two transposes move data, each within
+    a row or a column of the 2 x 2 grid of devices (device 2a + b), never across its diagonal."""
+    configure(count=4)
+    x = _data(tt, lengths, batch, prec)
+    inl, outl = _sides(tt, lengths)
+    scale = 1.0 / np.prod(lengths)
+    ref = _reference(tt, lengths, batch, prec, x, scale)
+    along0, along2 = [(1, 2), (2, 2)], [(0, 2), (1, 2)]  # pencils along dimension 0, along dimension 2
+    first, last = (along2, along0) if tt == TT.real_inverse else (along0, along2)
+    reset_peer_traffic()
+    got, plan = _field_run(tt, lengths, batch, prec, x, _pencils([*inl, batch], first, range(4)),
+                           _pencils([*outl, batch], last, range(4)), scale)
+    assert plan.strategy == "pencil" and plan.devices == (0, 1, 2, 3)
+    assert _same_bits(got, ref)
+    traffic = peer_traffic()
+    assert plan.last_peer_bytes == plan.peer_volume == sum(traffic.values()) and plan.comm_volume == 0
+    assert set(traffic) == {(0, 1), (1, 0), (2, 3), (3, 2), (0, 2), (2, 0), (1, 3), (3, 1)}
+    # two transposes, each moving half of the complex intermediate (the cut lengths are even)
+    clen = outl if tt == TT.real_forward else inl
+    itemsize = 16 if prec == P.double else 8
+    rows, cols = [(0, 2), (1, 3)], [(0, 1), (2, 3)]
+    assert sum(traffic[p] + traffic[p[::-1]] for p in rows + cols) == 2 * np.prod(clen) * batch * itemsize // 2
 
 
 def test_plain_input_into_output_field(configure) -> None:

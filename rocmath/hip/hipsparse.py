@@ -20,13 +20,38 @@ parameters and the rocmath.sparse call they become), through
 rocSPARSE's (:data:`ROCSPARSE_TO_HIPSPARSE`).  A rocSPARSE routine added to
 rocmath.sparse needs one table line here.
 
+Families, each mapped as hipSPARSE maps it onto rocSPARSE:
+
+- level 1 to 3, conversions, sorts, csrgeam/csrgemm2 and the generic SpMV/SpMM;
+- the info objects (``csrsv2Info_t``, ``csrsm2Info_t``, ``csrilu02Info_t``, ``csric02Info_t``,
+  ``bsrsv2Info_t``, ``bsrilu02Info_t``, ``csrgemm2Info_t``, ``pruneInfo_t`` and
+  ``hipsparseColorInfo_t``) are all rocSPARSE ``mat_info`` objects (:class:`hipsparseMatInfo_t`),
+  as in hipSPARSE; analyses always run with rocSPARSE's ``force`` policy and every solve
+  policy becomes ``auto``; the csrilu02/csric02/bsrilu02 analyses and the zero-pivot
+  queries of csrilu02, csric02, bsrilu02 and csrsm2 synchronize the stream (they are
+  blocking in cuSPARSE); csrsm2's ``algo`` is ignored;
+- gtsv2 / gtsv2_nopivot / gtsv2StridedBatch and the interleaved batches (whose ``algo``
+  is rocSPARSE's algorithm number and whose batch stride is ``batchCount``): their size
+  queries pass placeholders for the arrays, as hipSPARSE does; csrcolor (``fractionToColor``
+  and ``ncolors`` are host pointers in both pointer modes);
+- BSR (``Xcsr2bsrNnz``, ``csr2bsr``, ``bsr2csr``, ``bsrmv`` -- without analysis --,
+  ``bsrmm``, bsrsv2, bsrilu02), HYB (``hipsparseHybMat_t``: ``csr2hyb``, ``hyb2csr`` with a
+  buffer hipSPARSE allocates, ``hybmv``), ``gemvi``, ``gemmi`` (``C := alpha A B`` with B in
+  CSC: rocSPARSE's gemmi of B's CSC arrays read as the CSR arrays of B^T, transposed) and
+  the prune conversions (S and D; ``threshold`` follows the pointer mode);
+- the generic API's sparse vectors (``hipsparseSpVecDescr_t``) and their operations (SpVV,
+  Axpby, Gather, Scatter, Rot), COO AoS and Blocked-ELL descriptors (block direction
+  column, as hipSPARSE creates them), SparseToDense, DenseToSparse, SDDMM, and SpSV/SpSM
+  with their descriptors, which keep the analysis' buffer for the solve as hipSPARSE's do
+  (SpSM's size is at least 4 bytes, its analysis needs a buffer).
+
 The generic SpGEMM (``hipsparseSpGEMM_createDescr``, ``_workEstimation``, ``_compute``,
 ``_copy``, ``_destroyDescr``) keeps hipSPARSE's stages and buffer layout (C's row pointer
 in the first buffer, its columns and values in the second until the copy) and runs
-rocmath.sparse's csrgemm in them (rocmath.sparse has no ``spgemm``): CSR operands, no
-transposes, values of the compute type and one index type (32 or 64 bits) for all arrays;
-the copy adds ``beta`` times C's values over the product's pattern as hipSPARSE's axpby
-does.  The ``Const`` functions are the others under hipSPARSE's const names.
+rocmath.sparse's ``spgemm`` in them as hipSPARSE runs rocSPARSE's (C := alpha A B, D
+absent); the copy adds ``beta`` times C's values over the product's pattern as
+hipSPARSE's axpby does.  The ``Const`` functions are the others under hipSPARSE's const
+names.
 """
 
 from __future__ import annotations
@@ -34,7 +59,7 @@ from __future__ import annotations
 import ctypes
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -46,9 +71,11 @@ from rocmath.handle import PointerMode
 from rocmath.sparse import (
     AnalysisPolicy,
     Datatype,
+    Direction,
     DnMatDescr,
     DnVecDescr,
     Format,
+    HybMat,
     IndexBase,
     IndexType,
     MatDescr,
@@ -61,15 +88,18 @@ from rocmath.sparse import (
     SparseInvalidPointerError,
     SparseInvalidSizeError,
     SparseInvalidValueError,
-    SparseNotImplementedError,
     SparseZeroPivotError,
     SpGEMMAlg,
+    SpGEMMStage,
     SpMatAttribute,
     SpMatDescr,
     SpMMAlg,
     SpMMStage,
     SpMVAlg,
     SpMVStage,
+    SpSMStage,
+    SpSVStage,
+    SpVecDescr,
     Status,
 )
 
@@ -78,6 +108,7 @@ from ._api import binding
 from ._lib import (
     LibraryError,
     Opaque,
+    c_double,
     c_int,
     error_factory,
     find,
@@ -152,6 +183,13 @@ hipsparseSpGEMMAlg_t = c_enum("hipsparseSpGEMMAlg_t", [
     ("HIPSPARSE_SPGEMM_DEFAULT", 0), ("HIPSPARSE_SPGEMM_CSR_ALG_DETERMINISTIC", 1),
     ("HIPSPARSE_SPGEMM_CSR_ALG_NONDETERMINISTIC", 2), ("HIPSPARSE_SPGEMM_ALG1", 3), ("HIPSPARSE_SPGEMM_ALG2", 4),
     ("HIPSPARSE_SPGEMM_ALG3", 5)], _MODULE)
+hipsparseSparseToDenseAlg_t = c_enum("hipsparseSparseToDenseAlg_t", [("HIPSPARSE_SPARSETODENSE_ALG_DEFAULT", 0)],
+                                     _MODULE)
+hipsparseDenseToSparseAlg_t = c_enum("hipsparseDenseToSparseAlg_t", [("HIPSPARSE_DENSETOSPARSE_ALG_DEFAULT", 0)],
+                                     _MODULE)
+hipsparseSDDMMAlg_t = c_enum("hipsparseSDDMMAlg_t", [("HIPSPARSE_SDDMM_ALG_DEFAULT", 0)], _MODULE)
+hipsparseSpSVAlg_t = c_enum("hipsparseSpSVAlg_t", [("HIPSPARSE_SPSV_ALG_DEFAULT", 0)], _MODULE)
+hipsparseSpSMAlg_t = c_enum("hipsparseSpSMAlg_t", [("HIPSPARSE_SPSM_ALG_DEFAULT", 0)], _MODULE)
 
 #: The hipSPARSE release whose API this follows (hipsparse-version.h of ROCm 6.2).
 hipsparseVersionMajor = 3
@@ -235,33 +273,66 @@ class hipsparseDnMatDescr_t(Opaque):
 
 
 class hipsparseMatInfo_t(Opaque):
-    """An analysis object (``csrsv2Info_t``...: a :class:`rocmath.sparse.MatInfo`)."""
+    """An analysis object (``csrsv2Info_t``, ``csrilu02Info_t``, ``pruneInfo_t``, ``hipsparseColorInfo_t``...:
+    a :class:`rocmath.sparse.MatInfo`, as hipSPARSE makes each of them a rocSPARSE ``mat_info``)."""
+
+
+class hipsparseHybMat_t(Opaque):
+    """A ``hipsparseHybMat_t`` (a :class:`rocmath.sparse.HybMat`)."""
+
+
+class hipsparseSpVecDescr_t(Opaque):
+    """A ``hipsparseSpVecDescr_t`` (a :class:`rocmath.sparse.SpVecDescr`)."""
 
 
 class hipsparseSpGEMMDescr_t(Opaque):
     """A ``hipsparseSpGEMMDescr_t`` (a :class:`SpGEMMDescr`)."""
 
 
+class hipsparseSpSVDescr_t(Opaque):
+    """A ``hipsparseSpSVDescr_t`` (a :class:`SpSVDescr`)."""
+
+
+class hipsparseSpSMDescr_t(Opaque):
+    """A ``hipsparseSpSMDescr_t`` (a :class:`SpSMDescr`)."""
+
+
 @dataclass(eq=False)
 class SpGEMMDescr:
-    """hipSPARSE's ``hipsparseSpGEMMDescr``: the external buffers of SpGEMM's stages, their sizes, and the
-    analysis of rocmath.sparse's csrgemm the stages run (a mat_info).
+    """hipSPARSE's ``hipsparseSpGEMMDescr``: the external buffers of SpGEMM's stages and their sizes.
 
-    ``buffer1`` holds C's row pointer (its first ``256``-rounded bytes), then csrgemm's temp
+    ``buffer1`` holds C's row pointer (its first ``256``-rounded bytes), then spgemm's temp
     buffer; ``buffer2`` C's column indices, values, an index array and a scalar, each rounded
-    to 256 bytes, as hipSPARSE lays them out.
+    to 256 bytes, as hipSPARSE lays them out.  The analysis itself lives in C's descriptor,
+    as rocSPARSE's spgemm keeps it.
     """
 
-    info: MatInfo = field(default_factory=MatInfo)
     size1: int = 0
     size2: int = 0
     buffer1: int = 0
     buffer2: int = 0
 
 
+@dataclass(eq=False)
+class SpSVDescr:
+    """hipSPARSE's ``hipsparseSpSVDescr``: the buffer SpSV_analysis ran with, which SpSV_solve uses (the
+    analysis lives in the matrix descriptor, as rocSPARSE's spsv keeps it)."""
+
+    buffer: int = 0
+
+
+@dataclass(eq=False)
+class SpSMDescr:
+    """hipSPARSE's ``hipsparseSpSMDescr``: the buffer SpSM_analysis ran with, which SpSM_solve uses instead of
+    its own ``externalBuffer`` argument (as hipSPARSE does)."""
+
+    buffer: int = 0
+
+
 _OPAQUE = {SparseHandle: hipsparseHandle_t, MatDescr: hipsparseMatDescr_t, SpMatDescr: hipsparseSpMatDescr_t,
            DnVecDescr: hipsparseDnVecDescr_t, DnMatDescr: hipsparseDnMatDescr_t, MatInfo: hipsparseMatInfo_t,
-           SpGEMMDescr: hipsparseSpGEMMDescr_t}
+           HybMat: hipsparseHybMat_t, SpVecDescr: hipsparseSpVecDescr_t, SpGEMMDescr: hipsparseSpGEMMDescr_t,
+           SpSVDescr: hipsparseSpSVDescr_t, SpSMDescr: hipsparseSpSMDescr_t}
 
 
 def _new(obj: Any) -> Opaque:
@@ -305,34 +376,59 @@ def _from_rocsparse(value: Any, cls: type) -> Any:
 
 # --- parameter kinds ------------------------------------------------------------------------------------
 
+_IDX = hipsparseIndexType_t
 #: Enum parameters by hip-python name (``alg`` is the function's own: :attr:`Spec.alg`).
 _ENUMS: dict[str, type] = {
     "transA": hipsparseOperation_t, "transB": hipsparseOperation_t, "opA": hipsparseOperation_t,
-    "opB": hipsparseOperation_t, "idxBase": hipsparseIndexBase_t, "base": hipsparseIndexBase_t,
-    "copyValues": hipsparseAction_t, "computeType": hipDataType, "valueType": hipDataType,
-    "csrRowOffsetsType": hipsparseIndexType_t, "csrColIndType": hipsparseIndexType_t,
-    "cscColOffsetsType": hipsparseIndexType_t, "cscRowIndType": hipsparseIndexType_t,
-    "cooIdxType": hipsparseIndexType_t, "order": hipsparseOrder_t, "type": hipsparseMatrixType_t,
-    "fillMode": hipsparseFillMode_t, "diagType": hipsparseDiagType_t, "mode": hipsparsePointerMode_t,
-    "attribute": hipsparseSpMatAttribute_t, "policy": hipsparseSolvePolicy_t, "dirA": hipsparseDirection_t,
+    "opB": hipsparseOperation_t, "opX": hipsparseOperation_t, "idxBase": hipsparseIndexBase_t,
+    "base": hipsparseIndexBase_t, "copyValues": hipsparseAction_t, "computeType": hipDataType,
+    "valueType": hipDataType, "csrRowOffsetsType": _IDX, "csrColIndType": _IDX, "cscColOffsetsType": _IDX,
+    "cscRowIndType": _IDX, "cooIdxType": _IDX, "idxType": _IDX, "ellIdxType": _IDX, "order": hipsparseOrder_t,
+    "type": hipsparseMatrixType_t, "fillMode": hipsparseFillMode_t, "diagType": hipsparseDiagType_t,
+    "mode": hipsparsePointerMode_t, "attribute": hipsparseSpMatAttribute_t, "policy": hipsparseSolvePolicy_t,
+    "dirA": hipsparseDirection_t, "partitionType": hipsparseHybPartition_t,
 }
-#: Integer parameters.
-_INTS = frozenset({"m", "n", "k", "nnz", "lda", "ldb", "ldc", "ld", "rows", "cols", "size", "batchCount",
-                   "batchStride", "nnzA", "nnzB", "nnzD", "dataSize"})
-#: Handles and descriptors.
+#: Integer parameters (``algo`` is a plain int in hipSPARSE: rocSPARSE's algorithm number, or ignored).
+_INTS = frozenset({"m", "n", "k", "nnz", "lda", "ldb", "ldc", "ld", "db", "rows", "cols", "size", "batchCount",
+                   "batchStride", "nnzA", "nnzB", "nnzD", "dataSize", "mb", "nb", "kb", "nnzb", "blockDim", "nrhs",
+                   "algo", "userEllWidth", "enable_boost", "ellBlockSize", "ellCols"})
+#: C ``double`` parameters.
+_DOUBLES = frozenset({"percentage"})
+#: Handles and descriptors.  Other pointer parameters designating one (SpSV's ``x``, SDDMM's ``A``...)
+#: become it too.
 _OBJECTS = frozenset({"handle", "descr", "descrA", "descrB", "descrC", "descrD", "dest", "src", "matA", "matB", "matC",
-                      "vecX", "vecY", "spMatDescr", "dnVecDescr", "dnMatDescr", "info", "spgemmDescr"})
+                      "vecX", "vecY", "spMatDescr", "spVecDescr", "dnVecDescr", "dnMatDescr", "info", "spgemmDescr",
+                      "spsvDescr", "spsmDescr", "hybA"})
 #: Host pointers a function reads or writes itself (passed on unconverted).
 _RAW = frozenset({"data"})
-#: Host scalars (device pointers in device pointer mode).
-_SCALARS = frozenset({"alpha", "beta", "c", "s"})
+
+
+@dataclass(frozen=True)
+class _Scalar:
+    """A scalar behind a pointer: of the precision's real type (``real``), read from host memory in host pointer
+    mode only (``by_mode``) or always (rocSPARSE's csrcolor reads its fraction on the host)."""
+
+    real: bool = False
+    by_mode: bool = True
+
+
+#: Host scalars (device pointers in device pointer mode, unless ``by_mode`` is off).
+_SCALARS = {"alpha": _Scalar(), "beta": _Scalar(), "c": _Scalar(), "s": _Scalar(), "c_coeff": _Scalar(),
+            "s_coeff": _Scalar(), "threshold": _Scalar(), "boost_val": _Scalar(), "tol": _Scalar(real=True),
+            "fractionToColor": _Scalar(real=True, by_mode=False)}
 #: Out-parameter C types by the suffix after ``*`` in a table entry (default: a pointer-sized value).
 _OUT_TYPES = {"": np.dtype(np.uint64), "i": np.dtype(np.int32), "l": np.dtype(np.int64)}
 #: Constant arguments of a table entry's call (besides ``=buffer`` and the stages).
 _CONSTANTS: dict[str, Any] = {
-    "=None": None, "=N": Operation.none, "=force": AnalysisPolicy.force, "=auto": SolvePolicy.auto,
+    "=None": None, "=N": Operation.none, "=T": Operation.transpose, "=force": AnalysisPolicy.force,
+    "=auto": SolvePolicy.auto, "=column": Direction.column,
     "=dummy": 0x4,  # the non-null placeholder hipSPARSE passes for arrays a size query does not read
 }
+#: Arguments made afresh for each call: a host size_t rocSPARSE writes a size query's answer to (the binding
+#: returns the answer), and the default matrix descriptor hipSPARSE's gemmi creates.
+_FRESH: dict[str, Callable[[], Any]] = {"=box": lambda: np.zeros(1, np.uint64), "=descr": _sparse.create_mat_descr}
+#: The stage enums of the staged generic functions (``=buffer_size``, ``=preprocess``, ``=compute`` in a call).
+_STAGES = {"spmv": SpMVStage, "spmm": SpMMStage, "spsv": SpSVStage, "spsm": SpSMStage}
 
 
 @dataclass(frozen=True)
@@ -347,15 +443,20 @@ class Spec:
         hip-python's parameters; ``name*`` is an out-parameter (``*i``: int, ``*l``: int64,
         ``*``: size_t or a handle); ``name&`` a result behind a host pointer in host pointer mode
         (rocmath.sparse returns it, the binding writes it: ``&i`` int, ``&p`` the precision's
-        type) and a device pointer rocmath.sparse writes in device pointer mode.
+        type, ``&c`` the compute type, for which rocmath.sparse gets a host scratch value) and a
+        device pointer rocmath.sparse writes in device pointer mode; ``name^i`` an int result
+        behind a host pointer in both pointer modes.
     call
-        The rocmath.sparse arguments: parameter names, or ``=None``, ``=N`` (no transpose),
-        ``=force`` / ``=auto`` (analysis and solve policies), ``=dummy`` (a non-null placeholder),
-        ``=buffer`` (a scratch buffer hipSPARSE allocates), ``=`` followed by a stage name.
+        The rocmath.sparse arguments: parameter names, or ``=None``, ``=N`` / ``=T`` (no
+        transpose / transpose), ``=force`` / ``=auto`` (analysis and solve policies), ``=column``,
+        ``=dummy`` (a non-null placeholder), ``=box`` (a fresh host size_t), ``=descr`` (a fresh
+        matrix descriptor), ``=buffer`` (a scratch buffer hipSPARSE allocates), ``=`` followed by
+        a stage name.
     alg
         The enum class of the ``alg`` parameter.
     scalar
-        Where the host scalars' type comes from: the precision letter or ``computeType``.
+        Where the host scalars' type comes from: the precision letter, ``computeType`` or the
+        sparse vector ``vecX``.
     release
         The descriptor parameter a Destroy function releases.
     post
@@ -418,7 +519,6 @@ def _outs(*classes: type | None) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]
     return post
 
 
-_IDX = hipsparseIndexType_t
 _CSR_GET = _outs(None, None, None, None, None, None, _IDX, _IDX, hipsparseIndexBase_t, hipDataType)
 _COO_GET = _outs(None, None, None, None, None, None, _IDX, hipsparseIndexBase_t, hipDataType)
 
@@ -457,10 +557,97 @@ def _spmat_set_attribute(descr: Any, attribute: int, data: Any, size: int) -> No
     _sparse.spmat_set_attribute(descr, which, int(value[0]))  # type: ignore[index]
 
 
-# --- SpGEMM: hipSPARSE's stages over rocmath.sparse's csrgemm ------------------------------------------------
+_BELL_GET = _COO_GET  # (rows, cols, ellBlockSize, ellCols, ellColInd, ellValue, types): COO's shape
+_SPVEC_GET = _outs(None, None, None, None, _IDX, hipsparseIndexBase_t, hipDataType)
+_AOS_GET = _outs(None, None, None, None, None, _IDX, hipsparseIndexBase_t, hipDataType)
+
+
+def _bell_get(descr: Any) -> tuple[Any, ...]:
+    """``hipsparseBlockedEllGet``: rocSPARSE's bell_get without the block direction."""
+    rows, cols, _direction, *rest = _sparse.bell_get(descr)
+    return (rows, cols, *rest)
+
+
+# --- the generic functions hipSPARSE adds to rocSPARSE's ------------------------------------------------
+
+
+def _invalid(arg: str, why: str) -> HipsparseStatusError:
+    return HipsparseStatusError(_S.HIPSPARSE_STATUS_INVALID_VALUE, why, arg=arg)
+
+
+def _descr_of(descr: Any, cls: type, arg: str) -> Any:
+    """An SpSV / SpSM descriptor argument (hipSPARSE's null check: INVALID_VALUE)."""
+    if not isinstance(descr, cls):
+        raise _invalid(arg, f"not a {cls.__name__}" if descr is not None else "null descriptor")
+    return descr
+
+
+def _spsv_analysis(handle: Any, op: Any, alpha: Any, mat: Any, x: Any, y: Any, compute: Any, alg: Any, descr: Any,
+                   buffer: Any) -> None:
+    """``hipsparseSpSV_analysis``: spsv's preprocess stage; the descriptor keeps the buffer for the solve."""
+    d = _descr_of(descr, SpSVDescr, "spsvDescr")
+    _sparse.spsv(handle, op, alpha, mat, x, y, compute, alg, SpSVStage.preprocess, None, buffer)
+    d.buffer = buffer
+
+
+def _spsv_solve(handle: Any, op: Any, alpha: Any, mat: Any, x: Any, y: Any, compute: Any, alg: Any,
+                descr: Any) -> None:
+    """``hipsparseSpSV_solve``: spsv's compute stage on the analysis' buffer."""
+    d = _descr_of(descr, SpSVDescr, "spsvDescr")
+    _sparse.spsv(handle, op, alpha, mat, x, y, compute, alg, SpSVStage.compute, None, d.buffer)
+
+
+def _spsm_buffer_size(handle: Any, op_a: Any, op_b: Any, alpha: Any, mat_a: Any, mat_b: Any, mat_c: Any,
+                      compute: Any, alg: Any, descr: Any) -> int:
+    """``hipsparseSpSM_bufferSize``: spsm's size, at least 4 bytes (hipSPARSE's rounding)."""
+    _descr_of(descr, SpSMDescr, "spsmDescr")
+    size = _sparse.spsm(handle, op_a, op_b, alpha, mat_a, mat_b, mat_c, compute, alg, SpSMStage.buffer_size)
+    return max(size, 4)
+
+
+def _spsm_analysis(handle: Any, op_a: Any, op_b: Any, alpha: Any, mat_a: Any, mat_b: Any, mat_c: Any, compute: Any,
+                   alg: Any, descr: Any, buffer: Any) -> None:
+    """``hipsparseSpSM_analysis``: spsm's preprocess stage (a buffer is required); the descriptor keeps it."""
+    d = _descr_of(descr, SpSMDescr, "spsmDescr")
+    if not buffer:
+        raise _invalid("externalBuffer", "null buffer")
+    _sparse.spsm(handle, op_a, op_b, alpha, mat_a, mat_b, mat_c, compute, alg, SpSMStage.preprocess, None, buffer)
+    d.buffer = buffer
+
+
+def _spsm_solve(handle: Any, op_a: Any, op_b: Any, alpha: Any, mat_a: Any, mat_b: Any, mat_c: Any, compute: Any,
+                alg: Any, descr: Any, buffer: Any) -> None:
+    """``hipsparseSpSM_solve``: spsm's compute stage on the analysis' buffer (``externalBuffer`` is not used)."""
+    d = _descr_of(descr, SpSMDescr, "spsmDescr")
+    _sparse.spsm(handle, op_a, op_b, alpha, mat_a, mat_b, mat_c, compute, alg, SpSMStage.compute, None, d.buffer)
+
+
+def _destroy_descr(cls: type) -> Callable[[Any], None]:
+    """hipSPARSE's destroyDescr of SpGEMM / SpSV / SpSM: NULL is a no-op, anything else must be one."""
+
+    def destroy(descr: Any) -> None:
+        if descr is not None:
+            _descr_of(descr, cls, "descr")
+
+    destroy.__name__ = destroy.__qualname__ = f"destroy_{cls.__name__}"
+    return destroy
+
+
+def _spvv(handle: Any, op: Any, x: Any, y: Any, result: Any, compute: Any, buffer: Any) -> Any:
+    """``hipsparseSpVV``: a null buffer is INVALID_VALUE (rocSPARSE would take it for a size query)."""
+    if not buffer:
+        raise _invalid("externalBuffer", "null buffer")
+    return _sparse.spvv(handle, op, x, y, result, compute, None, buffer)
+
+
+def _dense_to_sparse_convert(handle: Any, mat_a: Any, mat_b: Any, alg: Any, buffer: Any) -> None:
+    """``hipsparseDenseToSparse_convert``: dense_to_sparse's last call (a null buffer: rocSPARSE's null check)."""
+    _sparse.dense_to_sparse(handle, mat_a, mat_b, alg, np.zeros(1, np.uint64) if buffer else None, buffer)
+
+
+# --- SpGEMM: hipSPARSE's stages over rocmath.sparse's spgemm ---------------------------------------------
 
 _INDEX_BYTES = {IndexType.i32: 4, IndexType.i64: 8}
-_INDEX_DTYPES = {IndexType.i32: np.dtype(np.int32), IndexType.i64: np.dtype(np.int64)}
 _LETTER = {Datatype.f32_r: "s", Datatype.f64_r: "d", Datatype.f32_c: "c", Datatype.f64_c: "z"}
 
 
@@ -468,178 +655,131 @@ def _round256(nbytes: int) -> int:
     return -(-nbytes // 256) * 256
 
 
-def _index_array(ptr: Any, length: int, itype: IndexType) -> Any:
-    """An index array as csrgemm takes it: a DeviceArray of its type (csrgemm reads raw pointers as int32)."""
-    if not ptr or length <= 0:
-        return ptr or None
-    return rocmath.DeviceArray.from_pointer(int(ptr), (length,), _INDEX_DTYPES[itype])
-
-
-@dataclass
-class _Operand:
-    """A CSR operand of the product: its matrix descriptor, sizes and arrays (index arrays typed)."""
-
-    descr: MatDescr
-    rows: int
-    cols: int
-    nnz: int
-    ptr: Any
-    ind: Any
-    val: Any
-
-
-def _operand(mat: SpMatDescr, arg: str, index_type: IndexType) -> _Operand:
-    return _Operand(mat.descr, mat.rows, mat.cols, mat.nnz, _index_array(mat.row_data, mat.rows + 1, index_type),
-                    _index_array(mat.col_data, mat.nnz, index_type), mat.val_data)
-
-
 @dataclass
 class _Product:
-    """C := alpha A B as csrgemm computes it."""
+    """C := alpha A B: C and the sizes of hipSPARSE's buffer areas."""
 
-    handle: SparseHandle
-    a: _Operand
-    b: _Operand
     c: SpMatDescr
-    letter: str
-    index_type: IndexType
-    value_bytes: int
+    compute: Datatype
 
     @property
-    def index_bytes(self) -> int:
-        return _INDEX_BYTES[self.index_type]
-
     def row_bytes(self) -> int:
         """Bytes at the front of buffer1: C's row pointer."""
-        return _round256(self.index_bytes * (self.c.rows + 1))
+        return _round256(_INDEX_BYTES[self.c.row_type] * (self.c.rows + 1))
 
-    def columns_bytes(self) -> int:
-        return _round256(self.index_bytes * self.c.nnz)
+    @property
+    def column_bytes(self) -> int:
+        return _round256(_INDEX_BYTES[self.c.col_type] * self.c.nnz)
 
-    def values_bytes(self) -> int:
-        return _round256(self.value_bytes * self.c.nnz)
+    @property
+    def value_bytes(self) -> int:
+        return _round256(self.c.data_type.dtype.itemsize * self.c.nnz)
 
-    def routine(self, name: str) -> Callable[..., Any]:
-        return getattr(_sparse, f"{self.letter}{name}")  # type: ignore[no-any-return]
+    def spgemm(self, handle: Any, op_a: Any, op_b: Any, alpha: Any, mat_a: Any, mat_b: Any, alg: Any, stage: Any,
+               temp: Any) -> int:
+        """rocSPARSE's spgemm as hipSPARSE calls it: no beta, C as D."""
+        return _sparse.spgemm(handle, op_a, op_b, alpha, mat_a, mat_b, None, self.c, self.c, self.compute, alg, stage,
+                              None, temp)
 
 
-def _product(handle: Any, op_a: Any, op_b: Any, alpha: Any, mat_a: Any, mat_b: Any, beta: Any, mat_c: Any,
-             compute: Any, spgemm: Any) -> _Product:
-    """hipSPARSE's checks (every argument non-null, C a CSR matrix), then what csrgemm can compute: CSR
-    operands of the compute type and one index type, sizes that agree."""
+def _product(handle: Any, alpha: Any, beta: Any, mat_a: Any, mat_b: Any, mat_c: Any, compute: Any,
+             spgemm: Any) -> _Product:
+    """hipSPARSE's checks: every argument non-null, C a CSR matrix (its ``hipsparseCsrGet``)."""
     for name, value in (("handle", handle), ("alpha", alpha), ("beta", beta), ("matA", mat_a), ("matB", mat_b),
                         ("matC", mat_c), ("spgemmDescr", spgemm)):
         if value is None or (name != "alpha" and name != "beta" and value == 0):
-            raise HipsparseStatusError(_S.HIPSPARSE_STATUS_INVALID_VALUE, "null argument", arg=name)
+            raise _invalid(name, "null argument")
     if not isinstance(spgemm, SpGEMMDescr):
-        raise HipsparseStatusError(_S.HIPSPARSE_STATUS_INVALID_VALUE, "not an SpGEMM descriptor", arg="spgemmDescr")
-    _sparse.get_pointer_mode(handle)  # a live handle (rocSPARSE's invalid_handle otherwise)
-    for name, op in (("opA", op_a), ("opB", op_b)):
-        if op is not Operation.none:
-            raise SparseNotImplementedError("only operation_none is implemented", arg=name)
-    _sparse.csr_get(mat_c)  # hipsparseCsrGet(matC): C must be a live CSR descriptor
-    mats = {"matA": _spmat(mat_a, "matA"), "matB": _spmat(mat_b, "matB"), "matC": mat_c}
-    for name, mat in mats.items():
-        if mat.format is not Format.csr:
-            raise SparseNotImplementedError(f"a {mat.format.name} matrix (only CSR)", arg=name)
-        if mat.data_type is not compute:
-            raise SparseNotImplementedError(f"values of {mat.data_type.name}, compute type {compute.name}", arg=name)
-    types = {t for mat in mats.values() for t in (mat.row_type, mat.col_type)}
-    if len(types) != 1:
-        raise SparseNotImplementedError("csrgemm takes one index type for all arrays", arg="matC")
-    if mat_a.cols != mat_b.rows or mat_c.rows != mat_a.rows or mat_c.cols != mat_b.cols:
-        raise SparseInvalidSizeError(f"A {mat_a.rows} x {mat_a.cols}, B {mat_b.rows} x {mat_b.cols}, "
-                                     f"C {mat_c.rows} x {mat_c.cols} do not agree", arg="matC")
-    (itype,) = types
-    return _Product(handle, _operand(mat_a, "matA", itype), _operand(mat_b, "matB", itype), mat_c, _LETTER[compute],
-                    itype, compute.dtype.itemsize)
-
-
-def _operands(p: _Product, with_values: bool) -> tuple[Any, ...]:
-    """csrgemm's A and B arguments (``descr, nnz, [val,] row_ptr, col_ind`` each)."""
-    a, b = p.a, p.b
-    if with_values:
-        return (a.descr, a.nnz, a.val, a.ptr, a.ind, b.descr, b.nnz, b.val, b.ptr, b.ind)
-    return (a.descr, a.nnz, a.ptr, a.ind, b.descr, b.nnz, b.ptr, b.ind)
+        raise _invalid("spgemmDescr", "not an SpGEMM descriptor")
+    _sparse.csr_get(mat_c)
+    return _Product(mat_c, compute)
 
 
 def _spgemm_work_estimation(handle: Any, op_a: Any, op_b: Any, alpha: Any, mat_a: Any, mat_b: Any, beta: Any,
                             mat_c: Any, compute: Any, alg: Any, spgemm: Any, buffer1: Any) -> int:
-    """Without buffer1: its size (csrgemm's temp buffer after C's row pointer).  With it: C's row pointer
-    into buffer1 and C's nnz into matC (csrgemm_nnz)."""
-    p = _product(handle, op_a, op_b, alpha, mat_a, mat_b, beta, mat_c, compute, spgemm)
-    m, k, n = p.a.rows, p.a.cols, p.b.cols
+    """Without buffer1: its size (C's row pointer, then spgemm's temp buffer).  With it: C's row pointer into
+    buffer1 and C's nnz into matC (spgemm's nnz stage)."""
+    p = _product(handle, alpha, beta, mat_a, mat_b, mat_c, compute, spgemm)
     if not buffer1:
-        size = p.routine("csrgemm_buffer_size")(handle, op_a, op_b, m, n, k, alpha, *_operands(p, False), None, None,
-                                                0, None, None, spgemm.info)
-        spgemm.size1 = size + p.row_bytes()
+        size = p.spgemm(handle, op_a, op_b, alpha, mat_a, mat_b, alg, SpGEMMStage.buffer_size, None)
+        spgemm.size1 = size + p.row_bytes
         return spgemm.size1
     spgemm.buffer1 = buffer1
     _sparse.csr_set_pointers(mat_c, buffer1, mat_c.col_data, mat_c.val_data)
-    with handle.use_pointer_mode(PointerMode.host):  # C's nnz must reach its descriptor
-        nnz = _sparse.csrgemm_nnz(handle, op_a, op_b, m, n, k, *_operands(p, False), None, 0, None, None, mat_c.descr,
-                                  _index_array(buffer1, m + 1, p.index_type), None, spgemm.info,
-                                  buffer1 + p.row_bytes())
-    _sparse.spmat_set_nnz(mat_c, nnz)
+    p.spgemm(handle, op_a, op_b, alpha, mat_a, mat_b, alg, SpGEMMStage.nnz, buffer1 + p.row_bytes)
     return spgemm.size1
 
 
 def _spgemm_compute(handle: Any, op_a: Any, op_b: Any, alpha: Any, mat_a: Any, mat_b: Any, beta: Any, mat_c: Any,
                     compute: Any, alg: Any, spgemm: Any, buffer2: Any) -> int:
-    """Without buffer2: its size.  With it: C's columns and values into buffer2 (csrgemm), C's arrays the
-    buffers' until SpGEMM_copy."""
-    p = _product(handle, op_a, op_b, alpha, mat_a, mat_b, beta, mat_c, compute, spgemm)
+    """Without buffer2: its size.  With it: C's columns and values into buffer2 (spgemm's compute stage), C's
+    arrays the buffers' until SpGEMM_copy."""
+    p = _product(handle, alpha, beta, mat_a, mat_b, mat_c, compute, spgemm)
     if not buffer2:
-        spgemm.size2 = 2 * p.columns_bytes() + p.values_bytes() + _round256(p.value_bytes)
+        spgemm.size2 = 2 * p.column_bytes + p.value_bytes + _round256(compute.dtype.itemsize)
         return spgemm.size2
     if not spgemm.buffer1:
-        raise HipsparseStatusError(_S.HIPSPARSE_STATUS_INVALID_VALUE, "SpGEMM_workEstimation has not run with "
-                                   "externalBuffer1", arg="spgemmDescr")
+        raise _invalid("spgemmDescr", "SpGEMM_workEstimation has not run with externalBuffer1")
     spgemm.buffer2 = buffer2
-    m, k, n, nnz = p.a.rows, p.a.cols, p.b.cols, mat_c.nnz
-    columns, values = buffer2, buffer2 + p.columns_bytes()
-    _sparse.csr_set_pointers(mat_c, spgemm.buffer1, columns, values)
-    p.routine("csrgemm")(handle, op_a, op_b, m, n, k, alpha, *_operands(p, True), None, None, 0, None, None, None,
-                         mat_c.descr, values, _index_array(spgemm.buffer1, m + 1, p.index_type),
-                         _index_array(columns, nnz, p.index_type), spgemm.info, spgemm.buffer1 + p.row_bytes())
+    _sparse.csr_set_pointers(mat_c, spgemm.buffer1, buffer2, buffer2 + p.column_bytes)
+    p.spgemm(handle, op_a, op_b, alpha, mat_a, mat_b, alg, SpGEMMStage.compute, spgemm.buffer1 + p.row_bytes)
     return spgemm.size2
 
 
 def _spgemm_copy(handle: Any, op_a: Any, op_b: Any, alpha: Any, mat_a: Any, mat_b: Any, beta: Any, mat_c: Any,
                  compute: Any, alg: Any, spgemm: Any) -> None:
     """C's row pointer and columns from the buffers into C's arrays, its values := product + beta C."""
-    p = _product(handle, op_a, op_b, alpha, mat_a, mat_b, beta, mat_c, compute, spgemm)
+    p = _product(handle, alpha, beta, mat_a, mat_b, mat_c, compute, spgemm)
     if not (spgemm.buffer1 and spgemm.buffer2):
-        raise HipsparseStatusError(_S.HIPSPARSE_STATUS_INVALID_VALUE, "SpGEMM_compute has not run with "
-                                   "externalBuffer2", arg="spgemmDescr")
-    rows, nnz = mat_c.rows, mat_c.nnz
-    row_ptr, columns, values = mat_c.row_data, mat_c.col_data, mat_c.val_data
-    computed = spgemm.buffer2 + p.columns_bytes()
-    indices = computed + p.values_bytes()
+        raise _invalid("spgemmDescr", "SpGEMM_compute has not run with externalBuffer2")
+    c = mat_c
+    computed = spgemm.buffer2 + p.column_bytes
+    indices = computed + p.value_bytes
     stream = _sparse.get_stream(handle)
-    _sparse.create_identity_permutation(handle, nnz, indices)
-    for dst, src, nbytes in ((row_ptr, spgemm.buffer1, p.index_bytes * (rows + 1)),
-                             (columns, spgemm.buffer2, p.index_bytes * nnz)):
+    # hipSPARSE's axpby over the whole value array (C := 1 * product + beta * C), through an identity index
+    # array of int32 (the area holds C's index type, at least as wide).
+    _sparse.create_identity_permutation(handle, c.nnz, indices)
+    for dst, src, nbytes in ((c.row_data, spgemm.buffer1, _INDEX_BYTES[c.row_type] * (c.rows + 1)),
+                             (c.col_data, spgemm.buffer2, _INDEX_BYTES[c.col_type] * c.nnz)):
         if nbytes and dst != src:
             rocmath.memcpy_async(dst, src, nbytes, stream=stream)
-    # hipSPARSE's axpby (C = 1 * product + beta * C) as axpyi into the product, then copied over C's values.
-    p.routine("axpyi")(handle, nnz, beta, values, indices, computed, IndexBase.zero)
-    if nnz:
-        rocmath.memcpy_async(values, computed, p.value_bytes * nnz, stream=stream)
-    _sparse.csr_set_pointers(mat_c, row_ptr, columns, values)
-
-
-def _spgemm_destroy(descr: Any) -> None:
-    """``hipsparseSpGEMM_destroyDescr``: NULL is a no-op, as in hipSPARSE."""
-    if descr is not None and not isinstance(descr, SpGEMMDescr):
-        raise HipsparseStatusError(_S.HIPSPARSE_STATUS_INVALID_VALUE, "not an SpGEMM descriptor", arg="descr")
+    getattr(_sparse, f"{_LETTER[compute]}axpyi")(handle, c.nnz, beta, c.val_data, indices, computed, IndexBase.zero)
+    if c.nnz:
+        rocmath.memcpy_async(c.val_data, computed, c.data_type.dtype.itemsize * c.nnz, stream=stream)
+    _sparse.csr_set_pointers(c, c.row_data, c.col_data, c.val_data)
 
 
 _SPGEMM = "handle opA opB alpha matA matB beta matC computeType alg spgemmDescr"
 #: hipSPARSE's Const* functions: the same as the others (rocmath's descriptors have no const form).
-_CONST = {"hipsparseCreateConst" + x: "hipsparseCreate" + x for x in ("Csr", "Csc", "Coo", "DnVec", "DnMat")} | {
-    "hipsparseConst" + x: "hipsparse" + x for x in ("CsrGet", "CscGet", "CooGet", "SpMatGetValues", "DnVecGet",
-                                                     "DnVecGetValues", "DnMatGet", "DnMatGetValues")}
+_CONST = {"hipsparseCreateConst" + x: "hipsparseCreate" + x
+          for x in ("Csr", "Csc", "Coo", "BlockedEll", "SpVec", "DnVec", "DnMat")} | {
+    "hipsparseConst" + x: "hipsparse" + x for x in ("CsrGet", "CscGet", "CooGet", "BlockedEllGet", "SpMatGetValues",
+                                                     "SpVecGet", "SpVecGetValues", "DnVecGet", "DnVecGetValues",
+                                                     "DnMatGet", "DnMatGetValues")}
+_SPVV = "handle opX vecX vecY"
+_SPSV = "handle opA alpha matA x y computeType alg"
+_SPSM = "handle opA opB alpha matA matB matC computeType alg"
+_SDDMM = "handle opA opB alpha A B beta C computeType alg"
+_ILU = "handle m nnz descrA csrSortedValA csrSortedRowPtrA csrSortedColIndA info"
+_ILU_M = "handle m nnz descrA csrSortedValA_valM csrSortedRowPtrA csrSortedColIndA info"
+_BSRILU = "handle dirA mb nnzb descrA bsrSortedValA bsrSortedRowPtrA bsrSortedColIndA blockDim info"
+_BSRILU_M = "handle dirA mb nnzb descrA bsrSortedValA_valM bsrSortedRowPtrA bsrSortedColIndA blockDim info"
+_BSRSV = "handle dirA transA mb nnzb descrA bsrSortedValA bsrSortedRowPtrA bsrSortedColIndA blockDim info"
+_CSRSM = "transA transB m nrhs nnz alpha descrA csrSortedValA csrSortedRowPtrA csrSortedColIndA B ldb info"
+_GTSV2 = "handle m n dl d du B ldb pBuffer"
+_BATCH = "handle algo m dl d du x batchCount"
+_PENTA = "handle algo m ds dl d du dw x batchCount"
+_PRUNE_D = "handle m n A lda threshold descr"
+_PRUNE_DP = "handle m n A lda percentage descr"
+_PRUNE_C = "handle m n nnzA descrA csrValA csrRowPtrA csrColIndA threshold descrC"
+_PRUNE_CP = "handle m n nnzA descrA csrValA csrRowPtrA csrColIndA percentage descrC"
+_BSR2CSR = "handle dirA mb nb descrA bsrValA bsrRowPtrA bsrColIndA blockDim descrC csrValC csrRowPtrC csrColIndC"
+_CSR2BSR = "handle dirA m n descrA csrValA csrRowPtrA csrColIndA blockDim descrC bsrValC bsrRowPtrC bsrColIndC"
+_BSRMV = "handle dirA transA mb nb nnzb alpha descrA bsrSortedValA bsrSortedRowPtrA bsrSortedColIndA blockDim"
+_BSRMM = ("handle dirA transA transB mb n kb nnzb alpha descrA bsrValA bsrRowPtrA bsrColIndA blockDim B ldb beta C "
+          "ldc")
+_HYB = "handle m n descrA csrSortedValA csrSortedRowPtrA csrSortedColIndA hybA userEllWidth partitionType"
+_COLOR = "handle m nnz descrA csrValA csrRowPtrA csrColIndA fractionToColor"
 
 
 #: hipSPARSE name (``{P}``: S, D, C, Z) -> how it is made.  One line per function.
@@ -805,27 +945,236 @@ FUNCTIONS: dict[str, Spec] = {
     "hipsparse{P}gtsv2StridedBatch": Spec("{p}gtsv_no_pivot_strided_batch", _GTSV, _GTSV),
     # generic SpGEMM (CSR; C := alpha A B, then beta C added by the copy)
     "hipsparseSpGEMM_createDescr": Spec(SpGEMMDescr, "descr*", "", post=_NEW),
-    "hipsparseSpGEMM_destroyDescr": Spec(_spgemm_destroy, "descr", "descr", release="descr"),
+    "hipsparseSpGEMM_destroyDescr": Spec(_destroy_descr(SpGEMMDescr), "descr", "descr", release="descr"),
     "hipsparseSpGEMM_workEstimation": Spec(_spgemm_work_estimation, f"{_SPGEMM} bufferSize1* externalBuffer1",
                                            f"{_SPGEMM} externalBuffer1", hipsparseSpGEMMAlg_t, "computeType"),
     "hipsparseSpGEMM_compute": Spec(_spgemm_compute, f"{_SPGEMM} bufferSize2* externalBuffer2",
                                     f"{_SPGEMM} externalBuffer2", hipsparseSpGEMMAlg_t, "computeType"),
     "hipsparseSpGEMM_copy": Spec(_spgemm_copy, _SPGEMM, _SPGEMM, hipsparseSpGEMMAlg_t, "computeType"),
+    # csrilu02 / csric02 / bsrilu02 (incomplete factorizations, in place)
+    "hipsparseCreateCsrilu02Info": Spec(_sparse.create_mat_info, "info*", "", post=_NEW),
+    "hipsparseDestroyCsrilu02Info": Spec("destroy_mat_info", "info", "info", release="info"),
+    "hipsparse{P}csrilu02_numericBoost": Spec("{p}csrilu0_numeric_boost", "handle info enable_boost tol boost_val",
+                                              "handle info enable_boost tol boost_val"),
+    "hipsparse{P}csrilu02_bufferSize": Spec("{p}csrilu0_buffer_size", f"{_ILU} pBufferSizeInBytes*i", _ILU),
+    "hipsparse{P}csrilu02_bufferSizeExt": Spec("{p}csrilu0_buffer_size", f"{_ILU} pBufferSizeInBytes*", _ILU),
+    "hipsparse{P}csrilu02_analysis": Spec("{p}csrilu0_analysis", f"{_ILU} policy pBuffer",
+                                          f"{_ILU} =force =auto pBuffer", blocking=True),
+    "hipsparse{P}csrilu02": Spec("{p}csrilu0", f"{_ILU_M} policy pBuffer", f"{_ILU_M} =auto pBuffer"),
+    "hipsparseXcsrilu02_zeroPivot": Spec("csrilu0_zero_pivot", "handle info position&i", "handle info position",
+                                         blocking=True),
+    "hipsparseCreateCsric02Info": Spec(_sparse.create_mat_info, "info*", "", post=_NEW),
+    "hipsparseDestroyCsric02Info": Spec("destroy_mat_info", "info", "info", release="info"),
+    "hipsparse{P}csric02_bufferSize": Spec("{p}csric0_buffer_size", f"{_ILU} pBufferSizeInBytes*i", _ILU),
+    "hipsparse{P}csric02_bufferSizeExt": Spec("{p}csric0_buffer_size", f"{_ILU} pBufferSizeInBytes*", _ILU),
+    "hipsparse{P}csric02_analysis": Spec("{p}csric0_analysis", f"{_ILU} policy pBuffer",
+                                         f"{_ILU} =force =auto pBuffer", blocking=True),
+    "hipsparse{P}csric02": Spec("{p}csric0", f"{_ILU_M} policy pBuffer", f"{_ILU_M} =auto pBuffer"),
+    "hipsparseXcsric02_zeroPivot": Spec("csric0_zero_pivot", "handle info position&i", "handle info position",
+                                        blocking=True),
+    "hipsparseCreateBsrilu02Info": Spec(_sparse.create_mat_info, "info*", "", post=_NEW),
+    "hipsparseDestroyBsrilu02Info": Spec("destroy_mat_info", "info", "info", release="info"),
+    "hipsparse{P}bsrilu02_numericBoost": Spec("{p}bsrilu0_numeric_boost", "handle info enable_boost tol boost_val",
+                                              "handle info enable_boost tol boost_val"),
+    "hipsparse{P}bsrilu02_bufferSize": Spec("{p}bsrilu0_buffer_size", f"{_BSRILU} pBufferSizeInBytes*i", _BSRILU),
+    "hipsparse{P}bsrilu02_analysis": Spec("{p}bsrilu0_analysis", f"{_BSRILU} policy pBuffer",
+                                          f"{_BSRILU} =force =auto pBuffer", blocking=True),
+    "hipsparse{P}bsrilu02": Spec("{p}bsrilu0", f"{_BSRILU_M} policy pBuffer", f"{_BSRILU_M} =auto pBuffer"),
+    "hipsparseXbsrilu02_zeroPivot": Spec("bsrilu0_zero_pivot", "handle info position&i", "handle info position",
+                                         blocking=True),
+    # bsrsv2 and csrsm2 (triangular solves)
+    "hipsparseCreateBsrsv2Info": Spec(_sparse.create_mat_info, "info*", "", post=_NEW),
+    "hipsparseDestroyBsrsv2Info": Spec("destroy_mat_info", "info", "info", release="info"),
+    "hipsparse{P}bsrsv2_bufferSize": Spec("{p}bsrsv_buffer_size", f"{_BSRSV} pBufferSizeInBytes*i", _BSRSV),
+    "hipsparse{P}bsrsv2_bufferSizeExt": Spec("{p}bsrsv_buffer_size", f"{_BSRSV} pBufferSizeInBytes*", _BSRSV),
+    "hipsparse{P}bsrsv2_analysis": Spec("{p}bsrsv_analysis", f"{_BSRSV} policy pBuffer",
+                                        f"{_BSRSV} =force =auto pBuffer"),
+    "hipsparse{P}bsrsv2_solve": Spec("{p}bsrsv_solve", "handle dirA transA mb nnzb alpha descrA bsrSortedValA "
+                                     "bsrSortedRowPtrA bsrSortedColIndA blockDim info f x policy pBuffer",
+                                     "handle dirA transA mb nnzb alpha descrA bsrSortedValA bsrSortedRowPtrA "
+                                     "bsrSortedColIndA blockDim info f x =auto pBuffer"),
+    "hipsparseXbsrsv2_zeroPivot": Spec("bsrsv_zero_pivot", "handle info position&i", "handle info position"),
+    "hipsparseCreateCsrsm2Info": Spec(_sparse.create_mat_info, "info*", "", post=_NEW),
+    "hipsparseDestroyCsrsm2Info": Spec("destroy_mat_info", "info", "info", release="info"),
+    "hipsparse{P}csrsm2_bufferSizeExt": Spec("{p}csrsm_buffer_size", f"handle algo {_CSRSM} policy "
+                                             "pBufferSizeInBytes*", f"handle {_CSRSM} =auto"),
+    "hipsparse{P}csrsm2_analysis": Spec("{p}csrsm_analysis", f"handle algo {_CSRSM} policy pBuffer",
+                                        f"handle {_CSRSM} =force =auto pBuffer"),
+    "hipsparse{P}csrsm2_solve": Spec("{p}csrsm_solve", f"handle algo {_CSRSM} policy pBuffer",
+                                     f"handle {_CSRSM} =auto pBuffer"),
+    "hipsparseXcsrsm2_zeroPivot": Spec("csrsm_zero_pivot", "handle info position&i", "handle info position",
+                                       blocking=True),
+    # tridiagonal and pentadiagonal solvers (size queries pass placeholders for the arrays)
+    "hipsparse{P}gtsv2_bufferSizeExt": Spec("{p}gtsv_buffer_size", "handle m n dl d du B db pBufferSizeInBytes*",
+                                            "handle m n =dummy =dummy =dummy =dummy db"),
+    "hipsparse{P}gtsv2": Spec("{p}gtsv", _GTSV2, _GTSV2),
+    "hipsparse{P}gtsv2_nopivot_bufferSizeExt": Spec("{p}gtsv_no_pivot_buffer_size", "handle m n dl d du B db "
+                                                    "pBufferSizeInBytes*", "handle m n =dummy =dummy =dummy =dummy db"),
+    "hipsparse{P}gtsv2_nopivot": Spec("{p}gtsv_no_pivot", _GTSV2, _GTSV2),
+    "hipsparse{P}gtsvInterleavedBatch_bufferSizeExt": Spec("{p}gtsv_interleaved_batch_buffer_size",
+                                                           f"{_BATCH} pBufferSizeInBytes*", "handle algo m =dummy "
+                                                           "=dummy =dummy =dummy batchCount batchCount"),
+    "hipsparse{P}gtsvInterleavedBatch": Spec("{p}gtsv_interleaved_batch", f"{_BATCH} pBuffer",
+                                             f"{_BATCH} batchCount pBuffer"),
+    "hipsparse{P}gpsvInterleavedBatch_bufferSizeExt": Spec("{p}gpsv_interleaved_batch_buffer_size",
+                                                           f"{_PENTA} pBufferSizeInBytes*", "handle algo m =dummy "
+                                                           "=dummy =dummy =dummy =dummy =dummy batchCount batchCount"),
+    "hipsparse{P}gpsvInterleavedBatch": Spec("{p}gpsv_interleaved_batch", f"{_PENTA} pBuffer",
+                                             f"{_PENTA} batchCount pBuffer"),
+    # colouring (a hipsparseColorInfo_t is a rocsparse_mat_info)
+    "hipsparseCreateColorInfo": Spec(_sparse.create_mat_info, "info*", "", post=_NEW),
+    "hipsparseDestroyColorInfo": Spec("destroy_mat_info", "info", "info", release="info"),
+    "hipsparse{P}csrcolor": Spec("{p}csrcolor", f"{_COLOR} ncolors^i coloring reordering info",
+                                 f"{_COLOR} ncolors coloring reordering info"),
+    # BSR and HYB formats, gemvi, gemmi
+    "hipsparseXcsr2bsrNnz": Spec("csr2bsr_nnz", "handle dirA m n descrA csrRowPtrA csrColIndA blockDim descrC "
+                                 "bsrRowPtrC bsrNnzb&i", "handle dirA m n descrA csrRowPtrA csrColIndA blockDim "
+                                 "descrC bsrRowPtrC bsrNnzb"),
+    "hipsparse{P}csr2bsr": Spec("{p}csr2bsr", _CSR2BSR, _CSR2BSR),
+    "hipsparse{P}bsr2csr": Spec("{p}bsr2csr", _BSR2CSR, _BSR2CSR),
+    "hipsparse{P}bsrmv": Spec("{p}bsrmv", f"{_BSRMV} x beta y", f"{_BSRMV} =None x beta y"),
+    "hipsparse{P}bsrmm": Spec("{p}bsrmm", _BSRMM, _BSRMM),
+    "hipsparseCreateHybMat": Spec(_sparse.create_hyb_mat, "hybA*", "", post=_NEW),
+    "hipsparseDestroyHybMat": Spec("destroy_hyb_mat", "hybA", "hybA", release="hybA"),
+    "hipsparse{P}csr2hyb": Spec("{p}csr2hyb", _HYB, _HYB),
+    "hipsparse{P}hyb2csr": Spec("{p}hyb2csr", "handle descrA hybA csrSortedValA csrSortedRowPtrA csrSortedColIndA",
+                                "handle descrA hybA csrSortedValA csrSortedRowPtrA csrSortedColIndA =buffer",
+                                buffer=("hyb2csr_buffer_size", "handle descrA hybA csrSortedRowPtrA")),
+    "hipsparse{P}hybmv": Spec("{p}hybmv", "handle transA alpha descrA hybA x beta y",
+                              "handle transA alpha descrA hybA x beta y"),
+    "hipsparse{P}gemvi_bufferSize": Spec("{p}gemvi_buffer_size", "handle transA m n nnz pBufferSizeInBytes*i",
+                                         "handle transA m n nnz"),
+    "hipsparse{P}gemvi": Spec("{p}gemvi", "handle transA m n alpha A lda nnz x xInd beta y idxBase pBuffer",
+                              "handle transA m n alpha A lda nnz x xInd beta y idxBase pBuffer"),
+    "hipsparse{P}gemmi": Spec("{p}gemmi", "handle m n k nnz alpha A lda cscValB cscColPtrB cscRowIndB beta C ldc",
+                              "handle =N =T m n k nnz alpha A lda =descr cscValB cscColPtrB cscRowIndB beta C ldc"),
+    # prune (S and D; a pruneInfo_t is a rocsparse_mat_info)
+    "hipsparseCreatePruneInfo": Spec(_sparse.create_mat_info, "info*", "", post=_NEW),
+    "hipsparseDestroyPruneInfo": Spec("destroy_mat_info", "info", "info", release="info"),
+    "hipsparse{P}pruneDense2csr_bufferSize": Spec("{p}prune_dense2csr_buffer_size",
+                                                  f"{_PRUNE_D} csrVal csrRowPtr csrColInd bufferSize*",
+                                                  f"{_PRUNE_D} csrVal csrRowPtr csrColInd"),
+    "hipsparse{P}pruneDense2csr_bufferSizeExt": Spec("{p}prune_dense2csr_buffer_size",
+                                                     f"{_PRUNE_D} csrVal csrRowPtr csrColInd bufferSize*",
+                                                     f"{_PRUNE_D} csrVal csrRowPtr csrColInd"),
+    "hipsparse{P}pruneDense2csrNnz": Spec("{p}prune_dense2csr_nnz", f"{_PRUNE_D} csrRowPtr nnzTotalDevHostPtr&i "
+                                          "buffer", f"{_PRUNE_D} csrRowPtr nnzTotalDevHostPtr buffer"),
+    "hipsparse{P}pruneDense2csr": Spec("{p}prune_dense2csr", f"{_PRUNE_D} csrVal csrRowPtr csrColInd buffer",
+                                       f"{_PRUNE_D} csrVal csrRowPtr csrColInd buffer"),
+    "hipsparse{P}pruneDense2csrByPercentage_bufferSize": Spec(
+        "{p}prune_dense2csr_by_percentage_buffer_size", f"{_PRUNE_DP} csrVal csrRowPtr csrColInd info bufferSize*",
+        f"{_PRUNE_DP} csrVal csrRowPtr csrColInd info"),
+    "hipsparse{P}pruneDense2csrByPercentage_bufferSizeExt": Spec(
+        "{p}prune_dense2csr_by_percentage_buffer_size", f"{_PRUNE_DP} csrVal csrRowPtr csrColInd info bufferSize*",
+        f"{_PRUNE_DP} csrVal csrRowPtr csrColInd info"),
+    "hipsparse{P}pruneDense2csrNnzByPercentage": Spec(
+        "{p}prune_dense2csr_nnz_by_percentage", f"{_PRUNE_DP} csrRowPtr nnzTotalDevHostPtr&i info buffer",
+        f"{_PRUNE_DP} csrRowPtr nnzTotalDevHostPtr info buffer"),
+    "hipsparse{P}pruneDense2csrByPercentage": Spec(
+        "{p}prune_dense2csr_by_percentage", f"{_PRUNE_DP} csrVal csrRowPtr csrColInd info buffer",
+        f"{_PRUNE_DP} csrVal csrRowPtr csrColInd info buffer"),
+    "hipsparse{P}pruneCsr2csr_bufferSize": Spec("{p}prune_csr2csr_buffer_size",
+                                                f"{_PRUNE_C} csrValC csrRowPtrC csrColIndC bufferSize*",
+                                                f"{_PRUNE_C} csrValC csrRowPtrC csrColIndC"),
+    "hipsparse{P}pruneCsr2csr_bufferSizeExt": Spec("{p}prune_csr2csr_buffer_size",
+                                                   f"{_PRUNE_C} csrValC csrRowPtrC csrColIndC bufferSize*",
+                                                   f"{_PRUNE_C} csrValC csrRowPtrC csrColIndC"),
+    "hipsparse{P}pruneCsr2csrNnz": Spec("{p}prune_csr2csr_nnz", f"{_PRUNE_C} csrRowPtrC nnzTotalDevHostPtr&i buffer",
+                                        f"{_PRUNE_C} csrRowPtrC nnzTotalDevHostPtr buffer"),
+    "hipsparse{P}pruneCsr2csr": Spec("{p}prune_csr2csr", f"{_PRUNE_C} csrValC csrRowPtrC csrColIndC buffer",
+                                     f"{_PRUNE_C} csrValC csrRowPtrC csrColIndC buffer"),
+    "hipsparse{P}pruneCsr2csrByPercentage_bufferSize": Spec(
+        "{p}prune_csr2csr_by_percentage_buffer_size", f"{_PRUNE_CP} csrValC csrRowPtrC csrColIndC info bufferSize*",
+        f"{_PRUNE_CP} csrValC csrRowPtrC csrColIndC info"),
+    "hipsparse{P}pruneCsr2csrByPercentage_bufferSizeExt": Spec(
+        "{p}prune_csr2csr_by_percentage_buffer_size", f"{_PRUNE_CP} csrValC csrRowPtrC csrColIndC info bufferSize*",
+        f"{_PRUNE_CP} csrValC csrRowPtrC csrColIndC info"),
+    "hipsparse{P}pruneCsr2csrNnzByPercentage": Spec(
+        "{p}prune_csr2csr_nnz_by_percentage", f"{_PRUNE_CP} csrRowPtrC nnzTotalDevHostPtr&i info buffer",
+        f"{_PRUNE_CP} csrRowPtrC nnzTotalDevHostPtr info buffer"),
+    "hipsparse{P}pruneCsr2csrByPercentage": Spec(
+        "{p}prune_csr2csr_by_percentage", f"{_PRUNE_CP} csrValC csrRowPtrC csrColIndC info buffer",
+        f"{_PRUNE_CP} csrValC csrRowPtrC csrColIndC info buffer"),
+    # generic API: sparse vectors, COO AoS and Blocked-ELL descriptors
+    "hipsparseCreateSpVec": Spec("create_spvec_descr", "spVecDescr* size nnz indices values idxType idxBase "
+                                 "valueType", "size nnz indices values idxType idxBase valueType", post=_NEW),
+    "hipsparseDestroySpVec": Spec("destroy_spvec_descr", "spVecDescr", "spVecDescr", release="spVecDescr"),
+    "hipsparseSpVecGet": Spec("spvec_get", "spVecDescr size*l nnz*l indices* values* idxType*i idxBase*i "
+                              "valueType*i", "spVecDescr", post=_SPVEC_GET),
+    "hipsparseSpVecGetIndexBase": Spec("spvec_get_index_base", "spVecDescr idxBase*i", "spVecDescr",
+                                       post=lambda b: hipsparseIndexBase_t(int(b))),
+    "hipsparseSpVecGetValues": Spec("spvec_get_values", "spVecDescr values*", "spVecDescr"),
+    "hipsparseSpVecSetValues": Spec("spvec_set_values", "spVecDescr values", "spVecDescr values"),
+    "hipsparseCreateCooAoS": Spec("create_coo_aos_descr", "spMatDescr* rows cols nnz cooInd cooValues cooIdxType "
+                                  "idxBase valueType", "rows cols nnz cooInd cooValues cooIdxType idxBase valueType",
+                                  post=_NEW),
+    "hipsparseCooAoSGet": Spec("coo_aos_get", "spMatDescr rows*l cols*l nnz*l cooInd* cooValues* idxType*i idxBase*i "
+                               "valueType*i", "spMatDescr", post=_AOS_GET),
+    "hipsparseCreateBlockedEll": Spec("create_bell_descr", "spMatDescr* rows cols ellBlockSize ellCols ellColInd "
+                                      "ellValue ellIdxType idxBase valueType", "rows cols =column ellBlockSize ellCols "
+                                      "ellColInd ellValue ellIdxType idxBase valueType", post=_NEW),
+    "hipsparseBlockedEllGet": Spec(_bell_get, "spMatDescr rows*l cols*l ellBlockSize*l ellCols*l ellColInd* "
+                                   "ellValue* ellIdxType*i idxBase*i valueType*i", "spMatDescr", post=_BELL_GET),
+    # generic API: sparse-vector operations, conversions, SDDMM, triangular solves
+    "hipsparseAxpby": Spec("axpby", "handle alpha vecX beta vecY", "handle alpha vecX beta vecY", scalar="vecX"),
+    "hipsparseGather": Spec("gather", "handle vecY vecX", "handle vecY vecX"),
+    "hipsparseScatter": Spec("scatter", "handle vecX vecY", "handle vecX vecY"),
+    "hipsparseRot": Spec("rot", "handle c_coeff s_coeff vecX vecY", "handle c_coeff s_coeff vecX vecY", scalar="vecX"),
+    "hipsparseSpVV_bufferSize": Spec("spvv", f"{_SPVV} result computeType bufferSize*",
+                                     f"{_SPVV} result computeType =box =None"),
+    "hipsparseSpVV": Spec(_spvv, f"{_SPVV} result&c computeType externalBuffer",
+                          f"{_SPVV} result computeType externalBuffer", scalar="computeType"),
+    "hipsparseSparseToDense_bufferSize": Spec("sparse_to_dense", "handle matA matB alg bufferSize*",
+                                              "handle matA matB alg =box =None", hipsparseSparseToDenseAlg_t),
+    "hipsparseSparseToDense": Spec("sparse_to_dense", "handle matA matB alg externalBuffer",
+                                   "handle matA matB alg =None externalBuffer", hipsparseSparseToDenseAlg_t),
+    "hipsparseDenseToSparse_bufferSize": Spec("dense_to_sparse", "handle matA matB alg bufferSize*",
+                                              "handle matA matB alg =box =None", hipsparseDenseToSparseAlg_t),
+    "hipsparseDenseToSparse_analysis": Spec("dense_to_sparse", "handle matA matB alg externalBuffer",
+                                            "handle matA matB alg =None externalBuffer", hipsparseDenseToSparseAlg_t),
+    "hipsparseDenseToSparse_convert": Spec(_dense_to_sparse_convert, "handle matA matB alg externalBuffer",
+                                           "handle matA matB alg externalBuffer", hipsparseDenseToSparseAlg_t),
+    "hipsparseSDDMM_bufferSize": Spec("sddmm_buffer_size", f"{_SDDMM} bufferSize*", _SDDMM, hipsparseSDDMMAlg_t,
+                                      "computeType"),
+    "hipsparseSDDMM_preprocess": Spec("sddmm_preprocess", f"{_SDDMM} tempBuffer", f"{_SDDMM} tempBuffer",
+                                      hipsparseSDDMMAlg_t, "computeType"),
+    "hipsparseSDDMM": Spec("sddmm", f"{_SDDMM} tempBuffer", f"{_SDDMM} tempBuffer", hipsparseSDDMMAlg_t,
+                           "computeType"),
+    "hipsparseSpSV_createDescr": Spec(SpSVDescr, "descr*", "", post=_NEW),
+    "hipsparseSpSV_destroyDescr": Spec(_destroy_descr(SpSVDescr), "descr", "descr", release="descr"),
+    "hipsparseSpSV_bufferSize": Spec("spsv", f"{_SPSV} spsvDescr bufferSize*", f"{_SPSV} =buffer_size",
+                                     hipsparseSpSVAlg_t, "computeType"),
+    "hipsparseSpSV_analysis": Spec(_spsv_analysis, f"{_SPSV} spsvDescr externalBuffer",
+                                   f"{_SPSV} spsvDescr externalBuffer", hipsparseSpSVAlg_t, "computeType"),
+    "hipsparseSpSV_solve": Spec(_spsv_solve, f"{_SPSV} spsvDescr", f"{_SPSV} spsvDescr", hipsparseSpSVAlg_t,
+                                "computeType"),
+    "hipsparseSpSM_createDescr": Spec(SpSMDescr, "descr*", "", post=_NEW),
+    "hipsparseSpSM_destroyDescr": Spec(_destroy_descr(SpSMDescr), "descr", "descr", release="descr"),
+    "hipsparseSpSM_bufferSize": Spec(_spsm_buffer_size, f"{_SPSM} spsmDescr bufferSize*", f"{_SPSM} spsmDescr",
+                                     hipsparseSpSMAlg_t, "computeType"),
+    "hipsparseSpSM_analysis": Spec(_spsm_analysis, f"{_SPSM} spsmDescr externalBuffer",
+                                   f"{_SPSM} spsmDescr externalBuffer", hipsparseSpSMAlg_t, "computeType"),
+    "hipsparseSpSM_solve": Spec(_spsm_solve, f"{_SPSM} spsmDescr externalBuffer",
+                                f"{_SPSM} spsmDescr externalBuffer", hipsparseSpSMAlg_t, "computeType"),
 }
 FUNCTIONS.update({name: FUNCTIONS[same] for name, same in _CONST.items()})
-
-_STAGES = {"=buffer_size": (SpMVStage.buffer_size, SpMMStage.buffer_size),
-           "=preprocess": (SpMVStage.preprocess, SpMMStage.preprocess),
-           "=compute": (SpMVStage.compute, SpMMStage.compute)}
-
 
 # --- the factory ----------------------------------------------------------------------------------------------
 
 
-def _scalar_dtype(spec: Spec, letter: str, values: dict[str, Any]) -> np.dtype[Any]:
+def _scalar_dtype(spec: Spec, letter: str, given: dict[str, Any], real: bool = False) -> np.dtype[Any] | None:
+    """The type of a call's host scalars (None when the vector that fixes it is not a live descriptor: rocSPARSE
+    then fails on that descriptor before reading any scalar)."""
     if spec.scalar == "computeType":
-        return _to_rocsparse(values["computeType"], hipDataType, "computeType").dtype
-    return np.dtype({"S": np.float32, "D": np.float64, "C": np.complex64, "Z": np.complex128}[letter])
+        dtype = _to_rocsparse(given["computeType"], hipDataType, "computeType").dtype
+    elif spec.scalar == "vecX":
+        vec = target_of(given["vecX"], Opaque)
+        if not isinstance(vec, SpVecDescr):
+            return None
+        dtype = vec.data_type.dtype
+    else:
+        dtype = np.dtype({"S": np.float32, "D": np.float64, "C": np.complex64, "Z": np.complex128}[letter])
+    return np.dtype(dtype.type(0).real.dtype) if real else np.dtype(dtype)
 
 
 def _convert(name: str, value: Any, spec: Spec) -> Any:
@@ -837,6 +1186,8 @@ def _convert(name: str, value: Any, spec: Spec) -> Any:
         return _to_rocsparse(value, _ENUMS[name], name)
     if name in _INTS:
         return c_int(value, name)
+    if name in _DOUBLES:
+        return c_double(value, name)
     if name in _OBJECTS:
         return target_of(value, Opaque)
     if name in _RAW:
@@ -846,62 +1197,95 @@ def _convert(name: str, value: Any, spec: Spec) -> Any:
             return _hip.as_stream(value)
         except HipError as exc:  # rocSPARSE keeps whatever stream it is given; rocmath checks it
             raise SparseInvalidValueError(str(exc), arg="stream") from exc
-    return device_address(value)  # a device array (None and 0 are NULL)
+    found = find(value, Opaque)  # a descriptor where the name also serves legacy arrays (x, y, A, B, C)
+    return found.target if found is not None else device_address(value)  # None and 0 are NULL
+
+
+@dataclass(frozen=True)
+class _Result:
+    """A value rocmath.sparse returns (host) or writes to a device pointer (device pointer mode); ``kind`` is the
+    suffix after ``&`` or ``^`` in the table: its C type (``i`` int, ``p`` the precision's, ``c`` the compute
+    type, which also gets a host scratch value); ``^`` results are host pointers in both modes."""
+
+    kind: str
+    always_host: bool
+
+    def dtype(self, spec: Spec, letter: str, given: dict[str, Any]) -> np.dtype[Any]:
+        if self.kind == "i":
+            return np.dtype(np.int32)
+        dtype = _scalar_dtype(spec, letter, given)
+        assert dtype is not None
+        return dtype
 
 
 def _bind(name: str, spec: Spec, letter: str = "") -> Callable[..., tuple[Any, ...]]:
     tokens = spec.params.split()
-    params = tuple(t.split("*")[0].split("&")[0] for t in tokens)
+    params = tuple(t.split("*")[0].split("&")[0].split("^")[0] for t in tokens)
     outs = {t.split("*")[0]: _OUT_TYPES[t.split("*")[1]] for t in tokens if "*" in t}
-    #: The dev/host result parameter (at most one) and its C type.
-    devhost = {t.split("&")[0]: _scalar_dtype(spec, letter, {}) if t.endswith("&p") else np.dtype(np.int32)
-               for t in tokens if "&" in t}
+    #: The result parameter (at most one).
+    results = {t.split(c)[0]: _Result(t.split(c)[1], c == "^") for t in tokens for c in "&^" if c in t}
     call = spec.call.split()
     target = spec.roc if callable(spec.roc) else getattr(_sparse, spec.roc.format(p=letter.lower()))
-    stage_of = 1 if "spmm" in str(spec.roc) else 0
+    stages = _STAGES.get(spec.roc) if isinstance(spec.roc, str) else None
+
+    def constant(token: str, values: dict[str, Any], scratch: int) -> Any:
+        if token in _CONSTANTS:
+            return _CONSTANTS[token]
+        if token in _FRESH:
+            return _FRESH[token]()
+        if token == "=buffer":
+            return scratch
+        if token.startswith("="):
+            assert stages is not None
+            return getattr(stages, token[1:])
+        return values[token]
 
     def impl(*args: Any) -> Any:
         given = dict(zip(params, args, strict=True))
         values = {n: _convert(n, v, spec) for n, v in given.items()
-                  if n not in outs and n not in _SCALARS and n not in devhost}
+                  if n not in outs and n not in _SCALARS and n not in results}
         handle = values.get("handle")
         host = not isinstance(handle, SparseHandle) or handle.pointer_mode is PointerMode.host
-        for n in devhost:
-            if host and not isinstance(given[n], ctypes._SimpleCData) and pointer_value(given[n]) == 0:
-                raise _error("null pointer", n)
-            values[n] = None if host else device_address(given[n])
-        scalars = [n for n in params if n in _SCALARS]
-        if scalars:
-            dtype = _scalar_dtype(spec, letter, given) if host else None
-            for n in scalars:
-                if host:
-                    got = read_host(given[n], dtype, 1, n, _error)
-                    values[n] = None if got is None else got[0]
-                else:
-                    values[n] = device_address(given[n]) or None
+        result_name, result = next(iter(results.items())) if results else ("", None)
+        result_on_host = result is not None and (host or result.always_host)
+        if result is not None and not result_on_host:
+            values[result_name] = device_address(given[result_name])
+        elif result is not None:
+            where = given[result_name]
+            if not result.always_host and not isinstance(where, ctypes._SimpleCData) and pointer_value(where) == 0:
+                raise _error("null pointer", result_name)
+            # rocmath.sparse returns a host result (spvv also wants a host array to store it in)
+            values[result_name] = np.zeros(1, result.dtype(spec, letter, given)) if result.kind == "c" else None
+        for n in (n for n in params if n in _SCALARS):
+            kind = _SCALARS[n]
+            dtype = _scalar_dtype(spec, letter, given, kind.real) if host or not kind.by_mode else None
+            if dtype is not None:
+                got = read_host(given[n], dtype, 1, n, _error)
+                values[n] = None if got is None else got[0]
+            else:
+                values[n] = device_address(given[n]) or None
         scratch = 0
         if spec.buffer is not None:
             size_fn, size_args = spec.buffer
             size = getattr(_sparse, size_fn)(*(values[a] for a in size_args.split()))
             scratch = rocmath.malloc(size) if size else 0
         try:
-            args_out = [_CONSTANTS[t] if t in _CONSTANTS else scratch if t == "=buffer"
-                        else _STAGES[t][stage_of] if t in _STAGES else values[t] for t in call]
+            args_out = [constant(t, values, scratch) for t in call]
             try:
-                result = target(*args_out)
+                out = target(*args_out)
             except SparseZeroPivotError as exc:
                 # rocSPARSE writes the position, then returns zero_pivot.
-                if host and devhost and hasattr(exc, "position"):
-                    (n, dtype), = devhost.items()
-                    write_host(given[n], exc.position, dtype, n, _error)
+                if result_on_host and hasattr(exc, "position"):
+                    write_host(given[result_name], exc.position, np.int32, result_name, _error)
                 raise
-            if host and devhost and result is not None:
-                (n, dtype), = devhost.items()
-                write_host(given[n], result, dtype, n, _error)
-                result = None
+            if result_on_host and out is not None:
+                assert result is not None
+                write_host(given[result_name], out, result.dtype(spec, letter, given), result_name, _error)
+                out = None
             if spec.buffer is not None or spec.blocking:
-                # hipSPARSE's csr2csc is blocking (as cuSPARSE's): it waits before freeing its buffer; doti,
-                # csrsv2_analysis and csrsv2_zeroPivot synchronize the stream too.
+                # hipSPARSE's csr2csc and hyb2csr wait before freeing their buffers; doti, the analyses of
+                # csrsv2 / csrilu02 / csric02 / bsrilu02 and most zeroPivot queries synchronize the stream too
+                # (they are blocking in cuSPARSE).
                 values["handle"].stream.synchronize()
         finally:
             if scratch:
@@ -910,7 +1294,7 @@ def _bind(name: str, spec: Spec, letter: str = "") -> Callable[..., tuple[Any, .
             found = find(given[spec.release], Opaque)
             if found is not None:
                 found.release()
-        return spec.post(result) if spec.post is not None else result
+        return spec.post(out) if spec.post is not None else out
 
     impl.__name__ = impl.__qualname__ = name
     impl.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
@@ -1008,7 +1392,10 @@ __all__ = sorted([
     "hipsparseFormat_t", "hipsparseOrder_t", "hipsparseIndexType_t", "hipsparseSpMVAlg_t", "hipsparseSpMMAlg_t",
     "hipsparseSpMatAttribute_t", "hipDataType", "hipsparseHandle_t", "hipsparseMatDescr_t", "hipsparseSpMatDescr_t",
     "hipsparseDnVecDescr_t", "hipsparseDnMatDescr_t", "hipsparseMatInfo_t", "hipsparseSpGEMMDescr_t",
-    "hipsparseSpGEMMAlg_t", "SpGEMMDescr", "HipsparseStatusError",
+    "hipsparseSpGEMMAlg_t", "SpGEMMDescr", "HipsparseStatusError", "hipsparseSparseToDenseAlg_t",
+    "hipsparseDenseToSparseAlg_t", "hipsparseSDDMMAlg_t", "hipsparseSpSVAlg_t", "hipsparseSpSMAlg_t",
+    "hipsparseHybMat_t", "hipsparseSpVecDescr_t", "hipsparseSpSVDescr_t", "hipsparseSpSMDescr_t", "SpSVDescr",
+    "SpSMDescr",
     "ROCSPARSE_TO_HIPSPARSE", "convert_status", "FUNCTIONS", "MANIFEST", "Spec", "hipsparseVersionMajor",
     "hipsparseVersionMinor", "hipsparseVersionPatch",
 ])
