@@ -29,16 +29,23 @@ Conventions, as rocSOLVER (and what a new family follows):
 - ``ROCSOLVER_LAYER`` (1 trace, 2 bench) logs every call before it is checked;
   ``ROCSOLVER_LOG_TRACE_PATH``/``ROCSOLVER_LOG_BENCH_PATH`` name the files.
 
+Workspace follows rocSOLVER: every routine's scratch memory comes from the handle's
+workspace (rocBLAS's model: rocBLAS-managed and grown on demand, or the user's from
+``set_workspace``).  A size query reports the bytes (``size_increased`` when they
+raise the running maximum); a user workspace that is too small is memory_error
+before anything is written; an empty problem needs none.
+
 How a family is written (see ``lu.py``): per routine a ``SolverRoutine`` (C
 parameters after the handle; matrices with their leading dimension; ``vectors``
 with their stride names) with a ``check`` phase (enums, sizes; returns the
-dimensions, ``Call.dims``), an optional ``workspace`` (bytes, from the dimensions;
-what the launch takes with ``Call.workspace_buffer``) and the body (pointers, quick
-return, launch); then one ``bind`` line per public name, and the names in
-``_manifest.py``.  Kernels live in ``_kernels_<family>.py``: numba code for many
-small entries (a chunked ``prange`` over the batch), LAPACK/BLAS through the
-symbols of ``_lapack.py`` for large ones; the path depends on sizes only, so the
-same inputs give the same bits.
+dimensions, ``Call.dims``), a ``workspace`` function (bytes, from the dimensions:
+the ``*_workspace`` function of its kernels' module) and the body (pointers, quick
+return, then ``Call.workspace_buffer`` before the launch); then one ``bind`` line
+per public name, and the names in ``_manifest.py``.  Kernels live in
+``_kernels_<family>.py``: numba code for many small entries (a chunked ``prange``
+over the batch, each chunk carving its scratch out of the workspace, see
+``_workspace.py``), LAPACK/BLAS through the symbols of ``_lapack.py`` for large
+ones; the path depends on sizes only, so the same inputs give the same bits.
 """
 
 from ._types import *  # noqa: F403

@@ -190,10 +190,12 @@ class SolverCall(Call):
 
     # -- workspace and launching ----------------------------------------------------------------
 
-    def workspace_buffer(self, dtype: Any) -> Buffer:
+    def workspace_buffer(self, dtype: Any = np.uint8) -> Buffer:
         """The routine's workspace (``routine.workspace`` bytes, from ``dims``) as elements of
-        ``dtype``, taken from the handle as rocSOLVER does (a user workspace that is too small
-        raises memory_error)."""
+        ``dtype`` (bytes by default: the kernels carve their scratch out of it), taken from the
+        handle as rocSOLVER does: a user workspace that is too small raises memory_error, so a
+        body takes it before it launches anything (after its pointer checks and quick
+        returns, which need none)."""
         dt = np.dtype(dtype)
         need = self.routine.workspace(self) if self.routine.workspace is not None else 0
         ptr = self.handle.workspace(need)

@@ -4,7 +4,7 @@ As in :mod:`rocmath.solver._kernels_lu`, the path depends on sizes only:
 
 - *small* entries (``n <= SMALL``) run as numba code, many at a time: a chunked
   ``prange`` over the batch, each chunk copying one entry at a time into a contiguous
-  scratch matrix allocated once per chunk.  Only the triangle a routine reads is
+  scratch matrix (its chunk's part of the workspace).  Only the triangle a routine reads is
   copied, and always as a *lower* triangle stored column-major (``w[c, i]`` is element
   ``(i, c)``, ``i >= c``, so columns are contiguous and the inner loops vectorise): an
   upper triangle U is copied as ``L = U^H``.  That turns every upper-triangle problem
@@ -23,7 +23,11 @@ the first exact zero on the diagonal first and then leave that entry as it was; 
 leaves B of an entry that is not positive definite as it was.  Only the ``uplo``
 triangle is ever written (a unit trtri neither writes its diagonal).
 
-The launch bodies at the end get the operands as ``(batch, rows, cols)`` views.
+Scratch memory (the small kernels' matrices and right-hand sides, the LAPACK argument
+cells, the info LAPACK writes for routines that report none) is carved out of the
+handle's workspace (:mod:`rocmath.solver._workspace`); :func:`workspace` gives the
+bytes, computed by the same code :func:`_run` uses.  The launch bodies at the end get
+the operands as ``(batch, rows, cols)`` views.
 """
 
 from __future__ import annotations
@@ -35,8 +39,9 @@ from numba import njit, prange
 
 from rocmath.kernel import kernel
 
-from ._kernels_lu import MAX_CHUNKS, SERIAL_WORK, _addresses, _colmajor, _finish, _ld
+from ._kernels_lu import _CELLS, _addresses, _cells, _colmajor, _finish, _ld
 from ._lapack import ensure_lapack, external
+from ._workspace import carve2, chunk_count, chunk_of, host_carve, layout, rounded, scratch
 
 #: Entries with n up to SMALL run as numba code.
 SMALL = 64
@@ -212,12 +217,17 @@ def _lauum(w):  # type: ignore[no-untyped-def]
         w[i, i] = s2
 
 
+def _small_bytes(n: int, nrhs: int, isz: int) -> int:
+    """Scratch of one chunk of small_entries: the entry and its right-hand sides (nrhs x n)."""
+    return layout((n * n, isz), (nrhs * n, isz))
+
+
 @_jit
-def _entries(op, A, B, info, upper, unit, one, rone, lo, hi):  # type: ignore[no-untyped-def]
-    # A, B: transposed entries (see _load_tri).
+def _entries(op, A, B, info, upper, unit, one, rone, ws, lo, hi):  # type: ignore[no-untyped-def]
+    # A, B: transposed entries (see _load_tri); ws: this chunk's scratch.
     n = A.shape[1]
-    w = np.empty((n, n), A.dtype)
-    x = np.empty((B.shape[1], n), A.dtype)
+    w, o = carve2(ws, 0, n, n, A.dtype, A.itemsize)
+    x, o = carve2(ws, o, B.shape[1], n, A.dtype, A.itemsize)
     for e in range(lo, hi):
         _load_tri(w, A, e, upper)
         if op == POTRS:
@@ -245,17 +255,19 @@ def _entries(op, A, B, info, upper, unit, one, rone, lo, hi):  # type: ignore[no
 
 
 @kernel
-def small_entries(op, A, B, info, upper, unit, one, rone, nchunk):  # type: ignore[no-untyped-def]
+def small_entries(op, A, B, info, upper, unit, one, rone, ws, wper, nchunk):  # type: ignore[no-untyped-def]
     """Operation ``op`` on every entry of A (its ``upper``/lower triangle; B: right-hand
-    sides of potrs/posv, info[e] per entry), in ``nchunk`` chunks (one: on this thread).
+    sides of potrs/posv, info[e] per entry), in ``nchunk`` chunks (one: on this thread),
+    chunk t's scratch in bytes [t * wper, (t + 1) * wper) of ws.
     A and B come transposed: ``A[e, c, i]`` is element (i, c) of entry e."""
     nb = A.shape[0]
     if nchunk <= 1:
-        _entries(op, A, B, info, upper, unit, one[0], rone[0], 0, nb)
+        _entries(op, A, B, info, upper, unit, one[0], rone[0], ws, 0, nb)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
-        _entries(op, A, B, info, upper, unit, one[0], rone[0], t * per, min(nb, (t + 1) * per))
+        _entries(op, A, B, info, upper, unit, one[0], rone[0], chunk_of(ws, t, wper), t * per,
+                 min(nb, (t + 1) * per))
 
 
 # --- numba: large entries through LAPACK -------------------------------------------------------------
@@ -321,9 +333,8 @@ def _lapack(op, kind, pa, pb, pi, ch, iv):  # type: ignore[no-untyped-def]
 
 
 @_jit
-def _lapack_range(op, kind, uplo, diag, n, nrhs, pa, lda, pb, ldb, pi, lo, hi):  # type: ignore[no-untyped-def]
-    ch = np.empty(2, np.uint8)
-    iv = np.empty(4, np.int32)
+def _lapack_range(op, kind, uplo, diag, n, nrhs, pa, lda, pb, ldb, pi, ws, lo, hi):  # type: ignore[no-untyped-def]
+    ch, iv, _ = _cells(ws)
     ch[0], ch[1] = uplo, diag
     iv[0], iv[1], iv[2], iv[3] = n, nrhs, lda, ldb
     for e in range(lo, hi):
@@ -331,22 +342,25 @@ def _lapack_range(op, kind, uplo, diag, n, nrhs, pa, lda, pb, ldb, pi, lo, hi): 
 
 
 @kernel
-def lapack_entries(op, kind, uplo, diag, n, nrhs, pa, lda, pb, ldb, pi, nchunk):  # type: ignore[no-untyped-def]
-    """Entry e (addresses pa[e], pb[e], pi[e]): LAPACK's ``op`` in place."""
+def lapack_entries(op, kind, uplo, diag, n, nrhs, pa, lda, pb, ldb, pi, ws, wper, nchunk):  # type: ignore[no-untyped-def]
+    """Entry e (addresses pa[e], pb[e], pi[e]): LAPACK's ``op`` in place; chunk t's argument
+    cells in bytes [t * wper, (t + 1) * wper) of ws."""
     nb = pa.shape[0]
     if nchunk <= 1:
-        _lapack_range(op, kind, uplo, diag, n, nrhs, pa, lda, pb, ldb, pi, 0, nb)
+        _lapack_range(op, kind, uplo, diag, n, nrhs, pa, lda, pb, ldb, pi, ws, 0, nb)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
-        _lapack_range(op, kind, uplo, diag, n, nrhs, pa, lda, pb, ldb, pi, t * per, min(nb, (t + 1) * per))
+        _lapack_range(op, kind, uplo, diag, n, nrhs, pa, lda, pb, ldb, pi, chunk_of(ws, t, wper), t * per,
+                      min(nb, (t + 1) * per))
 
 
 # --- launch bodies: numpy around the numba kernels --------------------------------------------------
 
 
 def _chunks(nb: int, serial: bool, work: float = 0.0) -> int:
-    return 1 if serial or nb <= 1 or work >= SERIAL_WORK else min(nb, MAX_CHUNKS)
+    # At most chunk_count(nb, work): the bound workspace() sizes the workspace for.
+    return 1 if serial else chunk_count(nb, work)
 
 
 def _constants(dtype: np.dtype[Any]) -> tuple[np.ndarray, np.ndarray]:
@@ -354,59 +368,87 @@ def _constants(dtype: np.dtype[Any]) -> tuple[np.ndarray, np.ndarray]:
     return np.ones(1, dtype), np.ones(1, np.finfo(dtype).dtype)
 
 
+def _lapack_work(op: int, n: int, nrhs: int) -> float:
+    """Multiply-adds of one large entry (what decides between parallel and serial entries)."""
+    return n * n * nrhs if op == POTRS else n * n * (n / 3 + nrhs)
+
+
+def workspace(op: int, n: int, nrhs: int, batch: int, itemsize: int) -> int:
+    """Bytes of workspace operation ``op`` uses on ``batch`` entries of order ``n`` (``nrhs``
+    right-hand sides for potrs/posv): per chunk the entry and its right-hand sides (small
+    entries) or LAPACK's argument cells; for large potrs and lauum also the info LAPACK
+    writes (one int32 per entry)."""
+    if batch == 0 or n == 0 or (op in (POTRS, POSV) and nrhs == 0):
+        return 0
+    if n <= SMALL:
+        return chunk_count(batch) * _small_bytes(n, nrhs, itemsize)
+    info = rounded(4 * batch) if op in (POTRS, LAUUM) else 0
+    return info + chunk_count(batch, _lapack_work(op, n, nrhs)) * _CELLS
+
+
 def _run(op: int, A: np.ndarray, B: np.ndarray | None, info: np.ndarray | None, upper: bool, unit: bool,
-         serial: bool) -> None:
+         serial: bool, ws: np.ndarray | None) -> None:
     nb, n, _ = A.shape
     nrhs = 0 if B is None else B.shape[2]
-    if info is None:
-        info = np.zeros(nb, np.int32)  # LAPACK's info of routines that report none
+    ws = scratch(ws, workspace(op, n, nrhs, nb, A.itemsize))
     if n <= SMALL:
+        if info is None:  # routines that report none: the small kernels do not write it
+            info, _ = host_carve(ws, 0, (0,), np.int32)
         b = np.empty((nb, 0, 0), A.dtype) if B is None else B
+        nchunk, per = _chunks(nb, serial), _small_bytes(n, nrhs, A.itemsize)
         small_entries(op, A.transpose(0, 2, 1), b.transpose(0, 2, 1), info, upper, unit, *_constants(A.dtype),
-                      _chunks(nb, serial))
+                      ws, per, nchunk)
         return
     ensure_lapack()
+    off = 0
+    if info is None:  # LAPACK's info of routines that report none
+        info, off = host_carve(ws, 0, (nb,), np.int32)
     a = _colmajor(A)
     b = a if B is None else _colmajor(B)
-    work = n * n * (n / 3 + nrhs) if op != POTRS else n * n * nrhs
+    nchunk = _chunks(nb, serial, _lapack_work(op, n, nrhs))
     lapack_entries(op, _KIND[a.dtype], ord("U" if upper else "L"), ord("U" if unit else "N"), n, nrhs,
-                   _addresses(a), _ld(a), _addresses(b), _ld(b), _addresses(info[:, None]),
-                   _chunks(nb, serial, work))
+                   _addresses(a), _ld(a), _addresses(b), _ld(b), _addresses(info[:, None]), ws[off:], _CELLS,
+                   nchunk)
     _finish(A, a)
     if B is not None:
         _finish(B, b)
 
 
-def potrf(A: np.ndarray, info: np.ndarray, upper: bool, serial: bool) -> None:
+def potrf(A: np.ndarray, info: np.ndarray, upper: bool, serial: bool,
+          ws: np.ndarray | None = None) -> None:
     """Cholesky factorization of every entry of A in place (its upper or lower triangle); info[e]
     is the order of entry e's first leading minor that is not positive definite, or 0.
     ``serial`` processes entries in order (overlapping entries)."""
-    _run(POTRF, A, None, info, upper, False, serial)
+    _run(POTRF, A, None, info, upper, False, serial, ws)
 
 
-def potrs(A: np.ndarray, B: np.ndarray, upper: bool, serial: bool) -> None:
+def potrs(A: np.ndarray, B: np.ndarray, upper: bool, serial: bool,
+          ws: np.ndarray | None = None) -> None:
     """X over B_e solving A_e X = B_e with A_e's Cholesky factor."""
-    _run(POTRS, A, B, None, upper, False, serial)
+    _run(POTRS, A, B, None, upper, False, serial, ws)
 
 
-def posv(A: np.ndarray, B: np.ndarray, info: np.ndarray, upper: bool, serial: bool) -> None:
+def posv(A: np.ndarray, B: np.ndarray, info: np.ndarray, upper: bool, serial: bool,
+         ws: np.ndarray | None = None) -> None:
     """potrf on every A_e, then X over B_e for the positive definite ones."""
-    _run(POSV, A, B, info, upper, False, serial)
+    _run(POSV, A, B, info, upper, False, serial, ws)
 
 
-def potri(A: np.ndarray, info: np.ndarray, upper: bool, serial: bool) -> None:
+def potri(A: np.ndarray, info: np.ndarray, upper: bool, serial: bool,
+          ws: np.ndarray | None = None) -> None:
     """inv(A_e) from its Cholesky factor, in place (that triangle); info: the first zero on
     the factor's diagonal (the entry is then left as it was)."""
-    _run(POTRI, A, None, info, upper, False, serial)
+    _run(POTRI, A, None, info, upper, False, serial, ws)
 
 
-def trtri(A: np.ndarray, info: np.ndarray, upper: bool, unit: bool, serial: bool) -> None:
+def trtri(A: np.ndarray, info: np.ndarray, upper: bool, unit: bool, serial: bool,
+          ws: np.ndarray | None = None) -> None:
     """Inverse of every triangular A_e in place; info: the first zero on a non-unit diagonal
     (the entry is then left as it was)."""
-    _run(TRTRI, A, None, info, upper, unit, serial)
+    _run(TRTRI, A, None, info, upper, unit, serial, ws)
 
 
-def lauum(A: np.ndarray, upper: bool) -> None:
+def lauum(A: np.ndarray, upper: bool, ws: np.ndarray | None = None) -> None:
     """U U^H (upper) or L^H L (lower) into that triangle of A.
 
     The product of the triangle as stored, a complex diagonal included (as rocSOLVER's,
@@ -414,7 +456,7 @@ def lauum(A: np.ndarray, upper: bool) -> None:
     Cholesky factor), so large complex entries are multiplied here instead."""
     n = A.shape[1]
     if n <= SMALL or not np.iscomplexobj(A):
-        _run(LAUUM, A, None, None, upper, False, False)
+        _run(LAUUM, A, None, None, upper, False, False, ws)
         return
     keep = np.tri(n, dtype=bool).T if upper else np.tri(n, dtype=bool)
     for e in range(A.shape[0]):

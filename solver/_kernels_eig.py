@@ -23,12 +23,19 @@ so ``info > 0`` keeps rocSOLVER's meaning (superdiagonal elements that did not
 converge, left in E).  The path depends on sizes and data only, so the same inputs
 always give the same bits.
 
-The launch bodies at the end get the operands as ``(batch, rows, cols)`` / ``(batch,
+Scratch memory (LAPACK's work arrays, sized as the blocked routines want them or, for
+gesvd and stedc, as LAPACK's own workspace query answers on the host; the integer argument
+cells; the Jacobi kernels' matrices; the padded copies of E and tau LAPACK may write one
+element past) is carved out of the handle's workspace (:mod:`rocmath.solver._workspace`);
+the ``*_workspace`` functions give the bytes, computed by the same code the launch bodies
+use.  The launch bodies at the end get the operands as ``(batch, rows, cols)`` / ``(batch,
 n)`` views and make them column-major / contiguous for LAPACK when they are not.
 """
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import threading
 from typing import Any
 
@@ -37,8 +44,9 @@ from numba import njit, prange
 
 from rocmath.kernel import kernel
 
-from ._kernels_lu import _KIND, MAX_CHUNKS, SERIAL_WORK, _colmajor, _finish, _ld, _vector_rows
+from ._kernels_lu import _CELLS, _KIND, _cells, _colmajor, _finish, _ld, _vector_rows
 from ._lapack import _capsule_address, ensure_lapack, external
+from ._workspace import carve, carve2, chunk_count, chunk_of, host_carve, layout, rounded, scratch
 
 #: LAPACK routines this family calls -> the precisions that have them (registered as rocmath_<p><name>).
 ROUTINES: dict[str, str] = {
@@ -192,8 +200,7 @@ def _ormtr(kind, uplo, n, a, lda, tau, z, ldz, work, lwork, iv, ch):  # type: ig
 
 
 @_jit
-def _sterf(kind, n, d, e, info):  # type: ignore[no-untyped-def]
-    iv = np.empty(2, np.int32)
+def _sterf(kind, n, d, e, info, iv):  # type: ignore[no-untyped-def]
     iv[0] = n
     i = _addr(iv)
     if kind == 0 or kind == 2:
@@ -358,11 +365,102 @@ def _bdsqr(kind, uplo, n, ncvt, nru, ncc, d, e, vt, ldvt, u, ldu, c_, ldc, rwork
 
 
 @_jit
-def _query(work, kind):  # type: ignore[no-untyped-def]
-    # The optimal lwork LAPACK wrote to work[0] (of the routine's element type).
-    if kind == 0 or kind == 2:
-        return int(work.view(np.float32)[0]) + 1
-    return int(work.view(np.float64)[0]) + 1
+def _bytes(ws, off, count, isz):  # type: ignore[no-untyped-def]
+    # A LAPACK work array of count elements of isz bytes (the routine's type), as bytes.
+    return carve(ws, off, count * isz, np.uint8, 1)
+
+
+@_jit
+def _real_at(buf, single, j):  # type: ignore[no-untyped-def]
+    # Element j of a byte buffer holding float32 (single) or float64 values.
+    if single:
+        return np.float64(buf.view(np.float32)[j])
+    return buf.view(np.float64)[j]
+
+
+# --- LAPACK workspace queries, on the host (lwork = -1): what gesvd and stedc are given ----------
+
+_HOST: dict[str, Any] = {}
+
+
+def _host_lapack(name: str, nargs: int) -> Any:
+    """scipy's LAPACK routine ``name`` as a ctypes function of ``nargs`` pointers."""
+    fn = _HOST.get(name)
+    if fn is None:
+        with _lock:
+            import scipy.linalg.cython_lapack as clapack
+
+            proto = ctypes.CFUNCTYPE(None, *([ctypes.c_void_p] * nargs))
+            fn = _HOST[name] = proto(_capsule_address(clapack.__pyx_capi__[name]))
+    return fn
+
+
+def _query(fn: Any, *args: Any) -> tuple[int, ...]:
+    """Call a LAPACK routine in workspace-query mode: ints and letters by reference, ``None``
+    for every array (a dummy LAPACK does not touch), ``"q"`` for the arrays whose first
+    element receives a size; returns those sizes, in order, as written (the float32 or
+    float64 of the routine's type, or int32)."""
+    dummy = np.zeros(8, np.float64)
+    cells, out, ptrs = [], [], []
+    for a in args:
+        if a is None:
+            ptrs.append(dummy.ctypes.data)
+        elif isinstance(a, tuple):  # ("q", dtype): a size written to element 0
+            buf = np.zeros(2, a[1])
+            out.append(buf)
+            ptrs.append(buf.ctypes.data)
+        else:
+            cell = ctypes.c_char(a.encode()) if isinstance(a, str) else ctypes.c_int(a)
+            cells.append(cell)
+            ptrs.append(ctypes.addressof(cell))
+    fn(*ptrs)
+    return tuple(int(b[0].real) for b in out)
+
+
+_LETTERS = {ord(x): x for x in "ASON"}
+
+
+@functools.lru_cache(maxsize=256)
+def _gesvd_lwork(kind: int, left: int, right: int, m: int, n: int) -> int:
+    """LAPACK's optimal lwork for gesvd_entries: the largest of gesdd's (with vectors; gesvd's
+    for values only) and gesvd's (its fallback), plus one, as LAPACK's own query answers."""
+    p = "sdcz"[kind]
+    real = np.float32 if kind in (0, 2) else np.float64
+    q = ("q", real)
+    cplx = kind >= 2
+    k = min(m, n)
+    vectors = left != N_ or right != N_
+    full = left == A_ or right == A_
+    vrows = n if full else k
+    ints: list[Any]
+    if vectors:
+        ints = ["A" if full else "S", m, n, None, m, None, None, m, None, vrows, q, -1]
+        ints += [None, None, 0] if cplx else [None, 0]
+        (lwork,) = _query(_host_lapack(p + "gesdd", len(ints)), *ints)
+    else:
+        ints = ["N", "N", m, n, None, max(1, m), None, None, 1, None, 1, q, -1]
+        ints += [None, 0] if cplx else [0]
+        (lwork,) = _query(_host_lapack(p + "gesvd", len(ints)), *ints)
+    ints = [_LETTERS[left], _LETTERS[right], m, n, None, max(1, m), None, None, max(1, m), None, max(1, n), q, -1]
+    ints += [None, 0] if cplx else [0]
+    (again,) = _query(_host_lapack(p + "gesvd", len(ints)), *ints)
+    return max(lwork, again) + 1
+
+
+@functools.lru_cache(maxsize=256)
+def _stedc_lwork(kind: int, compz: int, n: int) -> tuple[int, int, int]:
+    """(lwork, lrwork, liwork) of stedc_entry, from LAPACK's own query (plus one)."""
+    p = "sdcz"[kind]
+    real = np.float32 if kind in (0, 2) else np.float64
+    letter = {V_: "V", I_: "I", N_: "N"}[compz]
+    if kind >= 2:
+        lwork, lrwork, liwork = _query(_host_lapack(p + "stedc", 13), letter, n, None, None, None, max(1, n),
+                                       ("q", real), -1, ("q", real), -1, ("q", np.int32), -1, 0)
+    else:
+        lwork = 0  # real stedc has only the real workspace
+        lrwork, liwork = _query(_host_lapack(p + "stedc", 11), letter, n, None, None, None, max(1, n),
+                                ("q", real), -1, ("q", np.int32), -1, 0)
+    return lwork + 1, lrwork + 1, liwork + 1
 
 
 # --- chunked batches ------------------------------------------------------------------------------
@@ -388,51 +486,62 @@ def _entry(x, e):  # type: ignore[no-untyped-def]
 # --- sytd2/sytrd, gebd2/gebrd ----------------------------------------------------------------------
 
 
+def _tridiag_bytes(n: int, isz: int) -> int:
+    """Scratch of one chunk of tridiag_entries: argument cells, sytrd's work array."""
+    return _CELLS + layout((max(1, n * NB_WORK), isz))
+
+
 @_jit
-def _tridiag_range(kind, blocked, uplo, A, lda, D, E, tau, lo, hi):  # type: ignore[no-untyped-def]
+def _tridiag_range(kind, blocked, uplo, A, lda, D, E, tau, ws, lo, hi):  # type: ignore[no-untyped-def]
     n = A.shape[1]
     lwork = max(1, n * NB_WORK)
-    work = np.empty(lwork, np.complex128)
-    iv, ch = np.empty(8, np.int32), np.empty(4, np.uint8)
+    ch, iv, o = _cells(ws)
+    work, o = _bytes(ws, o, lwork, A.itemsize)
     for e in range(lo, hi):
         _tridiag(kind, blocked, uplo, n, _entry(A, e), lda, _entry(D, e), _entry(E, e), _entry(tau, e),
                  _addr(work), lwork, iv, ch)
 
 
 @kernel
-def tridiag_entries(kind, blocked, uplo, A, lda, D, E, tau, nchunk):  # type: ignore[no-untyped-def]
+def tridiag_entries(kind, blocked, uplo, A, lda, D, E, tau, ws, wper, nchunk):  # type: ignore[no-untyped-def]
     """Entry e: LAPACK sytrd/hetrd (blocked) or sytd2/hetd2 in place; D, E (n - 1 used) and tau
-    (n - 1 used) get the tridiagonal matrix and the Householder scalars."""
+    (n - 1 used) get the tridiagonal matrix and the Householder scalars.  Chunk t's scratch is
+    bytes [t * wper, (t + 1) * wper) of ws."""
     nb = A.shape[0]
     if nchunk <= 1:
-        _tridiag_range(kind, blocked, uplo, A, lda, D, E, tau, 0, nb)
+        _tridiag_range(kind, blocked, uplo, A, lda, D, E, tau, ws, 0, nb)
         return
     for t in prange(nchunk):
         lo, hi = _span(nb, nchunk, t)
-        _tridiag_range(kind, blocked, uplo, A, lda, D, E, tau, lo, hi)
+        _tridiag_range(kind, blocked, uplo, A, lda, D, E, tau, chunk_of(ws, t, wper), lo, hi)
+
+
+def _bidiag_bytes(m: int, n: int, isz: int) -> int:
+    """Scratch of one chunk of bidiag_entries: argument cells, gebrd's work array."""
+    return _CELLS + layout((max(1, (m + n) * NB_WORK), isz))
 
 
 @_jit
-def _bidiag_range(kind, blocked, A, lda, D, E, tauq, taup, lo, hi):  # type: ignore[no-untyped-def]
+def _bidiag_range(kind, blocked, A, lda, D, E, tauq, taup, ws, lo, hi):  # type: ignore[no-untyped-def]
     m, n = A.shape[1], A.shape[2]
     lwork = max(1, (m + n) * NB_WORK)
-    work = np.empty(lwork, np.complex128)
-    iv = np.empty(8, np.int32)
+    _, iv, o = _cells(ws)
+    work, o = _bytes(ws, o, lwork, A.itemsize)
     for e in range(lo, hi):
         _gebrd(kind, blocked, m, n, _entry(A, e), lda, _entry(D, e), _entry(E, e), _entry(tauq, e),
                _entry(taup, e), _addr(work), lwork, iv)
 
 
 @kernel
-def bidiag_entries(kind, blocked, A, lda, D, E, tauq, taup, nchunk):  # type: ignore[no-untyped-def]
+def bidiag_entries(kind, blocked, A, lda, D, E, tauq, taup, ws, wper, nchunk):  # type: ignore[no-untyped-def]
     """Entry e: LAPACK gebrd (blocked) or gebd2 in place."""
     nb = A.shape[0]
     if nchunk <= 1:
-        _bidiag_range(kind, blocked, A, lda, D, E, tauq, taup, 0, nb)
+        _bidiag_range(kind, blocked, A, lda, D, E, tauq, taup, ws, 0, nb)
         return
     for t in prange(nchunk):
         lo, hi = _span(nb, nchunk, t)
-        _bidiag_range(kind, blocked, A, lda, D, E, tauq, taup, lo, hi)
+        _bidiag_range(kind, blocked, A, lda, D, E, tauq, taup, chunk_of(ws, t, wper), lo, hi)
 
 
 # --- syev, syevd, sygv -----------------------------------------------------------------------------
@@ -440,15 +549,15 @@ def bidiag_entries(kind, blocked, A, lda, D, E, tauq, taup, nchunk):  # type: ig
 
 @_jit
 def _syev_one(kind, vectors, divide, uplo, A, e, lda, D, E, tau, work, lwork, rwork, lrwork, iwork,
-              liwork, z, iv, ch):  # type: ignore[no-untyped-def]
+              liwork, z, info, iv, ch):  # type: ignore[no-untyped-def]
     """Eigenvalues (ascending, into D) and optionally eigenvectors (over A) of entry e;
-    returns info (the off-diagonal elements that did not converge)."""
+    returns info (the off-diagonal elements that did not converge; info: a one-int cell)."""
     n = A.shape[1]
     a, d, ee = _entry(A, e), _entry(D, e), _entry(E, e)
     _tridiag(kind, True, uplo, n, a, lda, d, ee, _addr(tau), _addr(work), lwork, iv, ch)
-    info = np.zeros(1, np.int32)
+    info[0] = 0
     if not vectors:
-        _sterf(kind, n, d, ee, _addr(info))
+        _sterf(kind, n, d, ee, _addr(info), iv)
     elif not divide:
         _orgtr(kind, uplo, n, a, lda, _addr(tau), _addr(work), lwork, iv, ch)
         _steqr(kind, V_, n, d, ee, a, lda, _addr(rwork), _addr(info), iv, ch)
@@ -465,53 +574,62 @@ def _syev_one(kind, vectors, divide, uplo, A, e, lda, D, E, tau, work, lwork, rw
     return info[0]
 
 
-@_jit
-def _syev_scratch(n, divide):  # type: ignore[no-untyped-def]
-    # Workspace sizes: blocked reductions get n * NB_WORK; stedc('I') LAPACK's documented minimum.
+def _syev_sizes(n: int, divide: bool) -> tuple[int, int, int]:
+    """(lwork, lrwork, liwork): blocked reductions get n * NB_WORK; stedc('I') LAPACK's
+    documented minimum."""
     lwork = max(1, n * NB_WORK, n * n + 4 * n + 1 if divide else 1)
     lrwork = max(2 * n, 1 + 4 * n + 2 * n * n if divide else 1)
-    liwork = 3 + 5 * n
-    return lwork, lrwork, liwork
+    return lwork, lrwork, 3 + 5 * n
+
+
+def _syev_bytes(n: int, isz: int, risz: int, vectors: bool, divide: bool) -> int:
+    """Scratch of one chunk of syev_entries / sygv_entries (the layout of :func:`_syev_scratch`)."""
+    lwork, lrwork, liwork = _syev_sizes(n, divide)
+    z = n * n if divide and vectors else 0
+    return _CELLS + layout((lwork, isz), (lrwork, risz), (liwork, 4), (max(1, n), isz), (z, isz), (1, 4))
 
 
 @_jit
-def _syev_range(kind, vectors, divide, uplo, A, lda, D, E, info, lo, hi):  # type: ignore[no-untyped-def]
+def _syev_scratch(ws, A, D, vectors, divide, lwork, lrwork, liwork):  # type: ignore[no-untyped-def]
+    # A chunk's scratch: cells; work, rwork (real), iwork; tau; z (stedc's vectors); info.
     n = A.shape[1]
-    lwork, lrwork, liwork = _syev_scratch(n, divide)
-    work = np.empty(lwork, np.complex128)
-    rwork = np.empty(lrwork, np.float64)
-    iwork = np.empty(liwork, np.int32)
-    tau = np.empty(max(1, n), np.complex128)
-    z = np.empty((n if divide and vectors else 0, n), A.dtype)
-    iv, ch = np.empty(8, np.int32), np.empty(4, np.uint8)
+    ch, iv, o = _cells(ws)
+    work, o = _bytes(ws, o, lwork, A.itemsize)
+    rwork, o = _bytes(ws, o, lrwork, D.itemsize)
+    iwork, o = carve(ws, o, liwork, np.int32, 4)
+    tau, o = _bytes(ws, o, max(1, n), A.itemsize)
+    zr = n if divide and vectors else 0
+    z, o = carve2(ws, o, zr, n, A.dtype, A.itemsize)
+    info, o = carve(ws, o, 1, np.int32, 4)
+    return ch, iv, work, rwork, iwork, tau, z, info
+
+
+@_jit
+def _syev_range(kind, vectors, divide, uplo, A, lda, D, E, info, ws, lwork, lrwork, liwork, lo, hi):  # type: ignore[no-untyped-def]
+    ch, iv, work, rwork, iwork, tau, z, cell = _syev_scratch(ws, A, D, vectors, divide, lwork, lrwork, liwork)
     for e in range(lo, hi):
         info[e] = _syev_one(kind, vectors, divide, uplo, A, e, lda, D, E, tau, work, lwork, rwork, lrwork, iwork,
-                            liwork, z, iv, ch)
+                            liwork, z, cell, iv, ch)
 
 
 @kernel
-def syev_entries(kind, vectors, divide, uplo, A, lda, D, E, info, nchunk):  # type: ignore[no-untyped-def]
+def syev_entries(kind, vectors, divide, uplo, A, lda, D, E, info, ws, wper, lwork, lrwork, liwork, nchunk):  # type: ignore[no-untyped-def]
     """Entry e (n >= 2): eigenvalues ascending in D[e], eigenvectors over A[e] (when
     ``vectors``), info[e]; QR iteration (steqr) or divide and conquer (stedc, ``divide``)."""
     nb = A.shape[0]
     if nchunk <= 1:
-        _syev_range(kind, vectors, divide, uplo, A, lda, D, E, info, 0, nb)
+        _syev_range(kind, vectors, divide, uplo, A, lda, D, E, info, ws, lwork, lrwork, liwork, 0, nb)
         return
     for t in prange(nchunk):
         lo, hi = _span(nb, nchunk, t)
-        _syev_range(kind, vectors, divide, uplo, A, lda, D, E, info, lo, hi)
+        _syev_range(kind, vectors, divide, uplo, A, lda, D, E, info, chunk_of(ws, t, wper), lwork, lrwork, liwork,
+                    lo, hi)
 
 
 @_jit
-def _sygv_range(kind, itype, vectors, uplo, A, lda, B, ldb, D, E, info, one, lo, hi):  # type: ignore[no-untyped-def]
+def _sygv_range(kind, itype, vectors, uplo, A, lda, B, ldb, D, E, info, one, ws, lwork, lrwork, liwork, lo, hi):  # type: ignore[no-untyped-def]
     n = A.shape[1]
-    lwork, lrwork, liwork = _syev_scratch(n, False)
-    work = np.empty(lwork, np.complex128)
-    rwork = np.empty(lrwork, np.float64)
-    iwork = np.empty(liwork, np.int32)
-    tau = np.empty(max(1, n), np.complex128)
-    z = np.empty((0, n), A.dtype)
-    iv, ch = np.empty(8, np.int32), np.empty(4, np.uint8)
+    ch, iv, work, rwork, iwork, tau, z, cell = _syev_scratch(ws, A, D, vectors, False, lwork, lrwork, liwork)
     for e in range(lo, hi):
         a, b = _entry(A, e), _entry(B, e)
         fail = _potrf(kind, uplo, n, b, ldb, iv, ch)
@@ -520,7 +638,7 @@ def _sygv_range(kind, itype, vectors, uplo, A, lda, B, ldb, D, E, info, one, lo,
             continue
         _sygst(kind, itype, uplo, n, a, lda, b, ldb, iv, ch)
         info[e] = _syev_one(kind, vectors, False, uplo, A, e, lda, D, E, tau, work, lwork, rwork, lrwork, iwork,
-                            liwork, z, iv, ch)
+                            liwork, z, cell, iv, ch)
         if vectors:  # x = inv(L^H) y / inv(U) y (itype 1, 2), x = L y / U^H y (itype 3)
             if itype == 3:
                 _trxm(kind, False, uplo, N_ if uplo == L_ else CT_, n, b, ldb, a, lda, one, iv, ch)
@@ -529,17 +647,19 @@ def _sygv_range(kind, itype, vectors, uplo, A, lda, B, ldb, D, E, info, one, lo,
 
 
 @kernel
-def sygv_entries(kind, itype, vectors, uplo, A, lda, B, ldb, D, E, info, one, nchunk):  # type: ignore[no-untyped-def]
+def sygv_entries(kind, itype, vectors, uplo, A, lda, B, ldb, D, E, info, one, ws, wper, lwork, lrwork, liwork,
+                 nchunk):  # type: ignore[no-untyped-def]
     """Entry e (n >= 1): the generalized problem of type ``itype`` with B's Cholesky factor
     over B; eigenvalues in D[e], eigenvectors (B-orthonormal) over A[e]; info[e] = n + i when
     B's leading minor i is not positive definite (A is then left as it was)."""
     nb = A.shape[0]
     if nchunk <= 1:
-        _sygv_range(kind, itype, vectors, uplo, A, lda, B, ldb, D, E, info, one, 0, nb)
+        _sygv_range(kind, itype, vectors, uplo, A, lda, B, ldb, D, E, info, one, ws, lwork, lrwork, liwork, 0, nb)
         return
     for t in prange(nchunk):
         lo, hi = _span(nb, nchunk, t)
-        _sygv_range(kind, itype, vectors, uplo, A, lda, B, ldb, D, E, info, one, lo, hi)
+        _sygv_range(kind, itype, vectors, uplo, A, lda, B, ldb, D, E, info, one, chunk_of(ws, t, wper), lwork,
+                    lrwork, liwork, lo, hi)
 
 
 # --- gesvd -----------------------------------------------------------------------------------------
@@ -553,37 +673,43 @@ def _copy(dst, e, src, rows, cols):  # type: ignore[no-untyped-def]
             dst[e, i, c] = src[c, i]
 
 
+def _gesvd_sizes(kind: int, left: int, right: int, m: int, n: int) -> tuple[int, int, int, int, int]:
+    """(columns of the U scratch, rows of the V^H scratch, rows of the scratch copy of A, lwork,
+    lrwork) of gesvd_entries; with vectors the scratch holds gesdd's full or thin factors."""
+    k = min(m, n)
+    vectors = left != N_ or right != N_
+    full = left == A_ or right == A_
+    ucols, vrows, keep = (m if full else k, n if full else k, n) if vectors else (0, 0, 0)
+    mx = max(m, n)
+    lrwork = max(7 * k, k * max(5 * k + 7, 2 * mx + 2 * k + 1), 5 * k) + 1 if kind >= 2 else 0
+    return ucols, vrows, keep, _gesvd_lwork(kind, left, right, m, n), lrwork
+
+
+def _gesvd_bytes(kind: int, left: int, right: int, m: int, n: int, isz: int, risz: int) -> int:
+    """Scratch of one chunk of gesvd_entries (the layout :func:`_gesvd_range` carves)."""
+    ucols, vrows, keep, lwork, lrwork = _gesvd_sizes(kind, left, right, m, n)
+    k = min(m, n)
+    return _CELLS + layout((ucols * m, isz), ((n if ucols else 0) * vrows, isz), (keep * m, isz), (8 * k + 1, 4),
+                           (1, 4), (lrwork, risz), (lwork, isz))
+
+
 @_jit
-def _gesvd_range(kind, left, right, A, lda, S, U, ldu, V, ldv, E, info, lo, hi):  # type: ignore[no-untyped-def]
+def _gesvd_range(kind, left, right, A, lda, S, U, ldu, V, ldv, E, info, ws, ucols, vrows, keeprows, lwork, lrwork,
+                 lo, hi):  # type: ignore[no-untyped-def]
     m, n = A.shape[1], A.shape[2]
     k = min(m, n)
     vectors = left != N_ or right != N_
     full = left == A_ or right == A_
-    ucols = m if full else k
-    vrows = n if full else k
-    iv, ch = np.empty(8, np.int32), np.empty(4, np.uint8)
-    ufull = np.empty((ucols if vectors else 0, m), A.dtype)  # column-major scratch: ufull[c, i]
-    vtfull = np.empty((n if vectors else 0, vrows), A.dtype)
-    keep = np.empty((n if vectors else 0, m), A.dtype)
-    q = np.empty(2, np.complex128)
-    iwork = np.empty(8 * k + 1, np.int32)
-    inf = np.zeros(1, np.int32)
-    mx = max(m, n)
-    lrwork = max(7 * k, k * max(5 * k + 7, 2 * mx + 2 * k + 1), 5 * k) + 1
-    rwork = np.empty(lrwork, np.float64)
-    # workspace queries, once per chunk
+    ch, iv, o = _cells(ws)
+    ufull, o = carve2(ws, o, ucols, m, A.dtype, A.itemsize)  # column-major scratch: ufull[c, i]
+    vcols = n if ucols else 0
+    vtfull, o = carve2(ws, o, vcols, vrows, A.dtype, A.itemsize)
+    keep, o = carve2(ws, o, keeprows, m, A.dtype, A.itemsize)
+    iwork, o = carve(ws, o, 8 * k + 1, np.int32, 4)
+    inf, o = carve(ws, o, 1, np.int32, 4)
+    rwork, o = _bytes(ws, o, lrwork, S.itemsize)
+    work, o = _bytes(ws, o, lwork, A.itemsize)
     jobz = A_ if full else S_
-    if vectors:
-        _gesdd(kind, jobz, m, n, _addr(keep), m, 0, _addr(ufull), m, _addr(vtfull), vrows, _addr(q), -1,
-               _addr(rwork), _addr(iwork), _addr(inf), iv, ch)
-    else:
-        _gesvd(kind, N_, N_, m, n, _addr(keep), max(1, m), 0, 0, 1, 0, 1, _addr(q), -1, _addr(rwork), _addr(inf),
-               iv, ch)
-    lwork = _query(q, kind)
-    _gesvd(kind, left, right, m, n, _addr(keep), max(1, m), 0, 0, max(1, m), 0, max(1, n), _addr(q), -1,
-           _addr(rwork), _addr(inf), iv, ch)
-    lwork = max(lwork, _query(q, kind))
-    work = np.empty(lwork, np.complex128)
     for e in range(lo, hi):
         a, s = _entry(A, e), _entry(S, e)
         done = False
@@ -620,71 +746,65 @@ def _gesvd_range(kind, left, right, A, lda, S, U, ldu, V, ldv, E, info, lo, hi):
             if inf[0] == 0:
                 E[e, j] = 0
             elif kind >= 2:
-                E[e, j] = rwork[j] if kind == 3 else rwork.view(np.float32)[j]
+                E[e, j] = _real_at(rwork, kind == 2, j)
             else:
-                E[e, j] = _work_real(work, kind, j + 1)
-
-
-@_jit
-def _work_real(work, kind, j):  # type: ignore[no-untyped-def]
-    if kind == 0:
-        return work.view(np.float32)[j]
-    return work.view(np.float64)[j]
+                E[e, j] = _real_at(work, kind == 0, j + 1)
 
 
 @kernel
-def gesvd_entries(kind, left, right, A, lda, S, U, ldu, V, ldv, E, info, nchunk):  # type: ignore[no-untyped-def]
+def gesvd_entries(kind, left, right, A, lda, S, U, ldu, V, ldv, E, info, ws, wper, sizes, nchunk):  # type: ignore[no-untyped-def]
     """Entry e: singular values (descending) in S[e], vectors as the letters ``left``/``right``
-    ('A' all, 'S' the first min(m, n), 'O' over A, 'N' none; V gets V^H), info[e] and E[e]."""
+    ('A' all, 'S' the first min(m, n), 'O' over A, 'N' none; V gets V^H), info[e] and E[e];
+    ``sizes``: the scratch sizes of :func:`_gesvd_sizes`."""
     nb = A.shape[0]
+    ucols, vrows, keep, lwork, lrwork = sizes
     if nchunk <= 1:
-        _gesvd_range(kind, left, right, A, lda, S, U, ldu, V, ldv, E, info, 0, nb)
+        _gesvd_range(kind, left, right, A, lda, S, U, ldu, V, ldv, E, info, ws, ucols, vrows, keep, lwork, lrwork,
+                     0, nb)
         return
     for t in prange(nchunk):
         lo, hi = _span(nb, nchunk, t)
-        _gesvd_range(kind, left, right, A, lda, S, U, ldu, V, ldv, E, info, lo, hi)
+        _gesvd_range(kind, left, right, A, lda, S, U, ldu, V, ldv, E, info, chunk_of(ws, t, wper), ucols, vrows,
+                     keep, lwork, lrwork, lo, hi)
 
 
 # --- tridiagonal and bidiagonal auxiliaries (one matrix) ---------------------------------------------
 
 
 @kernel(parallel=False)
-def sterf_entry(kind, D, E, info):  # type: ignore[no-untyped-def]
+def sterf_entry(kind, D, E, info, ws):  # type: ignore[no-untyped-def]
     """LAPACK sterf: eigenvalues of the tridiagonal (D, E) ascending in D."""
-    _sterf(kind, D.shape[0], _addr(D), _addr(E), _addr(info))
+    _, iv, _ = _cells(ws)
+    _sterf(kind, D.shape[0], _addr(D), _addr(E), _addr(info), iv)
 
 
 @kernel(parallel=False)
-def steqr_entry(kind, compz, D, E, C, ldc, info):  # type: ignore[no-untyped-def]
+def steqr_entry(kind, compz, D, E, C, ldc, info, ws):  # type: ignore[no-untyped-def]
     """LAPACK steqr with compz 'N', 'V' (C holds Q on entry) or 'I'."""
     n = D.shape[0]
-    iv, ch = np.empty(8, np.int32), np.empty(4, np.uint8)
-    rwork = np.empty(max(1, 2 * n - 2), np.float64)
+    ch, iv, o = _cells(ws)
+    rwork, _ = _bytes(ws, o, max(1, 2 * n - 2), D.itemsize)
     _steqr(kind, compz, n, _addr(D), _addr(E), _addr(C), ldc, _addr(rwork), _addr(info), iv, ch)
 
 
 @kernel(parallel=False)
-def stedc_entry(kind, compz, D, E, C, ldc, info):  # type: ignore[no-untyped-def]
-    """LAPACK stedc with compz 'N', 'V' or 'I' (workspace from its query)."""
+def stedc_entry(kind, compz, D, E, C, ldc, info, ws, lwork, lrwork, liwork):  # type: ignore[no-untyped-def]
+    """LAPACK stedc with compz 'N', 'V' or 'I' (the work array sizes from its query)."""
     n = D.shape[0]
-    iv, ch = np.empty(8, np.int32), np.empty(4, np.uint8)
-    q, rq, iq = np.empty(2, np.complex128), np.empty(2, np.float64), np.empty(2, np.int32)
-    _stedc(kind, compz, n, _addr(D), _addr(E), _addr(C), ldc, _addr(q), -1, _addr(rq), -1, _addr(iq), -1,
-           _addr(info), iv, ch)
-    lwork = _query(q, kind) if kind >= 2 else 1  # real stedc has only the real workspace
-    lrwork = _query(rq, kind)
-    liwork = iq[0] + 1
-    work, rwork, iwork = np.empty(lwork, np.complex128), np.empty(lrwork, np.float64), np.empty(liwork, np.int32)
+    ch, iv, o = _cells(ws)
+    work, o = _bytes(ws, o, lwork, C.itemsize)
+    rwork, o = _bytes(ws, o, lrwork, D.itemsize)
+    iwork, o = carve(ws, o, liwork, np.int32, 4)
     _stedc(kind, compz, n, _addr(D), _addr(E), _addr(C), ldc, _addr(work), lwork, _addr(rwork), lrwork,
            _addr(iwork), liwork, _addr(info), iv, ch)
 
 
 @kernel(parallel=False)
-def bdsqr_entry(kind, uplo, D, E, nv, V, ldv, nu, U, ldu, nc, C, ldc, info):  # type: ignore[no-untyped-def]
+def bdsqr_entry(kind, uplo, D, E, nv, V, ldv, nu, U, ldu, nc, C, ldc, info, ws):  # type: ignore[no-untyped-def]
     """LAPACK bdsqr: V := P^H V (n x nv), U := U Q (nu x n), C := Q^H C (n x nc)."""
     n = D.shape[0]
-    iv, ch = np.empty(8, np.int32), np.empty(4, np.uint8)
-    rwork = np.empty(max(1, 4 * n), np.float64)
+    ch, iv, o = _cells(ws)
+    rwork, _ = _bytes(ws, o, max(1, 4 * n), D.itemsize)
     _bdsqr(kind, uplo, n, nv, nu, nc, _addr(D), _addr(E), _addr(V), ldv, _addr(U), ldu, _addr(C), ldc,
            _addr(rwork), _addr(info), iv, ch)
 
@@ -770,12 +890,19 @@ def _jacobi_one(g, v, vectors, atol, max_sweeps, small):  # type: ignore[no-unty
     return sweeps, res, not res > tol
 
 
+def _syevj_bytes(n: int, isz: int, risz: int, vectors: bool) -> int:
+    """Scratch of one chunk of syevj_entries: the full matrix, the rotations (when vectors are
+    asked for), the eigenvalues."""
+    return layout((n * n, isz), (n * n if vectors else 0, isz), (n, risz))
+
+
 @_jit
-def _syevj_range(A, W, residual, n_sweeps, info, lower, vectors, ascending, atol, max_sweeps, small, lo, hi):  # type: ignore[no-untyped-def]
+def _syevj_range(A, W, residual, n_sweeps, info, lower, vectors, ascending, atol, max_sweeps, small, ws, lo, hi):  # type: ignore[no-untyped-def]
     n = A.shape[1]
-    g = np.empty((n, n), A.dtype)
-    v = np.empty((n, n), A.dtype)
-    w = np.empty(n, W.dtype)
+    g, o = carve2(ws, 0, n, n, A.dtype, A.itemsize)
+    vn = n if vectors else 0
+    v, o = carve2(ws, o, vn, n, A.dtype, A.itemsize)
+    w, o = carve(ws, o, n, W.dtype, W.itemsize)
     for e in range(lo, hi):
         for j in range(n):  # the full Hermitian matrix from the referenced triangle
             for i in range(n):
@@ -818,17 +945,19 @@ def _syevj_range(A, W, residual, n_sweeps, info, lower, vectors, ascending, atol
 
 
 @kernel
-def syevj_entries(A, W, residual, n_sweeps, info, lower, vectors, ascending, atol, max_sweeps, small, nchunk):  # type: ignore[no-untyped-def]
+def syevj_entries(A, W, residual, n_sweeps, info, lower, vectors, ascending, atol, max_sweeps, small, ws, wper,
+                  nchunk):  # type: ignore[no-untyped-def]
     """Entry e (n >= 2): Jacobi eigenvalues in W[e] (ascending if asked), eigenvectors over A[e]
     (if asked), the off-diagonal Frobenius norm left (residual), sweeps done (n_sweeps; max_sweeps
     and info = 1 when the tolerance was not reached)."""
     nb = A.shape[0]
     if nchunk <= 1:
-        _syevj_range(A, W, residual, n_sweeps, info, lower, vectors, ascending, atol, max_sweeps, small, 0, nb)
+        _syevj_range(A, W, residual, n_sweeps, info, lower, vectors, ascending, atol, max_sweeps, small, ws, 0, nb)
         return
     for t in prange(nchunk):
         lo, hi = _span(nb, nchunk, t)
-        _syevj_range(A, W, residual, n_sweeps, info, lower, vectors, ascending, atol, max_sweeps, small, lo, hi)
+        _syevj_range(A, W, residual, n_sweeps, info, lower, vectors, ascending, atol, max_sweeps, small,
+                     chunk_of(ws, t, wper), lo, hi)
 
 
 # --- Jacobi: gesvdj --------------------------------------------------------------------------------
@@ -888,8 +1017,43 @@ def _onesided(g, v, atol, max_sweeps, small):  # type: ignore[no-untyped-def]
     return sweeps, res, not res > tol
 
 
+def _gesvdj_shape(m: int, n: int, left: int, right: int) -> tuple[int, int, int]:
+    """(k, length, qcols): g holds the k columns of A (tall) or of A^H (wide), each ``length``
+    long, and becomes the qcols columns of the QR factor Q of A V."""
+    wide = m < n
+    k, length = (m, n) if wide else (n, m)
+    return k, length, length if (right if wide else left) == A_ else k
+
+
+def _gesvdj_bytes(m: int, n: int, left: int, right: int, isz: int) -> int:
+    """Scratch of one chunk of gesvdj_entries (the layout :func:`_gesvdj_range` carves)."""
+    k, length, qcols = _gesvdj_shape(m, n, left, right)
+    return _CELLS + layout((qcols * length, isz), (k * k, isz), (k * length, isz), (k, 8), (k, 8), (k, 8),
+                           (k + 1, isz), (k, isz), (max(1, qcols * NB_WORK), isz))
+
+
 @_jit
-def _gesvdj_range(kind, A, S, U, V, residual, n_sweeps, info, left, right, atol, max_sweeps, small, lo, hi):  # type: ignore[no-untyped-def]
+def _stable_descending(sig, order):  # type: ignore[no-untyped-def]
+    """order := the indices of sig by descending value, ties in index order and NaN last (what a
+    stable ascending sort of -sig gives), by insertion."""
+    k = sig.shape[0]
+    for c in range(k):
+        order[c] = c
+    for c in range(1, k):
+        j = order[c]
+        key = -sig[j]
+        p = c
+        while p > 0:
+            prev = -sig[order[p - 1]]
+            if not (key < prev or (prev != prev and key == key)):
+                break
+            order[p] = order[p - 1]
+            p -= 1
+        order[p] = j
+
+
+@_jit
+def _gesvdj_range(kind, A, S, U, V, residual, n_sweeps, info, left, right, atol, max_sweeps, small, ws, lo, hi):  # type: ignore[no-untyped-def]
     m, n = A.shape[1], A.shape[2]
     wide = m < n
     k, length = (m, n) if wide else (n, m)  # g holds the k columns of A (tall) or of A^H (wide)
@@ -897,15 +1061,18 @@ def _gesvdj_range(kind, A, S, U, V, residual, n_sweeps, info, left, right, atol,
     lead = (right if wide else left) != N_
     other = (left if wide else right) != N_
     qcols = length if lead_all else k
-    g = np.empty((qcols, length), A.dtype)
-    v = np.empty((k, k), A.dtype)
-    tmp = np.empty((k, length), A.dtype)
-    sig = np.empty(k, np.float64)
-    order = np.empty(k, np.int64)
-    tau = np.empty(k + 1, np.complex128)
-    iv = np.empty(8, np.int32)
+    isz = A.itemsize
+    _, iv, o = _cells(ws)
+    g, o = carve2(ws, o, qcols, length, A.dtype, isz)
+    v, o = carve2(ws, o, k, k, A.dtype, isz)
+    tmp, o = carve2(ws, o, k, length, A.dtype, isz)
+    sig, o = carve(ws, o, k, np.float64, 8)
+    sorted_sig, o = carve(ws, o, k, np.float64, 8)
+    order, o = carve(ws, o, k, np.int64, 8)
+    tau, o = carve(ws, o, k + 1, A.dtype, isz)
+    r, o = carve(ws, o, k, A.dtype, isz)
     lwork = max(1, qcols * NB_WORK)
-    work = np.empty(lwork, np.complex128)
+    work, o = _bytes(ws, o, lwork, isz)
     for e in range(lo, hi):
         for c in range(k):
             for i in range(length):
@@ -920,15 +1087,17 @@ def _gesvdj_range(kind, A, S, U, V, residual, n_sweeps, info, left, right, atol,
         info[e] = 0 if ok else 1
         for c in range(k):
             sig[c] = np.sqrt(_dot(gk, c, c).real)
-        order[:] = np.argsort(-sig, kind="mergesort")  # descending, stable
+        _stable_descending(sig, order)
         for c in range(k):
             tmp[c, :] = gk[order[c], :]
         for c in range(k):
             gk[c, :] = tmp[c, :]
-        sig[:] = sig[order]
+        for c in range(k):
+            sorted_sig[c] = sig[order[c]]
+        sig[:] = sorted_sig
         # U (of the tall problem) from the QR factorization of g = A V: Q's columns, with the sign
         # (phase) of R's diagonal moved into them.
-        _qr_r(kind, g, k, qcols, length, tau, work, lwork, iv)
+        _qr_r(kind, g, k, qcols, length, tau, r, work, lwork, iv)
         if lead:
             cols = length if lead_all else k
             for c in range(cols):
@@ -951,13 +1120,12 @@ def _gesvdj_range(kind, A, S, U, V, residual, n_sweeps, info, left, right, atol,
 
 
 @_jit
-def _qr_r(kind, g, k, qcols, length, tau, work, lwork, iv):  # type: ignore[no-untyped-def]
+def _qr_r(kind, g, k, qcols, length, tau, r, work, lwork, iv):  # type: ignore[no-untyped-def]
     """g[:k] (length x k, column-major) := its QR factor Q (qcols columns), with the phases of
     diag R folded into Q's first k columns (S is the column norms, descending: |R_jj| of columns
     at the rounding level of a rank-deficient A need not be)."""
     if length == 0 or k == 0:
         return
-    r = np.empty(k, g.dtype)
     # geqrf alone first, to read R's diagonal, then orgqr/ungqr from the same reflectors
     iv[0], iv[1], iv[2], iv[3] = length, k, length, lwork
     i = _addr(iv)
@@ -990,37 +1158,151 @@ def _qr_r(kind, g, k, qcols, length, tau, work, lwork, iv):  # type: ignore[no-u
 
 
 @kernel
-def gesvdj_entries(kind, A, S, U, V, residual, n_sweeps, info, left, right, atol, max_sweeps, small, nchunk):  # type: ignore[no-untyped-def]
+def gesvdj_entries(kind, A, S, U, V, residual, n_sweeps, info, left, right, atol, max_sweeps, small, ws, wper,
+                   nchunk):  # type: ignore[no-untyped-def]
     """Entry e: one-sided Jacobi SVD of A[e] (left unchanged); S descending, U / V^H as
     ``left``/``right`` ('A', 'S', 'N'), residual, n_sweeps and info as syevj on A^H A."""
     nb = A.shape[0]
     if nchunk <= 1:
-        _gesvdj_range(kind, A, S, U, V, residual, n_sweeps, info, left, right, atol, max_sweeps, small, 0, nb)
+        _gesvdj_range(kind, A, S, U, V, residual, n_sweeps, info, left, right, atol, max_sweeps, small, ws, 0, nb)
         return
     for t in prange(nchunk):
         lo, hi = _span(nb, nchunk, t)
-        _gesvdj_range(kind, A, S, U, V, residual, n_sweeps, info, left, right, atol, max_sweeps, small, lo, hi)
+        _gesvdj_range(kind, A, S, U, V, residual, n_sweeps, info, left, right, atol, max_sweeps, small,
+                      chunk_of(ws, t, wper), lo, hi)
 
 
 # --- launch bodies ---------------------------------------------------------------------------------
 
 
 def _chunks(nb: int, serial: bool, work: int) -> int:
-    return 1 if serial or nb <= 1 or work >= SERIAL_WORK else min(nb, MAX_CHUNKS)
+    # At most chunk_count(nb, work): the bound the *_workspace functions size the workspace for.
+    return 1 if serial else chunk_count(nb, work)
 
 
 def _real(dtype: np.dtype[Any]) -> np.dtype[Any]:
     return np.dtype(np.float32 if dtype in (np.float32, np.complex64) else np.float64)
 
 
+def _padded_into(ws: np.ndarray, off: int, x: np.ndarray, extra: int) -> tuple[np.ndarray, int]:
+    """A copy of x (batch, n) as contiguous rows with ``extra`` more elements each, carved from
+    the workspace: LAPACK may touch one element past what rocSOLVER's array holds (E and tau
+    have n - 1 elements; some routines use n)."""
+    nb, n = x.shape
+    y, off = host_carve(ws, off, (nb, n + extra), x.dtype)
+    y[:, :n] = x
+    return y, off
+
+
+def _unpad(out: np.ndarray, work: np.ndarray) -> None:
+    out[...] = work[:, : out.shape[1]]
+
+
+def _rows_bytes(nb: int, n: int, isz: int) -> int:
+    return rounded(nb * n * isz)
+
+
+# --- workspace: the bytes each launch body carves (the routines' workspace functions) ---------------
+
+
+def sytrd_workspace(n: int, batch: int, isz: int, risz: int) -> int:
+    """Bytes of workspace :func:`sytrd` uses: E and tau padded to n, and per chunk sytrd's work."""
+    if n == 0 or batch == 0:
+        return 0
+    return (_rows_bytes(batch, n, risz) + _rows_bytes(batch, n, isz)
+            + chunk_count(batch, n**3) * _tridiag_bytes(n, isz))
+
+
+def gebrd_workspace(m: int, n: int, batch: int, isz: int, risz: int) -> int:
+    """Bytes of workspace :func:`gebrd` uses: E padded to min(m, n), and per chunk gebrd's work."""
+    k = min(m, n)
+    if k == 0 or batch == 0:
+        return 0
+    return _rows_bytes(batch, k, risz) + chunk_count(batch, m * n * k) * _bidiag_bytes(m, n, isz)
+
+
+def syev_workspace(n: int, batch: int, isz: int, risz: int, vectors: bool, divide: bool) -> int:
+    """Bytes of workspace :func:`syev` uses (n >= 2): E padded to n + 1, and per chunk LAPACK's
+    work arrays, tau, stedc's vectors and an info cell."""
+    if n <= 1 or batch == 0:
+        return 0
+    return _rows_bytes(batch, n + 1, risz) + chunk_count(batch, n**3) * _syev_bytes(n, isz, risz, vectors, divide)
+
+
+def sygv_workspace(n: int, batch: int, isz: int, risz: int) -> int:
+    """Bytes of workspace :func:`sygv` uses (as syev's with QR iteration)."""
+    if n == 0 or batch == 0:
+        return 0
+    return _rows_bytes(batch, n + 1, risz) + chunk_count(batch, n**3) * _syev_bytes(n, isz, risz, False, False)
+
+
+def gesvd_workspace(kind: int, left: int, right: int, m: int, n: int, batch: int, isz: int, risz: int) -> int:
+    """Bytes of workspace :func:`gesvd` uses: E padded to min(m, n), and per chunk the scratch
+    factors and LAPACK's work arrays (lwork from LAPACK's own query)."""
+    k = min(m, n)
+    if k == 0 or batch == 0:
+        return 0
+    return _rows_bytes(batch, k, risz) + chunk_count(batch, m * n * k) * _gesvd_bytes(kind, left, right, m, n, isz,
+                                                                                        risz)
+
+
+def syevj_workspace(n: int, batch: int, isz: int, risz: int, vectors: bool) -> int:
+    """Bytes of workspace :func:`syevj` uses (n >= 2): per chunk the matrix, rotations, values."""
+    if n <= 1 or batch == 0:
+        return 0
+    return chunk_count(batch) * _syevj_bytes(n, isz, risz, vectors)
+
+
+def gesvdj_workspace(m: int, n: int, left: int, right: int, batch: int, isz: int) -> int:
+    """Bytes of workspace :func:`gesvdj` uses: per chunk the columns, rotations, the sort and
+    the QR factorization of A V."""
+    if min(m, n) == 0 or batch == 0:
+        return 0
+    return chunk_count(batch) * _gesvdj_bytes(m, n, left, right, isz)
+
+
+def tridiagonal_workspace(routine: str, compz: int, n: int, isz: int, risz: int) -> int:
+    """Bytes of workspace of :func:`sterf` (routine "sterf") or :func:`tridiagonal` (n >= 2):
+    copies of D and E (padded to n), of C (compz not 'N'), the cells, LAPACK's work arrays."""
+    if n <= 1:
+        return 0
+    copies = _rows_bytes(1, n, risz) * 2
+    if routine == "sterf":
+        return copies + _CELLS
+    copies += _rows_bytes(1, n * n if compz != N_ else 1, isz)
+    if routine == "steqr":
+        return copies + _CELLS + layout((max(1, 2 * n - 2), risz))
+    lwork, lrwork, liwork = _stedc_lwork(KINDS[isz, risz], compz, n)
+    return copies + _CELLS + layout((lwork, isz), (lrwork, risz), (liwork, 4))
+
+
+def bdsqr_workspace(n: int, risz: int) -> int:
+    """Bytes of workspace :func:`bdsqr` uses: copies of D and E (padded to n), the cells and
+    LAPACK's real work array (4n)."""
+    if n == 0:
+        return 0
+    return _rows_bytes(1, n, risz) * 2 + _CELLS + layout((max(1, 4 * n), risz))
+
+
+#: (itemsize, real itemsize) -> LAPACK kind (0 s, 1 d, 2 c, 3 z).
+KINDS = {(4, 4): 0, (8, 8): 1, (8, 4): 2, (16, 8): 3}
+
+
+# --- launch bodies --------------------------------------------------------------------------------
+
+
 def sytrd(A: np.ndarray, D: np.ndarray, E: np.ndarray, tau: np.ndarray, uplo: int, blocked: bool,
-          serial: bool) -> None:
-    """Tridiagonal reduction of every entry (n >= 1) in place; D, E, tau per entry."""
+          serial: bool, ws: np.ndarray | None = None) -> None:
+    """Tridiagonal reduction of every entry (n >= 1) in place; D, E, tau per entry; ``ws``: the
+    workspace (:func:`sytrd_workspace` bytes)."""
     nb, n, _ = A.shape
     ensure_eig()
+    ws = scratch(ws, sytrd_workspace(n, nb, A.itemsize, D.itemsize))
     a, d = _colmajor(A), _vector_rows(D)
-    e, t = _padded(E, 1), _padded(tau, 1)
-    tridiag_entries(_KIND[a.dtype], blocked, uplo, a, _ld(a), d, e, t, _chunks(nb, serial, n**3))
+    e, off = _padded_into(ws, 0, E, 1)
+    t, off = _padded_into(ws, off, tau, 1)
+    nchunk, per = _chunks(nb, serial, n**3), _tridiag_bytes(n, a.itemsize)
+    tridiag_entries(_KIND[a.dtype], blocked, uplo, a, _ld(a), d, e, t, ws[off:], per, nchunk)
     _finish(A, a)
     _finish(D, d)
     _unpad(E, e)
@@ -1028,29 +1310,19 @@ def sytrd(A: np.ndarray, D: np.ndarray, E: np.ndarray, tau: np.ndarray, uplo: in
 
 
 def gebrd(A: np.ndarray, D: np.ndarray, E: np.ndarray, tauq: np.ndarray, taup: np.ndarray, blocked: bool,
-          serial: bool) -> None:
+          serial: bool, ws: np.ndarray | None = None) -> None:
     """Bidiagonal reduction of every entry (m, n >= 1) in place; D, E, tauq, taup per entry."""
     nb, m, n = A.shape
     ensure_eig()
+    nchunk, per = _chunks(nb, serial, m * n * min(m, n)), _bidiag_bytes(m, n, A.itemsize)
+    ws = scratch(ws, gebrd_workspace(m, n, nb, A.itemsize, D.itemsize))
     a = _colmajor(A)
-    d, q, p, e = _vector_rows(D), _vector_rows(tauq), _vector_rows(taup), _padded(E, 1)
-    bidiag_entries(_KIND[a.dtype], blocked, a, _ld(a), d, e, q, p, _chunks(nb, serial, m * n * min(m, n)))
+    d, q, p = _vector_rows(D), _vector_rows(tauq), _vector_rows(taup)
+    e, off = _padded_into(ws, 0, E, 1)
+    bidiag_entries(_KIND[a.dtype], blocked, a, _ld(a), d, e, q, p, ws[off:], per, nchunk)
     for out, work in ((A, a), (D, d), (tauq, q), (taup, p)):
         _finish(out, work)
     _unpad(E, e)
-
-
-def _padded(x: np.ndarray, extra: int) -> np.ndarray:
-    """Contiguous rows with ``extra`` more elements each: LAPACK may touch one element past
-    what rocSOLVER's array holds (E and tau have n - 1 elements; some routines use n)."""
-    nb, n = x.shape
-    y = np.empty((nb, n + extra), x.dtype)
-    y[:, :n] = x
-    return y
-
-
-def _unpad(out: np.ndarray, work: np.ndarray) -> None:
-    out[...] = work[:, : out.shape[1]]
 
 
 def scalar_case(A: np.ndarray, D: np.ndarray, vectors: bool) -> None:
@@ -1061,7 +1333,7 @@ def scalar_case(A: np.ndarray, D: np.ndarray, vectors: bool) -> None:
 
 
 def syev(A: np.ndarray, D: np.ndarray, E: np.ndarray, info: np.ndarray, uplo: int, vectors: bool, divide: bool,
-         serial: bool) -> None:
+         serial: bool, ws: np.ndarray | None = None) -> None:
     """syev (QR iteration) or syevd (``divide``) of every entry; info := 0 first."""
     nb, n, _ = A.shape
     info[:] = 0
@@ -1069,86 +1341,117 @@ def syev(A: np.ndarray, D: np.ndarray, E: np.ndarray, info: np.ndarray, uplo: in
         scalar_case(A, D, vectors)
         return
     ensure_eig()
-    a, d, e = _colmajor(A), _vector_rows(D), _padded(E, 1)
-    syev_entries(_KIND[a.dtype], vectors, divide, uplo, a, _ld(a), d, e, info, _chunks(nb, serial, n**3))
+    ws = scratch(ws, syev_workspace(n, nb, A.itemsize, D.itemsize, vectors, divide))
+    a, d = _colmajor(A), _vector_rows(D)
+    e, off = _padded_into(ws, 0, E, 1)
+    nchunk, per = _chunks(nb, serial, n**3), _syev_bytes(n, a.itemsize, d.itemsize, vectors, divide)
+    syev_entries(_KIND[a.dtype], vectors, divide, uplo, a, _ld(a), d, e, info, ws[off:], per,
+                 *_syev_sizes(n, divide), nchunk)
     _finish(A, a)
     _finish(D, d)
     _unpad(E, e)
 
 
 def sygv(A: np.ndarray, B: np.ndarray, D: np.ndarray, E: np.ndarray, info: np.ndarray, itype: int, uplo: int,
-         vectors: bool, serial: bool) -> None:
+         vectors: bool, serial: bool, ws: np.ndarray | None = None) -> None:
     """sygv/hegv of every entry (n >= 1); info := 0 first."""
     nb, n, _ = A.shape
     info[:] = 0
     ensure_eig()
-    a, b, d, e = _colmajor(A), _colmajor(B), _vector_rows(D), _padded(E, 1)
+    ws = scratch(ws, sygv_workspace(n, nb, A.itemsize, D.itemsize))
+    a, b, d = _colmajor(A), _colmajor(B), _vector_rows(D)
+    e, off = _padded_into(ws, 0, E, 1)
+    nchunk, per = _chunks(nb, serial, n**3), _syev_bytes(n, a.itemsize, d.itemsize, False, False)
     sygv_entries(_KIND[a.dtype], itype, vectors, uplo, a, _ld(a), b, _ld(b), d, e, info, np.ones(1, a.dtype),
-                 _chunks(nb, serial, n**3))
+                 ws[off:], per, *_syev_sizes(n, False), nchunk)
     for out, work in ((A, a), (B, b), (D, d)):
         _finish(out, work)
     _unpad(E, e)
 
 
 def gesvd(A: np.ndarray, S: np.ndarray, U: np.ndarray, V: np.ndarray, E: np.ndarray, info: np.ndarray, left: int,
-          right: int, serial: bool) -> None:
+          right: int, serial: bool, ws: np.ndarray | None = None) -> None:
     """gesvd of every entry (m, n >= 1): letters 'A', 'S', 'O', 'N' for each side."""
     nb, m, n = A.shape
     ensure_eig()
-    a, s, u, v, e = _colmajor(A), _vector_rows(S), _colmajor(U), _colmajor(V), _padded(E, 1)
-    gesvd_entries(_KIND[a.dtype], left, right, a, _ld(a), s, u, _ld(u), v, _ld(v), e, info,
-                  _chunks(nb, serial, m * n * min(m, n)))
+    kind = _KIND[A.dtype]
+    ws = scratch(ws, gesvd_workspace(kind, left, right, m, n, nb, A.itemsize, S.itemsize))
+    a, s, u, v = _colmajor(A), _vector_rows(S), _colmajor(U), _colmajor(V)
+    e, off = _padded_into(ws, 0, E, 1)
+    nchunk = _chunks(nb, serial, m * n * min(m, n))
+    per = _gesvd_bytes(kind, left, right, m, n, a.itemsize, s.itemsize)
+    gesvd_entries(kind, left, right, a, _ld(a), s, u, _ld(u), v, _ld(v), e, info, ws[off:], per,
+                  _gesvd_sizes(kind, left, right, m, n), nchunk)
     for out, work in ((A, a), (S, s), (U, u), (V, v)):
         _finish(out, work)
     _unpad(E, e)
 
 
 def syevj(A: np.ndarray, W: np.ndarray, residual: np.ndarray, n_sweeps: np.ndarray, info: np.ndarray, lower: bool,
-          vectors: bool, ascending: bool, abstol: float, max_sweeps: int, serial: bool) -> None:
+          vectors: bool, ascending: bool, abstol: float, max_sweeps: int, serial: bool,
+          ws: np.ndarray | None = None) -> None:
     """syevj/heevj of every entry (n >= 2)."""
-    nb = A.shape[0]
+    nb, n, _ = A.shape
     real = _real(A.dtype)
     eps = float(np.finfo(real).eps)
     atol = eps if abstol <= 0 else abstol
     small = float(np.finfo(real).tiny) / eps
+    nchunk, per = _chunks(nb, serial, 0), _syevj_bytes(n, A.itemsize, real.itemsize, vectors)
     syevj_entries(A, W, residual, n_sweeps, info, lower, vectors, ascending, real.type(atol), max_sweeps,
-                  real.type(small), _chunks(nb, serial, 0))
+                  real.type(small), scratch(ws, nchunk * per), per, nchunk)
 
 
 def gesvdj(A: np.ndarray, S: np.ndarray, U: np.ndarray, V: np.ndarray, residual: np.ndarray, n_sweeps: np.ndarray,
-           info: np.ndarray, left: int, right: int, abstol: float, max_sweeps: int, serial: bool) -> None:
+           info: np.ndarray, left: int, right: int, abstol: float, max_sweeps: int, serial: bool,
+           ws: np.ndarray | None = None) -> None:
     """gesvdj of every entry (m, n >= 1); A is not changed."""
-    nb = A.shape[0]
+    nb, m, n = A.shape
     ensure_eig()
     real = _real(A.dtype)
     eps = float(np.finfo(real).eps)
     atol = eps if abstol <= 0 else abstol
     small = float(np.finfo(real).tiny) / eps
+    nchunk, per = _chunks(nb, serial, 0), _gesvdj_bytes(m, n, left, right, A.itemsize)
     gesvdj_entries(_KIND[A.dtype], A, S, U, V, residual, n_sweeps, info, left, right, real.type(atol), max_sweeps,
-                   real.type(small), _chunks(nb, serial, 0))
+                   real.type(small), scratch(ws, nchunk * per), per, nchunk)
 
 
-def sterf(D: np.ndarray, E: np.ndarray, info: np.ndarray) -> None:
+def _tridiagonal_copies(ws: np.ndarray, D: np.ndarray, E: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """Contiguous copies of the one D and E (padded to n), carved from the workspace."""
+    d, off = host_carve(ws, 0, (D.shape[1],), D.dtype)
+    d[...] = D[0]
+    e, off = _padded_into(ws, off, E, 1)
+    return d, e[0], off
+
+
+def sterf(D: np.ndarray, E: np.ndarray, info: np.ndarray, ws: np.ndarray | None = None) -> None:
     """sterf of the one tridiagonal matrix (n >= 2)."""
     ensure_eig()
-    d, e = D[0].copy(), _padded(E, 1)[0]
-    sterf_entry(1 if D.dtype == np.float64 else 0, d, e, info)
+    n = D.shape[1]
+    ws = scratch(ws, tridiagonal_workspace("sterf", N_, n, D.itemsize, D.itemsize))
+    d, e, off = _tridiagonal_copies(ws, D, E)
+    sterf_entry(1 if D.dtype == np.float64 else 0, d, e, info, ws[off:])
     D[0, :] = d
     E[0, :] = e[: E.shape[1]]
 
 
-def tridiagonal(routine: str, D: np.ndarray, E: np.ndarray, C: np.ndarray, info: np.ndarray, compz: int) -> None:
+def tridiagonal(routine: str, D: np.ndarray, E: np.ndarray, C: np.ndarray, info: np.ndarray, compz: int,
+                ws: np.ndarray | None = None) -> None:
     """steqr or stedc of the one tridiagonal matrix (n >= 2); C (n x n) by compz 'N', 'V', 'I'."""
     ensure_eig()
-    d, e = D[0].copy(), _padded(E, 1)[0]
+    n = D.shape[1]
+    ws = scratch(ws, tridiagonal_workspace(routine, compz, n, C.itemsize, D.itemsize))
+    d, e, off = _tridiagonal_copies(ws, D, E)
     # A compact column-major copy of C (compz 'N': a stand-in): complex stedc with compz 'V' writes
     # rows of Z past n, which would reach the padding of a C with ldc > n.
-    n = D.shape[1]
-    c = np.empty((n, n), C.dtype).T if C.size else np.zeros((1, 1), C.dtype)
+    c, off = host_carve(ws, off, (n, n) if C.size else (1, 1), C.dtype, "F")
     if C.size:
         c[...] = C[0]
-    fn = steqr_entry if routine == "steqr" else stedc_entry
-    fn(_KIND[c.dtype], compz, d, e, c, max(1, c.shape[0]), info)
+    kind = _KIND[c.dtype]
+    if routine == "steqr":
+        steqr_entry(kind, compz, d, e, c, max(1, c.shape[0]), info, ws[off:])
+    else:
+        stedc_entry(kind, compz, d, e, c, max(1, c.shape[0]), info, ws[off:], *_stedc_lwork(kind, compz, n))
     D[0, :] = d
     E[0, :] = e[: E.shape[1]]
     if C.size:
@@ -1156,7 +1459,7 @@ def tridiagonal(routine: str, D: np.ndarray, E: np.ndarray, C: np.ndarray, info:
 
 
 def bdsqr(D: np.ndarray, E: np.ndarray, V: np.ndarray, U: np.ndarray, C: np.ndarray, info: np.ndarray,
-          uplo: int) -> None:
+          uplo: int, ws: np.ndarray | None = None) -> None:
     """bdsqr of the one bidiagonal matrix (n >= 1); rocSOLVER's handling of NaN/Inf input
     (D, E := NaN, info = n) comes first."""
     n = D.shape[1]
@@ -1166,10 +1469,11 @@ def bdsqr(D: np.ndarray, E: np.ndarray, V: np.ndarray, U: np.ndarray, C: np.ndar
         info[:] = n
         return
     ensure_eig()
-    d, e = D[0].copy(), _padded(E, 1)[0]
+    ws = scratch(ws, bdsqr_workspace(n, D.itemsize))
+    d, e, off = _tridiagonal_copies(ws, D, E)
     v, u, c = (_colmajor(x) if x.size else np.zeros((1, 1, 1), x.dtype) for x in (V, U, C))
     bdsqr_entry(_KIND[v.dtype], uplo, d, e, V.shape[2], v[0], _ld(v), U.shape[1], u[0], _ld(u), C.shape[2], c[0],
-                _ld(c), info)
+                _ld(c), info, ws[off:])
     D[0, :] = d
     E[0, :] = e[: E.shape[1]]
     for out, work in ((V, v), (U, u), (C, c)):

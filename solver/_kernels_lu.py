@@ -5,7 +5,7 @@ path and gives the same bits):
 
 - *small* entries (``min(m, n) <= SMALL``) run as numba code, many at a time: a
   chunked ``prange`` over the batch, each chunk copying one entry at a time into a
-  contiguous scratch matrix (allocated once per chunk) stored column-major
+  contiguous scratch matrix (its chunk's part of the workspace) stored column-major
   (``w[c, i] = A[i, c]``, so columns are contiguous and the loops vectorise),
   factoring or solving it there and copying it back.  The LU is right-looking, with
   a column block of ``NB`` beyond ``UNBLOCKED`` columns: its update of the trailing
@@ -26,7 +26,11 @@ unscaled); getrs/getri read pivots from the device, so a pivot outside
 MemoryAccessFault when the work runs.  getri and gesv leave the outputs of a
 singular entry as they were.
 
-The launch bodies at the end get the operands as ``(batch, rows, cols)`` views.
+Scratch memory (the small kernels' matrices and pivots, the integer argument cells of
+the LAPACK calls, the panel of the blocked LU, getri's work array) is carved out of the
+handle's workspace (:mod:`rocmath.solver._workspace`); ``*_workspace`` give the bytes,
+computed by the same code the launch bodies use.  The launch bodies at the end get the
+operands as ``(batch, rows, cols)`` views and the workspace as a byte array.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from rocmath.errors import MemoryAccessFault
 from rocmath.kernel import kernel
 
 from ._lapack import ensure_lapack, external
+from ._workspace import carve, carve2, chunk_count, chunk_of, host_carve, layout, rounded, scratch
 
 OP_N, OP_T, OP_C = ord("N"), ord("T"), ord("C")
 
@@ -53,10 +58,6 @@ SMALL = 64
 NB_LARGE = 64
 #: Column block LAPACK's getri is given workspace for (lwork = n * NB_GETRI).
 NB_GETRI = 64
-MAX_CHUNKS = 64
-#: Large entries with at least this many multiply-adds run one after another, each threaded by
-#: OpenBLAS; smaller ones in parallel (as rocmath.blas does).
-SERIAL_WORK = 1 << 18
 
 _KIND = {np.dtype(np.float32): 0, np.dtype(np.float64): 1, np.dtype(np.complex64): 2, np.dtype(np.complex128): 3}
 
@@ -214,8 +215,8 @@ def _solve(w, ipiv, e, x, trans):  # type: ignore[no-untyped-def]
 def _inverse(w, ipiv, e, work, pivot, one):  # type: ignore[no-untyped-def]
     """inv(A) from A = P L U held column-major in w (n x n) and pivots ipiv[e], in place, as
     LAPACK's unblocked getri: inv(U), then inv(A) L = inv(U) column by column from the right
-    (work: n elements from ``e * n``), then the column interchanges.  Returns info (the first
-    zero diagonal of U, w then unchanged)."""
+    (work: n elements), then the column interchanges.  Returns info (the first zero diagonal
+    of U, w then unchanged)."""
     n = w.shape[0]
     for j in range(n):
         if w[j, j] == 0:
@@ -231,13 +232,12 @@ def _inverse(w, ipiv, e, work, pivot, one):  # type: ignore[no-untyped-def]
                 w[j, jj] = t * w[jj, jj]
         for i in range(_U(j)):
             w[j, i] *= ajj
-    o = e * n
     for j in range(n - 1, -1, -1):
         for i in range(j + 1, n):
-            work[o + i] = w[j, i]
+            work[i] = w[j, i]
             w[j, i] = 0
         for q in range(j + 1, n):
-            t = work[o + q]
+            t = work[q]
             for i in range(_U(n)):
                 w[j, i] -= t * w[q, i]
     if pivot:
@@ -254,12 +254,17 @@ def _inverse(w, ipiv, e, work, pivot, one):  # type: ignore[no-untyped-def]
 # --- numba: small entries, many at a time ----------------------------------------------------------
 
 
+def _getrf_small_bytes(m: int, n: int, isz: int) -> int:
+    """Scratch of one chunk of getrf_small: the entry (n x m) and its pivots."""
+    return layout((n * m, isz), (min(m, n), 4))
+
+
 @_jit
-def _getrf_range(A, ipiv, info, pivot, one, sfmin, lo, hi):  # type: ignore[no-untyped-def]
+def _getrf_range(A, ipiv, info, pivot, one, sfmin, ws, lo, hi):  # type: ignore[no-untyped-def]
     _, m, n = A.shape
     k = min(m, n)
-    w = np.empty((n, m), A.dtype)
-    piv = np.empty(k, np.int32)
+    w, o = carve2(ws, 0, n, m, A.dtype, A.itemsize)
+    piv, o = carve(ws, o, k, np.int32, 4)
     for e in range(lo, hi):
         _load(w, A, e, 0, 0)
         info[e] = _lu(w, piv, pivot, one, sfmin)
@@ -270,23 +275,30 @@ def _getrf_range(A, ipiv, info, pivot, one, sfmin, lo, hi):  # type: ignore[no-u
 
 
 @kernel
-def getrf_small(A, ipiv, info, pivot, one, sfmin, nchunk):  # type: ignore[no-untyped-def]
+def getrf_small(A, ipiv, info, pivot, one, sfmin, ws, wper, nchunk):  # type: ignore[no-untyped-def]
     """Entry e of A (any layout): LU in place, pivots to ipiv[e] (when pivoting; ipiv is
-    then (batch, min(m, n))), info[e].  One chunk runs on the calling thread."""
+    then (batch, min(m, n))), info[e].  One chunk runs on the calling thread; chunk t's
+    scratch is bytes [t * wper, (t + 1) * wper) of ws."""
     nb = A.shape[0]
     if nchunk <= 1:
-        _getrf_range(A, ipiv, info, pivot, one[0], sfmin, 0, nb)
+        _getrf_range(A, ipiv, info, pivot, one[0], sfmin, ws, 0, nb)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
-        _getrf_range(A, ipiv, info, pivot, one[0], sfmin, t * per, min(nb, (t + 1) * per))
+        _getrf_range(A, ipiv, info, pivot, one[0], sfmin, chunk_of(ws, t, wper), t * per, min(nb, (t + 1) * per))
+
+
+def _solve_small_bytes(n: int, nrhs: int, isz: int, pivots: bool) -> int:
+    """Scratch of one chunk of getrs_small / gesv_small (``pivots``): the entry, the
+    right-hand sides (nrhs x n) and, for gesv, the pivots."""
+    return layout((n * n, isz), (nrhs * n, isz), (n if pivots else 0, 4))
 
 
 @_jit
-def _getrs_range(A, ipiv, B, trans, lo, hi):  # type: ignore[no-untyped-def]
+def _getrs_range(A, ipiv, B, trans, ws, lo, hi):  # type: ignore[no-untyped-def]
     n, nrhs = B.shape[1], B.shape[2]
-    w = np.empty((n, n), A.dtype)
-    x = np.empty((nrhs, n), B.dtype)
+    w, o = carve2(ws, 0, n, n, A.dtype, A.itemsize)
+    x, o = carve2(ws, o, nrhs, n, B.dtype, B.itemsize)
     for e in range(lo, hi):
         _load(w, A, e, 0, 0)
         _load(x, B, e, 0, 0)
@@ -295,23 +307,23 @@ def _getrs_range(A, ipiv, B, trans, lo, hi):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def getrs_small(A, ipiv, B, trans, nchunk):  # type: ignore[no-untyped-def]
+def getrs_small(A, ipiv, B, trans, ws, wper, nchunk):  # type: ignore[no-untyped-def]
     """Entry e: op(A_e) X = B_e with A_e's LU and pivots, X overwriting B_e."""
     nb = B.shape[0]
     if nchunk <= 1:
-        _getrs_range(A, ipiv, B, trans, 0, nb)
+        _getrs_range(A, ipiv, B, trans, ws, 0, nb)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
-        _getrs_range(A, ipiv, B, trans, t * per, min(nb, (t + 1) * per))
+        _getrs_range(A, ipiv, B, trans, chunk_of(ws, t, wper), t * per, min(nb, (t + 1) * per))
 
 
 @_jit
-def _gesv_range(A, ipiv, B, info, one, sfmin, lo, hi):  # type: ignore[no-untyped-def]
+def _gesv_range(A, ipiv, B, info, one, sfmin, ws, lo, hi):  # type: ignore[no-untyped-def]
     n, nrhs = B.shape[1], B.shape[2]
-    w = np.empty((n, n), A.dtype)
-    x = np.empty((nrhs, n), B.dtype)
-    piv = np.empty(n, np.int32)
+    w, o = carve2(ws, 0, n, n, A.dtype, A.itemsize)
+    x, o = carve2(ws, o, nrhs, n, B.dtype, B.itemsize)
+    piv, o = carve(ws, o, n, np.int32, 4)
     for e in range(lo, hi):
         _load(w, A, e, 0, 0)
         info[e] = _lu(w, piv, True, one, sfmin)
@@ -325,21 +337,27 @@ def _gesv_range(A, ipiv, B, info, one, sfmin, lo, hi):  # type: ignore[no-untype
 
 
 @kernel
-def gesv_small(A, ipiv, B, info, one, sfmin, nchunk):  # type: ignore[no-untyped-def]
+def gesv_small(A, ipiv, B, info, one, sfmin, ws, wper, nchunk):  # type: ignore[no-untyped-def]
     """Entry e: LU of A_e in place (pivots, info), then X overwriting B_e if A_e is regular."""
     nb = A.shape[0]
     if nchunk <= 1:
-        _gesv_range(A, ipiv, B, info, one[0], sfmin, 0, nb)
+        _gesv_range(A, ipiv, B, info, one[0], sfmin, ws, 0, nb)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
-        _gesv_range(A, ipiv, B, info, one[0], sfmin, t * per, min(nb, (t + 1) * per))
+        _gesv_range(A, ipiv, B, info, one[0], sfmin, chunk_of(ws, t, wper), t * per, min(nb, (t + 1) * per))
+
+
+def _getri_small_bytes(n: int, isz: int) -> int:
+    """Scratch of one chunk of getri_small: the entry and LAPACK getri's n-element work array."""
+    return layout((n * n, isz), (n, isz))
 
 
 @_jit
-def _getri_range(A, ipiv, C, info, work, pivot, one, lo, hi):  # type: ignore[no-untyped-def]
+def _getri_range(A, ipiv, C, info, ws, pivot, one, lo, hi):  # type: ignore[no-untyped-def]
     n = A.shape[1]
-    w = np.empty((n, n), A.dtype)
+    w, o = carve2(ws, 0, n, n, A.dtype, A.itemsize)
+    work, o = carve(ws, o, n, A.dtype, A.itemsize)
     for e in range(lo, hi):
         _load(w, A, e, 0, 0)
         info[e] = _inverse(w, ipiv, e, work, pivot, one)
@@ -348,16 +366,15 @@ def _getri_range(A, ipiv, C, info, work, pivot, one, lo, hi):  # type: ignore[no
 
 
 @kernel
-def getri_small(A, ipiv, C, info, work, pivot, one, nchunk):  # type: ignore[no-untyped-def]
-    """Entry e: C_e := inverse of A_e from its LU and pivots (C may be A); work holds n
-    elements per entry."""
+def getri_small(A, ipiv, C, info, ws, wper, pivot, one, nchunk):  # type: ignore[no-untyped-def]
+    """Entry e: C_e := inverse of A_e from its LU and pivots (C may be A)."""
     nb = A.shape[0]
     if nchunk <= 1:
-        _getri_range(A, ipiv, C, info, work, pivot, one[0], 0, nb)
+        _getri_range(A, ipiv, C, info, ws, pivot, one[0], 0, nb)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
-        _getri_range(A, ipiv, C, info, work, pivot, one[0], t * per, min(nb, (t + 1) * per))
+        _getri_range(A, ipiv, C, info, chunk_of(ws, t, wper), pivot, one[0], t * per, min(nb, (t + 1) * per))
 
 
 @kernel(parallel=False)
@@ -392,18 +409,30 @@ def _getrf_lapack(kind, m, n, pa, lda, pp, pi, iv):  # type: ignore[no-untyped-d
         _zgetrf(i, i + 4, pa, i + 8, pp, pi)
 
 
+#: Scratch of one chunk of the LAPACK kernels: the integer (and character) argument cells.
+_CELLS = layout((8, 1), (8, 4))
+
+
+@_jit
+def _cells(ws):  # type: ignore[no-untyped-def]
+    # A chunk's argument cells: 8 characters, 8 int32 (Fortran takes every argument by address).
+    ch, o = carve(ws, 0, 8, np.uint8, 1)
+    iv, o = carve(ws, o, 8, np.int32, 4)
+    return ch, iv, o
+
+
 @kernel
-def getrf_entries(kind, m, n, pa, lda, pp, pi, nchunk):  # type: ignore[no-untyped-def]
+def getrf_entries(kind, m, n, pa, lda, pp, pi, ws, wper, nchunk):  # type: ignore[no-untyped-def]
     """Entry e (addresses pa[e], pp[e], pi[e]): LAPACK getrf in place."""
     nb = pa.shape[0]
     if nchunk <= 1:
-        iv = np.empty(4, np.int32)
+        _, iv, _ = _cells(ws)
         for e in range(nb):
             _getrf_lapack(kind, m, n, pa[e], lda, pp[e], pi[e], iv)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
-        iv = np.empty(4, np.int32)
+        _, iv, _ = _cells(chunk_of(ws, t, wper))
         for e in range(t * per, min(nb, (t + 1) * per)):
             _getrf_lapack(kind, m, n, pa[e], lda, pp[e], pi[e], iv)
 
@@ -424,17 +453,17 @@ def _getrs_lapack(kind, trans, n, nrhs, pa, lda, pp, pb, ldb, ch, iv):  # type: 
 
 
 @kernel
-def getrs_entries(kind, trans, n, nrhs, pa, lda, pp, pb, ldb, nchunk):  # type: ignore[no-untyped-def]
+def getrs_entries(kind, trans, n, nrhs, pa, lda, pp, pb, ldb, ws, wper, nchunk):  # type: ignore[no-untyped-def]
     """Entry e: LAPACK getrs, X overwriting B."""
     nb = pa.shape[0]
     if nchunk <= 1:
-        ch, iv = np.empty(2, np.uint8), np.empty(6, np.int32)
+        ch, iv, _ = _cells(ws)
         for e in range(nb):
             _getrs_lapack(kind, trans, n, nrhs, pa[e], lda, pp[e], pb[e], ldb, ch, iv)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
-        ch, iv = np.empty(2, np.uint8), np.empty(6, np.int32)
+        ch, iv, _ = _cells(chunk_of(ws, t, wper))
         for e in range(t * per, min(nb, (t + 1) * per)):
             _getrs_lapack(kind, trans, n, nrhs, pa[e], lda, pp[e], pb[e], ldb, ch, iv)
 
@@ -454,26 +483,30 @@ def _gesv_lapack(kind, n, nrhs, pa, lda, pp, pb, ldb, pi, iv):  # type: ignore[n
 
 
 @kernel
-def gesv_entries(kind, n, nrhs, pa, lda, pp, pb, ldb, pi, nchunk):  # type: ignore[no-untyped-def]
+def gesv_entries(kind, n, nrhs, pa, lda, pp, pb, ldb, pi, ws, wper, nchunk):  # type: ignore[no-untyped-def]
     """Entry e: LAPACK gesv (B is not solved for a singular entry)."""
     nb = pa.shape[0]
     if nchunk <= 1:
-        iv = np.empty(4, np.int32)
+        _, iv, _ = _cells(ws)
         for e in range(nb):
             _gesv_lapack(kind, n, nrhs, pa[e], lda, pp[e], pb[e], ldb, pi[e], iv)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
-        iv = np.empty(4, np.int32)
+        _, iv, _ = _cells(chunk_of(ws, t, wper))
         for e in range(t * per, min(nb, (t + 1) * per)):
             _gesv_lapack(kind, n, nrhs, pa[e], lda, pp[e], pb[e], ldb, pi[e], iv)
 
 
 @kernel(parallel=False)
-def getri_entries(kind, n, pa, lda, pp, pwork, lwork, pi):  # type: ignore[no-untyped-def]
+def getri_entries(kind, n, pa, lda, pp, pi, ws, isz):  # type: ignore[no-untyped-def]
     """Entry e, one after another (they share the workspace): LAPACK getri in place (a
-    singular entry is left as it was)."""
-    iv = np.empty(4, np.int32)
+    singular entry is left as it was); its work array is n * NB_GETRI elements of ``isz``
+    bytes after the argument cells."""
+    _, iv, o = _cells(ws)
+    lwork = n * NB_GETRI
+    work, _ = carve(ws, o, lwork * isz, np.uint8, 1)
+    pwork = work.ctypes.data
     iv[0], iv[1], iv[2] = n, lda, lwork
     i = iv.ctypes.data
     for e in range(pa.shape[0]):
@@ -512,24 +545,27 @@ def _trsm_gemm(kind, ch, iv, one, minus_one, pa, pb, pc, blas_gemm):  # type: ig
         _zgemm(s + 4, s + 5, i, i + 4, i + 8, mo, pa, i + 12, pb, i + 16, o, pc, i + 20)
 
 
+def _npvt_blocked_bytes(m: int, isz: int) -> int:
+    """Scratch of getrf_npvt_blocked: the argument cells and one panel (NB_LARGE x m)."""
+    return _CELLS + layout((NB_LARGE * m, isz))
+
+
 @kernel(parallel=False)
-def getrf_npvt_blocked(kind, A, pa, lda, info, one, sfmin):  # type: ignore[no-untyped-def]
+def getrf_npvt_blocked(kind, A, pa, lda, info, one, minus_one, sfmin, ws):  # type: ignore[no-untyped-def]
     """Entry e (A[e], at address pa[e]): blocked right-looking LU without pivoting, in
-    place.  Panels of NB_LARGE columns are factored in scratch by :func:`_lu`; then
-    A12 := inv(L11) A12 (trsm) and A22 -= A21 A12 (gemm) through the host BLAS."""
+    place.  Panels of NB_LARGE columns are factored in scratch (from ws) by :func:`_lu`;
+    then A12 := inv(L11) A12 (trsm) and A22 -= A21 A12 (gemm) through the host BLAS."""
     nb, m, n = A.shape
     k = min(m, n)
     isz = A.itemsize
-    ch = np.empty(8, np.uint8)
+    ch, iv, o = _cells(ws)
     ch[0], ch[1], ch[2], ch[3], ch[4], ch[5] = ord("L"), ord("L"), OP_N, ord("U"), OP_N, OP_N
-    iv = np.empty(8, np.int32)
-    minus_one = -one
-    piv = np.empty(0, np.int32)
+    piv, panel = carve(ws, o, 0, np.int32, 4)  # no pivots; the panel (NB_LARGE x m at most) follows
     for e in range(nb):
         first = 0
         for j0 in range(0, k, NB_LARGE):
             jb = min(NB_LARGE, k - j0)
-            w = np.empty((jb, m - j0), A.dtype)
+            w, _ = carve2(ws, panel, jb, m - j0, A.dtype, isz)
             _load(w, A, e, j0, j0)
             r = _lu(w, piv, False, one[0], sfmin)
             _store(A, e, j0, j0, w)
@@ -592,7 +628,8 @@ def _finish(out: np.ndarray, work: np.ndarray) -> None:
 
 
 def _chunks(nb: int, serial: bool, work: int = 0) -> int:
-    return 1 if serial or nb <= 1 or work >= SERIAL_WORK else min(nb, MAX_CHUNKS)
+    # At most chunk_count(nb, work): the bound the *_workspace functions size the workspace for.
+    return 1 if serial else chunk_count(nb, work)
 
 
 def _one(dtype: np.dtype[Any]) -> np.ndarray:
@@ -620,67 +657,121 @@ def _no_pivots(nb: int) -> np.ndarray:
     return np.zeros((nb, 0), np.int32)
 
 
-def getrf(A: np.ndarray, ipiv: np.ndarray | None, info: np.ndarray, serial: bool) -> None:
+# --- workspace: the bytes each launch body carves (the routines' workspace functions) ---------------
+
+
+def getrf_workspace(m: int, n: int, batch: int, itemsize: int, pivot: bool = True) -> int:
+    """Bytes of workspace :func:`getrf` uses: per chunk the entry and its pivots (small entries)
+    or LAPACK's argument cells (large ones); the argument cells and one panel for the blocked
+    LU without pivoting."""
+    k = min(m, n)
+    if batch == 0 or k == 0:
+        return 0
+    if k <= SMALL:
+        return chunk_count(batch) * _getrf_small_bytes(m, n, itemsize)
+    if not pivot:
+        return _npvt_blocked_bytes(m, itemsize)
+    return chunk_count(batch, m * n * k) * _CELLS
+
+
+def getrs_workspace(n: int, nrhs: int, batch: int, itemsize: int) -> int:
+    """Bytes of workspace :func:`getrs` uses: per chunk the entry and its right-hand sides (small
+    entries) or LAPACK's argument cells."""
+    if batch == 0 or n == 0 or nrhs == 0:
+        return 0
+    if n <= SMALL:
+        return chunk_count(batch) * _solve_small_bytes(n, nrhs, itemsize, False)
+    return chunk_count(batch, n * n * nrhs) * _CELLS
+
+
+def gesv_workspace(n: int, nrhs: int, batch: int, itemsize: int) -> int:
+    """Bytes of workspace :func:`gesv` uses (as getrs, with the pivots of small entries)."""
+    if batch == 0 or n == 0 or nrhs == 0:
+        return 0
+    if n <= SMALL:
+        return chunk_count(batch) * _solve_small_bytes(n, nrhs, itemsize, True)
+    return chunk_count(batch, n * n * (n + nrhs)) * _CELLS
+
+
+def getri_workspace(n: int, batch: int, itemsize: int, pivot: bool = True) -> int:
+    """Bytes of workspace :func:`getri` uses: per chunk the entry and an n-element work array
+    (small entries); for large ones LAPACK's work array (n * NB_GETRI elements, the entries run
+    one at a time) and, without pivoting, the identity pivots LAPACK's getri reads."""
+    if n == 0 or batch == 0:
+        return 0
+    if n <= SMALL:
+        return chunk_count(batch) * _getri_small_bytes(n, itemsize)
+    return (0 if pivot else rounded(4 * batch * n)) + _CELLS + layout((n * NB_GETRI, itemsize))
+
+
+# --- launch bodies --------------------------------------------------------------------------------
+
+
+def getrf(A: np.ndarray, ipiv: np.ndarray | None, info: np.ndarray, serial: bool,
+          ws: np.ndarray | None = None) -> None:
     """LU of every entry of A in place, pivoted when ``ipiv`` is given ((batch, min(m, n)));
-    ``serial`` processes entries in order (overlapping outputs)."""
+    ``serial`` processes entries in order (overlapping outputs); ``ws``: the workspace
+    (:func:`getrf_workspace` bytes)."""
     nb, m, n = A.shape
     k = min(m, n)
+    isz = A.itemsize
     pivot = ipiv is not None
     if k <= SMALL:
         piv = ipiv if ipiv is not None else _no_pivots(nb)
-        getrf_small(A, piv, info, pivot, _one(A.dtype), _sfmin(A.dtype), _chunks(nb, serial))
+        nchunk, per = _chunks(nb, serial), _getrf_small_bytes(m, n, isz)
+        getrf_small(A, piv, info, pivot, _one(A.dtype), _sfmin(A.dtype), scratch(ws, nchunk * per), per, nchunk)
         return
     ensure_lapack()
     a = _colmajor(A)
     if ipiv is None:
-        getrf_npvt_blocked(_KIND[a.dtype], a, _addresses(a), _ld(a), info, _one(a.dtype), _sfmin(a.dtype))
+        getrf_npvt_blocked(_KIND[a.dtype], a, _addresses(a), _ld(a), info, _one(a.dtype), -_one(a.dtype),
+                           _sfmin(a.dtype), scratch(ws, _npvt_blocked_bytes(m, isz)))
     else:
         p = _vector_rows(ipiv)
+        nchunk = _chunks(nb, serial, m * n * k)
         getrf_entries(_KIND[a.dtype], m, n, _addresses(a), _ld(a), _addresses(p), _addresses(info[:, None]),
-                      _chunks(nb, serial, m * n * k))
+                      scratch(ws, nchunk * _CELLS), _CELLS, nchunk)
         _finish(ipiv, p)
     _finish(A, a)
 
 
-def getrs(trans: int, A: np.ndarray, ipiv: np.ndarray, B: np.ndarray, serial: bool) -> None:
+def getrs(trans: int, A: np.ndarray, ipiv: np.ndarray, B: np.ndarray, serial: bool,
+          ws: np.ndarray | None = None) -> None:
     """op(A_e) X = B_e for every entry with A_e's LU and pivots, X over B_e."""
     nb, n, nrhs = B.shape
     _check_pivots(ipiv, n)
     if n <= SMALL:
-        getrs_small(A, ipiv, B, trans, _chunks(nb, serial))
+        nchunk, per = _chunks(nb, serial), _solve_small_bytes(n, nrhs, A.itemsize, False)
+        getrs_small(A, ipiv, B, trans, scratch(ws, nchunk * per), per, nchunk)
         return
     ensure_lapack()
     a, b, p = _colmajor(A), _colmajor(B), _vector_rows(ipiv)
+    nchunk = _chunks(nb, serial, n * n * nrhs)
     getrs_entries(_KIND[a.dtype], trans, n, nrhs, _addresses(a), _ld(a), _addresses(p), _addresses(b), _ld(b),
-                  _chunks(nb, serial, n * n * nrhs))
+                  scratch(ws, nchunk * _CELLS), _CELLS, nchunk)
     _finish(B, b)
 
 
-def gesv(A: np.ndarray, ipiv: np.ndarray, B: np.ndarray, info: np.ndarray, serial: bool) -> None:
+def gesv(A: np.ndarray, ipiv: np.ndarray, B: np.ndarray, info: np.ndarray, serial: bool,
+         ws: np.ndarray | None = None) -> None:
     """LU of every A_e in place (pivots, info), then X over B_e for the regular ones."""
     nb, n, nrhs = B.shape
     if n <= SMALL:
-        gesv_small(A, ipiv, B, info, _one(A.dtype), _sfmin(A.dtype), _chunks(nb, serial))
+        nchunk, per = _chunks(nb, serial), _solve_small_bytes(n, nrhs, A.itemsize, True)
+        gesv_small(A, ipiv, B, info, _one(A.dtype), _sfmin(A.dtype), scratch(ws, nchunk * per), per, nchunk)
         return
     ensure_lapack()
     a, b, p = _colmajor(A), _colmajor(B), _vector_rows(ipiv)
+    nchunk = _chunks(nb, serial, n * n * (n + nrhs))
     gesv_entries(_KIND[a.dtype], n, nrhs, _addresses(a), _ld(a), _addresses(p), _addresses(b), _ld(b),
-                 _addresses(info[:, None]), _chunks(nb, serial, n * n * (n + nrhs)))
+                 _addresses(info[:, None]), scratch(ws, nchunk * _CELLS), _CELLS, nchunk)
     _finish(A, a)
     _finish(ipiv, p)
     _finish(B, b)
 
 
-def getri_workspace(n: int, batch: int, itemsize: int) -> int:
-    """Bytes of handle workspace getri uses: LAPACK's work array, n elements per entry for
-    small entries, n * NB_GETRI for large ones (run one at a time)."""
-    if n == 0 or batch == 0:
-        return 0
-    return itemsize * (n * batch if n <= SMALL else n * NB_GETRI)
-
-
-def getri(A: np.ndarray, ipiv: np.ndarray | None, C: np.ndarray | None, info: np.ndarray, work: np.ndarray,
-          serial: bool) -> None:
+def getri(A: np.ndarray, ipiv: np.ndarray | None, C: np.ndarray | None, info: np.ndarray, serial: bool,
+          ws: np.ndarray | None = None) -> None:
     """C_e := inverse of A_e from its LU (and pivots, unless None); in place when C is None.
     A singular entry (a zero on U's diagonal: info) leaves its output as it was."""
     nb, n, _ = A.shape
@@ -689,11 +780,14 @@ def getri(A: np.ndarray, ipiv: np.ndarray | None, C: np.ndarray | None, info: np
         C = A
     if ipiv is not None:
         _check_pivots(ipiv, n)
+    isz = A.itemsize
     if n <= SMALL:
         piv = ipiv if ipiv is not None else _no_pivots(nb)
-        getri_small(A, piv, C, info, work, ipiv is not None, _one(A.dtype), _chunks(nb, serial))
+        nchunk, per = _chunks(nb, serial), _getri_small_bytes(n, isz)
+        getri_small(A, piv, C, info, scratch(ws, nchunk * per), per, ipiv is not None, _one(A.dtype), nchunk)
         return
     ensure_lapack()
+    ws = scratch(ws, getri_workspace(n, nb, isz, ipiv is not None))
     # LAPACK inverts in place and checks U's diagonal first; here the check comes first so an
     # out-of-place C of a singular entry is not touched either.
     d = np.arange(n)
@@ -703,9 +797,13 @@ def getri(A: np.ndarray, ipiv: np.ndarray | None, C: np.ndarray | None, info: np
     if out:
         C[regular] = A[regular]
     c = _colmajor(C)
-    p = _vector_rows(ipiv) if ipiv is not None else np.tile(np.arange(1, n + 1, dtype=np.int32), (nb, 1))
-    getri_entries(_KIND[c.dtype], n, _addresses(c)[regular], _ld(c), _addresses(p)[regular], work.ctypes.data,
-                  work.size, _addresses(info[:, None])[regular])
+    if ipiv is not None:
+        p, off = _vector_rows(ipiv), 0
+    else:  # LAPACK's getri always interchanges: the identity pivots
+        p, off = host_carve(ws, 0, (nb, n), np.int32)
+        p[...] = np.arange(1, n + 1, dtype=np.int32)
+    getri_entries(_KIND[c.dtype], n, _addresses(c)[regular], _ld(c), _addresses(p)[regular],
+                  _addresses(info[:, None])[regular], ws[off:], isz)
     _finish(C, c)
 
 

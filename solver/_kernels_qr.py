@@ -26,6 +26,11 @@ over the batch); larger ones call scipy's LAPACK (geqrf, gelqf, geqlf, gerqf,
 orgqr/ungqr, orglq/unglq, ormqr/unmqr, ormlq/unmlq: blocked, OpenBLAS-threaded) one
 entry after another through the function pointers of ``scipy.linalg.cython_lapack``.
 The path depends on sizes only.
+
+Scratch memory (the small kernels' matrices and scalars, LAPACK's work arrays, the
+staging of large gels entries) is carved out of the handle's workspace
+(:mod:`rocmath.solver._workspace`); the ``*_workspace`` functions give the bytes, computed
+by the same code the launch bodies use.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from rocmath.kernel import kernel
 
 from ._kernels_lu import _addresses, _chunks, _colmajor, _finish, _ld, _vector_rows
 from ._lapack import _capsule_address
+from ._workspace import carve, carve2, chunk_count, chunk_of, host_carve, layout, scratch
 
 #: Entries up to this size run as numba code (see the module docstring).
 SMALL = 64
@@ -243,13 +249,24 @@ def _solve_rh(w, x):  # type: ignore[no-untyped-def]
 # --- numba: small entries, many at a time ----------------------------------------------------------
 
 
+def _factor_bytes(m: int, n: int, isz: int) -> int:
+    """Scratch of one chunk of factor_small / generate_small: the entry and its scalars."""
+    return layout((m * n, isz), (min(m, n), isz))
+
+
 @_jit
-def _factor_range(A, tau, herm, rev, safmin, lo, hi):  # type: ignore[no-untyped-def]
+def _matrix(ws, off, rows, cols, A):  # type: ignore[no-untyped-def]
+    # A cols x rows scratch matrix of A's type at byte off of ws (column-major: w[c, i]).
+    return carve2(ws, off, cols, rows, A.dtype, A.itemsize)
+
+
+@_jit
+def _factor_range(A, tau, herm, rev, safmin, ws, lo, hi):  # type: ignore[no-untyped-def]
     _, m, n = A.shape
     rows, cols = (n, m) if herm else (m, n)
     k = min(m, n)
-    w = np.empty((cols, rows), A.dtype)
-    t = np.empty(k, A.dtype)
+    w, o = _matrix(ws, 0, rows, cols, A)
+    t, o = carve(ws, o, k, A.dtype, A.itemsize)
     for e in range(lo, hi):
         _load(w, A, e, herm, rev)
         _geqr2(w, t, safmin)
@@ -259,24 +276,24 @@ def _factor_range(A, tau, herm, rev, safmin, lo, hi):  # type: ignore[no-untyped
 
 
 @kernel
-def factor_small(A, tau, herm, rev, safmin, nchunk):  # type: ignore[no-untyped-def]
+def factor_small(A, tau, herm, rev, safmin, ws, wper, nchunk):  # type: ignore[no-untyped-def]
     """Entry e of A: the Householder factorization selected by herm/rev (module docstring) in
-    place, its scalars to tau[e]."""
+    place, its scalars to tau[e]; chunk t's scratch in bytes [t * wper, (t + 1) * wper) of ws."""
     nb = A.shape[0]
     if nchunk <= 1:
-        _factor_range(A, tau, herm, rev, safmin, 0, nb)
+        _factor_range(A, tau, herm, rev, safmin, ws, 0, nb)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
-        _factor_range(A, tau, herm, rev, safmin, t * per, min(nb, (t + 1) * per))
+        _factor_range(A, tau, herm, rev, safmin, chunk_of(ws, t, wper), t * per, min(nb, (t + 1) * per))
 
 
 @_jit
-def _generate_range(A, tau, k, herm, lo, hi):  # type: ignore[no-untyped-def]
+def _generate_range(A, tau, k, herm, ws, lo, hi):  # type: ignore[no-untyped-def]
     _, m, n = A.shape
     rows, cols = (n, m) if herm else (m, n)
-    w = np.empty((cols, rows), A.dtype)
-    t = np.empty(k, A.dtype)
+    w, o = _matrix(ws, 0, rows, cols, A)
+    t, o = carve(ws, o, k, A.dtype, A.itemsize)
     for e in range(lo, hi):
         _load(w, A, e, herm, False)
         for j in range(k):
@@ -286,26 +303,31 @@ def _generate_range(A, tau, k, herm, lo, hi):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def generate_small(A, tau, k, herm, nchunk):  # type: ignore[no-untyped-def]
+def generate_small(A, tau, k, herm, ws, wper, nchunk):  # type: ignore[no-untyped-def]
     """Entry e of A: Q of its QR (LQ if herm) factorization from k vectors, in place."""
     nb = A.shape[0]
     if nchunk <= 1:
-        _generate_range(A, tau, k, herm, 0, nb)
+        _generate_range(A, tau, k, herm, ws, 0, nb)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
-        _generate_range(A, tau, k, herm, t * per, min(nb, (t + 1) * per))
+        _generate_range(A, tau, k, herm, chunk_of(ws, t, wper), t * per, min(nb, (t + 1) * per))
+
+
+def _apply_bytes(nq: int, k: int, m: int, n: int, isz: int) -> int:
+    """Scratch of one chunk of apply_small: the vectors (k x nq), C and the scalars."""
+    return layout((k * nq, isz), (m * n, isz), (k, isz))
 
 
 @_jit
-def _apply_range(V, tau, C, vherm, cherm, qherm, lo, hi):  # type: ignore[no-untyped-def]
+def _apply_range(V, tau, C, vherm, cherm, qherm, ws, lo, hi):  # type: ignore[no-untyped-def]
     _, vr, vc = V.shape
     nq, k = (vc, vr) if vherm else (vr, vc)
     _, m, n = C.shape
     rows, cols = (n, m) if cherm else (m, n)
-    v = np.empty((k, nq), V.dtype)
-    cw = np.empty((cols, rows), C.dtype)
-    t = np.empty(k, V.dtype)
+    v, o = _matrix(ws, 0, nq, k, V)
+    cw, o = _matrix(ws, o, rows, cols, C)
+    t, o = carve(ws, o, k, V.dtype, V.itemsize)
     for e in range(lo, hi):
         _load(v, V, e, vherm, False)
         _load(cw, C, e, cherm, False)
@@ -316,26 +338,31 @@ def _apply_range(V, tau, C, vherm, cherm, qherm, lo, hi):  # type: ignore[no-unt
 
 
 @kernel
-def apply_small(V, tau, C, vherm, cherm, qherm, nchunk):  # type: ignore[no-untyped-def]
+def apply_small(V, tau, C, vherm, cherm, qherm, ws, wper, nchunk):  # type: ignore[no-untyped-def]
     """Entry e: C := op(Q) C for the Q whose vectors V holds (vherm: as rows, LQ); C is taken
     conjugate-transposed if cherm (a product from the right)."""
     nb = C.shape[0]
     if nchunk <= 1:
-        _apply_range(V, tau, C, vherm, cherm, qherm, 0, nb)
+        _apply_range(V, tau, C, vherm, cherm, qherm, ws, 0, nb)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
-        _apply_range(V, tau, C, vherm, cherm, qherm, t * per, min(nb, (t + 1) * per))
+        _apply_range(V, tau, C, vherm, cherm, qherm, chunk_of(ws, t, wper), t * per, min(nb, (t + 1) * per))
+
+
+def _gels_small_bytes(m: int, n: int, nrhs: int, isz: int) -> int:
+    """Scratch of one chunk of gels_small: the entry (A or A^H), its scalars, the right-hand sides."""
+    return layout((m * n, isz), (min(m, n), isz), (nrhs * max(m, n), isz))
 
 
 @_jit
-def _gels_range(A, B, info, solve_n, safmin, lo, hi):  # type: ignore[no-untyped-def]
+def _gels_range(A, B, info, solve_n, safmin, ws, lo, hi):  # type: ignore[no-untyped-def]
     _, m, n = A.shape
     herm = m < n
     rows, cols = max(m, n), min(m, n)
-    w = np.empty((cols, rows), A.dtype)
-    t = np.empty(cols, A.dtype)
-    x = np.empty((B.shape[2], rows), B.dtype)
+    w, o = _matrix(ws, 0, rows, cols, A)
+    t, o = carve(ws, o, cols, A.dtype, A.itemsize)
+    x, o = _matrix(ws, o, rows, B.shape[2], B)
     for e in range(lo, hi):
         _load(w, A, e, herm, False)
         _geqr2(w, t, safmin)
@@ -359,15 +386,15 @@ def _gels_range(A, B, info, solve_n, safmin, lo, hi):  # type: ignore[no-untyped
 
 
 @kernel
-def gels_small(A, B, info, solve_n, safmin, nchunk):  # type: ignore[no-untyped-def]
+def gels_small(A, B, info, solve_n, safmin, ws, wper, nchunk):  # type: ignore[no-untyped-def]
     """Entry e: least squares / minimum norm solution of op(A_e) X = B_e (see :func:`gels`)."""
     nb = A.shape[0]
     if nchunk <= 1:
-        _gels_range(A, B, info, solve_n, safmin, 0, nb)
+        _gels_range(A, B, info, solve_n, safmin, ws, 0, nb)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
-        _gels_range(A, B, info, solve_n, safmin, t * per, min(nb, (t + 1) * per))
+        _gels_range(A, B, info, solve_n, safmin, chunk_of(ws, t, wper), t * per, min(nb, (t + 1) * per))
 
 
 @kernel(parallel=False)
@@ -453,9 +480,15 @@ def _ref(x: Any) -> Any:
     return ctypes.byref(x)
 
 
-def _work(dtype: np.dtype[Any], *dims: int) -> tuple[np.ndarray, ctypes.c_int]:
-    lwork = (max(1, *dims) + NB_WORK + 1) * NB_WORK
-    return np.empty(lwork, dtype), ctypes.c_int(lwork)
+def _lwork(*dims: int) -> int:
+    """Elements of the work array the blocked LAPACK routines get: blocks of NB_WORK columns."""
+    return (max(1, *dims) + NB_WORK + 1) * NB_WORK
+
+
+def _work(ws: np.ndarray, dtype: np.dtype[Any], *dims: int) -> tuple[np.ndarray, ctypes.c_int]:
+    """LAPACK's work array, carved from the start of ``ws``."""
+    lwork = _lwork(*dims)
+    return host_carve(ws, 0, (lwork,), dtype)[0], ctypes.c_int(lwork)
 
 
 # --- launch bodies: numpy around the kernels --------------------------------------------------------
@@ -471,17 +504,29 @@ def _safmin(dtype: np.dtype[Any]) -> float:
     return float(f.tiny) / float(f.eps)
 
 
-def factor(kind: str, A: np.ndarray, tau: np.ndarray, serial: bool) -> None:
+def factor_workspace(m: int, n: int, batch: int, itemsize: int) -> int:
+    """Bytes of workspace :func:`factor` uses: per chunk the entry and its scalars (small
+    entries), or LAPACK's work array (large ones, one at a time)."""
+    if batch == 0 or m == 0 or n == 0:
+        return 0
+    if min(m, n) <= SMALL:
+        return chunk_count(batch) * _factor_bytes(m, n, itemsize)
+    return layout((_lwork(m, n), itemsize))
+
+
+def factor(kind: str, A: np.ndarray, tau: np.ndarray, serial: bool, ws: np.ndarray | None = None) -> None:
     """The Householder factorization ``kind`` (qr, lq, ql, rq) of every entry of A in place,
-    LAPACK's layout; the scalars to tau ((batch, min(m, n)))."""
+    LAPACK's layout; the scalars to tau ((batch, min(m, n))); ``ws``: the workspace
+    (:func:`factor_workspace` bytes)."""
     nb, m, n = A.shape
     herm, rev, name = FACTOR[kind]
     if min(m, n) <= SMALL:
-        factor_small(A, tau, herm, rev, _safmin(A.dtype), _chunks(nb, serial))
+        nchunk, per = _chunks(nb, serial), _factor_bytes(m, n, A.itemsize)
+        factor_small(A, tau, herm, rev, _safmin(A.dtype), scratch(ws, nchunk * per), per, nchunk)
         return
     a, t = _colmajor(A), _vector_rows(tau)
     fn = _lapack(_P[a.dtype], name)
-    work, lwork = _work(a.dtype, m, n)
+    work, lwork = _work(scratch(ws, factor_workspace(m, n, 1, a.itemsize)), a.dtype, m, n)
     mm, nn, lda, info = _ints(m, n, _ld(a), 0)
     for pa, pt in zip(_addresses(a), _addresses(t), strict=True):
         fn(_ref(mm), _ref(nn), int(pa), _ref(lda), int(pt), work.ctypes.data, _ref(lwork), _ref(info))
@@ -489,40 +534,63 @@ def factor(kind: str, A: np.ndarray, tau: np.ndarray, serial: bool) -> None:
     _finish(tau, t)
 
 
-def generate(kind: str, A: np.ndarray, tau: np.ndarray, k: int) -> None:
+def generate_workspace(m: int, n: int, batch: int, itemsize: int) -> int:
+    """Bytes of workspace :func:`generate` uses (as :func:`factor_workspace`; small entries are
+    those with max(m, n) <= SMALL)."""
+    if batch == 0 or m == 0 or n == 0:
+        return 0
+    if max(m, n) <= SMALL:
+        return chunk_count(batch) * _factor_bytes(m, n, itemsize)
+    return layout((_lwork(m, n), itemsize))
+
+
+def generate(kind: str, A: np.ndarray, tau: np.ndarray, k: int, ws: np.ndarray | None = None) -> None:
     """Q of the QR (kind qr: orthonormal columns) or LQ (lq: rows) factorization whose k
     vectors and scalars A and tau hold, over A."""
     nb, m, n = A.shape
     herm = kind == "lq"
     if max(m, n) <= SMALL:
-        generate_small(A, tau, k, herm, _chunks(nb, False))
+        nchunk, per = _chunks(nb, False), _factor_bytes(m, n, A.itemsize)
+        generate_small(A, tau, k, herm, scratch(ws, nchunk * per), per, nchunk)
         return
     a, t = _colmajor(A), _vector_rows(tau)
     fn = _lapack(_P[a.dtype], "orglq" if herm else "orgqr")
-    work, lwork = _work(a.dtype, m, n)
+    work, lwork = _work(scratch(ws, generate_workspace(m, n, 1, a.itemsize)), a.dtype, m, n)
     mm, nn, kk, lda, info = _ints(m, n, k, _ld(a), 0)
     for pa, pt in zip(_addresses(a), _addresses(t), strict=True):
         fn(_ref(mm), _ref(nn), _ref(kk), int(pa), _ref(lda), int(pt), work.ctypes.data, _ref(lwork), _ref(info))
     _finish(A, a)
 
 
-def apply(kind: str, left: bool, trans: bool, V: np.ndarray, tau: np.ndarray, C: np.ndarray) -> None:
+def apply_workspace(left: bool, m: int, n: int, k: int, batch: int, itemsize: int) -> int:
+    """Bytes of workspace :func:`apply` uses: per chunk the vectors, C and the scalars (small
+    entries), or LAPACK's work array."""
+    if batch == 0 or m == 0 or n == 0 or k == 0:
+        return 0
+    if max(m, n) <= SMALL:
+        return chunk_count(batch) * _apply_bytes(m if left else n, k, m, n, itemsize)
+    return layout((_lwork(m, n), itemsize))
+
+
+def apply(kind: str, left: bool, trans: bool, V: np.ndarray, tau: np.ndarray, C: np.ndarray,
+          ws: np.ndarray | None = None) -> None:
     """C := op(Q) C (left) or C op(Q) (right), op(Q) = Q^H if trans, for the Q of the QR (kind
     qr: V is nq x k) or LQ (lq: V is k x nq) factorization with scalars tau."""
     nb, m, n = C.shape
     lq = kind == "lq"
+    k = tau.shape[1]
     if max(m, n) <= SMALL:
         # op(Q_LQ) = op'(Q') for the QR factor Q' of V^H, op' the other one; from the right,
         # C op(Q) = (op(Q)^H C^H)^H.
-        apply_small(V, tau, C, lq, not left, trans ^ lq ^ (not left), _chunks(nb, False))
+        nchunk, per = _chunks(nb, False), _apply_bytes(m if left else n, k, m, n, C.itemsize)
+        apply_small(V, tau, C, lq, not left, trans ^ lq ^ (not left), scratch(ws, nchunk * per), per, nchunk)
         return
     v, t, c = _colmajor(V), _vector_rows(tau), _colmajor(C)
     p = _P[c.dtype]
     fn = _lapack(p, "ormlq" if lq else "ormqr")
-    k = tau.shape[1]
     side = ctypes.c_char(b"L" if left else b"R")
     op = ctypes.c_char(b"N" if not trans else (b"C" if p in "cz" else b"T"))
-    work, lwork = _work(c.dtype, m, n)
+    work, lwork = _work(scratch(ws, apply_workspace(left, m, n, k, 1, c.itemsize)), c.dtype, m, n)
     mm, nn, kk, lda, ldc, info = _ints(m, n, k, _ld(v), _ld(c), 0)
     for pv, pt, pc in zip(_addresses(v), _addresses(t), _addresses(c), strict=True):
         fn(_ref(side), _ref(op), _ref(mm), _ref(nn), _ref(kk), int(pv), _ref(lda), int(pt), int(pc), _ref(ldc),
@@ -530,7 +598,26 @@ def apply(kind: str, left: bool, trans: bool, V: np.ndarray, tau: np.ndarray, C:
     _finish(C, c)
 
 
-def gels(A: np.ndarray, B: np.ndarray, info: np.ndarray, trans: bool, serial: bool) -> None:
+def _gels_large_parts(m: int, n: int, nrhs: int, itemsize: int) -> tuple[int, int]:
+    """(bytes of a large gels entry's staging: its matrix, scalars and right-hand sides; bytes of
+    the LAPACK work array after it)."""
+    rows, cols = max(m, n), min(m, n)
+    staging = layout((rows * cols, itemsize), (cols, itemsize), (rows * nrhs, itemsize))
+    return staging, layout((max(_lwork(rows, cols), _lwork(rows, nrhs)), itemsize))
+
+
+def gels_workspace(m: int, n: int, nrhs: int, batch: int, itemsize: int) -> int:
+    """Bytes of workspace :func:`gels` uses: per chunk the entry, its scalars and right-hand sides
+    (small entries); for large ones (one at a time) the same staging and LAPACK's work array."""
+    if batch == 0 or m == 0 or n == 0 or nrhs == 0:
+        return 0
+    if min(m, n) <= SMALL:
+        return chunk_count(batch) * _gels_small_bytes(m, n, nrhs, itemsize)
+    return sum(_gels_large_parts(m, n, nrhs, itemsize))
+
+
+def gels(A: np.ndarray, B: np.ndarray, info: np.ndarray, trans: bool, serial: bool,
+         ws: np.ndarray | None = None) -> None:
     """rocSOLVER's gels on every entry: A := its QR (m >= n) or LQ (m < n) factorization; B
     (max(m, n) x nrhs) := the least squares solution of op(A) X = B (overdetermined) or the
     minimum norm one (underdetermined); info := the first zero on R's (L's) diagonal, 1-based.
@@ -538,34 +625,41 @@ def gels(A: np.ndarray, B: np.ndarray, info: np.ndarray, trans: bool, serial: bo
     (m >= n, not transposed) or Q (m < n, transposed): B then holds that product, as in
     rocSOLVER and LAPACK."""
     nb, m, n = A.shape
+    nrhs = B.shape[2]
     # With M = A (m >= n) or A^H (LQ of A = QR of A^H): R X = Q^H B or X = Q inv(R^H) B.
     solve_n = trans == (m < n)
     if min(m, n) <= SMALL:
-        gels_small(A, B, info, solve_n, _safmin(A.dtype), _chunks(nb, serial))
+        nchunk, per = _chunks(nb, serial), _gels_small_bytes(m, n, nrhs, A.itemsize)
+        gels_small(A, B, info, solve_n, _safmin(A.dtype), scratch(ws, nchunk * per), per, nchunk)
         return
     import scipy.linalg
 
     rows, cols = max(m, n), min(m, n)
     herm = m < n
+    ws = scratch(ws, gels_workspace(m, n, nrhs, nb, A.itemsize))
+    staged, _ = _gels_large_parts(m, n, nrhs, A.itemsize)
+    mat, off = host_carve(ws, 0, (1, rows, cols), A.dtype, "F")
+    tau, off = host_carve(ws, off, (1, cols), A.dtype)
+    x, _ = host_carve(ws, off, (1, rows, nrhs), B.dtype, "F")
+    work = ws[staged:]
     for e in range(nb):
-        mat = np.array(A[e].conj().T if herm else A[e], order="F")[None]
-        tau = np.empty((1, cols), A.dtype)
-        factor("qr", mat, tau, True)
+        mat[0] = A[e].conj().T if herm else A[e]
+        factor("qr", mat, tau, True, work)
         A[e] = mat[0].conj().T if herm else mat[0]
-        r = np.triu(mat[0, :cols, :cols])
+        r = mat[0, :cols, :cols]  # R: solve_triangular reads its upper triangle only
         d = np.diagonal(r)
         bad = int(np.argmax(d == 0)) + 1 if (d == 0).any() else 0
         info[e] = bad
-        x = np.array(B[e, :rows], order="F")[None]
+        x[0] = B[e, :rows]
         if solve_n:
-            apply("qr", True, True, mat, tau, x)
+            apply("qr", True, True, mat, tau, x, work)
             if bad == 0:
                 x[0, :cols] = scipy.linalg.solve_triangular(r, x[0, :cols], lower=False, check_finite=False)
         elif bad == 0:
             x[0, :cols] = scipy.linalg.solve_triangular(r, x[0, :cols], trans="C", lower=False,
                                                         check_finite=False)
             x[0, cols:] = 0
-            apply("qr", True, False, mat, tau, x)
+            apply("qr", True, False, mat, tau, x, work)
         else:
             continue
         B[e, :rows] = x[0]

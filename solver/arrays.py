@@ -596,10 +596,10 @@ def _first_columns(dst: np.ndarray, src: np.ndarray) -> None:
     dst[..., k:] = 0
 
 
-def _orgqr(q: np.ndarray, tau: np.ndarray, count: int, k: int) -> None:
+def _orgqr(q: np.ndarray, tau: np.ndarray, count: int, k: int, ws: np.ndarray) -> None:
     # q and tau are new arrays with a uniform batch stride (column-major matrices, batch axes
     # outermost), so these reshapes are views.
-    _kq.generate("qr", q.reshape(count, *q.shape[-2:]), tau.reshape(count, k), k)
+    _kq.generate("qr", q.reshape(count, *q.shape[-2:]), tau.reshape(count, k), k, ws)
 
 
 def _geqrf(a: DeviceArray, overwrite_a: bool, h: BlasHandle) -> tuple[DeviceArray, DeviceArray, Precision]:
@@ -669,7 +669,10 @@ def qr(a: DeviceArray, mode: str = "reduced", *, overwrite_a: bool = False,
         if q.size:
             rocmath.launch(_first_columns, q, f, name="qr Q", stream=h.stream, bytes=2.0 * q.nbytes)
     if q.size:
-        rocmath.launch(_orgqr, q, tau, count, k, name=f"rocsolver_{p.letter}{'ung' if p.is_complex else 'org'}qr",
+        # The kernel's scratch comes from the handle's workspace, as orgqr's does.
+        need = _kq.generate_workspace(m, cols, count, p.itemsize)
+        ws = rocmath.buffer(h.workspace(need), np.uint8, need, name="workspace")
+        rocmath.launch(_orgqr, q, tau, count, k, ws, name=f"rocsolver_{p.letter}{'ung' if p.is_complex else 'org'}qr",
                        stream=h.stream, flops=(8.0 if p.is_complex else 2.0) * count * m * cols * k,
                        bytes=2.0 * q.nbytes)
     return q, r

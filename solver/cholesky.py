@@ -17,6 +17,7 @@ entry then being left as it was; posv leaves B of such an entry as it was.  Only
 
 from __future__ import annotations
 
+from functools import partial
 from typing import NamedTuple
 
 from rocmath.batch import BatchOperand
@@ -107,6 +108,14 @@ def _square_matrix(c: SolverCall) -> tuple[BatchOperand, bool]:
     return c.matrix("A", n, n, lda, writable=True), c.overlapping(("A", _extent(n, n, lda)))
 
 
+def _workspace(c: SolverCall, op: int) -> int:
+    """Bytes of workspace of operation ``op`` (see :func:`rocmath.solver._kernels_chol.workspace`)."""
+    n, batch, nrhs = c.dims.n, c.dims.batch, c.dims.nrhs
+    if op == kc.LAUUM and c.precision.is_complex and n > kc.SMALL:
+        return 0  # large complex lauum multiplies on the host (see kc.lauum)
+    return kc.workspace(op, n, nrhs, batch, c.precision.itemsize)
+
+
 # --- potf2, potrf --------------------------------------------------------------------------------
 
 
@@ -115,15 +124,18 @@ def _potrf(c: SolverCall) -> None:
         return
     a, serial = _square_matrix(c)
     n = c.dims.n
-    c.launch(kc.potrf, a, c.info(), c.dims.upper, serial, flops=_flops(c, n**3 / 6), bytes=_bytes(c, n * n / 2))
+    work = c.workspace_buffer()
+    c.launch(kc.potrf, a, c.info(), c.dims.upper, serial, work, flops=_flops(c, n**3 / 6), bytes=_bytes(c, n * n / 2))
 
 
 _POTRF_PARAMS = ("uplo", "n", "A", "lda", "info")
 POTF2 = SolverRoutine("potf2", _POTRF_PARAMS, {"A": "lda"}, _potrf, check=_check_potrf,
+                      workspace=partial(_workspace, op=kc.POTRF),
                       summary="Cholesky factorization A = U^H U (uplo upper) or L L^H (lower) of the uplo triangle "
                               "(unblocked algorithm); info = order of the first leading minor that is not positive "
                               "definite.")
 POTRF = SolverRoutine("potrf", _POTRF_PARAMS, {"A": "lda"}, _potrf, check=_check_potrf,
+                      workspace=partial(_workspace, op=kc.POTRF),
                       summary="Cholesky factorization A = U^H U (uplo upper) or L L^H (lower) of the uplo triangle "
                               "(blocked algorithm); info = order of the first leading minor that is not positive "
                               "definite.")
@@ -142,11 +154,12 @@ def _potrs(c: SolverCall) -> None:
     a = c.matrix("A", n, n, c.int("lda"))
     b = c.matrix("B", n, nrhs, ldb, writable=True)
     serial = c.overlapping(("B", _extent(n, nrhs, ldb)))
-    c.launch(kc.potrs, a, b, upper, serial, flops=_flops(c, n * n * nrhs), bytes=_bytes(c, n * n / 4, n * nrhs))
+    work = c.workspace_buffer()
+    c.launch(kc.potrs, a, b, upper, serial, work, flops=_flops(c, n * n * nrhs), bytes=_bytes(c, n * n / 4, n * nrhs))
 
 
 POTRS = SolverRoutine("potrs", ("uplo", "n", "nrhs", "A", "lda", "B", "ldb"), {"A": "lda", "B": "ldb"}, _potrs,
-                      check=_check_solve, pointers=(),
+                      check=_check_solve, workspace=partial(_workspace, op=kc.POTRS), pointers=(),
                       summary="Solve A X = B with the Cholesky factor of potrf (the uplo triangle of A); X "
                               "overwrites B.")
 
@@ -165,12 +178,13 @@ def _posv(c: SolverCall) -> None:
     a = c.matrix("A", n, n, lda, writable=True)
     b = c.matrix("B", n, nrhs, ldb, writable=True)
     serial = c.overlapping(("A", _extent(n, n, lda)), ("B", _extent(n, nrhs, ldb)))
-    c.launch(kc.posv, a, b, c.info(), upper, serial, flops=_flops(c, n**3 / 6 + n * n * nrhs),
+    work = c.workspace_buffer()
+    c.launch(kc.posv, a, b, c.info(), upper, serial, work, flops=_flops(c, n**3 / 6 + n * n * nrhs),
              bytes=_bytes(c, n * n / 2, n * nrhs))
 
 
 POSV = SolverRoutine("posv", ("uplo", "n", "nrhs", "A", "lda", "B", "ldb", "info"), {"A": "lda", "B": "ldb"},
-                     _posv, check=_check_solve,
+                     _posv, check=_check_solve, workspace=partial(_workspace, op=kc.POSV),
                      summary="Solve A X = B for Hermitian positive definite A by its Cholesky factorization (the "
                              "uplo triangle of A gets it, X overwrites B; info > 0 leaves B as it was).")
 
@@ -183,10 +197,12 @@ def _potri(c: SolverCall) -> None:
         return
     a, serial = _square_matrix(c)
     n = c.dims.n
-    c.launch(kc.potri, a, c.info(), c.dims.upper, serial, flops=_flops(c, n**3 / 3), bytes=_bytes(c, n * n / 2))
+    work = c.workspace_buffer()
+    c.launch(kc.potri, a, c.info(), c.dims.upper, serial, work, flops=_flops(c, n**3 / 3), bytes=_bytes(c, n * n / 2))
 
 
 POTRI = SolverRoutine("potri", ("uplo", "n", "A", "lda", "info"), {"A": "lda"}, _potri, check=_check_potrf,
+                      workspace=partial(_workspace, op=kc.POTRI),
                       summary="Inverse of A from its Cholesky factor (potrf's uplo triangle), into that triangle; "
                               "info = first zero on the factor's diagonal (the entry is then left as it was).")
 
@@ -196,11 +212,13 @@ def _trtri(c: SolverCall) -> None:
         return
     a, serial = _square_matrix(c)
     n = c.dims.n
-    c.launch(kc.trtri, a, c.info(), c.dims.upper, c.dims.unit, serial, flops=_flops(c, n**3 / 6),
+    work = c.workspace_buffer()
+    c.launch(kc.trtri, a, c.info(), c.dims.upper, c.dims.unit, serial, work, flops=_flops(c, n**3 / 6),
              bytes=_bytes(c, n * n / 2))
 
 
 TRTRI = SolverRoutine("trtri", ("uplo", "diag", "n", "A", "lda", "info"), {"A": "lda"}, _trtri, check=_check_trtri,
+                      workspace=partial(_workspace, op=kc.TRTRI),
                       summary="Inverse of the triangular matrix in the uplo triangle of A (diag: unit or not), in "
                               "place; info = first zero on a non-unit diagonal (the entry is then left as it was).")
 
@@ -211,10 +229,12 @@ def _lauum(c: SolverCall) -> None:
     if n == 0:
         return
     a = c.matrix("A", n, n, c.int("lda"), writable=True)
-    c.launch(kc.lauum, a, c.dims.upper, flops=_flops(c, n**3 / 6), bytes=_bytes(c, n * n / 2))
+    work = c.workspace_buffer()
+    c.launch(kc.lauum, a, c.dims.upper, work, flops=_flops(c, n**3 / 6), bytes=_bytes(c, n * n / 2))
 
 
-LAUUM = SolverRoutine("lauum", ("uplo", "n", "A", "lda"), {"A": "lda"}, _lauum, check=_check_lauum, pointers=(),
+LAUUM = SolverRoutine("lauum", ("uplo", "n", "A", "lda"), {"A": "lda"}, _lauum, check=_check_lauum,
+                      workspace=partial(_workspace, op=kc.LAUUM), pointers=(),
                       summary="The product U U^H (uplo upper) or L^H L (lower) of the triangular factor in the uplo "
                               "triangle of A, into that triangle.")
 

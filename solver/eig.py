@@ -43,6 +43,8 @@ from ._types import Eform, Esort, Evect, Fill, Svect
 _INT = np.dtype(np.int32)
 _FILLS = (Fill.upper, Fill.lower)
 _LETTER = {Svect.all: ord("A"), Svect.singular: ord("S"), Svect.overwrite: ord("O"), Svect.none: ord("N")}
+_COMPZ = {Evect.none: ord("N"), Evect.original: ord("V"), Evect.tridiagonal: ord("I")}
+N_ = ord("N")
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,11 @@ def _serial(c: SolverCall, *extents: tuple[str, int]) -> bool:
     return any(name in strided and extent and abs(c.int(strided[name][1])) < extent for name, extent in extents)
 
 
+def _sizes(c: SolverCall) -> tuple[int, int]:
+    """(element, real) itemsizes of the call's precision."""
+    return c.precision.itemsize, c.precision.real.itemsize
+
+
 def _zero(*arrays: np.ndarray) -> None:
     for x in arrays:
         x[...] = 0
@@ -130,6 +137,11 @@ def _check_sterf(c: SolverCall) -> _Dims:
     return _Dims(n, n, 1)
 
 
+def _tridiagonal_workspace(c: SolverCall, routine: str) -> int:
+    compz = N_ if routine == "sterf" else _COMPZ[c.dims.opts[0]]
+    return ke.tridiagonal_workspace(routine, compz, c.dims.n, *_sizes(c))
+
+
 def _sterf(c: SolverCall) -> None:
     n = c.dims.n
     c.require("D", when=n > 0)
@@ -141,10 +153,12 @@ def _sterf(c: SolverCall) -> None:
     real = c.precision.real.dtype
     d = c.vector("D", n, writable=True, dtype=real)
     e = c.vector("E", n - 1, writable=True, dtype=real)
-    c.launch(ke.sterf, d, e, c.info(), flops=30.0 * n * n, bytes=_bytes(c, 2 * n))
+    work = c.workspace_buffer()
+    c.launch(ke.sterf, d, e, c.info(), work, flops=30.0 * n * n, bytes=_bytes(c, 2 * n))
 
 
 STERF = SolverRoutine("sterf", ("n", "D", "E", "info"), {}, _sterf, check=_check_sterf,
+                      workspace=partial(_tridiagonal_workspace, routine="sterf"),
                       vectors={"D": "strideD", "E": "strideE"},
                       summary="Eigenvalues of the symmetric tridiagonal matrix (D, E), ascending in D, by the "
                               "root-free QL/QR iteration; info = off-diagonal elements that did not converge.")
@@ -169,6 +183,7 @@ def _steqr(c: SolverCall, routine: str) -> None:
     c.require("E", when=n > 1)
     c.require("C", when=evect is not Evect.none and n > 0)
     c.require("info")
+    work = c.workspace_buffer()  # before info is written: a too small user workspace changes nothing
     c.reset_info()
     if n == 1 and evect is not Evect.none:  # rocSOLVER: C := 1 (the tridiagonal eigenvector)
         c.launch(_one, c.matrix("C", 1, 1, c.int("ldc"), writable=True))
@@ -179,18 +194,19 @@ def _steqr(c: SolverCall, routine: str) -> None:
     e = c.vector("E", n - 1, writable=True, dtype=real)
     vec = evect is not Evect.none
     mat = c.matrix("C", n, n, c.int("ldc"), writable=True) if vec else np.zeros((1, 0, 0), c.dtype)
-    compz = {Evect.none: ord("N"), Evect.original: ord("V"), Evect.tridiagonal: ord("I")}[evect]
-    c.launch(partial(ke.tridiagonal, routine), d, e, mat, c.info(), compz,
+    c.launch(partial(ke.tridiagonal, routine), d, e, mat, c.info(), _COMPZ[evect], work,
              flops=_flops(c, 3.0 * n**3 if vec else 10.0 * n * n), bytes=_bytes(c, 2 * n, n * n if vec else 0))
 
 
 _TRIDIAG_PARAMS = ("evect", "n", "D", "E", "C", "ldc", "info")
 STEQR = SolverRoutine("steqr", _TRIDIAG_PARAMS, {"C": "ldc"}, partial(_steqr, routine="steqr"), check=_check_steqr,
+                      workspace=partial(_tridiagonal_workspace, routine="steqr"),
                       vectors={"D": "strideD", "E": "strideE"},
                       summary="Eigenvalues (ascending in D) and optionally eigenvectors of the symmetric tridiagonal "
                               "matrix (D, E) by implicit QL/QR iteration: evect none, original (C := C Q) or "
                               "tridiagonal (C := Q); info = off-diagonal elements that did not converge.")
 STEDC = SolverRoutine("stedc", _TRIDIAG_PARAMS, {"C": "ldc"}, partial(_steqr, routine="stedc"), check=_check_steqr,
+                      workspace=partial(_tridiagonal_workspace, routine="stedc"),
                       vectors={"D": "strideD", "E": "strideE"},
                       summary="Eigenvalues (ascending in D) and optionally eigenvectors of the symmetric tridiagonal "
                               "matrix (D, E) by divide and conquer: evect none, original (C := C Q) or tridiagonal "
@@ -211,6 +227,10 @@ def _check_bdsqr(c: SolverCall) -> _Dims:
     return _Dims(n, n, 1, (uplo, nv, nu, nc))
 
 
+def _bdsqr_workspace(c: SolverCall) -> int:
+    return ke.bdsqr_workspace(c.dims.n, c.precision.real.itemsize)
+
+
 def _bdsqr(c: SolverCall) -> None:
     n = c.dims.n
     uplo, nv, nu, nc = c.dims.opts
@@ -227,12 +247,14 @@ def _bdsqr(c: SolverCall) -> None:
     e = c.vector("E", max(n - 1, 0), writable=True, dtype=real)
     mats = [c.matrix(name, r, k, c.int(ld), writable=True) if r and k else np.zeros((1, r, k), c.dtype)
             for name, r, k, ld in (("V", n, nv, "ldv"), ("U", nu, n, "ldu"), ("C", n, nc, "ldc"))]
-    c.launch(ke.bdsqr, d, e, *mats, c.info(), _fill_letter(uplo), flops=_flops(c, 6.0 * n * n * (nv + nu + nc + 1)),
-             bytes=_bytes(c, 2 * n, n * (nv + nu + nc)))
+    work = c.workspace_buffer()
+    c.launch(ke.bdsqr, d, e, *mats, c.info(), _fill_letter(uplo), work,
+             flops=_flops(c, 6.0 * n * n * (nv + nu + nc + 1)), bytes=_bytes(c, 2 * n, n * (nv + nu + nc)))
 
 
 BDSQR = SolverRoutine("bdsqr", ("uplo", "n", "nv", "nu", "nc", "D", "E", "V", "ldv", "U", "ldu", "C", "ldc", "info"),
                       {"V": "ldv", "U": "ldu", "C": "ldc"}, _bdsqr, check=_check_bdsqr,
+                      workspace=_bdsqr_workspace,
                       vectors={"D": "strideD", "E": "strideE"},
                       summary="Singular values (descending in D) of the bidiagonal matrix (D, E), upper or lower, by "
                               "QR iteration, with V := P^H V, U := U Q, C := Q^H C; info = superdiagonal elements "
@@ -250,6 +272,10 @@ def _check_sytrd(c: SolverCall) -> _Dims:
     return _Dims(n, n, batch, (uplo,))
 
 
+def _sytrd_workspace(c: SolverCall) -> int:
+    return ke.sytrd_workspace(c.dims.n, c.dims.batch, *_sizes(c))
+
+
 def _sytrd(c: SolverCall, blocked: bool) -> None:
     n, _, batch, (uplo,) = c.dims
     c.require("A", "D", when=n > 0)
@@ -262,7 +288,8 @@ def _sytrd(c: SolverCall, blocked: bool) -> None:
     e = c.vector("E", n - 1, writable=True, dtype=real)
     tau = c.vector("tau", n - 1, writable=True)
     serial = c.overlapping(("A", _extent(n, n, lda)), ("D", n), ("E", n - 1), ("tau", n - 1))
-    c.launch(ke.sytrd, a, d, e, tau, _fill_letter(uplo), blocked, serial, flops=_flops(c, 2.0 * n**3 / 3),
+    work = c.workspace_buffer()
+    c.launch(ke.sytrd, a, d, e, tau, _fill_letter(uplo), blocked, serial, work, flops=_flops(c, 2.0 * n**3 / 3),
              bytes=_bytes(c, n * n))
 
 
@@ -271,13 +298,17 @@ _TRD_VECTORS = {"D": "strideD", "E": "strideE", "tau": "strideP"}
 _TRD_SUMMARY = ("Reduction of the {kind} matrix A (its uplo triangle) to real symmetric tridiagonal form T = Q^H A Q "
                 "({how}): D, E get T, the Householder vectors overwrite A beyond the tridiagonal, tau their scalars.")
 SYTD2 = SolverRoutine("sytd2", _TRD_PARAMS, {"A": "lda"}, partial(_sytrd, blocked=False), check=_check_sytrd,
-                      vectors=_TRD_VECTORS, summary=_TRD_SUMMARY.format(kind="symmetric", how="unblocked"))
+                      workspace=_sytrd_workspace, vectors=_TRD_VECTORS,
+                      summary=_TRD_SUMMARY.format(kind="symmetric", how="unblocked"))
 HETD2 = SolverRoutine("hetd2", _TRD_PARAMS, {"A": "lda"}, partial(_sytrd, blocked=False), check=_check_sytrd,
-                      vectors=_TRD_VECTORS, summary=_TRD_SUMMARY.format(kind="Hermitian", how="unblocked"))
+                      workspace=_sytrd_workspace, vectors=_TRD_VECTORS,
+                      summary=_TRD_SUMMARY.format(kind="Hermitian", how="unblocked"))
 SYTRD = SolverRoutine("sytrd", _TRD_PARAMS, {"A": "lda"}, partial(_sytrd, blocked=True), check=_check_sytrd,
-                      vectors=_TRD_VECTORS, summary=_TRD_SUMMARY.format(kind="symmetric", how="blocked"))
+                      workspace=_sytrd_workspace, vectors=_TRD_VECTORS,
+                      summary=_TRD_SUMMARY.format(kind="symmetric", how="blocked"))
 HETRD = SolverRoutine("hetrd", _TRD_PARAMS, {"A": "lda"}, partial(_sytrd, blocked=True), check=_check_sytrd,
-                      vectors=_TRD_VECTORS, summary=_TRD_SUMMARY.format(kind="Hermitian", how="blocked"))
+                      workspace=_sytrd_workspace, vectors=_TRD_VECTORS,
+                      summary=_TRD_SUMMARY.format(kind="Hermitian", how="blocked"))
 
 
 # --- gebd2, gebrd --------------------------------------------------------------------------------
@@ -288,6 +319,11 @@ def _check_gebrd(c: SolverCall) -> _Dims:
     c.lds(("lda", m))
     (batch,) = c.sizes("batch_count")
     return _Dims(m, n, batch)
+
+
+def _gebrd_workspace(c: SolverCall) -> int:
+    m, n, batch = c.dims[:3]
+    return ke.gebrd_workspace(m, n, batch, *_sizes(c))
 
 
 def _gebrd(c: SolverCall, blocked: bool) -> None:
@@ -304,7 +340,8 @@ def _gebrd(c: SolverCall, blocked: bool) -> None:
     tq = c.vector("tauq", k, writable=True)
     tp = c.vector("taup", k, writable=True)
     serial = c.overlapping(("A", _extent(m, n, lda)), ("D", k), ("E", k - 1), ("tauq", k), ("taup", k))
-    c.launch(ke.gebrd, a, d, e, tq, tp, blocked, serial, flops=_flops(c, 2.0 * k * k * (max(m, n) - k / 3)),
+    work = c.workspace_buffer()
+    c.launch(ke.gebrd, a, d, e, tq, tp, blocked, serial, work, flops=_flops(c, 2.0 * k * k * (max(m, n) - k / 3)),
              bytes=_bytes(c, m * n))
 
 
@@ -314,9 +351,9 @@ _BRD_SUMMARY = ("Reduction of the m x n matrix A to real bidiagonal form B = Q^H
                 "lower otherwise): D, E get B, the Householder vectors of Q and P overwrite A, tauq and taup their "
                 "scalars.")
 GEBD2 = SolverRoutine("gebd2", _BRD_PARAMS, {"A": "lda"}, partial(_gebrd, blocked=False), check=_check_gebrd,
-                      vectors=_BRD_VECTORS, summary=_BRD_SUMMARY.format(how="unblocked"))
+                      workspace=_gebrd_workspace, vectors=_BRD_VECTORS, summary=_BRD_SUMMARY.format(how="unblocked"))
 GEBRD = SolverRoutine("gebrd", _BRD_PARAMS, {"A": "lda"}, partial(_gebrd, blocked=True), check=_check_gebrd,
-                      vectors=_BRD_VECTORS, summary=_BRD_SUMMARY.format(how="blocked"))
+                      workspace=_gebrd_workspace, vectors=_BRD_VECTORS, summary=_BRD_SUMMARY.format(how="blocked"))
 
 
 # --- syev/heev, syevd/heevd ----------------------------------------------------------------------------
@@ -334,6 +371,11 @@ def _check_syev(c: SolverCall) -> _Dims:
     return _Dims(n, n, batch, (evect, uplo))
 
 
+def _syev_workspace(c: SolverCall, divide: bool) -> int:
+    n, _, batch, (evect, _) = c.dims
+    return ke.syev_workspace(n, batch, *_sizes(c), evect is Evect.original, divide)
+
+
 def _syev(c: SolverCall, divide: bool) -> None:
     n, _, batch, (evect, uplo) = c.dims
     c.require("A", "D", "E", when=n > 0)
@@ -349,7 +391,8 @@ def _syev(c: SolverCall, divide: bool) -> None:
     e = c.vector("E", n, writable=True, dtype=real)
     vectors = evect is Evect.original
     serial = c.overlapping(("A", _extent(n, n, lda)), ("D", n), ("E", n))
-    c.launch(ke.syev, a, d, e, c.info(), _fill_letter(uplo), vectors, divide, serial,
+    work = c.workspace_buffer()
+    c.launch(ke.syev, a, d, e, c.info(), _fill_letter(uplo), vectors, divide, serial, work,
              flops=_flops(c, (4.0 * n**3 / 3) + (3.0 * n**3 if vectors else 0.0)), bytes=_bytes(c, n * n))
 
 
@@ -359,13 +402,17 @@ _EV_SUMMARY = ("Eigenvalues (ascending in D) and optionally eigenvectors (over A
                "matrix A, by tridiagonal reduction and {how}; info = off-diagonal elements (left in E) that did not "
                "converge.")
 SYEV = SolverRoutine("syev", _EV_PARAMS, {"A": "lda"}, partial(_syev, divide=False), check=_check_syev,
-                     vectors=_EV_VECTORS, summary=_EV_SUMMARY.format(kind="symmetric", how="QR iteration"))
+                     workspace=partial(_syev_workspace, divide=False), vectors=_EV_VECTORS,
+                     summary=_EV_SUMMARY.format(kind="symmetric", how="QR iteration"))
 HEEV = SolverRoutine("heev", _EV_PARAMS, {"A": "lda"}, partial(_syev, divide=False), check=_check_syev,
-                     vectors=_EV_VECTORS, summary=_EV_SUMMARY.format(kind="Hermitian", how="QR iteration"))
+                     workspace=partial(_syev_workspace, divide=False), vectors=_EV_VECTORS,
+                     summary=_EV_SUMMARY.format(kind="Hermitian", how="QR iteration"))
 SYEVD = SolverRoutine("syevd", _EV_PARAMS, {"A": "lda"}, partial(_syev, divide=True), check=_check_syev,
-                      vectors=_EV_VECTORS, summary=_EV_SUMMARY.format(kind="symmetric", how="divide and conquer"))
+                      workspace=partial(_syev_workspace, divide=True), vectors=_EV_VECTORS,
+                      summary=_EV_SUMMARY.format(kind="symmetric", how="divide and conquer"))
 HEEVD = SolverRoutine("heevd", _EV_PARAMS, {"A": "lda"}, partial(_syev, divide=True), check=_check_syev,
-                      vectors=_EV_VECTORS, summary=_EV_SUMMARY.format(kind="Hermitian", how="divide and conquer"))
+                      workspace=partial(_syev_workspace, divide=True), vectors=_EV_VECTORS,
+                      summary=_EV_SUMMARY.format(kind="Hermitian", how="divide and conquer"))
 
 
 # --- syevj/heevj -----------------------------------------------------------------------------------
@@ -391,6 +438,11 @@ def _abstol(c: SolverCall) -> float:
         raise c.invalid_size("abstol", f"must be a number, got {value!r}") from None
 
 
+def _syevj_workspace(c: SolverCall) -> int:
+    n, _, batch, (_, evect, _, _) = c.dims
+    return ke.syevj_workspace(n, batch, *_sizes(c), evect is Evect.original)
+
+
 def _syevj(c: SolverCall) -> None:
     n, _, batch, (esort, evect, uplo, sweeps) = c.dims
     c.require("A", "W", when=n > 0)
@@ -411,8 +463,9 @@ def _syevj(c: SolverCall) -> None:
         return
     res, nsw = c.array("residual", batch, real), c.array("n_sweeps", batch, _INT)
     serial = c.overlapping(("A", _extent(n, n, lda)), ("W", n))
+    work = c.workspace_buffer()
     c.launch(ke.syevj, a, w, res, nsw, c.info(), uplo is Fill.lower, vectors, esort is Esort.ascending, abstol,
-             sweeps, serial, flops=_flops(c, 10.0 * n**3), bytes=_bytes(c, n * n))
+             sweeps, serial, work, flops=_flops(c, 10.0 * n**3), bytes=_bytes(c, n * n))
 
 
 SYEVJ_SUMMARY = ("Eigenvalues (in W; ascending when esort is ascending) and optionally eigenvectors (over A) of the "
@@ -422,8 +475,10 @@ SYEVJ_SUMMARY = ("Eigenvalues (in W; ascending when esort is ascending) and opti
 _EVJ_PARAMS = ("esort", "evect", "uplo", "n", "A", "lda", "abstol", "residual", "max_sweeps", "n_sweeps", "W", "info")
 _EVJ_POINTERS = ("info", "residual", "n_sweeps")
 SYEVJ = SolverRoutine("syevj", _EVJ_PARAMS, {"A": "lda"}, _syevj, check=_check_syevj, vectors={"W": "strideW"},
+                      workspace=_syevj_workspace,
                       pointers=_EVJ_POINTERS, summary=SYEVJ_SUMMARY.format(kind="symmetric"))
 HEEVJ = SolverRoutine("heevj", _EVJ_PARAMS, {"A": "lda"}, _syevj, check=_check_syevj, vectors={"W": "strideW"},
+                      workspace=_syevj_workspace,
                       pointers=_EVJ_POINTERS, summary=SYEVJ_SUMMARY.format(kind="Hermitian"))
 
 
@@ -437,6 +492,10 @@ def _check_sygv(c: SolverCall) -> _Dims:
     c.lds(("lda", n), ("ldb", n))
     (batch,) = c.sizes("batch_count")
     return _Dims(n, n, batch, (itype, evect, uplo))
+
+
+def _sygv_workspace(c: SolverCall) -> int:
+    return ke.sygv_workspace(c.dims.n, c.dims.batch, *_sizes(c))
 
 
 def _sygv(c: SolverCall) -> None:
@@ -455,7 +514,8 @@ def _sygv(c: SolverCall) -> None:
     e = c.vector("E", n, writable=True, dtype=real)
     kind = {Eform.ax: 1, Eform.abx: 2, Eform.bax: 3}[itype]
     serial = c.overlapping(("A", _extent(n, n, lda)), ("B", _extent(n, n, ldb)), ("D", n), ("E", n))
-    c.launch(ke.sygv, a, b, d, e, c.info(), kind, _fill_letter(uplo), evect is Evect.original, serial,
+    work = c.workspace_buffer()
+    c.launch(ke.sygv, a, b, d, e, c.info(), kind, _fill_letter(uplo), evect is Evect.original, serial, work,
              flops=_flops(c, 3.0 * n**3), bytes=_bytes(c, 2 * n * n))
 
 
@@ -464,8 +524,10 @@ _GV_SUMMARY = ("Eigenvalues (ascending in D) and optionally eigenvectors (over A
                "{kind}-definite generalized problem A x = l B x (itype ax), A B x = l x (abx) or B A x = l x "
                "(bax); B gets its Cholesky factor; info = n + i when B is not positive definite, else syev's info.")
 SYGV = SolverRoutine("sygv", _GV_PARAMS, {"A": "lda", "B": "ldb"}, _sygv, check=_check_sygv, vectors=_EV_VECTORS,
+                     workspace=_sygv_workspace,
                      summary=_GV_SUMMARY.format(kind="symmetric"))
 HEGV = SolverRoutine("hegv", _GV_PARAMS, {"A": "lda", "B": "ldb"}, _sygv, check=_check_sygv, vectors=_EV_VECTORS,
+                     workspace=_sygv_workspace,
                      summary=_GV_SUMMARY.format(kind="Hermitian"))
 
 
@@ -515,6 +577,15 @@ def _svd_vectors(c: SolverCall, left: Svect, right: Svect) -> tuple[Any, Any, in
     return u, v, ucols, vrows
 
 
+def _gesvd_workspace(c: SolverCall) -> int:
+    m, n, batch, (left, right) = c.dims
+    if min(m, n) == 0 or batch == 0:
+        return 0
+    ke.ensure_eig()  # LAPACK's workspace query answers for the scratch size
+    kind = ke.KINDS[_sizes(c)]
+    return ke.gesvd_workspace(kind, _LETTER[left], _LETTER[right], m, n, batch, *_sizes(c))
+
+
 def _gesvd(c: SolverCall) -> None:
     m, n, batch, (left, right) = c.dims
     k = min(m, n)
@@ -533,12 +604,13 @@ def _gesvd(c: SolverCall) -> None:
     u, v, ucols, vrows = _svd_vectors(c, left, right)
     serial = _serial(c, ("A", _extent(m, n, lda)), ("S", k), ("E", k - 1), ("U", _extent(m, ucols, c.int("ldu"))),
                      ("V", _extent(vrows, n, c.int("ldv"))))
-    c.launch(ke.gesvd, a, s, u, v, e, c.info(), _LETTER[left], _LETTER[right], serial,
+    work = c.workspace_buffer()
+    c.launch(ke.gesvd, a, s, u, v, e, c.info(), _LETTER[left], _LETTER[right], serial, work,
              flops=_flops(c, 4.0 * m * n * k + 8.0 * k**3), bytes=_bytes(c, m * n, m * ucols, vrows * n))
 
 
 GESVD = EigRoutine("gesvd", ("left_svect", "right_svect", "m", "n", "A", "lda", "S", "U", "ldu", "V", "ldv", "E",
-                             "fast_alg", "info"), {"A": "lda"}, _gesvd, check=_check_gesvd,
+                             "fast_alg", "info"), {"A": "lda"}, _gesvd, check=_check_gesvd, workspace=_gesvd_workspace,
                    vectors={"S": "strideS", "E": "strideE"}, pointers=("info", "U", "V"),
                    strided={"U": ("ldu", "strideU"), "V": ("ldv", "strideV")},
                    summary="Singular value decomposition A = U S V^H: singular values descending in S; left and "
@@ -554,6 +626,11 @@ def _check_gesvdj(c: SolverCall) -> _Dims:
     left, right = _svect(c, "left_svect", True), _svect(c, "right_svect", True)
     m, n, batch = _check_svd_sizes(c, left, right, True)
     return _Dims(m, n, batch, (left, right, c.int("max_sweeps")))
+
+
+def _gesvdj_workspace(c: SolverCall) -> int:
+    m, n, batch, (left, right, _) = c.dims
+    return ke.gesvdj_workspace(m, n, _LETTER[left], _LETTER[right], batch, c.precision.itemsize)
 
 
 def _gesvdj(c: SolverCall) -> None:
@@ -577,13 +654,15 @@ def _gesvdj(c: SolverCall) -> None:
     u, v, ucols, vrows = _svd_vectors(c, left, right)
     res, nsw = c.array("residual", batch, real), c.array("n_sweeps", batch, _INT)
     serial = _serial(c, ("S", k), ("U", _extent(m, ucols, c.int("ldu"))), ("V", _extent(vrows, n, c.int("ldv"))))
-    c.launch(ke.gesvdj, a, s, u, v, res, nsw, c.info(), _LETTER[left], _LETTER[right], abstol, sweeps, serial,
+    work = c.workspace_buffer()
+    c.launch(ke.gesvdj, a, s, u, v, res, nsw, c.info(), _LETTER[left], _LETTER[right], abstol, sweeps, serial, work,
              flops=_flops(c, 10.0 * m * n * k), bytes=_bytes(c, m * n / 2, m * ucols, vrows * n))
 
 
 GESVDJ = EigRoutine("gesvdj", ("left_svect", "right_svect", "m", "n", "A", "lda", "abstol", "residual", "max_sweeps",
                                "n_sweeps", "S", "U", "ldu", "V", "ldv", "info"), {"A": "lda"}, _gesvdj,
-                    check=_check_gesvdj, vectors={"S": "strideS"}, pointers=("info", "residual", "n_sweeps", "U", "V"),
+                    check=_check_gesvdj, workspace=_gesvdj_workspace, vectors={"S": "strideS"},
+                    pointers=("info", "residual", "n_sweeps", "U", "V"),
                     strided={"U": ("ldu", "strideU"), "V": ("ldv", "strideV")},
                     summary="Singular value decomposition A = U S V^H by the one-sided Jacobi method (A is not "
                             "changed): singular values descending in S; left and right vectors all, singular or "

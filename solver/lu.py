@@ -64,6 +64,11 @@ def _check_getrf(c: SolverCall) -> _Dims:
     return _Dims(m, n, batch)
 
 
+def _getrf_workspace(c: SolverCall, pivot: bool) -> int:
+    m, n, batch = c.dims[:3]
+    return kl.getrf_workspace(m, n, batch, c.precision.itemsize, pivot)
+
+
 def _getrf(c: SolverCall, pivot: bool) -> None:
     m, n, batch = c.dims[:3]
     c.require("A", when=m > 0 and n > 0)
@@ -79,25 +84,31 @@ def _getrf(c: SolverCall, pivot: bool) -> None:
     a = c.matrix("A", m, n, lda, writable=True)
     piv = c.vector("ipiv", k, writable=True, dtype=_INT) if pivot else None
     serial = c.overlapping(("A", _extent(m, n, lda)), *((("ipiv", k),) if pivot else ()))
-    c.launch(kl.getrf, a, piv, c.info(), serial, flops=_flops(c, m * n * k - (m + n) * k * k / 2 + k**3 / 3),
+    work = c.workspace_buffer()
+    c.launch(kl.getrf, a, piv, c.info(), serial, work, flops=_flops(c, m * n * k - (m + n) * k * k / 2 + k**3 / 3),
              bytes=_bytes(c, m * n))
 
 
 _GETRF_PARAMS = ("m", "n", "A", "lda", "ipiv", "info")
 _NPVT_PARAMS = ("m", "n", "A", "lda", "info")
 _P = {"ipiv": "strideP"}
+_PIVOT_WS, _NPVT_WS = partial(_getrf_workspace, pivot=True), partial(_getrf_workspace, pivot=False)
 GETF2 = SolverRoutine("getf2", _GETRF_PARAMS, {"A": "lda"}, partial(_getrf, pivot=True), check=_check_getrf,
-                      vectors=_P, summary="LU factorization P A = L U with partial pivoting (unblocked algorithm); "
-                                          "1-based pivots in ipiv, info = first zero pivot.")
+                      workspace=_PIVOT_WS, vectors=_P,
+                      summary="LU factorization P A = L U with partial pivoting (unblocked algorithm); 1-based pivots "
+                              "in ipiv, info = first zero pivot.")
 GETRF = SolverRoutine("getrf", _GETRF_PARAMS, {"A": "lda"}, partial(_getrf, pivot=True), check=_check_getrf,
-                      vectors=_P, summary="LU factorization P A = L U with partial pivoting (blocked algorithm); "
-                                          "1-based pivots in ipiv, info = first zero pivot.")
+                      workspace=_PIVOT_WS, vectors=_P,
+                      summary="LU factorization P A = L U with partial pivoting (blocked algorithm); 1-based pivots in "
+                              "ipiv, info = first zero pivot.")
 GETF2_NPVT = SolverRoutine("getf2_npvt", _NPVT_PARAMS, {"A": "lda"}, partial(_getrf, pivot=False),
-                           check=_check_getrf, summary="LU factorization A = L U without pivoting (unblocked "
-                                                       "algorithm); info = first zero pivot.")
+                           check=_check_getrf, workspace=_NPVT_WS,
+                           summary="LU factorization A = L U without pivoting (unblocked algorithm); info = first zero "
+                                   "pivot.")
 GETRF_NPVT = SolverRoutine("getrf_npvt", _NPVT_PARAMS, {"A": "lda"}, partial(_getrf, pivot=False),
-                           check=_check_getrf, summary="LU factorization A = L U without pivoting (blocked "
-                                                       "algorithm); info = first zero pivot.")
+                           check=_check_getrf, workspace=_NPVT_WS,
+                           summary="LU factorization A = L U without pivoting (blocked algorithm); info = first zero "
+                                   "pivot.")
 
 
 # --- getrs ---------------------------------------------------------------------------------------
@@ -111,6 +122,11 @@ def _check_getrs(c: SolverCall) -> _Dims:
     return _Dims(n, n, batch, nrhs, trans)
 
 
+def _getrs_workspace(c: SolverCall) -> int:
+    n, _, batch, nrhs, _ = c.dims
+    return kl.getrs_workspace(n, nrhs, batch, c.precision.itemsize)
+
+
 def _getrs(c: SolverCall) -> None:
     n, _, batch, nrhs, trans = c.dims
     c.require("A", "ipiv", when=n > 0)
@@ -122,12 +138,13 @@ def _getrs(c: SolverCall) -> None:
     piv = c.vector("ipiv", n, dtype=_INT)
     b = c.matrix("B", n, nrhs, ldb, writable=True)
     serial = c.overlapping(("B", _extent(n, nrhs, ldb)))
-    c.launch(kl.getrs, ord(trans.letter), a, piv, b, serial, flops=_flops(c, n * n * nrhs),
+    work = c.workspace_buffer()
+    c.launch(kl.getrs, ord(trans.letter), a, piv, b, serial, work, flops=_flops(c, n * n * nrhs),
              bytes=_bytes(c, n * n / 2, n * nrhs))
 
 
 GETRS = SolverRoutine("getrs", ("trans", "n", "nrhs", "A", "lda", "ipiv", "B", "ldb"), {"A": "lda", "B": "ldb"},
-                      _getrs, check=_check_getrs, vectors=_P,
+                      _getrs, check=_check_getrs, workspace=_getrs_workspace, vectors=_P,
                       summary="Solve op(A) X = B with the LU factorization and pivots of getrf; X overwrites B.")
 
 
@@ -139,6 +156,11 @@ def _check_gesv(c: SolverCall) -> _Dims:
     c.lds(("lda", n), ("ldb", n))
     (batch,) = c.sizes("batch_count")
     return _Dims(n, n, batch, nrhs)
+
+
+def _gesv_workspace(c: SolverCall) -> int:
+    n, _, batch, nrhs, _ = c.dims
+    return kl.gesv_workspace(n, nrhs, batch, c.precision.itemsize)
 
 
 def _gesv(c: SolverCall) -> None:
@@ -156,12 +178,13 @@ def _gesv(c: SolverCall) -> None:
     piv = c.vector("ipiv", n, writable=True, dtype=_INT)
     b = c.matrix("B", n, nrhs, ldb, writable=True)
     serial = c.overlapping(("A", _extent(n, n, lda)), ("ipiv", n), ("B", _extent(n, nrhs, ldb)))
-    c.launch(kl.gesv, a, piv, b, c.info(), serial, flops=_flops(c, 2 * n**3 / 3 + n * n * nrhs),
+    work = c.workspace_buffer()
+    c.launch(kl.gesv, a, piv, b, c.info(), serial, work, flops=_flops(c, 2 * n**3 / 3 + n * n * nrhs),
              bytes=_bytes(c, n * n, n * nrhs))
 
 
 GESV = SolverRoutine("gesv", ("n", "nrhs", "A", "lda", "ipiv", "B", "ldb", "info"), {"A": "lda", "B": "ldb"}, _gesv,
-                     check=_check_gesv, vectors=_P,
+                     check=_check_gesv, workspace=_gesv_workspace, vectors=_P,
                      summary="Solve A X = B by the LU factorization with partial pivoting (A and ipiv get it, X "
                              "overwrites B; a singular A, info > 0, leaves B as it was).")
 
@@ -177,7 +200,7 @@ def _check_getri(c: SolverCall, out: bool) -> _Dims:
 
 
 def _getri_workspace(c: SolverCall) -> int:
-    return kl.getri_workspace(c.dims.n, c.dims.batch, c.precision.itemsize)
+    return kl.getri_workspace(c.dims.n, c.dims.batch, c.precision.itemsize, "ipiv" in c.routine.params)
 
 
 def _getri(c: SolverCall, pivot: bool, out: bool) -> None:
@@ -198,9 +221,9 @@ def _getri(c: SolverCall, pivot: bool, out: bool) -> None:
     target, ld = ("C", c.int("ldc")) if out else ("A", lda)
     dest = c.matrix("C", n, n, ld, writable=True) if out else None  # None: in place
     piv = c.vector("ipiv", n, dtype=_INT) if pivot else None
-    work = c.workspace_buffer(c.dtype)
+    work = c.workspace_buffer()
     serial = c.overlapping((target, _extent(n, n, ld)))
-    c.launch(kl.getri, a, piv, dest, c.info(), work, serial, flops=_flops(c, 2 * n**3 / 3),
+    c.launch(kl.getri, a, piv, dest, c.info(), serial, work, flops=_flops(c, 2 * n**3 / 3),
              bytes=_bytes(c, n * n))
 
 

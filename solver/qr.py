@@ -79,6 +79,11 @@ def _check_factor(c: SolverCall) -> _Dims:
     return _Dims(m, n, min(m, n), batch)
 
 
+def _factor_workspace(c: SolverCall) -> int:
+    m, n, _, batch = c.dims
+    return kq.factor_workspace(m, n, batch, c.precision.itemsize)
+
+
 def _factor(c: SolverCall, kind: str) -> None:
     m, n, k, batch = c.dims
     c.require("A", "ipiv", when=m > 0 and n > 0)
@@ -88,7 +93,8 @@ def _factor(c: SolverCall, kind: str) -> None:
     a = c.matrix("A", m, n, lda, writable=True)
     tau = c.vector("ipiv", k, writable=True)
     serial = c.overlapping(("A", _extent(m, n, lda)), ("ipiv", k))
-    c.launch(kq.factor, kind, a, tau, serial, flops=_flops(c, _qr_muladds(m, n) * 2), bytes=_bytes(c, m * n))
+    work = c.workspace_buffer()
+    c.launch(kq.factor, kind, a, tau, serial, work, flops=_flops(c, _qr_muladds(m, n) * 2), bytes=_bytes(c, m * n))
 
 
 _FACTOR_PARAMS = ("m", "n", "A", "lda", "ipiv")
@@ -108,7 +114,8 @@ _FACTOR_SUMMARY = {
 def _factor_routine(name: str, kind: str, blocked: bool) -> SolverRoutine:
     how = "blocked" if blocked else "unblocked"
     return SolverRoutine(name, _FACTOR_PARAMS, {"A": "lda"}, partial(_factor, kind=kind), check=_check_factor,
-                         vectors=_P, pointers=(), summary=f"{_FACTOR_SUMMARY[kind]} ({how} algorithm).")
+                         workspace=_factor_workspace, vectors=_P, pointers=(),
+                         summary=f"{_FACTOR_SUMMARY[kind]} ({how} algorithm).")
 
 
 GEQR2, GEQRF = _factor_routine("geqr2", "qr", False), _factor_routine("geqrf", "qr", True)
@@ -134,6 +141,11 @@ def _check_generate(c: SolverCall, kind: str) -> _Dims:
     return _Dims(m, n, k)
 
 
+def _generate_workspace(c: SolverCall) -> int:
+    m, n, _, batch = c.dims
+    return kq.generate_workspace(m, n, batch, c.precision.itemsize)
+
+
 def _generate(c: SolverCall, kind: str) -> None:
     m, n, k, _ = c.dims
     c.require("ipiv", when=k > 0)
@@ -142,7 +154,8 @@ def _generate(c: SolverCall, kind: str) -> None:
         return
     a = c.matrix("A", m, n, c.int("lda"), writable=True)
     tau = c.vector("ipiv", k)
-    c.launch(kq.generate, kind, a, tau, k, flops=_flops(c, 2 * m * n * k), bytes=_bytes(c, m * n))
+    work = c.workspace_buffer()
+    c.launch(kq.generate, kind, a, tau, k, work, flops=_flops(c, 2 * m * n * k), bytes=_bytes(c, m * n))
 
 
 _GENERATE_SUMMARY = {
@@ -156,7 +169,8 @@ _GENERATE_SUMMARY = {
 def _generate_routine(name: str, kind: str, blocked: bool) -> SolverRoutine:
     how = "blocked" if blocked else "unblocked"
     return SolverRoutine(name, ("m", "n", "k", "A", "lda", "ipiv"), {"A": "lda"}, partial(_generate, kind=kind),
-                         check=partial(_check_generate, kind=kind), vectors=_P, pointers=(),
+                         check=partial(_check_generate, kind=kind), workspace=_generate_workspace, vectors=_P,
+                         pointers=(),
                          summary=f"{_GENERATE_SUMMARY[kind]} ({how} algorithm).")
 
 
@@ -195,6 +209,11 @@ def _check_apply(c: SolverCall, kind: str) -> _ApplyDims:
     return _ApplyDims(m, n, k, 1, left, trans is not Operation.none)
 
 
+def _apply_workspace(c: SolverCall) -> int:
+    m, n, k, batch, left, _ = c.dims
+    return kq.apply_workspace(left, m, n, k, batch, c.precision.itemsize)
+
+
 def _apply(c: SolverCall, kind: str) -> None:
     m, n, k, _, left, trans = c.dims
     nq = m if left else n
@@ -207,7 +226,8 @@ def _apply(c: SolverCall, kind: str) -> None:
     v = c.matrix("A", rows, cols, c.int("lda"))
     tau = c.vector("ipiv", k)
     cm = c.matrix("C", m, n, c.int("ldc"), writable=True)
-    c.launch(kq.apply, kind, left, trans, v, tau, cm, flops=_flops(c, 2 * m * n * k), bytes=_bytes(c, m * n))
+    work = c.workspace_buffer()
+    c.launch(kq.apply, kind, left, trans, v, tau, cm, work, flops=_flops(c, 2 * m * n * k), bytes=_bytes(c, m * n))
 
 
 _APPLY_SUMMARY = {
@@ -222,7 +242,7 @@ def _apply_routine(name: str, kind: str, blocked: bool) -> SolverRoutine:
     how = "blocked" if blocked else "unblocked"
     return SolverRoutine(name, ("side", "trans", "m", "n", "k", "A", "lda", "ipiv", "C", "ldc"),
                          {"A": "lda", "C": "ldc"}, partial(_apply, kind=kind), check=partial(_check_apply, kind=kind),
-                         vectors=_P, pointers=(),
+                         workspace=_apply_workspace, vectors=_P, pointers=(),
                          summary=f"{_APPLY_SUMMARY[kind]}; op is none or the (conjugate) transpose ({how} "
                                  "algorithm).")
 
@@ -252,6 +272,11 @@ def _check_gels(c: SolverCall) -> _GelsDims:
     return _GelsDims(m, n, nrhs, batch, trans is not Operation.none)
 
 
+def _gels_workspace(c: SolverCall) -> int:
+    m, n, nrhs, batch, _ = c.dims
+    return kq.gels_workspace(m, n, nrhs, batch, c.precision.itemsize)
+
+
 def _gels(c: SolverCall) -> None:
     m, n, nrhs, batch, trans = c.dims
     c.require("A", when=m > 0 and n > 0)
@@ -259,6 +284,7 @@ def _gels(c: SolverCall) -> None:
     c.require("info", when=batch > 0)
     if batch == 0:
         return
+    work = c.workspace_buffer()  # before info is written: a too small user workspace changes nothing
     c.reset_info()
     if nrhs == 0:
         return
@@ -270,13 +296,13 @@ def _gels(c: SolverCall) -> None:
     lda = c.int("lda")
     a = c.matrix("A", m, n, lda, writable=True)
     serial = c.overlapping(("A", _extent(m, n, lda)), ("B", _extent(rows, nrhs, ldb)))
-    c.launch(kq.gels, a, b, c.info(), trans, serial,
+    c.launch(kq.gels, a, b, c.info(), trans, serial, work,
              flops=_flops(c, 2 * _qr_muladds(m, n) + 2 * rows * min(m, n) * nrhs + min(m, n) ** 2 * nrhs / 2),
              bytes=_bytes(c, m * n, rows * nrhs))
 
 
 GELS = SolverRoutine("gels", ("trans", "m", "n", "nrhs", "A", "lda", "B", "ldb", "info"), {"A": "lda", "B": "ldb"},
-                     _gels, check=_check_gels,
+                     _gels, check=_check_gels, workspace=_gels_workspace,
                      summary="Least squares solution of the overdetermined, or minimum norm solution of the "
                              "underdetermined, system op(A) X = B for A of full rank, through its QR (m >= n) or LQ "
                              "(m < n) factorization (over A); X over B (ldb >= max(m, n)); info = first zero on the "

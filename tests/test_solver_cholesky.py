@@ -637,13 +637,15 @@ def test_posv_without_right_hand_sides_does_not_factor(handle: Any) -> None:
 def test_size_queries_skip_pointer_checks(handle: Any) -> None:
     blas.start_device_memory_size_query(handle)
     try:
-        assert solver.dpotrf(handle, "U", 1024, None, 1024, None) is RocblasStatus.size_unchanged
-        assert solver.zpotri_strided_batched(handle, "L", 8, None, 8, 64, None, 10) is RocblasStatus.size_unchanged
+        assert solver.dpotrf(handle, "U", 1024, None, 1024, None) is RocblasStatus.size_increased
+        assert solver.zpotri_strided_batched(handle, "L", 8, None, 8, 64, None, 10) is RocblasStatus.size_increased
         assert solver.strtri(handle, "U", "N", 8, None, 8, None) is RocblasStatus.size_unchanged
+        assert solver.dpotrs(handle, "U", 8, 0, None, 8, None, 8) is RocblasStatus.size_unchanged
         with pytest.raises(RocblasInvalidSizeError):
             solver.dlauum(handle, "U", 8, None, 7)
     finally:
-        assert blas.stop_device_memory_size_query(handle) == 0
+        size = blas.stop_device_memory_size_query(handle)
+    assert size == max(kc.workspace(kc.POTRF, 1024, 0, 1, 8), kc.workspace(kc.POTRI, 8, 0, 10, 16))
 
 
 def test_signatures_follow_rocsolver() -> None:

@@ -34,6 +34,7 @@ from rocmath.errors import (
     RocblasStatus,
 )
 from rocmath.precision import SDCZ, D, Precision, Z
+from rocmath.solver import _kernels_eig as ke
 
 FLAVOURS = ("plain", "strided", "batched")
 SUFFIX = {"plain": "", "strided": "_strided_batched", "batched": "_batched"}
@@ -884,11 +885,13 @@ def test_fast_alg_is_not_validated(handle: Any) -> None:
 def test_size_query_and_signatures(handle: Any) -> None:
     blas.start_device_memory_size_query(handle)
     try:
-        assert solver.dsyevd(handle, 211, "L", 512, None, 512, None, None, None) is RocblasStatus.size_unchanged
+        assert solver.dsyevd(handle, 211, "L", 512, None, 512, None, None, None) is RocblasStatus.size_increased
+        assert solver.dsyevd(handle, 211, "L", 0, None, 1, None, None, None) is RocblasStatus.size_unchanged
         with pytest.raises(RocblasInvalidSizeError):
             solver.dgesvd(handle, 191, 191, 4, 4, None, 3, None, None, 4, None, 4, None, 201, None)
     finally:
-        blas.stop_device_memory_size_query(handle)
+        size = blas.stop_device_memory_size_query(handle)
+    assert size == ke.syev_workspace(512, 1, 8, 8, True, True)
 
     def names(f: Callable[..., Any]) -> list[str]:
         return list(inspect.signature(f).parameters)

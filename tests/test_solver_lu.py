@@ -876,19 +876,22 @@ def test_signatures_follow_rocsolver() -> None:
 def test_size_query_reports_the_workspace_and_skips_pointer_checks(handle: Any) -> None:
     blas.start_device_memory_size_query(handle)
     try:
-        # Null arrays are fine during a query; routines without workspace leave the size unchanged.
-        assert solver.dgetrf(handle, 1024, 1024, None, 1024, None, None) is RocblasStatus.size_unchanged
+        # Null arrays are fine during a query; routines that need no more than the largest need so
+        # far (or no workspace at all: laswp) leave the size unchanged.
+        assert solver.dgetrf(handle, 1024, 1024, None, 1024, None, None) is RocblasStatus.size_increased
         assert solver.dgetri_strided_batched(handle, 8, None, 8, 64, None, 8, None, 100) is \
             RocblasStatus.size_increased
         assert solver.zgetri(handle, 100, None, 100, None, None) is RocblasStatus.size_increased
         assert solver.dgetri(handle, 8, None, 8, None, None) is RocblasStatus.size_unchanged
+        assert solver.dgetrf(handle, 0, 8, None, 1, None, None) is RocblasStatus.size_unchanged
         assert solver.dlaswp(handle, 8, None, 8, 1, 8, None, 1) is RocblasStatus.size_unchanged
         # ... but sizes are still checked (rocSOLVER checks them before answering a query).
         with pytest.raises(RocblasInvalidSizeError):
             solver.dgetri(handle, 8, None, 7, None, None)
     finally:
         size = blas.stop_device_memory_size_query(handle)
-    expected = max(kl.getri_workspace(8, 100, 8), kl.getri_workspace(100, 1, 16))
+    expected = max(kl.getrf_workspace(1024, 1024, 1, 8), kl.getri_workspace(8, 100, 8),
+                   kl.getri_workspace(100, 1, 16))
     assert size == -(-expected // 64) * 64
 
 
@@ -896,15 +899,16 @@ def test_a_too_small_user_workspace_is_a_memory_error(handle: Any) -> None:
     n = 6
     _, packed, piv, _ = factors(D, 1, n, np.random.default_rng(0), True, ())
     A, P, info = Matrix(packed, n, "plain"), Vector(1, n, "plain", host=piv), info_array(1)
-    small_ws = rm.malloc(64)
+    need = kl.getri_workspace(n, 1, 8)  # the entry and an n-element work array
+    small_ws = rm.malloc(need)
     h = blas.create_handle()
     try:
         with closing(A, P, info):
-            blas.set_workspace(h, small_ws, 8)  # getri needs n * 8 bytes here
+            blas.set_workspace(h, small_ws, need - 8)
             with pytest.raises(RocblasMemoryError):
                 solver.dgetri(h, n, A.arg, n, P.arg, info.ptr)
             A.check(logical=True)
-            blas.set_workspace(h, small_ws, 64)
+            blas.set_workspace(h, small_ws, need)
             solver.dgetri(h, n, A.arg, n, P.arg, info.ptr)
             assert info.get()[0, 0] == 0
     finally:

@@ -757,14 +757,16 @@ def test_signatures_follow_rocsolver() -> None:
     assert not hasattr(solver, "dorgqr_batched") and not hasattr(solver, "sungqr") and not hasattr(solver, "slacgv")
 
 
-def test_size_query_reports_no_workspace(handle: Any) -> None:
+def test_size_query_reports_the_workspace(handle: Any) -> None:
     blas.start_device_memory_size_query(handle)
     try:
-        assert solver.dgeqrf(handle, 64, 64, None, 64, None) is RocblasStatus.size_unchanged
+        assert solver.dgeqrf(handle, 64, 64, None, 64, None) is RocblasStatus.size_increased
+        assert solver.dgeqrf(handle, 0, 64, None, 1, None) is RocblasStatus.size_unchanged
         with pytest.raises(RocblasInvalidSizeError):
             solver.dgels(handle, "N", 4, 4, 1, None, 4, None, 3, None)
     finally:
-        blas.stop_device_memory_size_query(handle)
+        size = blas.stop_device_memory_size_query(handle)
+    assert size == kq.factor_workspace(64, 64, 1, 8)
 
 
 @pytest.mark.slow
