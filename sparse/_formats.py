@@ -48,20 +48,16 @@ from . import _kernels as k
 from . import _kernels_formats as kf
 from ._api import Call, Routine, bind, is_null
 from ._conversion2 import _fill, _span
-from ._handle import MatDescr, check_descr, check_info
+from ._handle import MatDescr, check_descr, check_general_sorted, check_info, check_live
 from ._level3 import dense_view
 from ._types import (
     Datatype,
     Direction,
     IndexBase,
-    MatrixType,
     Operation,
     Order,
-    SparseInvalidPointerError,
     SparseNotImplementedError,
-    SparseRequiresSortedStorageError,
     SparseTypeMismatchError,
-    StorageMode,
 )
 
 __all__ = [
@@ -124,10 +120,7 @@ class HybMat:
 
 def check_hyb(hyb: Any, arg: str = "hyb", index: int | None = 1) -> HybMat:
     """A live HYB matrix, or ``invalid_pointer``."""
-    if not isinstance(hyb, HybMat) or hyb.destroyed:
-        what = "null" if hyb is None else ("destroyed" if isinstance(hyb, HybMat) else type(hyb).__name__)
-        raise SparseInvalidPointerError(f"expected a hyb_mat, got {what}", arg=arg, index=index)
-    return hyb
+    return check_live(hyb, HybMat, "a hyb_mat", arg, index)
 
 
 def create_hyb_mat() -> HybMat:
@@ -161,15 +154,8 @@ def _descr(c: Call, name: str, *, general: bool = True, sorted_: bool = True, st
     """A matrix descriptor argument: non-null, general (not_implemented) and sorted
     (requires_sorted_storage), in rocSPARSE's order for the routine."""
     d = check_descr(c[name], name, c.index(name))
-    checks = [general and "type", sorted_ and "storage"]
-    for what in (reversed(checks) if storage_first else checks):
-        if what == "type" and d.type is not MatrixType.general:
-            raise SparseNotImplementedError(f"{c.fname} supports general matrices, got {d.type.name}", arg=name,
-                                            index=c.index(name))
-        if what == "storage" and d.storage_mode is not StorageMode.sorted:
-            raise SparseRequiresSortedStorageError(f"{c.fname} requires sorted storage", arg=name,
-                                                   index=c.index(name))
-    return d
+    return check_general_sorted(d, c.fname, name, c.index(name), general=general, sorted_=sorted_,
+                                storage_first=storage_first)
 
 
 def _block_dim(c: Call, name: str = "block_dim") -> int:
@@ -398,6 +384,13 @@ cell2csr = bind(ELL2CSR, C)
 zell2csr = bind(ELL2CSR, Z)
 
 
+def _nothing_to_do(c: Call) -> bool:
+    """The products' alpha and beta checks (non-null), then their quick return: host alpha == 0, beta == 1."""
+    c.pointer("alpha")
+    c.pointer("beta")
+    return bool(c.host_mode and c.host_value("alpha") == 0 and c.host_value("beta") == 1)
+
+
 def _quick_scale(c: Call, ylen: int, itype: np.dtype[Any]) -> None:
     """The quick return of the products: ``y := beta y`` (beta and y must then be non-null)."""
     if ylen > 0:
@@ -418,9 +411,7 @@ def _ellmv(c: Call) -> None:
     if m == 0 or n == 0 or width == 0:
         _quick_scale(c, ylen, itype)
         return
-    c.pointer("alpha")
-    c.pointer("beta")
-    if c.host_mode and c.host_value("alpha") == 0 and c.host_value("beta") == 1:
+    if _nothing_to_do(c):
         return
     for name in ("ell_val", "ell_col_ind", "x", "y"):
         c.pointer(name)
@@ -571,9 +562,7 @@ def _hybmv(c: Call) -> None:
     if _hyb_empty(hyb):
         _quick_scale(c, ylen, hyb.index_type)
         return
-    c.pointer("alpha")
-    c.pointer("beta")
-    if c.host_mode and c.host_value("alpha") == 0 and c.host_value("beta") == 1:
+    if _nothing_to_do(c):
         return
     c.pointer("x")
     c.pointer("y")
@@ -719,9 +708,7 @@ def _bsrmv(c: Call) -> None:
     if mb == 0 or nb == 0 or nnzb == 0:
         _quick_scale(c, bd * mb, itype)
         return
-    c.pointer("alpha")
-    c.pointer("beta")
-    if c.host_mode and c.host_value("alpha") == 0 and c.host_value("beta") == 1:
+    if _nothing_to_do(c):
         return
     c.check_array("bsr_val", nnzb * bd * bd)
     c.check_array("bsr_row_ptr", mb)
@@ -924,6 +911,17 @@ def _threshold_in(c: Call) -> Buffer:
     return Buffer(c.ptr("temp_buffer"), c.dtype, (1,), name="temp_buffer", owner=c["temp_buffer"])
 
 
+def _nnz_threshold(c: Call, percentage: bool, values: Buffer, count: int, moved: float) -> Any:
+    """The nnz stages' threshold: the argument, or by percentage the magnitude at rocSPARSE's position among
+    the ``count`` entries of the 2-D view ``values``, found (sorting in temp_buffer) and kept at the start of
+    temp_buffer for the conversion."""
+    if not percentage:
+        return c.scalar("threshold")
+    work = Buffer(c.ptr("temp_buffer"), c.dtype, (count,), name="temp_buffer", owner=c["temp_buffer"])
+    c.launch(kf.percentile_threshold, values, _percentile_pos(c, count, _percentage(c)), work, bytes=moved)
+    return _threshold_in(c)
+
+
 def _dense_a(c: Call, m: int, n: int, lda: int) -> Buffer:
     return dense_view(c["A"], c.ptr("A"), c.dtype, m, n, lda, Order.column, name="A")
 
@@ -974,12 +972,7 @@ def _prune_dense_nnz(c: Call, percentage: bool) -> int | None:
     A = _dense_a(c, m, n, lda)
     if percentage:
         c.pointer("temp_buffer")
-        work = Buffer(c.ptr("temp_buffer"), c.dtype, (m * n,), name="temp_buffer", owner=c["temp_buffer"])
-        c.launch(kf.percentile_threshold, A, _percentile_pos(c, m * n, _percentage(c)), work,
-                 bytes=float(2 * m * n * c.dtype.itemsize))
-        threshold: Any = _threshold_in(c)
-    else:
-        threshold = c.scalar("threshold")
+    threshold = _nnz_threshold(c, percentage, A, m * n, float(2 * m * n * c.dtype.itemsize))
     total, host = _count_target(c, "nnz_total_dev_host_ptr", itype)
     task = c.launch(kf.prune_dense, False, A, threshold, int(d.base), c.array("csr_row_ptr", m + 1, itype), total,
                     _empty(c.dtype), _empty(itype), bytes=float(m * n * c.dtype.itemsize + (m + 1) * itype.itemsize))
@@ -1095,14 +1088,8 @@ def _prune_csr_nnz(c: Call, percentage: bool) -> int | None:
     if not c.host_mode:
         c.pointer("nnz_total_dev_host_ptr")
     val, row_ptr, col_ind, itype = _csr_a(c, m, nnz_a)
-    if percentage:
-        work = Buffer(c.ptr("temp_buffer"), c.dtype, (nnz_a,), name="temp_buffer", owner=c["temp_buffer"])
-        values = Buffer(val.ptr, val.dtype, (1, nnz_a), name=val.name, owner=val.owner)
-        c.launch(kf.percentile_threshold, values, _percentile_pos(c, nnz_a, _percentage(c)), work,
-                 bytes=float(3 * nnz_a * c.dtype.itemsize))
-        threshold: Any = _threshold_in(c)
-    else:
-        threshold = c.scalar("threshold")
+    values = Buffer(val.ptr, val.dtype, (1, nnz_a), name=val.name, owner=val.owner)
+    threshold = _nnz_threshold(c, percentage, values, nnz_a, float(3 * nnz_a * c.dtype.itemsize))
     total, host = _count_target(c, "nnz_total_dev_host_ptr", itype)
     task = c.launch(kf.prune_csr, False, val, row_ptr, col_ind, int(da.base), threshold,
                     c.array("csr_row_ptr_C", m + 1, itype), int(dc.base), total, _empty(c.dtype), _empty(itype),

@@ -31,12 +31,12 @@ Conventions beyond :mod:`rocmath.sparse`'s:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-import rocmath
 from rocmath.launch import Buffer
 from rocmath.precision import I8, I32, Precision
 
@@ -48,12 +48,12 @@ from . import _kernels_solve as ks
 from ._api import Call, is_null
 from ._descr import SpMatDescr, _array, _size, check_dnmat, check_dnvec, check_spmat
 from ._extra import CsrgemmInfo, _null_scalar, _Operand, _row_blocks
-from ._generic import _buffer, _layered, _ptr
-from ._handle import check_handle
+from ._generic import _buffer, _layered, _ptr, _temp
+from ._handle import check_general_sorted, check_handle
 from ._level1 import DOT_CHUNK, DOT_CHUNKS, _axpyi, _doti, _gthr, _roti, _sctr, _zero
 from ._level2 import scale_y
 from ._level3 import dense_view
-from ._solve import TriangleAnalysis, _csrsv_info
+from ._solve import CsrsvInfo, _csrsv_info, _round256, _set, analyse_triangle, analysis_of
 from ._types import (
     Datatype,
     DenseToSparseAlg,
@@ -62,13 +62,11 @@ from ._types import (
     Format,
     IndexBase,
     IndexType,
-    MatrixType,
     Operation,
     SDDMMAlg,
     SparseInvalidPointerError,
     SparseInvalidSizeError,
     SparseNotImplementedError,
-    SparseRequiresSortedStorageError,
     SparseToDenseAlg,
     SparseTypeMismatchError,
     SpGEMMAlg,
@@ -77,7 +75,6 @@ from ._types import (
     SpSMStage,
     SpSVAlg,
     SpSVStage,
-    StorageMode,
     as_enum,
 )
 
@@ -88,6 +85,8 @@ __all__ = [
 ]
 
 _FLOATS = (Datatype.f32_r, Datatype.f64_r, Datatype.f32_c, Datatype.f64_c)
+#: Index types of the sparse vector routines: i32 or i64 indices.
+_VECTOR_PAIRS = ((IndexType.i32,) * 2, (IndexType.i64,) * 2)
 #: (row pointer or row index, column index) types rocSPARSE instantiates its sparse matrix routines for.
 _INDEX_PAIRS = ((IndexType.i32, IndexType.i32), (IndexType.i64, IndexType.i32), (IndexType.i64, IndexType.i64))
 #: spvv's instantiations: (compute type, vector value type).
@@ -204,40 +203,18 @@ def _dispatch(c: Call, name: str, data_type: Datatype, index_types: tuple[IndexT
     c.precision = _precision(data_type)
 
 
-def _out_size(buffer_size: Any, size: int) -> int:
-    """Write ``size`` to a 1-element host array ``buffer_size`` (rocSPARSE's out-parameter); return it."""
-    if isinstance(buffer_size, np.ndarray):
-        buffer_size.reshape(-1)[0] = size
-    return size
+def _out(target: Any, value: Any) -> Any:
+    """A host out-parameter (buffer_size, spvv's result): ``value`` written to ``target`` when it is a numpy
+    array (1 element), and returned."""
+    if isinstance(target, np.ndarray):
+        target.reshape(-1)[0] = value
+    return value
 
 
-def _round256(nbytes: int) -> int:
-    return ((max(nbytes, 1) - 1) // 256 + 1) * 256
-
-
-def _temp(c: Call, need: int) -> int:
-    """temp_buffer's pointer: a null one is invalid_pointer when the call needs bytes."""
-    if need and is_null(c["temp_buffer"]):
-        raise c.invalid_pointer("temp_buffer", f"null, the call needs {need} bytes")
-    return c.ptr("temp_buffer")
-
-
-def _general(c: Call, name: str, mat: SpMatDescr) -> None:
-    """Only general matrices (not_implemented otherwise)."""
-    if mat.descr.type is not MatrixType.general:
-        raise _not_implemented(c, name, f"{mat.descr.type.name} matrices are not supported")
-
-
-def _sorted(c: Call, name: str, mat: SpMatDescr) -> None:
-    """Only sorted storage (requires_sorted_storage otherwise)."""
-    if mat.descr.storage_mode is not StorageMode.sorted:
-        raise SparseRequiresSortedStorageError(f"{c.fname} requires sorted storage", arg=name, index=c.index(name))
-
-
-def _sorted_general(c: Call, name: str, mat: SpMatDescr, sorted_first: bool = False) -> None:
-    """General and sorted, in the order the routine checks them."""
-    for check in ((_sorted, _general) if sorted_first else (_general, _sorted)):
-        check(c, name, mat)
+def _sorted_general(c: Call, name: str, mat: SpMatDescr, sorted_first: bool = False, sorted_: bool = True) -> None:
+    """``mat`` general (not_implemented otherwise) and, when asked, sorted (requires_sorted_storage), in the
+    order the routine checks them."""
+    check_general_sorted(mat.descr, c.fname, name, c.index(name), sorted_=sorted_, storage_first=sorted_first)
 
 
 def _spvec_arrays(x: SpVecDescr, dtype: np.dtype[Any]) -> tuple[Buffer, Buffer]:
@@ -248,8 +225,24 @@ def _ends(a: np.ndarray, out: np.ndarray) -> None:
     out[0] = a.sum() if a.size else 0
 
 
-def _set(a: np.ndarray, value: int) -> None:
-    a[...] = value
+def _vector_operands(c: Call, mismatch: str, values: tuple[Datatype, ...] = _FLOATS) -> tuple[SpVecDescr, Any]:
+    """The checks of axpby, gather, scatter and rot after the handle: their scalars (non-null), the sparse x
+    and the dense y in parameter order; y's value type must be x's (not_implemented naming ``mismatch``),
+    then the instantiation dispatch.  Returns (x, y)."""
+    check_handle(c["handle"])
+    X = Y = None
+    for name in c.names[1:]:
+        if name == "x":
+            X = check_spvec(c[name], name, c.index(name))
+        elif name == "y":
+            Y = check_dnvec(c[name], name, c.index(name))
+        else:
+            c.pointer(name)
+    assert X is not None and Y is not None
+    if Y.data_type is not X.data_type:
+        raise _not_implemented(c, mismatch, f"{Y.data_type.name} y with {X.data_type.name} x")
+    _dispatch(c, "x", X.data_type, (X.idx_type, X.idx_type), values, _VECTOR_PAIRS)
+    return X, Y
 
 
 # --- level 1: axpby, gather, scatter, rot, spvv ------------------------------------------------------
@@ -266,14 +259,7 @@ def axpby(handle: Any, alpha: Any, x: SpVecDescr, beta: Any, y: Any) -> None:
     its indices (duplicate indices add up in order).  alpha and beta follow the pointer mode.
     """
     c = _call("axpby", _AXPBY, (handle, alpha, x, beta, y))
-    check_handle(handle)
-    c.pointer("alpha")
-    X = check_spvec(x, "x", c.index("x"))
-    c.pointer("beta")
-    Y = check_dnvec(y, "y", c.index("y"))
-    if Y.data_type is not X.data_type:
-        raise _not_implemented(c, "y", f"{Y.data_type.name} y with {X.data_type.name} x")
-    _dispatch(c, "x", X.data_type, (X.idx_type, X.idx_type), pairs=((IndexType.i32,) * 2, (IndexType.i64,) * 2))
+    X, Y = _vector_operands(c, "y")
     if Y.size == 0:
         return
     yb = _buffer(Y.values, c.dtype, Y.size, "y")
@@ -286,41 +272,30 @@ def axpby(handle: Any, alpha: Any, x: SpVecDescr, beta: Any, y: Any) -> None:
              bytes=float(X.nnz * (3 * c.dtype.itemsize + ind.dtype.itemsize)))
 
 
-_VECTOR_PAIRS = ((IndexType.i32,) * 2, (IndexType.i64,) * 2)
+def _gather_scatter(c: Call, gather: bool) -> None:
+    """gather (``x.values := y[x.indices]``) or scatter (``y[x.indices] := x.values``), int8 values too."""
+    X, Y = _vector_operands(c, "x" if gather else "y", (*_FLOATS, Datatype.i8_r))
+    if X.nnz == 0:
+        return
+    val, ind = _spvec_arrays(X, c.dtype)
+    y = _buffer(Y.values, c.dtype, Y.size, "y")
+    moved = float(X.nnz * (2 * c.dtype.itemsize + ind.dtype.itemsize))
+    if gather:
+        c.launch(_gthr, False, y, val, ind, int(X.idx_base), bytes=moved)
+    else:
+        c.launch(_sctr, val, ind, int(X.idx_base), y, bytes=moved)
 
 
 @_layered
 def gather(handle: Any, y: Any, x: SpVecDescr) -> None:
     """``rocsparse_gather``: ``x.values := y[x.indices]`` (int8 values too)."""
-    c = _call("gather", ("handle", "y", "x"), (handle, y, x))
-    check_handle(handle)
-    Y = check_dnvec(y, "y", c.index("y"))
-    X = check_spvec(x, "x", c.index("x"))
-    if X.data_type is not Y.data_type:
-        raise _not_implemented(c, "x", f"{X.data_type.name} x with {Y.data_type.name} y")
-    _dispatch(c, "x", X.data_type, (X.idx_type, X.idx_type), (*_FLOATS, Datatype.i8_r), _VECTOR_PAIRS)
-    if X.nnz == 0:
-        return
-    val, ind = _spvec_arrays(X, c.dtype)
-    c.launch(_gthr, False, _buffer(Y.values, c.dtype, Y.size, "y"), val, ind, int(X.idx_base),
-             bytes=float(X.nnz * (2 * c.dtype.itemsize + ind.dtype.itemsize)))
+    _gather_scatter(_call("gather", ("handle", "y", "x"), (handle, y, x)), True)
 
 
 @_layered
 def scatter(handle: Any, x: SpVecDescr, y: Any) -> None:
     """``rocsparse_scatter``: ``y[x.indices] := x.values`` (int8 values too; a duplicate index keeps the last)."""
-    c = _call("scatter", ("handle", "x", "y"), (handle, x, y))
-    check_handle(handle)
-    X = check_spvec(x, "x", c.index("x"))
-    Y = check_dnvec(y, "y", c.index("y"))
-    if Y.data_type is not X.data_type:
-        raise _not_implemented(c, "y", f"{Y.data_type.name} y with {X.data_type.name} x")
-    _dispatch(c, "x", X.data_type, (X.idx_type, X.idx_type), (*_FLOATS, Datatype.i8_r), _VECTOR_PAIRS)
-    if X.nnz == 0:
-        return
-    val, ind = _spvec_arrays(X, c.dtype)
-    c.launch(_sctr, val, ind, int(X.idx_base), _buffer(Y.values, c.dtype, Y.size, "y"),
-             bytes=float(X.nnz * (2 * c.dtype.itemsize + ind.dtype.itemsize)))
+    _gather_scatter(_call("scatter", ("handle", "x", "y"), (handle, x, y)), False)
 
 
 @_layered
@@ -328,14 +303,7 @@ def rot(handle: Any, c: Any, s: Any, x: SpVecDescr, y: Any) -> None:
     """``rocsparse_rot``: the Givens rotation ``x, y[idx] := c x + s y[idx], c y[idx] - s x`` (real and complex
     values; c and s of the vectors' type, by pointer mode; host ``c == 1, s == 0`` returns at once)."""
     call = _call("rot", ("handle", "c", "s", "x", "y"), (handle, c, s, x, y))
-    check_handle(handle)
-    call.pointer("c")
-    call.pointer("s")
-    X = check_spvec(x, "x", call.index("x"))
-    Y = check_dnvec(y, "y", call.index("y"))
-    if Y.data_type is not X.data_type:
-        raise _not_implemented(call, "y", f"{Y.data_type.name} y with {X.data_type.name} x")
-    _dispatch(call, "x", X.data_type, (X.idx_type, X.idx_type), pairs=_VECTOR_PAIRS)
+    X, Y = _vector_operands(call, "y")
     if X.nnz == 0 or (call.host_mode and call.host_value("c") == 1 and call.host_value("s") == 0):
         return
     val, ind = _spvec_arrays(X, call.dtype)
@@ -387,7 +355,7 @@ def spvv(handle: Any, trans: Any, x: SpVecDescr, y: Any, result: Any, compute_ty
         raise _not_implemented(c, "compute_type", f"{ct.name} with {X.data_type.name} x, {Y.data_type.name} y and "
                                                   f"{X.idx_type.name} indices")
     if query:
-        return _out_size(buffer_size, 4)
+        return _out(buffer_size, 4)
     complex_ = ct in (Datatype.f32_c, Datatype.f64_c)
     if complex_ and op is Operation.transpose:
         raise _not_implemented(c, "trans", "transpose of complex vectors (use none or conjugate_transpose)")
@@ -399,7 +367,7 @@ def spvv(handle: Any, trans: Any, x: SpVecDescr, y: Any, result: Any, compute_ty
             c.launch(_zero, Buffer(c.ptr("result"), out_dtype, (1,), name="result", owner=result),
                      bytes=float(out_dtype.itemsize))
             return None
-        return _host_result(result, out_dtype.type(0))
+        return _out(result, out_dtype.type(0))
     val, ind = _spvec_arrays(X, X.data_type.dtype)
     nchunks = int(max(1, min(DOT_CHUNKS, X.nnz // DOT_CHUNK)))
     out = Buffer(c.ptr("result"), out_dtype, (1,), name="result", owner=result) if device else np.zeros(1, out_dtype)
@@ -410,13 +378,7 @@ def spvv(handle: Any, trans: Any, x: SpVecDescr, y: Any, result: Any, compute_ty
     if device:
         return None
     task.wait()
-    return _host_result(result, out[0])
-
-
-def _host_result(result: Any, value: Any) -> Any:
-    if isinstance(result, np.ndarray):
-        result.reshape(-1)[0] = value
-    return value
+    return _out(result, out[0])
 
 
 # --- sparse_to_dense / dense_to_sparse -------------------------------------------------------------
@@ -435,6 +397,18 @@ def _dense(d: Any, dtype: np.dtype[Any], transposed: bool = False, name: str = "
 _CONVERT = ("handle", "mat_A", "mat_B", "alg", "buffer_size", "temp_buffer")
 
 
+def _convert_operands(c: Call, check_a: Callable[..., Any], check_b: Callable[..., Any], alg: type) -> tuple[Any, Any]:
+    """sparse_to_dense's and dense_to_sparse's first checks: the handle, mat_A and mat_B (each by its kind's
+    check), alg, then buffer_size and temp_buffer not both null.  Returns (A, B)."""
+    check_handle(c["handle"])
+    A = check_a(c["mat_A"], "mat_A", c.index("mat_A"))
+    B = check_b(c["mat_B"], "mat_B", c.index("mat_B"))
+    c.enum("alg", alg)
+    if is_null(c["buffer_size"]) and is_null(c["temp_buffer"]):
+        raise c.invalid_pointer("buffer_size", "buffer_size and temp_buffer are both null")
+    return A, B
+
+
 @_layered
 def sparse_to_dense(handle: Any, mat_A: SpMatDescr, mat_B: Any, alg: Any, buffer_size: Any = None,
                     temp_buffer: Any = None) -> int:
@@ -445,19 +419,14 @@ def sparse_to_dense(handle: Any, mat_A: SpMatDescr, mat_B: Any, alg: Any, buffer
     duplicate keeps its last entry).  Returns the buffer size (4) in both cases.
     """
     c = _call("sparse_to_dense", _CONVERT, (handle, mat_A, mat_B, alg, buffer_size, temp_buffer))
-    check_handle(handle)
-    A = check_spmat(mat_A, "mat_A", c.index("mat_A"))
-    B = check_dnmat(mat_B, "mat_B", c.index("mat_B"))
-    c.enum("alg", SparseToDenseAlg)
-    if is_null(buffer_size) and is_null(temp_buffer):
-        raise c.invalid_pointer("buffer_size", "buffer_size and temp_buffer are both null")
+    A, B = _convert_operands(c, check_spmat, check_dnmat, SparseToDenseAlg)
     _dispatch(c, "mat_A", A.data_type, _index_types(A))
     if B.data_type is not A.data_type:
         raise _not_implemented(c, "mat_B", f"{B.data_type.name} B with {A.data_type.name} A")
     if (B.rows, B.cols) != (A.rows, A.cols):
         raise c.invalid_size("mat_B", f"B is {B.rows} x {B.cols}, A {A.rows} x {A.cols}")
     if is_null(temp_buffer):
-        return _out_size(buffer_size, 4)
+        return _out(buffer_size, 4)
     if A.format not in (Format.coo, Format.csr, Format.csc):
         raise _not_implemented(c, "mat_A", f"sparse_to_dense from {A.format.name}")
     m, n, nnz, dtype = A.rows, A.cols, A.nnz, c.dtype
@@ -499,12 +468,7 @@ def dense_to_sparse(handle: Any, mat_A: Any, mat_B: SpMatDescr, alg: Any, buffer
     Returns the buffer size in every call.
     """
     c = _call("dense_to_sparse", _CONVERT, (handle, mat_A, mat_B, alg, buffer_size, temp_buffer))
-    check_handle(handle)
-    A = check_dnmat(mat_A, "mat_A", c.index("mat_A"))
-    B = check_spmat(mat_B, "mat_B", c.index("mat_B"))
-    c.enum("alg", DenseToSparseAlg)
-    if is_null(buffer_size) and is_null(temp_buffer):
-        raise c.invalid_pointer("buffer_size", "buffer_size and temp_buffer are both null")
+    A, B = _convert_operands(c, check_dnmat, check_spmat, DenseToSparseAlg)
     itype, jtype = _index_types(B)
     _dispatch(c, "mat_B", B.data_type, (itype, jtype))
     if A.data_type is not B.data_type:
@@ -518,7 +482,7 @@ def dense_to_sparse(handle: Any, mat_A: Any, mat_B: SpMatDescr, alg: Any, buffer
     count = n if csc else m
     size = itype.dtype.itemsize * count
     if is_null(temp_buffer):
-        return _out_size(buffer_size, size)
+        return _out(buffer_size, size)
     counts = Buffer(c.ptr("temp_buffer") if count else 0, itype.dtype, (count,), name="temp_buffer",
                     owner=temp_buffer)
     view = _dense(A, dtype, csc, "A")
@@ -599,12 +563,12 @@ def _sddmm(fname: str, last: str, args: tuple[Any, ...]) -> int:
     dtype = c.dtype
     size = _round256(dtype.itemsize * m * n) if algo is SDDMMAlg.dense and C.nnz else 0
     if last == "buffer_size":
-        return _out_size(c["buffer_size"], size)
+        return _out(c["buffer_size"], size)
     if fname == "sddmm_preprocess" or m == 0 or n == 0:
         return size
     if c.host_mode and c.host_value("alpha") == 0 and c.host_value("beta") == 1:
         return size
-    _temp(c, size)
+    _temp(c, size, np.dtype(np.uint8), (size,))
     nnz, base = C.nnz, int(C.idx_base)
     itype, jtype = _index_types(C)
     if C.format is Format.coo:
@@ -723,7 +687,7 @@ def spgemm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, A: SpMatDescr, B
     Bm, Dm, Cm = mats["B"], mats["D"], mats["C"]
     m, n, kdim = Am.rows, Bm.cols, Am.cols
     if stg is SpGEMMStage.buffer_size:
-        return _out_size(buffer_size, _spgemm_buffer_size(c, op_a, op_b, Am, Bm, Dm, Cm, m, n, kdim))
+        return _out(buffer_size, _spgemm_buffer_size(c, op_a, op_b, Am, Bm, Dm, Cm, m, n, kdim))
     info = Cm.info.csrgemm
     if not isinstance(info, CsrgemmInfo):
         raise c.invalid_pointer("C", "spgemm's buffer_size stage was not run for C")
@@ -742,7 +706,7 @@ def spgemm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, A: SpMatDescr, B
                 c.launch(_set, row_ptr_c, c_base, bytes=float((m + 1) * row_ptr_c.dtype.itemsize))
             Cm.nnz = 0
             return info.buffer_size
-        counts = Buffer(_temp(c, info.buffer_size), np.dtype(np.int64), (m,), name="temp_buffer", owner=temp_buffer)
+        counts = _temp(c, info.buffer_size, np.dtype(np.int64), (m,))
         first = Ao if mul else Do
         bounds = _row_blocks(c, first.ptr, first.base, m, n, dtype.itemsize)
         E = _no_operand(Am, dtype)
@@ -750,7 +714,7 @@ def spgemm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, A: SpMatDescr, B
                  Do.base, E.ptr, E.ind, E.base, n, bounds, counts,
                  bytes=float((Am.nnz + Bm.nnz + Dm.nnz) * Am.col_type.dtype.itemsize))
         total = np.zeros(1, np.int64)
-        c.launch(kx.counts_to_ptr, counts, c_base, row_ptr_c, total,
+        c.launch(kc.counts_to_ptr, counts, c_base, row_ptr_c, total,
                  bytes=float((m + 1) * (8 + row_ptr_c.dtype.itemsize))).wait()
         Cm.nnz = int(total[0])
         return info.buffer_size
@@ -767,7 +731,7 @@ def spgemm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, A: SpMatDescr, B
     alpha_s = c.scalar("alpha") if mul and needs_values else one
     beta_s = c.scalar("beta") if add and needs_values else one
     if mul:
-        _temp(c, info.buffer_size)
+        _temp(c, info.buffer_size, np.dtype(np.uint8), (info.buffer_size,))
     Co = _operand(Cm, dtype, needs_values)
     first = Ao if mul else (Do if add else Co)
     bounds = _row_blocks(c, first.ptr, first.base, m, n, dtype.itemsize)
@@ -798,7 +762,7 @@ def _spgemm_buffer_size(c: Call, op_a: Operation, op_b: Operation, A: SpMatDescr
     add = not beta_null and D.nnz != 0
     for name, mat, used in (("A", A, mul), ("B", B, mul), ("D", D, add)):
         if used:
-            _general(c, name, mat)
+            _sorted_general(c, name, mat, sorted_=False)
     if mul:
         for name, op in (("trans_A", op_a), ("trans_B", op_b)):
             if op is not Operation.none:
@@ -839,67 +803,33 @@ def _structure(c: Call, A: SpMatDescr) -> tuple[Buffer, Buffer]:
 
 def _analyse(c: Call, A: SpMatDescr, op: Operation, ptr: Buffer, ind: Buffer) -> None:
     """The preprocess stage: the level schedule of op(T) for the triangle T of A's fill mode, kept in A's
-    mat_info (as csrsv_analysis keeps it), unless A already holds one."""
+    mat_info beside csrsv's analyses (the zero pivot is csrsv's), unless A already holds one."""
     state = _csrsv_info(A.info)
-    key = _analysis_key(A, op)
-    if A.analysed and key in state.analyses:
+    key = (op is not Operation.none, A.descr.fill_mode)
+    if A.analysed and key in state.generic:
         return
-    m, nnz, base = A.rows, A.nnz, int(A.idx_base)
-    upper = A.descr.fill_mode is FillMode.upper
-    # The schedule and the solve run on a 0-based int64 copy of op(T)'s structure: one kernel signature per
-    # value type, whatever the index types.
-    t_ptr, t_ind, perm = rocmath.empty(m + 1, np.int64), rocmath.empty(max(nnz, 1), np.int64), None
-    moved = float(nnz * (ind.dtype.itemsize + 16) + (m + 1) * (ptr.dtype.itemsize + 8))
-    if op is not Operation.none:
-        perm = rocmath.empty(max(nnz, 1), np.int64)
-        c.launch(ks.csr_transpose_perm, ptr, ind, base, t_ptr, t_ind[:nnz], perm[:nnz], bytes=moved)
-        upper = not upper
-    else:
-        c.launch(kg.structure_to_int64, ptr, ind, base, t_ptr, t_ind[:nnz], bytes=moved)
-    ptr, ind = t_ptr, t_ind[:nnz]
-    if state.zero_pivot is None:
-        state.zero_pivot = rocmath.empty(1, np.int64)
-    split, diag = rocmath.empty(m, np.int64), rocmath.empty(m, np.int64)
-    level_ptr, row_map = rocmath.empty(m + 1, np.int64), rocmath.empty(m, np.int64)
-    nlevels = np.zeros(1, np.int64)
-    c.launch(ks.csrsv_levels, ptr, ind, 0, upper, A.descr.diag_type is DiagType.unit, split, diag, level_ptr,
-             row_map, state.zero_pivot, nlevels, bytes=float(16 * nnz + m * 48)).wait()
-    # The zero pivot is a row plus the matrix's index base, as csrsv reports it.
-    if base:
-        c.launch(_rebase_pivot, state.zero_pivot, base, bytes=8.0)
-    state.analyses[key] = TriangleAnalysis(m, nnz, upper, base, split, diag, level_ptr, row_map, int(nlevels[0]),
-                                           t_ptr, t_ind, perm)
+    assert state.zero_pivot is not None
+    state.generic[key] = analyse_triangle(c, ptr, ind, A.rows, A.nnz, int(A.idx_base),
+                                          A.descr.fill_mode is FillMode.upper, op is not Operation.none,
+                                          A.descr.diag_type is DiagType.unit, state.zero_pivot, int64=True)
     A.analysed = True
-
-
-def _analysis_key(A: SpMatDescr, op: Operation) -> tuple[str, bool, FillMode]:
-    """Where spsv / spsm keep an analysis in the descriptor's mat_info (apart from csrsv's own, whose
-    structures keep the matrix's index types)."""
-    return "generic", op is not Operation.none, A.descr.fill_mode
-
-
-def _rebase_pivot(zero_pivot: np.ndarray, base: int) -> None:
-    if zero_pivot[0] != ks.NO_PIVOT:
-        zero_pivot[0] += base
 
 
 def _solve(c: Call, name: str, A: SpMatDescr, op: Operation, B: Buffer, conj_b: bool, X: Buffer) -> None:
     """The compute stage: ``X := op(T)^-1 alpha op(B)`` on the analysis ``_analyse`` kept (B, X: m x nrhs views)."""
-    state = A.info.csrsv
+    state = A.info.csrsv if isinstance(A.info.csrsv, CsrsvInfo) else None
     transposed = op is not Operation.none
-    a = state.analyses.get(_analysis_key(A, op)) if state is not None and hasattr(state, "analyses") else None
-    if a is None or state.zero_pivot is None:
-        raise c.invalid_pointer(name, f"the preprocess stage was not run for this fill mode and {op.name}")
     m, nnz = A.rows, A.nnz
-    if (a.m, a.nnz) != (m, nnz):
-        raise c.invalid_size(name, f"analysed {a.m} rows and {a.nnz} nonzeros, called with {m} and {nnz}")
+    a = analysis_of(c, state.generic if state is not None else None, (transposed, A.descr.fill_mode), m, nnz, name,
+                    f"the preprocess stage was not run for this fill mode and {op.name}")
+    assert state is not None and state.zero_pivot is not None and a.t_ptr is not None and a.t_ind is not None
     unit = A.descr.diag_type is DiagType.unit
     if unit:
         c.launch(_set, state.zero_pivot, ks.NO_PIVOT, bytes=8.0)
     dtype = c.dtype
     val = _buffer(A.val_data, dtype, nnz, "val")
     if transposed:
-        assert a.t_ptr is not None and a.t_ind is not None and a.perm is not None
+        assert a.perm is not None
         offset, _ = _triangle_layout(A, op, dtype)
         tval = Buffer(c.ptr("temp_buffer") + offset if nnz else 0, dtype, (nnz,), name="temp_buffer",
                       owner=c["temp_buffer"])
@@ -907,9 +837,8 @@ def _solve(c: Call, name: str, A: SpMatDescr, op: Operation, B: Buffer, conj_b: 
                  bytes=float(nnz * (2 * dtype.itemsize + 8)))
         val = tval
     nrhs = X.shape[1]
-    assert a.t_ptr is not None and a.t_ind is not None
     c.launch(kg.trsm_levels, c.scalar("alpha"), conj_b, val, a.t_ptr, a.t_ind[:nnz], a.upper, unit, a.split, a.diag,
-             a.level_ptr, a.row_map, a.nlevels, B, X, state.zero_pivot, a.base,
+             a.level_ptr, a.row_map, a.nlevels, B, X, state.zero_pivot, a.pivot_base,
              flops=float(nnz * nrhs) * (8.0 if dtype.kind == "c" else 2.0),
              bytes=float(nnz * (dtype.itemsize + 8) + m * nrhs * 3 * dtype.itemsize))
 
@@ -963,10 +892,10 @@ def spsv(handle: Any, trans: Any, alpha: Any, mat: SpMatDescr, x: Any, y: Any, c
     _, size = _triangle_layout(A, op, dtype)
     _sorted_general(c, "mat", A)
     if stg is SpSVStage.buffer_size:
-        return _out_size(buffer_size, size)
+        return _out(buffer_size, size)
     if m == 0:
         return size
-    _temp(c, size)
+    _temp(c, size, np.dtype(np.uint8), (size,))
     if stg is SpSVStage.preprocess:
         _analyse(c, A, op, *_structure(c, A))
         return size
@@ -1017,12 +946,12 @@ def spsm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, matA: SpMatDescr, 
     if b_shape != (m, nrhs):
         raise c.invalid_size("matB", f"op(B) is {b_shape[0]} x {b_shape[1]}, C {m} x {nrhs}")
     if m == 0 or nrhs == 0:
-        return _out_size(buffer_size, 0) if stg is SpSMStage.buffer_size else 0
+        return _out(buffer_size, 0) if stg is SpSMStage.buffer_size else 0
     _sorted_general(c, "matA", A)
     _, size = _triangle_layout(A, op_a, dtype)
     if stg is SpSMStage.buffer_size:
-        return _out_size(buffer_size, size)
-    _temp(c, size)
+        return _out(buffer_size, size)
+    _temp(c, size, np.dtype(np.uint8), (size,))
     if stg is SpSMStage.preprocess:
         _analyse(c, A, op_a, *_structure(c, A))
         return size

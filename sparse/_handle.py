@@ -8,7 +8,7 @@ getters return the value, as rocSPARSE's ``rocsparse_get_mat_*`` do.  A destroye
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from rocmath.errors import RocmathError
 from rocmath.handle import Handle, PointerMode
@@ -22,9 +22,13 @@ from ._types import (
     SparseInvalidHandleError,
     SparseInvalidPointerError,
     SparseInvalidValueError,
+    SparseNotImplementedError,
+    SparseRequiresSortedStorageError,
     StorageMode,
     as_enum,
 )
+
+_T = TypeVar("_T")
 
 __all__ = [
     "MatDescr", "MatInfo", "SparseHandle", "copy_mat_descr", "create_handle", "create_mat_descr",
@@ -119,11 +123,32 @@ class MatDescr:
     destroyed: bool = field(default=False, repr=False, compare=False)
 
 
+def check_live(obj: Any, cls: type[_T], what: str, arg: str, index: int | None) -> _T:
+    """``obj`` when it is a live (not destroyed) ``cls``, else ``invalid_pointer`` naming the argument:
+    the check of every opaque object (descriptors, mat_info, hyb_mat)."""
+    if not isinstance(obj, cls) or getattr(obj, "destroyed", False):
+        got = "null" if obj is None else ("destroyed" if isinstance(obj, cls) else type(obj).__name__)
+        raise SparseInvalidPointerError(f"expected {what}, got {got}", arg=arg, index=index)
+    return obj
+
+
 def check_descr(descr: Any, arg: str = "descr", index: int | None = 1) -> MatDescr:
     """A live matrix descriptor, or ``invalid_pointer``."""
-    if not isinstance(descr, MatDescr) or descr.destroyed:
-        what = "null" if descr is None else ("destroyed" if isinstance(descr, MatDescr) else type(descr).__name__)
-        raise SparseInvalidPointerError(f"expected a matrix descriptor, got {what}", arg=arg, index=index)
+    return check_live(descr, MatDescr, "a matrix descriptor", arg, index)
+
+
+def check_general_sorted(descr: MatDescr, fname: str, arg: str, index: int | None, *, general: bool = True,
+                         sorted_: bool = True, storage_first: bool = False) -> MatDescr:
+    """A descriptor the routine ``fname`` can use: a general matrix (``not_implemented`` otherwise) with sorted
+    storage (``requires_sorted_storage``), each check only when asked, in rocSPARSE's order for the routine
+    (``storage_first``: the storage mode first)."""
+    checks = [general and "type", sorted_ and "storage"]
+    for check in (reversed(checks) if storage_first else checks):
+        if check == "type" and descr.type is not MatrixType.general:
+            raise SparseNotImplementedError(f"{fname} supports general matrices, got {descr.type.name}", arg=arg,
+                                            index=index)
+        if check == "storage" and descr.storage_mode is not StorageMode.sorted:
+            raise SparseRequiresSortedStorageError(f"{fname} requires sorted storage", arg=arg, index=index)
     return descr
 
 
@@ -209,23 +234,25 @@ class MatInfo:
     csrmv
         ``csrmv_analysis`` results (:class:`rocmath.sparse._level2.CsrmvAnalysis`) or None.
     csrsv
-        ``csrsv_analysis`` results or None.
+        ``csrsv_analysis`` results, and those of the generic triangular solves (spsv, spsm) on a
+        sparse descriptor's info (:class:`rocmath.sparse._solve.CsrsvInfo`), or None.
     csrgemm
         What ``csrgemm_buffer_size`` recorded (:class:`rocmath.sparse._extra.CsrgemmInfo`) or None.
+    precond
+        The analyses, pivots, singular tolerance and numeric boost of the preconditioners and of
+        csrsm / bsrsv (:class:`rocmath.sparse._precond.PrecondInfo`), or None.
     """
 
     csrmv: Any = None
     csrsv: Any = None
     csrgemm: Any = None
+    precond: Any = None
     destroyed: bool = field(default=False, repr=False, compare=False)
 
 
 def check_info(info: Any, arg: str = "info", index: int | None = 1) -> MatInfo:
     """A live ``mat_info``, or ``invalid_pointer``."""
-    if not isinstance(info, MatInfo) or info.destroyed:
-        what = "null" if info is None else ("destroyed" if isinstance(info, MatInfo) else type(info).__name__)
-        raise SparseInvalidPointerError(f"expected a mat_info, got {what}", arg=arg, index=index)
-    return info
+    return check_live(info, MatInfo, "a mat_info", arg, index)
 
 
 def create_mat_info() -> MatInfo:
@@ -236,5 +263,5 @@ def create_mat_info() -> MatInfo:
 def destroy_mat_info(info: MatInfo) -> None:
     """``rocsparse_destroy_mat_info``: frees every analysis it holds."""
     i = check_info(info)
-    i.csrmv = i.csrsv = i.csrgemm = None
+    i.csrmv = i.csrsv = i.csrgemm = i.precond = None
     i.destroyed = True

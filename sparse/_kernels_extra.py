@@ -2,7 +2,7 @@
 
 A row of ``C = alpha A B + beta D + gamma E`` is built in a private dense accumulator of n
 entries with a marker array stamped by the row index (no clearing between rows): pass 1
-counts each row's distinct columns (the nnz stage), pass 2 fills columns and values, sorting
+counts each row's distinct columns (the nnz stage, then :func:`counts_to_ptr`), pass 2 fills columns and values, sorting
 each row's columns.  Every value sums its terms in an order fixed by the inputs (A's row in
 storage order, each B row in storage order, then D, then E), whatever the row partition, so
 results are bitwise reproducible.  Rows run in parallel blocks; each block owns its
@@ -16,6 +16,9 @@ import numpy as np
 from numba import prange, uintp
 
 from rocmath.kernel import kernel
+
+# The nnz stage's row pointer is the conversions' scan of row counts: one kernel for both.
+from ._kernels_conv import counts_to_ptr  # noqa: F401
 
 
 @numba.njit(cache=True, nogil=True)
@@ -32,6 +35,36 @@ def sort_segment(a, lo, hi):  # pragma: no cover - numba
     else:
         a[lo:hi].sort()
 
+@numba.njit(cache=True, nogil=True)
+def _count_row(i, ptr, ind, base, r, mark):  # pragma: no cover - numba
+    """The columns of row r (of ptr, ind) not yet marked for row i: marked, and their number returned."""
+    cnt = 0
+    for j in range(uintp(ptr[r] - base), uintp(ptr[r + 1] - base)):
+        col = uintp(ind[j] - base)
+        if mark[col] != i:
+            mark[col] = i
+            cnt += 1
+    return cnt
+
+
+@numba.njit(cache=True, nogil=True)
+def _merge_row(i, f, val, ptr, ind, base, r, mark, c_ind, pos, values, acc):  # pragma: no cover - numba
+    """Merge ``f`` times row r (of val, ptr, ind) into row i of C (storage order): a column new to row i
+    (``mark``) is appended to ``c_ind`` at ``pos`` and its accumulator assigned, a known one added to
+    (``values``: accumulate values too).  Returns the next free position."""
+    for j in range(uintp(ptr[r] - base), uintp(ptr[r + 1] - base)):
+        col = uintp(ind[j] - base)
+        if mark[col] != i:
+            mark[col] = i
+            c_ind[pos] = col
+            pos += uintp(1)
+            if values:
+                acc[col] = f * val[j]
+        elif values:
+            acc[col] += f * val[j]
+    return pos
+
+
 @kernel(contiguous=True)
 def spgemm_count(mul, add_d, add_e, a_ptr, a_ind, a_base, b_ptr, b_ind, b_base, d_ptr, d_ind, d_base, e_ptr,
                  e_ind, e_base, n, bounds, counts):  # pragma: no cover - numba
@@ -42,36 +75,12 @@ def spgemm_count(mul, add_d, add_e, a_ptr, a_ind, a_base, b_ptr, b_ind, b_base, 
             cnt = 0
             if mul:
                 for ja in range(uintp(a_ptr[i] - a_base), uintp(a_ptr[i + 1] - a_base)):
-                    r = uintp(a_ind[ja] - a_base)
-                    for jb in range(uintp(b_ptr[r] - b_base), uintp(b_ptr[r + 1] - b_base)):
-                        col = uintp(b_ind[jb] - b_base)
-                        if mark[col] != i:
-                            mark[col] = i
-                            cnt += 1
+                    cnt += _count_row(i, b_ptr, b_ind, b_base, uintp(a_ind[ja] - a_base), mark)
             if add_d:
-                for jd in range(uintp(d_ptr[i] - d_base), uintp(d_ptr[i + 1] - d_base)):
-                    col = uintp(d_ind[jd] - d_base)
-                    if mark[col] != i:
-                        mark[col] = i
-                        cnt += 1
+                cnt += _count_row(i, d_ptr, d_ind, d_base, uintp(i), mark)
             if add_e:
-                for je in range(uintp(e_ptr[i] - e_base), uintp(e_ptr[i + 1] - e_base)):
-                    col = uintp(e_ind[je] - e_base)
-                    if mark[col] != i:
-                        mark[col] = i
-                        cnt += 1
+                cnt += _count_row(i, e_ptr, e_ind, e_base, uintp(i), mark)
             counts[i] = cnt
-
-
-@kernel(parallel=False, contiguous=True)
-def counts_to_ptr(counts, base, row_ptr, nnz_out):  # pragma: no cover - numba
-    """``row_ptr := base + exclusive scan of counts`` (m + 1 entries); ``nnz_out[0]``: the total."""
-    acc = 0
-    row_ptr[0] = base
-    for i in range(counts.shape[0]):
-        acc += counts[i]
-        row_ptr[i + 1] = acc + base
-    nnz_out[0] = acc
 
 
 @kernel(contiguous=True)
@@ -92,40 +101,13 @@ def spgemm_fill(mul, add_d, add_e, alpha, a_val, a_ptr, a_ind, a_base, b_val, b_
             pos = start
             if mul:
                 for ja in range(uintp(a_ptr[i] - a_base), uintp(a_ptr[i + 1] - a_base)):
-                    r = uintp(a_ind[ja] - a_base)
                     av = al * a_val[ja] if values else al
-                    for jb in range(uintp(b_ptr[r] - b_base), uintp(b_ptr[r + 1] - b_base)):
-                        col = uintp(b_ind[jb] - b_base)
-                        if mark[col] != i:
-                            mark[col] = i
-                            c_ind[pos] = col
-                            pos += uintp(1)
-                            if values:
-                                acc[col] = av * b_val[jb]
-                        elif values:
-                            acc[col] += av * b_val[jb]
+                    pos = _merge_row(i, av, b_val, b_ptr, b_ind, b_base, uintp(a_ind[ja] - a_base), mark, c_ind, pos,
+                                     values, acc)
             if add_d:
-                for jd in range(uintp(d_ptr[i] - d_base), uintp(d_ptr[i + 1] - d_base)):
-                    col = uintp(d_ind[jd] - d_base)
-                    if mark[col] != i:
-                        mark[col] = i
-                        c_ind[pos] = col
-                        pos += uintp(1)
-                        if values:
-                            acc[col] = be * d_val[jd]
-                    elif values:
-                        acc[col] += be * d_val[jd]
+                pos = _merge_row(i, be, d_val, d_ptr, d_ind, d_base, uintp(i), mark, c_ind, pos, values, acc)
             if add_e:
-                for je in range(uintp(e_ptr[i] - e_base), uintp(e_ptr[i + 1] - e_base)):
-                    col = uintp(e_ind[je] - e_base)
-                    if mark[col] != i:
-                        mark[col] = i
-                        c_ind[pos] = col
-                        pos += uintp(1)
-                        if values:
-                            acc[col] = ga * e_val[je]
-                    elif values:
-                        acc[col] += ga * e_val[je]
+                pos = _merge_row(i, ga, e_val, e_ptr, e_ind, e_base, uintp(i), mark, c_ind, pos, values, acc)
             sort_segment(c_ind, start, pos)
             for p in range(start, pos):
                 col = uintp(c_ind[p])

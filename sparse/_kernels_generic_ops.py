@@ -5,8 +5,10 @@
 - :func:`trsm_levels`: ``op(T) C = alpha op(B)`` for the analysed triangle T of a sparse
   matrix and several right-hand sides at once (spsm; spsv is the one-column case), on the
   level schedule of csrsv's analysis;
-- :func:`sddmm_entries`: ``C = alpha (op(A) op(B)) o spy(C) + beta C`` entry by entry;
-- :func:`structure_to_int64`: the 0-based int64 copy of a CSR structure the triangular solves run on.
+- :func:`sddmm_entries`: ``C = alpha (op(A) op(B)) o spy(C) + beta C`` entry by entry.
+
+The 0-based int64 structure the triangular solves run on comes from :mod:`._kernels_solve` (the
+analysis csrsv, csrsm and bsrsv share).
 
 They check nothing: the routines validated everything.  Dense operands arrive as 2-D views
 indexed [row, column] whatever their order (a kernel compiles once per dtypes, not per
@@ -24,10 +26,26 @@ from numba import prange, uintp
 
 from rocmath.kernel import kernel
 
-from ._kernels_solve import LEVEL_CHUNK, PARALLEL_LEVEL_ROWS
+from ._kernels_solve import LEVEL_CHUNK, PARALLEL_LEVEL_ROWS, first_zero_diagonal
 
 #: Parallel chunks of the right-hand sides of a triangular solve / of the entries of an sddmm (at most).
 MAX_CHUNKS = 64
+
+
+@numba.njit(nogil=True, cache=True, error_model="numpy")
+def _add_row(i, f, val, ptr, ind, base, r, pos, mark, c_val):  # pragma: no cover - numba
+    """Add ``f * val[j]`` for the entries j of row r (storage order) to row i of C at the positions ``pos``
+    gives their columns (-1: not in C's structure, dropped); a column's first term of row i (``mark``) is
+    assigned, the next ones added."""
+    for j in range(uintp(ptr[r] - base), uintp(ptr[r + 1] - base)):
+        col = uintp(ind[j] - base)
+        q = pos[col]
+        if q >= 0:
+            if mark[col] != i:
+                mark[col] = i
+                c_val[q] = f * val[j]
+            else:
+                c_val[q] += f * val[j]
 
 
 @kernel
@@ -50,27 +68,10 @@ def spgemm_numeric(mul, add, alpha, a_val, a_ptr, a_ind, a_base, b_val, b_ptr, b
                 c_val[p] = 0
             if mul:
                 for ja in range(uintp(a_ptr[i] - a_base), uintp(a_ptr[i + 1] - a_base)):
-                    r = uintp(a_ind[ja] - a_base)
-                    av = al * a_val[ja]
-                    for jb in range(uintp(b_ptr[r] - b_base), uintp(b_ptr[r + 1] - b_base)):
-                        col = uintp(b_ind[jb] - b_base)
-                        q = pos[col]
-                        if q >= 0:
-                            if mark[col] != i:
-                                mark[col] = i
-                                c_val[q] = av * b_val[jb]
-                            else:
-                                c_val[q] += av * b_val[jb]
+                    _add_row(i, al * a_val[ja], b_val, b_ptr, b_ind, b_base, uintp(a_ind[ja] - a_base), pos, mark,
+                             c_val)
             if add:
-                for jd in range(uintp(d_ptr[i] - d_base), uintp(d_ptr[i + 1] - d_base)):
-                    col = uintp(d_ind[jd] - d_base)
-                    q = pos[col]
-                    if q >= 0:
-                        if mark[col] != i:
-                            mark[col] = i
-                            c_val[q] = be * d_val[jd]
-                        else:
-                            c_val[q] += be * d_val[jd]
+                _add_row(i, be, d_val, d_ptr, d_ind, d_base, uintp(i), pos, mark, c_val)
             for p in range(lo, hi):
                 pos[uintp(c_ind[p] - c_base)] = -1
 
@@ -109,7 +110,6 @@ def trsm_levels(alpha, conj_b, val, row_ptr, col_ind, upper, unit, split, diag, 
     diagonal)."""
     a = alpha[0]
     nrhs = C.shape[1]
-    m = row_map.shape[0]
     if nrhs > 1:
         nchunks = min(nrhs, MAX_CHUNKS)
         for ch in prange(nchunks):
@@ -126,14 +126,7 @@ def trsm_levels(alpha, conj_b, val, row_ptr, col_ind, upper, unit, split, diag, 
                     _trsm_rows(a, conj_b, val, row_ptr, col_ind, upper, unit, split, diag,
                                row_map[lo + ch * LEVEL_CHUNK: min(hi, lo + (ch + 1) * LEVEL_CHUNK)], 0, B, C)
     if not unit:
-        zp = zero_pivot[0]
-        for i in range(m):
-            if i + pivot_base >= zp:
-                break
-            if diag[i] >= 0 and val[diag[i]] == 0:
-                zp = i + pivot_base
-                break
-        zero_pivot[0] = zp
+        first_zero_diagonal(val, diag, pivot_base, zero_pivot)
 
 
 @kernel
@@ -159,13 +152,3 @@ def sddmm_entries(alpha, beta, A, B, rows, cols, base, val, nchunks):  # pragma:
                 val[e] = a * s
             else:
                 val[e] = val[e] * b + a * s
-
-
-@kernel(parallel=False, contiguous=True)
-def structure_to_int64(ptr, ind, base, ptr64, ind64):  # pragma: no cover - numba
-    """``ptr64, ind64 := ptr - base, ind - base`` as 0-based int64 (one kernel signature for every index type
-    pair downstream; a copy, serial: it compiles in a fraction of a parallel loop's time)."""
-    for i in range(ptr.shape[0]):
-        ptr64[i] = ptr[i] - base
-    for j in range(ind.shape[0]):
-        ind64[j] = ind[j] - base

@@ -20,7 +20,7 @@ from numba import prange
 
 from rocmath.kernel import kernel
 
-from ._kernels_solve import LEVEL_CHUNK, PARALLEL_LEVEL_ROWS
+from ._kernels_solve import LEVEL_CHUNK, PARALLEL_LEVEL_ROWS, div
 
 #: Row flags: a numerical zero pivot, a pivot at or below the singular tolerance.
 ZERO = 1
@@ -294,14 +294,6 @@ def trsm(alpha, conj_alpha, cj, row_major, bd, val, permuted, perm, tval, row_pt
 
 
 @numba.njit(nogil=True, cache=True, error_model="numpy")
-def _div(x, y):  # pragma: no cover - numba
-    """``x / y`` as a GPU divides: inf or NaN when ``y == 0`` (numba raises on a complex division by zero)."""
-    if y == 0:
-        return x * np.inf
-    return x / y
-
-
-@numba.njit(nogil=True, cache=True, error_model="numpy")
 def _band_system(alg, kl, ds, dl, d, du, dw, X, W):  # pragma: no cover - numba
     """Solve one tri- (``kl == 1``) or pentadiagonal (``kl == 2``) system in place in ``X`` (m x nrhs).
 
@@ -344,7 +336,7 @@ def _band_system(alg, kl, ds, dl, d, du, dw, X, W):  # pragma: no cover - numba
                     X[p, c] = tmp
             piv = W[i, kl]
             for r in range(i + 1, last + 1):
-                lr = _div(W[r, i - r + kl], piv)
+                lr = div(W[r, i - r + kl], piv)
                 W[r, i - r + kl] = 0
                 for c in range(i + 1, cend + 1):
                     W[r, c - r + kl] -= lr * W[i, c - i + kl]
@@ -375,7 +367,7 @@ def _band_system(alg, kl, ds, dl, d, du, dw, X, W):  # pragma: no cover - numba
             s = X[i, c]
             for k in range(i + 1, min(i + 2 * kl, m - 1) + 1):
                 s -= W[i, k - i + kl] * X[k, c]
-            X[i, c] = _div(s, piv)
+            X[i, c] = div(s, piv)
 
 
 @kernel(parallel=False)

@@ -1,8 +1,13 @@
-"""numba kernels of rocmath.sparse's solvers: csrsv (level-scheduled triangular solve) and batched gtsv.
+"""numba kernels of rocmath.sparse's solvers: csrsv (level-scheduled triangular solve) and batched gtsv,
+and what the other triangular and banded solvers share with them (the level analysis, the transposed
+structure, the zero-pivot scan, :func:`div`).
 
 They check nothing: the routines validated everything.  Determinism: each row of a triangular
 solve sums its entries in storage order, whatever the schedule; a level's rows depend only on
 earlier levels, so running a level's rows in parallel changes nothing in the result.
+
+Two index bases: ``base`` is the one of the structure a kernel walks (0 for the transposed or int64
+copies the analyses build), ``pbase`` the matrix's own, which a reported zero pivot includes.
 """
 
 from __future__ import annotations
@@ -21,18 +26,45 @@ LEVEL_CHUNK = 512
 NO_PIVOT = np.iinfo(np.int32).max
 
 
+@numba.njit(nogil=True, cache=True, error_model="numpy")
+def div(x, y):  # pragma: no cover - numba
+    """``x / y`` as the device divides, in the operands' precision, never raising.
+
+    Real types: IEEE division (inf or NaN for ``y == 0``: numba's numpy error model does not raise).
+    Complex types: numba raises on a division by zero; rocSPARSE's complex division computes
+    ``x conj(y) (1 / |y|^2)``, which is ``0 * inf = NaN`` in both parts there, as ``x * NaN`` is.
+    """
+    if y == 0 and (np.iscomplexobj(x) or np.iscomplexobj(y)):
+        return x * (y.real / y.real)  # 0 / 0: a NaN of y's real type (a float64 NaN would widen complex64)
+    return x / y
+
+
+@numba.njit(nogil=True, cache=True, error_model="numpy")
+def first_zero_diagonal(val, diag, pbase, zero_pivot):  # pragma: no cover - numba
+    """``zero_pivot[0] := min(zero_pivot[0], first row i with a zero diagonal value val[diag[i]], plus pbase)``
+    (rows without a diagonal, ``diag[i] < 0``, were reported by the analysis)."""
+    zp = zero_pivot[0]
+    for i in range(diag.shape[0]):
+        if i + pbase >= zp:
+            break
+        if diag[i] >= 0 and val[diag[i]] == 0:
+            zp = i + pbase
+            break
+    zero_pivot[0] = zp
+
+
 # --- csrsv analysis -------------------------------------------------------------------------------
 
 
 @kernel(parallel=False, contiguous=True)
-def csrsv_levels(row_ptr, col_ind, base, upper, unit, split, diag, level_ptr, row_map, zero_pivot,
+def csrsv_levels(row_ptr, col_ind, base, pbase, upper, unit, split, diag, level_ptr, row_map, zero_pivot,
                  nlevels):  # pragma: no cover - numba
     """Level schedule of the triangle (``upper``) of a sorted CSR matrix.
 
     ``split[i]``: first entry of row i whose column is >= i; ``diag[i]``: the diagonal entry's
     position or -1.  Rows sorted by level (ascending row within a level) go to ``row_map``,
     level ``l`` owning ``row_map[level_ptr[l]:level_ptr[l + 1]]``; ``nlevels[0]`` gets their
-    number.  ``zero_pivot[0]``: the first row (plus base) without a diagonal entry unless
+    number.  ``zero_pivot[0]``: the first row (plus ``pbase``) without a diagonal entry unless
     ``unit``, else NO_PIVOT.
     """
     m = row_ptr.shape[0] - 1
@@ -46,8 +78,8 @@ def csrsv_levels(row_ptr, col_ind, base, upper, unit, split, diag, level_ptr, ro
             p += 1
         split[i] = p
         diag[i] = p if p < hi and col_ind[p] - base == i else -1
-        if diag[i] < 0 and not unit and i + base < zp:
-            zp = i + base
+        if diag[i] < 0 and not unit and i + pbase < zp:
+            zp = i + pbase
     top = 0
     if upper:
         for i in range(m - 1, -1, -1):
@@ -100,6 +132,16 @@ def csr_transpose_perm(row_ptr, col_ind, base, t_ptr, t_ind, perm):  # pragma: n
             fill[c] += 1
 
 
+@kernel(parallel=False, contiguous=True)
+def structure_to_int64(ptr, ind, base, ptr64, ind64):  # pragma: no cover - numba
+    """``ptr64, ind64 := ptr - base, ind - base`` as 0-based int64 (one kernel signature for every index type
+    pair downstream; a copy, serial: it compiles in a fraction of a parallel loop's time)."""
+    for i in range(ptr.shape[0]):
+        ptr64[i] = ptr[i] - base
+    for j in range(ind.shape[0]):
+        ind64[j] = ind[j] - base
+
+
 @kernel(contiguous=True)
 def gather_values(conj, val, perm, out):  # pragma: no cover - numba
     """``out := val[perm]`` (conj: conjugated)."""
@@ -131,11 +173,11 @@ def _solve_row(a, val, row_ptr, col_ind, base, upper, unit, split, diag, i, x, y
 
 
 @kernel(contiguous=True)
-def csrsv_solve(alpha, val, row_ptr, col_ind, base, upper, unit, split, diag, level_ptr, row_map, nlevels, x, y,
-                zero_pivot):  # pragma: no cover - numba
+def csrsv_solve(alpha, val, row_ptr, col_ind, base, pbase, upper, unit, split, diag, level_ptr, row_map, nlevels, x,
+                y, zero_pivot):  # pragma: no cover - numba
     """``y := op(T)^-1 alpha x`` for the triangle T of the matrix (sorted CSR), level by level.
 
-    A zero diagonal entry counts as one (as in rocSPARSE) and its row (plus base), if smaller,
+    A zero diagonal entry counts as one (as in rocSPARSE) and its row (plus ``pbase``), if smaller,
     becomes ``zero_pivot[0]``; a missing diagonal counts as one too (analysis reported it).
     """
     a = alpha[0]
@@ -151,35 +193,29 @@ def csrsv_solve(alpha, val, row_ptr, col_ind, base, upper, unit, split, diag, le
                 for t in range(lo + ch * LEVEL_CHUNK, min(hi, lo + (ch + 1) * LEVEL_CHUNK)):
                     _solve_row(a, val, row_ptr, col_ind, base, upper, unit, split, diag, row_map[t], x, y)
     if not unit:
-        m = y.shape[0]
-        zp = zero_pivot[0]
-        for i in range(m):
-            if i + base >= zp:
-                break
-            if diag[i] >= 0 and val[diag[i]] == 0:
-                zp = i + base
-                break
-        zero_pivot[0] = zp
+        first_zero_diagonal(val, diag, pbase, zero_pivot)
 
 
 # --- gtsv -----------------------------------------------------------------------------------------
 
 
 @kernel
-def gtsv_nopivot_batch(dl, d, du, x, nchunks):  # pragma: no cover - numba
+def gtsv_nopivot_batch(dl, d, du, x, one, nchunks):  # pragma: no cover - numba
     """Solve the tridiagonal systems ``(dl[b], d[b], du[b]) x[b] = rhs`` in place (Thomas algorithm,
-    no pivoting), the batch split in ``nchunks`` parallel chunks, each with its own scratch."""
+    no pivoting), the batch split in ``nchunks`` parallel chunks, each with its own scratch.  In the
+    systems' precision (``one``: 1 of x's type, so that the reciprocals are not widened); a zero pivot
+    gives inf / NaN (:func:`div`), no exception."""
     nb = x.shape[0]
     m = x.shape[1]
     for ch in prange(nchunks):
         cp = np.empty(m, x.dtype)
         for b in range((nb * ch) // nchunks, (nb * (ch + 1)) // nchunks):
-            inv = 1 / d[b, 0]
+            inv = div(one, d[b, 0])
             cp[0] = du[b, 0] * inv
             xp = x[b, 0] * inv
             x[b, 0] = xp
             for i in range(1, m):
-                inv = 1 / (d[b, i] - dl[b, i] * cp[i - 1])
+                inv = div(one, d[b, i] - dl[b, i] * cp[i - 1])
                 cp[i] = du[b, i] * inv
                 xp = (x[b, i] - dl[b, i] * xp) * inv
                 x[b, i] = xp

@@ -43,8 +43,22 @@ from rocmath.precision import C, D, S, Z
 from . import _kernels_precond as kp
 from . import _kernels_solve as ks
 from ._api import Call, Routine, bind, host_scalar, is_null
-from ._handle import MatDescr, MatInfo, check_descr, check_info
-from ._solve import TriangleAnalysis, _copy, _round256, _set
+from ._formats import _block_dim
+from ._handle import MatDescr, MatInfo, check_descr, check_general_sorted, check_info
+from ._solve import (
+    TriangleAnalysis,
+    _copy,
+    _round256,
+    _set,
+    analyse_triangle,
+    analysis_of,
+    launch_thomas,
+    pivot_query,
+    read_pivot,
+    report_position,
+    triangle_buffer_size,
+    zero_pivot_answer,
+)
 from ._types import (
     AnalysisPolicy,
     DiagType,
@@ -52,14 +66,10 @@ from ._types import (
     FillMode,
     GpsvInterleavedAlg,
     GtsvInterleavedAlg,
-    MatrixType,
     Operation,
     SolvePolicy,
     SparseInvalidValueError,
     SparseNotImplementedError,
-    SparseRequiresSortedStorageError,
-    SparseZeroPivotError,
-    StorageMode,
 )
 
 __all__ = [
@@ -90,10 +100,6 @@ __all__ = [
     "zgtsv_interleaved_batch_buffer_size", "zgtsv_no_pivot", "zgtsv_no_pivot_buffer_size",
 ]
 
-#: Parallel chunks of a batched Thomas solve (at most; fixed by the sizes, so results never depend on threads).
-BAND_MAX_CHUNKS = 64
-
-
 # --- what a mat_info keeps -----------------------------------------------------------------------
 
 
@@ -120,12 +126,15 @@ class PrecondInfo:
 
 
 def _state(info: MatInfo) -> PrecondInfo:
-    # MatInfo has fields for csrmv, csrsv and csrgemm only; these routines keep theirs beside them.
-    st = getattr(info, "precond", None)
-    if not isinstance(st, PrecondInfo):
-        st = PrecondInfo()
-        setattr(info, "precond", st)  # noqa: B010
-    return st
+    """``info``'s state of these routines, created empty at first use."""
+    if not isinstance(info.precond, PrecondInfo):
+        info.precond = PrecondInfo()
+    return info.precond
+
+
+def _state_of(info: MatInfo) -> PrecondInfo | None:
+    """``info``'s state of these routines, None before any of them used it."""
+    return info.precond if isinstance(info.precond, PrecondInfo) else None
 
 
 def _pivot(st: PrecondInfo, kind: str, singular: bool = False) -> rocmath.DeviceArray:
@@ -152,25 +161,14 @@ class _Layout:
 
 _CSR = _Layout(False, "m", "nnz", "csr_val", "csr_row_ptr", "csr_col_ind")
 _BSR = _Layout(True, "mb", "nnzb", "bsr_val", "bsr_row_ptr", "bsr_col_ind")
+#: The routines whose analysis schedules the lower triangle's rows (whatever the fill mode).
+_FACTORIZATIONS = ("csrilu0", "csric0", "bsrilu0")
 
 
 def _general_sorted(c: Call) -> MatDescr:
     """The descriptor: present, general, sorted (rocSPARSE's three descriptor checks)."""
     descr = check_descr(c["descr"], "descr", c.index("descr"))
-    if descr.type is not MatrixType.general:
-        raise SparseNotImplementedError(f"{descr.type.name} matrices are not supported", arg="descr",
-                                        index=c.index("descr"))
-    if descr.storage_mode is not StorageMode.sorted:
-        raise SparseRequiresSortedStorageError(f"{c.fname} requires sorted storage", arg="descr",
-                                               index=c.index("descr"))
-    return descr
-
-
-def _block_dim(c: Call) -> int:
-    bd = c.size("block_dim")
-    if bd == 0:
-        raise c.invalid_size("block_dim", "must be positive, got 0")
-    return bd
+    return check_general_sorted(descr, c.fname, "descr", c.index("descr"))
 
 
 def _matrix(c: Call, lay: _Layout) -> tuple[int, int, int, MatDescr]:
@@ -196,102 +194,48 @@ def _temp(c: Call, offset: int, dtype: Any, shape: tuple[int, ...]) -> Buffer:
     return Buffer(c.ptr("temp_buffer") + offset, np.dtype(dtype), shape, name="temp_buffer", owner=c["temp_buffer"])
 
 
-def _rebase(pivot: np.ndarray, base: int) -> None:
-    """A structural pivot found on a 0-based (transposed) structure, in the matrix's index base."""
-    if pivot[0] != ks.NO_PIVOT:
-        pivot[0] += base
-
-
-def _analyse(c: Call, lay: _Layout, m: int, nnz: int, descr: MatDescr, upper: bool, transposed: bool,
-             zero_pivot: rocmath.DeviceArray) -> TriangleAnalysis:
-    """Level-schedule a triangle (of the transposed structure when ``transposed``); the first missing
-    diagonal (unless the diagonal is unit) goes to ``zero_pivot``, index base included."""
+def _analyse(c: Call, lay: _Layout, m: int, nnz: int, descr: MatDescr, kind: str, transposed: bool,
+             policy: AnalysisPolicy) -> bool:
+    """Level-schedule the triangle ``kind``'s solves use (the factorizations: the lower one's rows; csrsm and
+    bsrsv: descr's fill mode, of the transposed structure when ``transposed``) into info, unless the policy
+    reuses an analysis there (False returned); the first missing diagonal (unless the diagonal is unit) goes
+    to ``kind``'s zero pivot, index base included."""
+    st = _state(check_info(c["info"], "info", c.index("info")))
+    fill = FillMode.lower if kind in _FACTORIZATIONS else descr.fill_mode
+    key = (kind, transposed, fill)
+    if policy is AnalysisPolicy.reuse and key in st.analyses:
+        return False
     itype = c.index_dtype(lay.row_ptr, lay.col_ind)
-    row_ptr: Any = c.array(lay.row_ptr, m + 1, itype)
-    col_ind: Any = c.array(lay.col_ind, nnz, itype)
-    base = int(descr.base)
-    t_ptr = t_ind = perm = None
-    if transposed:
-        t_ptr, t_ind, perm = rocmath.empty(m + 1, itype), rocmath.empty(max(nnz, 1), itype), \
-            rocmath.empty(max(nnz, 1), np.int64)
-        c.launch(ks.csr_transpose_perm, row_ptr, col_ind, base, t_ptr, t_ind[:nnz], perm[:nnz],
-                 bytes=float(nnz * (3 * itype.itemsize + 8) + 2 * (m + 1) * itype.itemsize))
-        row_ptr, col_ind, upper = t_ptr, t_ind[:nnz], not upper
-    sbase = 0 if transposed else base
-    split, diag = rocmath.empty(m, np.int64), rocmath.empty(m, np.int64)
-    level_ptr, row_map = rocmath.empty(m + 1, np.int64), rocmath.empty(m, np.int64)
-    nlevels = np.zeros(1, np.int64)
-    c.launch(ks.csrsv_levels, row_ptr, col_ind, sbase, upper, descr.diag_type is DiagType.unit, split, diag,
-             level_ptr, row_map, zero_pivot, nlevels,
-             bytes=float(2 * nnz * itype.itemsize + m * (itype.itemsize + 40))).wait()
-    if transposed and base:
-        c.launch(_rebase, zero_pivot, base, bytes=8.0)
-    return TriangleAnalysis(m, nnz, upper, sbase, split, diag, level_ptr, row_map, int(nlevels[0]), t_ptr, t_ind,
-                            perm)
+    st.analyses[key] = analyse_triangle(c, c.array(lay.row_ptr, m + 1, itype), c.array(lay.col_ind, nnz, itype), m,
+                                        nnz, int(descr.base), fill is FillMode.upper, transposed,
+                                        descr.diag_type is DiagType.unit, _pivot(st, kind))
+    return True
 
 
 def _analysis_of(c: Call, st: PrecondInfo | None, key: tuple[str, bool, FillMode], m: int,
                  nnz: int) -> TriangleAnalysis:
-    a = st.analyses.get(key) if st is not None else None
-    if a is None:
-        raise c.invalid_pointer("info", f"{key[0]}_analysis was not run for this matrix"
-                                        + (" (transposed)" if key[1] else "") + f", fill mode {key[2].name}")
-    if (a.m, a.nnz) != (m, nnz):
-        raise c.invalid_size("info", f"analysed {a.m} rows and {a.nnz} nonzeros, called with {m} and {nnz}")
-    return a
-
-
-def _state_of(info: MatInfo) -> PrecondInfo | None:
-    st = getattr(info, "precond", None)
-    return st if isinstance(st, PrecondInfo) else None
+    return analysis_of(c, st.analyses if st is not None else None, key, m, nnz, "info",
+                       f"{key[0]}_analysis was not run for this matrix" + (" (transposed)" if key[1] else "")
+                       + f", fill mode {key[2].name}")
 
 
 # --- pivots, tolerance, boost, clear --------------------------------------------------------------
 
 
-def _read_pivot(c: Call, pivot: rocmath.DeviceArray | None) -> int:
-    """A pivot's value on the host (-1 for none): blocking, as rocSPARSE's queries."""
-    host = np.full(1, ks.NO_PIVOT, np.int64)
-    if pivot is not None:
-        c.launch(_copy, pivot, host, bytes=8.0).wait()
-    return -1 if host[0] == ks.NO_PIVOT else int(host[0])
-
-
-def _report(c: Call, pos: int) -> Any:
-    """Host mode returns the position; device mode writes it to ``position`` (a rocsparse_int)."""
-    if c.host_mode:
-        return pos
-    c.launch(_set, c.array("position", 1, np.int32), pos, bytes=4.0)
-    return None
-
-
 def _zero_pivot(c: Call, kind: str, factor: bool) -> Any:
-    info = check_info(c["info"], "info", c.index("info"))
-    if not c.host_mode:
-        c.pointer("position")
-    st = _state_of(info)
+    st = _state_of(pivot_query(c))
     live = st is not None and (not factor or (kind, False, FillMode.lower) in st.analyses)
-    pos = _read_pivot(c, st.zero_pivots.get(kind) if live and st is not None else None)
-    out = _report(c, pos)
-    if pos >= 0:
-        err = SparseZeroPivotError(f"zero pivot in (block) row {pos} (index base included)", arg="info",
-                                   index=c.index("info"))
-        err.position = pos  # type: ignore[attr-defined]
-        raise err
-    return out
+    return zero_pivot_answer(c, st.zero_pivots.get(kind) if live and st is not None else None, "(block) row")
 
 
 def _singular_pivot(c: Call, kind: str) -> Any:
-    info = check_info(c["info"], "info", c.index("info"))
-    if not c.host_mode:
-        c.pointer("position")
-    st = _state_of(info)
+    st = _state_of(pivot_query(c))
     pos = -1
     if st is not None and (kind, False, FillMode.lower) in st.analyses:
-        found = [p for p in (_read_pivot(c, st.zero_pivots.get(kind)), _read_pivot(c, st.singular_pivots.get(kind)))
+        found = [p for p in (read_pivot(c, st.zero_pivots.get(kind)), read_pivot(c, st.singular_pivots.get(kind)))
                  if p >= 0]
         pos = min(found) if found else -1
-    return _report(c, pos)
+    return report_position(c, pos)
 
 
 def _set_tolerance(c: Call) -> None:
@@ -371,10 +315,8 @@ def _factor_buffer_size(c: Call, lay: _Layout) -> int:
     check_info(c["info"], "info", c.index("info"))
     if m == 0:
         return 0
-    idx = c.index_dtype(lay.row_ptr, lay.col_ind).itemsize
-    # csrsv's size for the same pattern (rocSPARSE documents them equal, so the buffer can be shared);
-    # the factorizations keep one int32 pivot flag per (block) row in it.
-    return 256 + _round256(4 * m) + _round256(idx * m) + _round256(4 * m)
+    # csrsv's size for the same pattern; the factorizations keep one int32 pivot flag per (block) row in it.
+    return triangle_buffer_size(m, c.index_dtype(lay.row_ptr, lay.col_ind).itemsize)
 
 
 def _factor_analysis(c: Call, lay: _Layout, kind: str, singular: bool) -> None:
@@ -387,14 +329,9 @@ def _factor_analysis(c: Call, lay: _Layout, kind: str, singular: bool) -> None:
     c.check_array("temp_buffer", m)
     if m == 0:
         return
-    st = _state(info)
-    key = (kind, False, FillMode.lower)
-    if policy is AnalysisPolicy.reuse and key in st.analyses:
-        return
-    zp = _pivot(st, kind)
-    st.analyses[key] = _analyse(c, lay, m, nnz, descr, False, False, zp)
-    if singular:
-        c.launch(_copy, zp, _pivot(st, kind, True), bytes=8.0)
+    if _analyse(c, lay, m, nnz, descr, kind, False, policy) and singular:
+        st = _state(info)
+        c.launch(_copy, _pivot(st, kind), _pivot(st, kind, True), bytes=8.0)
 
 
 def _factorize(c: Call, lay: _Layout, kind: str) -> None:
@@ -590,21 +527,20 @@ def _csrsm_buffer_size(c: Call) -> int:
     trans_a, _, m, _, nnz, _, descr = _csrsm_check(c, "buffer_size")
     if descr is None:
         return 0
-    # One int32 pivot flag per row, then the transposed values gathered at each solve.
-    return _round256(4 * m) + (_round256(c.dtype.itemsize * nnz) if trans_a is not Operation.none else 0)
+    return _trsm_buffer_size(c, trans_a, m, nnz)
 
 
 def _csrsm_analysis(c: Call) -> None:
     trans_a, _, m, _, nnz, _, descr = _csrsm_check(c, "analysis")
     if descr is None:
         return
-    st = _state(check_info(c["info"], "info", c.index("info")))
-    transposed = trans_a is not Operation.none
-    key = ("csrsm", transposed, descr.fill_mode)
-    if c.enum("analysis", AnalysisPolicy) is AnalysisPolicy.reuse and key in st.analyses:
-        return
-    st.analyses[key] = _analyse(c, _CSR, m, nnz, descr, descr.fill_mode is FillMode.upper, transposed,
-                                _pivot(st, "csrsm"))
+    _analyse(c, _CSR, m, nnz, descr, "csrsm", trans_a is not Operation.none, c.enum("analysis", AnalysisPolicy))
+
+
+def _trsm_buffer_size(c: Call, trans: Operation, m: int, nval: int) -> int:
+    """csrsm's and bsrsv's temp_buffer: one int32 pivot flag per (block) row, then for a transposed solve the
+    ``nval`` values gathered in the transposed order at each solve (the layout :func:`_launch_trsm` uses)."""
+    return _round256(4 * m) + (_round256(c.dtype.itemsize * nval) if trans is not Operation.none else 0)
 
 
 def _launch_trsm(c: Call, lay: _Layout, kind: str, trans: Operation, m: int, nnz: int, bd: int, row_major: bool,
@@ -633,7 +569,7 @@ def _launch_trsm(c: Call, lay: _Layout, kind: str, trans: Operation, m: int, nnz
     nrhs = X.shape[1]
     isz = c.dtype.itemsize
     c.launch(kp.trsm, c.scalar("alpha"), conj_b, cj, row_major, bd, val, transposed, perm, tval, row_ptr, col_ind,
-             a.base, int(descr.base), a.upper, unit, a.split, a.diag, a.level_ptr, a.row_map, a.nlevels, X, Y,
+             a.base, a.pivot_base, a.upper, unit, a.split, a.diag, a.level_ptr, a.row_map, a.nlevels, X, Y,
              _temp(c, 0, np.int32, (m,)), zp,
              flops=float(nval * nrhs) * (8.0 if c.dtype.kind == "c" else 2.0),
              bytes=float(nval * isz * (3 if transposed else 1) + nnz * itype.itemsize + 2 * m * bd * nrhs * isz))
@@ -699,7 +635,7 @@ def _bsrsv_buffer_size(c: Call) -> int:
     check_info(c["info"], "info", c.index("info"))
     if mb == 0:
         return 0
-    return _round256(4 * mb) + (_round256(c.dtype.itemsize * nnzb * bd * bd) if trans is not Operation.none else 0)
+    return _trsm_buffer_size(c, trans, mb, nnzb * bd * bd)
 
 
 def _bsrsv_head(c: Call, policies: tuple[str, ...]) -> tuple[Operation, int, int, int, MatDescr]:
@@ -724,13 +660,7 @@ def _bsrsv_analysis(c: Call) -> None:
     c.pointer("temp_buffer")
     c.check_array("bsr_val", nnzb)
     c.check_array("bsr_col_ind", nnzb)
-    st = _state(check_info(c["info"], "info", c.index("info")))
-    transposed = trans is not Operation.none
-    key = ("bsrsv", transposed, descr.fill_mode)
-    if c.enum("analysis", AnalysisPolicy) is AnalysisPolicy.reuse and key in st.analyses:
-        return
-    st.analyses[key] = _analyse(c, _BSR, mb, nnzb, descr, descr.fill_mode is FillMode.upper, transposed,
-                                _pivot(st, "bsrsv"))
+    _analyse(c, _BSR, mb, nnzb, descr, "bsrsv", trans is not Operation.none, c.enum("analysis", AnalysisPolicy))
 
 
 def _bsrsv_solve(c: Call) -> None:
@@ -859,9 +789,8 @@ def _gtsv_no_pivot(c: Call) -> None:
         return
     isz = c.dtype.itemsize
     X = Buffer(c.ptr("B"), c.dtype, (n, m), (ldb * isz, isz), name="B", owner=c["B"])
-    c.launch(ks.gtsv_nopivot_batch, *(_shared_diagonal(c, name, m, n) for name in ("dl", "d", "du")), X,
-             int(min(BAND_MAX_CHUNKS, n)), flops=float(8 * m * n) * (4.0 if c.dtype.kind == "c" else 1.0),
-             bytes=float((3 * m + 2 * m * n) * isz))
+    launch_thomas(c, *(_shared_diagonal(c, name, m, n) for name in ("dl", "d", "du")), X,
+                  moved=float((3 * m + 2 * m * n) * isz))
 
 
 GTSV_NO_PIVOT_BUFFER_SIZE = Routine("gtsv_no_pivot_buffer_size", _GTSV_PARAMS, _gtsv_no_pivot_buffer_size,
@@ -934,8 +863,7 @@ def _gtsv_interleaved(c: Call) -> None:
     isz = c.dtype.itemsize
     cx = 4.0 if c.dtype.kind == "c" else 1.0
     if alg is GtsvInterleavedAlg.thomas:
-        c.launch(ks.gtsv_nopivot_batch, dl, d, du, _interleaved(c, "x", m, count, stride),
-                 int(min(BAND_MAX_CHUNKS, count)), flops=float(8 * m * count) * cx, bytes=float(5 * m * count * isz))
+        launch_thomas(c, dl, d, du, _interleaved(c, "x", m, count, stride), moved=float(5 * m * count * isz))
         return
     band = kp.BAND_LU if alg is GtsvInterleavedAlg.lu else kp.BAND_QR
     c.launch(kp.band_solve, band, 1, dl, dl, d, du, du, _interleaved(c, "x", m, count, stride, rhs=True),

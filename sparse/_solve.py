@@ -15,7 +15,11 @@ analysis time and gather the values at each solve (into temp_buffer).
 gtsv_no_pivot_strided_batch solves ``batch_count`` tridiagonal systems of size ``m >= 2``,
 system ``b``'s diagonals and right-hand side starting at element ``b * batch_stride`` of
 ``dl``, ``d``, ``du`` and ``x`` (``dl[0]`` and ``du[m - 1]`` of each system are not used),
-overwriting x with the solution (Thomas algorithm, no pivoting).
+overwriting x with the solution (Thomas algorithm, no pivoting; a zero pivot gives inf / NaN,
+as the device's division).
+
+The triangle analysis, the analysis lookup, the pivot queries and the Thomas launch are shared
+with the preconditioners' solves (csrsm, bsrsv, gtsv_no_pivot) and the generic spsv / spsm.
 """
 
 from __future__ import annotations
@@ -31,19 +35,14 @@ from rocmath.precision import C, D, S, Z
 
 from . import _kernels_solve as ks
 from ._api import Call, Routine, bind
-from ._handle import MatDescr, check_descr, check_info
+from ._handle import MatDescr, MatInfo, check_descr, check_general_sorted, check_info
 from ._types import (
     AnalysisPolicy,
     DiagType,
     FillMode,
-    MatrixType,
     Operation,
     SolvePolicy,
-    SparseInvalidPointerError,
-    SparseNotImplementedError,
-    SparseRequiresSortedStorageError,
     SparseZeroPivotError,
-    StorageMode,
 )
 
 __all__ = [
@@ -55,7 +54,7 @@ __all__ = [
     "zgtsv_no_pivot_strided_batch", "zgtsv_no_pivot_strided_batch_buffer_size",
 ]
 
-#: Parallel chunks of a batched gtsv (at most; fixed by the sizes, so results never depend on threads).
+#: Parallel chunks of a batched Thomas solve (at most; fixed by the sizes, so results never depend on threads).
 GTSV_MAX_CHUNKS = 64
 
 
@@ -63,14 +62,32 @@ def _round256(nbytes: int) -> int:
     return ((max(nbytes, 1) - 1) // 256 + 1) * 256
 
 
+def _set(a: np.ndarray, value: int) -> None:
+    a[...] = value
+
+
+def _copy(src: np.ndarray, dst: np.ndarray) -> None:
+    dst[...] = src
+
+
+# --- triangle analyses (csrsv, csrsm, bsrsv, spsv, spsm) ------------------------------------------
+
+
 @dataclass
 class TriangleAnalysis:
-    """One analysed triangle: its level schedule on the (possibly transposed, then 0-based) structure."""
+    """One analysed triangle: its level schedule on the structure the solve walks.
+
+    ``t_ptr`` / ``t_ind``: that structure when the analysis built it (op(T)'s transpose, or a 0-based
+    int64 copy), None when it is the caller's own arrays; ``perm`` takes the values to the transpose.
+    ``base`` is the walked structure's index base (0 for a built one), ``pivot_base`` the matrix's
+    (a zero pivot's row is reported plus it).
+    """
 
     m: int
     nnz: int
     upper: bool
     base: int
+    pivot_base: int
     split: rocmath.DeviceArray
     diag: rocmath.DeviceArray
     level_ptr: rocmath.DeviceArray
@@ -83,44 +100,143 @@ class TriangleAnalysis:
 
 @dataclass
 class CsrsvInfo:
-    """What the csrsv stages keep in a ``mat_info``: analyses by (transposed, fill mode) and the zero pivot."""
+    """What the csrsv stages keep in a ``mat_info``: analyses by (transposed, fill mode), those of spsv and
+    spsm on a sparse descriptor's info (``generic``: on a 0-based int64 copy of the structure, whatever its
+    index types) and the zero pivot, which both report (``csrsv_zero_pivot``)."""
 
     analyses: dict[tuple[bool, FillMode], TriangleAnalysis] = field(default_factory=dict)
+    generic: dict[tuple[bool, FillMode], TriangleAnalysis] = field(default_factory=dict)
     zero_pivot: rocmath.DeviceArray | None = None
 
 
-def _csrsv_info(info: Any) -> CsrsvInfo:
+def _csrsv_info(info: MatInfo) -> CsrsvInfo:
+    """``info``'s csrsv state, created empty (with its zero pivot) at the first analysis."""
     if not isinstance(info.csrsv, CsrsvInfo):
         info.csrsv = CsrsvInfo()
+    if info.csrsv.zero_pivot is None:
+        info.csrsv.zero_pivot = rocmath.empty(1, np.int64)
     return info.csrsv
 
 
-def _check_descr(c: Call) -> MatDescr:
-    descr = c["descr"]
-    if descr.type is not MatrixType.general:
-        raise SparseNotImplementedError(f"{descr.type.name} matrices are not supported", arg="descr",
-                                        index=c.index("descr"))
-    if descr.storage_mode is not StorageMode.sorted:
-        raise SparseRequiresSortedStorageError("csrsv requires sorted storage", arg="descr", index=c.index("descr"))
-    return descr
+def triangle_buffer_size(m: int, index_itemsize: int) -> int:
+    """csrsv's temp_buffer bytes for an m-row pattern (not transposed): rocSPARSE documents csrilu0's and
+    csric0's as equal, so that one buffer serves them all."""
+    return 256 + _round256(4 * m) + _round256(index_itemsize * m) + _round256(4 * m)
+
+
+def analyse_triangle(c: Call, row_ptr: Any, col_ind: Any, m: int, nnz: int, base: int, upper: bool, transposed: bool,
+                     unit: bool, zero_pivot: rocmath.DeviceArray, int64: bool = False) -> TriangleAnalysis:
+    """Level-schedule the triangle (``upper`` or lower) of a sorted CSR structure (typed buffers of the
+    matrix's index base), or of its transpose; a missing diagonal, unless ``unit``, lowers ``zero_pivot``
+    (its row plus ``base``).
+
+    The transpose is built in row_ptr's index type (``int64``: int64), 0-based, with the permutation
+    taking the values to it; ``int64`` also copies an untransposed structure to 0-based int64 (spsv and
+    spsm: one kernel signature per value type whatever the index types).  Blocks until the schedule is
+    known (its number of levels is a host value).
+    """
+    sbase = base
+    t_ptr = t_ind = perm = None
+    if transposed or int64:
+        ctype = np.dtype(np.int64) if int64 else np.dtype(row_ptr.dtype)
+        t_ptr, t_ind = rocmath.empty(m + 1, ctype), rocmath.empty(max(nnz, 1), ctype)
+        moved = float(nnz * (col_ind.dtype.itemsize + ctype.itemsize) + (m + 1) * (row_ptr.dtype.itemsize
+                                                                                     + ctype.itemsize))
+        if transposed:
+            perm = rocmath.empty(max(nnz, 1), np.int64)
+            c.launch(ks.csr_transpose_perm, row_ptr, col_ind, base, t_ptr, t_ind[:nnz], perm[:nnz],
+                     bytes=moved + 8.0 * nnz)
+            upper = not upper
+        else:
+            c.launch(ks.structure_to_int64, row_ptr, col_ind, base, t_ptr, t_ind[:nnz], bytes=moved)
+        row_ptr, col_ind, sbase = t_ptr, t_ind[:nnz], 0
+    split, diag = rocmath.empty(m, np.int64), rocmath.empty(m, np.int64)
+    level_ptr, row_map = rocmath.empty(m + 1, np.int64), rocmath.empty(m, np.int64)
+    nlevels = np.zeros(1, np.int64)
+    c.launch(ks.csrsv_levels, row_ptr, col_ind, sbase, base, upper, unit, split, diag, level_ptr, row_map,
+             zero_pivot, nlevels,
+             bytes=float(2 * nnz * col_ind.dtype.itemsize + m * (row_ptr.dtype.itemsize + 40))).wait()
+    return TriangleAnalysis(m, nnz, upper, sbase, base, split, diag, level_ptr, row_map, int(nlevels[0]), t_ptr,
+                            t_ind, perm)
+
+
+def analysis_of(c: Call, analyses: dict[Any, TriangleAnalysis] | None, key: Any, m: int, nnz: int, arg: str,
+                missing: str) -> TriangleAnalysis:
+    """The analysis a solve needs: ``invalid_pointer`` naming ``arg`` (why: ``missing``) when there is none,
+    ``invalid_size`` when it was made for other sizes."""
+    a = analyses.get(key) if analyses is not None else None
+    if a is None:
+        raise c.invalid_pointer(arg, missing)
+    if (a.m, a.nnz) != (m, nnz):
+        raise c.invalid_size(arg, f"analysed {a.m} rows and {a.nnz} nonzeros, called with {m} and {nnz}")
+    return a
+
+
+# --- zero pivot queries ---------------------------------------------------------------------------
+
+
+def pivot_query(c: Call) -> MatInfo:
+    """A pivot query's first checks: its info, then (device pointer mode) its position pointer."""
+    info = check_info(c["info"], "info", c.index("info"))
+    if not c.host_mode:
+        c.pointer("position")
+    return info
+
+
+def read_pivot(c: Call, pivot: rocmath.DeviceArray | None) -> int:
+    """A pivot's value on the host (-1 for none): blocking, as rocSPARSE's queries."""
+    host = np.full(1, ks.NO_PIVOT, np.int64)
+    if pivot is not None:
+        c.launch(_copy, pivot, host, bytes=8.0).wait()
+    return -1 if host[0] == ks.NO_PIVOT else int(host[0])
+
+
+def report_position(c: Call, pos: int) -> Any:
+    """Host mode returns the position; device mode writes it to ``position`` (a rocsparse_int)."""
+    if c.host_mode:
+        return pos
+    c.launch(_set, c.array("position", 1, np.int32), pos, bytes=4.0)
+    return None
+
+
+def zero_pivot_answer(c: Call, pivot: rocmath.DeviceArray | None, what: str = "row") -> Any:
+    """A ``*_zero_pivot`` query's answer: the position reported (-1 for none) and, when there is a zero
+    pivot, :class:`SparseZeroPivotError` with ``.position``, as rocSPARSE returns ``zero_pivot`` after
+    writing it."""
+    pos = read_pivot(c, pivot)
+    out = report_position(c, pos)
+    if pos >= 0:
+        err = SparseZeroPivotError(f"zero pivot in {what} {pos} (index base included)", arg="info",
+                                   index=c.index("info"))
+        err.position = pos  # type: ignore[attr-defined]
+        raise err
+    return out
 
 
 # --- csrsv_buffer_size -----------------------------------------------------------------------------
 
 
-def _csrsv_buffer_size(c: Call) -> int:
-    check_descr(c["descr"], "descr", c.index("descr"))
-    check_info(c["info"], "info", c.index("info"))
+def _csrsv_head(c: Call, *policies: str) -> tuple[MatDescr, MatInfo, Operation, int, int]:
+    """The csrsv stages' first checks, in rocSPARSE's order: descr, info, trans, the stage's policies, the
+    descriptor's type and storage, m and nnz.  Returns ``(descr, info, trans, m, nnz)``."""
+    descr = check_descr(c["descr"], "descr", c.index("descr"))
+    info = check_info(c["info"], "info", c.index("info"))
     trans = c.enum("trans", Operation)
-    _check_descr(c)
-    m, nnz = c.size("m"), c.size("nnz")
+    for name in policies:
+        c.enum(name, AnalysisPolicy if name == "analysis" else SolvePolicy)
+    check_general_sorted(descr, c.fname, "descr", c.index("descr"))
+    return descr, info, trans, c.size("m"), c.size("nnz")
+
+
+def _csrsv_buffer_size(c: Call) -> int:
+    _, _, trans, m, nnz = _csrsv_head(c)
     if m == 0:
         return 0
     c.check_array("csr_val", nnz)
     c.check_array("csr_row_ptr", m)
     c.check_array("csr_col_ind", nnz)
     idx = c.index_dtype("csr_row_ptr", "csr_col_ind").itemsize
-    size = 256 + _round256(4 * m) + _round256(idx * m) + _round256(4 * m)
+    size = triangle_buffer_size(m, idx)
     if trans is not Operation.none:
         # The transposed values gathered at each solve.
         size = max(size, _round256(idx * nnz) + _round256(max(idx, c.dtype.itemsize) * nnz))
@@ -141,13 +257,7 @@ zcsrsv_buffer_size = bind(CSRSV_BUFFER_SIZE, Z)
 
 
 def _csrsv_analysis(c: Call) -> None:
-    descr = check_descr(c["descr"], "descr", c.index("descr"))
-    info = check_info(c["info"], "info", c.index("info"))
-    trans = c.enum("trans", Operation)
-    policy = c.enum("analysis", AnalysisPolicy)
-    c.enum("solve", SolvePolicy)
-    _check_descr(c)
-    m, nnz = c.size("m"), c.size("nnz")
+    descr, info, trans, m, nnz = _csrsv_head(c, "analysis", "solve")
     if m == 0:
         return
     c.pointer("temp_buffer")
@@ -157,29 +267,13 @@ def _csrsv_analysis(c: Call) -> None:
     state = _csrsv_info(info)
     transposed = trans is not Operation.none
     key = (transposed, descr.fill_mode)
-    if policy is AnalysisPolicy.reuse and key in state.analyses:
+    if c.enum("analysis", AnalysisPolicy) is AnalysisPolicy.reuse and key in state.analyses:
         return
     itype = c.index_dtype("csr_row_ptr", "csr_col_ind")
-    row_ptr, col_ind = c.array("csr_row_ptr", m + 1, itype), c.array("csr_col_ind", nnz, itype)
-    base = int(descr.base)
-    upper = descr.fill_mode is FillMode.upper
-    t_ptr = t_ind = perm = None
-    if transposed:
-        t_ptr, t_ind, perm = rocmath.empty(m + 1, np.int64), rocmath.empty(max(nnz, 1), np.int64), \
-            rocmath.empty(max(nnz, 1), np.int64)
-        c.launch(ks.csr_transpose_perm, row_ptr, col_ind, base, t_ptr, t_ind[:nnz], perm[:nnz],
-                 bytes=float(nnz * (itype.itemsize + 16) + (m + 1) * (itype.itemsize + 8)))
-        row_ptr, col_ind, base, upper = t_ptr, t_ind[:nnz], 0, not upper
-    if state.zero_pivot is None:
-        state.zero_pivot = rocmath.empty(1, np.int64)
-    split, diag = rocmath.empty(m, np.int64), rocmath.empty(m, np.int64)
-    level_ptr, row_map = rocmath.empty(m + 1, np.int64), rocmath.empty(m, np.int64)
-    nlevels = np.zeros(1, np.int64)
-    c.launch(ks.csrsv_levels, row_ptr, col_ind, base, upper, descr.diag_type is DiagType.unit, split, diag, level_ptr,
-             row_map, state.zero_pivot, nlevels,
-             bytes=float(2 * nnz * itype.itemsize + m * (itype.itemsize + 40))).wait()
-    state.analyses[key] = TriangleAnalysis(m, nnz, upper, base, split, diag, level_ptr, row_map, int(nlevels[0]),
-                                           t_ptr, t_ind, perm)
+    assert state.zero_pivot is not None
+    state.analyses[key] = analyse_triangle(c, c.array("csr_row_ptr", m + 1, itype), c.array("csr_col_ind", nnz, itype),
+                                           m, nnz, int(descr.base), descr.fill_mode is FillMode.upper, transposed,
+                                           descr.diag_type is DiagType.unit, state.zero_pivot)
 
 
 _AN_PARAMS = ("trans", "m", "nnz", "descr", "csr_val", "csr_row_ptr", "csr_col_ind", "info", "analysis", "solve",
@@ -198,12 +292,7 @@ zcsrsv_analysis = bind(CSRSV_ANALYSIS, Z)
 
 
 def _csrsv_solve(c: Call) -> None:
-    descr = check_descr(c["descr"], "descr", c.index("descr"))
-    info = check_info(c["info"], "info", c.index("info"))
-    trans = c.enum("trans", Operation)
-    c.enum("policy", SolvePolicy)
-    _check_descr(c)
-    m, nnz = c.size("m"), c.size("nnz")
+    descr, info, trans, m, nnz = _csrsv_head(c, "policy")
     if m == 0:
         return
     c.check_array("x", m)
@@ -215,12 +304,9 @@ def _csrsv_solve(c: Call) -> None:
     c.pointer("alpha")
     transposed = trans is not Operation.none
     state = info.csrsv if isinstance(info.csrsv, CsrsvInfo) else None
-    a = state.analyses.get((transposed, descr.fill_mode)) if state is not None else None
-    if a is None or state is None or state.zero_pivot is None:
-        raise SparseInvalidPointerError(f"csrsv_analysis was not run for this fill mode and {trans.name}", arg="info",
-                                        index=c.index("info"))
-    if (a.m, a.nnz) != (m, nnz):
-        raise c.invalid_size("info", f"analysed {a.m} rows and {a.nnz} nonzeros, called with {m} and {nnz}")
+    a = analysis_of(c, state.analyses if state is not None else None, (transposed, descr.fill_mode), m, nnz, "info",
+                    f"csrsv_analysis was not run for this fill mode and {trans.name}")
+    assert state is not None and state.zero_pivot is not None
     unit = descr.diag_type is DiagType.unit
     if unit:
         c.launch(_set, state.zero_pivot, ks.NO_PIVOT, bytes=8.0)
@@ -235,14 +321,10 @@ def _csrsv_solve(c: Call) -> None:
         val, row_ptr, col_ind = tval, a.t_ptr, a.t_ind[:nnz]
     else:
         row_ptr, col_ind = c.array("csr_row_ptr", m + 1, itype), c.array("csr_col_ind", nnz, itype)
-    c.launch(ks.csrsv_solve, c.scalar("alpha"), val, row_ptr, col_ind, a.base, a.upper, unit, a.split, a.diag,
-             a.level_ptr, a.row_map, a.nlevels, c.array("x", m), c.array("y", m), state.zero_pivot,
+    c.launch(ks.csrsv_solve, c.scalar("alpha"), val, row_ptr, col_ind, a.base, a.pivot_base, a.upper, unit, a.split,
+             a.diag, a.level_ptr, a.row_map, a.nlevels, c.array("x", m), c.array("y", m), state.zero_pivot,
              flops=float(nnz) * (8.0 if c.dtype.kind == "c" else 2.0),
              bytes=float(nnz * (isz + itype.itemsize) + m * (3 * isz + 32)))
-
-
-def _set(a: np.ndarray, value: int) -> None:
-    a[...] = value
 
 
 _SOLVE_PARAMS = ("trans", "m", "nnz", "alpha", "descr", "csr_val", "csr_row_ptr", "csr_col_ind", "info", "x", "y",
@@ -260,27 +342,8 @@ zcsrsv_solve = bind(CSRSV_SOLVE, Z)
 
 
 def _csrsv_zero_pivot(c: Call) -> Any:
-    info = check_info(c["info"], "info", c.index("info"))
-    device = not c.host_mode
-    if device:
-        c.pointer("position")
-    state = info.csrsv if isinstance(info.csrsv, CsrsvInfo) else None
-    host = np.full(1, ks.NO_PIVOT, np.int64)
-    if state is not None and state.zero_pivot is not None:
-        c.launch(_copy, state.zero_pivot, host, bytes=8.0).wait()
-    pos = -1 if host[0] == ks.NO_PIVOT else int(host[0])
-    if device:
-        c.launch(_set, c.array("position", 1, np.int32), pos, bytes=4.0)
-    if pos >= 0:
-        err = SparseZeroPivotError(f"zero pivot in row {pos} (index base included)", arg="info",
-                                   index=c.index("info"))
-        err.position = pos  # type: ignore[attr-defined]
-        raise err
-    return None if device else -1
-
-
-def _copy(src: np.ndarray, dst: np.ndarray) -> None:
-    dst[...] = src
+    info = pivot_query(c)
+    return zero_pivot_answer(c, info.csrsv.zero_pivot if isinstance(info.csrsv, CsrsvInfo) else None)
 
 
 csrsv_zero_pivot = bind(Routine("csrsv_zero_pivot", ("descr", "info", "position"), _csrsv_zero_pivot,
@@ -294,10 +357,12 @@ def _csrsv_clear(c: Call) -> None:
     info = check_info(c["info"], "info", c.index("info"))
     if isinstance(info.csrsv, CsrsvInfo):
         info.csrsv.analyses.clear()
+        info.csrsv.generic.clear()
 
 
 csrsv_clear = bind(Routine("csrsv_clear", ("descr", "info"), _csrsv_clear,
-                           "Free the csrsv analyses kept in info (the zero pivot stays, as in rocSPARSE)."), None)
+                           "Free the csrsv analyses kept in info, spsv's and spsm's included (the zero pivot "
+                           "stays, as in rocSPARSE)."), None)
 
 
 # --- gtsv_no_pivot_strided_batch -------------------------------------------------------------------
@@ -339,16 +404,22 @@ def _strided(c: Call, name: str, m: int, count: int, stride: int) -> Buffer:
     return Buffer(c.ptr(name), c.dtype, (count, m), (stride * isz, isz), name=name, owner=c.values[name])
 
 
+def launch_thomas(c: Call, dl: Buffer, d: Buffer, du: Buffer, X: Buffer, moved: float) -> None:
+    """Enqueue the Thomas solve (no pivoting) of the ``count x m`` systems ``X`` in place, system b's diagonals
+    ``dl[b], d[b], du[b]`` (any strides), the batch in parallel chunks (gtsv_no_pivot and its batched forms)."""
+    count, m = X.shape
+    c.launch(ks.gtsv_nopivot_batch, dl, d, du, X, c.dtype.type(1), int(min(GTSV_MAX_CHUNKS, count)),
+             flops=float(8 * m * count) * (4.0 if c.dtype.kind == "c" else 1.0), bytes=moved)
+
+
 def _gtsv(c: Call) -> None:
     m, count, stride = _check_gtsv(c)
     if m > 512:
         c.pointer("temp_buffer")
     if count == 0:
         return
-    nchunks = int(min(GTSV_MAX_CHUNKS, count))
-    isz = c.dtype.itemsize
-    c.launch(ks.gtsv_nopivot_batch, *(_strided(c, n, m, count, stride) for n in ("dl", "d", "du", "x")), nchunks,
-             flops=float(8 * m * count) * (4.0 if c.dtype.kind == "c" else 1.0), bytes=float(6 * m * count * isz))
+    launch_thomas(c, *(_strided(c, n, m, count, stride) for n in ("dl", "d", "du", "x")),
+                  moved=float(6 * m * count * c.dtype.itemsize))
 
 
 GTSV = Routine("gtsv_no_pivot_strided_batch", ("m", "dl", "d", "du", "x", "batch_count", "batch_stride",

@@ -575,6 +575,25 @@ def test_spsm_matches_spsv_and_reports_zero_pivots():
     rs.spsm(h, "N", "N", 1.0, A, B, Cd, 152, 0, rs.SpSMStage.preprocess, None, tmp)
     rs.spsm(h, "N", "N", 1.0, A, B, Cd, 152, 0, rs.SpSMStage.compute, None, tmp)
     assert np.array_equal(dense_get(cdev, cstore, (3, 1), rs.Order.row)[:, 0], Y.values.get())
+    # The analyses live in A's mat_info beside csrsv's; csrsv_clear frees them (compute then needs a new
+    # preprocess stage).
+    assert set(A.info.csrsv.generic) == {(False, rs.FillMode.lower)} and not A.info.csrsv.analyses
+    rs.csrsv_clear(h, A.descr, A.info)
+    assert not A.info.csrsv.generic
+    with pytest.raises(rs.SparseInvalidPointerError) as e:
+        rs.spsv(h, "N", 1.0, A, X, Y, 152, 0, rs.SpSVStage.compute, None, tmp)
+    assert e.value.arg == "mat"
+    # A transposed solve reports the same zero pivot, index base included (its structure is a 0-based copy).
+    At, _ = sparse_descr(t, "csr", 1, (np.int64, np.int32), D)
+    tmp = rm.empty(rs.spsv(h, "T", 1.0, At, X, Y, 152, 0, rs.SpSVStage.buffer_size), np.uint8)
+    rs.spsv(h, "T", 1.0, At, X, Y, 152, 0, rs.SpSVStage.preprocess, None, tmp)
+    rs.spsv(h, "T", 1.0, At, X, Y, 152, 0, rs.SpSVStage.compute, None, tmp)
+    one = t.toarray()
+    one[1, 1] = 1.0
+    np.testing.assert_allclose(Y.values.get(), np.linalg.solve(one.T, x), rtol=1e-14)
+    with pytest.raises(rs.SparseZeroPivotError) as e:
+        rs.csrsv_zero_pivot(h, At.descr, At.info, None)
+    assert e.value.position == 2
 
 
 def test_triangular_statuses():

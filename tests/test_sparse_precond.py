@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import rocmath as rm
 import rocmath.sparse as rs
-from rocmath.precision import SDCZ, D, Precision
+from rocmath.precision import SDCZ, D, Precision, Z
 
 TOL = {"s": 2e-3, "d": 1e-10, "c": 2e-3, "z": 1e-10}
 SENTINEL = -7.25
@@ -426,14 +426,16 @@ def test_bsrilu0_csrsm_bsrsv_pivots(base):
     rs.dbsrilu0_analysis(h, 0, 2, 3, descr, dv, dp, dc, 2, info, 1, 0, buf)
     rs.dbsrilu0(h, 0, 2, 3, descr, dv, dp, dc, 2, info, 0, buf)
     raises_pivot(rs.bsrilu0_zero_pivot, h, info, 1 + base)
-    # bsrsv: the diagonal block of block row 1 has a zero on its diagonal.
-    info = rs.create_mat_info()
+    # bsrsv: the diagonal block of block row 1 has a zero on its diagonal (also in the transposed solve,
+    # which runs on a 0-based transposed structure).
     dv = rm.to_device(np.array([np.eye(2), np.eye(2), [[1.0, 0], [0, 0]]]).ravel())
-    rs.dbsrsv_analysis(h, 0, N, 2, 3, descr, dv, dp, dc, 2, info, 1, 0, buf)
-    y = rm.empty(4)
-    rs.dbsrsv_solve(h, 0, N, 2, 3, 1.0, descr, dv, dp, dc, 2, info, rm.to_device(np.ones(4)), y, 0, buf)
-    assert np.isfinite(y.get()).all()
-    raises_pivot(rs.bsrsv_zero_pivot, h, info, 1 + base)
+    for trans in (N, T):
+        info = rs.create_mat_info()
+        rs.dbsrsv_analysis(h, 0, trans, 2, 3, descr, dv, dp, dc, 2, info, 1, 0, buf)
+        y = rm.empty(4)
+        rs.dbsrsv_solve(h, 0, trans, 2, 3, 1.0, descr, dv, dp, dc, 2, info, rm.to_device(np.ones(4)), y, 0, buf)
+        assert np.isfinite(y.get()).all()
+        raises_pivot(rs.bsrsv_zero_pivot, h, info, 1 + base)
     # csrsm: row 2 has no diagonal (structural: found by the analysis, also of the transpose), row 1 an
     # explicit zero one (numerical: found by the solve).
     a = sp.csr_matrix((np.array([2.0, 1.0, 0.0, 1.0, 1.0]), np.array([0, 0, 1, 0, 1]), np.array([0, 1, 3, 5])),
@@ -516,6 +518,33 @@ def test_gtsv_and_gtsv_no_pivot_match_solve_banded(m, n, pad, pivot, p, seed):
     assert all(np.array_equal(v.get(), w) for v, w in zip(dd, (dl, d, du), strict=True))
     for j in range(n):
         check_solution([dl, d, du], B[:m, j], out[:m, j], p)
+
+
+@pytest.mark.parametrize("p", [D, Z], ids=lambda p: p.letter)
+def test_banded_solvers_zero_pivot_propagates(p):
+    """A singular tridiagonal system (its first column zero) gives inf / NaN as the device's division does
+    (complex: NaN + NaN j, rocSPARSE's complex division by zero), never an exception (regression: numba
+    raised on a complex division by zero in the Thomas solve)."""
+    h = rs.create_handle()
+    dl, d, du = (np.array(v, p.dtype) for v in ([0, 0, 1, 1], [0, 4, 4, 4], [1, 1, 1, 0]))
+
+    def check(got: np.ndarray) -> None:
+        assert not np.isfinite(got[0])
+        if p.is_complex:
+            assert np.isnan(got[0].real) and np.isnan(got[0].imag)
+
+    for name in ("gtsv", "gtsv_no_pivot"):
+        B = rm.to_device(np.ones(4, p.dtype))
+        args = (h, 4, 1, *(rm.to_device(v) for v in (dl, d, du)), B, 4)
+        size = fn(p, f"{name}_buffer_size")(*args)
+        fn(p, name)(*args, rm.empty(max(size, 1), np.uint8))
+        check(B.get())
+    for alg in rs.GtsvInterleavedAlg:
+        x = rm.to_device(np.ones(4, p.dtype))
+        args = (h, alg, 4, *(rm.to_device(v) for v in (dl, d, du)), x, 1, 1)
+        size = fn(p, "gtsv_interleaved_batch_buffer_size")(*args)
+        fn(p, "gtsv_interleaved_batch")(*args, rm.empty(max(size, 1), np.uint8))
+        check(x.get())
 
 
 def interleave(v: np.ndarray, stride: int) -> np.ndarray:
@@ -694,6 +723,27 @@ def test_factorization_statuses():
     assert rs.csrilu0_zero_pivot(h, info, None) == -1 and rs.csrilu0_get_tolerance(h, info) == 0.0
     rs.bsrilu0_clear(h, info)
     expect(rs.SparseInvalidPointerError, lambda: rs.csrilu0_clear(h, None), "info", 2)
+
+
+def test_state_is_kept_in_the_mat_info_field():
+    """MatInfo.precond holds these routines' state: *_clear frees one routine's analysis (its pivot then
+    reads -1, the tolerance stays), destroy_mat_info frees everything."""
+    h, descr, info = setup()
+    a = sp.csr_matrix(np.array([[2.0, 0.0], [1.0, 0.0]]))  # row 1's pivot is zero
+    dv, dp, dc = device_csr(a, 0)
+    buf = rm.empty(4096, np.uint8)
+    assert info.precond is None
+    rs.csrilu0_set_tolerance(h, info, 0.5)
+    rs.dcsrilu0_analysis(h, 2, a.nnz, descr, dv, dp, dc, info, 0, 0, buf)
+    rs.dcsrilu0(h, 2, a.nnz, descr, dv, dp, dc, info, 0, buf)
+    raises_pivot(rs.csrilu0_zero_pivot, h, info, 1)
+    assert set(info.precond.analyses) == {("csrilu0", False, rs.FillMode.lower)}
+    rs.csrilu0_clear(h, info)
+    assert not info.precond.analyses and rs.csrilu0_zero_pivot(h, info, None) == -1
+    assert rs.csrilu0_get_tolerance(h, info) == 0.5
+    rs.destroy_mat_info(info)
+    assert info.precond is None and info.csrsv is None
+    expect(rs.SparseInvalidPointerError, lambda: rs.csrilu0_get_tolerance(h, info), "info", 2)
 
 
 def test_triangular_solve_statuses():

@@ -98,24 +98,31 @@ def test_csrsv_residual_laplacian_and_levels_in_parallel():
     assert np.array_equal(y, solve(h, rm.precision.D, a, descr, info, rs.Operation.none, 1.0, x))
 
 
+@pytest.mark.parametrize("trans", list(rs.Operation), ids=lambda t: t.name)
 @pytest.mark.parametrize("base", [0, 1])
-def test_csrsv_zero_pivots_by_position(base):
+def test_csrsv_zero_pivots_by_position(base, trans):
+    """Zero pivots are reported as their row plus the index base, whatever the operation (a transposed
+    analysis runs on a 0-based transposed structure: regression for positions reported 0-based)."""
+    p = rm.precision.Z if trans is rs.Operation.conjugate_transpose else rm.precision.D
     h, descr, info = rs.create_handle(), rs.create_mat_descr(), rs.create_mat_info()
     rs.set_mat_index_base(descr, base)
     d = sp.diags(np.arange(1.0, 7.0)).tocsr()
     # Structural: row 4's diagonal is missing (found by the analysis).
-    a = sp.csr_matrix(d.toarray() - np.diag([0, 0, 0, 0, 5, 0]) + np.tril(np.ones((6, 6)), -1))
+    a = sp.csr_matrix(d.toarray() - np.diag([0, 0, 0, 0, 5, 0]) + np.tril(np.ones((6, 6)), -1)).astype(p.dtype)
     a.sort_indices()
-    solve(h, rm.precision.D, a, descr, info, rs.Operation.none, 1.0, np.ones(6), base=base)
+    solve(h, p, a, descr, info, trans, 1.0, np.ones(6, p.dtype), base=base)
     with pytest.raises(rs.SparseZeroPivotError) as err:
         rs.csrsv_zero_pivot(h, descr, info, None)
     assert err.value.status is rs.Status.zero_pivot and err.value.position == 4 + base
     # Numerical: row 2's diagonal is an explicit zero (found by the solve, treated as one).
-    b = sp.csr_matrix(np.tril(np.ones((6, 6))))
+    b = sp.csr_matrix(np.tril(np.ones((6, 6)))).astype(p.dtype)
     b.data[b.indptr[3] - 1] = 0.0
     info2 = rs.create_mat_info()
-    y = solve(h, rm.precision.D, b, descr, info2, rs.Operation.none, 1.0, np.ones(6), base=base)
+    y = solve(h, p, b, descr, info2, trans, 1.0, np.ones(6, p.dtype), base=base)
     assert np.isfinite(y).all()
+    b_one = b.tolil()
+    b_one[2, 2] = 1.0
+    np.testing.assert_allclose(y, reference(sp.csr_matrix(b_one), 0, False, trans, np.ones(6)), rtol=1e-12)
     with pytest.raises(rs.SparseZeroPivotError) as err:
         rs.csrsv_zero_pivot(h, descr, info2, None)
     assert err.value.position == 2 + base
@@ -128,7 +135,7 @@ def test_csrsv_zero_pivots_by_position(base):
     # A unit diagonal ignores the diagonal: no zero pivot.
     rs.set_pointer_mode(h, rs.PointerMode.host)
     rs.set_mat_diag_type(descr, rs.DiagType.unit)
-    solve(h, rm.precision.D, b, descr, info2, rs.Operation.none, 1.0, np.ones(6), base=base)
+    solve(h, p, b, descr, info2, trans, 1.0, np.ones(6, p.dtype), base=base)
     assert rs.csrsv_zero_pivot(h, descr, info2, None) == -1
     # No analysis at all: -1.
     assert rs.csrsv_zero_pivot(h, descr, rs.create_mat_info(), None) == -1
@@ -209,6 +216,26 @@ def test_gtsv_no_pivot_strided_batch_matches_solve_banded(m, count, pad, p, seed
         assert np.array_equal(got[b * stride + m: (b + 1) * stride], x[b * stride + m: (b + 1) * stride])
     if count == 0:
         assert np.array_equal(got, x)
+
+
+@pytest.mark.parametrize("p", SDCZ, ids=lambda p: p.letter)
+def test_gtsv_no_pivot_strided_batch_zero_pivot_propagates(p):
+    """A zero pivot gives what the device's division gives, not an exception (regression: numba raised on a
+    complex division by zero): real inf, then NaN; complex NaN + NaN j (rocSPARSE's complex division by 0).
+    The batch's other systems are solved as usual."""
+    m = 4
+    d = np.full(2 * m, 4, p.dtype)
+    d[0] = 0  # system 0's first pivot
+    ones = np.ones(2 * m, p.dtype)
+    dx = rm.to_device(ones)
+    fn(p, "gtsv_no_pivot_strided_batch")(rs.create_handle(), m, rm.to_device(ones), rm.to_device(d),
+                                         rm.to_device(ones), dx, 2, m, None)
+    got = dx.get()
+    assert np.isnan(got[:m].real).all()
+    if p.is_complex:
+        assert np.isnan(got[:m].imag).all()
+    ab = np.array([np.r_[0, ones[m + 1:]], d[m:], np.r_[ones[m:-1], 0]]).astype(np.complex128)
+    np.testing.assert_allclose(got[m:], sl.solve_banded((1, 1), ab, ones[m:]), rtol=TOL[p.letter])
 
 
 def test_gtsv_statuses():
