@@ -21,7 +21,6 @@ import numpy as np
 
 import rocmath
 from rocmath import DeviceArray
-from rocmath.handle import library_handle
 from rocmath.precision import Precision
 from rocmath.stream import current_stream
 
@@ -41,7 +40,7 @@ def get_handle(device: int | None = None) -> BlasHandle:
         handles = _local.handles = {}
     h = handles.get(index)
     if h is None or h._destroyed or h.device.retired:
-        h = handles[index] = library_handle(BlasHandle(index))
+        h = handles[index] = BlasHandle(index)
     h.set_stream(current_stream())
     return h
 

@@ -206,9 +206,9 @@ def configure(count: int | None = None, memory: str | int | None = None, arch: s
             memory if memory is not None else os.environ.get("ROCMATH_DEVICE_MEMORY"),
             arch if arch is not None else os.environ.get("ROCMATH_ARCH", DEFAULT_ARCH),
         )
-        from .handle import release_library_workspaces
+        from .handle import release_handle_workspaces
 
-        release_library_workspaces()
+        release_handle_workspaces()
         _settle(_registry.devices or ())
         address_space.reset_for_configure()
         for old in _registry.devices or ():

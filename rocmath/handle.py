@@ -19,7 +19,7 @@ import enum
 import os
 import weakref
 from collections.abc import Iterator
-from typing import Any, TypeVar
+from typing import Any
 
 from . import device as _device
 from . import memory as _memory
@@ -81,21 +81,15 @@ def _release_workspaces(workspaces: dict[int, tuple[int, int, Stream]]) -> None:
     workspaces.clear()
 
 
-H = TypeVar("H", bound="Handle")
-_library_handles: weakref.WeakSet[Handle] = weakref.WeakSet()
+_live_handles: weakref.WeakSet[Handle] = weakref.WeakSet()
 
 
-def library_handle(handle: H) -> H:
-    """Mark a handle as the library's own (one the array layers make per thread and keep):
-    ``rocmath.configure`` gives its workspace back, so that memory the user never asked for
-    does not count as a live allocation that refuses the reconfiguration."""
-    _library_handles.add(handle)
-    return handle
-
-
-def release_library_workspaces() -> None:
-    """Give back the workspace of every library-owned handle (see :func:`library_handle`)."""
-    for h in list(_library_handles):
+def release_handle_workspaces() -> None:
+    """Give back the workspace every live handle manages (``rocmath.configure`` does, before
+    it checks for live allocations): the handles become invalid with their devices, and memory
+    a handle manages is not an allocation of the user's.  A workspace given with
+    ``set_workspace`` is the user's and stays."""
+    for h in list(_live_handles):
         h._release_workspaces()
 
 
@@ -137,6 +131,7 @@ class Handle:
         self._profile: ProfileTable | None = None
         # A handle dropped without destroy() still gives its workspace back.
         weakref.finalize(self, _release_workspaces, self._workspaces)
+        _live_handles.add(self)
 
     # -- lifecycle ----------------------------------------------------------------------------
 

@@ -18,7 +18,6 @@ import numpy as np
 import scipy.sparse
 
 import rocmath
-from rocmath.handle import library_handle
 from rocmath.precision import Precision
 
 from . import _kernels as k
@@ -40,7 +39,7 @@ def _handle() -> SparseHandle:
         handles = _local.handles = {}
     h = handles.get(dev)
     if h is None or h._destroyed or h.device.retired:
-        h = handles[dev] = library_handle(create_handle())
+        h = handles[dev] = create_handle()
     h.set_stream(rocmath.current_stream())
     return h
 

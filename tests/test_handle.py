@@ -327,7 +327,7 @@ def test_destroyed_handle_refuses_use():
     assert _used() == base  # nothing was allocated for a dead handle
 
 
-def test_configure_gives_back_the_workspace_of_the_array_layers_handles(configure: Any) -> None:
+def test_configure_gives_back_the_workspaces_handles_manage(configure: Any) -> None:
     # inv takes a workspace from the calling thread's own handle (made by the array layer, not
     # by the user): that memory must not make rocmath.configure refuse as a live allocation.
     import rocmath as rm
