@@ -20,6 +20,7 @@ import itertools
 import os
 import threading
 import time
+import traceback
 import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -226,6 +227,10 @@ def _run(state: _State, task: Task) -> None:
         try:
             task.fn()
         except BaseException as exc:
+            # The error outlives the task (the stream's last task keeps it): its traceback must
+            # not keep the kernel's views, and with them device allocations, alive.
+            traceback.clear_frames(exc.__traceback__)
+            exc.__traceback__ = None
             task.error = exc
             with state.cond:
                 if state.error is None:
