@@ -108,10 +108,7 @@ class Kernel:
         entry = self._entries.get(key)
         if entry is None:
             sig = tuple(_relaxed(numba.typeof(a), self.contiguous) for a in args)
-            if self.slp:
-                with _slp_vectorizer():
-                    self.dispatcher.compile(sig)
-            else:
+            with _slp_vectorizer() if self.slp else contextlib.nullcontext():
                 self.dispatcher.compile(sig)
             entry = self._entries[key] = self.dispatcher.overloads[sig].entry_point
         return entry(*args)

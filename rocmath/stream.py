@@ -162,6 +162,20 @@ class _State:
             self.run_queued(last)
             last.done.wait()
 
+    def run_taken(self, task: Task) -> None:
+        """Run ``task``, taken from the queue with ``busy`` set, on the calling thread.  While
+        it runs the thread counts as the stream's worker: a wait for the stream from inside (a
+        finalizer run by the garbage collector, say) must not wait for itself."""
+        outer = getattr(_local, "state", None)
+        _local.state = self
+        try:
+            _run(self, task)
+        finally:
+            _local.state = outer
+            with self.cond:
+                self.busy = False
+                self.cond.notify_all()
+
     def run_queued(self, until: Task) -> None:
         """Run this stream's queued work, in order, on the calling thread, which is about to
         wait for it anyway, up to ``until`` — as long as the worker has not started it and
@@ -181,15 +195,7 @@ class _State:
                     return
                 self.items.popleft()
                 self.busy = True
-            outer = getattr(_local, "state", None)
-            _local.state = self  # as the worker: a wait for this stream from inside must not wait for itself
-            try:
-                _run(self, task)
-            finally:
-                _local.state = outer
-                with self.cond:
-                    self.busy = False
-                    self.cond.notify_all()
+            self.run_taken(task)
             if task is until:
                 return
 
@@ -419,17 +425,7 @@ class Stream:
                     state.cond.notify()
                 state.last = task
         if run_here:
-            # While it runs, this thread counts as the stream's worker: a wait for the stream
-            # from inside (a finalizer run by the garbage collector, say) must not wait for itself.
-            outer = getattr(_local, "state", None)
-            _local.state = state
-            try:
-                _run(state, task)
-            finally:
-                _local.state = outer
-                with state.cond:
-                    state.busy = False
-                    state.cond.notify_all()
+            state.run_taken(task)
         return task
 
     def synchronize(self) -> None:
