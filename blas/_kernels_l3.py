@@ -458,6 +458,27 @@ def _rows1(X, xo, ldx, m, k, Y, yo, ldy, j, alpha, beta, C, oc, ldc, acc):  # ty
         i0 += 1
 
 
+@_inline
+def _load_a(A, o, lda, ta, m, k, W, wo, ld):  # type: ignore[no-untyped-def]
+    """op(A) of one entry (m x k, from offset o) column-major into W at wo with leading
+    dimension ld >= m, rows m..ld zero (full vectors for short columns)."""
+    for q in range(k):
+        for i in range(m):
+            v = A[np.uint64(o + i + q * lda)] if ta == OP_N else A[np.uint64(o + q + i * lda)]
+            W[np.uint64(wo + q * ld + i)] = np.conj(v) if ta == OP_C else v
+        for i in range(m, ld):
+            W[np.uint64(wo + q * ld + i)] = 0
+
+
+@_inline
+def _load_b(B, o, ldb, tb, k, n, W, wo):  # type: ignore[no-untyped-def]
+    """op(B) of one transposed entry (k x n) column-major into W at wo (leading dimension k)."""
+    for q in range(k):
+        for j in range(n):
+            v = B[np.uint64(o + j + q * ldb)]
+            W[np.uint64(wo + q + j * k)] = np.conj(v) if tb == OP_C else v
+
+
 @kernel(contiguous=True)
 def gemm_small(ta, tb, alpha, beta, A, B, C, WA, WB, nb, m, n, k, lda, ldb, ldc, sa, sb, sc, nchunk, vec):  # type: ignore[no-untyped-def]
     """gemm of small entries (every dimension <= SMALL) as register-tiled loops, a BLAS call
@@ -479,35 +500,21 @@ def gemm_small(ta, tb, alpha, beta, A, B, C, WA, WB, nb, m, n, k, lda, ldb, ldc,
         for e in range(t * per, min(nb, (t + 1) * per)):
             if pad // 2 < m < pad:  # short columns: op(A) padded to one vector's rows, in chunk t's part of WA
                 xo = t * pad * k
-                for q in range(k):
-                    for i in range(m):
-                        v = A[np.uint64(e * sa + i + q * lda)] if ta == OP_N else A[np.uint64(e * sa + q + i * lda)]
-                        WA[np.uint64(xo + q * pad + i)] = np.conj(v) if ta == OP_C else v
-                    for i in range(m, pad):
-                        WA[np.uint64(xo + q * pad + i)] = 0
+                _load_a(A, e * sa, lda, ta, m, k, WA, xo, pad)
                 Y, yo, ldy = B, e * sb, ldb
                 if tb != OP_N:
                     Y, yo, ldy = WB, t * k * n, k
-                    for q in range(k):
-                        for j in range(n):
-                            v = B[np.uint64(e * sb + j + q * ldb)]
-                            WB[np.uint64(yo + q + j * k)] = np.conj(v) if tb == OP_C else v
+                    _load_b(B, e * sb, ldb, tb, k, n, WB, yo)
                 _padded(pad, WA, xo, m, k, Y, yo, ldy, n, al, be, C, e * sc, ldc, acc)
                 continue
             X, xo, ldx = A, e * sa, lda
             if ta != OP_N:
                 X, xo, ldx = WA, t * m * k, m
-                for q in range(k):
-                    for i in range(m):
-                        v = A[np.uint64(e * sa + q + i * lda)]
-                        WA[np.uint64(xo + i + q * m)] = np.conj(v) if ta == OP_C else v
+                _load_a(A, e * sa, lda, ta, m, k, WA, xo, m)
             Y, yo, ldy = B, e * sb, ldb
             if tb != OP_N:
                 Y, yo, ldy = WB, t * k * n, k
-                for q in range(k):
-                    for j in range(n):
-                        v = B[np.uint64(e * sb + j + q * ldb)]
-                        WB[np.uint64(yo + q + j * k)] = np.conj(v) if tb == OP_C else v
+                _load_b(B, e * sb, ldb, tb, k, n, WB, yo)
             oc = e * sc
             for j in range(0, n - 3, 4):
                 _rows4(wide, X, xo, ldx, m, k, Y, yo, ldy, j, al, be, C, oc, ldc, acc)
@@ -553,17 +560,9 @@ def gemm_cols(ta, tb, alpha, beta, A, B, C, WA, WB, nb, m, n, k, lda, ldb, ldc, 
         xo, yo = t * R * k, t * k * n
         for e in range(t * per, min(nb, (t + 1) * per)):
             if copy_a:
-                for q in range(k):
-                    for i in range(m):
-                        v = A[np.uint64(e * sa + i + q * lda)] if ta == OP_N else A[np.uint64(e * sa + q + i * lda)]
-                        WA[np.uint64(xo + q * R + i)] = np.conj(v) if ta == OP_C else v
-                    for i in range(m, R):
-                        WA[np.uint64(xo + q * R + i)] = 0
+                _load_a(A, e * sa, lda, ta, m, k, WA, xo, R)
             if tb != OP_N:
-                for q in range(k):
-                    for j in range(n):
-                        v = B[np.uint64(e * sb + j + q * ldb)]
-                        WB[np.uint64(yo + q + j * k)] = np.conj(v) if tb == OP_C else v
+                _load_b(B, e * sb, ldb, tb, k, n, WB, yo)
             if copy_a:
                 if tb == OP_N:
                     _cols(R, WA, xo, R, B, e * sb, ldb, m, n, k, al, be, C, e * sc, ldc, acc)
