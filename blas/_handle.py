@@ -48,6 +48,7 @@ class BlasHandle(Handle):
     def __init__(self, device: int | None = None, stream: Any = None):
         super().__init__(device, stream)
         self._fixed: weakref.finalize | None = None  # frees what set_device_memory_size allocated
+        self._plans: dict[Any, Any] = {}  # replays of checked calls (blas._api._Plan)
         try:
             self.check_numerics = CheckNumericsMode(int(os.environ.get("ROCBLAS_CHECK_NUMERICS") or "0", 0) & 15)
         except ValueError:
@@ -72,6 +73,7 @@ class BlasHandle(Handle):
 
     def set_workspace(self, ptr: int, nbytes: int) -> None:
         super().set_workspace(ptr, nbytes)
+        self._plans.clear()  # they may have been checked against the old workspace
         self._free_fixed()
 
     def destroy(self) -> None:

@@ -99,6 +99,11 @@ class Kernel:
         return list(self.dispatcher.signatures)
 
     def __call__(self, *args: Any) -> Any:
+        return self.entry_point(*args)(*args)
+
+    def entry_point(self, *args: Any) -> Callable[..., Any]:
+        """The compiled function for these arguments' types (compiled now if new): callers
+        that pass arguments of the same types again may keep it and call it directly."""
         if self.contiguous:
             key = tuple((a.dtype, a.ndim, a.flags.writeable, a.flags.c_contiguous) if isinstance(a, np.ndarray)
                         else _scalar_key(a) for a in args)
@@ -111,7 +116,7 @@ class Kernel:
             with _slp_vectorizer() if self.slp else contextlib.nullcontext():
                 self.dispatcher.compile(sig)
             entry = self._entries[key] = self.dispatcher.overloads[sig].entry_point
-        return entry(*args)
+        return entry
 
 
 def _scalar_key(a: Any) -> Any:

@@ -13,6 +13,7 @@ for profilers and the bench.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import threading
 import time
@@ -26,6 +27,7 @@ import numpy as np
 from .array import DeviceArray
 from .batch import BatchOperand, BoundBatch
 from .batch import bind as bind_batch
+from .kernel import Kernel
 from .log import current_profile
 from .memory import Span, address_space
 from .stream import Task, as_stream
@@ -174,9 +176,76 @@ def _thread_count_functions() -> tuple[Callable[[], int], Callable[[int], None]]
     return numba.get_num_threads, numba.set_num_threads
 
 
+class _Launch:
+    """One checked launch: the kernel and its bound arguments, run when the stream reaches it.
+
+    A :class:`Replay` keeps it to run it again for an identical call."""
+
+    __slots__ = ("arch", "batches", "bound", "bytes", "device_index", "dtype_name", "entry", "flops", "info",
+                 "inline", "kernel", "name", "small", "stream")
+
+    def __init__(self, kernel: Callable[..., Any], bound: list[Any], name: str, stream: Any, flops: float,
+                 bytes: float, dtype_name: str | None, info: dict[str, Any], inline: bool):
+        self.kernel = kernel
+        self.entry: Callable[..., Any] | None = None  # the compiled entry point, once known
+        self.bound = bound
+        self.name = name
+        self.stream = stream
+        self.device_index = stream.device.index
+        self.arch = stream.device.properties.gcnArchName.split(":")[0]
+        self.flops = flops
+        self.bytes = bytes
+        self.dtype_name = dtype_name
+        self.info = info
+        self.inline = inline
+        self.small = 0 < bytes <= INLINE_BYTES
+        self.batches = [(i, b) for i, b in enumerate(bound) if isinstance(b, BoundBatch)]
+
+    def run(self) -> None:
+        name = self.name
+        views = [b.materialize(name) if isinstance(b, (_Bound, BoundBatch)) else b for b in self.bound]
+        call = self.entry
+        if call is None:
+            kernel = self.kernel
+            call = kernel.entry_point(*views) if isinstance(kernel, Kernel) else kernel
+            self.entry = call  # the same bound arguments give the same types every time
+        t0 = time.perf_counter_ns()
+        if self.small:
+            # Waking a parallel team costs more than tiny work, and on a busy machine a whole
+            # scheduler slice (milliseconds): small kernels run on one thread (a thread-local setting).
+            get_threads, set_threads = _thread_count_functions()
+            threads = get_threads()
+            set_threads(1)
+            try:
+                call(*views)
+            finally:
+                set_threads(threads)
+        else:
+            call(*views)
+        for i, b in self.batches:  # pointer-array outputs go back to their entries
+            b.finish(views[i])
+            b.raw = b.addrs = None  # a replay keeps the bound operands, not views of memory
+        if not _sinks:
+            return
+        rec = LaunchRecord(name, self.device_index, self.stream.ident, t0, time.perf_counter_ns(), self.flops,
+                           self.bytes, self.dtype_name, self.arch)
+        with _sinks_lock:
+            for sink in _sinks:
+                sink.append(rec)
+
+    def still_valid(self) -> bool:
+        """Every device argument's allocation is still the live one it was checked against."""
+        for b in self.bound:
+            if isinstance(b, (_Bound, BoundBatch)) and b.span is not None:
+                alloc = b.span.alloc
+                if not alloc.live or alloc.pooled:
+                    return False
+        return True
+
+
 def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None,
            flops: float = 0.0, bytes: float = 0.0, kind: str = "kernel", dtype: Any = None,
-           waited: bool = False) -> Task:
+           waited: bool = False, record: list[_Launch] | None = None) -> Task:
     """Enqueue ``kernel(*args)`` on ``stream``.
 
     Parameters
@@ -204,6 +273,8 @@ def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None
         The caller waits for the work at once (a reduction returning its result to the
         host): it runs on the calling thread when the stream is idle, whatever its size,
         saving the two thread switches through the stream's worker.
+    record
+        If given, the checked launch is appended to it, for a :class:`Replay`.
 
     Raises
     ------
@@ -214,42 +285,60 @@ def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None
     """
     s = as_stream(stream)
     bound = [_bind(a, name, i) for i, a in enumerate(args, 1)]
-    device_index = s.device.index
-    arch = s.device.properties.gcnArchName.split(":")[0]
     dtype_name = None if dtype is None else np.dtype(dtype).name
-
-    batches = [(i, b) for i, b in enumerate(bound) if isinstance(b, BoundBatch)]
-
-    small = 0 < bytes <= INLINE_BYTES
-
-    def run() -> None:
-        views = [b.materialize(name) if isinstance(b, (_Bound, BoundBatch)) else b for b in bound]
-        t0 = time.perf_counter_ns()
-        if small:
-            # Waking a parallel team costs more than tiny work, and on a busy machine a whole
-            # scheduler slice (milliseconds): small kernels run on one thread (a thread-local setting).
-            get_threads, set_threads = _thread_count_functions()
-            threads = get_threads()
-            set_threads(1)
-            try:
-                kernel(*views)
-            finally:
-                set_threads(threads)
-        else:
-            kernel(*views)
-        for i, b in batches:  # pointer-array outputs go back to their entries
-            b.finish(views[i])
-        if not _sinks:
-            return
-        rec = LaunchRecord(name, device_index, s.ident, t0, time.perf_counter_ns(), flops, bytes, dtype_name, arch)
-        with _sinks_lock:
-            for sink in _sinks:
-                sink.append(rec)
-
     info: dict[str, Any] = {"cat": kind, "flops": flops, "bytes": bytes}
     if dtype_name is not None:
         info["dtype"] = dtype_name
     prof = current_profile()
     if prof is not None:  # a call of the profile logging layer: its device time counts
         info["profile"] = prof
-    return s.enqueue(run, name, keep=args, inline=waited or 0 < bytes <= INLINE_BYTES, info=info)
+    work = _Launch(kernel, bound, name, s, flops, bytes, dtype_name, info, waited or 0 < bytes <= INLINE_BYTES)
+    if record is not None:
+        record.append(work)
+    return s.enqueue(work.run, name, keep=args, inline=work.inline, info=info)
+
+
+class Replay:
+    """A library call's checked launches, run again for a call with identical arguments.
+
+    A library records the launches of a call (``launch(..., record=...)``) whose outcome
+    depends only on its arguments and its handle's state, and replays them when the same
+    call comes again: the argument checks, the operand descriptions and the address
+    lookups are not redone, only the allocations' liveness is checked.  The work runs
+    through the stream exactly as a first launch does (order, inline runs, errors,
+    timeline, launch records).
+    """
+
+    __slots__ = ("steps", "stream")
+
+    def __init__(self, steps: list[_Launch]):
+        self.steps = steps
+        self.stream = steps[0].stream
+
+    @classmethod
+    def of(cls, steps: list[_Launch]) -> Replay | None:
+        """A replay of ``steps``, or None if there is nothing to replay or a step belongs to a
+        profiled call (its device time is filed under that call's problem)."""
+        if not steps or any("profile" in step.info for step in steps):
+            return None
+        for step in steps:  # kept past the call: must not keep the caller's arrays alive
+            for b in step.bound:
+                if isinstance(b, BoundBatch) and b.op.owner is not None:
+                    b.op = dataclasses.replace(b.op, owner=None)
+        return cls(steps)
+
+    def usable(self) -> bool:
+        """False when an allocation was freed or the call is profiled (the first launch
+        path is then the one to take)."""
+        if current_profile() is not None:
+            return False
+        return all(step.still_valid() for step in self.steps)
+
+    def run(self, keep: Any) -> Task:
+        """Enqueue the launches again; ``keep`` (the call's arguments) stays alive until they ran."""
+        s = self.stream
+        task: Task | None = None
+        for step in self.steps:
+            task = s.enqueue(step.run, step.name, keep=keep, inline=step.inline, info=step.info)
+        assert task is not None
+        return task

@@ -1,0 +1,252 @@
+"""Replays of identical rocBLAS calls (blas._api._Plan over rocmath.launch.Replay).
+
+A call whose arguments and handle state repeat runs its checked launch again without
+redoing the checks.  The property test runs one random call sequence twice, on a
+handle that replays and on one that never does (``_plans = None``), with frees,
+re-allocations at the same address, stream and pointer-mode switches and host-side
+data changes in between: results, exceptions and every device byte must agree.
+"""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+import rocmath as rm
+import rocmath.blas as blas
+from rocmath import errors
+
+N = 6  # vector length; matrices are N x N (column-major, lda = N)
+
+
+class World:
+    """A handle and a pool of device vectors/matrices, with or without replays."""
+
+    def __init__(self, replays: bool, seed: int):
+        self.h = blas.create_handle()
+        if not replays:
+            self.h._plans = None
+        self.stream = rm.Stream()
+        rng = np.random.default_rng(seed)
+        # Small integers: every operation below is exact, so results compare bit for bit.
+        self.host = [rng.integers(-3, 4, N * N).astype(np.float64) for _ in range(3)]
+        self.ptrs = [self._upload(a) for a in self.host]
+        self.live = [True] * len(self.ptrs)
+
+    @staticmethod
+    def _upload(host: np.ndarray) -> int:
+        ptr = rm.malloc(host.nbytes)
+        rm.DeviceArray.from_pointer(ptr, host.size).set(host)
+        return ptr
+
+    @property
+    def arrays(self) -> list[Any]:
+        # Array 0 goes in as a new DeviceArray view each call, the others as pointers.
+        return [rm.DeviceArray.from_pointer(p, N * N) if i == 0 and live else p
+                for i, (p, live) in enumerate(zip(self.ptrs, self.live, strict=True))]
+
+    def close(self) -> None:
+        rm.device_synchronize()
+        blas.destroy_handle(self.h)
+        self.stream.destroy()
+        for p, live in zip(self.ptrs, self.live, strict=True):
+            if live:
+                rm.free(p)
+
+    def apply(self, op: tuple[Any, ...]) -> Any:
+        kind, *a = op
+        h, xs = self.h, self.arrays
+        if kind == "axpy":
+            i, j, n, alpha, inc = a
+            return blas.daxpy(h, n, alpha, xs[i], inc, xs[j], inc)
+        if kind == "scal":
+            i, n, alpha = a
+            return blas.dscal(h, n, alpha, xs[i], 1)
+        if kind == "dot":
+            i, j, n = a
+            return blas.ddot(h, n, xs[i], 1, xs[j], 1)
+        if kind == "nrm2":
+            i, n = a
+            return blas.dnrm2(h, n, xs[i], 1)
+        if kind == "gemv":
+            i, j, k, trans, alpha, beta = a
+            return blas.dgemv(h, trans, N, N, alpha, xs[i], N, xs[j], 1, beta, xs[k], 1)
+        if kind == "gemm":
+            i, j, k, alpha = a
+            return blas.dgemm(h, "N", "T", N, N, N, alpha, xs[i], N, xs[j], N, 0.0, xs[k], N)
+        if kind == "realloc":  # free one array and allocate again (often at the same address)
+            (i,) = a
+            if self.live[i]:
+                rm.free(self.ptrs[i])
+            self.ptrs[i], self.live[i] = self._upload(self.host[i]), True
+            return None
+        if kind == "free":  # later calls on the freed pointer must fail as first calls do
+            (i,) = a
+            if self.live[i]:
+                rm.free(self.ptrs[i])
+                self.live[i] = False
+            return None
+        if kind == "host_write":  # new data under the same pointer
+            i, v = a
+            self.host[i][:] = v
+            if self.live[i]:
+                rm.DeviceArray.from_pointer(self.ptrs[i], N * N).set(self.host[i])
+            return None
+        if kind == "stream":
+            (other,) = a
+            blas.set_stream(h, self.stream if other else None)
+            return None
+        if kind == "pointer_mode":
+            (device,) = a
+            blas.set_pointer_mode(h, blas.PointerMode.device if device else blas.PointerMode.host)
+            return None
+        raise AssertionError(kind)
+
+    def snapshot(self) -> list[bytes]:
+        rm.device_synchronize()
+        return [rm.DeviceArray.from_pointer(p, N * N).get().tobytes() if live else b"freed"
+                for p, live in zip(self.ptrs, self.live, strict=True)]
+
+
+ARRAY = st.integers(0, 2)
+SCALAR = st.sampled_from([0.0, -0.0, 1.0, 2.0, -1.0])
+CALLS = st.one_of(
+    st.tuples(st.just("axpy"), ARRAY, ARRAY, st.sampled_from([0, 3, N]), SCALAR, st.sampled_from([1, 2])),
+    st.tuples(st.just("scal"), ARRAY, st.sampled_from([0, N]), SCALAR),
+    st.tuples(st.just("dot"), ARRAY, ARRAY, st.sampled_from([0, N])),
+    st.tuples(st.just("nrm2"), ARRAY, st.sampled_from([1, N])),
+    st.tuples(st.just("gemv"), ARRAY, ARRAY, ARRAY, st.sampled_from("NT"), SCALAR, SCALAR),
+    st.tuples(st.just("gemm"), ARRAY, ARRAY, ARRAY, SCALAR),
+)
+EVENTS = st.one_of(
+    st.tuples(st.just("realloc"), ARRAY),
+    st.tuples(st.just("free"), ARRAY),
+    st.tuples(st.just("host_write"), ARRAY, st.integers(-2, 2)),
+    st.tuples(st.just("stream"), st.booleans()),
+    st.tuples(st.just("pointer_mode"), st.booleans()),
+)
+
+
+@st.composite
+def programs(draw: st.DrawFn) -> list[tuple[Any, ...]]:
+    """A few distinct calls, repeated in a random order, with state changes in between."""
+    calls = draw(st.lists(CALLS, min_size=1, max_size=4))
+    steps = draw(st.lists(st.one_of(st.integers(0, len(calls) - 1), EVENTS), min_size=1, max_size=40))
+    return [calls[s] if isinstance(s, int) else s for s in steps]
+
+
+def outcome(world: World, op: tuple[Any, ...]) -> Any:
+    try:
+        value = world.apply(op)
+    except errors.RocmathError as exc:
+        return ("raised", type(exc).__name__, getattr(exc, "arg", None))
+    if isinstance(value, np.generic):
+        return ("value", value.dtype.str, value.tobytes())
+    return ("value", value)
+
+
+@settings(max_examples=60, deadline=None)
+@given(programs(), st.integers(0, 2**16))
+@example([("scal", 1, N, 0.0), ("scal", 1, N, -0.0), ("free", 1), ("scal", 1, N, 0.0)], 1)
+def test_replays_match_first_calls(ops: list[tuple[Any, ...]], seed: int) -> None:
+    plain, replaying = World(False, seed), World(True, seed)
+    try:
+        for op in ops:
+            if op[0] in ("axpy", "scal", "dot", "nrm2", "gemv", "gemm") and replaying.h.pointer_mode:
+                op = ("pointer_mode", False)  # device pointer mode needs device scalars: switch back
+            assert outcome(replaying, op) == outcome(plain, op), op
+            assert replaying.snapshot() == plain.snapshot(), op
+    finally:
+        plain.close()
+        replaying.close()
+
+
+@pytest.fixture
+def handle():
+    h = blas.create_handle()
+    yield h
+    blas.destroy_handle(h)
+
+
+def test_a_replay_happens_and_reuses_the_compiled_kernel(handle) -> None:
+    x = rm.to_device(np.arange(8.0))
+    y = rm.to_device(np.ones(8))
+    blas.daxpy(handle, 8, 2.0, x, 1, y, 1)
+    assert len(handle._plans) == 1
+    with rm.profile() as records:
+        for _ in range(3):
+            blas.daxpy(handle, 8, 2.0, x, 1, y, 1)
+        rm.device_synchronize()
+    assert [r.name for r in records] == ["rocblas_daxpy"] * 3  # replays leave launch records too
+    np.testing.assert_array_equal(y.get(), 1 + 4 * 2 * np.arange(8.0))
+    assert len(handle._plans) == 1
+
+
+def test_plans_do_not_keep_arrays_alive(handle) -> None:
+    x = rm.to_device(np.arange(4.0))
+    y = rm.to_device(np.ones(4))
+    blas.daxpy(handle, 4, 1.0, x, 1, y, 1)
+    blas.dnrm2(handle, 4, x, 1)
+    refs = [weakref.ref(x), weakref.ref(y)]
+    del x, y
+    gc.collect()
+    assert [r() for r in refs] == [None, None]
+
+
+def test_signed_zero_and_argument_types_are_part_of_the_key(handle) -> None:
+    x = rm.to_device(np.array([1.0, -2.0, 3.0]))
+    blas.dscal(handle, 3, 0.0, x, 1)
+    np.testing.assert_array_equal(np.signbit(x.get()), [False, True, False])
+    x.set(np.array([1.0, -2.0, 3.0]))
+    blas.dscal(handle, 3, -0.0, x, 1)  # equal to 0.0 as a key, not as a scale factor
+    np.testing.assert_array_equal(np.signbit(x.get()), [True, False, True])
+    blas.dscal(handle, 3, 2.0, x, 1)
+    with pytest.raises(errors.RocblasInvalidSizeError):
+        blas.dscal(handle, True, 2.0, x, 1)  # == 1 as a key, but not an integer size
+    with pytest.raises(errors.RocblasInvalidPointerError):
+        blas.dscal(handle, 3, 2.0 + 0j, x, 1)  # == 2.0 as a key, but not a real number
+
+
+def test_a_freed_argument_is_reported_as_on_a_first_call(handle) -> None:
+    ptr = World._upload(np.ones(16))
+    assert blas.ddot(handle, 16, ptr, 1, ptr, 1) == 16.0
+    rm.free(ptr)
+    with pytest.raises(errors.InvalidDevicePointerError):
+        blas.ddot(handle, 16, ptr, 1, ptr, 1)
+    again = World._upload(np.full(16, 2.0))  # the same address, most likely: a new allocation
+    assert blas.ddot(handle, 16, again, 1, again, 1) == 64.0
+    rm.free(again)
+
+
+def test_set_workspace_and_state_changes_drop_or_bypass_plans(handle) -> None:
+    x = rm.to_device(np.ones(4))
+    blas.dscal(handle, 4, 2.0, x, 1)
+    assert handle._plans
+    blas.set_workspace(handle, 0, 0)
+    assert not handle._plans
+    s = rm.Stream()
+    blas.dscal(handle, 4, 2.0, x, 1)
+    blas.set_stream(handle, s)
+    with rm.profile() as records:
+        blas.dscal(handle, 4, 2.0, x, 1)
+        s.synchronize()
+    assert records[0].stream == s.ident  # the handle's new stream, not the plan's
+    np.testing.assert_array_equal(x.get(), 8.0)
+    blas.set_stream(handle, None)
+    s.destroy()
+
+
+def test_the_plan_cache_is_bounded(handle) -> None:
+    from rocmath.blas._api import PLAN_LIMIT
+
+    xs = [rm.to_device(np.ones(2)) for _ in range(PLAN_LIMIT + 5)]
+    for x in xs:
+        blas.dscal(handle, 2, 3.0, x, 1)
+    assert len(handle._plans) == PLAN_LIMIT
+    np.testing.assert_array_equal(np.stack([x.get() for x in xs]), 3.0)
