@@ -115,6 +115,7 @@ class BoundBatch:
     hi: int
     addrs: np.ndarray | None = None
     raw: np.ndarray | None = None  # the storage-typed array behind a converted kernel view
+    geometry: tuple[Any, ...] | None = None  # a strided view's (shape, byte strides), once computed
 
     def materialize(self, opname: str) -> np.ndarray:
         raw = self._materialize(opname)
@@ -130,8 +131,11 @@ class BoundBatch:
             return np.zeros((op.batch_count, *op.shape), dtype=op.dtype)
         _check_live(self.span, opname, op.name)
         if not op.pointers:
-            strides = (op.batch_stride * isz, *(s * isz for s in op.strides))
-            return self.span.alloc.view(self.span.offset, op.dtype, (op.batch_count, *op.shape), strides)
+            geometry = self.geometry
+            if geometry is None:  # a replayed launch materializes the same operand again
+                geometry = self.geometry = ((op.batch_count, *op.shape),
+                                            (op.batch_stride * isz, *(s * isz for s in op.strides)))
+            return self.span.alloc.view(self.span.offset, op.dtype, geometry[0], geometry[1])
         from ._kernels import gather_entries
 
         ptrs = self.span.alloc.view(self.span.offset, np.uint64, (op.batch_count,), None)

@@ -182,7 +182,7 @@ class _Launch:
     A :class:`Replay` keeps it to run it again for an identical call."""
 
     __slots__ = ("arch", "batches", "bound", "bytes", "device_index", "dtype_name", "entry", "flops", "info",
-                 "inline", "kernel", "name", "small", "stream")
+                 "inline", "kernel", "name", "operands", "small", "stream")
 
     def __init__(self, kernel: Callable[..., Any], bound: list[Any], name: str, stream: Any, flops: float,
                  bytes: float, dtype_name: str | None, info: dict[str, Any], inline: bool):
@@ -200,10 +200,13 @@ class _Launch:
         self.inline = inline
         self.small = 0 < bytes <= INLINE_BYTES
         self.batches = [(i, b) for i, b in enumerate(bound) if isinstance(b, BoundBatch)]
+        self.operands = [i for i, b in enumerate(bound) if isinstance(b, (_Bound, BoundBatch))]
 
     def run(self) -> None:
         name = self.name
-        views = [b.materialize(name) if isinstance(b, (_Bound, BoundBatch)) else b for b in self.bound]
+        views = list(self.bound)
+        for i in self.operands:
+            views[i] = views[i].materialize(name)
         call = self.entry
         if call is None:
             kernel = self.kernel
@@ -233,14 +236,9 @@ class _Launch:
             for sink in _sinks:
                 sink.append(rec)
 
-    def still_valid(self) -> bool:
-        """Every device argument's allocation is still the live one it was checked against."""
-        for b in self.bound:
-            if isinstance(b, (_Bound, BoundBatch)) and b.span is not None:
-                alloc = b.span.alloc
-                if not alloc.live or alloc.pooled:
-                    return False
-        return True
+    def allocations(self) -> list[Any]:
+        """The allocations the device arguments were checked against."""
+        return [self.bound[i].span.alloc for i in self.operands if self.bound[i].span is not None]
 
 
 def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None,
@@ -309,11 +307,12 @@ class Replay:
     timeline, launch records).
     """
 
-    __slots__ = ("steps", "stream")
+    __slots__ = ("allocs", "steps", "stream")
 
     def __init__(self, steps: list[_Launch]):
         self.steps = steps
         self.stream = steps[0].stream
+        self.allocs = [a for step in steps for a in step.allocations()]
 
     @classmethod
     def of(cls, steps: list[_Launch]) -> Replay | None:
@@ -332,7 +331,10 @@ class Replay:
         path is then the one to take)."""
         if current_profile() is not None:
             return False
-        return all(step.still_valid() for step in self.steps)
+        for alloc in self.allocs:  # noqa: SIM110 (a loop, not all(): this runs on every replay)
+            if not alloc.live or alloc.pooled:
+                return False
+        return True
 
     def run(self, keep: Any) -> Task:
         """Enqueue the launches again; ``keep`` (the call's arguments) stays alive until they ran."""

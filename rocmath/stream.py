@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from . import device as _device
+from . import memory as _memory
 from . import trace as _trace
 from .errors import (
     HipInvalidHandleError,
@@ -138,7 +139,9 @@ class _State:
         self.ident = ident
         self.non_blocking = non_blocking
         self.label = label
-        self.cond = threading.Condition()
+        # A plain lock (entered directly on the hot paths) under the condition the worker waits on.
+        self.lock = threading.Lock()
+        self.cond = threading.Condition(self.lock)
         self.items: collections.deque[Task | None] = collections.deque()
         self.last: Task | None = None
         self.error: tuple[BaseException, Task] | None = None
@@ -151,7 +154,9 @@ class _State:
         self.thread.start()
 
     def raise_pending(self) -> None:
-        with self.cond:
+        if self.error is None:  # set before the failed task is marked done: a waiter sees it
+            return
+        with self.lock:
             pending, self.error = self.error, None
         if pending is not None:
             _raise_from_task(pending[0], pending[1].name, self.label)
@@ -172,9 +177,10 @@ class _State:
             _run(self, task)
         finally:
             _local.state = outer
-            with self.cond:
+            with self.lock:
                 self.busy = False
-                self.cond.notify_all()
+                if self.items:  # the worker waits for queued work the stream was busy with
+                    self.cond.notify_all()
 
     def run_queued(self, until: Task) -> None:
         """Run this stream's queued work, in order, on the calling thread, which is about to
@@ -185,7 +191,7 @@ class _State:
         if until.done.is_set():
             return
         while True:
-            with self.cond:
+            with self.lock:
                 if self.busy or not self.items:
                     return
                 task = self.items[0]
@@ -413,7 +419,7 @@ class Stream:
                     wait_for.append(last)
             task = Task(fn, name, wait_for, keep, state, info)
             task.always_run = always_run  # set before the worker can see the task
-            with state.cond:
+            with state.lock:
                 run_here = (inline and _INLINE and not wait_for and not state.items and not state.busy
                             and state.error is None)
                 if run_here:
@@ -538,18 +544,15 @@ def wait_device_idle(device: int) -> None:
 
 
 def _memory_safe_point() -> None:
-    from .memory import release_deferred
-
-    release_deferred()
+    _memory.release_deferred()
 
 
 def _after_sync(dev: _device.Device) -> None:
-    from .memory import address_space, check_all_guards, checking_enabled
-
-    if address_space.pool_bytes.get(dev.index):
-        address_space.trim_pool(dev.index, 0)
-    if checking_enabled():
-        check_all_guards(dev.index)
+    space = _memory.address_space
+    if space.pool_bytes.get(dev.index):
+        space.trim_pool(dev.index, 0)
+    if _memory.checking_enabled():
+        _memory.check_all_guards(dev.index)
 
 
 @atexit.register
