@@ -147,6 +147,11 @@ class Call(Arguments):
             return None
         return host_scalar(self.pointer(name), self.dtype, name, self.index(name))
 
+    def alpha0_beta1(self) -> bool:
+        """The products' quick return: host pointer mode with ``alpha == 0`` and ``beta == 1`` (the output
+        stays as it is; device-mode scalars are never read on the host)."""
+        return bool(self.host_mode and self.host_value("alpha") == 0 and self.host_value("beta") == 1)
+
     # -- launching -----------------------------------------------------------------------------------
 
     def launch(self, kernel: Callable[..., Any], *args: Any, flops: float = 0.0, bytes: float = 0.0) -> Task:

@@ -3,12 +3,16 @@
 Routines, in rocSPARSE's check order with its statuses and quick returns:
 
 - ELL: ``csr2ell_width``, ``Xcsr2ell``, ``ell2csr_nnz``, ``Xell2csr``, ``Xellmv`` (every operation);
-- HYB: ``create_hyb_mat`` / ``destroy_hyb_mat`` (an opaque :class:`HybMat` whose ELL and COO parts
-  live in device memory), ``Xcsr2hyb`` (partition auto: width ``ceil(nnz / m)``; user:
+- HYB: ``create_hyb_mat`` / ``destroy_hyb_mat`` / ``copy_hyb_mat`` (an opaque :class:`HybMat` whose ELL
+  and COO parts live in device memory), ``Xcsr2hyb`` (partition auto: width ``ceil(nnz / m)``; user:
   ``user_ell_width``; max: the longest row), ``hyb2csr_buffer_size``, ``Xhyb2csr``, ``Xhybmv``;
 - BSR: ``csr2bsr_nnz``, ``Xcsr2bsr``, ``Xbsr2csr`` (direction row or column inside a block; ``m``,
   ``n`` need not be multiples of the block dimension: the last blocks are padded with zeros),
-  ``Xbsrmv`` and ``Xbsrmm`` (operation none, as rocSPARSE; bsrmm's B also transposed);
+  ``Xbsrmv`` and ``Xbsrmm`` (operation none, as rocSPARSE; bsrmm's B also transposed); ``Xbsrmv_analysis``
+  partitions the block rows by stored blocks into the ``mat_info`` (where csrmv keeps its analysis:
+  ``bsrmv_clear`` is csrmv_clear) and bsrmv then runs on that partition (a sorted matrix's; for 1 x 1
+  blocks an analysis of another matrix is an error, as in rocSPARSE's csrmv path, for larger blocks
+  it is not used); ``Xbsrmv_ex_analysis``, ``Xbsrmv_ex``, ``bsrmv_ex_clear`` are the deprecated names;
 - prune (s, d): ``Xprune_dense2csr`` and ``Xprune_csr2csr``, by threshold or by percentage, each
   as ``_buffer_size``, ``_nnz`` and the conversion; entries with ``|a| > threshold`` are kept; the
   percentage versions take the threshold at position ``ceil(count * percentage / 100) - 1`` of the
@@ -42,6 +46,7 @@ import numpy as np
 
 import rocmath
 from rocmath.launch import Buffer
+from rocmath.memory import memcpy
 from rocmath.precision import C, D, S, Z
 
 from . import _kernels as k
@@ -49,6 +54,7 @@ from . import _kernels_formats as kf
 from ._api import Call, Routine, bind, is_null
 from ._conversion2 import _fill, _span
 from ._handle import MatDescr, check_descr, check_general_sorted, check_info, check_live
+from ._level2 import _csrmv_clear, analyse_rows, analysed_bounds, scale_y
 from ._level3 import dense_view
 from ._types import (
     Datatype,
@@ -56,25 +62,30 @@ from ._types import (
     IndexBase,
     Operation,
     Order,
+    SparseInvalidPointerError,
     SparseNotImplementedError,
     SparseTypeMismatchError,
+    StorageMode,
 )
 
 __all__ = [
-    "HybMat", "HybPartition", "cbsr2csr", "cbsrmm", "cbsrmv", "ccsr2bsr", "ccsr2ell", "ccsr2hyb", "cell2csr",
-    "cellmv", "cgemmi", "cgemvi", "cgemvi_buffer_size", "chyb2csr", "chybmv", "create_hyb_mat", "csr2bsr_nnz",
-    "csr2ell_width", "dbsr2csr", "dbsrmm", "dbsrmv", "dcsr2bsr", "dcsr2ell", "dcsr2hyb", "dell2csr", "dellmv",
-    "destroy_hyb_mat", "dgemmi", "dgemvi", "dgemvi_buffer_size", "dhyb2csr", "dhybmv", "dprune_csr2csr",
-    "dprune_csr2csr_buffer_size", "dprune_csr2csr_by_percentage", "dprune_csr2csr_by_percentage_buffer_size",
-    "dprune_csr2csr_nnz", "dprune_csr2csr_nnz_by_percentage", "dprune_dense2csr", "dprune_dense2csr_buffer_size",
-    "dprune_dense2csr_by_percentage", "dprune_dense2csr_by_percentage_buffer_size", "dprune_dense2csr_nnz",
-    "dprune_dense2csr_nnz_by_percentage", "ell2csr_nnz", "hyb2csr_buffer_size", "sbsr2csr", "sbsrmm", "sbsrmv",
-    "scsr2bsr", "scsr2ell", "scsr2hyb", "sell2csr", "sellmv", "sgemmi", "sgemvi", "sgemvi_buffer_size", "shyb2csr",
-    "shybmv", "sprune_csr2csr", "sprune_csr2csr_buffer_size", "sprune_csr2csr_by_percentage",
-    "sprune_csr2csr_by_percentage_buffer_size", "sprune_csr2csr_nnz", "sprune_csr2csr_nnz_by_percentage",
-    "sprune_dense2csr", "sprune_dense2csr_buffer_size", "sprune_dense2csr_by_percentage",
-    "sprune_dense2csr_by_percentage_buffer_size", "sprune_dense2csr_nnz", "sprune_dense2csr_nnz_by_percentage",
-    "zbsr2csr", "zbsrmm", "zbsrmv", "zcsr2bsr", "zcsr2ell", "zcsr2hyb", "zell2csr", "zellmv", "zgemmi", "zgemvi",
+    "HybMat", "HybPartition", "bsrmv_clear", "bsrmv_ex_clear", "cbsr2csr", "cbsrmm", "cbsrmv", "cbsrmv_analysis",
+    "cbsrmv_ex", "cbsrmv_ex_analysis", "ccsr2bsr", "ccsr2ell", "ccsr2hyb", "cell2csr", "cellmv", "cgemmi", "cgemvi",
+    "cgemvi_buffer_size", "chyb2csr", "chybmv", "copy_hyb_mat", "create_hyb_mat", "csr2bsr_nnz", "csr2ell_width",
+    "dbsr2csr", "dbsrmm", "dbsrmv", "dbsrmv_analysis", "dbsrmv_ex", "dbsrmv_ex_analysis", "dcsr2bsr", "dcsr2ell",
+    "dcsr2hyb", "dell2csr", "dellmv", "destroy_hyb_mat", "dgemmi", "dgemvi", "dgemvi_buffer_size", "dhyb2csr",
+    "dhybmv", "dprune_csr2csr", "dprune_csr2csr_buffer_size", "dprune_csr2csr_by_percentage",
+    "dprune_csr2csr_by_percentage_buffer_size", "dprune_csr2csr_nnz", "dprune_csr2csr_nnz_by_percentage",
+    "dprune_dense2csr", "dprune_dense2csr_buffer_size", "dprune_dense2csr_by_percentage",
+    "dprune_dense2csr_by_percentage_buffer_size", "dprune_dense2csr_nnz", "dprune_dense2csr_nnz_by_percentage",
+    "ell2csr_nnz", "hyb2csr_buffer_size", "sbsr2csr", "sbsrmm", "sbsrmv", "sbsrmv_analysis", "sbsrmv_ex",
+    "sbsrmv_ex_analysis", "scsr2bsr", "scsr2ell", "scsr2hyb", "sell2csr", "sellmv", "sgemmi", "sgemvi",
+    "sgemvi_buffer_size", "shyb2csr", "shybmv", "sprune_csr2csr", "sprune_csr2csr_buffer_size",
+    "sprune_csr2csr_by_percentage", "sprune_csr2csr_by_percentage_buffer_size", "sprune_csr2csr_nnz",
+    "sprune_csr2csr_nnz_by_percentage", "sprune_dense2csr", "sprune_dense2csr_buffer_size",
+    "sprune_dense2csr_by_percentage", "sprune_dense2csr_by_percentage_buffer_size", "sprune_dense2csr_nnz",
+    "sprune_dense2csr_nnz_by_percentage", "zbsr2csr", "zbsrmm", "zbsrmv", "zbsrmv_analysis", "zbsrmv_ex",
+    "zbsrmv_ex_analysis", "zcsr2bsr", "zcsr2ell", "zcsr2hyb", "zell2csr", "zellmv", "zgemmi", "zgemvi",
     "zgemvi_buffer_size", "zhyb2csr", "zhybmv",
 ]
 
@@ -147,6 +158,44 @@ def destroy_hyb_mat(hyb: HybMat) -> None:
     h.destroyed = True
 
 
+#: The fields of a HYB matrix that fix its pattern and sizes (copy_hyb_mat's destination must match them).
+_HYB_SHAPE = ("m", "n", "partition", "ell_width", "ell_nnz", "coo_nnz", "data_type", "index_type")
+_HYB_ARRAYS = ("ell_col_ind", "ell_val", "coo_row_ind", "coo_col_ind", "coo_val")
+
+
+def copy_hyb_mat(dest: HybMat, src: HybMat) -> None:
+    """``rocsparse_copy_hyb_mat``: ``dest`` becomes a copy of ``src`` (its device arrays copied, synchronously).
+
+    A ``dest`` that already holds a matrix (any field changed since create_hyb_mat) must have the sizes,
+    partition, precision and index type of ``src``: its arrays are then overwritten in place.
+
+    Raises
+    ------
+    SparseInvalidPointerError
+        For a null or destroyed ``dest`` (#1) or ``src`` (#2), ``src`` being ``dest``, or a ``dest`` holding a
+        matrix of another shape (#1).
+    """
+    d = check_hyb(dest, "dest", 1)
+    s = check_hyb(src, "src", 2)
+    if d is s:
+        raise SparseInvalidPointerError("source and destination are the same HYB matrix", arg="src", index=2)
+    fresh = HybMat()
+    holds = any(getattr(d, f) != getattr(fresh, f) for f in _HYB_SHAPE) or any(
+        getattr(d, f) is not None for f in _HYB_ARRAYS)
+    if holds and any(getattr(d, f) != getattr(s, f) for f in _HYB_SHAPE):
+        raise SparseInvalidPointerError("dest holds a HYB matrix of another shape, partition or type", arg="dest",
+                                        index=1)
+    for f in _HYB_ARRAYS:
+        a = getattr(s, f)
+        if a is None:
+            continue
+        if getattr(d, f) is None:
+            setattr(d, f, rocmath.empty(a.shape, a.dtype))
+        memcpy(getattr(d, f), a, a.nbytes)
+    for f in _HYB_SHAPE:
+        setattr(d, f, getattr(s, f))
+
+
 # --- shared checks and helpers ---------------------------------------------------------------------
 
 
@@ -217,14 +266,18 @@ def words(a: Any) -> Buffer:
 
 
 def launch_block_rows(c: Call, direction: Direction, stop: bool, alpha: Any, row_ptr: Any, base: int, width: int,
-                      col_ind: Any, val: Any, bdim: int, B: Buffer, beta: Any, Cm: Buffer, nblocks: int) -> None:
+                      col_ind: Any, val: Any, bdim: int, B: Buffer, beta: Any, Cm: Buffer, nblocks: int,
+                      bounds: Any = None) -> None:
     """Enqueue :func:`kf.block_rows`: ``C := alpha A B + beta C`` for a BSR (``width < 0``) or blocked-ELL
-    (``width >= 0``) matrix A of ``nblocks`` stored ``bdim x bdim`` blocks."""
+    (``width >= 0``) matrix A of ``nblocks`` stored ``bdim x bdim`` blocks, the block rows in the groups of
+    ``bounds`` (an analysed partition; None: split evenly)."""
     mb = Cm.shape[0] // bdim
     ncols = Cm.shape[1]
     isz = Cm.dtype.itemsize
+    if bounds is None:
+        bounds = k.uniform_bounds(mb, max(1, min(mb, BLOCK_GROUPS)))
     c.launch(kf.block_rows, int(direction), stop, alpha, row_ptr, int(base), int(width), col_ind, val, int(bdim), B,
-             beta, Cm, k.uniform_bounds(mb, max(1, min(mb, BLOCK_GROUPS))),
+             beta, Cm, bounds,
              flops=nblocks * bdim * bdim * ncols * (8.0 if Cm.dtype.kind == "c" else 2.0),
              bytes=float(nblocks * (bdim * bdim * isz + col_ind.dtype.itemsize) + B.shape[0] * ncols * isz
                          + 2 * Cm.shape[0] * ncols * isz))
@@ -388,15 +441,15 @@ def _nothing_to_do(c: Call) -> bool:
     """The products' alpha and beta checks (non-null), then their quick return: host alpha == 0, beta == 1."""
     c.pointer("alpha")
     c.pointer("beta")
-    return bool(c.host_mode and c.host_value("alpha") == 0 and c.host_value("beta") == 1)
+    return c.alpha0_beta1()
 
 
-def _quick_scale(c: Call, ylen: int, itype: np.dtype[Any]) -> None:
-    """The quick return of the products: ``y := beta y`` (beta and y must then be non-null)."""
+def _quick_scale(c: Call, ylen: int) -> None:
+    """The quick return of the products: ``y := beta y`` (beta and y must then be non-null), as csrmv's."""
     if ylen > 0:
         c.pointer("beta")
         c.pointer("y")
-        scale_rows(c, c.scalar("beta"), _column(c, "y", ylen), itype)
+        scale_y(c, c.scalar("beta"), c.array("y", ylen))
 
 
 def _ellmv(c: Call) -> None:
@@ -409,7 +462,7 @@ def _ellmv(c: Call) -> None:
     ylen, xlen = (m, n) if trans is Operation.none else (n, m)
     itype = c.index_dtype("ell_col_ind")
     if m == 0 or n == 0 or width == 0:
-        _quick_scale(c, ylen, itype)
+        _quick_scale(c, ylen)
         return
     if _nothing_to_do(c):
         return
@@ -560,7 +613,7 @@ def _hybmv(c: Call) -> None:
     m, n = hyb.m, hyb.n
     ylen, xlen = (m, n) if trans is Operation.none else (n, m)
     if _hyb_empty(hyb):
-        _quick_scale(c, ylen, hyb.index_type)
+        _quick_scale(c, ylen)
         return
     if _nothing_to_do(c):
         return
@@ -695,18 +748,40 @@ cbsr2csr = bind(BSR2CSR, C)
 zbsr2csr = bind(BSR2CSR, Z)
 
 
-def _bsrmv(c: Call) -> None:
+def _bsrmv_head(c: Call) -> tuple[MatDescr, Direction, int, int, int, int]:
+    """bsrmv's and bsrmv_analysis's checks after the descriptor (and info): the enums, operation none only,
+    a general matrix, the sizes; returns ``(descr, dir, mb, nb, nnzb, block_dim)``."""
     descr = check_descr(c["descr"], "descr", c.index("descr"))
     direction = c.enum("dir", Direction)
     trans = c.enum("trans", Operation)
     if trans is not Operation.none:
-        raise SparseNotImplementedError("bsrmv supports operation none only", arg="trans", index=c.index("trans"))
+        raise SparseNotImplementedError(f"{c.fname} supports operation none only", arg="trans",
+                                        index=c.index("trans"))
     _descr(c, "descr", sorted_=False)
     mb, nb, nnzb = c.size("mb"), c.size("nb"), c.size("nnzb")
-    bd = _block_dim(c)
+    return descr, direction, mb, nb, nnzb, _block_dim(c)
+
+
+def _bsrmv_analysis(c: Call) -> None:
+    check_descr(c["descr"], "descr", c.index("descr"))
+    info = check_info(c["info"], "info", c.index("info"))
+    descr, _, mb, nb, nnzb, bd = _bsrmv_head(c)
+    if mb == 0 or nb == 0 or nnzb == 0:
+        return
+    c.check_array("bsr_val", nnzb)
+    c.check_array("bsr_row_ptr", mb)
+    c.check_array("bsr_col_ind", nnzb)
+    if descr.storage_mode is StorageMode.sorted:  # rocSPARSE analyses sorted matrices only
+        itype = c.index_dtype("bsr_row_ptr", "bsr_col_ind")
+        analyse_rows(c, info, Operation.none, mb, nb, nnzb, nnzb * bd * bd, descr,
+                     c.array("bsr_row_ptr", mb + 1, itype), c.ptr("bsr_col_ind"))
+
+
+def _bsrmv(c: Call) -> None:
+    descr, direction, mb, nb, nnzb, bd = _bsrmv_head(c)
     itype = c.index_dtype("bsr_row_ptr", "bsr_col_ind")
     if mb == 0 or nb == 0 or nnzb == 0:
-        _quick_scale(c, bd * mb, itype)
+        _quick_scale(c, bd * mb)
         return
     if _nothing_to_do(c):
         return
@@ -715,20 +790,52 @@ def _bsrmv(c: Call) -> None:
     c.check_array("bsr_col_ind", nnzb)
     c.pointer("x")
     c.pointer("y")
+    bounds = None
+    if descr.storage_mode is StorageMode.sorted:
+        # rocSPARSE checks the analysis against the call for 1 x 1 blocks (its csrmv path) and ignores it otherwise.
+        bounds = analysed_bounds(c, Operation.none, mb, nb, nnzb, descr, "bsr_row_ptr", "bsr_col_ind", strict=bd == 1)
     launch_block_rows(c, direction, False, c.scalar("alpha"), c.array("bsr_row_ptr", mb + 1, itype),
                       int(descr.base), -1, c.array("bsr_col_ind", nnzb, itype), c.array("bsr_val", nnzb * bd * bd),
-                      bd, _column(c, "x", nb * bd), c.scalar("beta"), _column(c, "y", mb * bd), nnzb)
+                      bd, _column(c, "x", nb * bd), c.scalar("beta"), _column(c, "y", mb * bd), nnzb, bounds)
 
 
-BSRMV = Routine("bsrmv", ("dir", "trans", "mb", "nb", "nnzb", "alpha", "descr", "bsr_val", "bsr_row_ptr",
-                          "bsr_col_ind", "block_dim", "info", "x", "beta", "y"), _bsrmv,
-                "y := alpha A x + beta y for an mb x nb BSR matrix A of block_dim blocks (info: unused here, "
-                "None or a mat_info).")
+_BSRMV_MATRIX = ("dir", "trans", "mb", "nb", "nnzb")
+_BSRMV_ARRAYS = ("bsr_val", "bsr_row_ptr", "bsr_col_ind", "block_dim", "info")
+_BSRMV_ANALYSIS_DOC = ("Analyse a BSR matrix (sorted storage) for bsrmv: a partition of its block rows balanced by "
+                       "stored blocks, kept in info (shared with csrmv: bsrmv_clear and csrmv_clear free it).")
+_BSRMV_DOC = ("y := alpha A x + beta y for an mb x nb BSR matrix A of block_dim blocks (info: None, or analysed by "
+              "bsrmv_analysis: its block-row partition is used).")
 
+BSRMV_ANALYSIS = Routine("bsrmv_analysis", (*_BSRMV_MATRIX, "descr", *_BSRMV_ARRAYS), _bsrmv_analysis,
+                         _BSRMV_ANALYSIS_DOC)
+BSRMV = Routine("bsrmv", (*_BSRMV_MATRIX, "alpha", "descr", *_BSRMV_ARRAYS, "x", "beta", "y"), _bsrmv, _BSRMV_DOC)
+# rocSPARSE's deprecated names of the same routines.
+BSRMV_EX_ANALYSIS = Routine("bsrmv_ex_analysis", BSRMV_ANALYSIS.params, _bsrmv_analysis,
+                            "Deprecated name of bsrmv_analysis.  " + _BSRMV_ANALYSIS_DOC)
+BSRMV_EX = Routine("bsrmv_ex", BSRMV.params, _bsrmv, "Deprecated name of bsrmv.  " + _BSRMV_DOC)
+
+sbsrmv_analysis = bind(BSRMV_ANALYSIS, S)
+dbsrmv_analysis = bind(BSRMV_ANALYSIS, D)
+cbsrmv_analysis = bind(BSRMV_ANALYSIS, C)
+zbsrmv_analysis = bind(BSRMV_ANALYSIS, Z)
 sbsrmv = bind(BSRMV, S)
 dbsrmv = bind(BSRMV, D)
 cbsrmv = bind(BSRMV, C)
 zbsrmv = bind(BSRMV, Z)
+sbsrmv_ex_analysis = bind(BSRMV_EX_ANALYSIS, S)
+dbsrmv_ex_analysis = bind(BSRMV_EX_ANALYSIS, D)
+cbsrmv_ex_analysis = bind(BSRMV_EX_ANALYSIS, C)
+zbsrmv_ex_analysis = bind(BSRMV_EX_ANALYSIS, Z)
+sbsrmv_ex = bind(BSRMV_EX, S)
+dbsrmv_ex = bind(BSRMV_EX, D)
+cbsrmv_ex = bind(BSRMV_EX, C)
+zbsrmv_ex = bind(BSRMV_EX, Z)
+
+
+bsrmv_clear = bind(Routine("bsrmv_clear", ("info",), _csrmv_clear,
+                           "Free the bsrmv analysis kept in info (rocSPARSE's csrmv_clear: the analysis is shared)."),
+                   None)
+bsrmv_ex_clear = bind(Routine("bsrmv_ex_clear", ("info",), _csrmv_clear, "Deprecated name of bsrmv_clear."), None)
 
 
 def _bsrmm(c: Call) -> None:
@@ -817,7 +924,7 @@ def _gemvi(c: Call) -> None:
         c.pointer("x_ind")
     c.pointer("beta")
     c.pointer("y")
-    if c.host_mode and c.host_value("alpha") == 0 and c.host_value("beta") == 1:
+    if c.alpha0_beta1():
         return
     if trans is not Operation.none:
         raise SparseNotImplementedError("gemvi supports operation none only", arg="trans", index=c.index("trans"))

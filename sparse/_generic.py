@@ -14,11 +14,17 @@ every COO (AoS), ELL, BSR and blocked-ELL product).
 ``stage=preprocess`` analyses a CSR matrix for the default, csr_adaptive and csr_lrb
 algorithms (a row partition balanced by nonzeros, kept in the descriptor, as csrmv_analysis).
 ``stage=compute`` runs the product.  Check order as rocSPARSE: handle, trans, alpha, the
-descriptors, beta, compute_type, alg, stage; then value types (all equal to compute_type,
-f32/f64 real or complex: not_implemented otherwise) and the algorithm for the format
-(invalid_value).  CSC matrices run as the CSR matrix of their transpose.  ``ROCSPARSE_LAYER`` logs
-both as it logs the bound routines (trace ``rocsparse_spmv``/``rocsparse_spmm``; a bench line for the
-compute stage).
+descriptors, beta, compute_type (spmm: it must be C's type), alg, stage; then the value types
+(not_implemented unless a combination of :data:`SPMV_TYPES` / :data:`SPMM_TYPES`) and the
+algorithm for the format (invalid_value).  CSC matrices run as the CSR matrix of their transpose.
+
+Precisions are rocSPARSE's: uniform f32/f64 real or complex; int8 matrix and vectors into an int32
+or float y (compute type y's); spmv also a real or single precision matrix with vectors of a wider
+type (f32 with f64, f32 with c32, f64 with c64, c32 with c64).  The product runs in the compute type:
+an operand of another type is converted into the handle's workspace first (as rocSPARSE's kernels
+convert each value they load; int32 results wrap around as rocSPARSE's).  ``ROCSPARSE_LAYER`` logs both
+as it logs the bound routines (trace ``rocsparse_spmv``/``rocsparse_spmm``; a bench line for the compute
+stage of the uniform CSR, CSC and COO products the bench rebuilds).
 """
 
 from __future__ import annotations
@@ -39,8 +45,9 @@ from ._api import Call, is_null
 from ._descr import DnMatDescr, DnVecDescr, SpMatDescr, check_dnmat, check_dnvec, check_spmat
 from ._formats import conjugated, launch_block_rows, launch_ell, launch_scatter, scale_rows
 from ._handle import check_handle
-from ._level2 import ANALYSIS_BLOCK_NNZ, CsrmvAnalysis, launch_coomv, launch_csrmv, scale_y, scatter_chunks
+from ._level2 import analyse_rows, launch_coomv, launch_csrmv, scale_y, scatter_chunks
 from ._level3 import dense_view, launch_csrmm, scale_c
+from ._solve import _copy
 from ._types import (
     Datatype,
     Format,
@@ -53,11 +60,21 @@ from ._types import (
     SpMMStage,
     SpMVAlg,
     SpMVStage,
+    StorageMode,
 )
 
-__all__ = ["spmm", "spmv"]
+__all__ = ["SPMM_TYPES", "SPMV_TYPES", "spmm", "spmv"]
 
-_VALUE_TYPES = (Datatype.f32_r, Datatype.f64_r, Datatype.f32_c, Datatype.f64_c)
+_F32, _F64, _C32, _C64 = Datatype.f32_r, Datatype.f64_r, Datatype.f32_c, Datatype.f64_c
+_I8, _I32 = Datatype.i8_r, Datatype.i32_r
+_UNIFORM = frozenset((t, t, t, t) for t in (_F32, _F64, _C32, _C64))
+#: rocSPARSE's spmv types (A, x, y, compute_type): uniform, int8 into int32 or float, and real or single
+#: precision matrices with vectors of a wider type ("mixed-regular").
+SPMV_TYPES = _UNIFORM | {(_I8, _I8, _I32, _I32), (_I8, _I8, _F32, _F32), (_F32, _F64, _F64, _F64),
+                         (_C32, _C64, _C64, _C64), (_F32, _C32, _C32, _C32), (_F64, _C64, _C64, _C64)}
+#: rocSPARSE's spmm types (A, B, C, compute_type): uniform, and int8 into int32 or float (CSR and CSC here: its
+#: documentation restricts the mixed ones to CSR, CSC and COO).
+SPMM_TYPES = _UNIFORM | {(_I8, _I8, _I32, _I32), (_I8, _I8, _F32, _F32)}
 _SPMV_ALGS = {
     Format.csr: (SpMVAlg.default, SpMVAlg.csr_stream, SpMVAlg.csr_adaptive, SpMVAlg.csr_lrb),
     Format.csc: (SpMVAlg.default, SpMVAlg.csr_stream, SpMVAlg.csr_adaptive, SpMVAlg.csr_lrb),
@@ -103,14 +120,37 @@ def _layered(fn: Callable[..., int]) -> Callable[..., int]:
     return entry
 
 
-def _values(c: Call, mat: SpMatDescr, *dense: Any) -> Precision:
-    """The precision of the product: every value type must equal compute_type (not_implemented otherwise)."""
+def _values(c: Call, table: frozenset[tuple[Datatype, ...]], mat: SpMatDescr, *dense: Any) -> Precision:
+    """The precision of the product, its compute type's: the value types with compute_type must be a
+    combination of ``table`` (not_implemented otherwise)."""
     ct = c.enum("compute_type", Datatype)
-    types = (mat.data_type, *(d.data_type for d in dense))
-    if ct not in _VALUE_TYPES or any(t is not ct for t in types):
-        raise SparseNotImplementedError(f"value types {[t.name for t in types]} with compute type {ct.name}",
+    types = (mat.data_type, *(d.data_type for d in dense), ct)
+    if types not in table:
+        raise SparseNotImplementedError(f"value types {[t.name for t in types[:-1]]} with compute type {ct.name}",
                                         arg="compute_type", index=c.index("compute_type"))
-    return Precision.of(ct.dtype)
+    return Precision.from_datatype(ct.name)
+
+
+def in_compute_type(c: Call, *operands: Buffer) -> list[Buffer]:
+    """Mixed precision: every operand of another type than the compute type (``c.dtype``) as a contiguous copy
+    in the compute type, made on the handle's stream into one allocation of its workspace; the products then
+    run in the compute type, as rocSPARSE's kernels convert each value they read."""
+    dtype = c.dtype
+    sizes = [int(np.prod(b.shape)) if b.dtype != dtype else 0 for b in operands]
+    spans = [-(-n * dtype.itemsize // 64) * 64 for n in sizes]
+    if not sum(spans):
+        return [b if b.dtype == dtype else Buffer(0, dtype, b.shape, name=b.name) for b in operands]
+    base = c.handle.workspace(sum(spans))
+    out, offset = [], 0
+    for b, n, span in zip(operands, sizes, spans, strict=True):
+        if b.dtype == dtype or n == 0:
+            out.append(b if b.dtype == dtype else Buffer(0, dtype, b.shape, name=b.name))
+            continue
+        staged = Buffer(base + offset, dtype, b.shape, name=f"{b.name} as {dtype}")
+        c.launch(_copy, b, staged, bytes=float(n * (b.dtype.itemsize + dtype.itemsize)))
+        out.append(staged)
+        offset += span
+    return out
 
 
 class _Csr:
@@ -185,7 +225,7 @@ def spmv(handle: Any, trans: Any, alpha: Any, mat: SpMatDescr, x: Any, beta: Any
     c.enum("compute_type", Datatype)
     algo = c.enum("alg", SpMVAlg)
     stg = c.enum("stage", SpMVStage)
-    c.precision = _values(c, A, X, Y)
+    c.precision = _values(c, SPMV_TYPES, A, X, Y)
     if A.format not in _SPMV_ALGS:
         raise SparseNotImplementedError(f"spmv on {A.format.name} matrices", arg="mat", index=c.index("mat"))
     if algo not in _SPMV_ALGS[A.format]:
@@ -196,13 +236,13 @@ def spmv(handle: Any, trans: Any, alpha: Any, mat: SpMatDescr, x: Any, beta: Any
             mtype is not MatrixType.general and A.format in _BLOCKED):
         raise SparseNotImplementedError(f"{A.descr.type.name} {A.format.name} spmv", arg="mat", index=c.index("mat"))
     if A.format in _BLOCKED:
-        return _spmv_formats(c, op, A, X, Y, stg, buffer_size)
+        return _spmv_formats(c, op, A, X, Y, algo, stg, buffer_size)
     dtype = c.dtype
     isz = dtype.itemsize
     m, n = A.rows, A.cols
     ylen = m if op is Operation.none else n
     symmetric = A.descr.type is MatrixType.symmetric
-    csr = _Csr(A, dtype) if A.format is not Format.coo else None
+    csr = _Csr(A, A.data_type.dtype) if A.format is not Format.coo else None
     if csr is not None:
         inner, _ = csr.op(op)
         scattered = inner is not Operation.none or symmetric
@@ -217,11 +257,7 @@ def spmv(handle: Any, trans: Any, alpha: Any, mat: SpMatDescr, x: Any, beta: Any
         return need
     if stg is SpMVStage.preprocess:
         if csr is not None and algo is not SpMVAlg.csr_stream and not A.analysed and csr.m and csr.n and csr.nnz:
-            nblocks = int(max(1, min(csr.m, -(-csr.nnz // ANALYSIS_BLOCK_NNZ))))
-            bounds = rocmath.empty(nblocks + 1, np.int64)
-            c.launch(k.balanced_row_bounds, csr.ptr, csr.base, nblocks, bounds, bytes=float((nblocks + 1) * 8))
-            A.info.csrmv = CsrmvAnalysis(Operation.none, csr.m, csr.n, csr.nnz, A.descr, csr.ptr.ptr, csr.ind.ptr,
-                                         bounds)
+            analyse_rows(c, A.info, Operation.none, csr.m, csr.n, csr.nnz, csr.nnz, A.descr, csr.ptr, csr.ind.ptr)
             A.analysed = True
         return need
     alpha_s, beta_s = c.scalar("alpha"), c.scalar("beta")
@@ -229,20 +265,20 @@ def spmv(handle: Any, trans: Any, alpha: Any, mat: SpMatDescr, x: Any, beta: Any
     if m == 0 or n == 0 or A.nnz == 0:
         scale_y(c, beta_s, yb)
         return need
-    if c.host_mode and c.host_value("alpha") == 0 and c.host_value("beta") == 1:
+    if c.alpha0_beta1():
         return need
-    xb = _buffer(X.values, dtype, n if op is Operation.none else m, "x")
     scratch = _temp(c, need, dtype, (chunks, out)) if need else None
+    val, xb = in_compute_type(c, csr.val if csr is not None else _buffer(A.val_data, A.data_type.dtype, A.nnz, "val"),
+                              _buffer(X.values, X.data_type.dtype, n if op is Operation.none else m, "x"))
     if csr is None:
-        launch_coomv(c, op, m, n, A.nnz, int(A.idx_base), _buffer(A.val_data, dtype, A.nnz, "val"),
-                     _buffer(A.row_data, A.row_type.dtype, A.nnz, "row"),
+        launch_coomv(c, op, m, n, A.nnz, int(A.idx_base), val, _buffer(A.row_data, A.row_type.dtype, A.nnz, "row"),
                      _buffer(A.col_data, A.col_type.dtype, A.nnz, "col"), alpha_s, xb, beta_s, yb, scratch)
         return need
     inner, conj = csr.op(op)
     bounds = None
     if inner is Operation.none and algo is not SpMVAlg.csr_stream and A.info.csrmv is not None:
         bounds = A.info.csrmv.bounds
-    launch_csrmv(c, inner, A.descr.type, csr.m, csr.n, csr.nnz, csr.base, csr.val, csr.ptr, csr.ind, alpha_s, xb,
+    launch_csrmv(c, inner, A.descr.type, csr.m, csr.n, csr.nnz, csr.base, val, csr.ptr, csr.ind, alpha_s, xb,
                  beta_s, yb, bounds, force_conj=conj, scratch=scratch)
     return need
 
@@ -271,10 +307,13 @@ def spmm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, mat_A: SpMatDescr,
     B = check_dnmat(mat_B, "mat_B", c.index("mat_B"))
     c.pointer("beta")
     Cd = check_dnmat(mat_C, "mat_C", c.index("mat_C"))
-    c.enum("compute_type", Datatype)
+    ct = c.enum("compute_type", Datatype)
+    if ct is not Cd.data_type:  # rocSPARSE's spmm computes in C's type
+        raise SparseNotImplementedError(f"compute type {ct.name} for a {Cd.data_type.name} C",
+                                        arg="compute_type", index=c.index("compute_type"))
     algo = c.enum("alg", SpMMAlg)
     stg = c.enum("stage", SpMMStage)
-    c.precision = _values(c, A, B, Cd)
+    c.precision = _values(c, SPMM_TYPES, A, B, Cd)
     if A.format not in _SPMM_ALGS:
         raise SparseNotImplementedError(f"spmm on {A.format.name} matrices", arg="mat_A", index=c.index("mat_A"))
     if algo not in _SPMM_ALGS[A.format]:
@@ -285,7 +324,7 @@ def spmm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, mat_A: SpMatDescr,
     if A.format in _BLOCKED:
         return _spmm_blocks(c, op_a, op_b, A, B, Cd, stg, buffer_size)
     dtype = c.dtype
-    csr = _Csr(A, dtype)
+    csr = _Csr(A, A.data_type.dtype)
     inner, conj_a = csr.op(op_a)
     crows = A.rows if op_a is Operation.none else A.cols
     kdim = A.cols if op_a is Operation.none else A.rows
@@ -305,16 +344,17 @@ def spmm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, mat_A: SpMatDescr,
     if crows == 0 or ncols == 0 or kdim == 0 or A.nnz == 0:
         scale_c(c, beta_s, Cv)
         return need
-    if c.host_mode and c.host_value("alpha") == 0 and c.host_value("beta") == 1:
+    if c.alpha0_beta1():
         return need
-    Bv = dense_view(B.values, _ptr(B.values), dtype, B.rows, B.cols, B.ld, B.order, op_b is not Operation.none, "B")
     scratch = _temp(c, need, dtype, (chunks, csr.n, ncols)) if need else None
+    val, Bv = in_compute_type(c, csr.val, dense_view(B.values, _ptr(B.values), B.data_type.dtype, B.rows, B.cols,
+                                                     B.ld, B.order, op_b is not Operation.none, "B"))
     if conj_a and inner is Operation.none:
         # CSC with conjugate transpose: the stored CSR rows, conjugated.
-        c.launch(k.csrmm_rows, True, op_b is Operation.conjugate_transpose, c.scalar("alpha"), csr.val, csr.ptr,
+        c.launch(k.csrmm_rows, True, op_b is Operation.conjugate_transpose, c.scalar("alpha"), val, csr.ptr,
                  csr.ind, csr.base, Bv, beta_s, Cv, k.uniform_bounds(csr.m, max(1, min(csr.m, 256))))
         return need
-    launch_csrmm(c, inner, op_b is Operation.conjugate_transpose, csr.m, csr.n, csr.nnz, csr.base, csr.val, csr.ptr,
+    launch_csrmm(c, inner, op_b is Operation.conjugate_transpose, csr.m, csr.n, csr.nnz, csr.base, val, csr.ptr,
                  csr.ind, c.scalar("alpha"), Bv, beta_s, Cv, scratch=scratch)
     return need
 
@@ -324,9 +364,11 @@ def _ptr(data: Any) -> int:
 
 
 
-def _spmv_formats(c: Call, op: Operation, A: SpMatDescr, X: DnVecDescr, Y: DnVecDescr, stg: SpMVStage,
-                  buffer_size: Any) -> int:
-    """spmv of a COO (AoS), ELL or BSR matrix (no temp_buffer: 0 bytes, as rocSPARSE)."""
+def _spmv_formats(c: Call, op: Operation, A: SpMatDescr, X: DnVecDescr, Y: DnVecDescr, algo: SpMVAlg,
+                  stg: SpMVStage, buffer_size: Any) -> int:
+    """spmv of a COO (AoS), ELL or BSR matrix (no temp_buffer: 0 bytes, as rocSPARSE).  The preprocess stage of
+    a sorted BSR matrix with the default algorithm is bsrmv_analysis (its block-row partition kept in the
+    descriptor's info for the compute stage), as rocSPARSE's."""
     if isinstance(buffer_size, np.ndarray):
         buffer_size.reshape(-1)[0] = 0
     if stg is SpMVStage.buffer_size:
@@ -334,6 +376,11 @@ def _spmv_formats(c: Call, op: Operation, A: SpMatDescr, X: DnVecDescr, Y: DnVec
     if A.format is Format.bsr and op is not Operation.none:
         raise SparseNotImplementedError("BSR spmv supports operation none only", arg="trans", index=c.index("trans"))
     if stg is SpMVStage.preprocess:
+        if (A.format is Format.bsr and algo is SpMVAlg.default and not A.analysed and A.rows and A.cols and A.nnz
+                and A.descr.storage_mode is StorageMode.sorted):
+            analyse_rows(c, A.info, Operation.none, A.rows, A.cols, A.nnz, A.nnz * A.block_dim ** 2, A.descr,
+                         _buffer(A.row_data, A.row_type.dtype, A.rows + 1, "row_ptr"), _ptr(A.col_data))
+            A.analysed = True
         return 0
     dtype = c.dtype
     bd = A.block_dim if A.format is Format.bsr else 1
@@ -345,32 +392,34 @@ def _spmv_formats(c: Call, op: Operation, A: SpMatDescr, X: DnVecDescr, Y: DnVec
     if m == 0 or n == 0 or A.nnz == 0:
         scale_rows(c, beta_s, Buffer(yb.ptr, dtype, (ylen, 1), name="y", owner=Y.values), ctype)
         return 0
-    if c.host_mode and c.host_value("alpha") == 0 and c.host_value("beta") == 1:
+    if c.alpha0_beta1():
         return 0
-    xb = _buffer(X.values, dtype, xlen, "x")
+    val, xb = in_compute_type(c, _buffer(A.val_data, A.data_type.dtype, A.nnz * bd * bd, "val"),
+                              _buffer(X.values, X.data_type.dtype, xlen, "x"))
     base = int(A.idx_base)
     if A.format is Format.ell:
-        launch_ell(c, op, m, n, base, A.ell_width, _buffer(A.val_data, dtype, A.nnz, "val"),
-                   _buffer(A.col_data, ctype, A.nnz, "col"), alpha_s, xb, beta_s, yb)
+        launch_ell(c, op, m, n, base, A.ell_width, val, _buffer(A.col_data, ctype, A.nnz, "col"), alpha_s, xb, beta_s,
+                   yb)
     elif A.format is Format.bsr:
-        xs = Buffer(xb.ptr, dtype, (n, 1), name="x", owner=X.values)
+        xs = Buffer(xb.ptr, dtype, (n, 1), name="x", owner=xb.owner)
         ys = Buffer(yb.ptr, dtype, (m, 1), name="y", owner=Y.values)
         launch_block_rows(c, A.block_dir, False, alpha_s, _buffer(A.row_data, itype, A.rows + 1, "row_ptr"), base,
-                          -1, _buffer(A.col_data, ctype, A.nnz, "col"),
-                          _buffer(A.val_data, dtype, A.nnz * bd * bd, "val"), bd, xs, beta_s, ys, A.nnz)
+                          -1, _buffer(A.col_data, ctype, A.nnz, "col"), val, bd, xs, beta_s, ys, A.nnz,
+                          A.info.csrmv.bounds if A.info.csrmv is not None else None)
     else:  # COO (AoS): the row and column indices are the even and odd elements of the pairs
         pairs = _buffer(A.ind_data, itype, 2 * A.nnz, "ind")
         rows = Buffer(pairs.ptr, itype, (A.nnz,), (2 * itype.itemsize,), name="ind", owner=A.ind_data)
         cols = Buffer(pairs.ptr + itype.itemsize, itype, (A.nnz,), (2 * itype.itemsize,), name="ind",
                       owner=A.ind_data)
-        launch_scatter(c, op, Buffer(0, itype, (0,)), rows, cols, base, -2, _buffer(A.val_data, dtype, A.nnz, "val"),
-                       alpha_s, xb, beta_s, yb, A.nnz)
+        launch_scatter(c, op, Buffer(0, itype, (0,)), rows, cols, base, -2, val, alpha_s, xb, beta_s, yb, A.nnz)
     return 0
 
 
 def _spmm_blocks(c: Call, op_a: Operation, op_b: Operation, A: SpMatDescr, B: DnMatDescr, Cd: DnMatDescr,
                  stg: SpMMStage, buffer_size: Any) -> int:
-    """spmm of a BSR or blocked-ELL matrix (no temp_buffer)."""
+    """spmm of a BSR or blocked-ELL matrix (no temp_buffer; uniform precisions only, as rocSPARSE documents)."""
+    if A.data_type is not Cd.data_type:
+        raise SparseNotImplementedError(f"mixed precision {A.format.name} spmm", arg="mat_A", index=c.index("mat_A"))
     if isinstance(buffer_size, np.ndarray):
         buffer_size.reshape(-1)[0] = 0
     if stg is SpMMStage.buffer_size:

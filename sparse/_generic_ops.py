@@ -566,7 +566,7 @@ def _sddmm(fname: str, last: str, args: tuple[Any, ...]) -> int:
         return _out(c["buffer_size"], size)
     if fname == "sddmm_preprocess" or m == 0 or n == 0:
         return size
-    if c.host_mode and c.host_value("alpha") == 0 and c.host_value("beta") == 1:
+    if c.alpha0_beta1():
         return size
     _temp(c, size, np.dtype(np.uint8), (size,))
     nnz, base = C.nnz, int(C.idx_base)

@@ -7,9 +7,13 @@ getters return the value, as rocSPARSE's ``rocsparse_get_mat_*`` do.  A destroye
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import copy
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, TypeVar
 
+import numpy as np
+
+import rocmath
 from rocmath.errors import RocmathError
 from rocmath.handle import Handle, PointerMode
 from rocmath.stream import Stream
@@ -31,7 +35,7 @@ from ._types import (
 _T = TypeVar("_T")
 
 __all__ = [
-    "MatDescr", "MatInfo", "SparseHandle", "copy_mat_descr", "create_handle", "create_mat_descr",
+    "MatDescr", "MatInfo", "SparseHandle", "copy_mat_descr", "copy_mat_info", "create_handle", "create_mat_descr",
     "create_mat_info", "destroy_handle", "destroy_mat_descr", "destroy_mat_info", "get_mat_diag_type",
     "get_mat_fill_mode", "get_mat_index_base", "get_mat_storage_mode", "get_mat_type", "get_pointer_mode",
     "get_stream", "get_version", "set_mat_diag_type", "set_mat_fill_mode", "set_mat_index_base",
@@ -232,7 +236,8 @@ class MatInfo:
     Attributes
     ----------
     csrmv
-        ``csrmv_analysis`` results (:class:`rocmath.sparse._level2.CsrmvAnalysis`) or None.
+        ``csrmv_analysis`` / ``bsrmv_analysis`` results, one place for both as in rocSPARSE
+        (:class:`rocmath.sparse._level2.CsrmvAnalysis`), or None.
     csrsv
         ``csrsv_analysis`` results, and those of the generic triangular solves (spsv, spsm) on a
         sparse descriptor's info (:class:`rocmath.sparse._solve.CsrsvInfo`), or None.
@@ -265,3 +270,69 @@ def destroy_mat_info(info: MatInfo) -> None:
     i = check_info(info)
     i.csrmv = i.csrsv = i.csrgemm = i.precond = None
     i.destroyed = True
+
+
+def copy_mat_info(dest: MatInfo, src: MatInfo) -> None:
+    """``rocsparse_copy_mat_info``: copy the analysis data ``src`` holds into ``dest`` (device arrays copied,
+    synchronously).
+
+    As rocSPARSE: each analysis (and pivot) ``src`` holds replaces ``dest``'s, those it lacks stay in ``dest``;
+    the numeric boost setting is always ``src``'s (off included); the singular-pivot tolerance is not copied.
+    Analyses keep naming the matrix descriptor and arrays they were made with.
+
+    Raises
+    ------
+    SparseInvalidPointerError
+        For a null or destroyed ``dest`` (#1) or ``src`` (#2), or ``src`` being ``dest``.
+    """
+    d = check_info(dest, "dest", 1)
+    s = check_info(src, "src", 2)
+    if d is s:
+        raise SparseInvalidPointerError("source and destination are the same mat_info", arg="src", index=2)
+    for f in ("csrmv", "csrsv", "csrgemm", "precond"):
+        setattr(d, f, _merged(getattr(d, f), getattr(s, f)))
+
+
+def _merged(old: Any, new: Any) -> Any:
+    """``new`` deep-copied over ``old``: what ``new`` holds replaces, what it lacks (None, absent keys) stays.
+    A dataclass field's ``metadata["copy"]`` may say ``"always"`` (None too) or ``"never"``."""
+    if new is None:
+        return old
+    if is_dataclass(new) and type(old) is type(new):
+        out = copy.copy(old)
+        for f in fields(new):
+            rule = f.metadata.get("copy")
+            value = getattr(new, f.name)
+            if rule != "never":
+                object.__setattr__(out, f.name, _deep(value) if rule == "always" else _merged(getattr(old, f.name),
+                                                                                              value))
+        return out
+    if isinstance(new, dict) and isinstance(old, dict):
+        return {**old, **{k: _deep(v) for k, v in new.items()}}
+    return _deep(new)
+
+
+def _deep(obj: Any) -> Any:
+    """A copy of analysis data with its own device arrays (descriptors and user pointers stay shared)."""
+    if isinstance(obj, rocmath.DeviceArray):
+        if not obj.is_contiguous:
+            return obj.copy()
+        out = rocmath.empty(obj.shape, obj.dtype)
+        from rocmath.memory import memcpy
+
+        memcpy(out, obj, obj.nbytes)
+        return out
+    if isinstance(obj, MatDescr):
+        return obj
+    if is_dataclass(obj) and not isinstance(obj, type) and not obj.__dataclass_params__.frozen:  # type: ignore
+        out = copy.copy(obj)
+        for f in fields(obj):
+            setattr(out, f.name, _deep(getattr(obj, f.name)))
+        return out
+    if isinstance(obj, dict):
+        return {k: _deep(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_deep(v) for v in obj)
+    if isinstance(obj, np.ndarray):
+        return obj.copy()
+    return obj

@@ -10,7 +10,8 @@ DeviceArray's own int32/int64 dtype.
 Without analysis csrmv splits the rows evenly between parallel blocks (rocSPARSE's "stream"
 algorithm).  ``csrmv_analysis`` computes a partition balanced by nonzeros once and keeps it
 in the ``mat_info``; later non-transposed products reuse it (the "adaptive" algorithm), which
-pays off on matrices whose row lengths vary (power-law graphs).
+pays off on matrices whose row lengths vary (power-law graphs).  bsrmv_analysis and spmv's
+preprocess stage make the same analysis (:func:`analyse_rows`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from rocmath.precision import C, D, S, Z
 
 from . import _kernels as k
 from ._api import Call, Routine, bind
-from ._handle import MatDescr, check_descr, check_info
+from ._handle import MatDescr, MatInfo, check_descr, check_info
 from ._types import MatrixType, Operation, StorageMode
 
 __all__ = [
@@ -128,6 +129,17 @@ def _check_type(c: Call, descr: MatDescr, m: int, n: int) -> None:
 # --- csrmv_analysis --------------------------------------------------------------------------------
 
 
+def analyse_rows(c: Call, info: MatInfo, trans: Operation, m: int, n: int, nnz: int, entries: int, descr: MatDescr,
+                 row_ptr: Buffer, col_ind_ptr: int) -> None:
+    """Keep in ``info`` a partition of the ``m`` rows of ``row_ptr`` (an ``m x n`` matrix of ``nnz`` stored
+    entries or blocks, ``entries`` scalars in all) in blocks of about ``ANALYSIS_BLOCK_NNZ`` scalars: the
+    analysis of csrmv, bsrmv and the generic spmv, which their products then run on."""
+    nblocks = int(max(1, min(m, -(-entries // ANALYSIS_BLOCK_NNZ))))
+    bounds = rocmath.empty(nblocks + 1, np.int64)
+    c.launch(k.balanced_row_bounds, row_ptr, int(descr.base), nblocks, bounds, bytes=float((nblocks + 1) * 8))
+    info.csrmv = CsrmvAnalysis(trans, m, n, nnz, descr, row_ptr.ptr, col_ind_ptr, bounds)
+
+
 def _csrmv_analysis(c: Call) -> None:
     descr = check_descr(c["descr"], "descr", c.index("descr"))
     info = check_info(c["info"], "info", c.index("info"))
@@ -140,11 +152,7 @@ def _csrmv_analysis(c: Call) -> None:
     c.check_array("csr_val", nnz)
     c.check_array("csr_col_ind", nnz)
     itype = c.index_dtype("csr_row_ptr", "csr_col_ind")
-    nblocks = int(max(1, min(m, -(-nnz // ANALYSIS_BLOCK_NNZ))))
-    bounds = rocmath.empty(nblocks + 1, np.int64)
-    c.launch(k.balanced_row_bounds, c.array("csr_row_ptr", m + 1, itype), int(descr.base), nblocks, bounds,
-             bytes=float((nblocks + 1) * 8))
-    info.csrmv = CsrmvAnalysis(trans, m, n, nnz, descr, c.ptr("csr_row_ptr"), c.ptr("csr_col_ind"), bounds)
+    analyse_rows(c, info, trans, m, n, nnz, nnz, descr, c.array("csr_row_ptr", m + 1, itype), c.ptr("csr_col_ind"))
 
 
 CSRMV_ANALYSIS = Routine("csrmv_analysis", ("trans", "m", "n", "nnz", "descr", "csr_val", "csr_row_ptr",
@@ -167,22 +175,29 @@ csrmv_clear = bind(Routine("csrmv_clear", ("info",), _csrmv_clear, "Free the csr
 # --- csrmv -----------------------------------------------------------------------------------------
 
 
-def _analysed_bounds(c: Call, trans: Operation, m: int, n: int, nnz: int, descr: MatDescr) -> Any:
-    """The analysed partition when info holds one for this matrix (non-transposed products only)."""
+def analysed_bounds(c: Call, trans: Operation, m: int, n: int, nnz: int, descr: MatDescr, row_ptr: str = "csr_row_ptr",
+                    col_ind: str = "csr_col_ind", strict: bool = True) -> Any:
+    """The analysed partition when ``info`` holds one (non-transposed products only).  ``strict``: an
+    analysis of another matrix (sizes, descriptor, the ``row_ptr`` / ``col_ind`` arrays) is an error,
+    as in rocSPARSE's adaptive csrmv; otherwise it is not used."""
     info = c["info"]
     if info is None or getattr(info, "csrmv", None) is None or trans is not Operation.none:
         return None
     a: CsrmvAnalysis = check_info(info, "info", c.index("info")).csrmv
     if a.trans is not trans:
-        raise c.invalid_value("info", f"analysed for {a.trans.name}, called with {trans.name}")
-    if (a.m, a.n, a.nnz) != (m, n, nnz):
-        raise c.invalid_size("info", f"analysed a {a.m} x {a.n} matrix with {a.nnz} nonzeros, "
-                                     f"called with {m} x {n}, {nnz}")
-    if a.descr is not descr:
-        raise c.invalid_value("info", "analysed with another matrix descriptor")
-    if (a.row_ptr, a.col_ind) != (c.ptr("csr_row_ptr"), c.ptr("csr_col_ind")):
-        raise c.invalid_pointer("info", "analysed with other csr_row_ptr / csr_col_ind arrays")
-    return a.bounds
+        error = c.invalid_value("info", f"analysed for {a.trans.name}, called with {trans.name}")
+    elif (a.m, a.n, a.nnz) != (m, n, nnz):
+        error = c.invalid_size("info", f"analysed a {a.m} x {a.n} matrix with {a.nnz} nonzeros, "
+                                       f"called with {m} x {n}, {nnz}")
+    elif a.descr is not descr:
+        error = c.invalid_value("info", "analysed with another matrix descriptor")
+    elif (a.row_ptr, a.col_ind) != (c.ptr(row_ptr), c.ptr(col_ind)):
+        error = c.invalid_pointer("info", f"analysed with other {row_ptr} / {col_ind} arrays")
+    else:
+        return a.bounds
+    if strict:
+        raise error
+    return None
 
 
 def _csrmv(c: Call) -> None:
@@ -203,9 +218,9 @@ def _csrmv(c: Call) -> None:
     if m == 0 or n == 0 or nnz == 0:
         scale_y(c, beta, y)
         return
-    if c.host_mode and c.host_value("alpha") == 0 and c.host_value("beta") == 1:
+    if c.alpha0_beta1():
         return
-    bounds = _analysed_bounds(c, trans, m, n, nnz, descr)
+    bounds = analysed_bounds(c, trans, m, n, nnz, descr)
     itype = c.index_dtype("csr_row_ptr", "csr_col_ind")
     launch_csrmv(c, trans, descr.type, m, n, nnz, int(descr.base), c.array("csr_val", nnz),
                  c.array("csr_row_ptr", m + 1, itype), c.array("csr_col_ind", nnz, itype), alpha,
@@ -252,7 +267,7 @@ def _coomv(c: Call) -> None:
     xlen, ylen = (n, m) if trans is Operation.none else (m, n)
     c.pointer("alpha")
     c.pointer("beta")
-    if c.host_mode and c.host_value("alpha") == 0 and c.host_value("beta") == 1:
+    if c.alpha0_beta1():
         return
     c.check_array("x", xlen)
     c.check_array("y", ylen)

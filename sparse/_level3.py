@@ -85,7 +85,7 @@ def _csrmm(c: Call) -> None:
             ldc = c.size("ldc")
             scale_c(c, c.scalar("beta"), dense_view(c["C"], c.ptr("C"), c.dtype, crows, n, ldc, Order.column))
         return
-    if c.host_mode and c.host_value("alpha") == 0 and c.host_value("beta") == 1:
+    if c.alpha0_beta1():
         return
     c.pointer("alpha")
     c.pointer("B")

@@ -7,7 +7,9 @@
   rocsparse-bench's flags (``-f csrmv -r d -m -n -z --alpha --beta --transposeA --indexbaseA`` ...)
   that replays the call's sizes, scalars, operations, fill, diagonal and index base on generated
   data (:func:`bench_command`); the generic spmv / spmm log their compute stage with the format,
-  index types, algorithm and dense orders;
+  index types, algorithm and dense orders; a call the bench cannot rebuild (a non-general csrmv or
+  coomv, a mixed-precision or ELL / BSR / COO (AoS) / blocked-ELL product, the routines the bench does
+  not run) writes no bench line;
 - profile: per distinct problem (its bench command, else the function with its non-pointer
   arguments), calls and the device time of the work they launched, written as YAML when the handle
   is destroyed (or at exit): :class:`rocmath.log.ProfileTable`.
@@ -110,6 +112,8 @@ def bench_command(name: str, letter: str, values: dict[str, Any], host_mode: boo
         if function == "roti":
             flags += _scalar_flags("alpha", v["c"], host_mode) + _scalar_flags("beta", v["s"], host_mode)
     elif function in ("csrmv", "coomv"):
+        if int(getattr(v["descr"], "type", 0)) != 0:
+            return None  # the bench builds general matrices only
         flags += [f"-m {int(v['m'])}", f"-n {int(v['n'])}", f"-z {int(v['nnz'])}"]
         flags += _scalar_flags("alpha", v["alpha"], host_mode) + _scalar_flags("beta", v["beta"], host_mode)
         flags += [f"--transposeA {_operation(v['trans'])}", f"--indexbaseA {_base(v['descr'])}"]
@@ -139,6 +143,8 @@ def bench_command(name: str, letter: str, values: dict[str, Any], host_mode: boo
     return "rocmath-bench sparse " + " ".join(flags)
 
 
+#: The sparse formats ``rocmath-bench sparse`` builds for the generic products (others have no bench line).
+_BENCH_FORMATS = {"spmv": (0, 2, 3), "spmm": (2, 3)}  # coo, csr, csc
 #: rocsparse-bench's ``--indextype`` by (pointer or row index type, column index type).
 _INDEXTYPE = {(2, 2): "s", (3, 3): "d", (3, 2): "m"}
 _LETTER = {151: "s", 152: "d", 154: "c", 155: "z"}
@@ -147,7 +153,8 @@ _LETTER = {151: "s", 152: "d", 154: "c", 155: "z"}
 def _generic_command(function: str, v: dict[str, Any], host_mode: bool) -> str | None:
     """The command of a generic spmv / spmm call: its compute stage only (the others are auxiliary steps),
     precision from ``compute_type``, the sparse matrix's format, index types and base, the algorithm and,
-    for spmm, the dense orders."""
+    for spmm, the dense orders.  None for what the bench cannot rebuild: formats other than
+    :data:`_BENCH_FORMATS`, and mixed precisions (it runs every operand in the one ``-r`` precision)."""
     from ._descr import DnMatDescr, SpMatDescr
     from ._types import Datatype, Format, Operation, SpMMAlg, SpMMStage, SpMVAlg, SpMVStage, as_enum
 
@@ -159,8 +166,13 @@ def _generic_command(function: str, v: dict[str, Any], host_mode: bool) -> str |
     if not isinstance(mat, SpMatDescr) or not all(isinstance(d, DnMatDescr) for d in dense):
         return None  # an invalid call (the routine reports it): nothing to replay
     fmt = mat.format
+    vectors = (v["x"], v["y"]) if function == "spmv" else dense
+    ct = as_enum(Datatype, v["compute_type"], "compute_type")
+    if int(fmt) not in _BENCH_FORMATS[function] or any(getattr(d, "data_type", ct) is not ct
+                                                        for d in (mat, *vectors)):
+        return None
     types = (mat.col_type, mat.row_type) if fmt is Format.csc else (mat.row_type, mat.col_type)
-    flags = [f"-f {function}", f"-r {_LETTER[int(as_enum(Datatype, v['compute_type'], 'compute_type'))]}"]
+    flags = [f"-f {function}", f"-r {_LETTER[int(ct)]}"]
     if function == "spmv":
         flags += [f"-m {mat.rows}", f"-n {mat.cols}", f"-z {mat.nnz}"]
     else:

@@ -3,7 +3,8 @@ in rocSPARSE's stages and check order.
 
 - csrilu0 / csric0 / bsrilu0 (``*_buffer_size``, ``*_analysis``, the factorization, ``*_zero_pivot``,
   ``*_clear``; csrilu0 and csric0 also ``*_singular_pivot``, ``*_set_tolerance``,
-  ``*_get_tolerance``; csrilu0 and bsrilu0 ``*_numeric_boost``): incomplete factorizations with no
+  ``*_get_tolerance``; csrilu0 and bsrilu0 ``*_numeric_boost``, and for s / c the ``ds`` / ``dc``
+  variants whose tolerance is a double, compared as such): incomplete factorizations with no
   fill-in, in place, rows scheduled by the level analysis of the lower triangle.  ILU0 leaves the
   unit lower factor in the strictly lower part and U in the rest (BSR: the same on the block
   pattern, each block dense); IC0 leaves L with ``A ~ L L^H`` in the lower triangle (the upper
@@ -80,24 +81,24 @@ __all__ = [
     "cgpsv_interleaved_batch", "cgpsv_interleaved_batch_buffer_size", "cgtsv", "cgtsv_buffer_size",
     "cgtsv_interleaved_batch", "cgtsv_interleaved_batch_buffer_size", "cgtsv_no_pivot", "cgtsv_no_pivot_buffer_size",
     "csric0_clear", "csric0_get_tolerance", "csric0_set_tolerance", "csric0_singular_pivot", "csric0_zero_pivot",
-    "csrilu0_clear", "csrilu0_get_tolerance", "csrilu0_set_tolerance", "csrilu0_singular_pivot",
-    "csrilu0_zero_pivot", "csrsm_clear", "csrsm_zero_pivot", "dbsrilu0", "dbsrilu0_analysis",
-    "dbsrilu0_buffer_size", "dbsrilu0_numeric_boost", "dbsrsv_analysis", "dbsrsv_buffer_size", "dbsrsv_solve",
-    "dcsrcolor", "dcsric0", "dcsric0_analysis", "dcsric0_buffer_size", "dcsrilu0", "dcsrilu0_analysis",
-    "dcsrilu0_buffer_size", "dcsrilu0_numeric_boost", "dcsrsm_analysis", "dcsrsm_buffer_size", "dcsrsm_solve",
-    "dgpsv_interleaved_batch", "dgpsv_interleaved_batch_buffer_size", "dgtsv", "dgtsv_buffer_size",
+    "csrilu0_clear", "csrilu0_get_tolerance", "csrilu0_set_tolerance", "csrilu0_singular_pivot", "csrilu0_zero_pivot",
+    "csrsm_clear", "csrsm_zero_pivot", "dbsrilu0", "dbsrilu0_analysis", "dbsrilu0_buffer_size",
+    "dbsrilu0_numeric_boost", "dbsrsv_analysis", "dbsrsv_buffer_size", "dbsrsv_solve", "dcbsrilu0_numeric_boost",
+    "dccsrilu0_numeric_boost", "dcsrcolor", "dcsric0", "dcsric0_analysis", "dcsric0_buffer_size", "dcsrilu0",
+    "dcsrilu0_analysis", "dcsrilu0_buffer_size", "dcsrilu0_numeric_boost", "dcsrsm_analysis", "dcsrsm_buffer_size",
+    "dcsrsm_solve", "dgpsv_interleaved_batch", "dgpsv_interleaved_batch_buffer_size", "dgtsv", "dgtsv_buffer_size",
     "dgtsv_interleaved_batch", "dgtsv_interleaved_batch_buffer_size", "dgtsv_no_pivot", "dgtsv_no_pivot_buffer_size",
-    "sbsrilu0", "sbsrilu0_analysis", "sbsrilu0_buffer_size", "sbsrilu0_numeric_boost", "sbsrsv_analysis",
-    "sbsrsv_buffer_size", "sbsrsv_solve", "scsrcolor", "scsric0", "scsric0_analysis", "scsric0_buffer_size",
-    "scsrilu0", "scsrilu0_analysis", "scsrilu0_buffer_size", "scsrilu0_numeric_boost", "scsrsm_analysis",
-    "scsrsm_buffer_size", "scsrsm_solve", "sgpsv_interleaved_batch", "sgpsv_interleaved_batch_buffer_size", "sgtsv",
-    "sgtsv_buffer_size", "sgtsv_interleaved_batch", "sgtsv_interleaved_batch_buffer_size", "sgtsv_no_pivot",
-    "sgtsv_no_pivot_buffer_size", "zbsrilu0", "zbsrilu0_analysis", "zbsrilu0_buffer_size", "zbsrilu0_numeric_boost",
-    "zbsrsv_analysis", "zbsrsv_buffer_size", "zbsrsv_solve", "zcsrcolor", "zcsric0", "zcsric0_analysis",
-    "zcsric0_buffer_size", "zcsrilu0", "zcsrilu0_analysis", "zcsrilu0_buffer_size", "zcsrilu0_numeric_boost",
-    "zcsrsm_analysis", "zcsrsm_buffer_size", "zcsrsm_solve", "zgpsv_interleaved_batch",
-    "zgpsv_interleaved_batch_buffer_size", "zgtsv", "zgtsv_buffer_size", "zgtsv_interleaved_batch",
-    "zgtsv_interleaved_batch_buffer_size", "zgtsv_no_pivot", "zgtsv_no_pivot_buffer_size",
+    "dsbsrilu0_numeric_boost", "dscsrilu0_numeric_boost", "sbsrilu0", "sbsrilu0_analysis", "sbsrilu0_buffer_size",
+    "sbsrilu0_numeric_boost", "sbsrsv_analysis", "sbsrsv_buffer_size", "sbsrsv_solve", "scsrcolor", "scsric0",
+    "scsric0_analysis", "scsric0_buffer_size", "scsrilu0", "scsrilu0_analysis", "scsrilu0_buffer_size",
+    "scsrilu0_numeric_boost", "scsrsm_analysis", "scsrsm_buffer_size", "scsrsm_solve", "sgpsv_interleaved_batch",
+    "sgpsv_interleaved_batch_buffer_size", "sgtsv", "sgtsv_buffer_size", "sgtsv_interleaved_batch",
+    "sgtsv_interleaved_batch_buffer_size", "sgtsv_no_pivot", "sgtsv_no_pivot_buffer_size", "zbsrilu0",
+    "zbsrilu0_analysis", "zbsrilu0_buffer_size", "zbsrilu0_numeric_boost", "zbsrsv_analysis", "zbsrsv_buffer_size",
+    "zbsrsv_solve", "zcsrcolor", "zcsric0", "zcsric0_analysis", "zcsric0_buffer_size", "zcsrilu0", "zcsrilu0_analysis",
+    "zcsrilu0_buffer_size", "zcsrilu0_numeric_boost", "zcsrsm_analysis", "zcsrsm_buffer_size", "zcsrsm_solve",
+    "zgpsv_interleaved_batch", "zgpsv_interleaved_batch_buffer_size", "zgtsv", "zgtsv_buffer_size",
+    "zgtsv_interleaved_batch", "zgtsv_interleaved_batch_buffer_size", "zgtsv_no_pivot", "zgtsv_no_pivot_buffer_size",
 ]
 
 # --- what a mat_info keeps -----------------------------------------------------------------------
@@ -105,12 +106,14 @@ __all__ = [
 
 @dataclass
 class Boost:
-    """``*_numeric_boost``'s setting: host values, or device views read when the factorization runs."""
+    """``*_numeric_boost``'s setting: host values, or device views read when the factorization runs; the
+    tolerance is of the precision's real type, or double (``double_tol``: the ds / dc variants)."""
 
     host: bool
     tol: Any
     val: Any
     dtype: np.dtype[Any]
+    double_tol: bool = False
 
 
 @dataclass
@@ -121,8 +124,9 @@ class PrecondInfo:
     analyses: dict[tuple[str, bool, FillMode], TriangleAnalysis] = field(default_factory=dict)
     zero_pivots: dict[str, rocmath.DeviceArray] = field(default_factory=dict)
     singular_pivots: dict[str, rocmath.DeviceArray] = field(default_factory=dict)
-    singular_tol: float = 0.0
-    boost: Boost | None = None
+    # As rocSPARSE's copy_mat_info: the boost setting is always copied, the tolerance never.
+    singular_tol: float = field(default=0.0, metadata={"copy": "never"})
+    boost: Boost | None = field(default=None, metadata={"copy": "always"})
 
 
 def _state(info: MatInfo) -> PrecondInfo:
@@ -264,7 +268,7 @@ def _clear(c: Call, kind: str) -> None:
             del st.analyses[key]
 
 
-def _numeric_boost(c: Call) -> None:
+def _numeric_boost(c: Call, double_tol: bool) -> None:
     info = check_info(c["info"], "info", c.index("info"))
     st = _state(info)
     st.boost = None
@@ -275,25 +279,31 @@ def _numeric_boost(c: Call) -> None:
         raise c.invalid_value("enable_boost", f"expected an int, got {type(enable).__name__}")
     c.pointer("boost_tol")
     c.pointer("boost_val")
-    real = np.dtype(c.dtype.type(0).real.dtype)
+    real = np.dtype(np.float64) if double_tol else np.dtype(c.dtype.type(0).real.dtype)
     if c.host_mode:
         st.boost = Boost(True, host_scalar(c["boost_tol"], real, "boost_tol", c.index("boost_tol")),
-                         host_scalar(c["boost_val"], c.dtype, "boost_val", c.index("boost_val")), c.dtype)
+                         host_scalar(c["boost_val"], c.dtype, "boost_val", c.index("boost_val")), c.dtype, double_tol)
     else:
-        st.boost = Boost(False, c.array("boost_tol", 1, real), c.array("boost_val", 1), c.dtype)
+        st.boost = Boost(False, c.array("boost_tol", 1, real), c.array("boost_val", 1), c.dtype, double_tol)
 
 
 def _boost_args(c: Call, st: PrecondInfo) -> tuple[bool, Any, Any]:
-    real = np.dtype(c.dtype.type(0).real.dtype)
+    """The factorization kernel's boost arguments.  The tolerance goes in double whatever the precision: comparing
+    a pivot's magnitude with a tolerance of its own real type gives the same answer in double, and the ds / dc
+    variants' double tolerance is compared as it is, as rocSPARSE does."""
     b = st.boost
     if b is None:
-        return False, np.zeros(1, real), np.zeros(1, c.dtype)
+        return False, np.zeros(1, np.float64), np.zeros(1, c.dtype)
     if b.host:
-        return True, np.array([b.tol], real), np.array([b.val], c.dtype)
+        return True, np.array([b.tol], np.float64), np.array([b.val], c.dtype)
     if b.dtype != c.dtype:
         raise SparseInvalidValueError(f"the numeric boost is set for {b.dtype} on the device, not {c.dtype}",
                                       arg="info", index=c.index("info"))
-    return True, b.tol, b.val
+    if b.double_tol or b.tol.dtype == np.float64:
+        return True, b.tol, b.val
+    tol = rocmath.empty(1, np.float64)
+    c.launch(_copy, b.tol, tol, bytes=12.0)  # read when the factorization runs, as the value itself
+    return True, tol, b.val
 
 
 _INFO_ONLY = ("info",)
@@ -372,40 +382,57 @@ _CSR_FACTOR = ("m", "nnz", "descr", "csr_val", "csr_row_ptr", "csr_col_ind", "in
 _BSR_FACTOR = ("dir", "mb", "nnzb", "descr", "bsr_val", "bsr_row_ptr", "bsr_col_ind", "block_dim", "info")
 _ANALYSIS_TAIL = ("analysis", "solve", "temp_buffer")
 _COMPUTE_TAIL = ("policy", "temp_buffer")
-_BS_DOC = ("Bytes of temp_buffer {name}_analysis and {name} need (returned): csrsv_buffer_size's for the same "
-           "pattern, so one buffer serves both.")
+_BOOST_PARAMS = ("info", "enable_boost", "boost_tol", "boost_val")
+_BOOST_DOC = ("enable_boost != 0: csrilu0 and bsrilu0 (the setting is shared, as in rocSPARSE) replace a pivot with "
+              "|pivot| <= boost_tol by boost_val (host values, or device pointers read when the factorization runs); "
+              "0: off.  boost_tol is {tol}.")
 
-CSRILU0_BUFFER_SIZE = Routine("csrilu0_buffer_size", _CSR_FACTOR, lambda c: _factor_buffer_size(c, _CSR),
-                              _BS_DOC.format(name="csrilu0"))
+
+def _factorization(kind: str, lay: _Layout, singular: bool, analysis_doc: str,
+                   factor_doc: str) -> tuple[Routine, Routine, Routine]:
+    """The buffer_size, analysis and factorization stages of csrilu0, csric0 or bsrilu0 (``singular``: the
+    analysis also resets the singular pivot)."""
+    params = _BSR_FACTOR if lay.bsr else _CSR_FACTOR
+    return (Routine(f"{kind}_buffer_size", params, lambda c: _factor_buffer_size(c, lay),
+                    f"Bytes of temp_buffer {kind}_analysis and {kind} need (returned): csrsv_buffer_size's for the "
+                    "same pattern, so one buffer serves both."),
+            Routine(f"{kind}_analysis", params + _ANALYSIS_TAIL, lambda c: _factor_analysis(c, lay, kind, singular),
+                    analysis_doc),
+            Routine(kind, params + _COMPUTE_TAIL, lambda c: _factorize(c, lay, kind), factor_doc))
+
+
+def _boost(kind: str, double_tol: bool) -> Routine:
+    """``{kind}_numeric_boost``; ``double_tol``: the variant with a double tolerance (``ds`` / ``dc`` names)."""
+    return Routine(f"{kind}_numeric_boost", _BOOST_PARAMS, lambda c: _numeric_boost(c, double_tol),
+                   _BOOST_DOC.format(tol="a double" if double_tol else "a real of the precision"))
+
+
+CSRILU0_BUFFER_SIZE, CSRILU0_ANALYSIS, CSRILU0 = _factorization(
+    "csrilu0", _CSR, True,
+    "Level-schedule a sorted CSR matrix's rows for csrilu0; records a structural zero pivot (a missing diagonal) in "
+    "info.",
+    "Incomplete LU factorization with no fill-in and no pivoting of a sorted CSR matrix, in place (L unit lower in "
+    "the strictly lower part, U in the rest); pivots recorded in info.")
 scsrilu0_buffer_size = bind(CSRILU0_BUFFER_SIZE, S)
 dcsrilu0_buffer_size = bind(CSRILU0_BUFFER_SIZE, D)
 ccsrilu0_buffer_size = bind(CSRILU0_BUFFER_SIZE, C)
 zcsrilu0_buffer_size = bind(CSRILU0_BUFFER_SIZE, Z)
-
-CSRILU0_ANALYSIS = Routine("csrilu0_analysis", _CSR_FACTOR + _ANALYSIS_TAIL,
-                           lambda c: _factor_analysis(c, _CSR, "csrilu0", True),
-                           "Level-schedule a sorted CSR matrix's rows for csrilu0; records a structural zero pivot "
-                           "(a missing diagonal) in info.")
 scsrilu0_analysis = bind(CSRILU0_ANALYSIS, S)
 dcsrilu0_analysis = bind(CSRILU0_ANALYSIS, D)
 ccsrilu0_analysis = bind(CSRILU0_ANALYSIS, C)
 zcsrilu0_analysis = bind(CSRILU0_ANALYSIS, Z)
-
-CSRILU0 = Routine("csrilu0", _CSR_FACTOR + _COMPUTE_TAIL, lambda c: _factorize(c, _CSR, "csrilu0"),
-                  "Incomplete LU factorization with no fill-in and no pivoting of a sorted CSR matrix, in place "
-                  "(L unit lower in the strictly lower part, U in the rest); pivots recorded in info.")
 scsrilu0 = bind(CSRILU0, S)
 dcsrilu0 = bind(CSRILU0, D)
 ccsrilu0 = bind(CSRILU0, C)
 zcsrilu0 = bind(CSRILU0, Z)
 
-CSRILU0_BOOST = Routine("csrilu0_numeric_boost", ("info", "enable_boost", "boost_tol", "boost_val"), _numeric_boost,
-                        "enable_boost != 0: csrilu0 and bsrilu0 replace a pivot with |pivot| <= boost_tol (a real) "
-                        "by boost_val (host values, or device pointers read when the factorization runs); 0: off.")
+CSRILU0_BOOST, CSRILU0_BOOST_DOUBLE_TOL = _boost("csrilu0", False), _boost("csrilu0", True)
 scsrilu0_numeric_boost = bind(CSRILU0_BOOST, S)
 dcsrilu0_numeric_boost = bind(CSRILU0_BOOST, D)
 ccsrilu0_numeric_boost = bind(CSRILU0_BOOST, C)
 zcsrilu0_numeric_boost = bind(CSRILU0_BOOST, Z)
+dscsrilu0_numeric_boost = bind(CSRILU0_BOOST_DOUBLE_TOL, S, prefix="ds")
+dccsrilu0_numeric_boost = bind(CSRILU0_BOOST_DOUBLE_TOL, C, prefix="dc")
 
 csrilu0_zero_pivot = bind(Routine("csrilu0_zero_pivot", _PIVOT_PARAMS, lambda c: _zero_pivot(c, "csrilu0", True),
                                   _ZP_DOC), None)
@@ -418,25 +445,19 @@ csrilu0_get_tolerance = bind(Routine("csrilu0_get_tolerance", _INFO_ONLY, _get_t
 csrilu0_clear = bind(Routine("csrilu0_clear", _INFO_ONLY, lambda c: _clear(c, "csrilu0"),
                              "Free csrilu0's analysis in info (its zero pivot then reads -1)."), None)
 
-CSRIC0_BUFFER_SIZE = Routine("csric0_buffer_size", _CSR_FACTOR, lambda c: _factor_buffer_size(c, _CSR),
-                             _BS_DOC.format(name="csric0"))
+CSRIC0_BUFFER_SIZE, CSRIC0_ANALYSIS, CSRIC0 = _factorization(
+    "csric0", _CSR, True,
+    "Level-schedule a sorted CSR matrix's lower triangle for csric0; records a structural zero pivot in info.",
+    "Incomplete Cholesky factorization with no fill-in of a sorted CSR matrix's lower triangle, in place "
+    "(A ~ L L^H); pivots recorded in info.")
 scsric0_buffer_size = bind(CSRIC0_BUFFER_SIZE, S)
 dcsric0_buffer_size = bind(CSRIC0_BUFFER_SIZE, D)
 ccsric0_buffer_size = bind(CSRIC0_BUFFER_SIZE, C)
 zcsric0_buffer_size = bind(CSRIC0_BUFFER_SIZE, Z)
-
-CSRIC0_ANALYSIS = Routine("csric0_analysis", _CSR_FACTOR + _ANALYSIS_TAIL,
-                          lambda c: _factor_analysis(c, _CSR, "csric0", True),
-                          "Level-schedule a sorted CSR matrix's lower triangle for csric0; records a structural zero "
-                          "pivot in info.")
 scsric0_analysis = bind(CSRIC0_ANALYSIS, S)
 dcsric0_analysis = bind(CSRIC0_ANALYSIS, D)
 ccsric0_analysis = bind(CSRIC0_ANALYSIS, C)
 zcsric0_analysis = bind(CSRIC0_ANALYSIS, Z)
-
-CSRIC0 = Routine("csric0", _CSR_FACTOR + _COMPUTE_TAIL, lambda c: _factorize(c, _CSR, "csric0"),
-                 "Incomplete Cholesky factorization with no fill-in of a sorted CSR matrix's lower triangle, in "
-                 "place (A ~ L L^H); pivots recorded in info.")
 scsric0 = bind(CSRIC0, S)
 dcsric0 = bind(CSRIC0, D)
 ccsric0 = bind(CSRIC0, C)
@@ -453,36 +474,32 @@ csric0_get_tolerance = bind(Routine("csric0_get_tolerance", _INFO_ONLY, _get_tol
 csric0_clear = bind(Routine("csric0_clear", _INFO_ONLY, lambda c: _clear(c, "csric0"),
                             "Free csric0's analysis in info (its zero pivot then reads -1)."), None)
 
-BSRILU0_BUFFER_SIZE = Routine("bsrilu0_buffer_size", _BSR_FACTOR, lambda c: _factor_buffer_size(c, _BSR),
-                              "Bytes of temp_buffer bsrilu0_analysis and bsrilu0 need (returned).")
+BSRILU0_BUFFER_SIZE, BSRILU0_ANALYSIS, BSRILU0 = _factorization(
+    "bsrilu0", _BSR, False,
+    "Level-schedule a sorted BSR matrix's block rows for bsrilu0; records a structural zero pivot (a missing diagonal "
+    "block) in info.",
+    "Incomplete LU factorization with no fill-in of a sorted BSR matrix (blocks dense, dir their storage order), in "
+    "place; a zero pivot is reported by block row.")
 sbsrilu0_buffer_size = bind(BSRILU0_BUFFER_SIZE, S)
 dbsrilu0_buffer_size = bind(BSRILU0_BUFFER_SIZE, D)
 cbsrilu0_buffer_size = bind(BSRILU0_BUFFER_SIZE, C)
 zbsrilu0_buffer_size = bind(BSRILU0_BUFFER_SIZE, Z)
-
-BSRILU0_ANALYSIS = Routine("bsrilu0_analysis", _BSR_FACTOR + _ANALYSIS_TAIL,
-                           lambda c: _factor_analysis(c, _BSR, "bsrilu0", False),
-                           "Level-schedule a sorted BSR matrix's block rows for bsrilu0; records a structural zero "
-                           "pivot (a missing diagonal block) in info.")
 sbsrilu0_analysis = bind(BSRILU0_ANALYSIS, S)
 dbsrilu0_analysis = bind(BSRILU0_ANALYSIS, D)
 cbsrilu0_analysis = bind(BSRILU0_ANALYSIS, C)
 zbsrilu0_analysis = bind(BSRILU0_ANALYSIS, Z)
-
-BSRILU0 = Routine("bsrilu0", _BSR_FACTOR + _COMPUTE_TAIL, lambda c: _factorize(c, _BSR, "bsrilu0"),
-                  "Incomplete LU factorization with no fill-in of a sorted BSR matrix (blocks dense, dir their "
-                  "storage order), in place; a zero pivot is reported by block row.")
 sbsrilu0 = bind(BSRILU0, S)
 dbsrilu0 = bind(BSRILU0, D)
 cbsrilu0 = bind(BSRILU0, C)
 zbsrilu0 = bind(BSRILU0, Z)
 
-BSRILU0_BOOST = Routine("bsrilu0_numeric_boost", ("info", "enable_boost", "boost_tol", "boost_val"), _numeric_boost,
-                        "As csrilu0_numeric_boost (the setting is shared by csrilu0 and bsrilu0, as in rocSPARSE).")
+BSRILU0_BOOST, BSRILU0_BOOST_DOUBLE_TOL = _boost("bsrilu0", False), _boost("bsrilu0", True)
 sbsrilu0_numeric_boost = bind(BSRILU0_BOOST, S)
 dbsrilu0_numeric_boost = bind(BSRILU0_BOOST, D)
 cbsrilu0_numeric_boost = bind(BSRILU0_BOOST, C)
 zbsrilu0_numeric_boost = bind(BSRILU0_BOOST, Z)
+dsbsrilu0_numeric_boost = bind(BSRILU0_BOOST_DOUBLE_TOL, S, prefix="ds")
+dcbsrilu0_numeric_boost = bind(BSRILU0_BOOST_DOUBLE_TOL, C, prefix="dc")
 
 bsrilu0_zero_pivot = bind(Routine("bsrilu0_zero_pivot", _PIVOT_PARAMS, lambda c: _zero_pivot(c, "bsrilu0", True),
                                   _ZP_DOC), None)
