@@ -8,11 +8,12 @@ simulated device and one compute thread, so the process count is the only knob:
   stack chunked along the batch (no communication between workers: embarrassingly
   parallel) and a blocked 2-D dgemm (blocks travel between workers);
 - MPI (``mpiexec -n P``): SUMMA dgemm on a block-cyclic layout (``python -m rocmath.mpi``),
-  the blocked LU with partial pivoting (``python -m rocmath.mpi_lu``), and a double complex
-  3-D rocFFT field plan over ``plan_description_set_comm`` (this module's ``--fft-worker``
-  mode: input bricks in slabs of the outermost dimension, output bricks in slabs of the
-  innermost one, one of each per rank; on one rank the plan gathers, on two it runs slabs
-  with one all-to-all transpose).
+  the blocked LU with partial pivoting (``python -m rocmath.mpi_lu``) without and with
+  look-ahead (depth 0 and 1: the same pivots, bits and bytes, only the schedule differs),
+  and a double complex 3-D rocFFT field plan over ``plan_description_set_comm`` (this
+  module's ``--fft-worker`` mode: input bricks in slabs of the outermost dimension, output
+  bricks in slabs of the innermost one, one of each per rank; on one rank the plan gathers,
+  on two it runs slabs with one all-to-all transpose).
 
 For each it prints the best time of a few runs, the speedup over 1 process, the parallel
 efficiency, and the bytes that moved between processes: measured (Dask's worker transfer
@@ -30,12 +31,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
 from dataclasses import dataclass
 from typing import Any
+
+from rocmath.mpi import find_mpiexec
 
 # One compute thread per process: the processes are what scales.
 _SINGLE = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
@@ -68,8 +70,9 @@ def _dask_case(case: str, procs: int, quick: bool, repeats: int) -> Row:
         def build() -> Any:
             rng = da.random.default_rng(0)
             a = rng.standard_normal((batch, n, n), chunks=(chunks, n, n))
-            b = rng.standard_normal((batch, n, n), chunks=(chunks, n, n))
-            return rd.matmul(a, b).sum()
+            # B from A's own chunks: two independently made stacks would put the two operands of
+            # a chunk on different workers, and moving one is not the algorithm's communication
+            return rd.matmul(a, a.transpose(0, 2, 1)).sum()
     else:
         n, nb = (768, 192) if quick else (1536, 256)
 
@@ -98,7 +101,7 @@ def _dask_case(case: str, procs: int, quick: bool, repeats: int) -> Row:
 
 def _mpirun(procs: int, args: list[str]) -> dict[str, Any] | None:
     """Run ``mpiexec -n procs python args...`` and return the JSON line its rank 0 printed."""
-    exe = shutil.which("mpiexec")
+    exe = find_mpiexec()
     if exe is None:
         return None
     cmd = [exe, "-n", str(procs), sys.executable, *args]
@@ -108,7 +111,7 @@ def _mpirun(procs: int, args: list[str]) -> dict[str, Any] | None:
     return dict(json.loads(proc.stdout.strip().splitlines()[-1]))
 
 
-def _mpi_case(case: str, procs: int, quick: bool, repeats: int) -> Row | None:
+def _mpi_case(case: str, procs: int, quick: bool, repeats: int, depth: int = 1) -> Row | None:
     if case == "summa":
         m, n, k, nb = (768, 768, 768, 64) if quick else (1536, 1536, 1536, 128)
         out = _mpirun(procs, ["-m", "rocmath.mpi", str(m), str(n), str(k), str(nb), str(repeats)])
@@ -119,13 +122,13 @@ def _mpi_case(case: str, procs: int, quick: bool, repeats: int) -> Row | None:
         name = f"SUMMA dgemm {m}x{k}x{n} nb={nb}"
     elif case == "lu":
         n, nb = (768, 64) if quick else (2048, 128)
-        out = _mpirun(procs, ["-m", "rocmath.mpi_lu", str(n), str(nb), str(repeats)])
+        out = _mpirun(procs, ["-m", "rocmath.mpi_lu", str(n), str(nb), str(repeats), str(depth)])
         if out is None:
             return None
         if out["info"] != 0 or out["residual_ratio"] > 30:
             raise RuntimeError(f"LU on {procs} ranks is wrong: info {out['info']}, residual ratio "
                                f"{out['residual_ratio']}")
-        name = f"LU dgetrf {n}x{n} nb={nb}"
+        name = f"LU dgetrf {n}x{n} nb={nb} depth={depth}"
     else:
         lengths = (64, 64, 64) if quick else (128, 128, 128)
         out = _mpirun(procs, ["-m", "rocmath.bench.scaleout", "--fft-worker", *(str(v) for v in lengths),
@@ -238,9 +241,9 @@ def main(argv: list[str] | None = None) -> int:
         except ImportError:
             print("mpi4py not installed: pip install mpi4py mpich")
         else:
-            for case in ("summa", "lu", "fft"):
+            for case, depth in (("summa", 1), ("lu", 0), ("lu", 1), ("fft", 1)):
                 for procs in (1, 2):
-                    row = _mpi_case(case, procs, args.quick, args.repeats)
+                    row = _mpi_case(case, procs, args.quick, args.repeats, depth)
                     if row is None:
                         print("no mpiexec on PATH")
                         break

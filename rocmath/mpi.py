@@ -14,7 +14,8 @@ memory (rocFFT's and heFFTe's "not GPU-aware" mode): panels are staged to the de
 Every broadcast is counted: :class:`CommStats` has the bytes each rank received, and
 :func:`summa_volume` the model ``itemsize * k * (m (pc - 1) + n (pr - 1))`` they add up to.
 
-mpi4py is imported on first use; run programs with ``mpiexec -n P python prog.py``.
+mpi4py is imported on first use; run programs with ``mpiexec -n P python prog.py``
+(:func:`find_mpiexec` finds the ``mpiexec`` that goes with this Python).
 
 Examples
 --------
@@ -28,12 +29,15 @@ Examples
 from __future__ import annotations
 
 import math
+import os
+import shutil
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-__all__ = ["CommStats", "DistributedMatrix", "ProcessGrid", "local_indices", "summa", "summa_volume"]
+__all__ = ["CommStats", "DistributedMatrix", "ProcessGrid", "find_mpiexec", "local_indices", "summa", "summa_volume"]
 
 
 def _mpi() -> Any:
@@ -42,6 +46,13 @@ def _mpi() -> Any:
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError("rocmath.mpi needs mpi4py and an MPI: pip install mpi4py mpich") from exc
     return MPI
+
+
+def find_mpiexec() -> str | None:
+    """The ``mpiexec`` that launches ranks of this Python: the one installed beside the
+    interpreter (the ``mpich`` wheel's, found also when its virtual environment is not
+    activated), else the first on ``PATH``; None when there is none."""
+    return shutil.which("mpiexec", path=os.path.dirname(sys.executable)) or shutil.which("mpiexec")
 
 
 def _grid_shape(size: int) -> tuple[int, int]:

@@ -1,9 +1,9 @@
 """Distributed LU with partial pivoting (ScaLAPACK's pxgetrf) and its solve (pxgetrs) on the
 2-D block-cyclic layout of :mod:`rocmath.mpi`.
 
-:func:`getrf` is the right-looking blocked algorithm.  At block step ``k`` (columns
-``j0 = k nb .. j0 + w - 1``, ``w = min(nb, min(m, n) - j0)``), with ``(prow, pcol) = (k mod pr,
-k mod pc)``:
+:func:`getrf` is the right-looking blocked algorithm with HPL's look-ahead.  At block step ``k``
+(columns ``j0 = k nb .. j0 + w - 1``, ``w = min(nb, min(m, n) - j0)``), with
+``(prow, pcol) = (k mod pr, k mod pc)``:
 
 1. **Panel** (the ranks of process column ``pcol``), one column ``j`` at a time, as LAPACK's
    getf2: each rank finds its candidate pivot among its rows ``>= j`` with rocmath.blas
@@ -16,16 +16,25 @@ k mod pc)``:
    rest of its panel rows (ger/geru).  A zero pivot sets ``info`` and skips the scaling.
    On a grid of one process row the panel is all on one rank: rocmath.solver getrf
    factors it there (the same partial pivoting, no messages).
-2. **Pivots**: the step's ``w`` pivots and its ``info`` (``w + 1`` int64) are broadcast along
-   the process rows, so every rank holds the global 1-based ``ipiv``.
+2. **Panel broadcast**: the step's ``w`` pivots and its ``info`` (``w + 1`` int64) and, when
+   columns lie right of the step, the panel's rows from ``j0`` (``L_kk`` on process row
+   ``prow``, then ``L_21``) are broadcast along the process rows, nonblocking (``Ibcast``),
+   so every rank holds the global 1-based ``ipiv``.
 3. **Row swaps** outside the panel (LAPACK's laswp, left and right of it): a swap of rows on
    two process rows is one exchange of their local row pieces within each process column
    (on one process row: rocmath.solver laswp).
-4. **U block row**: ``L_kk`` (unit lower) is broadcast along process row ``prow``, whose ranks
-   solve ``U_12 = L_kk^{-1} A_12`` on their columns right of the panel (rocmath.blas trsm).
-5. **Trailing update**: the panel rows below the step are broadcast along the process rows,
-   ``U_12`` down the process columns, and every rank updates ``A_22 -= L_21 U_12``
-   (rocmath.blas gemm).
+4. **U block row**: process row ``prow`` solves ``U_12 = L_kk^{-1} A_12`` on its columns
+   right of the panel (rocmath.blas trsm).
+5. **Trailing update**: ``U_12`` is broadcast down the process columns and every rank updates
+   ``A_22 -= L_21 U_12`` (rocmath.blas gemm).  **Look-ahead** (``depth=1``, HPL's depth 1): the
+   process column of panel ``k + 1`` updates that panel's columns first, factors it (step 1)
+   and starts its broadcast (step 2), and only then queues the rest of its update, while the
+   other process columns queue their whole update.  The gemms run on the stream's worker
+   thread, asynchronously to the rank's host thread, which meanwhile waits for the next
+   panel's broadcast, so the broadcast moves while the update runs and the ranks that do not
+   factor panel ``k + 1`` never wait for it behind the rest of step ``k``'s update.
+   ``depth=0`` factors panel ``k + 1`` after the whole update, with the same two gemms: the
+   same pivots, the same bits and the same bytes.
 
 :func:`getrs` solves ``A X = B`` with the factors: the row swaps on B, then the block
 forward (unit ``L``) and backward (``U``) substitutions, each block step broadcasting the
@@ -34,6 +43,9 @@ process rows and the solved block row of X down the process columns (gemm).
 
 MPI buffers are host memory; the local matrices stay on the rank's simulated device
 (``rank % ROCMATH_DEVICE_COUNT``) for the whole call and panels are staged through the host.
+Every broadcast is an ``Ibcast`` completed by testing it with short sleeps in between: MPI's
+own waits spin, and would take the core the rank's stream worker needs for the work queued
+before the wait.
 
 Communication model (bytes received, summed over all ranks; :func:`getrf_volume`,
 :func:`getrs_volume`), with ``s`` the item size, ``P = pr pc``, and for a step
@@ -43,8 +55,8 @@ Communication model (bytes received, summed over all ranks; :func:`getrf_volume`
     getrf, every step:  w pr (pr - 1) 16 + w (pr - 1) w s           (candidates, pivot rows)
                         + x w s + x 2 (n - w) s                     (panel and outside swaps)
                         + pr (pc - 1) (w + 1) 8                     (pivots and info)
-             if r > 0:  (pc - 1) w w s                              (L_kk)
-      if r > 0, b > 0:  (pc - 1) b w s + (pr - 1) r w s             (L_21, U_12)
+             if r > 0:  (pc - 1) w w s                              (the panel's L_kk)
+      if r > 0, b > 0:  (pc - 1) b w s + (pr - 1) r w s             (the panel's L_21, U_12)
     getrs (n x nrhs):   x 2 nrhs s over all pivots,
                         forward step:  (pc - 1) w w s + [b > 0] ((pc - 1) b w s + (pr - 1) w nrhs s)
                         backward step: (pc - 1) w w s + [j0 > 0] ((pc - 1) j0 w s + (pr - 1) w nrhs s)
@@ -60,6 +72,7 @@ Examples
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,6 +83,8 @@ from .mpi import CommStats, DistributedMatrix, ProcessGrid, _mpi, local_indices
 __all__ = ["getrf", "getrf_volume", "getrs", "getrs_volume"]
 
 _CANDIDATE = 16  # bytes of a pivot candidate: (magnitude, global row) as two float64
+#: Seconds between two tests of a pending broadcast.
+_POLL = 5e-5
 
 
 def _swapped_rows(ipiv: np.ndarray, nb: int, pr: int) -> np.ndarray:
@@ -189,7 +204,7 @@ class _Local:
 
     def bcast(self, comm: Any, buf: np.ndarray, root: int) -> None:
         """Broadcast counted as received by every rank but the root."""
-        comm.Bcast(buf, root=root)
+        _wait([comm.Ibcast(buf, root=root)])
         self.stats.messages += 1
         self.stats.bytes_received += 0 if comm.Get_rank() == root else buf.nbytes
 
@@ -219,6 +234,14 @@ class _Local:
                 at += c1 - c0
 
 
+def _wait(requests: list[Any]) -> None:
+    """Complete MPI requests, sleeping between tests rather than spinning in MPI's wait: the
+    work this rank queued before runs on its stream's worker thread and needs the core."""
+    test = _mpi().Request.Testall
+    while not test(requests):
+        time.sleep(_POLL)
+
+
 def _routines(dtype: np.dtype[Any]) -> dict[str, Any]:
     import rocmath.blas as blas
     import rocmath.solver as solver
@@ -232,18 +255,23 @@ def _routines(dtype: np.dtype[Any]) -> dict[str, Any]:
             "ger": getattr(blas, f"{p.letter}geru" if p.is_complex else f"{p.letter}ger")}
 
 
-def getrf(a: DistributedMatrix) -> tuple[DistributedMatrix, np.ndarray, int, CommStats]:
+def getrf(a: DistributedMatrix, *, depth: int = 1) -> tuple[DistributedMatrix, np.ndarray, int, CommStats]:
     """LU factorization with partial pivoting ``A = P L U`` of a block-cyclic matrix.
 
-    The right-looking blocked algorithm of the module docstring (ScaLAPACK's pxgetrf); local
-    work by rocmath.blas on each rank's simulated device.  Collective: every rank of ``a.grid``
-    must call it.
+    The right-looking blocked algorithm of the module docstring (ScaLAPACK's pxgetrf, with
+    HPL's look-ahead); local work by rocmath.blas on each rank's simulated device.
+    Collective: every rank of ``a.grid`` must call it.
 
     Parameters
     ----------
     a
         This rank's part of an ``m x n`` matrix.  Integer matrices are factored in float64,
         float16 in float32.
+    depth
+        Look-ahead depth, as HPL's: 1 factors panel ``k + 1`` as soon as its own columns are
+        updated and broadcasts it while the rest of step ``k``'s trailing update runs; 0
+        factors it after the whole update.  The pivots, the factors and the bytes moved are
+        the same.
 
     Returns
     -------
@@ -255,10 +283,17 @@ def getrf(a: DistributedMatrix) -> tuple[DistributedMatrix, np.ndarray, int, Com
         1-based index of the first exactly zero pivot (``U`` is singular; the factorization is
         completed, as LAPACK's).  ``stats``: what was communicated (``total_bytes`` equals
         :func:`getrf_volume` of the returned pivots).
+
+    Raises
+    ------
+    ValueError
+        If ``depth`` is not 0 or 1.
     """
     import rocmath
     import rocmath.blas as blas
 
+    if isinstance(depth, bool) or depth not in (0, 1):
+        raise ValueError(f"depth must be 0 or 1, got {depth!r}")
     mpi = _mpi()
     grid = a.grid
     m, n = a.shape
@@ -281,24 +316,18 @@ def getrf(a: DistributedMatrix) -> tuple[DistributedMatrix, np.ndarray, int, Com
             d.set(a.local.astype(dtype), stream=s)
         loc = _Local(grid, nb, rows, cols, d, h, stats)
         ld = loc.ld
+        # 1. the first panel, factored and on its way along the process rows
+        nxt = _Panel(loc, fn, m, n, 0, min(nb, mn)) if mn else None
         for j0 in range(0, mn, nb):
             k = j0 // nb
             w = min(nb, mn - j0)
             prow, pcol = k % grid.pr, k % grid.pc
             lr, lc, lc_right = loc.first_row(j0), loc.first_col(j0), loc.first_col(j0 + w)
-            steps = np.zeros(w + 1, np.int64)  # the step's 1-based pivots, then its info
-            # 1. the panel, in process column pcol
-            if grid.col == pcol and grid.pr == 1:
-                # All its rows on this rank: rocmath.solver getrf factors it (the same pivots).
-                dpiv, dinfo = rocmath.zeros(w, np.int32, stream=s), rocmath.zeros(1, np.int32, stream=s)
-                fn["getrf"](h, m - j0, w, d[j0:, lc:lc + w], ld, dpiv, dinfo)
-                steps[:w] = dpiv.get(stream=s).astype(np.int64) + j0
-                step_info = int(dinfo.get(stream=s)[0])
-                steps[w] = j0 + step_info if step_info else 0
-            elif grid.col == pcol:
-                _panel(loc, fn, m, j0, w, lc, steps)
-            # 2. the pivots and the info along the process rows
-            loc.bcast(grid.row_comm, steps, pcol)
+            # 2. the step's pivots and info (and its panel) on every rank
+            assert nxt is not None
+            panel, nxt = nxt, None
+            panel.wait()
+            steps = panel.steps
             ipiv[j0:j0 + w] = steps[:w]
             info = info or int(steps[w])
             # 3. the same row swaps left and right of the panel
@@ -315,29 +344,90 @@ def getrf(a: DistributedMatrix) -> tuple[DistributedMatrix, np.ndarray, int, Com
             if right == 0:
                 continue
             nr = ln - lc_right
-            # 4. U_12 = L_kk^{-1} A_12 on process row prow
-            if grid.row == prow:
-                lkk = loc.get(lr, lr + w, lc, lc + w) if grid.col == pcol else np.empty((w, w), dtype, order="F")
-                loc.bcast(grid.row_comm, lkk, pcol)
-                if nr:
-                    fn["trsm"](h, "L", "L", "N", "U", w, nr, 1.0, rocmath.to_device(lkk, stream=s), w,
-                               d[lr:lr + w, lc_right:], ld)
+            # 4. U_12 = L_kk^{-1} A_12 on process row prow (L_kk: the panel's first w rows there)
+            if grid.row == prow and nr:
+                fn["trsm"](h, "L", "L", "N", "U", w, nr, 1.0, rocmath.to_device(np.asfortranarray(panel.rows[:w]),
+                                                                                stream=s), w,
+                           d[lr:lr + w, lc_right:], ld)
             if below == 0:
                 continue
-            # 5. A_22 -= L_21 U_12
-            rb = loc.first_row(j0 + w)
-            l21 = loc.get(rb, lm, lc, lc + w) if grid.col == pcol else np.empty((lm - rb, w), dtype, order="F")
-            loc.bcast(grid.row_comm, l21, pcol)
+            # 5. U_12 down the process columns, then A_22 -= L_21 U_12
             u12 = loc.get(lr, lr + w, lc_right, ln) if grid.row == prow else np.empty((w, nr), dtype, order="F")
             loc.bcast(grid.col_comm, u12, prow)
-            if lm - rb and nr:
-                fn["gemm"](h, "N", "N", lm - rb, nr, w, -1.0, rocmath.to_device(l21, stream=s), max(1, lm - rb),
-                           rocmath.to_device(u12, stream=s), w, 1.0, d[rb:, lc_right:], ld)
+            rb = loc.first_row(j0 + w)
+            l21 = panel.rows[w:] if grid.row == prow else panel.rows  # this rank's rows below the step
+            ops = (rocmath.to_device(np.asfortranarray(l21), stream=s), rocmath.to_device(u12, stream=s), rb,
+                   lc_right) if lm - rb and nr else None
+            j1 = j0 + w
+            w1 = min(nb, mn - j1)
+            # The next panel's columns first (the same two gemms at either depth: the same bits)
+            first = lc_right
+            if j1 < mn and grid.col == (k + 1) % grid.pc:
+                first = lc_right + w1
+                _update(loc, fn, ops, lc_right, first)
+            if j1 < mn and depth:
+                # look-ahead: the next panel factored and on its way while the rest of the update,
+                # queued behind it on the stream, runs
+                nxt = _Panel(loc, fn, m, n, j1, w1)
+            _update(loc, fn, ops, first, ln)
+            if j1 < mn and not depth:
+                nxt = _Panel(loc, fn, m, n, j1, w1)
         out = d.get(stream=s) if d.size else np.empty((lm, ln), dtype)
     stats.seconds = mpi.Wtime() - t0
     stats.per_rank = grid.comm.allgather(stats.bytes_received)
     stats.total_bytes = int(sum(stats.per_rank))
     return DistributedMatrix(np.ascontiguousarray(out), (m, n), nb, grid), ipiv, info, stats
+
+
+def _update(loc: _Local, fn: dict[str, Any], ops: tuple[Any, Any, int, int] | None, c0: int, c1: int) -> None:
+    """``A_22 -= L_21 U_12`` on this rank's local columns ``c0 .. c1 - 1`` (``ops``: ``L_21`` and
+    ``U_12`` on the device, the first local row below the step, the first local column right of
+    it; None when this rank holds no part of ``A_22``)."""
+    if ops is None or c1 <= c0:
+        return
+    dl, du, rb, lc_right = ops
+    rows, w = dl.shape
+    fn["gemm"](loc.handle, "N", "N", rows, c1 - c0, w, -1.0, dl, rows, du[:, c0 - lc_right:c1 - lc_right], w, 1.0,
+               loc.d[rb:, c0:c1], loc.ld)
+
+
+class _Panel:
+    """Block step ``j0``'s panel: factored by its process column (step 1), then its pivots and
+    info and, when columns lie right of it, its rows from ``j0`` (``L_kk`` on process row
+    ``k mod pr``, then ``L_21``) broadcast along the process rows without blocking (step 2);
+    :meth:`wait` completes the broadcasts."""
+
+    def __init__(self, loc: _Local, fn: dict[str, Any], m: int, n: int, j0: int, w: int):
+        import rocmath
+
+        grid, h, d = loc.grid, loc.handle, loc.d
+        self.loc = loc
+        self.root = (j0 // loc.nb) % grid.pc
+        self.steps = np.zeros(w + 1, np.int64)  # the step's 1-based pivots, then its info
+        lr, lc, lm = loc.first_row(j0), loc.first_col(j0), loc.rows.size
+        mine = grid.col == self.root
+        if mine and grid.pr == 1:
+            # All its rows on this rank: rocmath.solver getrf factors it (the same pivots).
+            s = h.stream
+            dpiv, dinfo = rocmath.zeros(w, np.int32, stream=s), rocmath.zeros(1, np.int32, stream=s)
+            fn["getrf"](h, m - j0, w, d[lr:, lc:lc + w], loc.ld, dpiv, dinfo)
+            self.steps[:w] = dpiv.get(stream=s).astype(np.int64) + j0
+            step_info = int(dinfo.get(stream=s)[0])
+            self.steps[w] = j0 + step_info if step_info else 0
+        elif mine:
+            _panel(loc, fn, m, j0, w, lc, self.steps)
+        buffers = [self.steps]
+        if n - j0 - w > 0:
+            self.rows = loc.get(lr, lm, lc, lc + w) if mine else np.empty((lm - lr, w), d.dtype, order="F")
+            buffers.append(self.rows)
+        self.buffers = buffers
+        self.requests = [grid.row_comm.Ibcast(b, root=self.root) for b in buffers]
+        loc.stats.messages += len(buffers)
+
+    def wait(self) -> None:
+        _wait(self.requests)
+        if self.loc.grid.col != self.root:
+            self.loc.stats.bytes_received += sum(b.nbytes for b in self.buffers)
 
 
 def _panel(loc: _Local, fn: dict[str, Any], m: int, j0: int, w: int, lc: int, steps: np.ndarray) -> None:
@@ -510,24 +600,26 @@ def getrs(lu: DistributedMatrix, ipiv: Any, b: DistributedMatrix) -> tuple[Distr
 
 
 def _main() -> None:  # pragma: no cover - run under mpiexec by the bench
-    """``mpiexec -n P python -m rocmath.mpi_lu N NB [REPEATS]``: time :func:`getrf` of a random
-    matrix, check it on rank 0, print one JSON line (rank 0) with the best time, the
-    communication volume, its model and the residual ratio ``||P L U - A||_1 / (n eps ||A||_1)``."""
+    """``mpiexec -n P python -m rocmath.mpi_lu N NB [REPEATS [DEPTH]]``: time :func:`getrf` of a
+    random matrix (look-ahead ``DEPTH``, 1 by default), check it on rank 0, print one JSON line
+    (rank 0) with the best time, the communication volume, its model and the residual ratio
+    ``||P L U - A||_1 / (n eps ||A||_1)``."""
     import json
     import sys
 
     mpi = _mpi()
     n, nb = int(sys.argv[1]), int(sys.argv[2])
     repeats = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    depth = int(sys.argv[4]) if len(sys.argv) > 4 else 1
     grid = ProcessGrid()
     A = np.random.default_rng(0).standard_normal((n, n))
     a = DistributedMatrix.from_global(A, grid, nb)
-    getrf(a)  # warm: kernels compiled, pools filled
+    getrf(a, depth=depth)  # warm: kernels compiled, pools filled
     times = []
     for _ in range(repeats):
         grid.comm.Barrier()
         t0 = mpi.Wtime()
-        f, ipiv, info, stats = getrf(a)
+        f, ipiv, info, stats = getrf(a, depth=depth)
         grid.comm.Barrier()
         times.append(mpi.Wtime() - t0)
     F = f.to_global()
@@ -537,8 +629,8 @@ def _main() -> None:  # pragma: no cover - run under mpiexec by the bench
         for j, p in enumerate(ipiv - 1):
             PA[[j, p]] = PA[[p, j]]
         ratio = float(np.linalg.norm(PA - L @ U, 1) / (max(1, n) * np.finfo(float).eps * np.linalg.norm(A, 1)))
-        print(json.dumps({"ranks": grid.comm.Get_size(), "grid": list(grid.shape), "n": n, "nb": nb, "info": info,
-                          "seconds": min(times), "bytes": stats.total_bytes,
+        print(json.dumps({"ranks": grid.comm.Get_size(), "grid": list(grid.shape), "n": n, "nb": nb, "depth": depth,
+                          "info": info, "seconds": min(times), "bytes": stats.total_bytes,
                           "model_bytes": getrf_volume(n, n, nb, grid.shape, 8, ipiv), "residual_ratio": ratio}))
 
 

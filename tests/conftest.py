@@ -25,14 +25,18 @@ def configure():
 
     import rocmath as rm
 
-    def do(**kwargs):
+    def settle():
+        # Frees queued on any device (a multi-device test's) must land before reconfiguring.
         gc.collect()
-        rm.device_synchronize()
+        for d in range(rm.get_device_count()):
+            rm.device_synchronize(d)
+
+    def do(**kwargs):
+        settle()
         rm.configure(**kwargs)
 
     yield do
-    gc.collect()
-    rm.device_synchronize()
+    settle()
     rm.configure()
 
 

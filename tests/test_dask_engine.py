@@ -14,11 +14,22 @@ import rocmath
 import rocmath.dask as rd
 
 
+def _synchronize_every_device() -> None:
+    """Chunks free their device memory stream-ordered on their own device's stream: before the
+    devices are reconfigured, wait for all of them (the test thread's device is only one)."""
+    current = rocmath.get_device()
+    for device in range(rocmath.get_device_count()):
+        rocmath.set_device(device)
+        rocmath.device_synchronize()
+    rocmath.set_device(current)
+
+
 @pytest.fixture
 def two_devices(configure):
     configure(count=2)
     with dask.config.set(scheduler="threads", num_workers=2):
         yield
+    _synchronize_every_device()
 
 
 def _rng(seed: int) -> np.random.Generator:
@@ -76,10 +87,12 @@ def test_failures_raise_as_numpy(two_devices):
     A = np.zeros((4, 3, 3))
     A[:] = np.eye(3)
     A[2] = 0.0
-    with pytest.raises(np.linalg.LinAlgError):
+    # One worker thread: on a failure the scheduler raises at once, and a chunk still running on
+    # another thread would hold device memory past the test.
+    with dask.config.set(num_workers=1), pytest.raises(np.linalg.LinAlgError):
         rd.solve(da.from_array(A, chunks=2), da.from_array(np.ones((4, 3, 1)), chunks=2)).compute()
     S = -np.broadcast_to(np.eye(3), (4, 3, 3))
-    with pytest.raises(np.linalg.LinAlgError):
+    with dask.config.set(num_workers=1), pytest.raises(np.linalg.LinAlgError):
         rd.cholesky(da.from_array(S, chunks=2)).compute()
     with pytest.raises(ValueError, match="square"):
         rd.inv(da.zeros((3, 2, 4)))
@@ -180,15 +193,20 @@ def _distributed_run(processes: bool) -> None:
         x = rd.solve(a, da.from_array(B, chunks=(16, 6, 1)))
         mm = rd.matmul(da.from_array(M, chunks=(40, 20)), da.from_array(M.T, chunks=(20, 40)))
         f = rd.fft(da.from_array(M, chunks=(20, 60)))
-        x, mm, f = client.compute([x, mm, f], sync=True)
+        q, r = rd.tsqr(da.from_array(M[:, :8], chunks=(20, 8)))
+        x, mm, f, q, r = client.compute([x, mm, f, q, r], sync=True)
     np.testing.assert_allclose(x, np.linalg.solve(A, B), rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(mm, M @ M.T, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(f, np.fft.fft(M), rtol=1e-10, atol=1e-11)
+    np.testing.assert_allclose(q @ r, M[:, :8], atol=1e-12)
+    np.testing.assert_allclose(q.T @ q, np.eye(8), atol=1e-12)
+    assert np.array_equal(np.triu(r), r)
 
 
 def test_distributed_local_cluster_threads(configure):
     configure(count=2)
     _distributed_run(processes=False)
+    _synchronize_every_device()
 
 
 def test_distributed_local_cluster_processes():

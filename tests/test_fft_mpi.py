@@ -5,7 +5,6 @@ identical to the single-device plan, bytes exchanged equal to the plan's geometr
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 
@@ -14,6 +13,7 @@ import pytest
 
 import rocmath as rm
 import rocmath.fft as F
+from rocmath.mpi import find_mpiexec
 
 TT, P, PL, S = F.TransformType, F.Precision, F.ResultPlacement, F.Status
 
@@ -290,7 +290,7 @@ if me == 0:
 
 def _run(tmp_path, ranks: int, devices: int) -> None:
     pytest.importorskip("mpi4py")
-    exe = shutil.which("mpiexec")
+    exe = find_mpiexec()
     if exe is None:
         pytest.skip("no mpiexec")
     script = tmp_path / "fft_mpi_check.py"
@@ -319,7 +319,7 @@ def test_scaleout_bench_fft_worker(tmp_path) -> None:
     import json
 
     pytest.importorskip("mpi4py")
-    exe = shutil.which("mpiexec")
+    exe = find_mpiexec()
     if exe is None:
         pytest.skip("no mpiexec")
     env = dict(os.environ, NUMBA_NUM_THREADS="1", OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1",

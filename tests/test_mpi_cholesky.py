@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -164,7 +163,7 @@ SCRIPT = textwrap.dedent("""
 
 def _mpiexec() -> str:
     pytest.importorskip("mpi4py")
-    exe = shutil.which("mpiexec")
+    exe = mpi.find_mpiexec()
     if exe is None:
         pytest.skip("no mpiexec")
     return exe

@@ -4,7 +4,6 @@ and 2 or 4 ranks under mpiexec; pivots exactly scipy's, residual ratios, communi
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -97,6 +96,18 @@ def test_getrf_getrs_on_one_rank():
                 assert ratio < 30 and st.total_bytes == 0
 
 
+def test_getrf_look_ahead_depth_on_one_rank():
+    grid = _grid()
+    A = _matrix(40, 33, np.float64, np.random.default_rng(7))
+    a = mpi.DistributedMatrix.from_global(A, grid, 8)
+    f1, ipiv1, _, _ = mpi_lu.getrf(a)
+    f0, ipiv0, _, _ = mpi_lu.getrf(a, depth=0)
+    assert np.array_equal(ipiv0, ipiv1) and f0.local.tobytes() == f1.local.tobytes()
+    for depth in (2, -1, True, 1.5):
+        with pytest.raises(ValueError, match="depth"):
+            mpi_lu.getrf(a, depth=depth)
+
+
 def test_getrf_edge_cases_on_one_rank():
     grid = _grid()
     # singular: LAPACK's info (the first exactly zero pivot), the factorization completed
@@ -168,6 +179,10 @@ SCRIPT = textwrap.dedent("""
             f, ipiv, info, stats = mpi_lu.getrf(a)
             F = f.to_global()
             assert grid.comm.allgather((info, ipiv.tolist())) == [(0, ipiv.tolist())] * size
+            # without look-ahead: only the schedule differs (the same pivots, bits and bytes)
+            f0, ipiv0, info0, stats0 = mpi_lu.getrf(a, depth=0)
+            assert np.array_equal(ipiv0, ipiv) and info0 == info and stats0.total_bytes == stats.total_bytes
+            assert f0.local.tobytes() == f.local.tobytes(), (shape, m, n, nb)
             model = mpi_lu.getrf_volume(m, n, nb, grid.shape, np.dtype(dtype).itemsize, ipiv)
             assert stats.total_bytes == model, (shape, m, n, nb, stats.total_bytes, model)
             if grid.rank == 0:
@@ -210,7 +225,7 @@ SCRIPT = textwrap.dedent("""
 
 def _mpiexec() -> str:
     pytest.importorskip("mpi4py")
-    exe = shutil.which("mpiexec")
+    exe = mpi.find_mpiexec()
     if exe is None:
         pytest.skip("no mpiexec")
     return exe

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -30,6 +29,22 @@ def test_grid_shapes_and_volume_model():
     assert mpi.summa_volume(100, 60, 80, (1, 1), 8) == 0
     assert mpi.summa_volume(100, 60, 80, (2, 2), 8) == 8 * 80 * (100 + 60)
     assert mpi.summa_volume(100, 60, 80, (1, 2), 4) == 4 * 80 * 100
+
+
+def test_find_mpiexec_prefers_the_one_beside_python(tmp_path, monkeypatch):
+    # a virtual environment with the mpich wheel, not activated: its mpiexec is not on PATH
+    beside, on_path = tmp_path / "venv" / "bin", tmp_path / "usr" / "bin"
+    for folder in (beside, on_path):
+        folder.mkdir(parents=True)
+        (folder / "mpiexec").write_text("#!/bin/sh\n")
+        (folder / "mpiexec").chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(beside / "python"))
+    monkeypatch.setenv("PATH", str(on_path))
+    assert mpi.find_mpiexec() == str(beside / "mpiexec")
+    (beside / "mpiexec").unlink()
+    assert mpi.find_mpiexec() == str(on_path / "mpiexec")
+    (on_path / "mpiexec").unlink()
+    assert mpi.find_mpiexec() is None
 
 
 # --- one rank in this process -----------------------------------------------------------------------
@@ -88,7 +103,7 @@ SCRIPT = textwrap.dedent("""
 
 def _mpiexec() -> str:
     pytest.importorskip("mpi4py")
-    exe = shutil.which("mpiexec")
+    exe = mpi.find_mpiexec()
     if exe is None:
         pytest.skip("no mpiexec")
     return exe
