@@ -15,15 +15,12 @@ from rocmath._kernels import _voidptr
 from rocmath.kernel import kernel
 
 BLOCK = 2048
-#: Vector width of the memory-bound kernels (rocmath.kernel's vector_bits): 256-bit vectors
-#: stream faster than 512-bit ones where those are split in two (Zen 4), and as fast elsewhere.
-STREAM_BITS = 256
 
 
 # Elementwise kernels: one long vector is split across threads; a batch is split by entry.
 
 
-@kernel(vector_bits=STREAM_BITS)
+@kernel
 def axpy(alpha, x, y):  # type: ignore[no-untyped-def]
     a = alpha[0]
     nb, n = y.shape
@@ -38,7 +35,7 @@ def axpy(alpha, x, y):  # type: ignore[no-untyped-def]
                 y[b, i] += a * x[b, i]
 
 
-@kernel(vector_bits=STREAM_BITS)
+@kernel
 def scal(alpha, x):  # type: ignore[no-untyped-def]
     a = alpha[0]
     nb, n = x.shape
@@ -52,7 +49,7 @@ def scal(alpha, x):  # type: ignore[no-untyped-def]
                 x[b, i] = a * x[b, i]
 
 
-@kernel(vector_bits=STREAM_BITS)
+@kernel
 def copy(x, y):  # type: ignore[no-untyped-def]
     nb, n = y.shape
     if nb == 1:
@@ -66,7 +63,7 @@ def copy(x, y):  # type: ignore[no-untyped-def]
                 y[b, i] = x[b, i]
 
 
-@kernel(vector_bits=STREAM_BITS)
+@kernel
 def swap(x, y):  # type: ignore[no-untyped-def]
     nb, n = y.shape
     if nb == 1:
@@ -125,7 +122,7 @@ def _dot_block(x, y, conjugate, s):  # type: ignore[no-untyped-def]
     return s
 
 
-@kernel(vector_bits=STREAM_BITS)
+@kernel
 def dot(x, y, conjugate, out):  # type: ignore[no-untyped-def]
     nb, n = x.shape
     nblk = (n + BLOCK - 1) // BLOCK
@@ -175,7 +172,7 @@ def _unary_sums(x, squares, part):  # type: ignore[no-untyped-def]
                                       part[b, k])
 
 
-@kernel(vector_bits=STREAM_BITS)
+@kernel
 def asum(x, out):  # type: ignore[no-untyped-def]
     part = np.zeros((x.shape[0], (x.shape[1] + BLOCK - 1) // BLOCK), dtype=out.dtype)
     _unary_sums(x, False, part)
@@ -198,7 +195,7 @@ def _scaled_block(x, inv, s):  # type: ignore[no-untyped-def]
     return s
 
 
-@kernel(vector_bits=STREAM_BITS)
+@kernel
 def nrm2(x, safe, out):  # type: ignore[no-untyped-def]
     # A first (vectorised) pass sums plain squares.  A NaN sum means a NaN entry; a finite sum
     # of at least `safe` (n * tiny / eps, from the caller) lost at most eps to underflow, so its

@@ -35,7 +35,7 @@ from numba.extending import overload
 from rocmath.batch import flat_entries
 from rocmath.kernel import kernel
 
-from ._kernels_l1 import STREAM_BITS, _dot_block
+from ._kernels_l1 import _dot_block
 
 # Storage kinds of the matrix argument.
 FULL, BAND, PACKED = 0, 1, 2
@@ -413,7 +413,7 @@ def run_rank_update(kind: int, upper: bool, general: bool, herm: bool, two: bool
 GEMV_BLOCKS = 4
 
 
-@kernel(contiguous=True, vector_bits=STREAM_BITS)
+@kernel(contiguous=True)
 def gemv_flat(trans, conj, alpha, beta, A, lda, m, n, x, y):  # type: ignore[no-untyped-def]
     """One large dense gemv, ``y := alpha op(A) x + beta y``, A given as a flat contiguous view
     from its first element (column j at j * lda), x contiguous.  Not transposed: blocks of rows,

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
@@ -86,11 +84,10 @@ class Kernel:
     contiguous views), so that numba knows their unit stride and the loops vectorize.
     """
 
-    def __init__(self, dispatcher: Any, contiguous: bool = False, slp: bool = False, vector_bits: int = 0):
+    def __init__(self, dispatcher: Any, contiguous: bool = False, slp: bool = False):
         self.dispatcher = dispatcher
         self.contiguous = contiguous
         self.slp = slp
-        self.vector_bits = vector_bits
         self._entries: dict[tuple[Any, ...], Any] = {}
         self.__name__ = getattr(dispatcher, "__name__", "kernel")
         self.__doc__ = getattr(dispatcher, "__doc__", None)
@@ -116,7 +113,7 @@ class Kernel:
         entry = self._entries.get(key)
         if entry is None:
             sig = tuple(_relaxed(numba.typeof(a), self.contiguous) for a in args)
-            with _compiling(self.slp, _vector_width(self.vector_bits, args)):
+            with _slp_vectorizer() if self.slp else contextlib.nullcontext():
                 self.dispatcher.compile(sig)
             entry = self._entries[key] = self.dispatcher.overloads[sig].entry_point
         return entry
@@ -127,70 +124,21 @@ def _scalar_key(a: Any) -> Any:
     return (tuple, len(a)) if isinstance(a, tuple) else type(a)
 
 
-def _vector_width(bits: int, args: tuple[Any, ...]) -> int:
-    """Loop iterations per vector for ``bits``-wide vectors of the first floating-point array
-    argument's elements (0: the vectorizer's own choice)."""
-    if not bits:
-        return 0
-    for a in args:
-        if isinstance(a, np.ndarray) and a.dtype.kind in "fc":
-            return max(1, bits // (8 * a.dtype.itemsize))
-    return 0
-
-
 @contextlib.contextmanager
-def _compiling(slp: bool, vector_width: int) -> Iterator[None]:
-    """LLVM settings for the compilations inside the block.
-
-    ``slp``: the SLP vectorizer on.  numba switched it off by default after miscompilations
-    (numba#8852); kernels opt in one by one, each checked against NumPy by the tests.
-    ``vector_width``: the loop vectorizer's width forced to that many iterations.  On CPUs
-    whose 512-bit vectors are two 256-bit halves (AMD Zen 4), streaming loops sustain less
-    memory bandwidth with them than with 256-bit ones (measured: a 10^7-element ddot 6 %
-    slower than OpenBLAS's 256-bit kernel, equal with 256-bit vectors), so memory-bound
-    kernels ask for 256 bits.  numba and LLVM read both settings whenever they build a pass
-    pipeline, and numba's compiler lock (re-entrant) keeps other threads' compilations out."""
-    if not slp and not vector_width:
-        yield
-        return
-    import llvmlite.binding as llvm
+def _slp_vectorizer() -> Iterator[None]:
+    """LLVM's SLP vectorizer on for the compilations inside the block.  numba switched it off
+    by default after miscompilations (numba#8852); kernels opt in one by one, each checked
+    against NumPy by the tests.  numba reads the setting whenever it builds a pass pipeline,
+    and its compiler lock (re-entrant) keeps other threads' compilations out meanwhile."""
     from numba.core.compiler_lock import global_compiler_lock
 
-    with global_compiler_lock, _llvm_remarks_dropped() if vector_width else contextlib.nullcontext():
+    with global_compiler_lock:
         old = numba.core.config.SLP_VECTORIZE
-        if slp:
-            numba.core.config.SLP_VECTORIZE = 1
-        if vector_width:
-            llvm.set_option("rocmath", f"-force-vector-width={vector_width}")
+        numba.core.config.SLP_VECTORIZE = 1
         try:
             yield
         finally:
             numba.core.config.SLP_VECTORIZE = old
-            if vector_width:
-                llvm.set_option("rocmath", "-force-vector-width=0")
-
-
-@contextlib.contextmanager
-def _llvm_remarks_dropped() -> Iterator[None]:
-    """Drop the "remark: ... loop not vectorized" lines LLVM writes to file descriptor 2 while
-    a vector width is forced (it then reports every loop it leaves scalar); anything else
-    written meanwhile is passed on afterwards."""
-    sys.stderr.flush()
-    saved = os.dup(2)
-    with tempfile.TemporaryFile() as tmp:
-        os.dup2(tmp.fileno(), 2)
-        try:
-            yield
-        finally:
-            with contextlib.suppress(Exception):
-                sys.stderr.flush()
-            os.dup2(saved, 2)
-            os.close(saved)
-            tmp.seek(0)
-            rest = [line for line in tmp.read().decode(errors="replace").splitlines(keepends=True)
-                    if not line.startswith("remark: ")]
-            if rest:
-                sys.stderr.write("".join(rest))
 
 
 def _relaxed(t: Any, keep_c: bool = False) -> Any:
@@ -200,7 +148,7 @@ def _relaxed(t: Any, keep_c: bool = False) -> Any:
 
 
 def kernel(fn: F | None = None, *, parallel: bool = True, fastmath: bool | set[str] = False,
-           contiguous: bool = False, slp: bool = False, vector_bits: int = 0) -> Any:
+           contiguous: bool = False, slp: bool = False) -> Any:
     """Compile a kernel: ``numba.njit`` with ``cache=True``, ``nogil=True`` and numpy's
     error model (division by zero gives inf/NaN, as on a GPU, instead of raising),
     wrapped in a :class:`Kernel` that compiles once per dtypes and ranks.
@@ -209,16 +157,14 @@ def kernel(fn: F | None = None, *, parallel: bool = True, fastmath: bool | set[s
     arguments: the launcher did.  ``contiguous=True``: see :class:`Kernel`.  ``slp=True``
     compiles with LLVM's SLP vectorizer, which numba leaves off: register-tiled loops whose
     short constant-length row loops are unrolled before the loop vectorizer sees them only
-    become vector code through it.  ``vector_bits``: vectorize loops this wide (256 for
-    memory-bound kernels, see :func:`_compiling`); the functions they call compile with the
-    same setting when this kernel compiles them first.
+    become vector code through it.
     """
     def wrap(f: F) -> Any:
         # Functions typed at a prompt (python -c, a REPL, a notebook) have no file to cache beside.
         source = getattr(getattr(f, "__code__", None), "co_filename", "")
         cache = bool(source) and os.path.isfile(source)
         return Kernel(numba.njit(parallel=parallel, nogil=True, cache=cache, fastmath=fastmath,
-                                 error_model="numpy")(f), contiguous, slp, vector_bits)
+                                 error_model="numpy")(f), contiguous, slp)
 
     return wrap if fn is None else wrap(fn)
 
