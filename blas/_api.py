@@ -357,8 +357,23 @@ def _zero_signs(args: tuple[Any, ...]) -> tuple[tuple[int, bool, bool], ...]:
 
 
 def _plan_key(args: tuple[Any, ...]) -> tuple[Any, ...]:
-    # By pointer, not by object: a plan must not keep the caller's arrays alive.
-    return tuple([a.ptr if type(a) is DeviceArray else a for a in args[1:]])
+    """The call's arguments after the handle as plain values: device arrays by pointer, int
+    subclasses (enums, pointers that carry their owner along) as ints, since a plan must not
+    keep the caller's objects alive.  Any other object raises TypeError: not replayable."""
+    key = []
+    for a in args[1:]:
+        t = type(a)
+        if t is int or t is float or t is str or a is None:
+            key.append(a)
+        elif isinstance(a, DeviceArray):
+            key.append(a.ptr)
+        elif isinstance(a, int):
+            key.append(int(a))
+        elif isinstance(a, (float, complex, np.number, np.bool_)):
+            key.append(a)
+        else:
+            raise TypeError(f"{t.__name__} arguments are not replayed")
+    return tuple(key)
 
 
 def _numerics_checked(kernel: Callable[..., Any], name: str, mode: CheckNumericsMode,

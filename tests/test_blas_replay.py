@@ -199,6 +199,20 @@ def test_plans_do_not_keep_arrays_alive(handle) -> None:
     assert [r() for r in refs] == [None, None]
 
 
+def test_plans_keep_no_argument_objects() -> None:
+    # The array layer passes pointers as int subclasses that carry their arrays along.
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal((2, 1, 3, 4)), rng.standard_normal((1, 2, 4, 5))
+    da, db = rm.to_device(a), rm.to_device(b)
+    c = blas.matmul(da, db)
+    np.testing.assert_allclose(c.get(), a @ b, rtol=1e-13)
+    refs = [weakref.ref(x) for x in (da, db, c)]
+    del da, db, c
+    rm.device_synchronize()
+    gc.collect()
+    assert [r() for r in refs] == [None, None, None]
+
+
 def test_signed_zero_and_argument_types_are_part_of_the_key(handle) -> None:
     x = rm.to_device(np.array([1.0, -2.0, 3.0]))
     blas.dscal(handle, 3, 0.0, x, 1)
