@@ -357,23 +357,24 @@ def _zero_signs(args: tuple[Any, ...]) -> tuple[tuple[int, bool, bool], ...]:
 
 
 def _plan_key(args: tuple[Any, ...]) -> tuple[Any, ...]:
-    """The call's arguments after the handle as plain values: device arrays by pointer, int
-    subclasses (enums, pointers that carry their owner along) as ints, since a plan must not
-    keep the caller's objects alive.  Any other object raises TypeError: not replayable."""
-    key = []
-    for a in args[1:]:
-        t = type(a)
-        if t is int or t is float or t is str or a is None:
-            key.append(a)
-        elif isinstance(a, DeviceArray):
-            key.append(a.ptr)
-        elif isinstance(a, int):
-            key.append(int(a))
-        elif isinstance(a, (float, complex, np.number, np.bool_)):
-            key.append(a)
-        else:
-            raise TypeError(f"{t.__name__} arguments are not replayed")
-    return tuple(key)
+    """The call's arguments after the handle as plain values (see :func:`_plain`)."""
+    return tuple([a if type(a) in _PLAIN else _plain(a) for a in args[1:]])
+
+
+_PLAIN = frozenset((int, float, complex, str, bool, type(None)))
+
+
+def _plain(a: Any) -> Any:
+    """A plan must not keep the caller's objects alive: device arrays go in the key by pointer,
+    int subclasses (enums, pointers that carry their owner along) as ints, numpy scalars as
+    they are; any other object raises TypeError (the call is not replayed)."""
+    if isinstance(a, DeviceArray):
+        return a.ptr
+    if isinstance(a, int):
+        return int(a)
+    if isinstance(a, (np.number, np.bool_)):
+        return a
+    raise TypeError(f"{type(a).__name__} arguments are not replayed")
 
 
 def _numerics_checked(kernel: Callable[..., Any], name: str, mode: CheckNumericsMode,

@@ -118,6 +118,13 @@ class BoundBatch:
     geometry: tuple[Any, ...] | None = None  # a strided view's (shape, byte strides), once computed
 
     def materialize(self, opname: str) -> np.ndarray:
+        geometry, span = self.geometry, self.span
+        if geometry is not None and self.op.compute_dtype is None and span is not None:
+            # A replayed strided operand: only the liveness check and the view.
+            alloc = span.alloc
+            if alloc.live and not alloc.pooled:
+                alloc.last_op = opname
+                return alloc.view(span.offset, self.op.dtype, geometry[0], geometry[1])
         raw = self._materialize(opname)
         if self.op.compute_dtype is None:
             return raw

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -161,7 +160,9 @@ def profile() -> Iterator[list[LaunchRecord]]:
             _sinks.remove(records)
 
 
-@functools.cache
+_THREADS: list[Callable[..., Any]] = []  # the two functions below, once found
+
+
 def _thread_count_functions() -> tuple[Callable[[], int], Callable[[int], None]]:
     """numba's per-thread thread count getter and setter.  The public ones check their
     argument and the thread pool on every call (2 us a launch); the raw ones they end in are
@@ -171,9 +172,10 @@ def _thread_count_functions() -> tuple[Callable[[], int], Callable[[int], None]]
 
     raw_get = getattr(parallel, "_get_num_threads", None)
     raw_set = getattr(parallel, "_set_num_threads", None)
-    if callable(raw_get) and callable(raw_set):
-        return raw_get, raw_set
-    return numba.get_num_threads, numba.set_num_threads
+    found = (raw_get, raw_set) if callable(raw_get) and callable(raw_set) else (numba.get_num_threads,
+                                                                                numba.set_num_threads)
+    _THREADS[:] = found
+    return found
 
 
 class _Launch:
@@ -199,7 +201,10 @@ class _Launch:
         self.info = info
         self.inline = inline
         self.small = 0 < bytes <= INLINE_BYTES
-        self.batches = [(i, b) for i, b in enumerate(bound) if isinstance(b, BoundBatch)]
+        # Operands staged through host arrays (pointer arrays, storage types): scattered or rounded
+        # back after the kernel when written, and their staging dropped.
+        self.batches = [(i, b) for i, b in enumerate(bound) if isinstance(b, BoundBatch)
+                        and (b.op.pointers or b.op.compute_dtype is not None)]
         self.operands = [i for i, b in enumerate(bound) if isinstance(b, (_Bound, BoundBatch))]
 
     def run(self) -> None:
@@ -216,7 +221,7 @@ class _Launch:
         if self.small:
             # Waking a parallel team costs more than tiny work, and on a busy machine a whole
             # scheduler slice (milliseconds): small kernels run on one thread (a thread-local setting).
-            get_threads, set_threads = _thread_count_functions()
+            get_threads, set_threads = _THREADS or _thread_count_functions()
             threads = get_threads()
             set_threads(1)
             try:
