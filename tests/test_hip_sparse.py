@@ -124,6 +124,30 @@ def test_generic_spmv_with_buffer_query_and_spmm(handle, matrix):
         check(hip.hipFree(d))
 
 
+def test_generic_spmv_int8_into_int32(handle):
+    # rocSPARSE's mixed types reach it through hipDataType's HIP_R_8I/HIP_R_32I.
+    A = sp.random(7, 5, density=0.5, format="csr", random_state=8)
+    A.data = np.random.default_rng(8).integers(-9, 10, A.nnz).astype(np.int8)
+    x = np.random.default_rng(9).integers(-9, 10, 5).astype(np.int8)
+    y = np.arange(7, dtype=np.int32)
+    dp, di, dv, dx, dy = (to_device(a) for a in (A.indptr.astype(np.int32), A.indices.astype(np.int32), A.data, x, y))
+    mat = check(hipsparse.hipsparseCreateCsr(7, 5, A.nnz, dp, di, dv, I32, I32, BASE0, D.HIP_R_8I))
+    vx = check(hipsparse.hipsparseCreateDnVec(5, dx, D.HIP_R_8I))
+    vy = check(hipsparse.hipsparseCreateDnVec(7, dy, D.HIP_R_32I))
+    alpha, beta = ctypes.c_int32(3), ctypes.c_int32(-2)
+    nop, alg = OP.HIPSPARSE_OPERATION_NON_TRANSPOSE, hipsparse.hipsparseSpMVAlg_t.HIPSPARSE_SPMV_ALG_DEFAULT
+    need = check(hipsparse.hipsparseSpMV_bufferSize(handle, nop, alpha, mat, vx, beta, vy, D.HIP_R_32I, alg))
+    buf = check(hip.hipMalloc(max(need, 1)))
+    check(hipsparse.hipsparseSpMV(handle, nop, alpha, mat, vx, beta, vy, D.HIP_R_32I, alg, buf))
+    want = 3 * (A.astype(np.int64) @ x.astype(np.int64)) - 2 * y  # integer-valued: exact
+    np.testing.assert_array_equal(to_host(dy, np.zeros(7, np.int32)), want)
+    check(hipsparse.hipsparseDestroyDnVec(vx))
+    check(hipsparse.hipsparseDestroyDnVec(vy))
+    check(hipsparse.hipsparseDestroySpMat(mat))
+    for d in (dp, di, dv, dx, dy, buf):
+        check(hip.hipFree(d))
+
+
 def test_conversions(handle, matrix):
     A, (dp, di, dv) = matrix
     rows = check(hip.hipMalloc(4 * A.nnz))

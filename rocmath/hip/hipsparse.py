@@ -346,7 +346,9 @@ _TO_ROCSPARSE: dict[type, dict[int, Any]] = {
     hipsparseOrder_t: {1: Order.column, 2: Order.row},
     hipsparseFormat_t: {1: Format.csr, 2: Format.csc, 3: Format.coo, 4: Format.coo_aos, 5: Format.bell},
     hipsparseIndexType_t: {2: 2, 3: 3},  # no 16-bit indices in hipSPARSE's conversion
-    hipDataType: {0: Datatype.f32_r, 1: Datatype.f64_r, 4: Datatype.f32_c, 5: Datatype.f64_c},
+    # int8 data with int32 or float results: rocSPARSE's mixed spmv/spmm types, which hipSPARSE passes on.
+    hipDataType: {0: Datatype.f32_r, 1: Datatype.f64_r, 4: Datatype.f32_c, 5: Datatype.f64_c, 3: Datatype.i8_r,
+                  10: Datatype.i32_r},
     hipsparseSpMVAlg_t: {0: SpMVAlg.default, 1: SpMVAlg.coo, 4: SpMVAlg.coo, 2: SpMVAlg.csr_adaptive,
                          3: SpMVAlg.csr_stream},
     hipsparseSpMMAlg_t: {0: SpMMAlg.default, 1: SpMMAlg.coo_atomic, 2: SpMMAlg.coo_segmented,
