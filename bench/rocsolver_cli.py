@@ -49,7 +49,9 @@ __all__ = ["VERIFIED", "Command", "UsageError", "main", "parse", "parse_command"
 DEFAULT_SIZE = 128
 _PRECISION = {"s": "s", "d": "d", "c": "c", "z": "z", "f32_r": "s", "f64_r": "d", "f32_c": "c", "f64_c": "z"}
 _SIZES = ("m", "n", "k", "nrhs", "nv", "nu", "nc")
-_ENUM_DEFAULTS = {"uplo": "U", "trans": "N", "side": "L", "diag": "N"}  # rocsolver-bench's defaults
+# rocsolver-bench's defaults
+_ENUM_DEFAULTS = {"uplo": "U", "trans": "N", "side": "L", "diag": "N", "left_svect": "N", "right_svect": "N",
+                  "fast_alg": "O"}
 
 
 #: rocsolver-bench's letters of rocSOLVER's own enums, by parameter name (the rocBLAS ones, uplo,
@@ -237,6 +239,25 @@ class _Operands:
             self.vector_counts[vector] = count
             self.uploads.append((v[vector], arr))
             self.keep.append(v[vector])
+        # Singular vectors (U and V: plain strided arrays in every flavour), sized as rocsolver-bench:
+        # ldu = m, ldv = n for all right vectors else min(m, n), strides ldu*m and ldv*n.
+        self.strided_outputs: set[str] = set()
+        if {"U", "ldu", "V", "ldv"} <= set(self.names):
+            m_, n_ = int(v.get("m", size)), int(v.get("n", size))
+            left, right = str(v["left_svect"]).upper(), str(v["right_svect"]).upper()
+            shapes = {"U": (m_, m_ if left == "A" else min(m_, n_), m_),
+                      "V": (n_ if right == "A" else min(m_, n_), n_, n_)}
+            for name, (ld_default, cols, stride_cols) in shapes.items():
+                ld = int(v.setdefault(f"ld{name.lower()}", max(ld_default, 1)))
+                entry = ld * stride_cols
+                if f"stride{name}" in self.names:
+                    entry = int(v.setdefault(f"stride{name}", entry))
+                flat = np.zeros(max(entry * (batch - 1) + ld * cols, 1), self.dtype)
+                v[name] = rm.to_device(flat)
+                self.uploads.append((v[name], flat))
+                self.keep.append(v[name])
+                self.layout[name] = (ld, cols, entry)
+                self.strided_outputs.add(name)
         for pointer in routine.pointers:
             if pointer in self.names and pointer not in v:
                 v[pointer] = rm.zeros(max(batch, 1) * 4, np.int32)
@@ -264,7 +285,7 @@ class _Operands:
         if initial:
             return self.host[name][:, :ld, :cols] if ld <= cols else np.pad(
                 self.host[name], ((0, 0), (0, ld - cols), (0, 0)))
-        if self.batched:
+        if self.batched and name not in self.strided_outputs:
             flats = [e.get() for e in self.batched_entries[name]]
         else:
             flat = next(d for d, _ in self.uploads if d is self.values[name]).get()
@@ -457,8 +478,26 @@ def _verify(function: str, ops: _Operands) -> tuple[float, float]:
         normal = _norm1(np.swapaxes(opa, -1, -2).conj() @ (b0 - opa @ x))
         return (_worst(normal, _norm1(opa) * (_norm1(opa) * _norm1(x) + _norm1(b0))),
                 RESIDUAL_THRESHOLD * max(m, n, nrhs, 1) * eps)
-    # syev, heev, syevd, heevd: eigenvalues against scipy's, eigenvectors by residual and orthogonality
     import scipy.linalg as sl
+
+    if base == "gesvd":
+        # Singular values against scipy's (||S - S_ref|| / ||S_ref||, as rocSOLVER's test); with both
+        # vector sets, the reconstruction U diag(S) V^H and the orthogonality of U and V.
+        import rocmath.solver as solver
+
+        k = min(m, n)
+        real = np.finfo(ops.dtype).dtype
+        s_got = ops.vector("S", real)[:, :k].astype(np.float64)
+        expected = np.stack([sl.svdvals(a0[b, :m, :n]) for b in range(ops.batch)]) if k else s_got
+        error = _worst(np.linalg.norm(s_got - expected, axis=-1), np.linalg.norm(expected, axis=-1))
+        sides = {solver.Svect(int(ops.call_values[f"{side}_svect"])) for side in ("left", "right")}
+        if k and sides <= {solver.Svect.all, solver.Svect.singular}:
+            u, vh = cur("U")[:, :m, :k], cur("V")[:, :k, :n]
+            recon = (u * s_got[:, None, :]) @ vh
+            error = max(error, _worst(_norm1(a0[:, :m, :n] - recon), _norm1(a0[:, :m, :n])), _orthogonality(u),
+                        _orthogonality(np.swapaxes(vh, -1, -2).conj()))
+        return error, RESIDUAL_THRESHOLD * max(m, n, 1) * eps
+    # syev, heev, syevd, heevd: eigenvalues against scipy's, eigenvectors by residual and orthogonality
 
     import rocmath.solver as solver
 
@@ -476,7 +515,7 @@ def _verify(function: str, ops: _Operands) -> tuple[float, float]:
 #: The routines ``-v 1`` checks (each also ``_batched`` and ``_strided_batched``).
 VERIFIED = ("getrf", "getf2", "getrf_npvt", "getf2_npvt", "getrs", "gesv", "getri", "getri_outofplace", "getri_npvt",
             "getri_npvt_outofplace", "potrf", "potf2", "potrs", "posv", "geqrf", "geqr2", "gels", "syev", "heev",
-            "syevd", "heevd")
+            "syevd", "heevd", "gesvd")
 
 
 # --- running -------------------------------------------------------------------------------------

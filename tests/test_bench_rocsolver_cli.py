@@ -243,6 +243,41 @@ def test_verify_catches_a_wrong_result(monkeypatch: pytest.MonkeyPatch, capsys: 
     assert status == 0 and "error" not in _cells(text)
 
 
+GESVD_RUNS = [
+    "-f gesvd -r d -m 12 -n 8 --left_svect A --right_svect A",
+    "-f gesvd_strided_batched -r d -m 6 -n 9 --left_svect S --right_svect S --batch_count 2",
+    "-f gesvd_batched -r d -m 7 -n 7 --left_svect A --right_svect N --fast_alg I --batch_count 2",
+]
+
+
+@pytest.mark.parametrize("line", GESVD_RUNS)
+def test_gesvd_is_verified_with_rocsolver_bench_sizes(line: str) -> None:
+    status, text = _run(f"solver {line} -i 1 -j 0 -v 1")
+    assert status == 0, text
+    cells = _cells(text)
+    m, n = int(cells["m"]), int(cells["n"])
+    # rocsolver-bench's defaults: ldu = m, ldv = n for all right vectors, else min(m, n); fast_alg O
+    assert int(cells["ldu"]) == m
+    assert int(cells["ldv"]) == (n if cells["right_svect"] == "A" else min(m, n))
+    assert cells["fast_alg"] in ("O", "I")
+    assert 0 <= float(cells["error"]) <= 30 * max(m, n) * _eps("d")
+
+
+def test_gesvd_check_catches_wrong_singular_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = solver.dgesvd
+
+    def off(handle: Any, left: Any, right: Any, m: int, n: int, A: Any, lda: int, S: Any, *rest: Any) -> None:
+        real(handle, left, right, m, n, A, lda, S, *rest)
+        handle.stream.synchronize()
+        S.set((S.get().view(np.float64) * 1.001).view(S.dtype))  # the bench's S is untyped storage
+
+    for attr in ("routine", "flavour", "precision"):
+        setattr(off, attr, getattr(real, attr))
+    monkeypatch.setattr(solver, "dgesvd", off)
+    status, text = _run("solver -f gesvd -r d -m 8 -n 6 --left_svect A --right_svect A -i 1 -j 0 -v 1")
+    assert status == 1 and float(_cells(text)["error"]) > 1e-4
+
+
 def test_verify_restores_the_data_for_the_timed_calls(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[np.ndarray] = []
     real = solver.dgetri
