@@ -244,6 +244,17 @@ hip_check(hipsparse.hipsparseScsrmv(handle, hipsparse.hipsparseOperation_t.HIPSP
 y = np.zeros(3, np.float32)
 hip_check(hip.hipMemcpy(y, dev[4], y.nbytes, hip.hipMemcpyKind.hipMemcpyDeviceToHost))
 assert np.allclose(y, [0, 0, 4]), y
+# y += 0.5 * x_sparse, with x_sparse = {0: 4, 2: 6} as values and indices (hipsparseSaxpyi)
+xval, xind = np.array([4, 6], np.float32), np.array([0, 2], np.int32)
+dval, dind = (hip_check(hip.hipMalloc(a.nbytes)) for a in (xval, xind))
+for d, a in ((dval, xval), (dind, xind)):
+    hip_check(hip.hipMemcpy(d, a, a.nbytes, hip.hipMemcpyKind.hipMemcpyHostToDevice))
+half = ctypes.c_float(0.5)
+hip_check(hipsparse.hipsparseSaxpyi(handle, 2, ctypes.addressof(half), dval, dind, dev[4],
+                                    hipsparse.hipsparseIndexBase_t.HIPSPARSE_INDEX_BASE_ZERO))
+hip_check(hip.hipMemcpy(y, dev[4], y.nbytes, hip.hipMemcpyKind.hipMemcpyDeviceToHost))
+assert np.allclose(y, [2, 0, 7]), y
+dev += [dval, dind]
 hip_check(hipsparse.hipsparseDestroyMatDescr(descr))
 hip_check(hipsparse.hipsparseDestroy(handle))
 for d in dev:
