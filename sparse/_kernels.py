@@ -11,7 +11,7 @@ reproducible.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange, uintp
+from numba import njit, prange, uintp
 
 from rocmath.kernel import kernel
 
@@ -68,31 +68,62 @@ def scale2d(beta, c):  # pragma: no cover - numba
 # --- SpMV ---------------------------------------------------------------------------------------
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _entry(val, j, conj):  # pragma: no cover - numba
+    v = val[j]
+    return np.conj(v) if conj else v
+
+
 @kernel(contiguous=True)
 def csrmv_rows(conj, alpha, val, row_ptr, col_ind, base, x, beta, y, bounds):  # pragma: no cover - numba
-    """``y := alpha op(A) x + beta y`` for op = none (conj: conjugate A), one row at a time, the
-    rows in ``len(bounds) - 1`` blocks run in parallel.  beta == 0 never reads y."""
+    """``y := alpha op(A) x + beta y`` for op = none (conj: conjugate A), the rows in
+    ``len(bounds) - 1`` blocks run in parallel.  Each row sums its entries in storage order;
+    four rows advance together, so that their four dependent chains of additions overlap
+    (one row's chain alone waits on every addition).  beta == 0 never reads y."""
     a = alpha[0]
     b = beta[0]
     zero = np.zeros(1, y.dtype)[0]
     for blk in prange(bounds.shape[0] - 1):
-        for i in range(bounds[blk], bounds[blk + 1]):
+        i = bounds[blk]
+        hi = bounds[blk + 1]
+        while i + 4 <= hi:
             # Unsigned indices: numba then skips its negative-index wraparound test on every access.
+            j0, e0 = uintp(row_ptr[i] - base), uintp(row_ptr[i + 1] - base)
+            j1, e1 = e0, uintp(row_ptr[i + 2] - base)
+            j2, e2 = e1, uintp(row_ptr[i + 3] - base)
+            j3, e3 = e2, uintp(row_ptr[i + 4] - base)
+            s0 = s1 = s2 = s3 = zero
+            common = min(e0 - j0, e1 - j1, e2 - j2, e3 - j3)
+            for t in range(common):
+                s0 += _entry(val, j0 + t, conj) * x[uintp(col_ind[j0 + t] - base)]
+                s1 += _entry(val, j1 + t, conj) * x[uintp(col_ind[j1 + t] - base)]
+                s2 += _entry(val, j2 + t, conj) * x[uintp(col_ind[j2 + t] - base)]
+                s3 += _entry(val, j3 + t, conj) * x[uintp(col_ind[j3 + t] - base)]
+            for j in range(j0 + common, e0):
+                s0 += _entry(val, j, conj) * x[uintp(col_ind[j] - base)]
+            for j in range(j1 + common, e1):
+                s1 += _entry(val, j, conj) * x[uintp(col_ind[j] - base)]
+            for j in range(j2 + common, e2):
+                s2 += _entry(val, j, conj) * x[uintp(col_ind[j] - base)]
+            for j in range(j3 + common, e3):
+                s3 += _entry(val, j, conj) * x[uintp(col_ind[j] - base)]
+            if b == 0:
+                y[i], y[i + 1], y[i + 2], y[i + 3] = a * s0, a * s1, a * s2, a * s3
+            else:
+                y[i] = a * s0 + b * y[i]
+                y[i + 1] = a * s1 + b * y[i + 1]
+                y[i + 2] = a * s2 + b * y[i + 2]
+                y[i + 3] = a * s3 + b * y[i + 3]
+            i += 4
+        while i < hi:
             j = uintp(row_ptr[i] - base)
             end = uintp(row_ptr[i + 1] - base)
             s = zero
-            if conj:
-                while j < end:
-                    s += np.conj(val[j]) * x[uintp(col_ind[j] - base)]
-                    j += uintp(1)
-            else:
-                while j < end:
-                    s += val[j] * x[uintp(col_ind[j] - base)]
-                    j += uintp(1)
-            if b == 0:
-                y[i] = a * s
-            else:
-                y[i] = a * s + b * y[i]
+            while j < end:
+                s += _entry(val, j, conj) * x[uintp(col_ind[j] - base)]
+                j += uintp(1)
+            y[i] = a * s if b == 0 else a * s + b * y[i]
+            i += 1
 
 
 @kernel(contiguous=True)
