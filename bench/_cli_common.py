@@ -4,8 +4,8 @@ Each command parses its ROCm bench tool's flags and builds its problems; the pie
 the rest: the argument parser that reports usage errors (exit status 2) instead of exiting,
 the flag value types, the device banner and ``--device`` check, the two timing loops the ROCm
 bench tools use (the mean of ``hot`` back-to-back calls between synchronizations, and one
-time per call), the ratio of the reference's time to rocmath's, C++ stream formatting, and
-the error messages with their exit statuses.
+time per call), the ratio of the reference's time to rocmath's with its bootstrap interval,
+C++ stream formatting, and the error messages with their exit statuses.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TextIO
 
 __all__ = [
-    "Parser", "UsageError", "bool_value", "choice", "device_line", "fmt_g", "letter", "print_help", "ratio",
-    "select_device", "time_each", "time_mean", "usage_failure",
+    "INTERVAL_TRIALS", "Parser", "UsageError", "bool_value", "choice", "device_line", "fmt_g", "letter",
+    "print_help", "ratio", "ratio_interval", "sampled_interval", "select_device", "time_each", "time_mean",
+    "usage_failure",
 ]
 
 
@@ -81,6 +82,35 @@ def fmt_g(x: float) -> str:
 def ratio(reference: float, measured: float) -> float:
     """``reference / measured`` (above 1: rocmath is faster); NaN when ``measured`` is not positive."""
     return reference / measured if measured > 0 else math.nan
+
+
+#: Single interleaved calls behind the interval of the commands that time a loop's mean.
+INTERVAL_TRIALS = 11
+
+
+def ratio_interval(reference_ns: Sequence[float], measured_ns: Sequence[float]) -> tuple[float, float]:
+    """The 95 % bootstrap interval of ``median(reference) / median(measured)`` (NaNs without samples)."""
+    from .timing import ratio_ci
+
+    if not reference_ns or not measured_ns or min(measured_ns) <= 0:
+        return math.nan, math.nan
+    return ratio_ci(reference_ns, measured_ns)
+
+
+def sampled_interval(call: Callable[[], Any], sync: Callable[[], Any], reference: Callable[[], Any],
+                     trials: int) -> tuple[float, float]:
+    """:func:`ratio_interval` from ``trials`` single calls of rocmath's (synchronized) and the
+    reference's, interleaved: the tools that report a loop's mean time add it beside their ratio.
+    Fewer than 3 trials give no interval (NaNs) and make no call."""
+    if trials < 3:
+        return math.nan, math.nan
+
+    def timed() -> None:
+        call()
+        sync()
+
+    measured, ref = time_each([timed, reference], int(trials))
+    return ratio_interval(ref, measured)
 
 
 def device_line() -> str:

@@ -43,6 +43,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from ._cli_common import (
+    INTERVAL_TRIALS,
     Parser,
     UsageError,
     bool_value,
@@ -51,6 +52,7 @@ from ._cli_common import (
     letter,
     print_help,
     ratio,
+    sampled_interval,
     select_device,
     time_mean,
     usage_failure,
@@ -706,8 +708,8 @@ def _column_value(p: Problem, name: str) -> str:
     return str(table[name])
 
 
-def _report(p: Problem, us: float, ref_us: float, verify: tuple[list[float], float, bool] | None,
-            out: TextIO) -> None:
+def _report(p: Problem, us: float, ref_us: float, interval: tuple[float, float],
+            verify: tuple[list[float], float, bool] | None, out: TextIO) -> None:
     a, fam = p.args, p.family
     names: list[str] = []
     values: list[str] = []
@@ -742,8 +744,8 @@ def _report(p: Problem, us: float, ref_us: float, verify: tuple[list[float], flo
             for i, e in enumerate(norms, 1):
                 head += f",norm_error_{i}"
                 line += f",{fmt_g(e)}"
-    head += ",ref-us,ratio"
-    line += f",{fmt_g(ref_us)},{fmt_g(ratio(ref_us, us))}"
+    head += ",ref-us,ratio,ratio-lo,ratio-hi"
+    line += f",{fmt_g(ref_us)},{fmt_g(ratio(ref_us, us))},{fmt_g(interval[0])},{fmt_g(interval[1])}"
     out.write(f"{head}\n{line}\n")
 
 
@@ -777,10 +779,12 @@ def run(p: Problem, out: TextIO) -> int:
         ops = _reference_inputs(p, session.host)
         sc = _reference_scalars(p, session.scalars)
         ref_us = time_mean(lambda: p.family.reference(p, ops, sc), lambda: None, a.cold_iters, a.iters) / 1e3
+        interval = sampled_interval(lambda: session.fn(*args), session.stream.synchronize,
+                                    lambda: p.family.reference(p, ops, sc), min(a.iters, INTERVAL_TRIALS))
     finally:
         session.close()
     if a.iters >= 1:  # rocblas-bench prints no CSV for warm-up only runs
-        _report(p, us, ref_us, verify, out)
+        _report(p, us, ref_us, interval, verify, out)
     if verify is not None and not verify[2]:
         sys.stderr.write(f"rocmath-bench blas: {p.fname}: error above tolerance: "
                          f"{', '.join(fmt_g(e) for e in verify[0])}\n")

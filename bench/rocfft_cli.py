@@ -46,6 +46,7 @@ from ._cli_common import (
     device_line,
     fmt_g,
     print_help,
+    ratio_interval,
     select_device,
     time_each,
     usage_failure,
@@ -546,7 +547,9 @@ def run(args: argparse.Namespace, out: TextIO, argv: Sequence[str] = ()) -> int:
               + "".join(f" {fmt_g(t)}" for t in ref_times) + " ms\n")
     if times:
         med, ref_med = statistics.median(times), statistics.median(ref_times)
-        out.write(f"ratio (reference median / rocmath median): {fmt_g(ref_med / med) if med > 0 else 'inf'}\n")
+        lo, hi = ratio_interval(ref_ns, times_ns)
+        out.write(f"ratio (reference median / rocmath median): {fmt_g(ref_med / med) if med > 0 else 'inf'}"
+                  f" (95 % bootstrap interval {fmt_g(lo)} to {fmt_g(hi)})\n")
     if errors is None:
         return 0
     limit = tol(np.dtype(s.store), "fft", n)

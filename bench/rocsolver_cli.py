@@ -42,7 +42,7 @@ from typing import Any, NamedTuple, TextIO
 
 import numpy as np
 
-from ._cli_common import UsageError, fmt_g, ratio, time_each, usage_failure
+from ._cli_common import UsageError, fmt_g, ratio, ratio_interval, time_each, usage_failure
 
 __all__ = ["VERIFIED", "Command", "UsageError", "main", "parse", "parse_command"]
 
@@ -572,9 +572,11 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
             for b in range(ops.batch):
                 ref(host[b])
 
-        cpu_us = median(time_each([reference], max(1, min(cmd.iters, 5)))[0]) / 1e3
-        header += ["cpu_time_us", "ratio"]
-        row += [f"{cpu_us:.3f}", f"{ratio(cpu_us, gpu_us):.3f}"]
+        ref_times = time_each([reference], max(1, min(cmd.iters, 5)))[0]
+        cpu_us = median(ref_times) / 1e3
+        lo, hi = ratio_interval(ref_times, times)
+        header += ["cpu_time_us", "ratio", "ratio-lo", "ratio-hi"]
+        row += [f"{cpu_us:.3f}", f"{ratio(cpu_us, gpu_us):.3f}", f"{lo:.3f}", f"{hi:.3f}"]
     if checked is not None:
         header.append("error")
         row.append(fmt_g(checked[0]))

@@ -54,6 +54,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._cli_common import (
+    INTERVAL_TRIALS,
     Parser,
     UsageError,
     choice,
@@ -61,6 +62,7 @@ from ._cli_common import (
     letter,
     print_help,
     ratio,
+    sampled_interval,
     select_device,
     time_mean,
     usage_failure,
@@ -837,6 +839,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         error = b.check() if args.verify else None
         ms = time_mean(b.call, s.stream.synchronize, COLD_CALLS, args.iters) / 1e6
         ref_ms = time_mean(b.reference, lambda: None, COLD_CALLS, args.iters) / 1e6
+        lo, hi = sampled_interval(b.call, s.stream.synchronize, b.reference, min(args.iters, INTERVAL_TRIALS))
     finally:
         s.close()
     it, jt = _INDEX[args.indextype]
@@ -844,7 +847,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                ("GB/s", b.gbyte / ms * 1e3 if ms > 0 else 0.0), ("msec", ms), ("iter", args.iters),
                ("verified", "yes" if args.verify else "no"), ("function", args.function), ("import", source),
                ("ctype", _CTYPE[args.precision]), ("itype", it), ("jtype", jt),
-               ("ref-msec", ref_ms), ("ratio", ratio(ref_ms, ms))]
+               ("ref-msec", ref_ms), ("ratio", ratio(ref_ms, ms)), ("ratio-lo", lo), ("ratio-hi", hi)]
     out.write(table(columns))
     if error is not None and not error <= b.tol:
         sys.stderr.write(f"rocmath-bench sparse: {args.function}: relative error {error:.3g} above tolerance "

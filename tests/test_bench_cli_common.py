@@ -71,3 +71,55 @@ def test_time_each_interleaves_the_calls_after_cold_rounds() -> None:
     assert log == ["reset", "a", "b"] * 3
     assert [len(t) for t in times] == [2, 2] and all(t >= 0 for ts in times for t in ts)
     assert common.time_each([lambda: None], 0) == [[]]
+
+
+def test_ratio_interval_brackets_the_median_ratio() -> None:
+    ref = [200.0, 210.0, 190.0, 205.0, 195.0, 400.0]  # one outlier: medians ignore it
+    mine = [100.0, 104.0, 98.0, 101.0, 99.0, 102.0]
+    lo, hi = common.ratio_interval(ref, mine)
+    assert lo <= (sorted(ref)[2] + sorted(ref)[3]) / (sorted(mine)[2] + sorted(mine)[3]) <= hi
+    assert 1.8 < lo <= hi <= max(ref) / min(mine)
+    assert all(math.isnan(v) for v in common.ratio_interval([], mine))
+
+
+def test_sampled_interval_interleaves_single_calls() -> None:
+    order: list[str] = []
+    lo, hi = common.sampled_interval(lambda: order.append("a"), lambda: order.append("sync"),
+                                     lambda: order.append("ref"), 4)
+    assert order == ["a", "sync", "ref"] * 4 and 0 < lo <= hi
+    order.clear()
+    assert all(math.isnan(v) for v in common.sampled_interval(lambda: order.append("a"), lambda: None,
+                                                              lambda: None, 2))
+    assert order == []  # too few trials for an interval: no calls at all
+
+
+@pytest.mark.parametrize("command", [
+    "blas -f axpy -r f32_r -n 256 -i 5 -j 1",
+    "sparse -f csrmv -r d -m 60 -n 50 -i 5",
+    "solver -f getrf -r d -m 8 -n 8 -i 5 -j 0",
+])
+def test_library_commands_print_the_ratio_interval(command: str) -> None:
+    import shlex
+
+    from rocmath.bench.cli import main
+
+    out = io.StringIO()
+    assert main(shlex.split(command), out=out) == 0
+    lines = [line for line in out.getvalue().splitlines() if "ratio-lo" in line]
+    assert lines, out.getvalue()
+    header = [c.strip() for c in (lines[0].split(",") if "," in lines[0] else lines[0].split())]
+    rows = out.getvalue().splitlines()
+    row = rows[rows.index(lines[0]) + 1]
+    cells = dict(zip(header, [c.strip() for c in (row.split(",") if "," in row else row.split())], strict=True))
+    lo, hi = float(cells["ratio-lo"]), float(cells["ratio-hi"])
+    assert 0 <= lo <= hi  # (the sparse table prints two decimals)
+
+
+def test_fft_command_prints_the_ratio_interval() -> None:
+    import shlex
+
+    from rocmath.bench.cli import main
+
+    out = io.StringIO()
+    assert main(shlex.split("fft --length 64 -b 2 -t 0 -N 5"), out=out) == 0
+    assert "95 % bootstrap interval" in out.getvalue()

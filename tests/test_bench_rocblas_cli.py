@@ -131,7 +131,7 @@ def test_gemm_csv_columns_and_values():
     rc, lines = _run("-f gemm -r s --transposeB T -m 8 -n 6 -k 4 --lda 9 --alpha 2 -i 2 -j 1")
     assert rc == 0
     assert lines[-2] == ("transA,transB,M,N,K,alpha,lda,beta,ldb,ldc,cold_iters,hot_iters,rocblas-Gflops,us,"
-                         "ref-us,ratio")
+                         "ref-us,ratio,ratio-lo,ratio-hi")
     row = _csv(lines)
     assert [row[c] for c in ("transA", "transB", "M", "N", "K", "alpha", "lda", "beta", "ldb", "ldc")] == [
         "N", "T", "8", "6", "4", "2", "9", "0", "128", "128"]
@@ -147,17 +147,17 @@ def test_csv_of_strided_batched_verified_and_memory_bound_functions():
     rc, lines = _run("-f gemm_strided_batched -r z -m 3 -n 2 -k 2 --batch_count 2 --alphai 1 -v 1 " + " ".join(FAST))
     assert rc == 0
     assert lines[-2] == ("transA,transB,M,N,K,alpha,lda,stride_a,beta,ldb,stride_b,ldc,stride_c,batch_count,"
-                         "cold_iters,hot_iters,rocblas-Gflops,us,CPU-Gflops,CPU-us,norm_error_1,ref-us,ratio")
+                         "cold_iters,hot_iters,rocblas-Gflops,us,CPU-Gflops,CPU-us,norm_error_1,ref-us,ratio,ratio-lo,ratio-hi")
     assert _csv(lines)["alpha"] == "(1: 1)"
     rc, lines = _run("-f axpy_strided_batched -r d -n 10 --batch_count 2 -v 1 " + " ".join(FAST))
     assert lines[-2] == ("N,alpha,incx,incy,stride_x,stride_y,batch_count,cold_iters,hot_iters,rocblas-Gflops,"
-                         "rocblas-GB/s,us,CPU-Gflops,CPU-us,norm_error_1,norm_error_2,ref-us,ratio")
+                         "rocblas-GB/s,us,CPU-Gflops,CPU-us,norm_error_1,norm_error_2,ref-us,ratio,ratio-lo,ratio-hi")
     rc, lines = _run("-f iamax -r s -n 10 -v 1 " + " ".join(FAST))
-    assert lines[-2] == "N,incx,cold_iters,hot_iters,rocblas-GB/s,us,CPU-us,norm_error_1,norm_error_2,ref-us,ratio"
+    assert lines[-2] == "N,incx,cold_iters,hot_iters,rocblas-GB/s,us,CPU-us,norm_error_1,norm_error_2,ref-us,ratio,ratio-lo,ratio-hi"
     rc, lines = _run("-f trmm -r d -m 3 -n 2 " + " ".join(FAST))
     assert lines[-2].startswith("side,uplo,transA,diag,M,N,alpha,lda,ldb,ldc,outofplace,cold_iters")
     rc, lines = _run("-f rot -r s -n 5 -v 1 " + " ".join(FAST))
-    assert lines[-2].endswith("CPU-us,norm_error_1,norm_error_2,norm_error_3,norm_error_4,ref-us,ratio")
+    assert lines[-2].endswith("CPU-us,norm_error_1,norm_error_2,norm_error_3,norm_error_4,ref-us,ratio,ratio-lo,ratio-hi")
 
 
 def test_csv_prefix_columns_and_warmup_only():

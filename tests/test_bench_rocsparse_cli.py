@@ -13,7 +13,7 @@ from rocmath.bench import cli
 from rocmath.bench.rocsparse_cli import UsageError, laplacian, parse_args, random_matrix, table
 
 TAIL = ["GFlop/s", "GB/s", "msec", "iter", "verified", "function", "import", "ctype", "itype", "jtype", "ref-msec",
-        "ratio"]
+        "ratio", "ratio-lo", "ratio-hi"]
 
 
 def _run(*argv: str) -> tuple[int, list[str], list[str]]:
