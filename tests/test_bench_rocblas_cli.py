@@ -153,11 +153,13 @@ def test_csv_of_strided_batched_verified_and_memory_bound_functions():
     assert lines[-2] == ("N,alpha,incx,incy,stride_x,stride_y,batch_count,cold_iters,hot_iters,rocblas-Gflops,"
                          "rocblas-GB/s,us,CPU-Gflops,CPU-us,norm_error_1,norm_error_2,ref-us,ratio,ratio-lo,ratio-hi")
     rc, lines = _run("-f iamax -r s -n 10 -v 1 " + " ".join(FAST))
-    assert lines[-2] == "N,incx,cold_iters,hot_iters,rocblas-GB/s,us,CPU-us,norm_error_1,norm_error_2,ref-us,ratio,ratio-lo,ratio-hi"
+    assert lines[-2] == ("N,incx,cold_iters,hot_iters,rocblas-GB/s,us,CPU-us,norm_error_1,norm_error_2,"
+                         "ref-us,ratio,ratio-lo,ratio-hi")
     rc, lines = _run("-f trmm -r d -m 3 -n 2 " + " ".join(FAST))
     assert lines[-2].startswith("side,uplo,transA,diag,M,N,alpha,lda,ldb,ldc,outofplace,cold_iters")
     rc, lines = _run("-f rot -r s -n 5 -v 1 " + " ".join(FAST))
-    assert lines[-2].endswith("CPU-us,norm_error_1,norm_error_2,norm_error_3,norm_error_4,ref-us,ratio,ratio-lo,ratio-hi")
+    assert lines[-2].endswith("CPU-us,norm_error_1,norm_error_2,norm_error_3,norm_error_4,"
+                              "ref-us,ratio,ratio-lo,ratio-hi")
 
 
 def test_csv_prefix_columns_and_warmup_only():
