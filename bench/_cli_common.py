@@ -4,23 +4,27 @@ Each command parses its ROCm bench tool's flags and builds its problems; the pie
 the rest: the argument parser that reports usage errors (exit status 2) instead of exiting,
 the flag value types, the device banner and ``--device`` check, the two timing loops the ROCm
 bench tools use (the mean of ``hot`` back-to-back calls between synchronizations, and one
-time per call), the ratio of the reference's time to rocmath's with its bootstrap interval,
+time per call), each interleaved with the NumPy/SciPy reference, the ratio of the
+reference's median time to rocmath's with its bootstrap interval,
 C++ stream formatting, and the error messages with their exit statuses.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import math
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, NoReturn, TextIO
 
+from .report import Progress
+
 __all__ = [
-    "INTERVAL_TRIALS", "Parser", "UsageError", "bool_value", "choice", "device_line", "fmt_g", "letter",
-    "print_help", "ratio", "ratio_interval", "sampled_interval", "select_device", "time_each", "time_mean",
-    "usage_failure",
+    "ROUNDS", "Parser", "Rounds", "UsageError", "bool_value", "choice", "device_line", "fmt_g", "letter",
+    "print_help", "ratio", "ratio_interval", "select_device", "time_each", "time_rounds", "usage_failure",
 ]
 
 
@@ -84,33 +88,14 @@ def ratio(reference: float, measured: float) -> float:
     return reference / measured if measured > 0 else math.nan
 
 
-#: Single interleaved calls behind the interval of the commands that time a loop's mean.
-INTERVAL_TRIALS = 11
-
-
 def ratio_interval(reference_ns: Sequence[float], measured_ns: Sequence[float]) -> tuple[float, float]:
-    """The 95 % bootstrap interval of ``median(reference) / median(measured)`` (NaNs without samples)."""
+    """The 95 % bootstrap interval of ``median(reference) / median(measured)`` (NaNs with fewer than
+    3 samples a side, too few for an interval)."""
     from .timing import ratio_ci
 
-    if not reference_ns or not measured_ns or min(measured_ns) <= 0:
+    if min(len(reference_ns), len(measured_ns)) < 3 or min(measured_ns) <= 0:
         return math.nan, math.nan
     return ratio_ci(reference_ns, measured_ns)
-
-
-def sampled_interval(call: Callable[[], Any], sync: Callable[[], Any], reference: Callable[[], Any],
-                     trials: int) -> tuple[float, float]:
-    """:func:`ratio_interval` from ``trials`` single calls of rocmath's (synchronized) and the
-    reference's, interleaved: the tools that report a loop's mean time add it beside their ratio.
-    Fewer than 3 trials give no interval (NaNs) and make no call."""
-    if trials < 3:
-        return math.nan, math.nan
-
-    def timed() -> None:
-        call()
-        sync()
-
-    measured, ref = time_each([timed, reference], int(trials))
-    return ratio_interval(ref, measured)
 
 
 def device_line() -> str:
@@ -151,27 +136,91 @@ def print_help(parser: argparse.ArgumentParser, out: TextIO) -> int:
 # --- timing --------------------------------------------------------------------------------------
 
 
-def time_mean(call: Callable[[], Any], sync: Callable[[], Any], cold: int, hot: int) -> float:
-    """Mean nanoseconds of ``hot`` back-to-back calls after ``cold`` untimed ones, synchronized
-    before and after the timed loop (rocblas-bench's and rocsparse-bench's loops)."""
+#: The most rounds :func:`time_rounds` splits the hot calls into.
+ROUNDS = 11
+
+
+@dataclass(frozen=True)
+class Rounds:
+    """What :func:`time_rounds` measured.
+
+    Attributes
+    ----------
+    mean_ns, reference_mean_ns
+        Nanoseconds per call over all hot calls: rocmath's (rocblas-bench's ``us``) and the reference's.
+    ratio
+        ``median(reference) / median(rocmath)`` over the rounds' times per call (> 1: rocmath is faster).
+    interval
+        Its 95 % bootstrap interval (NaNs with fewer than 3 rounds).
+    """
+
+    mean_ns: float
+    reference_mean_ns: float
+    ratio: float
+    interval: tuple[float, float]
+
+
+def time_rounds(call: Callable[[], Any], sync: Callable[[], Any], reference: Callable[[], Any], cold: int,
+                hot: int, rounds: int = ROUNDS, clock: Callable[[], int] = time.perf_counter_ns) -> Rounds:
+    """The timing of rocblas-bench and rocsparse-bench (a loop of ``hot`` back-to-back calls after
+    ``cold`` untimed ones), interleaved with the reference.
+
+    The hot calls are split into ``min(hot, rounds)`` rounds of (nearly) equal size; a round times
+    its calls of rocmath's back to back up to a synchronization, then as many of the reference's,
+    A B A B ..., so that machine noise hits both alike.  The means per call are rocblas-bench's
+    (synchronized once a round rather than once); the ratio is of the medians over the rounds, with
+    its bootstrap interval, so that one disturbed round does not move it.  ``hot = 0`` makes only
+    the cold calls and gives zero times.  ``clock`` is an integer nanosecond clock (tests pass a
+    fake one).
+    """
+    from .timing import median
+
     for _ in range(cold):
         call()
     sync()
-    t0 = time.perf_counter_ns()
-    for _ in range(hot):
-        call()
-    sync()
-    return (time.perf_counter_ns() - t0) / max(hot, 1)
+    for _ in range(cold):
+        reference()
+    count = min(hot, rounds)
+    if count < 1:
+        return Rounds(0.0, 0.0, math.nan, (math.nan, math.nan))
+    sizes = [hot // count + (i < hot % count) for i in range(count)]
+    mine: list[float] = []
+    ref: list[float] = []
+    progress = Progress(count)
+    gc_was_on = gc.isenabled()
+    gc.disable()  # a collection would land in one side's round (as in timing.time_interleaved)
+    try:
+        for size in sizes:
+            t0 = clock()
+            for _ in range(size):
+                call()
+            sync()
+            t1 = clock()
+            for _ in range(size):
+                reference()
+            t2 = clock()
+            mine.append((t1 - t0) / size)
+            ref.append((t2 - t1) / size)
+            progress.step()
+    finally:
+        if gc_was_on:
+            gc.enable()
+        progress.clear()
+    return Rounds(sum(t * n for t, n in zip(mine, sizes, strict=True)) / hot,
+                  sum(t * n for t, n in zip(ref, sizes, strict=True)) / hot,
+                  ratio(median(ref), median(mine)), ratio_interval(ref, mine))
 
 
 def time_each(calls: Sequence[Callable[[], Any]], trials: int, *, cold: int = 0,
-              before: Callable[[], Any] | None = None) -> list[list[int]]:
+              before: Callable[[], Any] | None = None, progress: Progress | None = None) -> list[list[int]]:
     """Nanoseconds of every call of ``calls``, taken in turn ``trials`` times.
 
     Each round runs ``before`` (untimed: fresh input), then times each of ``calls`` once, so
     that machine noise hits them alike (rocsolver-bench's per-call loop; rocfft-bench's trials,
     interleaved here with the reference).  ``cold`` untimed rounds come first.  A call that
-    queues asynchronous work must wait for it itself.
+    queues asynchronous work must wait for it itself.  A run longer than a few seconds shows
+    a progress line on a terminal: its own, or ``progress`` (stepped once a round, left for the
+    caller to clear) when one timing spans several calls.
 
     Returns
     -------
@@ -179,12 +228,19 @@ def time_each(calls: Sequence[Callable[[], Any]], trials: int, *, cold: int = 0,
         One list of ``trials`` times per call.
     """
     times: list[list[int]] = [[] for _ in calls]
-    for i in range(cold + trials):
-        if before is not None:
-            before()
-        for fn, samples in zip(calls, times, strict=True):
-            t0 = time.perf_counter_ns()
-            fn()
-            if i >= cold:
-                samples.append(time.perf_counter_ns() - t0)
+    own = progress is None
+    shown = Progress(cold + trials) if progress is None else progress
+    try:
+        for i in range(cold + trials):
+            if before is not None:
+                before()
+            for fn, samples in zip(calls, times, strict=True):
+                t0 = time.perf_counter_ns()
+                fn()
+                if i >= cold:
+                    samples.append(time.perf_counter_ns() - t0)
+            shown.step()
+    finally:
+        if own:
+            shown.clear()
     return times

@@ -2,7 +2,14 @@
 
 ``BASELINE.json`` is a run saved with ``rocmath-bench --json``.  The current results are
 ``CURRENT.json`` when given, else a new run of the baseline's configuration (suite, filter,
-repeats, warm-up, extra modules) on this machine (``--save PATH`` keeps it).  Each (case, size)
+repeats, warm-up, extra modules) on this machine (``--save PATH`` keeps it).
+
+Times only compare on one machine, so the baseline of a regression check belongs to the machine
+that runs it: when ``BASELINE.json`` does not exist yet (or with ``--record``), the command runs
+the configuration ``--suite``, ``--filter``, ``--repeats``, ``--warmup`` and ``--module`` give
+and saves it there as the baseline (exit status 0 when every case passes its check); later runs
+on the same machine are checked against it.  ``{host}`` in the path stands for this machine's
+name, so that machines sharing a folder (a CI cache) keep one baseline each.  Each (case, size)
 of both is compared on the two measures a run saves with their bootstrap 95 % intervals:
 
 - time: the warm median; it regressed when the current interval lies above the baseline's,
@@ -12,9 +19,9 @@ of both is compared on the two measures a run saves with their bootstrap 95 % in
   by more than the threshold: ``current high x (1 + threshold) < baseline low``.
 
 The mirror conditions report an improvement; overlapping intervals are "same (within noise)".
-Times are only comparable on the same machine: when the two runs' machines differ the report
-says so, and ``--metric ratio`` checks the ratio alone.  A case that fails its correctness
-check (or errors) in the current results is flagged too.
+``--metric auto`` (the default) checks both on the machine of the baseline and the ratio alone
+when the two runs' machines differ (the report says so); ``time``, ``ratio`` or ``both`` choose.
+A case that fails its correctness check (or errors) in the current results is flagged too.
 
 Exit status: 0 when nothing regressed or fails, 1 when a case regressed or fails, 2 for a
 usage error (an unreadable or foreign file, no case in common).
@@ -23,9 +30,11 @@ usage error (an unreadable or foreign file, no case in common).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
+import platform
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -35,7 +44,7 @@ from typing import Any, TextIO
 from ._cli_common import Parser, UsageError, usage_failure
 from .report import JSON_SCHEMA
 
-__all__ = ["DEFAULT_THRESHOLD", "Verdict", "compare_docs", "load", "main"]
+__all__ = ["DEFAULT_THRESHOLD", "Verdict", "baseline_path", "compare_docs", "load", "main", "same_machine"]
 
 #: Changes up to this fraction beyond the intervals are not flagged (run-to-run drift).
 DEFAULT_THRESHOLD = 0.05
@@ -182,6 +191,22 @@ def compare_docs(baseline: dict[str, Any], current: dict[str, Any], *, metric: s
     return out
 
 
+def _differences(baseline: dict[str, Any], current: dict[str, Any]) -> list[str]:
+    bm, cm = baseline.get("machine", {}), current.get("machine", {})
+    return [k for k in _MACHINE_KEYS if bm.get(k) != cm.get(k)]
+
+
+def same_machine(baseline: dict[str, Any], current: dict[str, Any]) -> bool:
+    """Whether two results documents come from the same machine (host, processor, CPUs, numba
+    threads): only then do their times compare."""
+    return not _differences(baseline, current)
+
+
+def baseline_path(path: str) -> str:
+    """``path`` with ``{host}`` replaced by this machine's name."""
+    return path.replace("{host}", platform.node() or "unknown-host")
+
+
 def _describe(name: str, doc: dict[str, Any]) -> str:
     m = doc.get("machine", {})
     return (f"{name} ({doc.get('timestamp', '?')}, rocmath {doc.get('rocmath_version', '?')}, host "
@@ -196,11 +221,12 @@ def report(verdicts: Sequence[Verdict], baseline: dict[str, Any], current: dict[
            metric: str, threshold: float, out: TextIO) -> None:
     """Print the comparison: the two runs, a note when their machines differ, one row per case."""
     out.write(f"baseline: {_describe(names[0], baseline)}\ncurrent:  {_describe(names[1], current)}\n")
-    bm, cm = baseline.get("machine", {}), current.get("machine", {})
-    differ = [k for k in _MACHINE_KEYS if bm.get(k) != cm.get(k)]
+    differ = _differences(baseline, current)
     if differ and metric != "ratio":
         out.write(f"note: the machines differ ({', '.join(differ)}): times do not compare; --metric ratio checks "
                   "the ratios alone\n")
+    elif differ:
+        out.write(f"note: the machines differ ({', '.join(differ)}): the ratios alone are checked\n")
     out.write(f"checked: {metric}; a change counts when the 95% intervals are more than {100 * threshold:g}% "
               "apart\n\n")
     width = max([len(v.case) for v in verdicts] + [4])
@@ -222,19 +248,58 @@ def report(verdicts: Sequence[Verdict], baseline: dict[str, Any], current: dict[
 
 def _parser() -> Parser:
     p = Parser(prog="rocmath-bench check", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("baseline", help="results saved by rocmath-bench --json")
+    p.add_argument("baseline", help="results saved by rocmath-bench --json; recorded there when missing ({host}: "
+                                    "this machine's name)")
     p.add_argument("current", nargs="?", default=None,
                    help="results to check (default: a new run of the baseline's configuration)")
-    p.add_argument("--metric", choices=("time", "ratio", "both"), default="both",
-                   help="what may regress (default both; ratio alone across machines)")
+    p.add_argument("--metric", choices=("auto", "time", "ratio", "both"), default="auto",
+                   help="what may regress (default auto: both on the baseline's machine, else the ratio)")
     p.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD, metavar="FRACTION",
                    help=f"how far apart the intervals must be (default {DEFAULT_THRESHOLD})")
     p.add_argument("--repeats", type=int, default=None, metavar="N",
-                   help="timed pairs of the new run (default: the baseline's)")
+                   help="timed pairs of the new run (default: the baseline's; 21 when recording)")
     p.add_argument("--save", default=None, metavar="PATH", help="keep the new run's results in PATH")
     p.add_argument("--json", default=None, metavar="PATH", help="also write the verdicts to PATH")
     p.add_argument("--no-prime", action="store_true", help="as rocmath-bench's, for the new run")
+    p.add_argument("--record", "--record-baseline", action="store_true",
+                   help="run and save a new baseline even if BASELINE exists")
+    record = p.add_argument_group("what a recorded baseline runs (as rocmath-bench's options)")
+    record.add_argument("--suite", default=None, help="suite (default quick)")
+    record.add_argument("--filter", default=None, metavar="SUBSTRING", help="only cases whose name contains it")
+    record.add_argument("--warmup", type=int, default=None, metavar="N", help="untimed pairs (default 2)")
+    record.add_argument("--module", action="append", default=[], metavar="MODULE", help="more cases (repeatable)")
     return p
+
+
+def _record(args: argparse.Namespace, path: str, registry: Any, console: bool, out: TextIO) -> int:
+    """Run the configuration of ``args`` and save it to ``path`` as the baseline; the run's exit status.
+    Re-recording (``--record``), what ``args`` leaves out is the old baseline's."""
+    from .cli import run_suite
+
+    if os.path.exists(path):
+        with contextlib.suppress(UsageError):
+            config = load(path).get("config", {})
+            args.suite = args.suite or config.get("suite")
+            args.filter = args.filter or config.get("filter")
+            args.module = args.module or list(config.get("modules") or [])
+            args.repeats = args.repeats or config.get("repeats")
+            args.warmup = config.get("warmup") if args.warmup is None else args.warmup
+    argv = ["--suite", args.suite or "quick", "--json", path]
+    if args.repeats is not None:
+        argv += ["--repeats", str(args.repeats)]
+    if args.warmup is not None:
+        argv += ["--warmup", str(args.warmup)]
+    if args.filter:
+        argv += ["--filter", args.filter]
+    for module in args.module:
+        argv += ["--module", module]
+    if args.no_prime:
+        argv.append("--no-prime")
+    status = run_suite(argv, registry=registry, out=out, console=console)
+    if status != 2 and os.path.exists(path):
+        out.write(f"\nbaseline recorded in {path}: later runs of 'rocmath-bench check {args.baseline}' on this "
+                  "machine are checked against it\n")
+    return status
 
 
 def _run_again(baseline: dict[str, Any], args: argparse.Namespace, registry: Any, console: bool,
@@ -252,6 +317,17 @@ def _run_again(baseline: dict[str, Any], args: argparse.Namespace, registry: Any
     if args.no_prime:
         argv.append("--no-prime")
     return run_suite(argv, registry=registry, out=out, console=console)
+
+
+def _same_configuration(baseline: dict[str, Any], args: argparse.Namespace) -> None:
+    """Raise :class:`UsageError` when the options that choose the cases differ from the baseline's."""
+    config = baseline.get("config", {})
+    given = {"suite": args.suite, "filter": args.filter, "modules": args.module or None}
+    differ = [k for k, v in given.items() if v is not None and v != (config.get(k) or ("quick" if k == "suite"
+                                                                                         else None))]
+    if differ:
+        raise UsageError(f"the baseline {args.baseline} was recorded with other {', '.join(differ)} "
+                         f"({', '.join(f'{k}={config.get(k)!r}' for k in differ)}): --record to record a new one")
 
 
 def main(argv: Sequence[str], out: TextIO | None = None, *, registry: Any = None, console: bool = False) -> int:
@@ -274,28 +350,39 @@ def main(argv: Sequence[str], out: TextIO | None = None, *, registry: Any = None
             raise UsageError(f"--threshold must be >= 0, got {args.threshold}")
         if args.repeats is not None and args.repeats < 1:
             raise UsageError(f"--repeats must be at least 1, got {args.repeats}")
-        baseline = load(args.baseline)
+        if args.warmup is not None and args.warmup < 0:
+            raise UsageError(f"--warmup must be at least 0, got {args.warmup}")
+        path = baseline_path(args.baseline)
+        if args.current is None and (args.record or not os.path.exists(path)):
+            return _record(args, path, registry, console, out)
+        if args.record:
+            raise UsageError("--record runs a new baseline: it takes no CURRENT file")
+        baseline = load(path)
+        _same_configuration(baseline, args)
         if args.current is not None:
-            current, names = load(args.current), (args.baseline, args.current)
+            current, names = load(args.current), (path, args.current)
         else:
-            path = args.save or os.path.join(tempfile.mkdtemp(prefix="rocmath-check-"), "current.json")
-            status = _run_again(baseline, args, registry, console, out, path)
-            if status == 2 or not os.path.exists(path):
+            new = args.save or os.path.join(tempfile.mkdtemp(prefix="rocmath-check-"), "current.json")
+            status = _run_again(baseline, args, registry, console, out, new)
+            if status == 2 or not os.path.exists(new):
                 return usage_failure(prog, "the new run did not run (see above)")
             out.write("\n")
-            current, names = load(path), (args.baseline, args.save or "this run")
+            current, names = load(new), (path, args.save or "this run")
             if not args.save:
-                os.unlink(path)
-                os.rmdir(os.path.dirname(path))
+                os.unlink(new)
+                os.rmdir(os.path.dirname(new))
     except UsageError as exc:
         return usage_failure(prog, exc)
-    verdicts = compare_docs(baseline, current, metric=args.metric, threshold=args.threshold)
+    metric = args.metric
+    if metric == "auto":
+        metric = "both" if same_machine(baseline, current) else "ratio"
+    verdicts = compare_docs(baseline, current, metric=metric, threshold=args.threshold)
     if not any(v.status not in ("missing", "new") for v in verdicts):
         return usage_failure(prog, f"{names[0]} and {names[1]} have no case in common")
-    report(verdicts, baseline, current, names, args.metric, args.threshold, out)
+    report(verdicts, baseline, current, names, metric, args.threshold, out)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"baseline": names[0], "current": names[1], "metric": args.metric, "threshold": args.threshold,
+            json.dump({"baseline": names[0], "current": names[1], "metric": metric, "threshold": args.threshold,
                        "verdicts": [asdict(v) for v in verdicts]}, f, indent=1)
     return 1 if any(v.bad for v in verdicts) else 0
 

@@ -4,7 +4,8 @@
 :mod:`rocmath.bench.rocblas_cli`; ``solver``, ``fft`` and ``sparse`` likewise for rocsolver-bench,
 rocfft-bench and rocsparse-bench); ``rocmath-bench compare A B`` times two revisions or
 configurations against each other (:mod:`rocmath.bench.compare`); ``rocmath-bench check
-BASELINE.json [CURRENT.json]`` flags regressions against saved results (:mod:`rocmath.bench.check`);
+BASELINE.json [CURRENT.json]`` flags regressions against saved results, recording the baseline of
+this machine when it is missing (:mod:`rocmath.bench.check`);
 ``rocmath-bench plot`` draws saved results (:mod:`rocmath.bench.plot`); ``rocmath-bench --yaml
 FILE`` runs a list of problems in one process (:mod:`rocmath.bench.problems`).
 
@@ -23,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from .registry import Registry, default_registry, discover
-from .report import Table, format_time, machine_info, to_json, write_json
+from .report import Progress, Table, format_time, machine_info, to_json, write_json
 from .runner import DEFAULT_REPEATS, DEFAULT_WARMUP, CaseResult, run_cases
 
 __all__ = ["main", "run_suite"]
@@ -83,36 +84,6 @@ def _restart_with_sleeping_blas_threads() -> None:
     sys.stdout.flush()
     sys.stderr.flush()
     os.execve(sys.executable, [sys.executable, "-m", "rocmath.bench.cli", *sys.argv[1:]], env)
-
-
-class Progress:
-    """A progress line on a terminal's stderr (``[7/38] 12.3 s, ~41 s left``) for runs longer than
-    a couple of seconds; nothing when stderr is not a terminal."""
-
-    AFTER_NS = 2_000_000_000
-
-    def __init__(self, total: int, t0: int, stream: TextIO | None = None):
-        self.total, self.t0, self.done = total, t0, 0
-        self.stream = stream or sys.stderr
-        self.shown = False
-        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
-
-    def step(self, r: CaseResult) -> None:
-        self.done += 1
-        elapsed = time.perf_counter_ns() - self.t0
-        if not self.enabled or elapsed < self.AFTER_NS or self.done >= self.total:
-            return
-        left = elapsed / self.done * (self.total - self.done)
-        self.stream.write(f"\r[{self.done}/{self.total}] {format_time(elapsed)}, ~{format_time(left)} left "
-                          f"(last: {r.case})\x1b[K")
-        self.stream.flush()
-        self.shown = True
-
-    def clear(self) -> None:
-        if self.shown:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
-            self.shown = False
 
 
 def _positive(text: str) -> int:
@@ -258,7 +229,7 @@ def run_suite(argv: Sequence[str], *, registry: Registry | None = None, out: Tex
     def on_result(r: CaseResult) -> None:
         progress.clear()
         table.row(r)
-        progress.step(r)
+        progress.step(r.case)
 
     results: list[CaseResult] = run_cases(cases, suite, repeats=args.repeats, warmup=args.warmup,
                                           on_result=on_result)

@@ -12,6 +12,12 @@ For every case of the suite both workers set the problem up, then time it altern
 ..., so that machine noise hits both alike.  The report gives each side's median, the ratio
 ``A / B`` (above 1: B is faster) with its bootstrap 95 % interval, and a verdict: a difference
 is reported only when the interval excludes 1.
+
+Both sides run on this machine in the same minutes, so the comparison holds on any machine,
+a CI runner included: ``rocmath-bench compare origin/main . --threshold 0.05`` exits with
+status 1 when a case of the working tree (B) is slower than main's beyond noise by more than
+5 % (the interval's upper end below ``1 / 1.05``).  Without ``--threshold`` the exit status
+is 1 only when a case fails to run.
 """
 
 from __future__ import annotations
@@ -29,9 +35,10 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from .registry import default_registry, discover
+from .report import Progress
 from .timing import median, ratio_ci
 
-__all__ = ["Side", "compare", "main", "verdict"]
+__all__ = ["Side", "compare", "main", "regressed", "verdict"]
 
 
 @dataclass
@@ -92,6 +99,11 @@ def _ask(proc: subprocess.Popen[str], **cmd: Any) -> dict[str, Any]:
     return json.loads(line)
 
 
+def regressed(row: dict[str, Any], threshold: float) -> bool:
+    """Whether B is slower than A in a :func:`compare` row beyond noise by more than ``threshold``."""
+    return "ratio_ci" in row and row["ratio_ci"][1] * (1.0 + threshold) < 1.0
+
+
 def verdict(a_ns: Sequence[float], b_ns: Sequence[float]) -> tuple[float, tuple[float, float], str]:
     """``(median(A) / median(B), its 95 % interval, verdict)``: ``"B faster"`` or ``"B slower"``
     only when the interval excludes 1, else ``"same (within noise)"``."""
@@ -130,11 +142,14 @@ def compare(side_a: Side, side_b: Side, cases: list[tuple[str, Any]], repeats: i
                   f"95% bootstrap interval; {repeats} alternating pairs\n\n")
         out.write(f"{'case':<{width}}  {'size':<14}  {'A med':>10}  {'B med':>10}  {'ratio':>7}  "
                   f"{'interval':>15}  verdict\n")
+        progress = Progress(len(cases))
         for name, size in cases:
+            progress.clear()
             size_json = json.loads(json.dumps(size))
             setups = [_ask(p, op="setup", case=name, size=size_json) for p in procs]
             errors = [s["error"] for s in setups if "error" in s]
             if errors:
+                progress.step(name)
                 out.write(f"{name:<{width}}  {size!s:<14}  error: {errors[0]}\n")
                 rows.append({"case": name, "size": size_json, "error": errors[0]})
                 continue
@@ -151,6 +166,8 @@ def compare(side_a: Side, side_b: Side, cases: list[tuple[str, Any]], repeats: i
             out.flush()
             rows.append({"case": name, "size": size_json, "label": label, "a_ns": samples[0], "b_ns": samples[1],
                          "ratio": ratio, "ratio_ci": [low, high], "verdict": say})
+            progress.step(name)
+        progress.clear()
     finally:
         for p in procs:
             with contextlib.suppress(Exception):  # a dead worker is reported already
@@ -169,7 +186,11 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
     p.add_argument("--filter", default=None, metavar="SUBSTRING")
     p.add_argument("--repeats", type=int, default=15, metavar="N", help="alternating pairs per case (default 15)")
     p.add_argument("--json", default=None, metavar="PATH", help="also write the samples and verdicts to PATH")
+    p.add_argument("--threshold", type=float, default=None, metavar="FRACTION",
+                   help="exit with status 1 when B is slower than A beyond noise by more than FRACTION (e.g. 0.05)")
     args = p.parse_args(argv)
+    if args.threshold is not None and args.threshold < 0:
+        p.error(f"--threshold must be >= 0, got {args.threshold}")
     out = out or sys.stdout
     discover()
     cases = [(c.name, size) for c in default_registry.select(args.suite, args.filter)
@@ -189,7 +210,11 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
         if args.json:
             with open(args.json, "w", encoding="utf-8") as f:
                 json.dump({"a": args.a, "b": args.b, "suite": args.suite, "rows": rows}, f)
-        return 1 if any("error" in r for r in rows) else 0
+        slower = [] if args.threshold is None else [r for r in rows if regressed(r, args.threshold)]
+        if slower:
+            out.write(f"\nB slower than A beyond noise by more than {100 * args.threshold:g}%: "
+                      + ", ".join(f"{r['case']} [{r['label']}]" for r in slower) + "\n")
+        return 1 if slower or any("error" in r for r in rows) else 0
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
         if trees:  # the worktrees' directories are gone: git forgets them

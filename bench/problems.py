@@ -75,17 +75,24 @@ def run_files(paths: Sequence[str], main: Callable[..., int], out: TextIO | None
     """Run every problem of the YAML files through ``main`` (``rocmath-bench``'s), in order."""
     import yaml
 
+    from .report import Progress
+
     out = out or sys.stdout
     status = 0
-    for path in paths:
-        with open(path, encoding="utf-8") as f:
-            entries = yaml.safe_load(f) or []
+    argvs: list[list[str]] = []
+    for path in paths:  # every file read first: a bad one stops the run before it starts
         try:
-            argvs = commands(entries if isinstance(entries, list) else [entries])
-        except ValueError as exc:
+            with open(path, encoding="utf-8") as f:
+                entries = yaml.safe_load(f) or []
+            argvs += commands(entries if isinstance(entries, list) else [entries])
+        except (OSError, ValueError, yaml.YAMLError) as exc:
             sys.stderr.write(f"rocmath-bench: {path}: {exc}\n")
             return 2
-        for argv in argvs:
-            out.write(f"# rocmath-bench {shlex.join(argv)}\n")
-            status = max(status, main(argv, out=out))
+    progress = Progress(len(argvs))
+    for argv in argvs:
+        progress.clear()
+        out.write(f"# rocmath-bench {shlex.join(argv)}\n")
+        status = max(status, main(argv, out=out))
+        progress.step(" ".join(argv[:3]))
+    progress.clear()
     return status

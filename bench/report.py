@@ -8,13 +8,14 @@ import math
 import os
 import platform
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from .runner import CaseResult
 
-__all__ = ["JSON_SCHEMA", "Table", "format_time", "machine_info", "to_json", "write_json"]
+__all__ = ["JSON_SCHEMA", "Progress", "Table", "format_time", "machine_info", "to_json", "write_json"]
 
 #: Identifies the JSON layout; bump it when a key changes meaning.
 JSON_SCHEMA = "rocmath-bench/1"
@@ -28,6 +29,51 @@ def format_time(ns: float | None) -> str:
         if abs(ns) >= scale:
             return f"{ns / scale:.3g} {unit}"
     return f"{ns:.0f} ns"
+
+
+class Progress:
+    """A progress line on a terminal's stderr (``[7/38] 12.3 s, ~41 s left (last: blas.gemm_d)``) for
+    runs longer than a couple of seconds; nothing when the stream is not a terminal.
+
+    Parameters
+    ----------
+    total
+        The steps the run takes (cases, problems, timing rounds).
+    t0
+        When the run started (``time.perf_counter_ns()``; now when None).
+    stream
+        Where the line goes (stderr when None).
+    """
+
+    AFTER_NS = 2_000_000_000
+
+    def __init__(self, total: int, t0: int | None = None, stream: TextIO | None = None):
+        self.total, self.done = total, 0
+        self.t0 = time.perf_counter_ns() if t0 is None else t0
+        self.stream = stream or sys.stderr
+        self.shown = False
+        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
+
+    def step(self, label: str = "") -> None:
+        """One step done (``label`` names it); the line shows once the run is past :attr:`AFTER_NS`."""
+        self.done += 1
+        if not self.enabled or self.done >= self.total:
+            return
+        elapsed = time.perf_counter_ns() - self.t0
+        if elapsed < self.AFTER_NS:
+            return
+        left = elapsed / self.done * (self.total - self.done)
+        last = f" (last: {label})" if label else ""
+        self.stream.write(f"\r[{self.done}/{self.total}] {format_time(elapsed)}, ~{format_time(left)} left{last}\x1b[K")
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        """Erase the line (before other output, and at the end)."""
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
 
 
 def _fmt_err(err: float | None) -> str:

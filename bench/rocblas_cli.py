@@ -9,9 +9,11 @@ CSV lines: the argument columns of the function (as rocblas-bench's ArgumentMode
 them), ``cold_iters,hot_iters``, ``rocblas-Gflops`` (where rocBLAS counts flops),
 ``rocblas-GB/s`` (memory-bound functions), ``us``; with ``-v 1`` also ``CPU-Gflops``,
 ``CPU-us`` and the ``norm_error_*`` columns (relative Frobenius errors of the host- and
-device-pointer-mode results against NumPy/SciPy).  Two columns are rocmath's own and come
-last: ``ref-us``, the NumPy/SciPy reference timed the same way in the same process, and
-``ratio = ref-us / us`` (> 1: rocmath is faster).
+device-pointer-mode results against NumPy/SciPy).  Four columns are rocmath's own and come
+last: ``ref-us``, the NumPy/SciPy reference timed the same way in the same process (the hot
+calls run in up to 11 rounds, rocmath's then the reference's, interleaved), ``ratio``, the
+reference's median time per call over the rounds divided by rocmath's (> 1: rocmath is
+faster), and ``ratio-lo``/``ratio-hi``, its bootstrap 95 % interval.
 
 Every function is an entry of :data:`~rocmath.bench.rocblas_families.FAMILIES`: its
 operands, CSV columns, flop and byte counts, NumPy/SciPy reference and how its
@@ -43,18 +45,16 @@ from typing import Any, TextIO
 import numpy as np
 
 from ._cli_common import (
-    INTERVAL_TRIALS,
     Parser,
+    Rounds,
     UsageError,
     bool_value,
     device_line,
     fmt_g,
     letter,
     print_help,
-    ratio,
-    sampled_interval,
     select_device,
-    time_mean,
+    time_rounds,
     usage_failure,
 )
 from .rocblas_families import FAMILIES, Family, Operand
@@ -79,7 +79,9 @@ def _parser() -> Parser:
     p = Parser(prog="rocmath-bench blas", add_help=False, allow_abbrev=False,
                 description="rocblas-bench's command line on rocmath.blas: time one rocBLAS function on the "
                             "simulated device and print rocblas-bench's CSV, plus ref-us (the NumPy/SciPy "
-                            "reference timed the same way) and ratio = ref-us / us (>1: rocmath is faster).",
+                            "reference timed the same way, interleaved in rounds), ratio (median reference / "
+                            "median rocmath time over the rounds; >1: rocmath is faster) and ratio-lo, ratio-hi "
+                            "(its bootstrap 95% interval).",
                 epilog="Examples: rocmath-bench blas -f gemm -r s -m 512 -n 512 -k 512 --transposeB T;  "
                        "rocmath-bench blas -f gemv -r d -m 1024 -n 1024 -v 1;  rocmath-bench blas -f axpy -r d "
                        f"-n 1000000.  Functions: {', '.join(_function_names())}.")
@@ -708,8 +710,7 @@ def _column_value(p: Problem, name: str) -> str:
     return str(table[name])
 
 
-def _report(p: Problem, us: float, ref_us: float, interval: tuple[float, float],
-            verify: tuple[list[float], float, bool] | None, out: TextIO) -> None:
+def _report(p: Problem, timed: Rounds, verify: tuple[list[float], float, bool] | None, out: TextIO) -> None:
     a, fam = p.args, p.family
     names: list[str] = []
     values: list[str] = []
@@ -724,6 +725,7 @@ def _report(p: Problem, us: float, ref_us: float, interval: tuple[float, float],
         values.append(_column_value(p, col))
     head, line = ",".join(names), ",".join(values)
     count = p.batch_count if p.flavour else 1
+    us = timed.mean_ns / 1e3
     perf = [("cold_iters", str(a.cold_iters)), ("hot_iters", str(a.iters))]
     if fam.flops is not None:
         perf.append(("rocblas-Gflops", fmt_g(fam.flops(p) * count / us * 1e6)))
@@ -745,7 +747,8 @@ def _report(p: Problem, us: float, ref_us: float, interval: tuple[float, float],
                 head += f",norm_error_{i}"
                 line += f",{fmt_g(e)}"
     head += ",ref-us,ratio,ratio-lo,ratio-hi"
-    line += f",{fmt_g(ref_us)},{fmt_g(ratio(ref_us, us))},{fmt_g(interval[0])},{fmt_g(interval[1])}"
+    line += (f",{fmt_g(timed.reference_mean_ns / 1e3)},{fmt_g(timed.ratio)},{fmt_g(timed.interval[0])},"
+             f"{fmt_g(timed.interval[1])}")
     out.write(f"{head}\n{line}\n")
 
 
@@ -775,16 +778,14 @@ def run(p: Problem, out: TextIO) -> int:
         device_mode = a.pointer_mode in ("device", "1")
         session.set_pointer_mode(device_mode)
         args = session.arguments(device_mode)
-        us = time_mean(lambda: session.fn(*args), session.stream.synchronize, a.cold_iters, a.iters) / 1e3
         ops = _reference_inputs(p, session.host)
         sc = _reference_scalars(p, session.scalars)
-        ref_us = time_mean(lambda: p.family.reference(p, ops, sc), lambda: None, a.cold_iters, a.iters) / 1e3
-        interval = sampled_interval(lambda: session.fn(*args), session.stream.synchronize,
-                                    lambda: p.family.reference(p, ops, sc), min(a.iters, INTERVAL_TRIALS))
+        timed = time_rounds(lambda: session.fn(*args), session.stream.synchronize,
+                            lambda: p.family.reference(p, ops, sc), a.cold_iters, a.iters)
     finally:
         session.close()
     if a.iters >= 1:  # rocblas-bench prints no CSV for warm-up only runs
-        _report(p, us, ref_us, interval, verify, out)
+        _report(p, timed, verify, out)
     if verify is not None and not verify[2]:
         sys.stderr.write(f"rocmath-bench blas: {p.fname}: error above tolerance: "
                          f"{', '.join(fmt_g(e) for e in verify[0])}\n")

@@ -8,25 +8,36 @@ argument as ``--<parameter> VALUE`` with rocSOLVER's parameter names (``-m``, ``
 which is what rocmath.solver's ``ROCSOLVER_LAYER=2`` bench lines write, so they replay here.
 
 Any routine of rocmath.solver runs: its operands are built from the routine's description
-(matrices with their leading dimensions, strided vectors such as ``ipiv``/``tau``/``D``, ``info``):
-omitted sizes are 128 (``nrhs`` 1), leading dimensions the rows they need at least, strides the
-entry sizes, ``batch_count`` 1.  Matrices are symmetric and diagonally dominant (so factorizations
-go through: positive definite for potrf), pivots are the identity.  The command times ``-j`` cold
-and ``-i`` timed calls between stream synchronizations and prints one CSV row: the arguments,
-``gpu_time_us`` (the median), and where a SciPy reference exists (getrf, getrs, gesv, getri, potrf,
-potrs, posv, geqrf, gels, syev/heev, syevd/heevd, gesvd: a Python loop over the batch entries on
-host copies, as rocsolver-bench's CPU reference), ``cpu_time_us`` and ``ratio = cpu / gpu`` (> 1:
-rocmath faster).  rocSOLVER's own enums take rocsolver-bench's letters too (``--evect V``,
-``--left_svect A``, ``--fast_alg O``...).
+(matrices with their leading dimensions, strided vectors such as ``ipiv``/``tau``/``D``, ``info``).
+Omitted arguments take rocsolver-bench's defaults: sizes 128 (``nrhs`` 1), leading dimensions the
+rows needed (``ldu = m``, ``ldv = n`` for all right singular vectors else ``min(m, n)``), strides
+``ld`` times the columns used and ``min(m, n)`` elements for a vector (one less for an
+off-diagonal ``E``), ``batch_count`` 1, ``--uplo U``, ``--trans N``, ``--evect N``, ``--esort A``,
+``--itype 1``, ``--left_svect``/``--right_svect N``, ``--fast_alg O``, ``--abstol 0``,
+``--max_sweeps 100``.  rocSOLVER's own enums take rocsolver-bench's letters (``--evect V``,
+``--left_svect A``...) or their values; ``--device`` selects the device.  Matrices are symmetric and
+diagonally dominant (so factorizations go through: positive definite for potrf and as sygv's B),
+pivots are the identity.
+
+As rocsolver-bench, every timed call starts from the initial data (put back untimed); the command
+makes ``-j`` cold calls, then ``-i`` timed ones, the first five of them alternating with the SciPy
+reference where one exists (getrf, getrs, gesv, getri, potrf, potrs, posv, geqrf, gels,
+syev/heev(d), syevj/heevj, sygv/hegv, gesvd, gesvdj: a Python loop over the batch entries on host
+copies, computing the vectors the call's options ask for, as rocsolver-bench's CPU reference).  It
+prints one CSV row: the arguments, ``gpu_time_us`` (the median), ``cpu_time_us`` (the reference's
+median), ``ratio = cpu / gpu`` (> 1: rocmath faster) and ``ratio-lo``/``ratio-hi``, the ratio's
+bootstrap 95 % interval.
 
 ``-v 1`` (rocsolver-bench's ``--verify``) first makes one call on the initial data and checks it,
-then puts the data back for the timed calls, and adds rocsolver-bench's ``error`` column: the
-relative residual of the result in the 1-norm, as rocSOLVER's tests measure it (``||P A - L U|| /
-||A||`` for getrf, the normwise backward error ``||b - A x|| / (||A|| ||x||)`` of a solve, ``||I -
-A^-1 A|| / (||A|| ||A^-1||)`` for getri, ``||A - Q R||`` and the orthogonality of Q for geqrf, the
-normal equations of gels, eigenvalues against scipy.linalg's on the same matrix and the
-eigenvectors' residual for syev/heev(d)); the tolerance is ``30 n eps``.  :data:`VERIFIED` lists
-the routines it checks.
+and adds rocsolver-bench's ``error`` column: the relative residual of the result in the 1-norm,
+as rocSOLVER's tests measure it (``||P A - L U|| / ||A||`` for getrf, the normwise backward error
+``||b - A x|| / (||A|| ||x||)`` of a solve, ``||I - A^-1 A|| / (||A|| ||A^-1||)`` for getri, ``||A -
+Q R||`` and the orthogonality of Q for geqrf, the normal equations of gels; eigenvalues and singular
+values against scipy.linalg's on the same matrix, the eigenvectors' residual and orthogonality
+(B-orthonormality for sygv/hegv), the reconstruction ``U S V^H`` and the orthogonality of U and V
+for gesvd/gesvdj); the tolerance is ``30 n eps``.  A nonzero ``info`` (or a Jacobi routine's
+residual below 0 or sweeps beyond ``max_sweeps``) makes the error infinite.  :data:`VERIFIED`
+lists the routines it checks.
 
 Exit status: 0 on success, 1 when the run fails or ``-v 1`` finds an error above tolerance, 2 for
 a usage error (unknown function, a parameter the function does not have, ``-v 1`` for a routine it
@@ -42,16 +53,26 @@ from typing import Any, NamedTuple, TextIO
 
 import numpy as np
 
-from ._cli_common import UsageError, fmt_g, ratio, ratio_interval, time_each, usage_failure
+from ._cli_common import UsageError, fmt_g, ratio, ratio_interval, select_device, time_each, usage_failure
+from .report import Progress
 
 __all__ = ["VERIFIED", "Command", "UsageError", "main", "parse", "parse_command"]
 
 DEFAULT_SIZE = 128
 _PRECISION = {"s": "s", "d": "d", "c": "c", "z": "z", "f32_r": "s", "f64_r": "d", "f32_c": "c", "f64_c": "z"}
 _SIZES = ("m", "n", "k", "nrhs", "nv", "nu", "nc")
-# rocsolver-bench's defaults
+# rocsolver-bench's defaults (its option table; side, which has none there, is L here)
 _ENUM_DEFAULTS = {"uplo": "U", "trans": "N", "side": "L", "diag": "N", "left_svect": "N", "right_svect": "N",
-                  "fast_alg": "O"}
+                  "svect": "N", "fast_alg": "O", "evect": "N", "esort": "A", "itype": "1", "direct": "F",
+                  "eorder": "E", "erange": "A", "srange": "A"}
+_NUMBER_DEFAULTS = {"abstol": 0, "max_sweeps": 100}
+#: Routines whose ``E`` is an off-diagonal (min(m, n) - 1 elements), and whose ``tau`` has n - 1 too.
+_TRIDIAGONAL = ("sytrd", "sytd2", "hetrd", "hetd2")
+_OFF_DIAGONAL = ("gesvd", "gebrd", "gebd2", *_TRIDIAGONAL)
+#: rocsolver-bench's options that are not routine arguments, taken at their defaults only.
+_TOOL_OPTIONS = ("perf", "singular", "mem_query", "profile", "profile_kernels")
+#: Timed calls of the reference at most (a Python loop over the batch: it can take long).
+REFERENCE_TRIALS = 5
 
 
 #: rocsolver-bench's letters of rocSOLVER's own enums, by parameter name (the rocBLAS ones, uplo,
@@ -80,6 +101,7 @@ class Command(NamedTuple):
     iters: int
     cold: int
     verify: int  # -v 1: check the result against the CPU reference first
+    device: int = 0  # --device
 
 
 def parse(argv: Sequence[str]) -> tuple[str, str, dict[str, str], int, int]:
@@ -89,17 +111,20 @@ def parse(argv: Sequence[str]) -> tuple[str, str, dict[str, str], int, int]:
 
 
 def parse_command(argv: Sequence[str]) -> Command:
-    """The :class:`Command` of a command line: rocsolver-bench's ``-f``, ``-r``, ``-i``, ``-j`` and
-    ``-v``, every other flag a routine argument by its rocSOLVER name.
+    """The :class:`Command` of a command line: rocsolver-bench's ``-f``, ``-r``, ``-i``, ``-j``,
+    ``-v`` and ``--device``, every other flag a routine argument by its rocSOLVER name.
+    rocsolver-bench's ``--perf``, ``--singular``, ``--mem_query``, ``--profile`` and
+    ``--profile_kernels`` are taken at their default, 0.
 
     Raises
     ------
     UsageError
-        For no ``-f``, an unknown precision, a flag without value or a bad ``-v``.
+        For no ``-f``, an unknown precision, a flag without value, a bad ``-v`` or ``--device``, or
+        one of the tool's options not 0.
     """
     function = precision = None
     params: dict[str, str] = {}
-    iters, cold, verify = 10, 2, 0
+    iters, cold, verify, device = 10, 2, 0, 0
     it = iter(argv)
     for flag in it:
         if not flag.startswith("-"):
@@ -123,11 +148,18 @@ def parse_command(argv: Sequence[str]) -> Command:
             if value not in ("0", "1"):
                 raise UsageError(f"Invalid value for -v or --verify {value} (0 or 1)")
             verify = int(value)
+        elif name == "device":
+            if not value.isdigit():
+                raise UsageError(f"Invalid value for --device {value}")
+            device = int(value)
+        elif name in _TOOL_OPTIONS:
+            if value != "0":
+                raise UsageError(f"rocmath-bench solver takes rocsolver-bench's --{name} at its default 0 only")
         else:
             params[name] = value
     if function is None:
         raise UsageError("-f FUNCTION is required")
-    return Command(function, precision or "s", params, max(iters, 1), max(cold, 0), verify)
+    return Command(function, precision or "s", params, max(iters, 1), max(cold, 0), verify, device)
 
 
 def _resolve(function: str, letter: str) -> Any:
@@ -150,7 +182,14 @@ def _value(text: str) -> Any:
 
 
 def _enum_value(name: str, value: Any) -> Any:
-    """rocsolver-bench's letter of a rocSOLVER enum argument as the enum's value; anything else as is."""
+    """rocsolver-bench's letter of a rocSOLVER enum argument as the enum's value; a value of the enum
+    and any other argument as is.
+
+    Raises
+    ------
+    UsageError
+        For neither a letter nor a value of the enum (as rocsolver-bench's ``validate_*``).
+    """
     import rocmath.solver as solver
 
     if name in _ENUM_LETTERS:
@@ -158,6 +197,10 @@ def _enum_value(name: str, value: Any) -> Any:
         member = letters.get(str(value).upper())
         if member is not None:
             return int(getattr(solver, cls)[member])
+        try:
+            getattr(solver, cls)(int(value))
+        except (TypeError, ValueError):
+            raise UsageError(f"Invalid value for --{name} {value} (one of {', '.join(letters)})") from None
     return value
 
 
@@ -183,6 +226,8 @@ class _Operands:
                 v[name] = 1 if name == "nrhs" else DEFAULT_SIZE
             elif name in _ENUM_DEFAULTS:
                 v[name] = _ENUM_DEFAULTS[name]
+            elif name in _NUMBER_DEFAULTS:
+                v[name] = _NUMBER_DEFAULTS[name]
         size = max([int(v[s]) for s in _SIZES if s in v] or [DEFAULT_SIZE])
         rows = max(int(v.get("m", size)), int(v.get("n", size)), 1)
         batch = int(v.setdefault("batch_count", 1)) if "batch_count" in self.names else 1
@@ -198,8 +243,9 @@ class _Operands:
             ld = int(v.setdefault(ld_name, rows))
             stride_name = routine.matrix_stride(matrix)
             entry = ld * size
-            if stride_name in self.names:
-                entry = int(v.setdefault(stride_name, entry))
+            if stride_name in self.names:  # rocsolver-bench's default: ld times the columns the routine uses
+                used = int(v["nrhs"]) if matrix == "B" and "nrhs" in v else int(v.get("n", size))
+                entry = int(v.setdefault(stride_name, ld * used))
             host = np.zeros((batch, size, max(ld, size)), self.dtype)
             for b in range(batch):
                 a = rng.standard_normal((size, size)).astype(self.dtype)
@@ -223,18 +269,23 @@ class _Operands:
             self.keep.append(v[matrix])
         # Strided vectors: ipiv as the identity permutation, the others zero (16 bytes an element
         # is enough for any of their types).
+        # A strided flavour's vector strides default to rocsolver-bench's: min(m, n) elements (n for
+        # the routines without m), one less for a bidiagonal's or tridiagonal's off-diagonal.
+        k = min([int(v[d]) for d in ("m", "n") if d in v] or [size])
         for vector, stride_name in routine.vectors.items():
             count = rows + 1
             if stride_name in self.names:
-                count = int(v.setdefault(stride_name, count))
+                short = (vector == "E" and routine.name in _OFF_DIAGONAL) or (
+                    vector == "tau" and routine.name in _TRIDIAGONAL)
+                count = int(v.setdefault(stride_name, max(k - 1, 0) if short else k))
             if vector == "ipiv" and self.dtype.kind in "fc" and fn.routine.name.startswith(("geq", "gel", "ger",
                                                                                                "org", "orm", "ung",
                                                                                                "unm")):
-                arr = np.zeros(count * batch, self.dtype)  # Householder scalars, named ipiv in rocSOLVER
+                arr = np.zeros(max(count * batch, 1), self.dtype)  # Householder scalars, named ipiv in rocSOLVER
             elif vector == "ipiv":
-                arr = np.tile(np.arange(1, count + 1, dtype=np.int32), batch)
+                arr = np.tile(np.arange(1, count + 1, dtype=np.int32), batch) if count * batch else np.ones(1, np.int32)
             else:
-                arr = np.zeros(2 * count * batch, np.complex128).view(np.uint8)
+                arr = np.zeros(2 * max(count * batch, 1), np.complex128).view(np.uint8)
             v[vector] = rm.to_device(arr)
             self.vector_counts[vector] = count
             self.uploads.append((v[vector], arr))
@@ -244,9 +295,14 @@ class _Operands:
         self.strided_outputs: set[str] = set()
         if {"U", "ldu", "V", "ldv"} <= set(self.names):
             m_, n_ = int(v.get("m", size)), int(v.get("n", size))
-            left, right = str(v["left_svect"]).upper(), str(v["right_svect"]).upper()
-            shapes = {"U": (m_, m_ if left == "A" else min(m_, n_), m_),
-                      "V": (n_ if right == "A" else min(m_, n_), n_, n_)}
+            import rocmath.solver as solver
+
+            left, right = (solver.Svect(int(_enum_value(f"{side}_svect", _value(str(v[f"{side}_svect"])))))
+                           is solver.Svect.all for side in ("left", "right"))
+            u_cols = m_ if left else min(m_, n_)
+            # (ld, columns, columns of the default stride); gesvdj's U stride is ldu * columns
+            shapes = {"U": (m_, u_cols, u_cols if routine.name == "gesvdj" else m_),
+                      "V": (n_ if right else min(m_, n_), n_, n_)}
             for name, (ld_default, cols, stride_cols) in shapes.items():
                 ld = int(v.setdefault(f"ld{name.lower()}", max(ld_default, 1)))
                 entry = ld * stride_cols
@@ -302,28 +358,58 @@ class _Operands:
         return np.stack([raw[b * count:(b + 1) * count] for b in range(self.batch)])
 
 
-def _reference(function: str) -> Callable[[np.ndarray], Any] | None:
-    """The SciPy reference of a routine on one host entry (None when there is none)."""
+def _enum(ops: _Operands, name: str, cls: Any) -> Any:
+    """The member of rocSOLVER enum ``cls`` the call passes as argument ``name``."""
+    return cls(int(ops.call_values[name]))
+
+
+#: scipy.linalg.eigh's ``type`` of each generalized problem form.
+_ITYPES = {"ax": 1, "abx": 2, "bax": 3}
+
+
+def _svd_options(ops: _Operands) -> tuple[bool, bool]:
+    """``(compute_uv, full_matrices)`` of scipy.linalg.svd for gesvd(j)'s ``left_svect``/``right_svect``."""
+    import rocmath.solver as solver
+
+    sides = {_enum(ops, f"{side}_svect", solver.Svect) for side in ("left", "right")}
+    return sides != {solver.Svect.none}, solver.Svect.all in sides
+
+
+def _reference(function: str, ops: _Operands) -> Callable[[int], Any] | None:
+    """The SciPy reference of a routine on batch entry ``b`` of the host copies of its initial
+    operands (None when there is none); it computes what the call's options ask for (singular
+    vectors, eigenvectors), as rocsolver-bench's CPU reference does."""
     import scipy.linalg as sl
 
-    base = function.split("_batched")[0].split("_strided")[0]
+    import rocmath.solver as solver
+
+    m, n = ops.shape
+    a = ops.host["A"][:, :m, :n]
+    base = _base(function)
+    if base in ("gesvd", "gesvdj"):
+        uv, full = _svd_options(ops)
+        return lambda b: sl.svd(a[b], full_matrices=full, compute_uv=uv, check_finite=False)
+    if base in ("syev", "heev", "syevd", "heevd", "syevj", "heevj", "sygv", "hegv"):
+        values_only = _enum(ops, "evect", solver.Evect) is solver.Evect.none
+        if base in ("sygv", "hegv"):
+            bm, itype = ops.host["B"][:, :n, :n], _ITYPES[_enum(ops, "itype", solver.Eform).name]
+            return lambda b: sl.eigh(a[b], bm[b], type=itype, eigvals_only=values_only, check_finite=False)
+        return lambda b: sl.eigh(a[b], eigvals_only=values_only, check_finite=False)
     table: dict[str, Callable[[np.ndarray], Any]] = {
-        "getrf": lambda a: sl.lu_factor(a, check_finite=False),
-        "getf2": lambda a: sl.lu_factor(a, check_finite=False),
-        "getrs": lambda a: sl.lu_solve(sl.lu_factor(a, check_finite=False), a[:, :1], check_finite=False),
-        "gesv": lambda a: sl.solve(a, a[:, :1], check_finite=False),
-        "getri": lambda a: sl.inv(a, check_finite=False),
-        "potrf": lambda a: sl.cholesky(a, check_finite=False),
-        "potf2": lambda a: sl.cholesky(a, check_finite=False),
-        "potrs": lambda a: sl.cho_solve(sl.cho_factor(a, check_finite=False), a[:, :1], check_finite=False),
-        "posv": lambda a: sl.solve(a, a[:, :1], assume_a="pos", check_finite=False),
-        "geqrf": lambda a: sl.qr(a, mode="raw", check_finite=False),
-        "gels": lambda a: sl.lstsq(a, a[:, :1], check_finite=False),
-        "syev": lambda a: sl.eigh(a, check_finite=False), "heev": lambda a: sl.eigh(a, check_finite=False),
-        "syevd": lambda a: sl.eigh(a, check_finite=False), "heevd": lambda a: sl.eigh(a, check_finite=False),
-        "gesvd": lambda a: sl.svd(a, check_finite=False),
+        "getrf": lambda x: sl.lu_factor(x, check_finite=False),
+        "getf2": lambda x: sl.lu_factor(x, check_finite=False),
+        "getrs": lambda x: sl.lu_solve(sl.lu_factor(x, check_finite=False), x[:, :1], check_finite=False),
+        "gesv": lambda x: sl.solve(x, x[:, :1], check_finite=False),
+        "getri": lambda x: sl.inv(x, check_finite=False),
+        "potrf": lambda x: sl.cholesky(x, check_finite=False),
+        "potf2": lambda x: sl.cholesky(x, check_finite=False),
+        "potrs": lambda x: sl.cho_solve(sl.cho_factor(x, check_finite=False), x[:, :1], check_finite=False),
+        "posv": lambda x: sl.solve(x, x[:, :1], assume_a="pos", check_finite=False),
+        "geqrf": lambda x: sl.qr(x, mode="raw", check_finite=False),
+        "gels": lambda x: sl.lstsq(x, x[:, :1], check_finite=False),
     }
-    return table.get(base)
+    ref = table.get(base)
+    return None if ref is None else (lambda b: ref(a[b]))
 
 
 # --- verification (-v 1) ---------------------------------------------------------------------------
@@ -480,42 +566,74 @@ def _verify(function: str, ops: _Operands) -> tuple[float, float]:
                 RESIDUAL_THRESHOLD * max(m, n, nrhs, 1) * eps)
     import scipy.linalg as sl
 
-    if base == "gesvd":
+    import rocmath.solver as solver
+
+    real = np.finfo(ops.dtype).dtype
+    if base in ("gesvd", "gesvdj"):
         # Singular values against scipy's (||S - S_ref|| / ||S_ref||, as rocSOLVER's test); with both
         # vector sets, the reconstruction U diag(S) V^H and the orthogonality of U and V.
-        import rocmath.solver as solver
-
         k = min(m, n)
-        real = np.finfo(ops.dtype).dtype
         s_got = ops.vector("S", real)[:, :k].astype(np.float64)
         expected = np.stack([sl.svdvals(a0[b, :m, :n]) for b in range(ops.batch)]) if k else s_got
         error = _worst(np.linalg.norm(s_got - expected, axis=-1), np.linalg.norm(expected, axis=-1))
-        sides = {solver.Svect(int(ops.call_values[f"{side}_svect"])) for side in ("left", "right")}
+        sides = {_enum(ops, f"{side}_svect", solver.Svect) for side in ("left", "right")}
         if k and sides <= {solver.Svect.all, solver.Svect.singular}:
             u, vh = cur("U")[:, :m, :k], cur("V")[:, :k, :n]
             recon = (u * s_got[:, None, :]) @ vh
             error = max(error, _worst(_norm1(a0[:, :m, :n] - recon), _norm1(a0[:, :m, :n])), _orthogonality(u),
                         _orthogonality(np.swapaxes(vh, -1, -2).conj()))
         return error, RESIDUAL_THRESHOLD * max(m, n, 1) * eps
-    # syev, heev, syevd, heevd: eigenvalues against scipy's, eigenvectors by residual and orthogonality
-
-    import rocmath.solver as solver
-
-    real = np.finfo(ops.dtype).dtype
-    d = ops.vector("D", real)[:, :n].astype(np.float64)
+    vectors = _enum(ops, "evect", solver.Evect) is solver.Evect.original
+    if base in ("sygv", "hegv"):
+        # Eigenvalues of the pencil against scipy's; eigenvectors by the residual of their problem
+        # type and their B-normalization (Z^H B Z = I, or Z^H B^-1 Z = I for B A x = l x).
+        itype = _ITYPES[_enum(ops, "itype", solver.Eform).name]
+        a_, b_ = a0[:, :n, :n], _wide(ops.matrix("B", initial=True))[:, :n, :n]
+        d = ops.vector("D", real)[:, :n].astype(np.float64)
+        expected = np.stack([sl.eigh(a_[b], b_[b], type=itype, eigvals_only=True) for b in range(ops.batch)]) if n \
+            else d
+        spread = np.abs(expected).max(axis=-1, initial=0.0)
+        error = _worst(np.abs(d - expected).max(axis=-1, initial=0.0), spread)
+        if vectors and n:
+            z = cur("A")[:, :n, :n]
+            na, nb, nz = _norm1(a_), _norm1(b_), _norm1(z)
+            if itype == 1:
+                resid, scale = a_ @ z - b_ @ z * d[:, None, :], (na + nb * spread) * nz
+            else:
+                resid = (a_ @ b_ if itype == 2 else b_ @ a_) @ z - z * d[:, None, :]
+                scale = (na * nb + spread) * nz
+            gram = np.swapaxes(z, -1, -2).conj() @ (b_ @ z if itype != 3 else np.linalg.solve(b_, z))
+            error = max(error, _worst(_norm1(resid), scale), _worst(_norm1(np.eye(n) - gram), np.full(ops.batch, n)))
+        return error, RESIDUAL_THRESHOLD * max(n, 1) * eps
+    # syev, heev, syevd, heevd, syevj, heevj: eigenvalues against scipy's (sorted: syevj's --esort N
+    # leaves them unsorted), eigenvectors by residual and orthogonality.
+    d = ops.vector("W" if base in ("syevj", "heevj") else "D", real)[:, :n].astype(np.float64)
     expected = np.stack([sl.eigvalsh(a0[b, :n, :n]) for b in range(ops.batch)]) if n else d
     scale = _norm1(a0[:, :n, :n])
-    error = _worst(np.abs(d - expected).max(axis=-1, initial=0.0), scale)
-    if solver.Evect(int(ops.call_values["evect"])) is solver.Evect.original:
+    error = _worst(np.abs(np.sort(d, axis=-1) - expected).max(axis=-1, initial=0.0), scale)
+    if vectors:
         vec = cur("A")[:, :n, :n]
         error = max(error, _worst(_norm1(a0[:, :n, :n] @ vec - vec * d[:, None, :]), scale), _orthogonality(vec))
     return error, RESIDUAL_THRESHOLD * max(n, 1) * eps
 
 
+def _outputs_valid(ops: _Operands) -> bool:
+    """Whether the call reported success: ``info`` 0 for every batch entry and, for the Jacobi
+    routines, a residual >= 0 and at most ``max_sweeps`` sweeps (as rocSOLVER's tests check)."""
+    batch = max(ops.batch, 1)
+    if "info" in ops.values and np.any(ops.values["info"].get()[:batch] != 0):
+        return False
+    if "n_sweeps" in ops.values:
+        sweeps = ops.values["n_sweeps"].get()[:batch]
+        residual = ops.values["residual"].get().view(np.finfo(ops.dtype).dtype)[:batch]
+        return bool(np.all((sweeps >= 0) & (sweeps <= int(ops.values["max_sweeps"])) & (residual >= 0)))
+    return True
+
+
 #: The routines ``-v 1`` checks (each also ``_batched`` and ``_strided_batched``).
 VERIFIED = ("getrf", "getf2", "getrf_npvt", "getf2_npvt", "getrs", "gesv", "getri", "getri_outofplace", "getri_npvt",
             "getri_npvt_outofplace", "potrf", "potf2", "potrs", "posv", "geqrf", "geqr2", "gels", "syev", "heev",
-            "syevd", "heevd", "gesvd")
+            "syevd", "heevd", "syevj", "heevj", "sygv", "hegv", "gesvd", "gesvdj")
 
 
 # --- running -------------------------------------------------------------------------------------
@@ -531,6 +649,7 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
         if cmd.verify and _base(cmd.function) not in VERIFIED:
             raise UsageError(f"-v 1: rocmath-bench solver verifies {', '.join(VERIFIED)} (and their batched "
                              f"forms), not {cmd.function}")
+        select_device(cmd.device, "Invalid Device ID")
         ops = _Operands(fn, {k: _value(x) for k, x in cmd.params.items()})
     except UsageError as exc:
         return usage_failure(prog, exc)
@@ -541,40 +660,44 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
 
     handle = blas.create_handle()
     args = [handle, *(ops.call_values[n] for n in ops.names[1:])]
+    ref = _reference(cmd.function, ops)
 
     def call() -> None:
         fn(*args)
         handle.stream.synchronize()
 
+    def reference() -> None:  # a Python loop over the batch entries, as rocsolver-bench's CPU reference
+        assert ref is not None
+        for b in range(ops.batch):
+            ref(b)
+
     checked: tuple[float, float] | None = None
+    progress = Progress(cmd.cold + cmd.iters)
     try:
-        if cmd.verify:  # one call on the initial data, checked, then the data back for the timed calls
+        if cmd.verify:  # one call on the initial data, checked
             call()
             checked = _verify(cmd.function, ops)
-            ops.reset()
-        times = time_each([call], cmd.iters, cold=cmd.cold)[0]
+            if not _outputs_valid(ops):  # a nonzero info (or a Jacobi routine's bad sweeps) fails the check
+                checked = (math.inf, checked[1])
+        # As rocsolver-bench, every timed call starts from the initial data (put back untimed); the
+        # first calls alternate with the reference's (A B A B ...), the rest are rocmath's alone.
+        both = min(cmd.iters, REFERENCE_TRIALS) if ref is not None else 0
+        time_each([call], 0, cold=cmd.cold, before=ops.reset, progress=progress)
+        paired = time_each([call, reference], both, before=ops.reset, progress=progress) if both else [[], []]
+        times = paired[0] + time_each([call], cmd.iters - both, before=ops.reset, progress=progress)[0]
     except rocmath.RocmathError as exc:
         sys.stderr.write(f"{prog}: {fn.__name__}: {exc}\n")
         return 1
     finally:
+        progress.clear()
         blas.destroy_handle(handle)
     gpu_us = median(times) / 1e3
     columns = [n for n in ops.names[1:] if not _is_pointer(fn, n)]
-    cells = [str(ops.values[n]) for n in columns]
-    ref = _reference(cmd.function)
     header = [*columns, "gpu_time_us"]
-    row = [*cells, f"{gpu_us:.3f}"]
+    row = [*(str(ops.values[n]) for n in columns), f"{gpu_us:.3f}"]
     if ref is not None:
-        m, n = ops.shape
-        host = next(iter(ops.host.values()))[:, :m, :n]
-
-        def reference() -> None:  # a Python loop over the batch entries, as rocsolver-bench's CPU reference
-            for b in range(ops.batch):
-                ref(host[b])
-
-        ref_times = time_each([reference], max(1, min(cmd.iters, 5)))[0]
-        cpu_us = median(ref_times) / 1e3
-        lo, hi = ratio_interval(ref_times, times)
+        cpu_us = median(paired[1]) / 1e3
+        lo, hi = ratio_interval(paired[1], times)
         header += ["cpu_time_us", "ratio", "ratio-lo", "ratio-hi"]
         row += [f"{cpu_us:.3f}", f"{ratio(cpu_us, gpu_us):.3f}", f"{lo:.3f}", f"{hi:.3f}"]
     if checked is not None:

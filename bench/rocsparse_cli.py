@@ -27,10 +27,12 @@ As rocsparse-bench, the function runs 2 cold calls then ``-i`` timed ones betwee
 synchronizations and prints its table: a legend line and a value line, columns padded to the
 longest name plus 4, doubles with 2 decimals: the function's parameters, ``GFlop/s``, ``GB/s``
 (rocSPARSE's counts), ``msec`` (mean per call), then ``iter``, ``verified``, ``function``,
-``import`` (the matrix: rand, L2D, L3D or the file's stem), ``ctype``, ``itype``, ``jtype``.  Two
+``import`` (the matrix: rand, L2D, L3D or the file's stem), ``ctype``, ``itype``, ``jtype``.  Four
 columns are rocmath's own and come last: ``ref-msec``, the scipy.sparse (or NumPy/SciPy)
-reference timed the same way in the same process, and ``ratio = ref-msec / msec`` (> 1: rocmath is
-faster).  ``-v 1`` compares one call on fresh data with the reference first.
+reference timed the same way in the same process (the timed calls run in up to 11 rounds,
+rocmath's then the reference's, interleaved), ``ratio``, the reference's median time per call
+over the rounds divided by rocmath's (> 1: rocmath is faster), and ``ratio-lo``/``ratio-hi``, its
+bootstrap 95 % interval.  ``-v 1`` compares one call on fresh data with the reference first.
 
 The ``ROCSPARSE_LAYER=2`` bench log of rocmath.sparse writes these commands; each replays the
 call's sizes, scalars, operations and index base (the matrix is regenerated, random by default).
@@ -54,17 +56,14 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._cli_common import (
-    INTERVAL_TRIALS,
     Parser,
     UsageError,
     choice,
     device_line,
     letter,
     print_help,
-    ratio,
-    sampled_interval,
     select_device,
-    time_mean,
+    time_rounds,
     usage_failure,
 )
 
@@ -90,7 +89,9 @@ def _parser() -> Parser:
     p = Parser(prog="rocmath-bench sparse", add_help=False, allow_abbrev=False,
                 description="rocsparse-bench's command line on rocmath.sparse: time one rocSPARSE function on the "
                             "simulated device and print rocsparse-bench's table, plus ref-msec (the scipy.sparse "
-                            "reference timed the same way) and ratio = ref-msec / msec (>1: rocmath is faster).",
+                            "reference timed the same way, interleaved in rounds), ratio (median reference / "
+                            "median rocmath time over the rounds; >1: rocmath is faster) and ratio-lo, ratio-hi "
+                            "(its bootstrap 95% interval).",
                 epilog="Examples: rocmath-bench sparse -f csrmv -r d --dimx 300 --dimy 300;  rocmath-bench sparse "
                        "-f spmv -r s --format 2 --mtx A.mtx -i 50;  rocmath-bench sparse -f axpyi -r d -n 100000 "
                        f"-z 1000.  Functions: {', '.join(FUNCTIONS)}.")
@@ -343,6 +344,28 @@ class _Setup:
         self.rs.set_mat_index_base(d, self.base)
         return d
 
+    def generic(self, a: sp.csr_matrix, fmt: str) -> tuple[Any, Any]:
+        """The generic API's descriptor of ``a`` stored as ``fmt`` (csr, csc or coo) with
+        ``--indextype``'s index types, and the compute type."""
+        rs = self.rs
+        ct = rs.Datatype[_CTYPE[self.p]]
+        it, jt = (rs.IndexType[t] for t in _INDEX[self.args.indextype])
+        ptype, itype = (np.int64 if t is rs.IndexType.i64 else np.int32 for t in (it, jt))
+        m, n = a.shape
+        if fmt == "coo":
+            coo = a.tocoo()
+            mat = rs.create_coo_descr(m, n, a.nnz, self.dev(coo.row.astype(ptype) + self.base),
+                                      self.dev(coo.col.astype(ptype) + self.base), self.dev(coo.data), it, self.base,
+                                      ct)
+        else:
+            c = a.tocsr() if fmt == "csr" else a.tocsc()
+            c.sort_indices()
+            make = rs.create_csr_descr if fmt == "csr" else rs.create_csc_descr
+            mat = make(m, n, a.nnz, self.dev(c.indptr.astype(ptype) + self.base),
+                       self.dev(c.indices.astype(itype) + self.base), self.dev(c.data), it, jt, self.base, ct)
+        self.keep.append(mat)
+        return mat, ct
+
     def close(self) -> None:
         self.stream.synchronize()
         self.rs.destroy_handle(self.handle)
@@ -430,6 +453,26 @@ def _upload(s: _Setup, dst: Any, host: np.ndarray) -> None:
     s.stream.synchronize()
 
 
+def _algorithm(cls: Any, value: int, flag: str) -> Any:
+    """The member of an algorithm enum a flag names; a bad value is a usage error."""
+    try:
+        return cls(value)
+    except ValueError:
+        raise UsageError(f"Invalid value for {flag} {value}") from None
+
+
+def _staged(s: _Setup, fn: Callable[..., Any], stage: Any, args: tuple[Any, ...]) -> Callable[[], None]:
+    """The generic API's protocol (spmv, spmm): the buffer size and preprocess stages run once here
+    (untimed, as rocsparse-bench); the call returned runs the compute stage."""
+    buffer = s.dev(np.zeros(max(1, fn(*args, stage.buffer_size)), np.uint8))
+    fn(*args, stage.preprocess, None, buffer)
+
+    def call() -> None:
+        fn(*args, stage.compute, None, buffer)
+
+    return call
+
+
 def _mv_bytes(s: _Setup, m: int, n: int, nnz: int, trans: str, coo: bool) -> float:
     """rocSPARSE's csrmv/coomv byte count: the matrix, x read once, y written (and read when beta != 0)."""
     isz, jsz = s.dtype.itemsize, np.dtype(s.itype).itemsize
@@ -476,35 +519,11 @@ def _level2(s: _Setup) -> Bench:
         fmt = {0: "coo", 2: "csr", 3: "csc"}.get(a.format, "")
         if not fmt:
             raise UsageError(f"spmv: --format {a.format} is not in rocmath.sparse (0 coo, 2 csr, 3 csc)")
-        ct = rs.Datatype[_CTYPE[s.p]]
-        it, jt = (rs.IndexType[t] for t in _INDEX[a.indextype])
-        ptype, itype = (np.int64 if it is rs.IndexType.i64 else np.int32), (
-            np.int64 if jt is rs.IndexType.i64 else np.int32)
-        if fmt == "csr":
-            mat = rs.create_csr_descr(m, n, A.nnz, s.dev(A.indptr.astype(ptype) + s.base),
-                                      s.dev(A.indices.astype(itype) + s.base), s.dev(A.data), it, jt, s.base, ct)
-        elif fmt == "csc":
-            B = A.tocsc()
-            B.sort_indices()
-            mat = rs.create_csc_descr(m, n, A.nnz, s.dev(B.indptr.astype(ptype) + s.base),
-                                      s.dev(B.indices.astype(itype) + s.base), s.dev(B.data), it, jt, s.base, ct)
-        else:
-            coo = A.tocoo()
-            mat = rs.create_coo_descr(m, n, A.nnz, s.dev(coo.row.astype(ptype) + s.base),
-                                      s.dev(coo.col.astype(ptype) + s.base), s.dev(coo.data), it, s.base, ct)
+        mat, ct = s.generic(A, fmt)
         vx, vy = rs.create_dnvec_descr(xlen, dx, ct), rs.create_dnvec_descr(ylen, dy, ct)
-        try:
-            alg = rs.SpMVAlg(a.spmv_alg)
-        except ValueError:
-            raise UsageError(f"Invalid value for --spmv_alg {a.spmv_alg}") from None
-        base_args = (h, trans, s.alpha, mat, vx, s.beta, vy, ct, alg)
-        need = rs.spmv(*base_args, rs.SpMVStage.buffer_size)
-        tmp = s.dev(np.zeros(max(1, need), np.uint8))
-        rs.spmv(*base_args, rs.SpMVStage.preprocess, None, tmp)
-        s.keep += [mat, vx, vy]
-
-        def call() -> None:
-            rs.spmv(*base_args, rs.SpMVStage.compute, None, tmp)
+        alg = _algorithm(rs.SpMVAlg, a.spmv_alg, "--spmv_alg")
+        s.keep += [vx, vy]
+        call = _staged(s, rs.spmv, rs.SpMVStage, (h, trans, s.alpha, mat, vx, s.beta, vy, ct, alg))
 
         columns += [("algorithm", alg.name), ("format", fmt)]
 
@@ -622,33 +641,16 @@ def _level3(s: _Setup) -> Bench:
         fmt = {2: "csr", 3: "csc"}.get(a.format, "")
         if not fmt:
             raise UsageError(f"spmm: --format {a.format} is not in rocmath.sparse's spmm (2 csr, 3 csc)")
-        ct = rs.Datatype[_CTYPE[s.p]]
-        it, jt = (rs.IndexType[t] for t in _INDEX[a.indextype])
-        ptype, itype = (np.int64 if it is rs.IndexType.i64 else np.int32), (
-            np.int64 if jt is rs.IndexType.i64 else np.int32)
-        S = A if fmt == "csr" else A.tocsc()
-        S.sort_indices()
-        make = rs.create_csr_descr if fmt == "csr" else rs.create_csc_descr
-        mat = make(m, k, A.nnz, s.dev(S.indptr.astype(ptype) + s.base), s.dev(S.indices.astype(itype) + s.base),
-                   s.dev(S.data), it, jt, s.base, ct)
+        mat, ct = s.generic(A, fmt)
         ob, oc = rs.Order(a.orderB), rs.Order(a.orderC)
         flat_b = Bh.ravel(order="F" if ob is rs.Order.column else "C")
         flat_c = C0.ravel(order="F" if oc is rs.Order.column else "C")
         dB, dC = s.dev(flat_b), s.dev(flat_c)
         mb = rs.create_dnmat_descr(*bshape, bshape[0] if ob is rs.Order.column else bshape[1], dB, ct, ob)
         mc = rs.create_dnmat_descr(arows, n, arows if oc is rs.Order.column else n, dC, ct, oc)
-        try:
-            alg = rs.SpMMAlg(a.spmm_alg)
-        except ValueError:
-            raise UsageError(f"Invalid value for --spmm_alg {a.spmm_alg}") from None
-        base_args = (h, ta, tb, s.alpha, mat, mb, s.beta, mc, ct, alg)
-        need = rs.spmm(*base_args, rs.SpMMStage.buffer_size)
-        tmp = s.dev(np.zeros(max(1, need), np.uint8))
-        rs.spmm(*base_args, rs.SpMMStage.preprocess, None, tmp)
-        s.keep += [mat, mb, mc]
-
-        def call() -> None:
-            rs.spmm(*base_args, rs.SpMMStage.compute, None, tmp)
+        alg = _algorithm(rs.SpMMAlg, a.spmm_alg, "--spmm_alg")
+        s.keep += [mb, mc]
+        call = _staged(s, rs.spmm, rs.SpMMStage, (h, ta, tb, s.alpha, mat, mb, s.beta, mc, ct, alg))
 
         def result() -> np.ndarray:
             flat = dC.get(s.stream)
@@ -837,17 +839,17 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     try:
         b = _build(s)
         error = b.check() if args.verify else None
-        ms = time_mean(b.call, s.stream.synchronize, COLD_CALLS, args.iters) / 1e6
-        ref_ms = time_mean(b.reference, lambda: None, COLD_CALLS, args.iters) / 1e6
-        lo, hi = sampled_interval(b.call, s.stream.synchronize, b.reference, min(args.iters, INTERVAL_TRIALS))
+        timed = time_rounds(b.call, s.stream.synchronize, b.reference, COLD_CALLS, args.iters)
     finally:
         s.close()
+    ms = timed.mean_ns / 1e6
     it, jt = _INDEX[args.indextype]
     columns = [*b.columns, ("GFlop/s", b.gflop / ms * 1e3 if ms > 0 else 0.0),
                ("GB/s", b.gbyte / ms * 1e3 if ms > 0 else 0.0), ("msec", ms), ("iter", args.iters),
                ("verified", "yes" if args.verify else "no"), ("function", args.function), ("import", source),
                ("ctype", _CTYPE[args.precision]), ("itype", it), ("jtype", jt),
-               ("ref-msec", ref_ms), ("ratio", ratio(ref_ms, ms)), ("ratio-lo", lo), ("ratio-hi", hi)]
+               ("ref-msec", timed.reference_mean_ns / 1e6), ("ratio", timed.ratio), ("ratio-lo", timed.interval[0]),
+               ("ratio-hi", timed.interval[1])]
     out.write(table(columns))
     if error is not None and not error <= b.tol:
         sys.stderr.write(f"rocmath-bench sparse: {args.function}: relative error {error:.3g} above tolerance "

@@ -403,6 +403,23 @@ def test_compare_verdict_reports_only_differences_beyond_noise() -> None:
     assert verdict(a, list(reversed(a)))[2] == "same (within noise)"
 
 
+def test_compare_threshold_makes_a_slower_b_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    """For CI on any machine: both sides run here, so --threshold can fail the job on a slowdown."""
+    from rocmath.bench import compare as cmp
+
+    rows = [{"case": "blas.x", "label": "8", "ratio": 0.8, "ratio_ci": [0.75, 0.85]},  # B 25 % slower
+            {"case": "blas.y", "label": "8", "ratio": 0.97, "ratio_ci": [0.96, 0.98]}]  # B 3 % slower
+    assert cmp.regressed(rows[0], 0.05) and not cmp.regressed(rows[1], 0.05) and cmp.regressed(rows[1], 0.0)
+    assert not cmp.regressed({"case": "blas.z", "error": "boom"}, 0.05)
+    monkeypatch.setattr(cmp, "prepare", lambda spec, workdir, trees: cmp.Side(spec))
+    monkeypatch.setattr(cmp, "compare", lambda *args: rows)
+    out = io.StringIO()
+    assert cmp.main([".", ".", "--filter", "saxpy_tiny"], out=out) == 0  # without --threshold: a report only
+    assert cmp.main([".", ".", "--filter", "saxpy_tiny", "--threshold", "0.05"], out=out) == 1
+    assert "more than 5%: blas.x [8]" in out.getvalue()
+    assert cmp.main([".", ".", "--filter", "saxpy_tiny", "--threshold", "0.5"], out=out) == 0
+
+
 def test_compare_two_configurations_end_to_end(tmp_path: Any) -> None:
     from rocmath.bench.compare import main as compare_main
 
@@ -464,8 +481,7 @@ def test_plot_draws_png_and_svg_of_saved_runs(tmp_path: Any) -> None:
 
 
 def test_progress_line_only_on_a_terminal() -> None:
-    from rocmath.bench.cli import Progress
-    from rocmath.bench.runner import CaseResult
+    from rocmath.bench.report import Progress
 
     class Tty(io.StringIO):
         def isatty(self) -> bool:
@@ -473,11 +489,18 @@ def test_progress_line_only_on_a_terminal() -> None:
 
     tty = Tty()
     p = Progress(3, 0, tty)  # started "long ago": past the 2 s threshold at once
-    p.step(CaseResult("blas.x", 1, "1"))
-    assert "[1/3]" in tty.getvalue() and "left" in tty.getvalue()
+    p.step("blas.x")
+    assert "[1/3]" in tty.getvalue() and "left (last: blas.x)" in tty.getvalue()
     p.clear()
     assert tty.getvalue().endswith("\r\x1b[K")
+    p.step()
+    p.step()  # the last step: nothing more to show
+    assert tty.getvalue().count("/3]") == 2 and "[3/3]" not in tty.getvalue()
     plain = io.StringIO()
     q = Progress(3, 0, plain)
-    q.step(CaseResult("blas.x", 1, "1"))
+    q.step("blas.x")
     assert plain.getvalue() == ""
+    fresh = Tty()
+    r = Progress(3, None, fresh)  # started now: within the threshold, no line yet
+    r.step("blas.x")
+    assert fresh.getvalue() == ""

@@ -43,9 +43,10 @@ def _sleeper(rocmath_ms: Any, reference_ms: float) -> Any:
 
 
 def _registry() -> Registry:
+    # Sleeps of milliseconds: a loaded machine oversleeps by a fraction of that, far less than the 10x slowdown.
     reg = Registry()
-    reg.register(BenchCase("fake.steady", _sleeper(lambda: 1.0, 1.0), {"quick": [4]}))
-    reg.register(BenchCase("fake.slower", _sleeper(lambda: 0.2 * SLOWDOWN["factor"], 1.0), {"quick": [4, 8]}))
+    reg.register(BenchCase("fake.steady", _sleeper(lambda: 2.0, 2.0), {"quick": [4]}))
+    reg.register(BenchCase("fake.slower", _sleeper(lambda: 1.0 * SLOWDOWN["factor"], 4.0), {"quick": [4, 8]}))
     return reg
 
 
@@ -72,7 +73,7 @@ def two_runs(tmp_path: Any) -> tuple[str, str]:
     for i, factor in enumerate((1.0, 10.0)):
         SLOWDOWN["factor"] = factor
         path = str(tmp_path / f"run{i}.json")
-        status, text = _run(["--suite", "quick", "--repeats", "5", "--warmup", "1", "--json", path])
+        status, text = _run(["--suite", "quick", "--repeats", "7", "--warmup", "1", "--json", path])
         assert status == 0, text
         paths.append(path)
     SLOWDOWN["factor"] = 1.0
@@ -111,11 +112,43 @@ def test_check_runs_the_baseline_configuration_again(two_runs: tuple[str, str], 
     assert "warm med" in text and "3/3 passed" in text  # the new run's own report first
     assert all(line.endswith("same (within noise)") for line in _rows(text.split("baseline:")[1]).values())
     doc = load(str(saved))
-    assert doc["config"]["repeats"] == 5 and doc["config"]["warmup"] == 1 and len(doc["results"]) == 3
+    assert doc["config"]["repeats"] == 7 and doc["config"]["warmup"] == 1 and len(doc["results"]) == 3
     # Against the slow run, the new (fast again) run is an improvement; --repeats overrides the baseline's.
     status, text = _run(["check", after, "--threshold", "0.5", "--repeats", "3", "--save", str(saved)])
     assert status == 0 and "improved: time, ratio" in text
     assert len(load(str(saved))["results"][0]["warm"]["samples_ns"]) == 3
+
+
+def test_check_records_a_missing_baseline_then_checks_against_it(tmp_path: Any) -> None:
+    """The CI use: the first run on a machine records its baseline, later ones are checked against it."""
+    import platform
+
+    path = str(tmp_path / "baselines" / "{host}-quick.json")
+    recorded = tmp_path / "baselines" / f"{platform.node()}-quick.json"
+    status, text = _run(["check", path, "--repeats", "7", "--warmup", "1"])
+    assert status == 0 and "baseline recorded in" in text and recorded.exists()
+    assert load(str(recorded))["config"] == {"suite": "quick", "filter": None, "repeats": 7, "warmup": 1,
+                                             "modules": [], "argv": load(str(recorded))["config"]["argv"]}
+    status, text = _run(["check", path, "--threshold", "0.5"])  # the same code again: nothing moved
+    assert status == 0 and "0 regressed" in text and "checked: both;" in text
+    SLOWDOWN["factor"] = 10.0
+    try:
+        status, text = _run(["check", path, "--threshold", "0.5"])
+        assert status == 1 and _rows(text.split("baseline:")[1])["fake.slower", "8"].endswith("regressed: time, ratio")
+        # Accepting the change: --record makes the slow run the baseline, which the next check matches.
+        assert _run(["check", path, "--record", "--repeats", "7", "--warmup", "1"])[0] == 0
+        assert _run(["check", path, "--threshold", "0.5"])[0] == 0
+    finally:
+        SLOWDOWN["factor"] = 1.0
+    # Re-recording keeps the old baseline's configuration unless told otherwise.
+    assert _run(["check", path, "--record", "--filter", "steady"])[0] == 0
+    assert load(str(recorded))["config"]["repeats"] == 7 and len(load(str(recorded))["results"]) == 1
+    assert _run(["check", path, "--record"])[0] == 0
+    assert load(str(recorded))["config"]["filter"] == "steady"
+    # The options that choose the cases must be the baseline's; --record takes no CURRENT file.
+    assert _run(["check", path, "--suite", "full"])[0] == 2
+    assert _run(["check", path, "--filter", "slower"])[0] == 2
+    assert _run(["check", path, str(recorded), "--record"])[0] == 2
 
 
 def test_check_flags_a_case_that_fails_now(two_runs: tuple[str, str], tmp_path: Any) -> None:
@@ -207,8 +240,12 @@ def test_check_files_exit_status_and_machine_note(tmp_path: Any) -> None:
     fine["machine"]["hostname"] = "elsewhere"
     cur.write_text(json.dumps(fine))
     status, text = _run(["check", str(base), str(cur)])
-    assert status == 0 and "note: the machines differ (hostname)" in text
-    assert "note:" not in _run(["check", str(base), str(cur), "--metric", "ratio"])[1]
+    # Across machines the default (auto) checks the ratios alone; --metric time or both check times too.
+    assert status == 0 and "note: the machines differ (hostname): the ratios alone are checked" in text
+    assert "checked: ratio;" in text
+    assert _run(["check", str(base), str(cur), "--metric", "both"])[1].count("times do not compare") == 1
+    status, text = _run(["check", str(base), str(cur), "--metric", "time"])
+    assert status == 0 and "checked: time;" in text and "times do not compare" in text
 
 
 def test_check_usage_errors(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,5 +1,6 @@
 """bench/_cli_common.py: what the blas, solver, fft and sparse commands of rocmath-bench share
-(parser, flag types, device selection, the two timing loops, ratio and number formatting)."""
+(parser, flag types, device selection, the two timing loops interleaved with the reference, the ratio
+with its interval, number formatting)."""
 
 from __future__ import annotations
 
@@ -55,13 +56,30 @@ def test_usage_failure_and_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert "hello" in out.getvalue()
 
 
-def test_time_mean_runs_cold_then_hot_calls_between_synchronizations() -> None:
+def test_time_rounds_interleaves_the_hot_calls_in_rounds() -> None:
     log: list[str] = []
-    ns = common.time_mean(lambda: log.append("call"), lambda: log.append("sync"), 2, 3)
-    assert log == ["call", "call", "sync", "call", "call", "call", "sync"] and ns > 0
+    timed = common.time_rounds(lambda: log.append("a"), lambda: log.append("sync"), lambda: log.append("ref"), 2, 7,
+                               rounds=3)
+    # Cold calls of each, then 7 hot calls in rounds of 3, 2, 2: rocmath's to a synchronize, then the reference's.
+    assert log == ["a", "a", "sync", "ref", "ref", *["a"] * 3, "sync", *["ref"] * 3,
+                   *(["a", "a", "sync", "ref", "ref"] * 2)]
+    assert timed.mean_ns > 0 and timed.reference_mean_ns > 0 and timed.ratio > 0
+    assert timed.interval[0] <= timed.interval[1]
     log.clear()
-    common.time_mean(lambda: log.append("call"), lambda: log.append("sync"), 0, 0)  # warm-up only: no division by 0
-    assert log == ["sync", "sync"]
+    few = common.time_rounds(lambda: log.append("a"), lambda: None, lambda: log.append("ref"), 0, 2)
+    assert log == ["a", "ref", "a", "ref"] and all(math.isnan(v) for v in few.interval)  # 2 rounds: no interval
+    log.clear()
+    none = common.time_rounds(lambda: log.append("a"), lambda: log.append("sync"), lambda: None, 1, 0)
+    assert log == ["a", "sync"] and none.mean_ns == 0 and math.isnan(none.ratio)  # warm-up only
+
+
+def test_time_rounds_ratio_is_of_the_medians() -> None:
+    """One round disturbed on the reference's side moves its mean, not the ratio of the medians."""
+    # A fake clock: the five rounds take 10 ns of rocmath's, then 20 ns of the reference's (the last 2000 ns).
+    ticks = iter([0, 10, 30, 30, 40, 60, 60, 70, 90, 90, 100, 120, 120, 130, 2130])
+    timed = common.time_rounds(lambda: None, lambda: None, lambda: None, 0, 5, clock=lambda: next(ticks))
+    assert timed.mean_ns == 10 and timed.reference_mean_ns == (4 * 20 + 2000) / 5
+    assert timed.ratio == 2.0 and timed.interval[0] <= 2.0 <= timed.interval[1]
 
 
 def test_time_each_interleaves_the_calls_after_cold_rounds() -> None:
@@ -80,17 +98,7 @@ def test_ratio_interval_brackets_the_median_ratio() -> None:
     assert lo <= (sorted(ref)[2] + sorted(ref)[3]) / (sorted(mine)[2] + sorted(mine)[3]) <= hi
     assert 1.8 < lo <= hi <= max(ref) / min(mine)
     assert all(math.isnan(v) for v in common.ratio_interval([], mine))
-
-
-def test_sampled_interval_interleaves_single_calls() -> None:
-    order: list[str] = []
-    lo, hi = common.sampled_interval(lambda: order.append("a"), lambda: order.append("sync"),
-                                     lambda: order.append("ref"), 4)
-    assert order == ["a", "sync", "ref"] * 4 and 0 < lo <= hi
-    order.clear()
-    assert all(math.isnan(v) for v in common.sampled_interval(lambda: order.append("a"), lambda: None,
-                                                              lambda: None, 2))
-    assert order == []  # too few trials for an interval: no calls at all
+    assert all(math.isnan(v) for v in common.ratio_interval(ref[:2], mine[:2]))  # too few for an interval
 
 
 @pytest.mark.parametrize("command", [

@@ -33,3 +33,25 @@ def test_a_yaml_file_runs_in_one_process(tmp_path: Any) -> None:
     assert bench_main(["--yaml", str(path)], out=out) == 0, out.getvalue()
     text = out.getvalue()
     assert text.count("# rocmath-bench ") == 3 and "gpu_time_us" in text and "rocblas-Gflops" in text
+
+
+def test_long_problem_lists_show_progress_and_bad_files_exit_2(tmp_path: Any, monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from rocmath.bench.report import Progress
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    path = tmp_path / "p.yaml"
+    path.write_text("- {function: axpy, precision: f32_r, n: 100, iters: 1}\n" * 3)
+    tty = Tty()
+    monkeypatch.setattr(Progress, "AFTER_NS", 0)  # show at once
+    monkeypatch.setattr("sys.stderr", tty)
+    assert bench_main(["--yaml", str(path)], out=io.StringIO()) == 0
+    assert "[1/3]" in tty.getvalue() and "[2/3]" in tty.getvalue() and tty.getvalue().endswith("\r\x1b[K")
+    monkeypatch.undo()
+    assert bench_main(["--yaml", str(tmp_path / "missing.yaml")], out=io.StringIO()) == 2
+    (tmp_path / "bad.yaml").write_text("- [unclosed\n")
+    assert bench_main(["--yaml", str(tmp_path / "bad.yaml")], out=io.StringIO()) == 2
+    assert "missing.yaml" in capsys.readouterr().err

@@ -51,6 +51,8 @@ def test_routines_run_with_a_reference_ratio(line: str) -> None:
 def test_usage_errors_exit_2() -> None:
     assert _run("solver -f nothing -r d")[0] == 2
     assert _run("solver -f getrf -r d --bogus 1")[0] == 2
+    assert _run("solver -f gesvd -r d -m 4 -n 4 --left_svect X")[0] == 2  # rocsolver-bench's validate_svect
+    assert _run("solver -f syevd -r d -n 4 --evect Q")[0] == 2
 
 
 def test_bench_lines_replay(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
@@ -102,6 +104,9 @@ RUNS = [
     "-f getrs -r z --trans C -n 8 --nrhs 3",
     "-f gesv -r c -n 8 --nrhs 2",
     "-f getri -r d -n 8",
+    "-f gesvdj -r d -m 8 -n 6 --left_svect A --right_svect A",
+    "-f syevj -r d --evect V -n 8",
+    "-f sygv -r d --evect V -n 8",
 ]
 #: One of each other family the check covers (each compiles its own kernels: the slow tier).
 SLOW_RUNS = [
@@ -114,6 +119,10 @@ SLOW_RUNS = [
     "-f gels -r d -m 5 -n 8 --nrhs 2",
     "-f syev -r d --evect V -n 8",
     "-f heevd -r z --evect V --uplo L -n 6",
+    "-f gesvdj -r z -m 7 -n 5 --left_svect A --right_svect S",
+    "-f heevj -r c --evect V --esort N -n 6",
+    "-f sygv -r d --evect V --itype 3 -n 6",
+    "-f hegv_strided_batched -r z --evect V --itype 2 --uplo L -n 5 --batch_count 2",
 ]
 
 
@@ -198,9 +207,20 @@ def _scipy_results(function: str, ops: Any) -> None:
         b0 = ops.matrix("B", initial=True)[:, :op.shape[1], :nrhs]
         _store(ops, "B", np.stack([np.linalg.lstsq(op[b], b0[b, :op.shape[1]], rcond=None)[0]
                                    for b in range(ops.batch)]).astype(dt))
-    else:  # syev, heevd
-        w, vecs = zip(*(sl.eigh(x) for x in a), strict=True)
+    elif base == "gesvdj":
+        k = min(m, n)
+        u, sv, vh = zip(*(sl.svd(x) for x in a), strict=True)
+        _store_vector(ops, "S", np.stack(sv).astype(np.finfo(dt).dtype))
+        _store(ops, "U", np.stack(u)[:, :, :ops.layout["U"][1]].astype(dt))
+        _store(ops, "V", np.stack(vh)[:, :ops.layout["V"][0] if v["right_svect"] == "A" else k].astype(dt))
+    elif base in ("sygv", "hegv"):
+        bm = ops.matrix("B", initial=True)[:, :n, :n].astype(a.dtype)
+        w, vecs = zip(*(sl.eigh(x, y, type=int(v["itype"])) for x, y in zip(a, bm, strict=True)), strict=True)
         _store_vector(ops, "D", np.stack(w).astype(np.finfo(dt).dtype))
+        _store(ops, "A", np.stack(vecs).astype(dt))
+    else:  # syev, heevd, heevj (its eigenvalues in W, here in scipy's ascending order)
+        w, vecs = zip(*(sl.eigh(x) for x in a), strict=True)
+        _store_vector(ops, "W" if base == "heevj" else "D", np.stack(w).astype(np.finfo(dt).dtype))
         _store(ops, "A", np.stack(vecs).astype(dt))
 
 
@@ -218,7 +238,7 @@ def test_the_check_of_each_family_against_lapack_results(line: str) -> None:
     error, tol = _verify(cmd.function, ops)
     size = max(int(cmd.params.get(k, 1)) for k in ("m", "n", "nrhs"))
     assert tol == 30 * size * _eps(cmd.precision) and 0 <= error <= tol, (error, tol)
-    main_out = "B" if cmd.function.split("_")[0] in ("potrs", "posv", "gels") else "A"
+    main_out = {"potrs": "B", "posv": "B", "gels": "B", "gesvdj": "U"}.get(cmd.function.split("_")[0], "A")
     _store(ops, main_out, (ops.matrix(main_out)[:, :, :] * 1.001).astype(ops.dtype))
     rm.device_synchronize()
     assert _verify(cmd.function, ops)[0] > 10 * tol
@@ -297,6 +317,54 @@ def test_verify_of_an_unchecked_routine_is_a_usage_error(capsys: pytest.CaptureF
     assert _run("solver -f trtri -r d -n 4 -v 1")[0] == 2
     assert "verifies getrf" in capsys.readouterr().err
     assert set(VERIFIED) >= {"getrf", "potrf", "geqrf", "gels", "syev", "heevd"}
+
+
+def _operands(line: str) -> Any:
+    from rocmath.bench.rocsolver_cli import _Operands, _resolve, _value
+
+    cmd = parse_command(line.split())
+    return _Operands(_resolve(cmd.function, cmd.precision), {k: _value(x) for k, x in cmd.params.items()})
+
+
+def test_rocsolver_bench_defaults_of_the_eigen_and_svd_routines() -> None:
+    """Without -v: the defaults rocsolver-bench's option table and its testing_*.hpp give (no kernel runs)."""
+    v = _operands("-f gesvdj_strided_batched -r d -m 9 -n 6 --left_svect S --batch_count 2").values
+    assert (v["abstol"], v["max_sweeps"], v["right_svect"]) == (0, 100, "N")
+    assert (v["lda"], v["strideA"], v["strideS"], v["ldu"], v["strideU"], v["ldv"], v["strideV"]) == (
+        9, 9 * 6, 6, 9, 9 * 6, 6, 6 * 6)
+    v = _operands("-f gesvd_strided_batched -r d -m 9 -n 6 --left_svect S --right_svect A").values
+    assert (v["strideS"], v["strideE"], v["strideU"], v["ldv"], v["strideV"], v["fast_alg"]) == (6, 5, 81, 6, 36, "O")
+    v = _operands("-f syevj_strided_batched -r s -n 7").values
+    assert (v["esort"], v["evect"], v["uplo"], v["strideA"], v["strideW"]) == ("A", "N", "U", 49, 7)
+    v = _operands("-f sygv_strided_batched -r d -n 7").values
+    assert (v["itype"], v["evect"], v["strideB"], v["strideD"], v["strideE"]) == (1, "N", 49, 7, 7)
+    v = _operands("-f getrs_strided_batched -r d -n 8 --nrhs 2").values
+    assert (v["strideA"], v["strideP"], v["strideB"]) == (64, 8, 16)
+    v = _operands("-f sytrd_strided_batched -r d -n 8").values
+    assert (v["strideD"], v["strideE"], v["strideP"]) == (8, 7, 7)
+
+
+def test_rocsolver_bench_tool_options() -> None:
+    assert parse_command(["-f", "getrf", "--device", "0", "--perf", "0", "--singular", "0"]).device == 0
+    for line in ("-f getrf --perf 1", "-f getrf --mem_query 1", "-f getrf --device x"):
+        with pytest.raises(UsageError):
+            parse_command(line.split())
+    assert _run(f"solver -f getrf -r d -m 4 -n 4 --device {rm.get_device_count()}")[0] == 2
+
+
+def test_a_nonzero_info_fails_the_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = solver.dsygv
+
+    def failing(handle: Any, *args: Any) -> None:
+        real(handle, *args)
+        handle.stream.synchronize()
+        args[-1].set(np.full(args[-1].shape, 9, np.int32))  # info: B not positive definite
+
+    for attr in ("routine", "flavour", "precision"):
+        setattr(failing, attr, getattr(real, attr))
+    monkeypatch.setattr(solver, "dsygv", failing)
+    status, text = _run("solver -f sygv -r d --evect V -n 8 -i 1 -j 0 -v 1")
+    assert status == 1 and _cells(text)["error"] == "inf"
 
 
 def test_rocsolver_bench_letters_of_rocsolver_enums() -> None:
