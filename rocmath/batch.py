@@ -115,16 +115,9 @@ class BoundBatch:
     hi: int
     addrs: np.ndarray | None = None
     raw: np.ndarray | None = None  # the storage-typed array behind a converted kernel view
-    geometry: tuple[Any, ...] | None = None  # a strided view's (shape, byte strides), once computed
+    geometry: tuple[Any, ...] | None = None  # a non-empty strided view's (shape, byte strides)
 
     def materialize(self, opname: str) -> np.ndarray:
-        geometry, span = self.geometry, self.span
-        if geometry is not None and self.op.compute_dtype is None and span is not None:
-            # A replayed strided operand: only the liveness check and the view.
-            alloc = span.alloc
-            if alloc.live and not alloc.pooled:
-                alloc.last_op = opname
-                return alloc.view(span.offset, self.op.dtype, geometry[0], geometry[1])
         raw = self._materialize(opname)
         if self.op.compute_dtype is None:
             return raw
@@ -133,16 +126,14 @@ class BoundBatch:
 
     def _materialize(self, opname: str) -> np.ndarray:
         op = self.op
+        geometry, span = self.geometry, self.span
+        if geometry is not None:  # strided (a replay materializes it again: the geometry was kept)
+            _check_live(span, opname, op.name)
+            return span.alloc.view(span.offset, op.dtype, geometry[0], geometry[1])
         isz = op.dtype.itemsize
-        if op.empty or self.span is None:
+        if op.empty or span is None:
             return np.zeros((op.batch_count, *op.shape), dtype=op.dtype)
-        _check_live(self.span, opname, op.name)
-        if not op.pointers:
-            geometry = self.geometry
-            if geometry is None:  # a replayed launch materializes the same operand again
-                geometry = self.geometry = ((op.batch_count, *op.shape),
-                                            (op.batch_stride * isz, *(s * isz for s in op.strides)))
-            return self.span.alloc.view(self.span.offset, op.dtype, geometry[0], geometry[1])
+        _check_live(span, opname, op.name)
         from ._kernels import gather_entries
 
         ptrs = self.span.alloc.view(self.span.offset, np.uint64, (op.batch_count,), None)
@@ -195,7 +186,8 @@ def bind(op: BatchOperand, opname: str) -> BoundBatch:
     # overrun is reported as one, and then re-based on the logical origin for the views.
     base = address_space.span(op.ptr, (op.offset + blo) * isz, (op.offset + bhi) * isz, op=opname, arg=op.name)
     span = Span(base.alloc, base.offset + op.offset * isz)
-    return BoundBatch(op, span, lo, hi)
+    geometry = ((op.batch_count, *op.shape), (op.batch_stride * isz, *(s * isz for s in op.strides)))
+    return BoundBatch(op, span, lo, hi, geometry=geometry)
 
 
 def _bits(a: np.ndarray) -> np.ndarray:
