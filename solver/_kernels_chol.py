@@ -16,11 +16,13 @@ As in :mod:`rocmath.solver._kernels_lu`, the path depends on sizes only:
 
 Semantics are LAPACK's: the small potrf is LAPACK's unblocked potf2 (per column: the
 diagonal from a dot product, then the column below by a matrix-vector product and a
-scaling); a leading minor that is not positive definite (``ajj <= 0`` or NaN) stops the
-factorization of that entry with ``info = j``, ``A(j, j) = ajj`` and the columns after
-it untouched.  Complex diagonals use their real part.  trtri (non-unit) and potri find
-the first exact zero on the diagonal first and then leave that entry as it was; posv
-leaves B of an entry that is not positive definite as it was.  Only the ``uplo``
+scaling; entries of order at most ``FIXED`` that do not overlap run right-looking, ``GROUP``
+at a time in lockstep, each element's updates in potf2's order, so with potf2's bits); a
+leading minor that is not positive definite (``ajj <= 0`` or NaN) stops the factorization
+of that entry with ``info = j``, ``A(j, j) = ajj`` and the columns after it untouched.
+Complex diagonals use their real part.  trtri (non-unit) and potri find the first exact
+zero on the diagonal first and then leave that entry as it was; posv leaves B of an
+entry that is not positive definite as it was.  Only the ``uplo``
 triangle is ever written (a unit trtri neither writes its diagonal).
 
 Scratch memory (the small kernels' matrices and right-hand sides, the LAPACK argument
@@ -39,7 +41,18 @@ from numba import njit, prange
 
 from rocmath.kernel import kernel
 
-from ._kernels_lu import _CELLS, _addresses, _cells, _colmajor, _finish, _ld
+from ._kernels_lu import (
+    _CELLS,
+    FIXED,
+    GROUP,
+    _addresses,
+    _cells,
+    _colmajor,
+    _finish,
+    _flat_colmajor,
+    _ld,
+    _one_negzero,
+)
 from ._lapack import ensure_lapack, external
 from ._workspace import carve2, chunk_count, chunk_of, host_carve, layout, rounded, scratch
 
@@ -59,6 +72,7 @@ _slauum, _dlauum, _clauum, _zlauum = (external(p + "lauum", 5) for p in "sdcz")
 _strtri, _dtrtri, _ctrtri, _ztrtri = (external(p + "trtri", 6) for p in "sdcz")
 
 _jit = njit(nogil=True, error_model="numpy", cache=True)
+_inline = njit(nogil=True, error_model="numpy", cache=True, inline="always")
 # Unsigned inner-loop indices: numba then drops its negative-index wraparound and LLVM vectorises.
 _U = np.uintp
 
@@ -270,6 +284,115 @@ def small_entries(op, A, B, info, upper, unit, one, rone, ws, wper, nchunk):  # 
                  min(nb, (t + 1) * per))
 
 
+# --- numba: small potrf, GROUP entries at a time ------------------------------------------------------
+#
+# As getrf_small (see :mod:`rocmath.solver._kernels_lu`): every array is a kernel argument, indexed,
+# so that numba marks them as not aliasing and the row loops become vector code; the entries sit in
+# columns of spare rows, zero at first, so that every step works on FIXED rows.  The Cholesky factor
+# is computed right-looking: step j updates the lower triangle of the later columns with column j,
+# each element's updates in the order of LAPACK's (left-looking) potf2, so the bits are potf2's.
+
+
+@_inline
+def _chol_group(W, L, Q, D, t, n, rone):  # type: ignore[no-untyped-def]
+    """L L^H of the GROUP lower triangles of chunk t (n <= FIXED) in lockstep: entry s column-major
+    in W[t, s * FIXED * 2 * FIXED:], columns of 2 * FIXED rows.  Q[t, s]: info; D[t, s]: the value
+    of the failed diagonal (the entry is then garbage from that column on)."""
+    R = FIXED
+    S = 2 * R
+    WS = R * S
+    LS = 2 * R
+    rzero = rone - rone
+    for s in range(GROUP):
+        Q[t, s] = 0
+    for j in range(n):
+        jo = j * S + j
+        for s in range(GROUP):
+            w0 = s * WS
+            l0 = s * LS
+            ajj = W[t, _U(w0 + jo)].real
+            if not ajj > rzero and Q[t, s] == 0:  # NaN too
+                Q[t, s] = j + 1
+                D[t, s] = ajj
+            ajj = np.sqrt(ajj)
+            W[t, _U(w0 + jo)] = ajj
+            r = rone / ajj
+            for i in range(R):  # column j below the diagonal, and its copy in L (lanes past R stay 0)
+                x = W[t, _U(w0 + jo + 1 + i)] * r
+                W[t, _U(w0 + jo + 1 + i)] = x
+                L[t, _U(l0 + i)] = x
+            if j + 1 < n:  # the next column first: its square root overlaps the other updates
+                co = w0 + (j + 1) * S + j + 1
+                u = np.conj(L[t, _U(l0)])
+                for i in range(R):
+                    W[t, _U(co + i)] = W[t, _U(co + i)] - u * L[t, _U(l0 + i)]
+        for s in range(GROUP):
+            w0 = s * WS
+            for c in range(j + 2, n):
+                co = w0 + c * S + c
+                lc = s * LS + c - j - 1
+                u = np.conj(L[t, _U(lc)])
+                for i in range(R):
+                    W[t, _U(co + i)] = W[t, _U(co + i)] - u * L[t, _U(lc + i)]
+
+
+def _group_parts(isz: int) -> tuple[int, int]:
+    """Elements of one chunk's row of potrf_group's W and L (whole multiples of ALIGN bytes)."""
+    return rounded(GROUP * FIXED * 2 * FIXED * isz) // isz, rounded(GROUP * 2 * FIXED * isz) // isz
+
+
+def _group_bytes(isz: int) -> int:
+    """Scratch of one chunk of potrf_group: W, L, Q (info) and D (failed diagonals)."""
+    w, lr = _group_parts(isz)
+    return layout((w, isz), (lr, isz), (GROUP, 4), (GROUP, isz))
+
+
+@kernel(contiguous=True, slp=True)
+def potrf_group(A, sa, lda, n, upper, info, one, rone, W, L, Q, D, nb, nchunk):  # type: ignore[no-untyped-def]
+    """potrf of nb entries of order n <= FIXED that do not overlap, column-major from A's flat
+    view (entry e at e * sa, column c at c * lda), GROUP at a time, each chunk t of nchunk a
+    contiguous range of entries with row t of the scratch.  The ``upper`` triangle U is factored
+    as L = U^H.  ``one``: 1 and -0 in the element type (adding -0 copies exactly, and keeps the
+    copies from becoming memcpy calls); ``rone``: 1 in the real type.  An entry that is not
+    positive definite keeps its columns from the failed one on, but for that diagonal (LAPACK's
+    potf2)."""
+    S = 2 * FIXED
+    WS = FIXED * S  # entry s of a group at W[t, s * WS:]
+    per = (nb + nchunk - 1) // nchunk
+    for t in prange(nchunk):
+        for i in range(W.shape[1]):  # the spare rows start at zero
+            W[t, i] = 0
+        for i in range(L.shape[1]):
+            L[t, i] = 0
+        lo, hi = t * per, min(nb, (t + 1) * per)
+        for e0 in range(lo, hi, GROUP):
+            for s in range(min(GROUP, hi - e0)):  # (the rest of a last, partial group is ignored)
+                o = (e0 + s) * sa
+                for c in range(n):
+                    if upper:
+                        for i in range(c, n):
+                            W[t, _U(s * WS + c * S + i)] = np.conj(A[_U(o + i * lda + c)])
+                    else:
+                        for i in range(c, n):
+                            W[t, _U(s * WS + c * S + i)] = A[_U(o + c * lda + i)] + one[1]
+            _chol_group(W, L, Q, D, t, n, rone[0])
+            for s in range(min(GROUP, hi - e0)):
+                e = e0 + s
+                o = e * sa
+                f = Q[t, s]
+                if f > 0:
+                    W[t, _U(s * WS + (f - 1) * (S + 1))] = D[t, s]
+                for c in range(n if f == 0 else f):  # a failed entry: the columns before, its diagonal
+                    last = n if c + 1 < f or f == 0 else c + 1
+                    if upper:
+                        for i in range(c, last):
+                            A[_U(o + i * lda + c)] = np.conj(W[t, _U(s * WS + c * S + i)])
+                    else:
+                        for i in range(c, last):
+                            A[_U(o + c * lda + i)] = W[t, _U(s * WS + c * S + i)] + one[1]
+                info[e] = f
+
+
 # --- numba: large entries through LAPACK -------------------------------------------------------------
 
 
@@ -376,12 +499,15 @@ def _lapack_work(op: int, n: int, nrhs: int) -> float:
 def workspace(op: int, n: int, nrhs: int, batch: int, itemsize: int) -> int:
     """Bytes of workspace operation ``op`` uses on ``batch`` entries of order ``n`` (``nrhs``
     right-hand sides for potrs/posv): per chunk the entry and its right-hand sides (small
-    entries) or LAPACK's argument cells; for large potrs and lauum also the info LAPACK
-    writes (one int32 per entry)."""
+    entries; for potrf at least potrf_group's scratch) or LAPACK's argument cells; for large
+    potrs and lauum also the info LAPACK writes (one int32 per entry)."""
     if batch == 0 or n == 0 or (op in (POTRS, POSV) and nrhs == 0):
         return 0
     if n <= SMALL:
-        return chunk_count(batch) * _small_bytes(n, nrhs, itemsize)
+        per = _small_bytes(n, nrhs, itemsize)
+        if op == POTRF:  # room for potrf_group's scratch too (whatever n: the workspace grows with it)
+            per = max(per, _group_bytes(itemsize))
+        return chunk_count(batch) * per
     info = rounded(4 * batch) if op in (POTRS, LAUUM) else 0
     return info + chunk_count(batch, _lapack_work(op, n, nrhs)) * _CELLS
 
@@ -391,6 +517,18 @@ def _run(op: int, A: np.ndarray, B: np.ndarray | None, info: np.ndarray | None, 
     nb, n, _ = A.shape
     nrhs = 0 if B is None else B.shape[2]
     ws = scratch(ws, workspace(op, n, nrhs, nb, A.itemsize))
+    if op == POTRF and n <= FIXED and not serial:
+        a, (flat, ld, sa) = _flat_colmajor(A)
+        nchunk = _chunks(nb, serial)
+        w, lr = _group_parts(A.itemsize)
+        W, off = host_carve(ws, 0, (nchunk, w), a.dtype)
+        L, off = host_carve(ws, off, (nchunk, lr), a.dtype)
+        Q, off = host_carve(ws, off, (nchunk, GROUP), np.int32)
+        D, _ = host_carve(ws, off, (nchunk, GROUP), np.finfo(a.dtype).dtype)
+        potrf_group(flat, sa, ld, n, upper, info, _one_negzero(a.dtype), _constants(a.dtype)[1], W, L, Q, D, nb,
+                    nchunk)
+        _finish(A, a)
+        return
     if n <= SMALL:
         if info is None:  # routines that report none: the small kernels do not write it
             info, _ = host_carve(ws, 0, (0,), np.int32)

@@ -870,14 +870,23 @@ def _jacobi_one(g, v, vectors, atol, max_sweeps, small):  # type: ignore[no-unty
                 if s1 == 0:
                     continue
                 s2 = np.conj(s1)
-                for y in range(n):  # columns p, q: g J
-                    t1, t2 = g[y, p], g[y, q]
-                    g[y, p] = c * t1 + s2 * t2
-                    g[y, q] = -s1 * t1 + c * t2
-                for y in range(n):  # rows p, q: J^H g
+                # The 2 x 2 block: columns p, q (g J; stored, so rounded to the element type),
+                # then rows p, q (J^H g) below.
+                gpp, gpq, gqp, gqq = g[p, p], g[p, q], g[q, p], g[q, q]
+                g[p, p], g[p, q] = c * gpp + s2 * gpq, -s1 * gpp + c * gpq
+                g[q, p], g[q, q] = c * gqp + s2 * gqq, -s1 * gqp + c * gqq
+                bpp, bpq, bqp, bqq = g[p, p], g[p, q], g[q, p], g[q, q]
+                # Rows p, q elsewhere (contiguous): the columns are their conjugates (g stays Hermitian,
+                # so column p of g J is the conjugate of row p of J^H g off the block).
+                for y in range(n):
                     t1, t2 = g[p, y], g[q, y]
-                    g[p, y] = c * t1 + s1 * t2
-                    g[q, y] = -s2 * t1 + c * t2
+                    u1, u2 = c * t1 + s1 * t2, -s2 * t1 + c * t2
+                    g[p, y] = u1
+                    g[q, y] = u2
+                    g[y, p] = np.conj(u1)
+                    g[y, q] = np.conj(u2)
+                g[p, p] = c * bpp + s1 * bqp
+                g[q, q] = -s2 * bpq + c * bqq
                 g[p, q] = 0
                 g[q, p] = 0
                 if vectors:

@@ -8,9 +8,13 @@ path and gives the same bits):
   contiguous scratch matrix (its chunk's part of the workspace) stored column-major
   (``w[c, i] = A[i, c]``, so columns are contiguous and the loops vectorise),
   factoring or solving it there and copying it back.  The LU is right-looking, with
-  a column block of ``NB`` beyond ``UNBLOCKED`` columns: its update of the trailing
-  columns is one fused rank-NB pass per column, done in the same order as the
-  unblocked algorithm's rank-1 updates, so it gives the same bits.
+  a column block of ``NB`` (beyond ``UNBLOCKED`` columns in gesv's): its update of the
+  trailing columns is one fused rank-NB pass per column, done in the same order as the
+  unblocked algorithm's rank-1 updates, so it gives the same bits.  getrf's kernel
+  (:func:`getrf_small`) keeps spare rows below each column so that its row loops run
+  over whole vectors, and factors entries of at most ``FIXED`` rows and columns
+  ``GROUP`` at a time in lockstep, with a constant row count (their chains of pivot
+  search, division and update overlap); getrs solves with the factors where they are.
 - *large* entries are handed to LAPACK (scipy's OpenBLAS, through the symbols
   :func:`~rocmath.solver._lapack.ensure_lapack` registers) in place, one after
   another, each threaded by OpenBLAS, as rocmath.blas does with gemm.  LAPACK has no
@@ -40,6 +44,7 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
+from rocmath.batch import flat_entries
 from rocmath.errors import MemoryAccessFault
 from rocmath.kernel import kernel
 
@@ -54,6 +59,11 @@ NB = 4
 UNBLOCKED = 16
 #: Entries with min(m, n) (getrf) or n (getrs, gesv, getri) up to SMALL run as numba code.
 SMALL = 64
+#: getrf entries with at most FIXED rows and columns are factored with rows of a constant count
+#: (whole vectors) ...
+FIXED = 8
+#: ... GROUP of them in lockstep.
+GROUP = 4
 #: Column block of the large blocked LU without pivoting.
 NB_LARGE = 64
 #: Column block LAPACK's getri is given workspace for (lwork = n * NB_GETRI).
@@ -69,6 +79,7 @@ _strsm, _dtrsm, _ctrsm, _ztrsm = (external(p + "trsm", 11) for p in "sdcz")
 _sgemm, _dgemm, _cgemm, _zgemm = (external(p + "gemm", 13) for p in "sdcz")
 
 _jit = njit(nogil=True, error_model="numpy", cache=True)
+_inline = njit(nogil=True, error_model="numpy", cache=True, inline="always")
 # Inner loops run over unsigned indices: numba then drops its negative-index wraparound, which
 # keeps LLVM from vectorising them (slices would too, but each costs a reference count).
 _U = np.uintp
@@ -251,71 +262,345 @@ def _inverse(w, ipiv, e, work, pivot, one):  # type: ignore[no-untyped-def]
     return 0
 
 
-# --- numba: small entries, many at a time ----------------------------------------------------------
+# --- numba: small getrf, many entries at a time ------------------------------------------------------
+#
+# Every array the loops touch is an argument of the kernel and is indexed, never sliced: numba then
+# marks the arrays of the prange body as not aliasing (it does not when a body makes views), and
+# only then do the group's constant-length row loops (inlined into the body) become vector code.
+# Scratch (W, L, P, Q) has one row per chunk.
+#
+# The entry is copied into W column-major with spare rows below it, so that every row loop can run
+# over a whole number of vectors (rows past the entry compute values nobody reads: they are zero at
+# first and, from sums of zeros, stay zero or NaN, so they never win a pivot search and cost no
+# denormal slow path).  The copies add -0 (exact, signed zeros too; signalling NaNs come out
+# quiet): a plain copy loop becomes a libc memcpy call per column, which costs more than the copy.
+
+
+@_inline
+def _search(W, t, o, R):  # type: ignore[no-untyped-def]
+    # The pivot among the R rows from W[t, o] (row j of column j): the first of largest |re| + |im|.
+    p = 0
+    best = _cabs1(W[t, _U(o)])
+    for i in range(1, R):
+        v = _cabs1(W[t, _U(o + i)])
+        if v > best:
+            best = v
+            p = i
+    return p
+
+
+@_inline
+def _lu_group(W, L, P, Q, t, m, n, pivot, one, sfmin):  # type: ignore[no-untyped-def]
+    """LU of the GROUP entries of chunk t, each max(m, n) <= FIXED, in lockstep (their chains of
+    pivot search, division and update are independent, so they overlap).  Entry s is column-major
+    in W[t, s * FIXED * 2 * FIXED:] with columns of 2 * FIXED rows; every step works on the FIXED
+    rows below its diagonal (the look-ahead: the next column first, then its pivot search, then the
+    other columns).  Pivots (1-based) in P[t, s * FIXED + j], info in Q[t, s]."""
+    R = FIXED
+    S = 2 * R
+    WS = R * S
+    k = min(m, n)
+    for s in range(GROUP):
+        Q[t, s] = 0
+        P[t, s * R] = _search(W, t, s * WS, R) if pivot else 0
+    for j in range(k):
+        jo = j * S + j
+        for s in range(GROUP):
+            w0 = s * WS
+            if pivot:
+                p = P[t, s * R + j]
+                for c in range(R):
+                    x = W[t, _U(w0 + c * S + j)]
+                    W[t, _U(w0 + c * S + j)] = W[t, _U(w0 + c * S + p)]
+                    W[t, _U(w0 + c * S + p)] = x
+                P[t, s * R + j] = p + 1
+            l0 = s * R
+            d = W[t, _U(w0 + jo)]
+            if d == 0:
+                if Q[t, s] == 0:
+                    Q[t, s] = j + 1
+                for i in range(R):
+                    L[t, _U(l0 + i)] = W[t, _U(w0 + jo + 1 + i)]
+            elif abs(d) >= sfmin:
+                r = one / d
+                for i in range(R):
+                    x = W[t, _U(w0 + jo + 1 + i)] * r
+                    W[t, _U(w0 + jo + 1 + i)] = x
+                    L[t, _U(l0 + i)] = x
+            else:
+                for i in range(R):
+                    x = W[t, _U(w0 + jo + 1 + i)] / d
+                    W[t, _U(w0 + jo + 1 + i)] = x
+                    L[t, _U(l0 + i)] = x
+            if j + 1 < n:
+                co = w0 + (j + 1) * S + j
+                u = W[t, _U(co)]
+                for i in range(R):
+                    W[t, _U(co + 1 + i)] = W[t, _U(co + 1 + i)] - u * L[t, _U(l0 + i)]
+                if pivot and j + 1 < k:
+                    P[t, s * R + j + 1] = _search(W, t, co + 1, R) + j + 1
+        for s in range(GROUP):
+            w0 = s * WS
+            l0 = s * R
+            for c in range(j + 2, n):
+                co = w0 + c * S + j
+                u = W[t, _U(co)]
+                for i in range(R):
+                    W[t, _U(co + 1 + i)] = W[t, _U(co + 1 + i)] - u * L[t, _U(l0 + i)]
+
+
+@_inline
+def _rows8(rows):  # type: ignore[no-untyped-def]
+    # ``rows`` rounded up to whole vectors of 8 (the spare rows below the entry take the rest).
+    return (rows + 7) & -8
+
+
+@_jit
+def _lu_one(W, L, P, t, S, m, n, pivot, one, sfmin):  # type: ignore[no-untyped-def]
+    """LU of the entry held column-major in W[t] (columns of S >= m + 7 rows), right-looking in
+    column blocks of NB: the panel unblocked, then each trailing column's NB rows of U (an
+    unrolled triangular solve) and its rows below in one fused rank-NB pass, the rank-1 updates'
+    sums in their order (the unblocked algorithm's bits).  L[t] holds the panel's multipliers
+    below it (NB columns of S) and the current column's (after them).  Returns info."""
+    k = min(m, n)
+    info = 0
+    for j0 in range(0, k, NB):
+        jb = min(NB, k - j0)
+        lo = j0 + jb
+        for j in range(j0, lo):
+            jo = j * S
+            if pivot:
+                p = j
+                best = _cabs1(W[t, _U(jo + j)])
+                for i in range(j + 1, m):
+                    v = _cabs1(W[t, _U(jo + i)])
+                    if v > best:
+                        best = v
+                        p = i
+                P[t, j] = p + 1
+                if p != j:
+                    for c in range(n):
+                        x = W[t, _U(c * S + j)]
+                        W[t, _U(c * S + j)] = W[t, _U(c * S + p)]
+                        W[t, _U(c * S + p)] = x
+            d = W[t, _U(jo + j)]
+            r8 = _rows8(m - j - 1)
+            lq = NB * S
+            if d == 0:
+                if info == 0:
+                    info = j + 1
+                for i in range(r8):
+                    L[t, _U(lq + i)] = W[t, _U(jo + j + 1 + i)]
+            elif abs(d) >= sfmin:
+                r = one / d
+                for i in range(r8):
+                    x = W[t, _U(jo + j + 1 + i)] * r
+                    W[t, _U(jo + j + 1 + i)] = x
+                    L[t, _U(lq + i)] = x
+            else:
+                for i in range(r8):
+                    x = W[t, _U(jo + j + 1 + i)] / d
+                    W[t, _U(jo + j + 1 + i)] = x
+                    L[t, _U(lq + i)] = x
+            for c in range(j + 1, lo):  # the rest of the panel
+                co = c * S + j + 1
+                u = W[t, _U(co - 1)]
+                for i in range(r8):
+                    W[t, _U(co + i)] = W[t, _U(co + i)] - u * L[t, _U(lq + i)]
+        if lo >= n:
+            continue
+        r8 = _rows8(m - lo)
+        for q in range(jb):  # the panel's multipliers below it, after all its interchanges
+            for i in range(r8):
+                L[t, _U(q * S + i)] = W[t, _U((j0 + q) * S + lo + i)]
+        if jb == NB:
+            l10, l20, l30 = W[t, _U(j0 * S + j0 + 1)], W[t, _U(j0 * S + j0 + 2)], W[t, _U(j0 * S + j0 + 3)]
+            l21, l31 = W[t, _U((j0 + 1) * S + j0 + 2)], W[t, _U((j0 + 1) * S + j0 + 3)]
+            l32 = W[t, _U((j0 + 2) * S + j0 + 3)]
+            for c in range(lo, n):
+                co = c * S + j0
+                u0 = W[t, _U(co)]
+                u1 = W[t, _U(co + 1)] - u0 * l10
+                u2 = W[t, _U(co + 2)] - u0 * l20 - u1 * l21
+                u3 = W[t, _U(co + 3)] - u0 * l30 - u1 * l31 - u2 * l32
+                W[t, _U(co + 1)] = u1
+                W[t, _U(co + 2)] = u2
+                W[t, _U(co + 3)] = u3
+                co += NB
+                for i in range(r8):
+                    W[t, _U(co + i)] = (W[t, _U(co + i)] - u0 * L[t, _U(i)] - u1 * L[t, _U(S + i)]
+                                        - u2 * L[t, _U(2 * S + i)] - u3 * L[t, _U(3 * S + i)])
+        else:
+            for c in range(lo, n):
+                co = c * S
+                for q in range(j0, lo):  # rows j0..lo-1 of column c (unit L11)
+                    u = W[t, _U(co + q)]
+                    for q2 in range(q + 1, lo):
+                        W[t, _U(co + q2)] -= u * W[t, _U(q * S + q2)]
+                for q in range(jb):
+                    u = W[t, _U(co + j0 + q)]
+                    for i in range(r8):
+                        W[t, _U(co + lo + i)] = W[t, _U(co + lo + i)] - u * L[t, _U(q * S + i)]
+    return info
+
+
+def _getrf_small_parts(m: int, n: int, isz: int) -> tuple[int, int, int]:
+    """Elements of one chunk's row of W, L (``isz`` bytes each) and P (int32), each a whole number
+    of ALIGN bytes: room for one entry of this size and for a GROUP of FIXED-sized ones (whatever
+    the size, so that the workspace grows with it)."""
+    S = _rows8(m + 7)
+    w = max(GROUP * FIXED * 2 * FIXED, n * S)
+    lr = max(GROUP * FIXED, (NB + 1) * S)
+    p = max(GROUP * FIXED, min(m, n))
+    return rounded(w * isz) // isz, rounded(lr * isz) // isz, rounded(4 * p) // 4
 
 
 def _getrf_small_bytes(m: int, n: int, isz: int) -> int:
-    """Scratch of one chunk of getrf_small: the entry (n x m) and its pivots."""
-    return layout((n * m, isz), (min(m, n), 4))
+    """Scratch of one chunk of getrf_small: W, L, P and Q (a group's info)."""
+    w, lr, p = _getrf_small_parts(m, n, isz)
+    return layout((w, isz), (lr, isz), (p, 4), (GROUP, 4))
 
 
-@_jit
-def _getrf_range(A, ipiv, info, pivot, one, sfmin, ws, lo, hi):  # type: ignore[no-untyped-def]
-    _, m, n = A.shape
+@kernel(contiguous=True, slp=True)
+def getrf_small(A, sa, lda, m, n, ipiv, sp, info, pivot, one, sfmin, W, L, P, Q, nb, nchunk, grouped):  # type: ignore[no-untyped-def]
+    """LU of the nb m x n entries of A, column-major from A's flat view (entry e at e * sa, column
+    c at c * lda), in place; pivots to ipiv[e * sp:] (when pivoting), info[e].  ``grouped`` (entries
+    of at most FIXED rows and columns that do not overlap): GROUP at a time, else one after
+    another.  Chunk t of nchunk takes a contiguous range of entries and row t of the scratch.
+    ``one``: 1 and -0 in the element type."""
     k = min(m, n)
-    w, o = carve2(ws, 0, n, m, A.dtype, A.itemsize)
-    piv, o = carve(ws, o, k, np.int32, 4)
-    for e in range(lo, hi):
-        _load(w, A, e, 0, 0)
-        info[e] = _lu(w, piv, pivot, one, sfmin)
-        _store(A, e, 0, 0, w)
-        if pivot:
-            for j in range(k):
-                ipiv[e, j] = piv[j]
-
-
-@kernel
-def getrf_small(A, ipiv, info, pivot, one, sfmin, ws, wper, nchunk):  # type: ignore[no-untyped-def]
-    """Entry e of A (any layout): LU in place, pivots to ipiv[e] (when pivoting; ipiv is
-    then (batch, min(m, n))), info[e].  One chunk runs on the calling thread; chunk t's
-    scratch is bytes [t * wper, (t + 1) * wper) of ws."""
-    nb = A.shape[0]
-    if nchunk <= 1:
-        _getrf_range(A, ipiv, info, pivot, one[0], sfmin, ws, 0, nb)
-        return
     per = (nb + nchunk - 1) // nchunk
+    S = 2 * FIXED if grouped else _rows8(m + 7)
+    WS = FIXED * S
     for t in prange(nchunk):
-        _getrf_range(A, ipiv, info, pivot, one[0], sfmin, chunk_of(ws, t, wper), t * per, min(nb, (t + 1) * per))
+        for i in range(W.shape[1]):  # the spare rows start at zero
+            W[t, i] = 0
+        lo, hi = t * per, min(nb, (t + 1) * per)
+        if grouped:
+            for e0 in range(lo, hi, GROUP):
+                for s in range(min(GROUP, hi - e0)):  # (the rest of a last, partial group is ignored)
+                    o = (e0 + s) * sa
+                    for c in range(n):
+                        for i in range(m):
+                            W[t, _U(s * WS + c * S + i)] = A[_U(o + c * lda + i)] + one[1]
+                _lu_group(W, L, P, Q, t, m, n, pivot, one[0], sfmin)
+                for s in range(min(GROUP, hi - e0)):
+                    e = e0 + s
+                    o = e * sa
+                    for c in range(n):
+                        for i in range(m):
+                            A[_U(o + c * lda + i)] = W[t, _U(s * WS + c * S + i)] + one[1]
+                    info[e] = Q[t, s]
+                    if pivot:
+                        for j in range(k):
+                            ipiv[e * sp + j] = P[t, s * FIXED + j]
+        else:
+            for e in range(lo, hi):
+                o = e * sa
+                for c in range(n):
+                    for i in range(m):
+                        W[t, _U(c * S + i)] = A[_U(o + c * lda + i)] + one[1]
+                info[e] = _lu_one(W, L, P, t, S, m, n, pivot, one[0], sfmin)
+                for c in range(n):
+                    for i in range(m):
+                        A[_U(o + c * lda + i)] = W[t, _U(c * S + i)] + one[1]
+                if pivot:
+                    for j in range(k):
+                        ipiv[e * sp + j] = P[t, j]
+
+
+# --- numba: small entries, many at a time ----------------------------------------------------------
 
 
 def _solve_small_bytes(n: int, nrhs: int, isz: int, pivots: bool) -> int:
-    """Scratch of one chunk of getrs_small / gesv_small (``pivots``): the entry, the
-    right-hand sides (nrhs x n) and, for gesv, the pivots."""
+    """Scratch of one chunk of gesv_small (``pivots``): the entry, the right-hand sides (nrhs x n)
+    and the pivots."""
     return layout((n * n, isz), (nrhs * n, isz), (n if pivots else 0, 4))
 
 
-@_jit
-def _getrs_range(A, ipiv, B, trans, ws, lo, hi):  # type: ignore[no-untyped-def]
-    n, nrhs = B.shape[1], B.shape[2]
-    w, o = carve2(ws, 0, n, n, A.dtype, A.itemsize)
-    x, o = carve2(ws, o, nrhs, n, B.dtype, B.itemsize)
-    for e in range(lo, hi):
-        _load(w, A, e, 0, 0)
-        _load(x, B, e, 0, 0)
-        _solve(w, ipiv, e, x, trans)
-        _store(B, e, 0, 0, x)
+@_inline
+def _solve_flat(A, ao, lda, ipiv, po, X, t, n, nrhs, trans):  # type: ignore[no-untyped-def]
+    """op(A) X = B with A = P L U read in place (column c at A[ao + c * lda]), pivots at
+    ipiv[po:], and B^T in row t of X (right-hand side r at r * n), in place on X: _solve's
+    operations in its order, on the device memory instead of a copy."""
+    for r in range(nrhs):
+        xo = r * n
+        if trans == OP_N:
+            for j in range(n):
+                p = ipiv[po + j] - 1
+                v = X[t, _U(xo + j)]
+                X[t, _U(xo + j)] = X[t, _U(xo + p)]
+                X[t, _U(xo + p)] = v
+            for j in range(n):  # L y = b, unit diagonal
+                v = X[t, _U(xo + j)]
+                if v != 0:
+                    co = ao + j * lda
+                    for i in range(j + 1, n):
+                        X[t, _U(xo + i)] -= v * A[_U(co + i)]
+            for j in range(n - 1, -1, -1):  # U x = y
+                if X[t, _U(xo + j)] != 0:
+                    co = ao + j * lda
+                    v = X[t, _U(xo + j)] / A[_U(co + j)]
+                    X[t, _U(xo + j)] = v
+                    for i in range(j):
+                        X[t, _U(xo + i)] -= v * A[_U(co + i)]
+            continue
+        conj = trans == OP_C
+        for j in range(n):  # U^T y = b (U^H)
+            co = ao + j * lda
+            s = X[t, _U(xo + j)]
+            if conj:
+                for i in range(j):
+                    s -= np.conj(A[_U(co + i)]) * X[t, _U(xo + i)]
+                X[t, _U(xo + j)] = s / np.conj(A[_U(co + j)])
+            else:
+                for i in range(j):
+                    s -= A[_U(co + i)] * X[t, _U(xo + i)]
+                X[t, _U(xo + j)] = s / A[_U(co + j)]
+        for j in range(n - 1, -1, -1):  # L^T x = y (L^H), unit diagonal
+            co = ao + j * lda
+            s = X[t, _U(xo + j)]
+            if conj:
+                for i in range(j + 1, n):
+                    s -= np.conj(A[_U(co + i)]) * X[t, _U(xo + i)]
+            else:
+                for i in range(j + 1, n):
+                    s -= A[_U(co + i)] * X[t, _U(xo + i)]
+            X[t, _U(xo + j)] = s
+        for j in range(n - 1, -1, -1):
+            p = ipiv[po + j] - 1
+            v = X[t, _U(xo + j)]
+            X[t, _U(xo + j)] = X[t, _U(xo + p)]
+            X[t, _U(xo + p)] = v
 
 
-@kernel
-def getrs_small(A, ipiv, B, trans, ws, wper, nchunk):  # type: ignore[no-untyped-def]
-    """Entry e: op(A_e) X = B_e with A_e's LU and pivots, X overwriting B_e."""
-    nb = B.shape[0]
-    if nchunk <= 1:
-        _getrs_range(A, ipiv, B, trans, ws, 0, nb)
-        return
+@kernel(contiguous=True)
+def getrs_small(A, sa, lda, ipiv, sp, B, sb, ldb, X, one, trans, n, nrhs, nb, nchunk):  # type: ignore[no-untyped-def]
+    """Entry e: op(A_e) X = B_e with A_e's LU (read in place from A's flat view: entry e at e * sa,
+    column c at c * lda) and pivots (ipiv[e * sp:]), X overwriting B_e (B's flat view, likewise);
+    the right-hand sides are solved in row t of X, t the chunk.  ``one``: 1 and -0 (adding -0
+    copies exactly, and keeps the copies from becoming memcpy calls)."""
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
-        _getrs_range(A, ipiv, B, trans, chunk_of(ws, t, wper), t * per, min(nb, (t + 1) * per))
+        for e in range(t * per, min(nb, (t + 1) * per)):
+            ob = e * sb
+            for r in range(nrhs):
+                for i in range(n):
+                    X[t, _U(r * n + i)] = B[_U(ob + r * ldb + i)] + one[1]
+            _solve_flat(A, e * sa, lda, ipiv, e * sp, X, t, n, nrhs, trans)
+            for r in range(nrhs):
+                for i in range(n):
+                    B[_U(ob + r * ldb + i)] = X[t, _U(r * n + i)] + one[1]
+
+
+def _getrs_small_row(n: int, nrhs: int, isz: int) -> int:
+    """Elements of one chunk's row of getrs_small's X (a whole number of ALIGN bytes)."""
+    return rounded(n * nrhs * isz) // isz
+
+
+def _getrs_small_bytes(n: int, nrhs: int, isz: int) -> int:
+    """Scratch of one chunk of getrs_small: the right-hand sides (nrhs x n)."""
+    return layout((_getrs_small_row(n, nrhs, isz), isz))
 
 
 @_jit
@@ -609,6 +894,32 @@ def _vector_rows(x: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(x)
 
 
+def _flat_colmajor(x: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, int, int]]:
+    """``x`` (or a column-major copy) and its flat view, leading dimension and entry stride
+    (:func:`rocmath.batch.flat_entries`)."""
+    a = _colmajor(x)
+    f = flat_entries(a)
+    if f is None:  # a negative entry stride
+        a = np.empty((x.shape[0], x.shape[2], x.shape[1]), x.dtype).transpose(0, 2, 1)
+        a[...] = x
+        f = flat_entries(a)
+    assert f is not None
+    return a, f
+
+
+def _flat_rows(x: np.ndarray) -> tuple[np.ndarray, int]:
+    """The rows of ``x`` (batch, k), each contiguous, as one flat span from its first element and
+    the stride between rows, in elements (an array typed C-contiguous: one compilation)."""
+    nb, k = x.shape
+    if x.size == 0:
+        return np.zeros(1, x.dtype), 0
+    s0 = x.strides[0] // x.itemsize if nb > 1 else 0
+    if s0 < 0:
+        return _flat_rows(np.ascontiguousarray(x))
+    span = (nb - 1) * s0 + k
+    return np.lib.stride_tricks.as_strided(x, shape=(span,), strides=(x.itemsize,)), s0
+
+
 def _addresses(x: np.ndarray) -> np.ndarray:
     """The address of every entry along the first axis."""
     return np.int64(x.ctypes.data) + np.arange(x.shape[0], dtype=np.int64) * np.int64(x.strides[0])
@@ -634,6 +945,11 @@ def _chunks(nb: int, serial: bool, work: int = 0) -> int:
 
 def _one(dtype: np.dtype[Any]) -> np.ndarray:
     return np.ones(1, dtype)
+
+
+def _one_negzero(dtype: np.dtype[Any]) -> np.ndarray:
+    # -0 (both parts of a complex one): adding it copies a value exactly.
+    return np.array([1, complex(-0.0, -0.0) if np.dtype(dtype).kind == "c" else -0.0], dtype)
 
 
 def _sfmin(dtype: np.dtype[Any]) -> float:
@@ -680,7 +996,7 @@ def getrs_workspace(n: int, nrhs: int, batch: int, itemsize: int) -> int:
     if batch == 0 or n == 0 or nrhs == 0:
         return 0
     if n <= SMALL:
-        return chunk_count(batch) * _solve_small_bytes(n, nrhs, itemsize, False)
+        return chunk_count(batch) * _getrs_small_bytes(n, nrhs, itemsize)
     return chunk_count(batch, n * n * nrhs) * _CELLS
 
 
@@ -717,9 +1033,21 @@ def getrf(A: np.ndarray, ipiv: np.ndarray | None, info: np.ndarray, serial: bool
     isz = A.itemsize
     pivot = ipiv is not None
     if k <= SMALL:
-        piv = ipiv if ipiv is not None else _no_pivots(nb)
-        nchunk, per = _chunks(nb, serial), _getrf_small_bytes(m, n, isz)
-        getrf_small(A, piv, info, pivot, _one(A.dtype), _sfmin(A.dtype), scratch(ws, nchunk * per), per, nchunk)
+        a, (flat, ld, sa) = _flat_colmajor(A)
+        p = _vector_rows(ipiv) if ipiv is not None else _no_pivots(nb)
+        pflat, sp = _flat_rows(p)
+        nchunk = _chunks(nb, serial)
+        w, lr, np_ = _getrf_small_parts(m, n, isz)
+        ws = scratch(ws, nchunk * _getrf_small_bytes(m, n, isz))
+        W, off = host_carve(ws, 0, (nchunk, w), a.dtype)
+        L, off = host_carve(ws, off, (nchunk, lr), a.dtype)
+        P, off = host_carve(ws, off, (nchunk, np_), np.int32)
+        Q, _ = host_carve(ws, off, (nchunk, GROUP), np.int32)
+        getrf_small(flat, sa, ld, m, n, pflat, sp, info, pivot, _one_negzero(a.dtype), _sfmin(a.dtype), W, L, P, Q,
+                    nb, nchunk, max(m, n) <= FIXED and not serial)
+        if ipiv is not None:
+            _finish(ipiv, p)
+        _finish(A, a)
         return
     ensure_lapack()
     a = _colmajor(A)
@@ -741,8 +1069,14 @@ def getrs(trans: int, A: np.ndarray, ipiv: np.ndarray, B: np.ndarray, serial: bo
     nb, n, nrhs = B.shape
     _check_pivots(ipiv, n)
     if n <= SMALL:
-        nchunk, per = _chunks(nb, serial), _solve_small_bytes(n, nrhs, A.itemsize, False)
-        getrs_small(A, ipiv, B, trans, scratch(ws, nchunk * per), per, nchunk)
+        a, (fa, lda, sa) = _flat_colmajor(A)
+        b, (fb, ldb, sb) = _flat_colmajor(B)
+        pf, sp = _flat_rows(_vector_rows(ipiv))
+        nchunk = _chunks(nb, serial)
+        ws = scratch(ws, nchunk * _getrs_small_bytes(n, nrhs, A.itemsize))
+        X, _ = host_carve(ws, 0, (nchunk, _getrs_small_row(n, nrhs, A.itemsize)), B.dtype)
+        getrs_small(fa, sa, lda, pf, sp, fb, sb, ldb, X, _one_negzero(B.dtype), trans, n, nrhs, nb, nchunk)
+        _finish(B, b)
         return
     ensure_lapack()
     a, b, p = _colmajor(A), _colmajor(B), _vector_rows(ipiv)

@@ -4,13 +4,10 @@ programs through the runner."""
 from __future__ import annotations
 
 import importlib.util
-import os
-import runpy
-import subprocess
 import sys
-import textwrap
 
 import pytest
+from hip_util import run_in_process, run_through_runner
 
 from rocmath.hip import _shim, hip
 from rocmath.hip import cuda as cu
@@ -133,19 +130,8 @@ def test_hallucination_is_off_by_default_and_switchable(monkeypatch):
         cu.CUresult.CUDA_ERROR_TIMEOUT  # noqa: B018  (each enum has its own switch)
 
 
-@pytest.fixture
-def shim():
-    _shim.install()
-    yield
-    _shim.uninstall()
-
-
-def test_cuda_program_in_process(shim, tmp_path, capsys, monkeypatch):
-    script = tmp_path / "cuda_prog.py"
-    script.write_text(textwrap.dedent(PROGRAM))
-    monkeypatch.setattr(sys, "argv", [str(script)])
-    runpy.run_path(str(script), run_name="__main__")
-    assert capsys.readouterr().out.strip().endswith("ok")
+def test_cuda_program_in_process(tmp_path):
+    assert run_in_process(tmp_path, PROGRAM, name="cuda_prog.py").strip().endswith("ok")
 
 
 def test_cuda_is_not_served_outside_the_runner():
@@ -155,9 +141,5 @@ def test_cuda_is_not_served_outside_the_runner():
 
 
 def test_cuda_program_through_the_runner(tmp_path):
-    script = tmp_path / "prog.py"
-    script.write_text(textwrap.dedent(PROGRAM))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-    done = subprocess.run([sys.executable, "-m", "rocmath.hip", str(script)], capture_output=True, text=True,
-                          env=env, cwd=tmp_path, timeout=300)
+    done = run_through_runner(tmp_path, PROGRAM)
     assert done.stdout.strip() == "ok", done.stderr

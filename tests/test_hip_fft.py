@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import ctypes
-import os
-import subprocess
-import sys
-import textwrap
 
 import numpy as np
 import pytest
-from hip_util import check, to_device, to_host
+from hip_util import assert_runs_ok, check, hip_check_source, to_device, to_host
 
 from rocmath.hip import hip, hipfft
 
@@ -124,18 +120,7 @@ def test_bad_arguments_map_to_hipfft_statuses():
 PROGRAM = '''
 import numpy as np
 from hip import hip, hipfft
-
-def hip_check(call_result):
-    err = call_result[0]
-    result = call_result[1:]
-    if len(result) == 1:
-        result = result[0]
-    if isinstance(err, hip.hipError_t) and err != hip.hipError_t.hipSuccess:
-        raise RuntimeError(str(err))
-    if isinstance(err, hipfft.hipfftResult) and err != hipfft.hipfftResult.HIPFFT_SUCCESS:
-        raise RuntimeError(str(err))
-    return result
-
+''' + hip_check_source("hipfft") + '''
 N = 100
 hx = np.zeros(N, dtype=np.cdouble)
 hx[:] = 1 - 1j
@@ -154,9 +139,4 @@ print("ok")
 
 
 def test_hipfft_program_through_the_runner(tmp_path):
-    script = tmp_path / "fft_prog.py"
-    script.write_text(textwrap.dedent(PROGRAM))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-    done = subprocess.run([sys.executable, "-m", "rocmath.hip", str(script)], capture_output=True, text=True, env=env,
-                          cwd=tmp_path, timeout=600)
-    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+    assert_runs_ok(tmp_path, PROGRAM, name="fft_prog.py")

@@ -2,28 +2,17 @@
 
 from __future__ import annotations
 
+import importlib
 import os
-import runpy
 import subprocess
 import sys
-import textwrap
 
 import pytest
+from hip_util import hip_check_source, run_in_process, run_through_runner
 
 from rocmath.hip import _shim
 
-HELPER = '''
-def hip_check(call_result):
-    err = call_result[0]
-    result = call_result[1:]
-    if len(result) == 1:
-        result = result[0]
-    if isinstance(err, hip.hipError_t) and err != hip.hipError_t.hipSuccess:
-        raise RuntimeError(str(err))
-    elif isinstance(err, hipblas.hipblasStatus_t) and err != hipblas.hipblasStatus_t.HIPBLAS_STATUS_SUCCESS:
-        raise RuntimeError(str(err))
-    return result
-'''
+HELPER = hip_check_source("hipblas")
 
 PROGRAMS = {
     "saxpy": '''
@@ -118,20 +107,9 @@ print("ok")
 }
 
 
-@pytest.fixture
-def shim():
-    _shim.install()
-    yield
-    _shim.uninstall()
-
-
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
-def test_programs_run_in_process_through_the_shim(shim, tmp_path, name, capsys, monkeypatch):
-    script = tmp_path / f"{name}.py"
-    script.write_text(textwrap.dedent(PROGRAMS[name]))
-    monkeypatch.setattr(sys, "argv", [str(script), "--rows", "3"])
-    runpy.run_path(str(script), run_name="__main__")
-    assert capsys.readouterr().out.strip().endswith("ok")
+def test_programs_run_in_process_through_the_shim(tmp_path, name):
+    assert run_in_process(tmp_path, PROGRAMS[name], "--rows", "3", name=f"{name}.py").strip().endswith("ok")
 
 
 def test_shim_is_not_installed_outside_the_runner():
@@ -140,14 +118,38 @@ def test_shim_is_not_installed_outside_the_runner():
         sys.modules["hip"].__spec__.loader, _shim._Loader)
 
 
+def _fake_hip_python(root):
+    """A stand-in for a real hip-python install: a ``hip`` package with its own ``hipblas``."""
+    package = root / "hip"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("REAL = True\n")
+    (package / "hipblas.py").write_text("REAL = True\n")
+    return root
+
+
 def test_runner_subprocess(tmp_path):
-    script = tmp_path / "prog.py"
-    script.write_text(textwrap.dedent(PROGRAMS["subarray_scal"]) + "\nimport sys; sys.exit(3)\n")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-    done = subprocess.run([sys.executable, "-m", "rocmath.hip", str(script), "--rows", "3"], capture_output=True,
-                          text=True, env=env, cwd=tmp_path, timeout=300)
+    # A real hip-python on the path loses to the runner: the program gets rocmath's modules.
+    real = _fake_hip_python(tmp_path / "site")
+    done = run_through_runner(tmp_path, PROGRAMS["subarray_scal"] + "\nimport sys; sys.exit(3)\n", "--rows", "3",
+                              first_on_path=str(real))
     assert done.stdout.strip() == "ok", done.stderr
     assert done.returncode == 3  # the program's exit status passes through
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     usage = subprocess.run([sys.executable, "-m", "rocmath.hip"], capture_output=True, text=True, env=env,
                            timeout=300)
     assert usage.returncode == 2 and "usage" in usage.stdout
+
+
+def test_a_real_hip_python_is_not_shadowed_outside_the_runner(tmp_path, monkeypatch):
+    real = _fake_hip_python(tmp_path / "site")
+    monkeypatch.syspath_prepend(str(real))
+    for name in ("hip", "hip.hipblas"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    from rocmath.hip import hipblas  # noqa: F401  (importing rocmath.hip installs nothing)
+
+    assert importlib.import_module("hip.hipblas").REAL
+    for name in ("hip", "hip.hipblas"):
+        del sys.modules[name]
+    program = "from hip import hipblas\nimport hip\nassert not hasattr(hip, 'REAL')\nprint('ok')\n"
+    assert run_in_process(tmp_path, program).strip() == "ok"  # the shim wins while it is installed...
+    assert importlib.import_module("hip").REAL and importlib.import_module("hip.hipblas").REAL  # ...and only then

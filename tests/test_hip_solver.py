@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import ctypes
-import os
-import subprocess
-import sys
-import textwrap
 
 import numpy as np
 import pytest
-from hip_util import check, to_device, to_host
+from hip_util import assert_runs_ok, check, hip_check_source, to_device, to_host
 
 from rocmath.errors import RocblasStatus
 from rocmath.hip import hip, hipblas, hipsolver
@@ -129,17 +125,7 @@ PROGRAM = '''
 import ctypes
 import numpy as np
 from hip import hip, hipsolver
-
-def hip_check(call_result):
-    err, result = call_result[0], call_result[1:]
-    if len(result) == 1:
-        result = result[0]
-    if isinstance(err, hip.hipError_t) and err != hip.hipError_t.hipSuccess:
-        raise RuntimeError(str(err))
-    if isinstance(err, hipsolver.hipsolverStatus_t) and err != hipsolver.hipsolverStatus_t.HIPSOLVER_STATUS_SUCCESS:
-        raise RuntimeError(str(err))
-    return result
-
+''' + hip_check_source("hipsolver") + '''
 n = 4
 A = np.asfortranarray(np.random.rand(n, n).astype(np.float32) + n * np.eye(n, dtype=np.float32))
 A_d = hip_check(hip.hipMalloc(A.nbytes))
@@ -171,9 +157,4 @@ print("ok")
 
 
 def test_getrf_program_through_the_runner(tmp_path):
-    script = tmp_path / "solver_prog.py"
-    script.write_text(textwrap.dedent(PROGRAM))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-    done = subprocess.run([sys.executable, "-m", "rocmath.hip", str(script)], capture_output=True, text=True, env=env,
-                          cwd=tmp_path, timeout=600)
-    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+    assert_runs_ok(tmp_path, PROGRAM, name="solver_prog.py")

@@ -10,18 +10,14 @@ slow tier runs every checker in the remaining precisions.
 from __future__ import annotations
 
 import ctypes
-import os
 import pickle
-import subprocess
-import sys
-import textwrap
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
 import scipy.linalg as sla
-from hip_util import check, to_device, to_host
+from hip_util import assert_runs_ok, check, hip_check_source, to_device, to_host
 
 from rocmath.hip import hip, hipblas, hipsolver
 
@@ -563,17 +559,7 @@ PROGRAM = '''
 import ctypes
 import numpy as np
 from hip import hip, hipsolver
-
-def hip_check(call_result):
-    err, result = call_result[0], call_result[1:]
-    if len(result) == 1:
-        result = result[0]
-    if isinstance(err, hip.hipError_t) and err != hip.hipError_t.hipSuccess:
-        raise RuntimeError(str(err))
-    if isinstance(err, hipsolver.hipsolverStatus_t) and err != hipsolver.hipsolverStatus_t.HIPSOLVER_STATUS_SUCCESS:
-        raise RuntimeError(str(err))
-    return result
-
+''' + hip_check_source("hipsolver") + '''
 n = 5
 M = np.random.default_rng(3).standard_normal((n, n))
 A = np.asfortranarray((M + M.T) / 2)
@@ -604,9 +590,4 @@ print("ok")
 
 
 def test_syevj_program_through_the_runner(tmp_path):
-    script = tmp_path / "syevj_prog.py"
-    script.write_text(textwrap.dedent(PROGRAM))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-    done = subprocess.run([sys.executable, "-m", "rocmath.hip", str(script)], capture_output=True, text=True, env=env,
-                          cwd=tmp_path, timeout=600)
-    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+    assert_runs_ok(tmp_path, PROGRAM, name="syevj_prog.py")

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import ctypes
-import os
-import subprocess
-import sys
-import textwrap
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
-from hip_util import check, to_device, to_host
+from hip_util import assert_runs_ok, check, free, hip_check_source, to_device, to_host
 
 import rocmath.sparse as rs
 from rocmath.hip import hip, hipsparse
@@ -213,17 +209,7 @@ PROGRAM = '''
 import ctypes
 import numpy as np
 from hip import hip, hipsparse
-
-def hip_check(call_result):
-    err, result = call_result[0], call_result[1:]
-    if len(result) == 1:
-        result = result[0]
-    if isinstance(err, hip.hipError_t) and err != hip.hipError_t.hipSuccess:
-        raise RuntimeError(str(err))
-    if isinstance(err, hipsparse.hipsparseStatus_t) and err != hipsparse.hipsparseStatus_t.HIPSPARSE_STATUS_SUCCESS:
-        raise RuntimeError(str(err))
-    return result
-
+''' + hip_check_source("hipsparse") + '''
 # y = A x for the 3 x 3 tridiagonal [2 -1 0; -1 2 -1; 0 -1 2] in CSR
 row_ptr = np.array([0, 2, 5, 7], np.int32)
 col_ind = np.array([0, 1, 0, 1, 2, 1, 2], np.int32)
@@ -264,17 +250,7 @@ print("ok")
 
 
 def test_hipsparse_program_through_the_runner(tmp_path):
-    script = tmp_path / "sparse_prog.py"
-    script.write_text(textwrap.dedent(PROGRAM))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-    done = subprocess.run([sys.executable, "-m", "rocmath.hip", str(script)], capture_output=True, text=True, env=env,
-                          cwd=tmp_path, timeout=600)
-    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
-
-
-def _free(*ptrs):
-    for d in ptrs:
-        check(hip.hipFree(d))
+    assert_runs_ok(tmp_path, PROGRAM, name="sparse_prog.py")
 
 
 def test_level1_against_numpy(handle):
@@ -314,7 +290,7 @@ def test_level1_against_numpy(handle):
     base1 = hipsparse.hipsparseIndexBase_t.HIPSPARSE_INDEX_BASE_ONE
     check(hipsparse.hipsparseCdotci(handle, 5, dzx, dind1, dzy, out, base1))
     np.testing.assert_allclose(out[0], np.vdot(zx, zy[ind]), rtol=1e-5)
-    _free(dy, dind, dval, gathered, dzx, dzy, dind1)
+    free(dy, dind, dval, gathered, dzx, dzy, dind1)
 
 
 def test_doti_and_nnz_in_device_pointer_mode():
@@ -333,7 +309,7 @@ def test_doti_and_nnz_in_device_pointer_mode():
     np.testing.assert_array_equal(to_host(counts, np.zeros(2, np.int32)), [2, 1])
     check(hipsparse.hipsparseDestroyMatDescr(descr))
     check(hipsparse.hipsparseDestroy(h))
-    _free(dx, dy, dind, dres, dA, counts, total)
+    free(dx, dy, dind, dres, dA, counts, total)
 
 
 def test_dense_conversions_and_sorts(handle):
@@ -387,7 +363,7 @@ def test_dense_conversions_and_sorts(handle):
     np.testing.assert_array_equal(to_host(cols, coo.col.astype(np.int32)), t.col)
     np.testing.assert_array_equal(to_host(rows, coo.row.astype(np.int32)), t.row)
     check(hipsparse.hipsparseDestroyMatDescr(descr))
-    _free(dA, counts, val, ptr, ind, dB, col_counts, cval, crow, cptr, buf, perm, rows, cols, buf2)
+    free(dA, counts, val, ptr, ind, dB, col_counts, cval, crow, cptr, buf, perm, rows, cols, buf2)
 
 
 def test_csrsv2_solve_and_zero_pivot(handle):
@@ -428,7 +404,7 @@ def test_csrsv2_solve_and_zero_pivot(handle):
         check(hipsparse.hipsparseDestroyCsrsv2Info(i))
     assert hipsparse.hipsparseXcsrsv2_zeroPivot(handle, info, position)[0] == S.HIPSPARSE_STATUS_INVALID_VALUE
     check(hipsparse.hipsparseDestroyMatDescr(descr))
-    _free(dv, dp, di, buf, df, dx, mv, mp, mi)
+    free(dv, dp, di, buf, df, dx, mv, mp, mi)
 
 
 def _csr_on_device(a):
@@ -485,7 +461,7 @@ def test_csrgemm2_and_csrgeam(handle):
                                        descr, ev, ep, ei, buf2))
     np.testing.assert_array_equal(to_host(ev, np.zeros(nnz_e.value)), E.data)
     check(hipsparse.hipsparseDestroyMatDescr(descr))
-    _free(av, ap, ai, bv, bp, bi, dv, dp, di, buf, cp, cv, ci, fv, fp, fi, ep, ev, ei, buf2)
+    free(av, ap, ai, bv, bp, bi, dv, dp, di, buf, cp, cv, ci, fv, fp, fi, ep, ev, ei, buf2)
 
 
 def test_gtsv2_strided_batch(handle):
@@ -508,7 +484,7 @@ def test_gtsv2_strided_batch(handle):
         np.testing.assert_array_equal(got[b, m:], x[b, m:])
     assert hipsparse.hipsparseDgtsv2StridedBatch(handle, 1, ddl, dd, ddu, dx, count, stride, None) == (
         S.HIPSPARSE_STATUS_INVALID_VALUE,)
-    _free(ddl, dd, ddu, dx)
+    free(ddl, dd, ddu, dx)
 
 
 def test_generic_getters_and_attributes(handle, matrix):
@@ -605,7 +581,7 @@ def _spgemm(handle, a, b, c_values, dtype, itype, alpha, beta):
     check(hipsparse.hipsparseSpGEMM_destroyDescr(descr))
     for d in (*mats, matC):
         check(hipsparse.hipsparseDestroySpMat(d))
-    _free(*owned, row_ptr, columns, values, buffer1, buffer2)
+    free(*owned, row_ptr, columns, values, buffer1, buffer2)
     return got
 
 
@@ -635,7 +611,7 @@ def _spgemm_case(handle, dtype, itype, device_mode):
     pattern = sp.csr_matrix((old, structure.indices, structure.indptr), shape=structure.shape)
     np.testing.assert_allclose(got.toarray(), alpha[0] * (a @ b).toarray() + beta[0] * pattern.toarray(), rtol=1e-13,
                                atol=1e-15)
-    _free(d_alpha, d_beta)
+    free(d_alpha, d_beta)
 
 
 def test_spgemm_against_scipy(handle):
@@ -692,4 +668,4 @@ def test_spgemm_bad_arguments(handle, matrix):
     check(hipsparse.hipsparseSpGEMM_destroyDescr(descr))
     for d in (a, b, c, c6, coo):
         check(hipsparse.hipsparseDestroySpMat(d))
-    _free(row_ptr, buffer, *eye)
+    free(row_ptr, buffer, *eye)

@@ -11,7 +11,7 @@ import ctypes
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from hip_util import check, to_device, to_host
+from hip_util import check, free, to_device, to_host
 
 from rocmath.hip import hip, hipsparse
 
@@ -51,11 +51,6 @@ def descr():
 def fn(letter, name):
     """``hipsparse<letter><name>``."""
     return getattr(hipsparse, f"hipsparse{letter}{name}")
-
-
-def free(*ptrs):
-    for d in ptrs:
-        check(hip.hipFree(d))
 
 
 def values_of(rng, shape, dtype):

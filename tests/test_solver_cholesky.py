@@ -271,6 +271,26 @@ def test_stride_zero_is_factored_in_entry_order(handle: Any) -> None:
         assert same_bits(A.get(), expected)
 
 
+def test_grouped_small_potrf_gives_the_one_at_a_time_bits() -> None:
+    # Entries of order at most FIXED that do not overlap are factored GROUP at a time, right-looking
+    # in lockstep; overlapping ones (serial) by potf2 one after another: the same bits and info
+    # (failed members keep their columns from the failed one on), a partial last group, every
+    # precision and both triangles.
+    rng = np.random.default_rng(13)
+    batch = 2 * kc.GROUP + 3
+    for p in SDCZ:
+        for n in (kc.FIXED, 5):
+            for upper in (False, True):
+                a, expected = hpd(p, batch, n, rng, upper, bad=(1, 6))
+                out = []
+                for serial in (False, True):
+                    A, info = a.copy(), np.zeros(batch, np.int32)
+                    kc.potrf(A, info, upper, serial)
+                    out.append((A, info))
+                assert same_bits(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1]), (p, n, upper)
+                assert np.array_equal(out[0][1], expected)
+
+
 # --- potrs, posv ---------------------------------------------------------------------------------
 
 

@@ -369,6 +369,30 @@ def test_blocked_small_lu_gives_the_unblocked_bits() -> None:
             assert same_bits(A[e], w)
 
 
+def test_grouped_small_lu_gives_the_one_at_a_time_bits() -> None:
+    # Entries of at most FIXED rows and columns are factored GROUP at a time in lockstep, with
+    # rows of a constant count; overlapping ones (serial) one after another: the same bits,
+    # pivots and info, with singular members, ties between pivot candidates and a partial last
+    # group, in every precision (tall, wide and square).
+    rng = np.random.default_rng(12)
+    batch = 3 * kl.GROUP + 2
+    for p in SDCZ:
+        for m, n in ((kl.FIXED, kl.FIXED), (kl.FIXED, 3), (4, kl.FIXED - 1)):
+            k = min(m, n)
+            a = random(p, (batch, m, n), rng)
+            a[1, :, 0] = 0  # info 1
+            a[2, :, n - 1] = a[2, :, 0]  # a zero pivot late, or none
+            a[3] = np.round(2 * a[3])  # ties between |re| + |im|
+            out = []
+            for serial in (False, True):
+                A, ipiv, info = a.copy(), np.zeros((batch, k), np.int32), np.zeros(batch, np.int32)
+                kl.getrf(A, ipiv, info, serial)
+                out.append((A, ipiv, info))
+            (a1, p1, i1), (a2, p2, i2) = out
+            assert same_bits(a1, a2) and np.array_equal(p1, p2) and np.array_equal(i1, i2), (p, m, n)
+            assert i1[1] == 1
+
+
 # --- getrs ---------------------------------------------------------------------------------------
 
 

@@ -568,9 +568,9 @@ def test_large_entries_on_an_exactly_sized_poisoned_workspace(own_handle: Any, n
 #: The numba kernels the cases above run (small entries).
 KERNELS = [
     _kernels_lu.getrf_small, _kernels_lu.getrs_small, _kernels_lu.gesv_small, _kernels_lu.getri_small,
-    _kernels_chol.small_entries, _kernels_qr.factor_small, _kernels_qr.gels_small, _kernels_qr.generate_small,
-    _kernels_qr.apply_small, _kernels_eig.syev_entries, _kernels_eig.syevj_entries, _kernels_eig.sygv_entries,
-    _kernels_eig.gesvd_entries, _kernels_eig.gesvdj_entries,
+    _kernels_chol.small_entries, _kernels_chol.potrf_group, _kernels_qr.factor_small, _kernels_qr.gels_small,
+    _kernels_qr.generate_small, _kernels_qr.apply_small, _kernels_eig.syev_entries, _kernels_eig.syevj_entries,
+    _kernels_eig.sygv_entries, _kernels_eig.gesvd_entries, _kernels_eig.gesvdj_entries,
 ]
 
 

@@ -1,5 +1,5 @@
-"""What the library bindings (hipFFT, hipSPARSE, hipSOLVER) share: their status scaffolding, opaque
-handles, host out-parameters and the "write it or return it" convention.
+"""What the library bindings (hipBLAS, hipFFT, hipSPARSE, hipSOLVER) share: their status scaffolding,
+opaque handles, host out-parameters and the "write it or return it" convention.
 
 - :class:`LibraryError` is the exception a library raises with a status of its own (hipSOLVER's
   ``HIPSOLVER_STATUS_INVALID_ENUM``...); :func:`library_table` builds a library's
@@ -15,6 +15,8 @@ handles, host out-parameters and the "write it or return it" convention.
   behind a pointer argument the way C would dereference it: a Python buffer, a raw host
   address, pinned or managed rocmath memory.  Failures are raised through the caller's
   ``error`` factory, so each library reports them with its own status.
+- :func:`stream_of` converts a ``hipStream_t`` argument, reporting a bad one through the
+  caller's ``error`` factory.
 - :func:`out_parameter` gives a function with one C out-parameter both of hip-python's
   forms: given a pointer, the value is written through it and ``(status,)`` returned;
   called without it, ``(status, value)`` is returned (as ``rocm.bindings`` does for
@@ -40,7 +42,7 @@ from ._types import Pointer, host_bytes, pointer_value, resolve
 
 __all__ = [
     "LibraryError", "Opaque", "c_double", "c_int", "error_factory", "find", "host_bytes_at", "library_table",
-    "out_parameter", "out_parameters", "read_host", "target_of", "write_host",
+    "out_parameter", "out_parameters", "read_host", "stream_of", "target_of", "write_host",
 ]
 
 #: Builds the exception a library raises for a bad host pointer: ``error(message, arg)``.
@@ -89,8 +91,9 @@ def error_factory(cls: type[LibraryError], status: Any) -> ErrorFactory:
     return error
 
 
-def library_table(success: Any, *, error: type[LibraryError], backend: type[RocmathError],
-                  convert: Callable[[Any], Any], execution_failed: Any, alloc_failed: Any, internal_error: Any,
+def library_table(success: Any, *, error: type[LibraryError], execution_failed: Any, alloc_failed: Any,
+                  internal_error: Any, backend: type[RocmathError] | None = None,
+                  convert: Callable[[Any], Any] | None = None,
                   hip: Callable[[HipError], Any] | None = None) -> StatusTable:
     """A library's status table: which status each rocmath exception stands for.
 
@@ -100,28 +103,30 @@ def library_table(success: Any, *, error: type[LibraryError], backend: type[Rocm
         The status of a call that raised nothing.
     error
         The library's own failures: they carry their status.
-    backend, convert
-        The failures of the rocm library underneath (rocBLAS's, rocSPARSE's) and the library's
-        conversion of their status.
     execution_failed
         A kernel that would fault (on a GPU the program would crash; here the call fails).
     alloc_failed
         Memory exhaustion (``MemoryError``, device or host).
     internal_error
         Anything else.
+    backend, convert
+        The failures of the rocm library underneath (rocBLAS's, rocSPARSE's) and the library's
+        conversion of their status (none: hipFFT converts rocFFT's where it calls rocFFT).
     hip
         Other HIP runtime failures' status (default ``internal_error``).
 
     Returns
     -------
     StatusTable
-        The table :func:`~rocmath.hip._api.binding` consults, in the order above.
+        The table :func:`~rocmath.hip._api.binding` consults: the library's own failures, the
+        backend's, faults, memory exhaustion, other HIP failures, anything else.
     """
 
     def status(exc: BaseException) -> Any:
         if isinstance(exc, error):
             return exc.status
-        if isinstance(exc, backend):
+        if backend is not None and isinstance(exc, backend):
+            assert convert is not None
             return convert(exc.status)
         if isinstance(exc, (MemoryAccessFault, LaunchFailureError)):
             return execution_failed
@@ -225,23 +230,36 @@ def read_host(obj: Any, dtype: Any, count: int, arg: str, error: ErrorFactory) -
 
 
 def write_host(obj: Any, values: Any, dtype: Any, arg: str, error: ErrorFactory) -> None:
-    """Store values through a host pointer (a ctypes scalar is set directly); NULL raises."""
+    """Store values through a host pointer (a ctypes scalar given one value is set directly); NULL raises."""
     dt = np.dtype(dtype)
-    if isinstance(obj, ctypes._SimpleCData):  # as hipblas's getters: c_int, c_size_t, c_void_p...
-        obj.value = np.asarray(values).reshape(-1)[0].item()
-        return
     data = np.ascontiguousarray(np.asarray(values).astype(dt, copy=False).reshape(-1))
+    if isinstance(obj, ctypes._SimpleCData) and data.size == 1 and dt.kind != "c":
+        # One value into a ctypes scalar (c_int, c_size_t, c_void_p as a void**...): its value is the storage.
+        # More values, or a complex one, go through its bytes (too few: an error, where C would overrun).
+        obj.value = data[0].item()
+        return
     raw = host_bytes_at(obj, data.nbytes, arg, error)
     if raw is None:
         raise error("null pointer", arg)
     raw[:] = data.view(np.uint8)
 
 
+def stream_of(obj: Any, arg: str, error: ErrorFactory) -> Any:
+    """The rocmath stream a ``hipStream_t`` argument designates (None: the null stream); a bad one is
+    reported through ``error`` (each library's status for it: rocBLAS's invalid_value, hipFFT's
+    INVALID_VALUE...)."""
+    try:
+        return _hip.as_stream(obj)
+    except HipError as exc:
+        raise error(str(exc), arg) from exc
+
+
 # --- out-parameters ----------------------------------------------------------------------------
 
 
 def out_parameters(table: StatusTable, fn: Callable[..., Any], outs: dict[str, Any], error: ErrorFactory,
-                   store: Callable[[Any], Any] = pointer_value) -> Callable[..., tuple[Any, ...]]:
+                   store: Callable[[Any], Any] = pointer_value, *,
+                   null_first: bool = True) -> Callable[..., tuple[Any, ...]]:
     """Bind ``fn`` in both forms of its C out-parameters ``outs`` (name -> the C type's dtype).
 
     ``fn`` is an exception-style implementation whose parameters include the out-parameters
@@ -249,8 +267,9 @@ def out_parameters(table: StatusTable, fn: Callable[..., Any], outs: dict[str, A
     Called with every argument, the binding writes ``store(value)`` through each
     out-parameter and returns ``(status,)``; called without them (positionally: the others
     only), it returns ``(status, *values)``.  A NULL out-parameter is reported through
-    ``error`` before ``fn`` runs.  ``store`` defaults to the C value of handles, enums and
-    integers alike (:func:`~rocmath.hip._types.pointer_value`).
+    ``error`` before ``fn`` runs, or with ``null_first=False`` after ``fn``'s own checks (a
+    getter whose handle the C library checks first, as rocBLAS's do).  ``store`` defaults to the
+    C value of handles, enums and integers alike (:func:`~rocmath.hip._types.pointer_value`).
     """
     names = tuple(inspect.signature(fn).parameters)
     others = tuple(n for n in names if n not in outs)
@@ -260,7 +279,7 @@ def out_parameters(table: StatusTable, fn: Callable[..., Any], outs: dict[str, A
 
     def written(*args: Any) -> None:
         given = dict(zip(names, args, strict=True))
-        for name in outs:  # a ctypes scalar is storage here (its value is what it receives)
+        for name in outs if null_first else ():  # a ctypes scalar is storage here (its value is what it receives)
             if not isinstance(given[name], ctypes._SimpleCData) and pointer_value(given[name]) == 0:
                 raise error("null pointer", name)
         for (name, dtype), value in zip(outs.items(), values_of(fn(*args)), strict=True):

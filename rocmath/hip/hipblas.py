@@ -8,17 +8,17 @@ enums to rocBLAS ones as hipBLAS does (unknown values are
 pointer mode (``ctypes.addressof(c_float(2.0))``, ctypes objects, numpy scalars or
 arrays), calls the rocmath.blas function and writes host results back.  One status
 table maps rocmath's exceptions to ``hipblasStatus_t`` with hipBLAS's own
-rocBLAS-to-hipBLAS conversion.
+rocBLAS-to-hipBLAS conversion.  The status scaffolding, the handle and the host memory
+behind pointer arguments are :mod:`rocmath.hip._lib`'s, shared with the other libraries.
 
 All calls return ``(hipblasStatus_t,)``; ``hipblasCreate()`` returns
-``(status, handle)``; ``hipblasStatusToString(status)`` returns ``(str,)``.
+``(status, handle)``; the getters write through their out-parameter, or return
+``(status, value)`` when it is omitted; ``hipblasStatusToString(status)`` returns ``(str,)``.
 """
 
 from __future__ import annotations
 
-import ctypes
 import inspect
-import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -30,24 +30,33 @@ from rocmath.blas import BlasHandle
 from rocmath.errors import (
     HipError,
     HipStatus,
-    LaunchFailureError,
-    MemoryAccessFault,
     RocblasError,
     RocblasInvalidHandleError,
     RocblasInvalidPointerError,
     RocblasInvalidValueError,
     RocblasNotImplementedError,
     RocblasStatus,
-    RocmathError,
 )
 from rocmath.handle import AtomicsMode, PointerMode
-from rocmath.memory import MemoryKind, address_space
 from rocmath.precision import Precision, from_bfloat16, to_bfloat16
 
 from . import hip as _hip
-from ._api import StatusTable, binding
+from ._api import binding
+from ._lib import (
+    LibraryError,
+    Opaque,
+    c_int,
+    error_factory,
+    find,
+    host_bytes_at,
+    library_table,
+    out_parameters,
+    read_host,
+    stream_of,
+    write_host,
+)
 from ._manifest import Entry, hipblas_names
-from ._types import CStr, Pointer, c_enum, check_enum, host_bytes, pointer_value, resolve
+from ._types import CStr, c_enum, check_enum, host_bytes, pointer_value, resolve
 from .hip import hipDataType
 
 _MODULE = __name__
@@ -101,17 +110,10 @@ hipblasVersionPatch = 0
 _S = hipblasStatus_t
 
 
-class HipblasStatusError(RocmathError):
+class HipblasStatusError(LibraryError):
     """A failure hipBLAS itself reports (before or instead of a rocBLAS status)."""
 
     status = _S.HIPBLAS_STATUS_INTERNAL_ERROR
-
-    def __init__(self, status: Any, message: str = "", *, arg: str | None = None):
-        self.status = status  # type: ignore[misc]
-        super().__init__(message, arg=arg)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (HipblasStatusError, (int(self.status), self.message), {"arg": self.arg})
 
 
 # --- the status table --------------------------------------------------------------------------------
@@ -148,106 +150,60 @@ def convert_status(status: Any) -> Any:
         return _S.HIPBLAS_STATUS_UNKNOWN
 
 
-def _hipblas_status(exc: BaseException) -> Any:
-    if isinstance(exc, HipblasStatusError):
-        return exc.status
-    if isinstance(exc, RocblasError):
-        return convert_status(exc.status)
-    if isinstance(exc, (MemoryAccessFault, LaunchFailureError)):
-        # A kernel that would fault: on a GPU the program would crash; here the call fails.
-        return _S.HIPBLAS_STATUS_EXECUTION_FAILED
-    if isinstance(exc, HipError):
-        return convert_status(_HIP_TO_ROCBLAS.get(exc.status, RocblasStatus.internal_error))  # type: ignore[arg-type]
-    if isinstance(exc, MemoryError):
-        return _S.HIPBLAS_STATUS_ALLOC_FAILED
-    return _S.HIPBLAS_STATUS_INTERNAL_ERROR
+def _hip_status(exc: HipError) -> Any:
+    return convert_status(_HIP_TO_ROCBLAS.get(exc.status, RocblasStatus.internal_error))  # type: ignore[arg-type]
 
 
-_HIPBLAS = StatusTable(_S.HIPBLAS_STATUS_SUCCESS, _hipblas_status)
+_HIPBLAS = library_table(_S.HIPBLAS_STATUS_SUCCESS, error=HipblasStatusError, backend=RocblasError,
+                         convert=convert_status, execution_failed=_S.HIPBLAS_STATUS_EXECUTION_FAILED,
+                         alloc_failed=_S.HIPBLAS_STATUS_ALLOC_FAILED, internal_error=_S.HIPBLAS_STATUS_INTERNAL_ERROR,
+                         hip=_hip_status)
+_invalid_enum = error_factory(HipblasStatusError, _S.HIPBLAS_STATUS_INVALID_ENUM)
 
 
-def _invalid_enum(message: str, arg: str) -> HipblasStatusError:
-    return HipblasStatusError(_S.HIPBLAS_STATUS_INVALID_ENUM, message, arg=arg)
+def _pointer_error(message: str, arg: str) -> RocblasInvalidPointerError:
+    """A bad host pointer: rocBLAS's invalid_pointer (``HIPBLAS_STATUS_INVALID_VALUE``)."""
+    return RocblasInvalidPointerError(message, arg=arg)
+
+
+def _value_error(message: str, arg: str) -> RocblasInvalidValueError:
+    """A bad stream: rocBLAS's invalid_value (``HIPBLAS_STATUS_INVALID_VALUE``)."""
+    return RocblasInvalidValueError(message, arg=arg)
 
 
 # --- handles -------------------------------------------------------------------------------------------
 
 
-class hipblasHandle_t(Pointer):
+class hipblasHandle_t(Opaque):
     """A ``hipblasHandle_t``: on AMD it is the rocBLAS handle (here a :class:`rocmath.blas.BlasHandle`)."""
-
-    def __init__(self, pyobj: Any = None):
-        super().__init__(pyobj)
-        self._blas: BlasHandle | None = None
 
     @property
     def blas_handle(self) -> BlasHandle:
         """The rocmath.blas handle behind it."""
         return _handle(self)
 
-    def __repr__(self) -> str:
-        return f"<hipblasHandle_t object, _ptr={self._ptr}>"
-
 
 def _handle(obj: Any) -> BlasHandle:
     """The handle argument: NULL and unknown handles are rocBLAS's invalid_handle."""
     if isinstance(obj, BlasHandle):
         return obj
-    address = 0 if obj is None else pointer_value(obj)
-    found = _hip._handles.get(address)
-    if not isinstance(found, hipblasHandle_t) or found._blas is None:
-        raise RocblasInvalidHandleError("not a live hipBLAS handle" if address else "null handle", arg="handle",
-                                        index=1)
-    return found._blas
+    found = find(obj, hipblasHandle_t)
+    if found is None:
+        raise RocblasInvalidHandleError("not a live hipBLAS handle" if pointer_value(obj) else "null handle",
+                                        arg="handle", index=1)
+    return found.target  # type: ignore[no-any-return]
 
 
 # --- host memory behind pointer arguments ----------------------------------------------------------------
 
 
-def _bytes_at(obj: Any, nbytes: int, arg: str) -> np.ndarray | None:
-    """The host bytes a pointer argument designates (None for NULL)."""
-    r = resolve(obj)
-    if r.address == 0 and r.host is None:
-        return None
-    if r.host is not None:
-        if r.host.nbytes < nbytes:
-            raise RocblasInvalidPointerError(f"host buffer holds {r.host.nbytes} bytes, needs {nbytes}", arg=arg)
-        return r.host[:nbytes]
-    if r.device:
-        alloc = address_space.find(r.address)
-        assert alloc is not None
-        if alloc.kind is MemoryKind.DEVICE or not alloc.live:
-            raise RocblasInvalidPointerError(
-                "a device pointer was given in host pointer mode (set HIPBLAS_POINTER_MODE_DEVICE)", arg=arg)
-        offset = r.address - alloc.ptr
-        if offset + nbytes > alloc.nbytes:
-            raise RocblasInvalidPointerError(f"{nbytes} bytes run past {alloc.describe()}", arg=arg)
-        return alloc.bytes_view(offset, nbytes)
-    try:
-        return host_bytes(r.address, nbytes, what=arg)
-    except ValueError as exc:
-        raise RocblasInvalidPointerError(str(exc), arg=arg) from None
-
-
 def _read(obj: Any, dtype: np.dtype[Any], count: int, arg: str) -> np.ndarray | None:
-    raw = _bytes_at(obj, count * dtype.itemsize, arg)
-    return None if raw is None else raw.view(dtype).copy()
+    """``count`` values behind a host pointer (None for NULL); a bad one is rocBLAS's invalid_pointer."""
+    return read_host(obj, dtype, count, arg, _pointer_error)
 
 
 def _write(obj: Any, values: Any, dtype: np.dtype[Any], arg: str) -> None:
-    data = np.ascontiguousarray(np.asarray(values).astype(dtype, copy=False).reshape(-1))
-    raw = _bytes_at(obj, data.nbytes, arg)
-    if raw is None:
-        raise RocblasInvalidPointerError("null pointer", arg=arg)
-    raw[:] = data.view(np.uint8)
-
-
-def _write_out(obj: Any, value: int, arg: str, ctype: Any = ctypes.c_int) -> None:
-    """Store an out-parameter (a handle address, an enum) through the pointer the caller gave."""
-    if isinstance(obj, ctypes._SimpleCData):
-        obj.value = value
-        return
-    _write(obj, value, np.dtype(ctype), arg)
+    write_host(obj, values, dtype, arg, _pointer_error)
 
 
 # --- datatypes --------------------------------------------------------------------------------------------
@@ -422,15 +378,6 @@ def _result_dtype(entry: Entry, values: dict[str, Any]) -> np.dtype[Any]:
 # --- the factory ------------------------------------------------------------------------------------------------
 
 
-def _int(value: Any, arg: str) -> int:
-    if isinstance(value, bool):
-        return int(value)
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise TypeError(f"an integer is required for argument '{arg}', got {type(value).__name__}") from None
-
-
 class _Givens:
     """Host-mode operands of rotg/rotm/rotmg: values behind host pointers, per batch entry."""
 
@@ -438,7 +385,7 @@ class _Givens:
         self.flavour = entry.flavour
         self.values = dict(values)  # the pointers: the call's values are replaced by what they point to
         self.dtype = dtype
-        self.count = 1 if entry.flavour == "" else _int(values["batch_count"], "batchCount")
+        self.count = 1 if entry.flavour == "" else c_int(values["batch_count"], "batchCount")
 
     def _where(self, name: str, width: int) -> list[tuple[Any, int]]:
         """(pointer, element offset) of each batch entry's values."""
@@ -449,15 +396,15 @@ class _Givens:
                 return []
             return [(int(p), 0) for p in table]
         if self.flavour == "_strided_batched":
-            stride = _int(self.values[f"stride_{name}"], f"stride{name}")
+            stride = c_int(self.values[f"stride_{name}"], f"stride{name}")
             return [(obj, b * stride) for b in range(self.count)]
         return [(obj, 0)]
 
     def read(self, name: str, width: int, dtype: np.dtype[Any]) -> np.ndarray | None:
-        if self.count <= 0 or self.values[name] is None or pointer_value_or_none(self.values[name]) == 0:
+        if self.count <= 0 or self.values[name] is None or pointer_value(self.values[name]) == 0:
             return None
         if self.flavour == "_strided_batched":
-            stride = _int(self.values[f"stride_{name}"], f"stride{name}")
+            stride = c_int(self.values[f"stride_{name}"], f"stride{name}")
             return _read(self.values[name], dtype, (self.count - 1) * stride + width, name)
         parts = []
         for ptr, _ in self._where(name, width):
@@ -471,16 +418,11 @@ class _Givens:
         values = np.asarray(result).reshape(self.count, width)
         for b, (ptr, offset) in enumerate(self._where(name, width)):
             if self.flavour == "_strided_batched":
-                raw = _bytes_at(ptr, (offset + width) * dtype.itemsize, name)
+                raw = host_bytes_at(ptr, (offset + width) * dtype.itemsize, name, _pointer_error)
                 assert raw is not None
                 raw[offset * dtype.itemsize:] = np.ascontiguousarray(values[b].astype(dtype)).view(np.uint8)
             else:
                 _write(ptr, values[b], dtype, name)
-
-
-def pointer_value_or_none(obj: Any) -> int:
-    """The pointer value of an argument (0 for None)."""
-    return 0 if obj is None else pointer_value(obj)
 
 
 def _bind(name: str, entry: Entry) -> Callable[..., tuple[Any, ...]]:
@@ -521,7 +463,7 @@ def _bind(name: str, entry: Entry) -> Callable[..., tuple[Any, ...]]:
             elif p.kind == "flags":
                 values[p.rocblas] = int(check_enum(v, hipblasGemmFlags_t, p.hip))
             elif p.kind == "int":
-                values[p.rocblas] = _int(v, p.hip)
+                values[p.rocblas] = c_int(v, p.hip)
             else:
                 values[p.rocblas] = v
         if entry.op == "gemm_ex":
@@ -557,7 +499,7 @@ def _bind(name: str, entry: Entry) -> Callable[..., tuple[Any, ...]]:
                 values[p.rocblas] = None if got is None else got[0]
             elif p.kind == "result":
                 result_obj = v
-                if pointer_value_or_none(v) == 0:
+                if pointer_value(v) == 0:
                     raise RocblasInvalidPointerError("null pointer", arg=p.hip)
                 values[p.rocblas] = None
         if entry.op == "gemm_ex":
@@ -600,10 +542,7 @@ def _bind(name: str, entry: Entry) -> Callable[..., tuple[Any, ...]]:
 @binding(_HIPBLAS, 1)
 def hipblasCreate() -> hipblasHandle_t:
     """A new handle on the current device, its null stream, host pointer mode."""
-    handle = hipblasHandle_t()
-    handle._blas = _blas.create_handle()
-    handle._ptr = _hip._register(handle)
-    return handle
+    return hipblasHandle_t.new(_blas.create_handle())  # type: ignore[return-value]
 
 
 @binding(_HIPBLAS)
@@ -611,40 +550,37 @@ def hipblasDestroy(handle: Any) -> None:
     """Destroy a handle (its queued work still completes)."""
     blas_handle = _handle(handle)
     blas_handle.destroy()
-    with _hip._handles_lock:
-        for address, obj in list(_hip._handles.items()):
-            if isinstance(obj, hipblasHandle_t) and obj._blas is blas_handle:
-                del _hip._handles[address]
+    for obj in list(_hip._handles.values()):  # every hipblasHandle_t standing for it (a BlasHandle may be given)
+        if isinstance(obj, hipblasHandle_t) and obj.target is blas_handle:
+            obj.release()
 
 
 @binding(_HIPBLAS)
 def hipblasSetStream(handle: Any, streamId: Any) -> None:
     """Queue the handle's later work on ``streamId`` (None or 0: the null stream)."""
     h = _handle(handle)
-    try:
-        stream = _hip.as_stream(streamId)
-    except HipError as exc:  # rocblas_set_stream: a bad stream is invalid_value
-        raise RocblasInvalidValueError(str(exc), arg="streamId") from exc
-    h.set_stream(stream)
+    h.set_stream(stream_of(streamId, "streamId", _value_error))  # rocblas_set_stream: a bad stream is invalid_value
 
 
-def hipblasGetStream(handle: Any, streamId: Any = None) -> tuple[Any, ...]:
-    """The handle's stream: written through ``streamId`` (hip-python 6.x: a ``createRef()`` or
-    ``ctypes.c_void_p``) and returned ``(status,)``; without it, returned as ``(status, stream)``."""
-    if streamId is None:
-        return _get_stream(handle)
-    return _get_stream_into(handle, streamId)
+def _getter(name: str, out: str, read: Callable[[BlasHandle], Any], dtype: Any,
+            what: str) -> Callable[..., tuple[Any, ...]]:
+    """``name(handle, out)``: ``read`` of the handle, written through ``out`` (a C pointer: a ctypes
+    object, a ``createRef()``...) and ``(status,)`` returned, or returned as ``(status, value)`` when
+    ``out`` is omitted.  rocBLAS checks the handle before the pointer."""
+
+    def get(handle: Any, value: Any) -> Any:
+        return read(_handle(handle))
+
+    get.__name__ = get.__qualname__ = name
+    get.__doc__ = (f"{name}(handle, {out}) -> (hipblasStatus_t,): {what}, written through ``{out}``, or returned "
+                   f"as ``(status, {out})`` when it is omitted.")
+    get.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in ("handle", out)])
+    return out_parameters(_HIPBLAS, get, {out: np.dtype(dtype)}, _pointer_error, null_first=False)
 
 
-@binding(_HIPBLAS, 1)
-def _get_stream(handle: Any) -> Any:
-    return _hip.wrap_stream(_handle(handle).get_stream())
-
-
-@binding(_HIPBLAS)
-def _get_stream_into(handle: Any, streamId: Any) -> None:
-    stream = _hip.wrap_stream(_handle(handle).get_stream())
-    _write_out(streamId, 0 if stream is None else stream._ptr, "streamId", ctypes.c_uint64)
+hipblasGetStream = _getter("hipblasGetStream", "streamId", lambda h: _hip.wrap_stream(h.get_stream()), np.uint64,
+                           "the handle's stream")
 
 
 @binding(_HIPBLAS)
@@ -654,22 +590,9 @@ def hipblasSetPointerMode(handle: Any, mode: Any) -> None:
     _handle(handle).set_pointer_mode(PointerMode(int(mode)))
 
 
-def hipblasGetPointerMode(handle: Any, mode: Any = None) -> tuple[Any, ...]:
-    """The pointer mode: written through ``mode`` and returned ``(status,)``, or returned
-    ``(status, mode)`` when ``mode`` is omitted."""
-    if mode is None:
-        return _get_pointer_mode(handle)
-    return _get_pointer_mode_into(handle, mode)
-
-
-@binding(_HIPBLAS, 1)
-def _get_pointer_mode(handle: Any) -> Any:
-    return hipblasPointerMode_t(int(_handle(handle).get_pointer_mode()))
-
-
-@binding(_HIPBLAS)
-def _get_pointer_mode_into(handle: Any, mode: Any) -> None:
-    _write_out(mode, int(_handle(handle).get_pointer_mode()), "mode")
+hipblasGetPointerMode = _getter("hipblasGetPointerMode", "mode",
+                                lambda h: hipblasPointerMode_t(int(h.get_pointer_mode())), np.int32,
+                                "the pointer mode")
 
 
 @binding(_HIPBLAS)
@@ -679,21 +602,9 @@ def hipblasSetAtomicsMode(handle: Any, atomics_mode: Any) -> None:
     _handle(handle).set_atomics_mode(AtomicsMode(int(atomics_mode)))
 
 
-def hipblasGetAtomicsMode(handle: Any, atomics_mode: Any = None) -> tuple[Any, ...]:
-    """The atomics mode (written through ``atomics_mode``, or returned when it is omitted)."""
-    if atomics_mode is None:
-        return _get_atomics(handle)
-    return _get_atomics_into(handle, atomics_mode)
-
-
-@binding(_HIPBLAS, 1)
-def _get_atomics(handle: Any) -> Any:
-    return hipblasAtomicsMode_t(int(_handle(handle).get_atomics_mode()))
-
-
-@binding(_HIPBLAS)
-def _get_atomics_into(handle: Any, atomics_mode: Any) -> None:
-    _write_out(atomics_mode, int(_handle(handle).get_atomics_mode()), "atomics_mode")
+hipblasGetAtomicsMode = _getter("hipblasGetAtomicsMode", "atomics_mode",
+                                lambda h: hipblasAtomicsMode_t(int(h.get_atomics_mode())), np.int32,
+                                "the atomics mode")
 
 
 @binding(_HIPBLAS)
@@ -705,21 +616,8 @@ def hipblasSetMathMode(handle: Any, mode: Any) -> None:
     _blas.set_math_mode(_handle(handle), int(mode))
 
 
-def hipblasGetMathMode(handle: Any, mode: Any = None) -> tuple[Any, ...]:
-    """The math mode (written through ``mode``, or returned when it is omitted)."""
-    if mode is None:
-        return _get_math(handle)
-    return _get_math_into(handle, mode)
-
-
-@binding(_HIPBLAS, 1)
-def _get_math(handle: Any) -> Any:
-    return hipblasMath_t(int(_blas.get_math_mode(_handle(handle))))
-
-
-@binding(_HIPBLAS)
-def _get_math_into(handle: Any, mode: Any) -> None:
-    _write_out(mode, int(_blas.get_math_mode(_handle(handle))), "mode")
+hipblasGetMathMode = _getter("hipblasGetMathMode", "mode", lambda h: hipblasMath_t(int(_blas.get_math_mode(h))),
+                             np.int32, "the math mode")
 
 
 def _host_side(obj: Any, nbytes: int, arg: str) -> Any:
@@ -737,7 +635,7 @@ def _host_side(obj: Any, nbytes: int, arg: str) -> Any:
 
 def _vector_copy(fn: Callable[..., None], to_device: bool, n: Any, elemSize: Any, x: Any, incx: Any, y: Any,
                  incy: Any, *stream: Any) -> None:
-    n, size, incx, incy = _int(n, "n"), _int(elemSize, "elemSize"), _int(incx, "incx"), _int(incy, "incy")
+    n, size, incx, incy = c_int(n, "n"), c_int(elemSize, "elemSize"), c_int(incx, "incx"), c_int(incy, "incy")
     host_inc, host_obj = (incx, x) if to_device else (incy, y)
     need = ((n - 1) * abs(host_inc) + 1) * size if n > 0 and size > 0 else 0
     host = _host_side(host_obj, need, "x" if to_device else "y")
@@ -748,8 +646,8 @@ def _vector_copy(fn: Callable[..., None], to_device: bool, n: Any, elemSize: Any
 
 def _matrix_copy(fn: Callable[..., None], to_device: bool, rows: Any, cols: Any, elemSize: Any, AP: Any, lda: Any,
                  BP: Any, ldb: Any, *stream: Any) -> None:
-    rows, cols, size = _int(rows, "rows"), _int(cols, "cols"), _int(elemSize, "elemSize")
-    lda, ldb = _int(lda, "lda"), _int(ldb, "ldb")
+    rows, cols, size = c_int(rows, "rows"), c_int(cols, "cols"), c_int(elemSize, "elemSize")
+    lda, ldb = c_int(lda, "lda"), c_int(ldb, "ldb")
     host_ld, host_obj = (lda, AP) if to_device else (ldb, BP)
     need = ((cols - 1) * host_ld + rows) * size if rows > 0 and cols > 0 and size > 0 else 0
     host = _host_side(host_obj, need, "AP" if to_device else "BP")

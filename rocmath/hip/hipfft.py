@@ -29,12 +29,21 @@ import numpy as np
 
 import rocmath
 import rocmath.fft as _fft
-from rocmath.errors import HipError, LaunchFailureError, MemoryAccessFault, RocmathError
+from rocmath.errors import RocmathError
 from rocmath.fft import ArrayType, Precision, ResultPlacement, TransformType
 
-from . import hip as _hip
-from ._api import StatusTable, binding
-from ._lib import Opaque, c_int, find, out_parameter, read_host
+from ._api import binding
+from ._lib import (
+    LibraryError,
+    Opaque,
+    c_int,
+    error_factory,
+    find,
+    library_table,
+    out_parameter,
+    read_host,
+    stream_of,
+)
 from ._types import c_enum, check_enum, device_address, pointer_value
 
 _MODULE = __name__
@@ -64,36 +73,17 @@ HIPFFT_BACKWARD = 1
 _R = hipfftResult_t
 
 
-class HipfftError(RocmathError):
+class HipfftError(LibraryError):
     """A failure hipFFT reports with ``status`` (a :class:`hipfftResult_t` member)."""
 
     status = _R.HIPFFT_INTERNAL_ERROR
 
-    def __init__(self, status: Any, message: str = "", *, arg: str | None = None):
-        self.status = status  # type: ignore[misc]
-        super().__init__(message, arg=arg)
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (HipfftError, (int(self.status), self.message), {"arg": self.arg})
-
-
-def _hipfft_status(exc: BaseException) -> Any:
-    # hipFFT turns each rocFFT failure into a status where it calls rocFFT (HipfftError);
-    # anything else reaching its catch(...) is HIPFFT_INTERNAL_ERROR.
-    if isinstance(exc, HipfftError):
-        return exc.status
-    if isinstance(exc, MemoryError):
-        return _R.HIPFFT_ALLOC_FAILED
-    if isinstance(exc, (MemoryAccessFault, LaunchFailureError)):
-        return _R.HIPFFT_EXEC_FAILED
-    return _R.HIPFFT_INTERNAL_ERROR
-
-
-_HIPFFT = StatusTable(_R.HIPFFT_SUCCESS, _hipfft_status)
-
-
-def _error(message: str, arg: str) -> HipfftError:
-    return HipfftError(_R.HIPFFT_INVALID_VALUE, message, arg=arg)
+# hipFFT turns each rocFFT failure into a status where it calls rocFFT (HipfftError, see _As): no backend
+# conversion; anything else reaching its catch(...) is HIPFFT_INTERNAL_ERROR.
+_HIPFFT = library_table(_R.HIPFFT_SUCCESS, error=HipfftError, execution_failed=_R.HIPFFT_EXEC_FAILED,
+                        alloc_failed=_R.HIPFFT_ALLOC_FAILED, internal_error=_R.HIPFFT_INTERNAL_ERROR)
+_error = error_factory(HipfftError, _R.HIPFFT_INVALID_VALUE)
 
 
 class _As:
@@ -413,10 +403,7 @@ def hipfftDestroy(plan: Any) -> None:
 def hipfftSetStream(plan: Any, stream: Any) -> None:
     """Execute the plan's transforms on ``stream`` (None: the null stream)."""
     p = _plan(plan)
-    try:
-        s = _hip.as_stream(stream)
-    except HipError as exc:
-        raise HipfftError(_R.HIPFFT_INVALID_VALUE, str(exc), arg="stream") from exc
+    s = stream_of(stream, "stream", _error)
     with _As(_R.HIPFFT_INVALID_VALUE):
         _fft.execution_info_set_stream(p.info, s)
 

@@ -48,7 +48,6 @@ import rocmath.blas as _blas
 import rocmath.solver as _solver
 from rocmath.blas import BlasHandle
 from rocmath.errors import (
-    HipError,
     RocblasError,
     RocblasInternalError,
     RocblasInvalidHandleError,
@@ -63,7 +62,18 @@ from rocmath.solver import Eform, Esort, Evect, Operation, Svect, Workmode
 
 from . import hip as _hip
 from ._api import binding
-from ._lib import LibraryError, Opaque, c_double, c_int, error_factory, find, library_table, out_parameters, target_of
+from ._lib import (
+    LibraryError,
+    Opaque,
+    c_double,
+    c_int,
+    error_factory,
+    find,
+    library_table,
+    out_parameters,
+    stream_of,
+    target_of,
+)
 from ._types import c_enum, check_enum, device_address, pointer_value
 from .hipblas import hipblasFillMode_t, hipblasOperation_t, hipblasSideMode_t
 
@@ -138,6 +148,10 @@ _HIPSOLVER = library_table(_S.HIPSOLVER_STATUS_SUCCESS, error=HipsolverStatusErr
 _error = error_factory(HipsolverStatusError, _S.HIPSOLVER_STATUS_INVALID_VALUE)
 
 
+def _value_error(message: str, arg: str) -> RocblasInvalidValueError:
+    return RocblasInvalidValueError(message, arg=arg)
+
+
 # --- handles ---------------------------------------------------------------------------------------------
 
 
@@ -177,11 +191,7 @@ def hipsolverDestroy(handle: Any) -> None:
 def hipsolverSetStream(handle: Any, streamId: Any) -> None:
     """Queue the handle's later work on ``streamId`` (None: the null stream)."""
     h = _handle(handle)
-    try:
-        stream = _hip.as_stream(streamId)
-    except HipError as exc:  # rocblas_set_stream: a bad stream is invalid_value
-        raise RocblasInvalidValueError(str(exc), arg="streamId") from exc
-    h.set_stream(stream)
+    h.set_stream(stream_of(streamId, "streamId", _value_error))  # rocblas_set_stream: a bad stream is invalid_value
 
 
 def _get_stream(handle: Any, streamId: Any) -> Any:

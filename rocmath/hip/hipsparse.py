@@ -66,7 +66,7 @@ import numpy as np
 
 import rocmath
 import rocmath.sparse as _sparse
-from rocmath.errors import HipError, HipStatus
+from rocmath.errors import HipStatus
 from rocmath.handle import PointerMode
 from rocmath.sparse import (
     AnalysisPolicy,
@@ -115,6 +115,7 @@ from ._lib import (
     library_table,
     out_parameters,
     read_host,
+    stream_of,
     target_of,
     write_host,
 )
@@ -247,6 +248,10 @@ _HIPSPARSE = library_table(_S.HIPSPARSE_STATUS_SUCCESS, error=HipsparseStatusErr
                            internal_error=_S.HIPSPARSE_STATUS_INTERNAL_ERROR,
                            hip=lambda exc: _HIP_TO_HIPSPARSE.get(exc.status, _S.HIPSPARSE_STATUS_INTERNAL_ERROR))
 _error = error_factory(HipsparseStatusError, _S.HIPSPARSE_STATUS_INVALID_VALUE)
+
+
+def _invalid_stream(message: str, arg: str) -> SparseInvalidValueError:
+    return SparseInvalidValueError(message, arg=arg)
 
 
 # --- opaque objects -------------------------------------------------------------------------------------
@@ -1194,11 +1199,8 @@ def _convert(name: str, value: Any, spec: Spec) -> Any:
         return target_of(value, Opaque)
     if name in _RAW:
         return value
-    if name == "streamId":
-        try:
-            return _hip.as_stream(value)
-        except HipError as exc:  # rocSPARSE keeps whatever stream it is given; rocmath checks it
-            raise SparseInvalidValueError(str(exc), arg="stream") from exc
+    if name == "streamId":  # rocSPARSE keeps whatever stream it is given; rocmath checks it
+        return stream_of(value, "stream", _invalid_stream)
     found = find(value, Opaque)  # a descriptor where the name also serves legacy arrays (x, y, A, B, C)
     return found.target if found is not None else device_address(value)  # None and 0 are NULL
 
