@@ -75,21 +75,8 @@ _TOOL_OPTIONS = ("perf", "singular", "mem_query", "profile", "profile_kernels")
 REFERENCE_TRIALS = 5
 
 
-#: rocsolver-bench's letters of rocSOLVER's own enums, by parameter name (the rocBLAS ones, uplo,
-#: trans..., take their letters already).
-_ENUM_LETTERS: dict[str, tuple[str, dict[str, str]]] = {
-    "evect": ("Evect", {"V": "original", "I": "tridiagonal", "N": "none"}),
-    "left_svect": ("Svect", {"A": "all", "S": "singular", "V": "singular", "O": "overwrite", "N": "none"}),
-    "right_svect": ("Svect", {"A": "all", "S": "singular", "V": "singular", "O": "overwrite", "N": "none"}),
-    "fast_alg": ("Workmode", {"O": "outofplace", "I": "inplace"}),
-    "erange": ("Erange", {"A": "all", "V": "value", "I": "index"}),
-    "srange": ("Srange", {"A": "all", "V": "value", "I": "index"}),
-    "esort": ("Esort", {"N": "none", "A": "ascending"}),
-    "eorder": ("Eorder", {"B": "blocks", "E": "entire"}),
-    "itype": ("Eform", {"1": "ax", "2": "abx", "3": "bax"}),
-    "direct": ("Direct", {"F": "forward_direction", "B": "backward_direction"}),
-    "storev": ("Storev", {"C": "column_wise", "R": "row_wise"}),
-}
+#: Letters rocsolver-bench takes besides the members' own: V for singular vectors.
+_LETTER_ALIASES = {"Svect": {"V": "singular"}}
 
 
 class Command(NamedTuple):
@@ -190,15 +177,17 @@ def _enum_value(name: str, value: Any) -> Any:
     UsageError
         For neither a letter nor a value of the enum (as rocsolver-bench's ``validate_*``).
     """
-    import rocmath.solver as solver
+    from rocmath.solver._types import ENUM_ARGUMENTS
 
-    if name in _ENUM_LETTERS:
-        cls, letters = _ENUM_LETTERS[name]
+    cls = ENUM_ARGUMENTS.get(name)
+    if cls is not None and cls.__module__ == ENUM_ARGUMENTS["evect"].__module__:  # rocBLAS's take letters as is
+        aliases = _LETTER_ALIASES.get(cls.__name__, {})
+        letters = {m.letter: m for m in cls} | {k: cls[v] for k, v in aliases.items()}  # type: ignore[attr-defined]
         member = letters.get(str(value).upper())
         if member is not None:
-            return int(getattr(solver, cls)[member])
+            return int(member)
         try:
-            getattr(solver, cls)(int(value))
+            cls(int(value))
         except (TypeError, ValueError):
             raise UsageError(f"Invalid value for --{name} {value} (one of {', '.join(letters)})") from None
     return value

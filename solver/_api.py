@@ -50,6 +50,8 @@ from rocmath.log import Logger, ProfileTable, profiling
 from rocmath.precision import Precision
 from rocmath.stream import Task
 
+from ._types import ENUM_ARGUMENTS
+
 __all__ = ["BATCHED", "PLAIN", "STRIDED", "Flavour", "SolverCall", "SolverRoutine", "bind", "log_flush_profile",
            "log_write_profile", "profile_table", "public_names"]
 
@@ -227,15 +229,21 @@ def layer_mode() -> LayerMode:
         return LayerMode.none
 
 
-def _letter(value: Any) -> str:
-    letter = getattr(value, "letter", None)
-    return str(letter) if letter is not None else str(value)
+def _letter(name: str, value: Any) -> str:
+    """An enum argument as rocsolver-bench's letter (a value outside the enum as it was given)."""
+    cls = ENUM_ARGUMENTS.get(name)
+    if cls is not None and not isinstance(value, str):
+        try:
+            return str(cls(int(value)).letter)  # type: ignore[attr-defined]
+        except (TypeError, ValueError):
+            pass
+    return str(value)
 
 
 def _bench_line(fname: str, routine: SolverRoutine, names: tuple[str, ...], values: dict[str, Any]) -> str:
     """The ``rocmath-bench solver`` command of a call: rocsolver-bench's flags, pointers left out."""
     skip = set(routine.arrays) | set(routine.vectors) | set(routine.pointers)
-    flags = [f"{'-' if len(name) == 1 else '--'}{name} {_letter(values[name])}" for name in names[1:]
+    flags = [f"{'-' if len(name) == 1 else '--'}{name} {_letter(name, values[name])}" for name in names[1:]
              if name not in skip]
     return f"rocmath-bench solver -f {fname[1:]} -r {fname[0]} " + " ".join(flags)
 

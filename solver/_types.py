@@ -21,21 +21,30 @@ __all__ = [
 ]
 
 
-class Direct(enum.IntEnum):
+class _Lettered(enum.IntEnum):
+    """An enum rocsolver-bench names by a letter (``--evect V``): its members' letters in value order."""
+
+    @property
+    def letter(self) -> str:
+        cls = type(self)
+        return _LETTERS[cls][self - min(cls)]
+
+
+class Direct(_Lettered):
     """``rocblas_direct``: order in which Householder reflectors are applied."""
 
     forward_direction = 171
     backward_direction = 172
 
 
-class Storev(enum.IntEnum):
+class Storev(_Lettered):
     """``rocblas_storev``: whether Householder vectors are stored in columns or rows."""
 
     column_wise = 181
     row_wise = 182
 
 
-class Svect(enum.IntEnum):
+class Svect(_Lettered):
     """``rocblas_svect``: which singular vectors an SVD computes."""
 
     all = 191
@@ -44,14 +53,14 @@ class Svect(enum.IntEnum):
     none = 194
 
 
-class Workmode(enum.IntEnum):
+class Workmode(_Lettered):
     """``rocblas_workmode``: whether an algorithm may work out of place (faster, more memory)."""
 
     outofplace = 201
     inplace = 202
 
 
-class Evect(enum.IntEnum):
+class Evect(_Lettered):
     """``rocblas_evect``: which eigenvectors an eigensolver computes."""
 
     original = 211
@@ -59,7 +68,7 @@ class Evect(enum.IntEnum):
     none = 213
 
 
-class Eform(enum.IntEnum):
+class Eform(_Lettered):
     """``rocblas_eform``: the form of a generalized eigenproblem (A x = l B x, A B x = l x, B A x = l x)."""
 
     ax = 221
@@ -67,7 +76,7 @@ class Eform(enum.IntEnum):
     bax = 223
 
 
-class Erange(enum.IntEnum):
+class Erange(_Lettered):
     """``rocblas_erange``: which eigenvalues: all, those in (vl, vu], or indices il..iu."""
 
     all = 231
@@ -75,21 +84,21 @@ class Erange(enum.IntEnum):
     index = 233
 
 
-class Eorder(enum.IntEnum):
+class Eorder(_Lettered):
     """``rocblas_eorder``: eigenvalues ordered by split-off blocks or over the entire matrix."""
 
     blocks = 241
     entire = 242
 
 
-class Esort(enum.IntEnum):
+class Esort(_Lettered):
     """``rocblas_esort``: whether (Jacobi) eigenvalues are sorted."""
 
     none = 251
     ascending = 252
 
 
-class Srange(enum.IntEnum):
+class Srange(_Lettered):
     """``rocblas_srange``: which singular values: all, those in (vl, vu], or indices il..iu."""
 
     all = 261
@@ -102,3 +111,17 @@ class RfinfoMode(enum.IntEnum):
 
     lu = 271
     cholesky = 272
+
+
+#: rocsolver-bench's letters (its command-line flags and rocSOLVER's bench log lines).
+_LETTERS: dict[type[enum.IntEnum], str] = {
+    Direct: "FB", Storev: "CR", Svect: "ASON", Workmode: "OI", Evect: "VIN", Eform: "123", Erange: "AVI",
+    Eorder: "BE", Esort: "NA", Srange: "AVI",
+}
+
+#: The enum of each rocSOLVER parameter that takes one, by parameter name (rocsolver-bench's flags).
+ENUM_ARGUMENTS: dict[str, type[enum.IntEnum]] = {
+    "uplo": Fill, "trans": Operation, "side": Side, "diag": Diagonal, "evect": Evect, "left_svect": Svect,
+    "right_svect": Svect, "fast_alg": Workmode, "erange": Erange, "srange": Srange, "esort": Esort, "eorder": Eorder,
+    "itype": Eform, "direct": Direct, "storev": Storev,
+}

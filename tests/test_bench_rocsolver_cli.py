@@ -65,10 +65,16 @@ def test_bench_lines_replay(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> N
     solver.dgetrf(h, 6, 6, a, 6, ipiv, info)
     b = rm.to_device(np.ones(6 * 2))
     solver.dgetrs(h, "T", 6, 2, a, 6, ipiv, b, 6)
+    s = rm.to_device(np.asfortranarray(np.eye(6) + 1).reshape(-1))
+    res, sweeps, w = rm.zeros(1), rm.zeros(1, np.int32), rm.zeros(6)
+    # rocSOLVER's own enums given by value or member: logged with rocsolver-bench's letters
+    solver.dsyevj(h, 252, solver.Evect.original, 122, 6, s, 6, 0.0, res, 100, sweeps, w, info)
     blas.destroy_handle(h)
     close_logs()
     lines = bench.read_text().splitlines()
     assert lines[0].startswith("rocmath-bench solver -f getrf -r d")
+    assert lines[2] == ("rocmath-bench solver -f syevj -r d --esort A --evect V --uplo L -n 6 --lda 6 --abstol 0.0 "
+                        "--max_sweeps 100")
     monkeypatch.delenv("ROCSOLVER_LAYER")
     for line in lines:
         status, text = _run(line.removeprefix("rocmath-bench "))
