@@ -116,6 +116,7 @@ class BoundBatch:
     addrs: np.ndarray | None = None
     raw: np.ndarray | None = None  # the storage-typed array behind a converted kernel view
     geometry: tuple[Any, ...] | None = None  # a non-empty strided view's (shape, byte strides)
+    vref: Any = None  # a weak reference to that view (Allocation.kept_view)
 
     def materialize(self, opname: str) -> np.ndarray:
         raw = self._materialize(opname)
@@ -129,7 +130,7 @@ class BoundBatch:
         geometry, span = self.geometry, self.span
         if geometry is not None:  # strided (a replay materializes it again: the geometry was kept)
             _check_live(span, opname, op.name)
-            return span.alloc.view(span.offset, op.dtype, geometry[0], geometry[1])
+            return span.alloc.kept_view(self, span.offset, op.dtype, geometry[0], geometry[1])
         isz = op.dtype.itemsize
         if op.empty or span is None:
             return np.zeros((op.batch_count, *op.shape), dtype=op.dtype)

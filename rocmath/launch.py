@@ -79,6 +79,7 @@ class _Bound:
     shape: tuple[int, ...]
     strides: tuple[int, ...]
     name: str
+    vref: Any = None  # a weak reference to the view (Allocation.kept_view)
 
     def materialize(self, op: str) -> np.ndarray:
         if self.span is None:  # an empty argument: nothing is touched
@@ -90,7 +91,7 @@ class _Bound:
             raise MemoryAccessFault(f"{op}: argument '{self.name}' points into {alloc.describe()}, "
                                     "freed before the kernel ran")
         alloc.last_op = op
-        return alloc.view(self.span.offset, self.dtype, self.shape, self.strides)
+        return alloc.kept_view(self, self.span.offset, self.dtype, self.shape, self.strides)
 
 
 def _bind(arg: Any, op: str, position: int) -> Any:

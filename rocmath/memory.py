@@ -24,6 +24,7 @@ import contextlib
 import enum
 import os
 import threading
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +41,8 @@ from .errors import (
 )
 
 ALIGN = 256
+#: Views an allocation keeps for replayed launches (:meth:`Allocation.kept_view`).
+KEPT_VIEWS = 16
 GUARD = 256
 GUARD_BYTE = 0xA5
 POISON_BYTE = 0xFF
@@ -93,7 +96,7 @@ def checking(enabled: bool = True) -> Iterator[None]:
 class Allocation:
     """One allocation: its address, size, owner and host backing store."""
 
-    __slots__ = ("_raw", "_start", "device", "kind", "last_op", "live", "nbytes", "pooled", "ptr", "serial")
+    __slots__ = ("_raw", "_start", "device", "kept", "kind", "last_op", "live", "nbytes", "pooled", "ptr", "serial")
 
     def __init__(self, ptr: int, nbytes: int, device: int, kind: MemoryKind, serial: int):
         self.ptr = ptr
@@ -104,6 +107,7 @@ class Allocation:
         self.pooled = False
         self.serial = serial
         self.last_op = "allocation"
+        self.kept: list[np.ndarray] | None = None  # views of replayed launches (see kept_view)
         raw = np.empty(nbytes + 2 * GUARD + ALIGN, dtype=np.uint8)
         # The data start is aligned like the device pointer, so every view of an aligned
         # device offset is an aligned ndarray (numba compiles unaligned arrays separately).
@@ -136,6 +140,24 @@ class Allocation:
         """An ndarray over this allocation (no bounds check: callers checked the extent)."""
         return np.ndarray(shape, dtype=dtype, buffer=self._raw, offset=self._start + offset, strides=strides)
 
+    def kept_view(self, holder: Any, offset: int, dtype: Any, shape: tuple[int, ...],
+                  strides: tuple[int, ...] | None) -> np.ndarray:
+        """:meth:`view`, made once per ``holder`` (a bound kernel argument a replay runs again,
+        with a ``vref`` attribute) while the allocation lives: the allocation keeps the view (a
+        few at most), the holder a weak reference, so a replay's plan never keeps freed memory."""
+        ref = holder.vref
+        v = ref() if ref is not None else None
+        if v is None:
+            v = self.view(offset, dtype, shape, strides)
+            kept = self.kept
+            if kept is None:
+                kept = self.kept = []
+            elif len(kept) >= KEPT_VIEWS:
+                del kept[0]
+            kept.append(v)
+            holder.vref = weakref.ref(v)
+        return v
+
     def check_guards(self) -> None:
         """Raise :class:`MemoryAccessFault` if anything wrote into the guard bytes."""
         front = self._raw[: self._start]
@@ -153,6 +175,7 @@ class Allocation:
 
     def release(self) -> None:
         self.live = False
+        self.kept = None
         self._raw = np.empty(0, dtype=np.uint8)
 
 

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 import rocmath as rm
 import rocmath.blas as blas
 from rocmath import errors
+from rocmath.memory import address_space
 
 N = 6  # vector length; matrices are N x N (column-major, lda = N)
 
@@ -197,6 +198,20 @@ def test_plans_do_not_keep_arrays_alive(handle) -> None:
     del x, y
     gc.collect()
     assert [r() for r in refs] == [None, None]
+
+
+def test_plans_keep_no_freed_memory(handle) -> None:
+    # A replay's views of its arguments are kept by the allocations, not by the plan.
+    x = rm.to_device(np.arange(64.0))
+    y = rm.to_device(np.ones(64))
+    for _ in range(3):
+        blas.daxpy(handle, 64, 1.0, x, 1, y, 1)
+        assert blas.ddot(handle, 64, x, 1, y, 1) > 0
+    raws = [weakref.ref(address_space.find(a.ptr)._raw) for a in (x, y)]
+    del x, y
+    rm.device_synchronize()
+    gc.collect()
+    assert all(r() is None for r in raws)
 
 
 def test_plans_keep_no_argument_objects() -> None:
