@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 import rocmath
+from rocmath import memory as _memory
 from rocmath.arguments import Arguments
 from rocmath.array import DeviceArray
 from rocmath.batch import BatchOperand
@@ -336,7 +337,7 @@ class _Plan:
                 and not handle._destroyed and not handle.device.retired
                 and handle.atomics_mode is self.atomics and handle.math_mode is self.math
                 and tuple(map(type, args)) == self.types and (not self.zeros or _zero_signs(args) == self.zeros)
-                and not checking_enabled() and self.replay.usable())
+                and not _memory._checking and self.replay.usable())
 
     def run(self, args: tuple[Any, ...]) -> Any:
         task = self.replay.run(args)
@@ -358,7 +359,7 @@ def _zero_signs(args: tuple[Any, ...]) -> tuple[tuple[int, bool, bool], ...]:
 
 def _plan_key(args: tuple[Any, ...]) -> tuple[Any, ...]:
     """The call's arguments after the handle as plain values (see :func:`_plain`)."""
-    return tuple([a if type(a) in _PLAIN else _plain(a) for a in args[1:]])
+    return tuple([a if type(a) in _PLAIN else a.ptr if type(a) is DeviceArray else _plain(a) for a in args[1:]])
 
 
 _PLAIN = frozenset((int, float, complex, str, bool, type(None)))

@@ -119,6 +119,13 @@ class BoundBatch:
     vref: Any = None  # a weak reference to that view (Allocation.kept_view)
 
     def materialize(self, opname: str) -> np.ndarray:
+        ref = self.vref
+        if ref is not None and self.op.compute_dtype is None:  # a replay's strided operand: its kept view
+            alloc = self.span.alloc  # type: ignore[union-attr]
+            v = ref()
+            if v is not None and alloc.live and not alloc.pooled:
+                alloc.last_op = opname
+                return v  # type: ignore[no-any-return]
         raw = self._materialize(opname)
         if self.op.compute_dtype is None:
             return raw

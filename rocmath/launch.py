@@ -27,6 +27,7 @@ from .array import DeviceArray
 from .batch import BatchOperand, BoundBatch
 from .batch import bind as bind_batch
 from .kernel import Kernel
+from .log import _current as _profiled
 from .log import current_profile
 from .memory import Span, address_space
 from .stream import Task, as_stream
@@ -82,6 +83,13 @@ class _Bound:
     vref: Any = None  # a weak reference to the view (Allocation.kept_view)
 
     def materialize(self, op: str) -> np.ndarray:
+        ref = self.vref
+        if ref is not None:  # a replay: the kept view
+            alloc = self.span.alloc  # type: ignore[union-attr]
+            v = ref()
+            if v is not None and alloc.live and not alloc.pooled:
+                alloc.last_op = op
+                return v  # type: ignore[no-any-return]
         if self.span is None:  # an empty argument: nothing is touched
             return np.empty(self.shape, dtype=self.dtype)
         alloc = self.span.alloc
@@ -335,7 +343,7 @@ class Replay:
     def usable(self) -> bool:
         """False when an allocation was freed or the call is profiled (the first launch
         path is then the one to take)."""
-        if current_profile() is not None:
+        if getattr(_profiled, "entry", None) is not None:  # (log.current_profile(), inline: every replay asks)
             return False
         for alloc in self.allocs:  # noqa: SIM110 (a loop, not all(): this runs on every replay)
             if not alloc.live or alloc.pooled:

@@ -163,7 +163,7 @@ class _State:
 
     def wait_idle(self) -> None:
         last = self.last
-        if last is not None and getattr(_local, "state", None) is not self:
+        if last is not None and not last.done.is_set() and getattr(_local, "state", None) is not self:
             self.run_queued(last)
             last.done.wait()
 
@@ -254,7 +254,7 @@ def _run(state: _State, task: Task) -> None:
             table, key = info["profile"]
             props = state.device.properties
             table.ran(key, task.end_ns - task.start_ns, 1e9 * _model_seconds(info, props), props.name)
-        if _trace.recording():
+        if _trace._recorders:  # (trace.recording(), without the call on every task)
             _record(state, task)
     task.fn = _noop
     task.keep = None
@@ -403,16 +403,18 @@ class Stream:
         the worker, and a tiny call does not pay for two thread switches.  ``info`` is what the
         timeline (:mod:`rocmath.trace`) shows: its category (``"cat"``) and arguments.
         """
-        self._check_alive()
         state = self._state
         dev = self.device
+        if state.destroyed or dev.retired:
+            self._check_alive()
         with dev._lock:
-            wait_for = [t for t in deps if not t.done.is_set()]
+            wait_for = [t for t in deps if not t.done.is_set()] if deps else []
             if state.ident == 0:
-                for other in list(dev.streams or ()):
-                    last = other.last
-                    if not other.non_blocking and last is not None and not last.done.is_set():
-                        wait_for.append(last)
+                if dev.streams:
+                    for other in list(dev.streams):
+                        last = other.last
+                        if not other.non_blocking and last is not None and not last.done.is_set():
+                            wait_for.append(last)
             elif not state.non_blocking and dev._null_stream is not None:
                 last = dev._null_stream._state.last
                 if last is not None and not last.done.is_set():
@@ -436,11 +438,14 @@ class Stream:
 
     def synchronize(self) -> None:
         """Wait for all work queued so far; raise the first error it hit (then clear it)."""
-        self._check_alive()
-        _memory_safe_point()
+        state = self._state
+        if state.destroyed or self.device.retired:
+            self._check_alive()
+        if _memory._deferred:
+            _memory_safe_point()
         t0 = time.perf_counter_ns()
-        self._state.wait_idle()
-        if _trace.recording():
+        state.wait_idle()
+        if _trace._recorders:
             _record_wait(self.device, f"synchronize {self._state.label}", t0)
         self._state.raise_pending()
         _after_sync(self.device)
