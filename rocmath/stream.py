@@ -410,8 +410,9 @@ class Stream:
         with dev._lock:
             wait_for = [t for t in deps if not t.done.is_set()] if deps else []
             if state.ident == 0:
-                if dev.streams:
-                    for other in list(dev.streams):
+                streams = dev.streams
+                if streams is not None and streams.data:  # (WeakSet's own len() is Python code)
+                    for other in list(streams):
                         last = other.last
                         if not other.non_blocking and last is not None and not last.done.is_set():
                             wait_for.append(last)
