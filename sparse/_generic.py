@@ -1,22 +1,36 @@
 """The generic API: spmv and spmm with their stages (buffer_size -> preprocess -> compute).
 
 Formats as rocSPARSE: spmv takes CSR, CSC, COO, COO (AoS), ELL and BSR matrices (blocked ELL: every
-algorithm is invalid_value); spmm takes CSR, CSC, BSR and blocked ELL (COO (AoS) and ELL:
+algorithm is invalid_value); spmm takes CSR, CSC, COO, BSR and blocked ELL (COO (AoS) and ELL:
 not_implemented).  BSR products and blocked-ELL spmm need ``trans`` (``trans_A``) none; BSR spmm
 takes ``trans_B`` none or transpose.  Non-general COO (AoS), ELL, BSR and blocked-ELL matrices are
-not_implemented.  A blocked-ELL matrix's rows and columns must be multiples of its block dimension
-(rocSPARSE silently leaves the remainder out; here it is invalid_size).  Blocked-ELL spmm of an
-empty product scales C by beta (rocSPARSE returns without touching C).
+not_implemented (spmm: every non-general matrix).  A blocked-ELL matrix's rows and columns must be
+multiples of its block dimension (rocSPARSE silently leaves the remainder out; here it is invalid_size).
+Blocked-ELL spmm of an empty product scales C by beta (rocSPARSE returns without touching C).
 
-``stage=buffer_size`` returns the bytes of ``temp_buffer`` the compute stage needs (the
-private accumulators of scattered CSR / CSC / COO products; 0 for non-transposed CSR products and
-every COO (AoS), ELL, BSR and blocked-ELL product).
-``stage=preprocess`` analyses a CSR matrix for the default, csr_adaptive and csr_lrb
-algorithms (a row partition balanced by nonzeros, kept in the descriptor, as csrmv_analysis).
-``stage=compute`` runs the product.  Check order as rocSPARSE: handle, trans, alpha, the
-descriptors, beta, compute_type (spmm: it must be C's type), alg, stage; then the value types
-(not_implemented unless a combination of :data:`SPMV_TYPES` / :data:`SPMM_TYPES`) and the
-algorithm for the format (invalid_value).  CSC matrices run as the CSR matrix of their transpose.
+COO spmm takes the algorithms default, coo_segmented, coo_atomic and coo_segmented_atomic (any other
+is invalid_value), every ``trans_A`` and ``trans_B`` and B and C in either order.  Its entries must be
+sorted by row, as rocSPARSE's COO format requires (duplicates add up); a descriptor whose storage
+mode is unsorted is requires_sorted_storage, as rocsparse_coomm's own check.  The four algorithms
+run one product: the compute stage builds the row pointer of the row indices in the handle's
+workspace (as coo2csr) and runs the CSR kernels on it, so results are bitwise reproducible (rocSPARSE's
+atomic algorithms add in a varying order) and equal those of the CSR matrix of the same arrays.  As
+rocSPARSE's COO kernels, which skip the product when alpha is 0, a host-mode alpha == 0 only scales C
+by beta (A and B are not read; in device mode the product runs with alpha 0).
+
+``stage=buffer_size`` returns the bytes of ``temp_buffer`` the compute stage needs: the private
+accumulators of scattered (transposed) CSR / CSC / COO products (rocSPARSE adds with atomics there);
+0 for empty products, non-transposed CSR and COO products (as rocSPARSE's COO algorithms but
+coo_segmented, which asks for block-reduction space) and every COO (AoS), ELL, BSR and blocked-ELL
+product.
+``stage=preprocess`` analyses a CSR matrix for spmv's default, csr_adaptive and csr_lrb
+algorithms (a row partition balanced by nonzeros, kept in the descriptor, as csrmv_analysis); it
+has nothing to do for COO spmm, as rocSPARSE's.  ``stage=compute`` runs the product.  Check order as
+rocSPARSE: handle, trans, alpha, the descriptors, beta, compute_type (spmm: it must be C's type),
+alg, stage; then the value types (not_implemented unless a combination of :data:`SPMV_TYPES` /
+:data:`SPMM_TYPES`) and the algorithm for the format (invalid_value); spmm then checks the matrix
+type, a COO matrix's storage mode and the sizes of op(A), op(B) and C (invalid_size, naming
+mat_C).  CSC matrices run as the CSR matrix of their transpose.
 
 Precisions are rocSPARSE's: uniform f32/f64 real or complex; int8 matrix and vectors into an int32
 or float y (compute type y's); spmv also a real or single precision matrix with vectors of a wider
@@ -47,7 +61,7 @@ from ._formats import conjugated, launch_block_rows, launch_ell, launch_scatter,
 from ._handle import check_handle
 from ._level2 import analyse_rows, launch_coomv, launch_csrmv, scale_y, scatter_chunks
 from ._level3 import dense_view, launch_csrmm, scale_c
-from ._solve import _copy
+from ._solve import _copy, _round256
 from ._types import (
     Datatype,
     Format,
@@ -56,6 +70,7 @@ from ._types import (
     SparseInvalidPointerError,
     SparseInvalidValueError,
     SparseNotImplementedError,
+    SparseRequiresSortedStorageError,
     SpMMAlg,
     SpMMStage,
     SpMVAlg,
@@ -72,8 +87,8 @@ _UNIFORM = frozenset((t, t, t, t) for t in (_F32, _F64, _C32, _C64))
 #: precision matrices with vectors of a wider type ("mixed-regular").
 SPMV_TYPES = _UNIFORM | {(_I8, _I8, _I32, _I32), (_I8, _I8, _F32, _F32), (_F32, _F64, _F64, _F64),
                          (_C32, _C64, _C64, _C64), (_F32, _C32, _C32, _C32), (_F64, _C64, _C64, _C64)}
-#: rocSPARSE's spmm types (A, B, C, compute_type): uniform, and int8 into int32 or float (CSR and CSC here: its
-#: documentation restricts the mixed ones to CSR, CSC and COO).
+#: rocSPARSE's spmm types (A, B, C, compute_type): uniform, and int8 into int32 or float (CSR, CSC and COO: its
+#: documentation restricts the mixed ones to these three formats).
 SPMM_TYPES = _UNIFORM | {(_I8, _I8, _I32, _I32), (_I8, _I8, _F32, _F32)}
 _SPMV_ALGS = {
     Format.csr: (SpMVAlg.default, SpMVAlg.csr_stream, SpMVAlg.csr_adaptive, SpMVAlg.csr_lrb),
@@ -89,6 +104,7 @@ _SPMM_ALGS = {
                  SpMMAlg.csr_merge_path),
     Format.csc: (SpMMAlg.default, SpMMAlg.csr, SpMMAlg.csr_row_split, SpMMAlg.csr_nnz_split,
                  SpMMAlg.csr_merge_path),
+    Format.coo: (SpMMAlg.default, SpMMAlg.coo_segmented, SpMMAlg.coo_atomic, SpMMAlg.coo_segmented_atomic),
     Format.bsr: (SpMMAlg.default, SpMMAlg.bsr),
     Format.bell: (SpMMAlg.default, SpMMAlg.bell),
 }
@@ -131,16 +147,17 @@ def _values(c: Call, table: frozenset[tuple[Datatype, ...]], mat: SpMatDescr, *d
     return Precision.from_datatype(ct.name)
 
 
-def in_compute_type(c: Call, *operands: Buffer) -> list[Buffer]:
+def in_compute_type(c: Call, *operands: Buffer, reserve: int = 0) -> list[Buffer]:
     """Mixed precision: every operand of another type than the compute type (``c.dtype``) as a contiguous copy
     in the compute type, made on the handle's stream into one allocation of its workspace; the products then
-    run in the compute type, as rocSPARSE's kernels convert each value they read."""
+    run in the compute type, as rocSPARSE's kernels convert each value they read.  The first ``reserve``
+    bytes of the workspace (a multiple of 64) are left to the caller, who asks for ``reserve`` bytes after."""
     dtype = c.dtype
     sizes = [int(np.prod(b.shape)) if b.dtype != dtype else 0 for b in operands]
     spans = [-(-n * dtype.itemsize // 64) * 64 for n in sizes]
     if not sum(spans):
         return [b if b.dtype == dtype else Buffer(0, dtype, b.shape, name=b.name) for b in operands]
-    base = c.handle.workspace(sum(spans))
+    base = c.handle.workspace(reserve + sum(spans)) + reserve
     out, offset = [], 0
     for b, n, span in zip(operands, sizes, spans, strict=True):
         if b.dtype == dtype or n == 0:
@@ -154,20 +171,36 @@ def in_compute_type(c: Call, *operands: Buffer) -> list[Buffer]:
 
 
 class _Csr:
-    """A sparse descriptor as the CSR arrays the kernels take (CSC: the CSR matrix of its transpose)."""
+    """A sparse descriptor as the CSR arrays the kernels take (CSC: the CSR matrix of its transpose; COO: its
+    column indices, with the row pointer :meth:`build_row_ptr` makes of its row indices)."""
 
     def __init__(self, mat: SpMatDescr, dtype: np.dtype[Any]):
         self.transposed = mat.format is Format.csc
+        self.coo = mat.format is Format.coo
         self.m, self.n = (mat.cols, mat.rows) if self.transposed else (mat.rows, mat.cols)
         self.nnz = mat.nnz
         self.base = int(mat.idx_base)
         ptr_data, ind_data = (mat.col_data, mat.row_data) if self.transposed else (mat.row_data, mat.col_data)
         ptr_type, ind_type = (mat.col_type, mat.row_type) if self.transposed else (mat.row_type, mat.col_type)
         self.val = _buffer(mat.val_data, dtype, self.nnz, "val")
-        self.ptr = _buffer(ptr_data, ptr_type.dtype, self.m + 1, "ptr")
+        # COO: the row indices until build_row_ptr replaces them by their row pointer
+        self.ptr = _buffer(ptr_data, ptr_type.dtype, self.nnz if self.coo else self.m + 1,
+                           "row_ind" if self.coo else "ptr")
         self.ind = _buffer(ind_data, ind_type.dtype, self.nnz, "ind")
         self.ptr_owner = ptr_data
         self.ind_owner = ind_data
+
+    def row_ptr_bytes(self) -> int:
+        """COO: the workspace bytes of the row pointer (256-byte aligned, so what follows stays aligned)."""
+        return _round256((self.m + 1) * self.ptr.dtype.itemsize) if self.coo else 0
+
+    def build_row_ptr(self, c: Call, at: Buffer) -> None:
+        """COO: enqueue the row pointer of the row indices (sorted by row, as rocSPARSE's COO) into ``at``, as
+        coo2csr does, and use it from now on."""
+        rows = self.ptr
+        self.ptr = Buffer(at.ptr, rows.dtype, (self.m + 1,), name=at.name, owner=at.owner)
+        c.launch(k.coo_rows_to_ptr, rows, self.base, self.ptr,
+                 bytes=float((self.m + 1 + self.nnz) * rows.dtype.itemsize))
 
     def op(self, trans: Operation) -> tuple[Operation, bool]:
         """The operation on the stored CSR matrix, and whether to conjugate without transposing."""
@@ -290,11 +323,25 @@ _SPMM_NAMES = ("handle", "trans_A", "trans_B", "alpha", "mat_A", "mat_B", "beta"
 @_layered
 def spmm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, mat_A: SpMatDescr, mat_B: Any, beta: Any, mat_C: Any,
          compute_type: Any, alg: Any, stage: Any, buffer_size: Any = None, temp_buffer: Any = None) -> int:
-    """``rocsparse_spmm``: ``C := alpha op(A) op(B) + beta C`` for a CSR, CSC, BSR or blocked-ELL matrix A and
-    dense B, C.
+    """``rocsparse_spmm``: ``C := alpha op(A) op(B) + beta C`` for a CSR, CSC, COO, BSR or blocked-ELL matrix A
+    and dense B, C.
 
-    B and C are dense matrix descriptors in row or column order.  ``buffer_size`` and
-    ``temp_buffer`` as :func:`spmv`; returns the temp_buffer bytes the compute stage needs.
+    Parameters
+    ----------
+    handle, trans_A, trans_B, alpha, mat_A, mat_B, beta, mat_C, compute_type, alg, stage
+        As rocSPARSE: B and C dense matrix descriptors in row or column order (each its own),
+        alpha and beta by pointer mode, compute_type C's type.  A COO matrix takes alg default,
+        coo_segmented, coo_atomic or coo_segmented_atomic and must be sorted by row (see the module).
+    buffer_size
+        Optional 1-element host integer array that receives the size (rocSPARSE's out-parameter).
+    temp_buffer
+        Device memory of at least the size the buffer_size stage reported (None when 0); the compute
+        stage of a COO matrix keeps its row pointer there.
+
+    Returns
+    -------
+    int
+        The temp_buffer bytes the compute stage needs (in every stage).
     """
     names = _SPMM_NAMES
     c = Call("spmm", None, names, dict(zip(names, (handle, trans_A, trans_B, alpha, mat_A, mat_B, beta, mat_C,
@@ -321,6 +368,10 @@ def spmm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, mat_A: SpMatDescr,
                                       index=c.index("alg"))
     if A.descr.type is not MatrixType.general:
         raise SparseNotImplementedError(f"{A.descr.type.name} spmm", arg="mat_A", index=c.index("mat_A"))
+    if A.format is Format.coo and A.descr.storage_mode is not StorageMode.sorted:
+        # the row pointer the product runs on needs the entries in row order (rocsparse_coomm's own check)
+        raise SparseRequiresSortedStorageError("COO spmm needs its entries sorted by row (storage mode sorted)",
+                                               arg="mat_A", index=c.index("mat_A"))
     if A.format in _BLOCKED:
         return _spmm_blocks(c, op_a, op_b, A, B, Cd, stg, buffer_size)
     dtype = c.dtype
@@ -333,22 +384,33 @@ def spmm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, mat_A: SpMatDescr,
     if (Cd.rows, brows, bcols) != (crows, kdim, ncols):
         raise c.invalid_size("mat_C", f"op(A) is {crows} x {kdim}, op(B) {brows} x {bcols}, C {Cd.rows} x {ncols}")
     chunks = scatter_chunks(A.nnz, csr.n, ncols)
-    scattered = inner is not Operation.none
-    need = chunks * csr.n * ncols * dtype.itemsize if scattered and A.nnz and crows and kdim and ncols else 0
+    runs = bool(A.nnz and crows and kdim and ncols)
+    # temp_buffer: the private accumulators of a scattered (transposed) product; a COO matrix's row
+    # pointer goes to the handle's workspace (rocSPARSE asks no buffer of a COO product)
+    ptr_bytes = csr.row_ptr_bytes() if runs else 0
+    need = chunks * csr.n * ncols * dtype.itemsize if runs and inner is not Operation.none else 0
     if isinstance(buffer_size, np.ndarray):
         buffer_size.reshape(-1)[0] = need
     if stg is not SpMMStage.compute:
         return need
     beta_s = c.scalar("beta")
     Cv = dense_view(Cd.values, _ptr(Cd.values), dtype, Cd.rows, Cd.cols, Cd.ld, Cd.order, name="C")
-    if crows == 0 or ncols == 0 or kdim == 0 or A.nnz == 0:
+    if not runs:
         scale_c(c, beta_s, Cv)
         return need
     if c.alpha0_beta1():
         return need
+    if csr.coo and c.host_mode and c.host_value("alpha") == 0:
+        # rocSPARSE's COO product scales C by beta, then adds alpha op(A) op(B) only if alpha != 0
+        scale_c(c, beta_s, Cv)
+        return need
     scratch = _temp(c, need, dtype, (chunks, csr.n, ncols)) if need else None
     val, Bv = in_compute_type(c, csr.val, dense_view(B.values, _ptr(B.values), B.data_type.dtype, B.rows, B.cols,
-                                                     B.ld, B.order, op_b is not Operation.none, "B"))
+                                                     B.ld, B.order, op_b is not Operation.none, "B"),
+                              reserve=ptr_bytes)
+    if csr.coo:  # the row pointer in the workspace before the converted operands (one request, one size)
+        csr.build_row_ptr(c, Buffer(c.handle.workspace(ptr_bytes), csr.ptr.dtype, (A.rows + 1,),
+                                    name="workspace"))
     if conj_a and inner is Operation.none:
         # CSC with conjugate transpose: the stored CSR rows, conjugated.
         c.launch(k.csrmm_rows, True, op_b is Operation.conjugate_transpose, c.scalar("alpha"), val, csr.ptr,
