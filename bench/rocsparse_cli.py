@@ -5,6 +5,7 @@ rocsparse-bench's flags (same names, short forms and defaults: ``-f``/``--functi
 ``-r``/``--precision`` s, ``-m``/``-n``/``-k`` 128, ``-z``/``--sizennz`` 32, ``--alpha`` 1,
 ``--beta`` 0, ``--transposeA``/``--transposeB`` N, ``--indexbaseA`` 0, ``--uplo`` L, ``--diag`` N,
 ``--indextype`` s, ``--format`` 0 (coo), ``--order``/``--orderB``/``--orderC`` 1 (column),
+``--blockdim`` 2, ``--direction`` 0 (row), ``--hybpart`` 0 (auto), ``--hybellwidth`` 0,
 ``--batch_count``/``--batch_stride`` 128, ``--spmv_alg``/``--spmm_alg`` 0, ``-i`` 10, ``-v`` 0).
 
 The matrix comes, as rocsparse-bench chooses it, from a file (``--mtx`` Matrix Market, read by
@@ -12,16 +13,32 @@ The matrix comes, as rocsparse-bench chooses it, from a file (``--mtx`` Matrix M
 Laplacian (``--dimx``/``--dimy``: 2D 5-point, with ``--dimz``: 3D 7-point; ``--laplacian-dim
 100,100[,100]`` is rocmath's shorthand for the three), else a random ``m x n`` matrix with exactly
 ``-z`` nonzeros (rocsparse-bench's default).  A file or Laplacian overrides ``-m``, ``-n`` and ``-z``.
-Triangular solves (csrsv) take the ``--uplo`` triangle with a dominant diagonal (a random source
-gives a triangle of exactly ``max(z, m)`` nonzeros, the diagonal included).
+Square problems (the solves, csrilu0, csric0) take a dominant diagonal (the row's absolute sum plus 1;
+csric0: of the Hermitian matrix its lower triangle makes); a random source gives exactly ``max(z, m)``
+nonzeros, the diagonal included: the ``--uplo`` triangle for the solves, a general matrix for csrilu0
+and csric0 (csric0 reads its lower triangle, as rocSPARSE).  ellmv's and hybmv's random matrices
+spread the ``-z`` nonzeros evenly over the rows (``z // m`` or one more each), so that ``-z m*w``
+gives ELL width ``w``.  bsrmv and bsrsv take ``--blockdim`` blocks in ``--direction`` order: a random
+source gives ``ceil(z / blockdim^2)`` dense blocks (bsrsv: the block triangle, its diagonal blocks
+included), a file or Laplacian is padded to whole blocks; ``M`` and ``N`` count the padded rows.
 
 Functions: Level 1 axpyi, doti, dotci, gthr, gthrz, sctr, roti (a sparse vector of ``-z`` entries
 into a dense one of ``max(n, z)``; roti's c and s are ``--alpha`` and ``--beta``); Level 2 csrmv
-(``--spmv_alg 2``: analysed, csr_adaptive; otherwise stream), coomv, csrsv (analysis once, timed
-solves), the generic spmv (``--format`` 0 coo, 2 csr, 3 csc); Level 3 csrmm and the generic spmm
-(csr, csc; dense B and C in ``--orderB``/``--orderC``); extra csrgemm (buffer_size, nnz and compute
-in every timed call; ``B`` is ``A`` for a file or Laplacian, else a random ``k x n`` matrix of ``-z``
-nonzeros; ``--beta`` != 0 adds ``D``, a random ``m x n`` matrix); precond gtsv_no_pivot_strided_batch.
+(``--spmv_alg 2``: analysed, csr_adaptive; otherwise stream), coomv, bsrmv (analysed first, as
+rocsparse-bench), ellmv (ELL arrays built on the host), hybmv (``csr2hyb`` with ``--hybpart`` and
+``--hybellwidth`` first), csrsv and bsrsv (analysis once, timed solves), the generic spmv
+(``--format`` 0 coo, 2 csr, 3 csc) and spsv (0 coo, 2 csr; buffer size and preprocess once, timed
+compute stage); Level 3 csrmm, csrsm (``-k`` right-hand sides in ``--transposeB`` layout; analysis
+once) and the generic spmm (0 coo, 2 csr, 3 csc; dense B and C in ``--orderB``/``--orderC``); extra
+csrgemm (buffer_size, nnz and compute in every timed call; ``B`` is ``A`` for a file or Laplacian,
+else a random ``k x n`` matrix of ``-z`` nonzeros; ``--beta`` != 0 adds ``D``, a random ``m x n``
+matrix) and the generic spgemm (``--format`` 2 csr; the same matrices, buffer size and nnz stages
+once, timed compute stage); precond csrilu0 and csric0 (buffer size and analysis once; timed
+factorizations), gtsv_no_pivot_strided_batch.  spmv, spsv, spmm and spgemm are rocmath's (named after
+rocSPARSE's generic routines: rocsparse-bench's own function list has none of them), with its flags.
+The in-place routines (csrsm, csrilu0, csric0) restore
+their input by a device-to-device copy at the start of every call (so each one works on the same
+data; rocsparse-bench repeats csrsm and csrilu0 on their own output): their times include that copy.
 
 As rocsparse-bench, the function runs 2 cold calls then ``-i`` timed ones between stream
 synchronizations and prints its table: a legend line and a value line, columns padded to the
@@ -33,6 +50,13 @@ reference timed the same way in the same process (the timed calls run in up to 1
 rocmath's then the reference's, interleaved), ``ratio``, the reference's median time per call
 over the rounds divided by rocmath's (> 1: rocmath is faster), and ``ratio-lo``/``ratio-hi``, its
 bootstrap 95 % interval.  ``-v 1`` compares one call on fresh data with the reference first.
+SciPy has no ILU(0) nor IC(0): csrilu0's and csric0's timed reference is the closest SciPy
+operation, ``scipy.sparse.linalg.spilu`` (SuperLU's incomplete LU; natural order, no pivoting, no
+drop tolerance, fill factor 1; of the Hermitian matrix for csric0), and ``-v 1`` checks the factors
+against their defining equations with scipy.sparse products: ``(L U)_ij = a_ij`` (csric0:
+``(L L^H)_ij = a_ij``) on the matrix's (lower) pattern, which determine them, and csric0's upper
+triangle left as it was.  Their ``GFlop/s`` counts the factorization's multiply-adds on the pattern
+and its divisions (rocsparse-bench prints none for them).
 
 The ``ROCSPARSE_LAYER=2`` bench log of rocmath.sparse writes these commands; each replays the
 call's sizes, scalars, operations and index base (the matrix is regenerated, random by default).
@@ -49,6 +73,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -67,8 +92,8 @@ from ._cli_common import (
     usage_failure,
 )
 
-__all__ = ["FUNCTIONS", "Bench", "UsageError", "laplacian", "load_matrix", "main", "parse_args", "random_matrix",
-           "run"]
+__all__ = ["FUNCTIONS", "Bench", "UsageError", "balanced_matrix", "laplacian", "load_matrix", "main", "parse_args",
+           "random_matrix", "run"]
 
 SEED = 12345  # fixed, so runs are reproducible
 COLD_CALLS = 2  # rocsparse-bench's number_cold_calls
@@ -78,8 +103,13 @@ _DTYPE = {"s": np.float32, "d": np.float64, "c": np.complex64, "z": np.complex12
 _INDEX = {"s": ("i32", "i32"), "d": ("i64", "i64"), "m": ("i64", "i32")}
 
 LEVEL1 = ("axpyi", "doti", "dotci", "gthr", "gthrz", "sctr", "roti")
+PRODUCTS = ("csrmv", "coomv", "bsrmv", "ellmv", "hybmv", "spmv")  # y := alpha op(A) x + beta y
+SOLVES = ("csrsv", "bsrsv", "spsv", "csrsm")  # op(T) y = alpha x, one or several right-hand sides
+FACTORIZATIONS = ("csrilu0", "csric0")
 #: Every function ``-f`` accepts.
-FUNCTIONS = (*LEVEL1, "csrmv", "coomv", "csrsv", "spmv", "csrmm", "spmm", "csrgemm", "gtsv_no_pivot_strided_batch")
+FUNCTIONS = (*LEVEL1, *PRODUCTS, *SOLVES, "csrmm", "spmm", "csrgemm", "spgemm", *FACTORIZATIONS,
+             "gtsv_no_pivot_strided_batch")
+GENERIC = ("spmv", "spsv", "spmm", "spgemm")  # the generic API: --format and --indextype m
 
 
 # --- the command line ------------------------------------------------------------------------
@@ -129,6 +159,10 @@ def _parser() -> Parser:
     a("--orderC", type=choice((0, 1)), default=None, help="order of C (default --order)")
     a("--format", "--formatA", dest="format", type=choice((0, 1, 2, 3, 4, 5, 6)), default=0,
       help="sparse format of the generic API: 0 coo, 2 csr, 3 csc (default 0)")
+    a("--blockdim", type=int, default=2, help="BSR block dimension (default 2)")
+    a("--direction", type=choice((0, 1)), default=0, help="BSR block storage: 0 row, 1 column major (default 0)")
+    a("--hybpart", type=choice((0, 1, 2)), default=0, help="HYB partition: 0 auto, 1 user, 2 max (default 0)")
+    a("--hybellwidth", type=int, default=0, help="ELL width of the user HYB partition (default 0)")
     a("--denseld", type=int, default=128, help="dense leading dimension (accepted; the minimum is used)")
     a("--batch_count", type=int, default=128, help="batch count (default 128)")
     a("--batch_stride", type=int, default=128, help="batch stride, raised to -m (default 128)")
@@ -175,8 +209,12 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         raise UsageError("roti is real only (s, d)")
     if args.function == "dotci" and args.precision in "sd":
         raise UsageError("dotci is complex only (c, z)")
-    if args.indextype == "m" and args.function not in ("spmv", "spmm"):
-        raise UsageError("--indextype m needs the generic API (spmv, spmm)")
+    if args.indextype == "m" and args.function not in GENERIC:
+        raise UsageError(f"--indextype m needs the generic API ({', '.join(GENERIC)})")
+    if args.function in ("bsrmv", "bsrsv") and args.blockdim < 1:
+        raise UsageError("Invalid value for --blockdim")
+    if args.hybellwidth < 0:
+        raise UsageError("Invalid value for --hybellwidth")
     return args
 
 
@@ -210,6 +248,40 @@ def random_matrix(m: int, n: int, nnz: int, rng: np.random.Generator) -> sp.csr_
     flat = np.sort(rng.choice(total, nnz, replace=False)) if nnz else np.zeros(0, np.int64)
     vals = rng.uniform(0.1, 1.0, nnz) * rng.choice([-1.0, 1.0], nnz)
     a = sp.csr_matrix((vals, (flat // max(n, 1), flat % max(n, 1))), shape=(m, n))
+    a.sort_indices()
+    return a
+
+
+def _distinct_columns(counts: np.ndarray, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Row and column indices of ``counts[i]`` distinct random columns in each row ``i`` (counts <= n): draws
+    with replacement, the repeats drawn again until none is left (quick while rows are at most half full)."""
+    rows = np.repeat(np.arange(counts.size), counts)
+    cols = rng.integers(0, max(n, 1), rows.size)
+    while rows.size:
+        key = rows * n + cols
+        order = np.argsort(key, kind="stable")
+        repeats = order[1:][np.diff(key[order]) == 0]
+        if not repeats.size:
+            break
+        cols[repeats] = rng.integers(0, n, repeats.size)
+    return rows, cols
+
+
+def balanced_matrix(m: int, n: int, nnz: int, rng: np.random.Generator) -> sp.csr_matrix:
+    """An ``m x n`` matrix with exactly ``min(nnz, m n)`` nonzeros spread evenly over the rows (``nnz // m``
+    each, one more in the first ``nnz % m``) at distinct random columns, values as :func:`random_matrix`'s
+    (ellmv's and hybmv's random matrices: ``nnz = m w`` gives ELL width ``w``)."""
+    nnz = min(nnz, m * n)
+    per = (nnz // m + (np.arange(m) < nnz % m)).astype(np.int64) if m else np.zeros(0, np.int64)
+    if per.max(initial=0) > n // 2:  # rows more than half full: draw the columns left out instead
+        rows, cols = _distinct_columns(n - per, n, rng)
+        keep = np.ones((m, n), bool)
+        keep[rows, cols] = False
+        rows, cols = np.nonzero(keep)
+    else:
+        rows, cols = _distinct_columns(per, n, rng)
+    vals = rng.uniform(0.1, 1.0, rows.size) * rng.choice([-1.0, 1.0], rows.size)
+    a = sp.csr_matrix((vals, (rows, cols)), shape=(m, n))
     a.sort_indices()
     return a
 
@@ -322,9 +394,11 @@ class _Setup:
             v = v + 1j * self.rng.uniform(-1.0, 1.0, shape)
         return v.astype(self.dtype)
 
-    def sparse(self, m: int, n: int, nnz: int) -> sp.csr_matrix:
-        """The matrix of the flags, or a random ``m x n`` one of ``nnz`` entries, in the bench's precision."""
-        a = self.matrix if self.matrix is not None else random_matrix(m, n, nnz, self.rng)
+    def sparse(self, m: int, n: int, nnz: int, balanced: bool = False) -> sp.csr_matrix:
+        """The matrix of the flags, or a random ``m x n`` one of ``nnz`` entries (``balanced``: spread evenly
+        over the rows), in the bench's precision."""
+        make = balanced_matrix if balanced else random_matrix
+        a = self.matrix if self.matrix is not None else make(m, n, nnz, self.rng)
         a = a.astype(self.dtype)
         if self.dtype.kind == "c" and not np.iscomplexobj(self.matrix if self.matrix is not None else a.data[:0]):
             a.data = a.data + 0.5j * a.data[::-1] if a.nnz else a.data
@@ -337,6 +411,12 @@ class _Setup:
 
     def csr(self, a: sp.csr_matrix) -> tuple[Any, Any, Any]:
         return (self.dev(a.data.astype(self.dtype)), self.dev(a.indptr.astype(self.itype) + self.base),
+                self.dev(a.indices.astype(self.itype) + self.base))
+
+    def bsr(self, a: sp.bsr_matrix) -> tuple[Any, Any, Any]:
+        """A BSR matrix's values (blocks in ``--direction`` order), block row pointer and block columns."""
+        blocks = a.data if self.args.direction == 0 else a.data.transpose(0, 2, 1)
+        return (self.dev(blocks.astype(self.dtype).ravel()), self.dev(a.indptr.astype(self.itype) + self.base),
                 self.dev(a.indices.astype(self.itype) + self.base))
 
     def descr(self) -> Any:
@@ -473,48 +553,164 @@ def _staged(s: _Setup, fn: Callable[..., Any], stage: Any, args: tuple[Any, ...]
     return call
 
 
-def _mv_bytes(s: _Setup, m: int, n: int, nnz: int, trans: str, coo: bool) -> float:
-    """rocSPARSE's csrmv/coomv byte count: the matrix, x read once, y written (and read when beta != 0)."""
+def _mv_bytes(s: _Setup, xlen: int, ylen: int, values: int, indices: int) -> float:
+    """rocSPARSE's byte count of a product: the stored values and indices, x read once, y written (and read
+    when beta != 0)."""
     isz, jsz = s.dtype.itemsize, np.dtype(s.itype).itemsize
-    xlen, ylen = (n, m) if trans == "N" else (m, n)
-    index = 2 * nnz * jsz if coo else (m + 1) * jsz + nnz * jsz
-    return (index + nnz * isz + (xlen + ylen * (2 if s.beta != 0 else 1)) * isz) / 1e9
+    return (indices * jsz + (values + xlen + ylen * (2 if s.beta != 0 else 1)) * isz) / 1e9
+
+
+def _padded(a: sp.spmatrix, rows: int, cols: int) -> sp.csr_matrix:
+    """``a`` with zero rows and columns appended up to ``rows x cols`` (whole BSR blocks)."""
+    a = sp.csr_matrix(a)
+    a.resize((rows, cols))
+    return a
+
+
+def _blocks(s: _Setup, mb: int, nb: int, flat: np.ndarray) -> sp.bsr_matrix:
+    """An ``mb x nb`` block matrix of dense random ``--blockdim`` blocks at the (sorted, row-major) block
+    positions ``flat``."""
+    bd = s.args.blockdim
+    ptr = np.concatenate([[0], np.cumsum(np.bincount(flat // max(nb, 1), minlength=mb))])
+    return sp.bsr_matrix((s.values((flat.size, bd, bd)), flat % max(nb, 1), ptr), shape=(mb * bd, nb * bd))
+
+
+def _bsr_general(s: _Setup) -> sp.bsr_matrix:
+    """bsrmv's matrix: the flags' matrix padded to whole blocks, or ``ceil(z / blockdim^2)`` random dense
+    blocks of a ``ceil(m / blockdim) x ceil(n / blockdim)`` block matrix."""
+    a, bd = s.args, s.args.blockdim
+    if s.matrix is not None:
+        full = s.sparse(0, 0, 0)
+        mb, nb = -(-full.shape[0] // bd), -(-full.shape[1] // bd)
+        b = sp.bsr_matrix(_padded(full, mb * bd, nb * bd), blocksize=(bd, bd))
+    else:
+        mb, nb = -(-a.M // bd), -(-a.N // bd)
+        count = min(-(-a.nnz // (bd * bd)), mb * nb)
+        b = _blocks(s, mb, nb, np.sort(s.rng.choice(mb * nb, count, replace=False)) if count else
+                    np.zeros(0, np.int64))
+    b.sort_indices()
+    return b
+
+
+def _dominant(t: sp.spmatrix, dtype: np.dtype[Any], hermitian: bool = False) -> sp.csr_matrix:
+    """``t`` with a dominant diagonal: its row's absolute sum plus 1 (``hermitian``: the off-diagonal
+    absolute sum of the Hermitian matrix that ``t``'s strict lower triangle makes, plus 1)."""
+    t = sp.csr_matrix(t, dtype=dtype)
+    if hermitian:
+        off = abs(sp.tril(t, -1))
+        weight = off.sum(axis=1).A1 + off.sum(axis=0).A1
+    else:
+        weight = np.abs(t).sum(axis=1).A1
+    t = t - sp.diags(t.diagonal()) + sp.diags(weight + 1.0)
+    t = sp.csr_matrix(t, dtype=dtype)
+    t.sort_indices()
+    return t
+
+
+def _square(s: _Setup, part: str, hermitian: bool = False) -> sp.csr_matrix:
+    """A square matrix with a full, dominant diagonal (:func:`_dominant`): ``part`` L or U that triangle
+    (the solves), G the whole matrix (csrilu0, csric0) of the flags' matrix; random: exactly ``max(z, m)``
+    nonzeros at distinct places of that part."""
+    a = s.args
+    if s.matrix is not None:
+        if s.matrix.shape[0] != s.matrix.shape[1]:
+            raise UsageError(f"{a.function} needs a square matrix, got {s.matrix.shape[0]} x {s.matrix.shape[1]}")
+        t = {"L": sp.tril, "U": sp.triu, "G": sp.csr_matrix}[part](s.matrix)
+    else:
+        m = a.M
+        lower = np.tri(m, m, -1, bool)
+        strict = np.flatnonzero({"L": lower, "U": lower.T, "G": ~np.eye(m, dtype=bool)}[part].ravel())
+        extra = max(0, min(a.nnz, strict.size + m) - m)
+        flat = np.sort(s.rng.choice(strict, extra, replace=False)) if extra else np.zeros(0, np.int64)
+        t = sp.csr_matrix((s.values(flat.size), (flat // max(m, 1), flat % max(m, 1))), shape=(m, m))
+    return _dominant(t, s.dtype, hermitian)
+
+
+def _bsr_triangle(s: _Setup) -> tuple[sp.bsr_matrix, sp.csr_matrix]:
+    """bsrsv's matrix and the scalar triangle it solves with: the ``--uplo`` triangle (dominant, as
+    :func:`_square`) of the flags' matrix padded to whole blocks, or of a random block triangle of its
+    ``ceil(m / blockdim)`` diagonal blocks and up to ``ceil(z / blockdim^2)`` blocks in all."""
+    a, bd = s.args, s.args.blockdim
+    lower = a.uplo == "L"
+    cut = sp.tril if lower else sp.triu
+    if s.matrix is not None:
+        m = s.matrix.shape[0]
+        if m != s.matrix.shape[1]:
+            raise UsageError(f"bsrsv needs a square matrix, got {m} x {s.matrix.shape[1]}")
+        mb = -(-m // bd)
+        t = cut(_padded(s.sparse(0, 0, 0), mb * bd, mb * bd))
+    else:
+        mb = -(-a.M // bd)
+        tri = np.tri(mb, mb, -1, bool)
+        strict = np.flatnonzero((tri if lower else tri.T).ravel())
+        extra = max(0, min(-(-a.nnz // (bd * bd)), mb * (mb + 1) // 2) - mb)
+        flat = np.concatenate([np.arange(mb) * (mb + 1), s.rng.choice(strict, extra, replace=False)])
+        t = cut(_blocks(s, mb, mb, np.sort(flat).astype(np.int64)).tocsr())
+    t = _dominant(t, s.dtype)
+    b = sp.bsr_matrix(t, blocksize=(bd, bd))
+    b.sort_indices()
+    return b, t
 
 
 def _level2(s: _Setup) -> Bench:
     a, f = s.args, s.args.function
     rs, h, trans = s.rs, s.handle, a.transposeA
-    A = s.sparse(a.M, a.N, a.nnz)
+    blocks = _bsr_general(s) if f == "bsrmv" else None
+    A = sp.csr_matrix(blocks) if blocks is not None else s.sparse(a.M, a.N, a.nnz, f in ("ellmv", "hybmv"))
     m, n = A.shape
     xlen, ylen = (n, m) if trans == "N" else (m, n)
     x, y0 = s.values(xlen), s.values(ylen)
     dx, dy = s.dev(x), s.dev(y0)
     ref_a = _op(A, trans).tocsr()
-    columns: list[tuple[str, Any]] = [("M", m), ("N", n), ("nnz", A.nnz), ("alpha", s.alpha), ("beta", s.beta)]
-    fmt = "csr"
+    descr = s.descr()
+    # what the call reads (rocSPARSE's counts): stored values and indices, and the entries of its flop count
+    stored, indices, entries = A.nnz, m + 1 + A.nnz, A.nnz
+    sizes: list[tuple[str, Any]] = [("nnz", A.nnz)]
+    extra: list[tuple[str, Any]] = []
     if f == "csrmv":
-        descr = s.descr()
         dv, dp, dc = s.csr(A)
         info = None
         if a.spmv_alg == 2:  # rocsparse-bench's csrmv: the adaptive algorithm is the analysed one
             info = rs.create_mat_info()
             s.fn("csrmv_analysis")(h, trans, m, n, A.nnz, descr, dv, dp, dc, info)
-        fn = s.fn("csrmv")
-
-        def call() -> None:
-            fn(h, trans, m, n, A.nnz, s.alpha, descr, dv, dp, dc, info, dx, s.beta, dy)
-
-        columns.append(("algorithm", "adaptive" if info is not None else "stream"))
+        call = partial(s.fn("csrmv"), h, trans, m, n, A.nnz, s.alpha, descr, dv, dp, dc, info, dx, s.beta, dy)
+        extra.append(("algorithm", "adaptive" if info is not None else "stream"))
     elif f == "coomv":
-        descr = s.descr()
         coo = A.tocoo()
         dv = s.dev(coo.data.astype(s.dtype))
         dr, dc = s.dev(coo.row.astype(s.itype) + s.base), s.dev(coo.col.astype(s.itype) + s.base)
-        fn = s.fn("coomv")
-        fmt = "coo"
-
-        def call() -> None:
-            fn(h, trans, m, n, A.nnz, s.alpha, descr, dv, dr, dc, dx, s.beta, dy)
+        call = partial(s.fn("coomv"), h, trans, m, n, A.nnz, s.alpha, descr, dv, dr, dc, dx, s.beta, dy)
+        indices = 2 * A.nnz
+    elif f == "bsrmv":
+        assert blocks is not None
+        bd, nnzb = a.blockdim, int(blocks.indptr[-1])
+        direction = rs.Direction(a.direction)
+        head = (h, direction, trans, m // bd, n // bd, nnzb)
+        dv, dp, dc = s.bsr(blocks)
+        info = rs.create_mat_info()  # rocsparse-bench analyses first
+        s.fn("bsrmv_analysis")(*head, descr, dv, dp, dc, bd, info)
+        call = partial(s.fn("bsrmv"), *head, s.alpha, descr, dv, dp, dc, bd, info, dx, s.beta, dy)
+        stored = entries = nnzb * bd * bd
+        indices = m // bd + 1 + nnzb
+        sizes = [("nnzb_A", nnzb), ("bdim_A", bd), ("bdir_A", direction.name)]
+    elif f == "ellmv":
+        counts = np.diff(A.indptr)
+        width = int(counts.max(initial=0))
+        slot, rows = np.arange(A.nnz) - np.repeat(A.indptr[:-1], counts), np.repeat(np.arange(m), counts)
+        col, val = np.full((width, m), -1, s.itype), np.zeros((width, m), s.dtype)  # column-major; padding -1, 0
+        col[slot, rows], val[slot, rows] = A.indices + s.base, A.data
+        call = partial(s.fn("ellmv"), h, trans, m, n, s.alpha, descr, s.dev(val.ravel()), s.dev(col.ravel()), width,
+                       dx, s.beta, dy)
+        stored = indices = entries = m * width
+        sizes = [("ell_nnz", m * width), ("ell_width", width)]
+    elif f == "hybmv":
+        dv, dp, dc = s.csr(A)
+        hyb, part = rs.create_hyb_mat(), rs.HybPartition(a.hybpart)
+        s.fn("csr2hyb")(h, m, n, descr, dv, dp, dc, hyb, a.hybellwidth, part)
+        s.keep.append(hyb)
+        call = partial(s.fn("hybmv"), h, trans, s.alpha, descr, hyb, dx, s.beta, dy)
+        stored, indices = hyb.ell_nnz + hyb.coo_nnz, hyb.ell_nnz + 2 * hyb.coo_nnz
+        extra = [("partition", part.name), *([("ell_width", hyb.ell_width)] if part is rs.HybPartition.user else [])]
     else:
         fmt = {0: "coo", 2: "csr", 3: "csc"}.get(a.format, "")
         if not fmt:
@@ -524,8 +720,9 @@ def _level2(s: _Setup) -> Bench:
         alg = _algorithm(rs.SpMVAlg, a.spmv_alg, "--spmv_alg")
         s.keep += [vx, vy]
         call = _staged(s, rs.spmv, rs.SpMVStage, (h, trans, s.alpha, mat, vx, s.beta, vy, ct, alg))
-
-        columns += [("algorithm", alg.name), ("format", fmt)]
+        indices = 2 * A.nnz if fmt == "coo" else indices
+        extra = [("algorithm", alg.name), ("format", fmt)]
+    columns = [("M", m), ("N", n), *sizes, ("alpha", s.alpha), ("beta", s.beta), *extra]
 
     def reference(y: np.ndarray = y0.copy()) -> np.ndarray:
         return s.alpha * (ref_a @ x) + s.beta * y
@@ -535,78 +732,180 @@ def _level2(s: _Setup) -> Bench:
         call()
         return _rel(reference(y0.copy()), dy.get(s.stream))
 
-    gflop = (2.0 * A.nnz + (ylen if s.beta != 0 else 0)) / 1e9
-    return Bench(call, reference, check, columns, gflop, _mv_bytes(s, m, n, A.nnz, trans, fmt == "coo"), s.stream,
+    gflop = (2.0 * entries + (ylen if s.beta != 0 else 0)) / 1e9
+    return Bench(call, reference, check, columns, gflop, _mv_bytes(s, xlen, ylen, stored, indices), s.stream,
                  max(A.getnnz(axis=1).max(initial=1), 1) * 8 * _eps(s))
 
 
-def _triangle(s: _Setup) -> sp.csr_matrix:
-    """The ``--uplo`` triangle, diagonal included and dominant, of the flags' matrix (random: exactly
-    ``max(z, m)`` nonzeros)."""
-    a = s.args
-    m = a.M
-    lower = a.uplo == "L"
-    if s.matrix is not None:
-        full = s.matrix
-        m = full.shape[0]
-        t = sp.tril(full) if lower else sp.triu(full)
-    else:
-        extra = max(0, min(a.nnz, m * (m + 1) // 2) - m)
-        strict = np.flatnonzero(np.tri(m, m, -1, bool).ravel() if lower else np.tri(m, m, -1, bool).T.ravel())
-        flat = np.sort(s.rng.choice(strict, extra, replace=False)) if extra else np.zeros(0, np.int64)
-        vals = s.rng.uniform(-1.0, 1.0, flat.size)
-        t = sp.csr_matrix((vals, (flat // m, flat % m)), shape=(m, m))
-    t = sp.csr_matrix(t, dtype=s.dtype)
-    t = t - sp.diags(t.diagonal()) + sp.diags(np.abs(t).sum(axis=1).A1 + 1.0)
-    t = sp.csr_matrix(t, dtype=s.dtype)
-    t.sort_indices()
-    return t
-
-
-def _csrsv(s: _Setup) -> Bench:
-    from scipy.sparse.linalg import spsolve_triangular
-
-    a, rs, h = s.args, s.rs, s.handle
-    T = _triangle(s)
-    m, trans = T.shape[0], a.transposeA
-    descr = s.descr()
-    rs.set_mat_fill_mode(descr, rs.FillMode.lower if a.uplo == "L" else rs.FillMode.upper)
-    rs.set_mat_diag_type(descr, rs.DiagType.unit if a.diag == "U" else rs.DiagType.non_unit)
-    info = rs.create_mat_info()
-    dv, dp, dc = s.csr(T)
-    x = s.values(m)
-    dx, dy = s.dev(x), s.dev(np.zeros(m, s.dtype))
-    need = s.fn("csrsv_buffer_size")(h, trans, m, T.nnz, descr, dv, dp, dc, info)
-    tmp = s.dev(np.zeros(max(1, need), np.uint8))
-    policy = rs.AnalysisPolicy.reuse if a.apolicy == "R" else rs.AnalysisPolicy.force
-    t0 = time.perf_counter_ns()
-    s.fn("csrsv_analysis")(h, trans, m, T.nnz, descr, dv, dp, dc, info, policy, rs.SolvePolicy.auto, tmp)
-    s.stream.synchronize()
-    analysis_ms = (time.perf_counter_ns() - t0) / 1e6
-    fn = s.fn("csrsv_solve")
+def _restoring(s: _Setup, dst: Any, src: Any, work: Callable[[], Any]) -> Callable[[], None]:
+    """An in-place routine's call: first ``dst := src`` (a device-to-device copy on the stream), then ``work``."""
+    nbytes = int(src.nbytes)
 
     def call() -> None:
-        fn(h, trans, m, T.nnz, s.alpha, descr, dv, dp, dc, info, dx, dy, rs.SolvePolicy.auto, tmp)
+        if nbytes:
+            s.rm.memcpy_async(dst, src, nbytes, s.rm.MemcpyKind.DeviceToDevice, s.stream)
+        work()
 
-    op = _op(T, trans).tocsr()
-    lower = (a.uplo == "L") == (trans == "N")
+    return call
+
+
+def _solve(s: _Setup) -> Bench:
+    """csrsv, bsrsv, spsv (one right-hand side) and csrsm (``-k`` of them): analysis once (timed as
+    ``analysis msec``), then timed solves of ``op(T) Y = alpha op(B)``."""
+    from scipy.sparse.linalg import spsolve_triangular
+
+    a, f, rs, h = s.args, s.args.function, s.rs, s.handle
+    trans, lower, unit = a.transposeA, a.uplo == "L", a.diag == "U"
+    blocks, T = _bsr_triangle(s) if f == "bsrsv" else (None, _square(s, a.uplo))
+    m = T.shape[0]
+    nrhs, tb = (a.K, a.transposeB) if f == "csrsm" else (1, "N")
+    bshape = (m, nrhs) if tb == "N" else (nrhs, m)
+    B0 = s.values(bshape)
+    fill = rs.FillMode.lower if lower else rs.FillMode.upper
+    diag = rs.DiagType.unit if unit else rs.DiagType.non_unit
+    descr = s.descr()
+    rs.set_mat_fill_mode(descr, fill)
+    rs.set_mat_diag_type(descr, diag)
+    policy = rs.AnalysisPolicy.reuse if a.apolicy == "R" else rs.AnalysisPolicy.force
+    auto, info = rs.SolvePolicy.auto, rs.create_mat_info()
+    stored = T.nnz
+    sizes: list[tuple[str, Any]] = []
+    extra: list[tuple[str, Any]] = []
+    if f == "csrsm":
+        dv, dp, dc = s.csr(T)
+        flat = B0.ravel(order="F")
+        dB, dB0 = s.dev(flat), s.dev(flat)
+        head = (h, trans, tb, m, nrhs, T.nnz, s.alpha, descr, dv, dp, dc, dB, bshape[0], info)
+        tmp = s.dev(np.zeros(max(1, s.fn("csrsm_buffer_size")(*head, auto)), np.uint8))
+        analyse = partial(s.fn("csrsm_analysis"), *head, policy, auto, tmp)
+        call = _restoring(s, dB, dB0, partial(s.fn("csrsm_solve"), *head, auto, tmp))
+
+        def result() -> np.ndarray:  # op(X), m x nrhs
+            return _op(dB.get(s.stream).reshape(bshape, order="F"), tb)
+
+        sizes = [("nrhs", nrhs)]
+        ops = [("transA", trans), ("transB", tb)]
+    else:
+        dx, dy = s.dev(B0[:, 0]), s.dev(np.zeros(m, s.dtype))
+        if f == "csrsv":
+            dv, dp, dc = s.csr(T)
+            head = (h, trans, m, T.nnz)
+            matrix = (descr, dv, dp, dc, info)
+            tmp = s.dev(np.zeros(max(1, s.fn("csrsv_buffer_size")(*head, *matrix)), np.uint8))
+            analyse = partial(s.fn("csrsv_analysis"), *head, *matrix, policy, auto, tmp)
+            call = partial(s.fn("csrsv_solve"), *head, s.alpha, *matrix, dx, dy, auto, tmp)
+        elif f == "bsrsv":
+            assert blocks is not None
+            bd, nnzb = a.blockdim, int(blocks.indptr[-1])
+            direction = rs.Direction(a.direction)
+            head = (h, direction, trans, m // bd, nnzb)
+            dv, dp, dc = s.bsr(blocks)
+            tmp = s.dev(np.zeros(max(1, s.fn("bsrsv_buffer_size")(*head, descr, dv, dp, dc, bd, info)), np.uint8))
+            analyse = partial(s.fn("bsrsv_analysis"), *head, descr, dv, dp, dc, bd, info, policy, auto, tmp)
+            call = partial(s.fn("bsrsv_solve"), *head, s.alpha, descr, dv, dp, dc, bd, info, dx, dy, auto, tmp)
+            stored = nnzb * bd * bd
+            sizes = [("bdim_A", bd), ("bdir_A", direction.name)]
+        else:
+            fmt = {0: "coo", 2: "csr"}.get(a.format, "")
+            if not fmt:
+                raise UsageError(f"spsv: --format {a.format} is not in rocmath.sparse's spsv (0 coo, 2 csr)")
+            mat, ct = s.generic(T, fmt)
+            rs.spmat_set_attribute(mat, rs.SpMatAttribute.fill_mode, fill)
+            rs.spmat_set_attribute(mat, rs.SpMatAttribute.diag_type, diag)
+            vx, vy = rs.create_dnvec_descr(m, dx, ct), rs.create_dnvec_descr(m, dy, ct)
+            s.keep += [vx, vy]
+            head = (h, trans, s.alpha, mat, vx, vy, ct, rs.SpSVAlg.default)
+            tmp = s.dev(np.zeros(max(1, rs.spsv(*head, rs.SpSVStage.buffer_size)), np.uint8))
+            analyse = partial(rs.spsv, *head, rs.SpSVStage.preprocess, None, tmp)
+            call = partial(rs.spsv, *head, rs.SpSVStage.compute, None, tmp)
+            extra = [("algorithm", rs.SpSVAlg.default.name), ("format", fmt)]
+
+        def result() -> np.ndarray:
+            return dy.get(s.stream)[:, None]
+
+        ops = [("trans", trans)]
+    t0 = time.perf_counter_ns()
+    analyse()
+    s.stream.synchronize()
+    analysis_ms = (time.perf_counter_ns() - t0) / 1e6
+    op, rhs = _op(T, trans).tocsr(), s.alpha * _op(B0, tb)
+    solves_lower = lower == (trans == "N")
 
     def reference() -> np.ndarray:
-        return spsolve_triangular(op, s.alpha * x, lower=lower, unit_diagonal=a.diag == "U")
+        return spsolve_triangular(op, rhs, lower=solves_lower, unit_diagonal=unit)
 
     def check() -> float:
         call()
-        return _rel(reference(), dy.get(s.stream))
+        return _rel(reference(), result())
 
-    columns: list[tuple[str, Any]] = [("M", m), ("nnz", T.nnz), ("alpha", s.alpha), ("trans", trans),
-                                      ("diag_type", "unit" if a.diag == "U" else "non_unit"),
-                                      ("fill_mode", "lower" if a.uplo == "L" else "upper"),
-                                      ("analysis_policy", "reuse" if a.apolicy == "R" else "force"),
-                                      ("analysis msec", analysis_ms)]
+    columns: list[tuple[str, Any]] = [("M", m), ("nnz", stored), *sizes, ("alpha", s.alpha), *ops,
+                                      ("diag_type", diag.name), ("fill_mode", fill.name)]
+    if f != "spsv":
+        columns.append(("analysis_policy", policy.name))
+    columns += [("analysis msec", analysis_ms), *extra]
     isz, jsz = s.dtype.itemsize, np.dtype(s.itype).itemsize
-    gflop = (2.0 * T.nnz + m + (m if a.diag == "N" else 0)) / 1e9
-    gbyte = ((m + 1) * jsz + T.nnz * (jsz + isz) + 2 * m * isz) / 1e9
+    gflop = nrhs * (2.0 * stored + m + (m if not unit else 0)) / 1e9
+    gbyte = ((m + 1) * jsz + stored * (jsz + isz) + 2 * m * nrhs * isz) / 1e9
     return Bench(call, reference, check, columns, gflop, gbyte, s.stream, 1e3 * _eps(s))
+
+
+def _factor(s: _Setup) -> Bench:
+    """csrilu0 and csric0: buffer size and analysis once (timed as ``analysis msec``), then timed
+    factorizations of the same values (restored first)."""
+    from scipy.sparse.linalg import spilu
+
+    a, f, rs, h = s.args, s.args.function, s.rs, s.handle
+    ic = f == "csric0"
+    A = _square(s, "G", hermitian=ic)
+    m, nnz = A.shape[0], A.nnz
+    descr, info = s.descr(), rs.create_mat_info()
+    dv, dp, dc = s.csr(A)
+    dv0 = s.dev(A.data)
+    head = (h, m, nnz, descr, dv, dp, dc, info)
+    tmp = s.dev(np.zeros(max(1, s.fn(f"{f}_buffer_size")(*head)), np.uint8))
+    policy = rs.AnalysisPolicy.reuse if a.apolicy == "R" else rs.AnalysisPolicy.force
+    t0 = time.perf_counter_ns()
+    s.fn(f"{f}_analysis")(*head, policy, rs.SolvePolicy.auto, tmp)
+    s.stream.synchronize()
+    analysis_ms = (time.perf_counter_ns() - t0) / 1e6
+    call = _restoring(s, dv, dv0, partial(s.fn(f), *head, rs.SolvePolicy.auto, tmp))
+    # the matrix factorized: A, or the Hermitian matrix A's lower triangle makes
+    full = sp.tril(A) + sp.tril(A, -1).conj().T if ic else A
+    ref_in = sp.csc_matrix(full)
+
+    def reference() -> Any:  # SciPy has no ILU(0) / IC(0): SuperLU's incomplete LU, as close as it gets
+        return spilu(ref_in, drop_tol=0.0, fill_factor=1.0, permc_spec="NATURAL", diag_pivot_thresh=0.0)
+
+    wide = np.complex128 if s.dtype.kind == "c" else np.float64
+    pattern = sp.csr_matrix((np.ones(nnz), A.indices, A.indptr), shape=A.shape)
+    exact = sp.csr_matrix(A, dtype=wide)
+
+    def check() -> float:
+        call()
+        got = sp.csr_matrix((dv.get(s.stream).astype(wide), A.indices, A.indptr), shape=A.shape)
+        if ic:  # (L L^H)_ij = a_ij on the lower pattern; the strict upper triangle as it was
+            low = sp.tril(got)
+            residual = (low @ low.conj().T).multiply(sp.tril(pattern)) - sp.tril(exact)
+            residual = sp.vstack([residual, sp.triu(got, 1) - sp.triu(exact, 1)])
+        else:  # (L U)_ij = a_ij on the pattern, L unit lower, U upper
+            lu = (sp.tril(got, -1) + sp.identity(m)) @ sp.triu(got)
+            residual = lu.multiply(pattern) - exact
+        scale = float(abs(exact).max()) if nnz else 1.0
+        return float(abs(residual).max()) / scale if residual.nnz else 0.0
+
+    # multiply-adds a_ij -= l_ik u_kj (IC: l_ik conj(l_jk)) over k < i, j on the pattern, and one division or
+    # square root per entry of L's strict part (IC: of L)
+    strict = sp.tril(pattern, -1).tocsr()
+    if ic:
+        mults, singles = (strict @ strict.T).multiply(sp.tril(pattern)).sum(), sp.tril(pattern).nnz
+    else:
+        mults, singles = (strict @ sp.triu(pattern, 1)).multiply(pattern).sum(), strict.nnz
+    isz, jsz = s.dtype.itemsize, np.dtype(s.itype).itemsize
+    columns: list[tuple[str, Any]] = [("M", m), ("nnz", nnz), ("analysis_policy", policy.name),
+                                      ("solve_policy", rs.SolvePolicy.auto.name), ("analysis msec", analysis_ms)]
+    gbyte = ((m + 1 + nnz) * jsz + 2 * nnz * isz) / 1e9
+    return Bench(call, reference, check, columns, (2.0 * float(mults) + singles) / 1e9, gbyte, s.stream,
+                 1e3 * _eps(s))
 
 
 def _level3(s: _Setup) -> Bench:
@@ -638,9 +937,9 @@ def _level3(s: _Setup) -> Bench:
         def upload() -> None:
             _upload(s, dC, C0.ravel(order="F"))
     else:
-        fmt = {2: "csr", 3: "csc"}.get(a.format, "")
+        fmt = {0: "coo", 2: "csr", 3: "csc"}.get(a.format, "")
         if not fmt:
-            raise UsageError(f"spmm: --format {a.format} is not in rocmath.sparse's spmm (2 csr, 3 csc)")
+            raise UsageError(f"spmm: --format {a.format} is not in rocmath.sparse's spmm (0 coo, 2 csr, 3 csc)")
         mat, ct = s.generic(A, fmt)
         ob, oc = rs.Order(a.orderB), rs.Order(a.orderC)
         flat_b = Bh.ravel(order="F" if ob is rs.Order.column else "C")
@@ -676,39 +975,64 @@ def _level3(s: _Setup) -> Bench:
                  max(A.getnnz(axis=1).max(initial=1), 1) * 8 * _eps(s))
 
 
-def _csrgemm(s: _Setup) -> Bench:
-    a, rs, h, rm = s.args, s.rs, s.handle, s.rm
+def _gemm(s: _Setup) -> Bench:
+    """csrgemm (every stage in each timed call) and the generic spgemm (buffer size and nnz stages once, timed
+    as ``analysis msec``; timed compute stage): ``C := alpha A B (+ beta D)``."""
+    a, f, rs, h, rm = s.args, s.args.function, s.rs, s.handle, s.rm
     ta, tb = a.transposeA, a.transposeB
     A = s.sparse(a.M, a.K, a.nnz)
     m, k = A.shape
     B = A.copy() if s.matrix is not None else sp.csr_matrix(random_matrix(k, a.N, a.nnz, s.rng), dtype=s.dtype)
     if s.matrix is not None and m != k:
-        raise UsageError(f"csrgemm multiplies the matrix by itself: it must be square, got {m} x {k}")
+        raise UsageError(f"{f} multiplies the matrix by itself: it must be square, got {m} x {k}")
     n = B.shape[1]
     use_d = s.beta != 0
-    D = sp.csr_matrix(random_matrix(m, n, a.nnz, s.rng), dtype=s.dtype) if use_d else sp.csr_matrix((m, n))
-    da, db, dd = s.descr(), s.descr(), s.descr()
-    dc_descr = s.descr()
-    av, ap, ai = s.csr(A)
-    bv, bp, bi = s.csr(B)
-    dv, dp, di = s.csr(D) if use_d else (None, None, None)
+    D = sp.csr_matrix(random_matrix(m, n, a.nnz, s.rng), dtype=s.dtype) if use_d else sp.csr_matrix((m, n),
+                                                                                                     dtype=s.dtype)
     beta = s.beta if use_d else None
-    nnz_d = D.nnz if use_d else 0
-    gemm_bs, gemm = s.fn("csrgemm_buffer_size"), s.fn("csrgemm")
     out: dict[str, Any] = {}
+    extra: list[tuple[str, Any]] = []
+    if f == "csrgemm":
+        da, db, dd = s.descr(), s.descr(), s.descr()
+        dc_descr = s.descr()
+        av, ap, ai = s.csr(A)
+        bv, bp, bi = s.csr(B)
+        dv, dp, di = s.csr(D) if use_d else (None, None, None)
+        nnz_d = D.nnz if use_d else 0
+        gemm_bs, gemm = s.fn("csrgemm_buffer_size"), s.fn("csrgemm")
 
-    def call() -> None:
-        info = rs.create_mat_info()
-        need = gemm_bs(h, ta, tb, m, n, k, s.alpha, da, A.nnz, ap, ai, db, B.nnz, bp, bi, beta, dd, nnz_d, dp, di,
-                       info)
-        tmp = rm.empty(max(1, need), np.uint8)
-        cp = rm.empty(m + 1, s.itype)
-        nnz_c = rs.csrgemm_nnz(h, ta, tb, m, n, k, da, A.nnz, ap, ai, db, B.nnz, bp, bi, dd, nnz_d, dp, di, dc_descr,
-                               cp, None, info, tmp)
-        cv, ci = rm.empty(max(nnz_c, 1), s.dtype), rm.empty(max(nnz_c, 1), s.itype)
-        gemm(h, ta, tb, m, n, k, s.alpha, da, A.nnz, av, ap, ai, db, B.nnz, bv, bp, bi, beta, dd, nnz_d, dv, dp, di,
-             dc_descr, cv, cp, ci, info, tmp)
+        def call() -> None:
+            info = rs.create_mat_info()
+            need = gemm_bs(h, ta, tb, m, n, k, s.alpha, da, A.nnz, ap, ai, db, B.nnz, bp, bi, beta, dd, nnz_d, dp, di,
+                           info)
+            tmp = rm.empty(max(1, need), np.uint8)
+            cp = rm.empty(m + 1, s.itype)
+            nnz_c = rs.csrgemm_nnz(h, ta, tb, m, n, k, da, A.nnz, ap, ai, db, B.nnz, bp, bi, dd, nnz_d, dp, di,
+                                   dc_descr, cp, None, info, tmp)
+            cv, ci = rm.empty(max(nnz_c, 1), s.dtype), rm.empty(max(nnz_c, 1), s.itype)
+            gemm(h, ta, tb, m, n, k, s.alpha, da, A.nnz, av, ap, ai, db, B.nnz, bv, bp, bi, beta, dd, nnz_d, dv, dp,
+                 di, dc_descr, cv, cp, ci, info, tmp)
+            out.update(nnz=int(nnz_c), val=cv, ptr=cp, ind=ci, tmp=tmp)
+    else:
+        if a.format != 2:
+            raise UsageError(f"spgemm: --format {a.format} is not in rocmath.sparse's spgemm (2 csr)")
+        (ma, ct), (mb, _), (md, _) = (s.generic(x, "csr") for x in (A, B, D))
+        it, jt = (rs.IndexType[t] for t in _INDEX[a.indextype])
+        ptype, itype = (np.int64 if t is rs.IndexType.i64 else np.int32 for t in (it, jt))
+        cp = s.dev(np.zeros(m + 1, ptype))
+        mc = rs.create_csr_descr(m, n, 0, cp, None, None, it, jt, s.base, ct)
+        s.keep.append(mc)
+        head = (h, ta, tb, s.alpha, ma, mb, beta, md, mc, ct, rs.SpGEMMAlg.default)
+        t0 = time.perf_counter_ns()
+        tmp = rm.empty(max(1, rs.spgemm(*head, rs.SpGEMMStage.buffer_size)), np.uint8)
+        rs.spgemm(*head, rs.SpGEMMStage.nnz, None, tmp)
+        nnz_c = rs.spmat_get_size(mc)[2]
+        cv, ci = rm.empty(max(nnz_c, 1), s.dtype), rm.empty(max(nnz_c, 1), itype)
+        rs.csr_set_pointers(mc, cp, ci, cv)
+        s.stream.synchronize()
+        extra.append(("analysis msec", (time.perf_counter_ns() - t0) / 1e6))
         out.update(nnz=int(nnz_c), val=cv, ptr=cp, ind=ci, tmp=tmp)
+        call = partial(rs.spgemm, *head, rs.SpGEMMStage.compute, None, tmp)
 
     def reference() -> sp.csr_matrix:
         c = s.alpha * (A @ B)
@@ -735,7 +1059,7 @@ def _csrgemm(s: _Setup) -> Bench:
     gbyte = sum((x.shape[0] + 1) * jsz + x.nnz * (jsz + isz) for x in (A, B, ref_c, *((D,) if use_d else ()))) / 1e9
     columns: list[tuple[str, Any]] = [("M", m), ("N", n), ("K", k), ("nnz_A", A.nnz), ("nnz_B", B.nnz),
                                       ("nnz_C", ref_c.nnz), ("nnz_D", D.nnz if use_d else 0), ("alpha", s.alpha),
-                                      ("beta", s.beta)]
+                                      ("beta", s.beta), *extra]
     return Bench(call, reference, check, columns, gflop, gbyte, s.stream, max(k, 1) * 8 * _eps(s))
 
 
@@ -783,14 +1107,16 @@ def _build(s: _Setup) -> Bench:
     f = s.args.function
     if f in LEVEL1:
         return _level1(s)
-    if f in ("csrmv", "coomv", "spmv"):
+    if f in PRODUCTS:
         return _level2(s)
-    if f == "csrsv":
-        return _csrsv(s)
+    if f in SOLVES:
+        return _solve(s)
     if f in ("csrmm", "spmm"):
         return _level3(s)
-    if f == "csrgemm":
-        return _csrgemm(s)
+    if f in ("csrgemm", "spgemm"):
+        return _gemm(s)
+    if f in FACTORIZATIONS:
+        return _factor(s)
     return _gtsv(s)
 
 

@@ -6,10 +6,14 @@
 - bench: for the routines ``rocmath-bench sparse`` runs, a ``rocmath-bench sparse ...`` command with
   rocsparse-bench's flags (``-f csrmv -r d -m -n -z --alpha --beta --transposeA --indexbaseA`` ...)
   that replays the call's sizes, scalars, operations, fill, diagonal and index base on generated
-  data (:func:`bench_command`); the generic spmv / spmm log their compute stage with the format,
-  index types, algorithm and dense orders; a call the bench cannot rebuild (a non-general csrmv or
-  coomv, a mixed-precision or ELL / BSR / COO (AoS) / blocked-ELL product, the routines the bench does
-  not run) writes no bench line;
+  data (:func:`bench_command`): bsrmv / bsrsv with ``--blockdim``, ``--direction`` and ``-z`` the
+  stored block entries (``nnzb * block_dim^2``), ellmv with ``-z m * ell_width``, hybmv as the user
+  partition at its ELL width (``-z`` its ELL slots plus COO entries), csrsm with ``-k`` its
+  right-hand sides, csrilu0 / csric0 with ``-m -z``; the generic spmv / spmm / spsv / spgemm log
+  their compute stage (spgemm also its numeric stage) with the format, index types, spmv's and
+  spmm's algorithm, spmm's dense orders and spsv's fill and diagonal; a call the bench cannot rebuild
+  (a non-general csrmv, coomv, bsrmv, ellmv or hybmv, a mixed-precision generic call or one in a
+  format the bench does not build for it, the routines the bench does not run) writes no bench line;
 - profile: per distinct problem (its bench command, else the function with its non-pointer
   arguments), calls and the device time of the work they launched, written as YAML when the handle
   is destroyed (or at exit): :class:`rocmath.log.ProfileTable`.
@@ -36,10 +40,14 @@ __all__ = ["BENCH_FUNCTIONS", "bench_command", "logged_call", "trace_value"]
 #: Bound routine name (no precision letter) -> the ``rocmath-bench sparse -f`` function that replays it.
 BENCH_FUNCTIONS = {
     "axpyi": "axpyi", "doti": "doti", "dotci": "dotci", "gthr": "gthr", "gthrz": "gthrz", "sctr": "sctr",
-    "roti": "roti", "csrmv": "csrmv", "coomv": "coomv", "csrmm": "csrmm", "csrsv_solve": "csrsv",
-    "csrgemm": "csrgemm", "gtsv_no_pivot_strided_batch": "gtsv_no_pivot_strided_batch", "spmv": "spmv",
-    "spmm": "spmm",
+    "roti": "roti", "csrmv": "csrmv", "coomv": "coomv", "bsrmv": "bsrmv", "bsrmv_ex": "bsrmv", "ellmv": "ellmv",
+    "hybmv": "hybmv", "csrmm": "csrmm", "csrsv_solve": "csrsv", "bsrsv_solve": "bsrsv", "csrsm_solve": "csrsm",
+    "csrgemm": "csrgemm", "csrilu0": "csrilu0", "csric0": "csric0",
+    "gtsv_no_pivot_strided_batch": "gtsv_no_pivot_strided_batch", "spmv": "spmv", "spmm": "spmm", "spsv": "spsv",
+    "spgemm": "spgemm",
 }
+#: The generic routines, logged by :func:`_generic_command`.
+_GENERIC = ("spmv", "spmm", "spsv", "spgemm")
 _OPERATION = {111: "N", 112: "T", 113: "C"}
 
 
@@ -84,6 +92,19 @@ def _base(descr: Any) -> int:
     return int(getattr(descr, "base", 0))
 
 
+def _direction(value: Any) -> int:
+    from ._types import Direction, as_enum
+
+    return int(as_enum(Direction, value, "dir"))
+
+
+def _triangle_flags(descr: Any) -> list[str]:
+    """``--uplo`` and ``--diag`` of a descriptor's fill mode and diagonal type."""
+    uplo = "U" if int(getattr(descr, "fill_mode", 0)) == 1 else "L"
+    diag = "U" if int(getattr(descr, "diag_type", 0)) == 1 else "N"
+    return [f"--uplo {uplo}", f"--diag {diag}"]
+
+
 def bench_command(name: str, letter: str, values: dict[str, Any], host_mode: bool) -> str | None:
     """The ``rocmath-bench sparse`` command of one call, or None for routines it does not run.
 
@@ -102,7 +123,7 @@ def bench_command(name: str, letter: str, values: dict[str, Any], host_mode: boo
     if function is None:
         return None
     v = values
-    if function in ("spmv", "spmm"):
+    if function in _GENERIC:
         return _generic_command(function, v, host_mode)
     flags = [f"-f {function}", f"-r {letter}"]
     if function in ("axpyi", "doti", "dotci", "gthr", "gthrz", "sctr", "roti"):
@@ -124,13 +145,52 @@ def bench_command(name: str, letter: str, values: dict[str, Any], host_mode: boo
         flags += _scalar_flags("alpha", v["alpha"], host_mode) + _scalar_flags("beta", v["beta"], host_mode)
         flags += [f"--transposeA {_operation(v['trans_A'])}", f"--transposeB {_operation(v['trans_B'])}",
                   f"--indexbaseA {_base(v['descr'])}"]
-    elif function == "csrsv":
-        descr = v["descr"]
-        uplo = "U" if int(getattr(descr, "fill_mode", 0)) == 1 else "L"
-        diag = "U" if int(getattr(descr, "diag_type", 0)) == 1 else "N"
-        flags += [f"-m {int(v['m'])}", f"-z {int(v['nnz'])}", *_scalar_flags("alpha", v["alpha"], host_mode),
-                  f"--transposeA {_operation(v['trans'])}", f"--uplo {uplo}", f"--diag {diag}",
-                  f"--indexbaseA {_base(descr)}"]
+    elif function in ("bsrmv", "bsrsv"):
+        # the bench's random BSR matrices have ceil(z / block_dim^2) blocks: -z replays nnzb
+        if function == "bsrmv" and int(getattr(v["descr"], "type", 0)) != 0:
+            return None
+        bd = int(v["block_dim"])
+        flags.append(f"-m {int(v['mb']) * bd}")
+        if function == "bsrmv":
+            flags.append(f"-n {int(v['nb']) * bd}")
+        flags += [f"-z {int(v['nnzb']) * bd * bd}", f"--blockdim {bd}", f"--direction {_direction(v['dir'])}"]
+        flags += _scalar_flags("alpha", v["alpha"], host_mode)
+        if function == "bsrmv":
+            flags += _scalar_flags("beta", v["beta"], host_mode)
+        flags.append(f"--transposeA {_operation(v['trans'])}")
+        if function == "bsrsv":
+            flags += _triangle_flags(v["descr"])
+        flags.append(f"--indexbaseA {_base(v['descr'])}")
+    elif function == "ellmv":
+        if int(getattr(v["descr"], "type", 0)) != 0:
+            return None
+        # the bench's random ELL matrices spread -z evenly over the rows: -z m*w replays the width w
+        flags += [f"-m {int(v['m'])}", f"-n {int(v['n'])}", f"-z {int(v['m']) * int(v['ell_width'])}"]
+        flags += _scalar_flags("alpha", v["alpha"], host_mode) + _scalar_flags("beta", v["beta"], host_mode)
+        flags += [f"--transposeA {_operation(v['trans'])}", f"--indexbaseA {_base(v['descr'])}"]
+    elif function == "hybmv":
+        hyb = v["hyb"]
+        if int(getattr(v["descr"], "type", 0)) != 0 or not hasattr(hyb, "ell_width"):
+            return None
+        # the user partition at the matrix's ELL width on an evenly spread -z (ELL slots counted as entries)
+        # replays its ELL width and COO entries
+        m, width = int(hyb.m), int(hyb.ell_width)
+        flags += [f"-m {m}", f"-n {int(hyb.n)}", f"-z {m * width + int(hyb.coo_nnz)}", "--hybpart 1",
+                  f"--hybellwidth {width}"]
+        flags += _scalar_flags("alpha", v["alpha"], host_mode) + _scalar_flags("beta", v["beta"], host_mode)
+        flags += [f"--transposeA {_operation(v['trans'])}", f"--indexbaseA {_base(v['descr'])}"]
+    elif function in ("csrsv", "csrsm"):
+        trans = "trans" if function == "csrsv" else "trans_A"
+        flags.append(f"-m {int(v['m'])}")
+        if function == "csrsm":
+            flags.append(f"-k {int(v['nrhs'])}")
+        flags += [f"-z {int(v['nnz'])}", *_scalar_flags("alpha", v["alpha"], host_mode),
+                  f"--transposeA {_operation(v[trans])}"]
+        if function == "csrsm":
+            flags.append(f"--transposeB {_operation(v['trans_B'])}")
+        flags += [*_triangle_flags(v["descr"]), f"--indexbaseA {_base(v['descr'])}"]
+    elif function in ("csrilu0", "csric0"):
+        flags += [f"-m {int(v['m'])}", f"-z {int(v['nnz'])}", f"--indexbaseA {_base(v['descr'])}"]
     elif function == "csrgemm":
         flags += [f"-m {int(v['m'])}", f"-n {int(v['n'])}", f"-k {int(v['k'])}", f"-z {int(v['nnz_A'])}"]
         flags += _scalar_flags("alpha", v["alpha"], host_mode)
@@ -143,49 +203,78 @@ def bench_command(name: str, letter: str, values: dict[str, Any], host_mode: boo
     return "rocmath-bench sparse " + " ".join(flags)
 
 
-#: The sparse formats ``rocmath-bench sparse`` builds for the generic products (others have no bench line).
-_BENCH_FORMATS = {"spmv": (0, 2, 3), "spmm": (2, 3)}  # coo, csr, csc
+#: The sparse formats ``rocmath-bench sparse`` builds for the generic routines (others have no bench line).
+_BENCH_FORMATS = {"spmv": (0, 2, 3), "spmm": (0, 2, 3), "spsv": (0, 2), "spgemm": (2,)}  # 0 coo, 2 csr, 3 csc
 #: rocsparse-bench's ``--indextype`` by (pointer or row index type, column index type).
 _INDEXTYPE = {(2, 2): "s", (3, 3): "d", (3, 2): "m"}
 _LETTER = {151: "s", 152: "d", 154: "c", 155: "z"}
 
 
 def _generic_command(function: str, v: dict[str, Any], host_mode: bool) -> str | None:
-    """The command of a generic spmv / spmm call: its compute stage only (the others are auxiliary steps),
-    precision from ``compute_type``, the sparse matrix's format, index types and base, the algorithm and,
-    for spmm, the dense orders.  None for what the bench cannot rebuild: formats other than
-    :data:`_BENCH_FORMATS`, and mixed precisions (it runs every operand in the one ``-r`` precision)."""
+    """The command of a generic spmv / spmm / spsv / spgemm call: its compute stage only (spgemm: also its
+    numeric stage, the compute stage's values again; the other stages are auxiliary steps), precision from
+    ``compute_type``, the sparse matrix's format, index types and base, spsv's fill mode and diagonal, spmm's
+    dense orders and spmv's / spmm's algorithm.  None for what the bench cannot rebuild: formats other than
+    :data:`_BENCH_FORMATS`, mixed precisions (it runs every operand in the one ``-r`` precision), an spgemm
+    without its product (a null alpha)."""
     from ._descr import DnMatDescr, SpMatDescr
-    from ._types import Datatype, Format, Operation, SpMMAlg, SpMMStage, SpMVAlg, SpMVStage, as_enum
+    from ._types import (
+        Datatype,
+        Format,
+        Operation,
+        SpGEMMStage,
+        SpMMAlg,
+        SpMMStage,
+        SpMVAlg,
+        SpMVStage,
+        SpSVStage,
+        as_enum,
+    )
 
-    stage_cls, alg_cls = (SpMVStage, SpMVAlg) if function == "spmv" else (SpMMStage, SpMMAlg)
-    if as_enum(stage_cls, v["stage"], "stage") is not stage_cls.compute:
+    timed = {"spmv": (SpMVStage.compute,), "spmm": (SpMMStage.compute,), "spsv": (SpSVStage.compute,),
+             "spgemm": (SpGEMMStage.compute, SpGEMMStage.numeric)}[function]
+    if as_enum(type(timed[0]), v["stage"], "stage") not in timed:
         return None
-    mat = v["mat"] if function == "spmv" else v["mat_A"]
-    dense = (v["mat_B"], v["mat_C"]) if function == "spmm" else ()
-    if not isinstance(mat, SpMatDescr) or not all(isinstance(d, DnMatDescr) for d in dense):
+    mats = [v[k] for k in {"spmv": ("mat",), "spsv": ("mat",), "spmm": ("mat_A",), "spgemm": ("A", "B", "D", "C")}[
+        function]]
+    dense = [v[k] for k in {"spmv": ("x", "y"), "spsv": ("x", "y"), "spmm": ("mat_B", "mat_C"), "spgemm": ()}[
+        function]]
+    if not all(isinstance(x, SpMatDescr) for x in mats) or (
+            function == "spmm" and not all(isinstance(d, DnMatDescr) for d in dense)):
         return None  # an invalid call (the routine reports it): nothing to replay
+    mat = mats[0]
     fmt = mat.format
-    vectors = (v["x"], v["y"]) if function == "spmv" else dense
     ct = as_enum(Datatype, v["compute_type"], "compute_type")
     if int(fmt) not in _BENCH_FORMATS[function] or any(getattr(d, "data_type", ct) is not ct
-                                                        for d in (mat, *vectors)):
+                                                        for d in (*mats, *dense)):
+        return None
+    if function == "spgemm" and host_mode and v["alpha"] is None:
         return None
     types = (mat.col_type, mat.row_type) if fmt is Format.csc else (mat.row_type, mat.col_type)
-    flags = [f"-f {function}", f"-r {_LETTER[int(ct)]}"]
+    flags = [f"-f {function}", f"-r {_LETTER[int(ct)]}", f"-m {mat.rows}"]
     if function == "spmv":
-        flags += [f"-m {mat.rows}", f"-n {mat.cols}", f"-z {mat.nnz}"]
-    else:
-        flags += [f"-m {mat.rows}", f"-n {v['mat_C'].cols}", f"-k {mat.cols}", f"-z {mat.nnz}"]
-    flags += _scalar_flags("alpha", v["alpha"], host_mode) + _scalar_flags("beta", v["beta"], host_mode)
-    trans = "trans" if function == "spmv" else "trans_A"
+        flags.append(f"-n {mat.cols}")
+    elif function == "spmm":
+        flags += [f"-n {v['mat_C'].cols}", f"-k {mat.cols}"]
+    elif function == "spgemm":
+        flags += [f"-n {mats[1].cols}", f"-k {mat.cols}"]
+    flags.append(f"-z {mat.nnz}")
+    flags += _scalar_flags("alpha", v["alpha"], host_mode)
+    if function in ("spmv", "spmm") or (function == "spgemm" and mats[2].nnz):  # an empty D takes no part
+        flags += _scalar_flags("beta", v["beta"], host_mode)
+    trans = "trans" if function in ("spmv", "spsv") else "trans_A"
     flags.append(f"--transposeA {_operation(as_enum(Operation, v[trans], trans))}")
-    if function == "spmm":
+    if function in ("spmm", "spgemm"):
         flags.append(f"--transposeB {_operation(as_enum(Operation, v['trans_B'], 'trans_B'))}")
+    if function == "spmm":
         flags += [f"--orderB {int(v['mat_B'].order)}", f"--orderC {int(v['mat_C'].order)}"]
+    if function == "spsv":
+        flags += _triangle_flags(mat.descr)
     flags += [f"--indexbaseA {int(mat.idx_base)}", f"--format {int(fmt)}",
-              f"--indextype {_INDEXTYPE[(int(types[0]), int(types[1]))]}",
-              f"--{function}_alg {int(as_enum(alg_cls, v['alg'], 'alg'))}"]
+              f"--indextype {_INDEXTYPE[(int(types[0]), int(types[1]))]}"]
+    if function in ("spmv", "spmm"):
+        alg_cls = SpMVAlg if function == "spmv" else SpMMAlg
+        flags.append(f"--{function}_alg {int(as_enum(alg_cls, v['alg'], 'alg'))}")
     return "rocmath-bench sparse " + " ".join(flags)
 
 
