@@ -43,8 +43,6 @@ from rocmath.kernel import kernel
 
 from ._kernels_lu import (
     _CELLS,
-    FIXED,
-    GROUP,
     _addresses,
     _cells,
     _colmajor,
@@ -58,6 +56,9 @@ from ._workspace import carve2, chunk_count, chunk_of, host_carve, layout, round
 
 #: Entries with n up to SMALL run as numba code.
 SMALL = 64
+#: Small potrf factors entries of order at most FIXED GROUP at a time in lockstep.
+FIXED = 8
+GROUP = 4
 
 #: Operation codes of the shared kernels.
 POTRF, POTRS, POSV, POTRI, TRTRI, LAUUM = range(6)

@@ -4,17 +4,19 @@ Two kinds of entries, chosen by size only (so a given problem always takes the s
 path and gives the same bits):
 
 - *small* entries (``min(m, n) <= SMALL``) run as numba code, many at a time: a
-  chunked ``prange`` over the batch, each chunk copying one entry at a time into a
-  contiguous scratch matrix (its chunk's part of the workspace) stored column-major
-  (``w[c, i] = A[i, c]``, so columns are contiguous and the loops vectorise),
-  factoring or solving it there and copying it back.  The LU is right-looking, with
-  a column block of ``NB`` (beyond ``UNBLOCKED`` columns in gesv's): its update of the
-  trailing columns is one fused rank-NB pass per column, done in the same order as the
-  unblocked algorithm's rank-1 updates, so it gives the same bits.  getrf's kernel
-  (:func:`getrf_small`) keeps spare rows below each column so that its row loops run
-  over whole vectors, and factors entries of at most ``FIXED`` rows and columns
-  ``GROUP`` at a time in lockstep, with a constant row count (their chains of pivot
-  search, division and update overlap); getrs solves with the factors where they are.
+  chunked ``prange`` over the batch, each chunk copying one entry (getrf: up to
+  ``LANES``) at a time into a contiguous scratch matrix (its chunk's part of the
+  workspace) stored column-major (``w[c, i] = A[i, c]``, so columns are contiguous
+  and the loops vectorise), factoring or solving it there and copying it back.  The
+  LU is right-looking, with a column block of ``NB`` (beyond ``UNBLOCKED`` columns in
+  gesv's): its update of the trailing columns is one fused rank-NB pass per column,
+  done in the same order as the unblocked algorithm's rank-1 updates, so it gives the
+  same bits.  getrf factors entries of at most ``LANE_MAX`` rows and columns ``LANES``
+  at a time, one per vector lane (:func:`getrf_small`: each step of the LU is vector
+  code across the entries, every lane doing the unblocked algorithm's operations in
+  its order), and larger ones one at a time with spare rows below each column, so that
+  the row loops run over whole vectors (:func:`getrf_single`); getrs solves with the
+  factors where they are.
 - *large* entries are handed to LAPACK (scipy's OpenBLAS, through the symbols
   :func:`~rocmath.solver._lapack.ensure_lapack` registers) in place, one after
   another, each threaded by OpenBLAS, as rocmath.blas does with gemm.  LAPACK has no
@@ -41,8 +43,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import llvmlite.ir as ir
 import numpy as np
 from numba import njit, prange
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 from rocmath.batch import flat_entries
 from rocmath.errors import MemoryAccessFault
@@ -59,11 +64,10 @@ NB = 4
 UNBLOCKED = 16
 #: Entries with min(m, n) (getrf) or n (getrs, gesv, getri) up to SMALL run as numba code.
 SMALL = 64
-#: getrf entries with at most FIXED rows and columns are factored with rows of a constant count
-#: (whole vectors) ...
-FIXED = 8
-#: ... GROUP of them in lockstep.
-GROUP = 4
+#: getrf entries with at most LANE_MAX rows and columns (that do not overlap) are factored LANES
+#: at a time, one per vector lane.
+LANES = 8
+LANE_MAX = 16
 #: Column block of the large blocked LU without pivoting.
 NB_LARGE = 64
 #: Column block LAPACK's getri is given workspace for (lwork = n * NB_GETRI).
@@ -266,87 +270,240 @@ def _inverse(w, ipiv, e, work, pivot, one):  # type: ignore[no-untyped-def]
 #
 # Every array the loops touch is an argument of the kernel and is indexed, never sliced: numba then
 # marks the arrays of the prange body as not aliasing (it does not when a body makes views), and
-# only then do the group's constant-length row loops (inlined into the body) become vector code.
-# Scratch (W, L, P, Q) has one row per chunk.
+# only then do the loops (inlined into the body) become vector code.  Scratch has one row per chunk.
 #
-# The entry is copied into W column-major with spare rows below it, so that every row loop can run
-# over a whole number of vectors (rows past the entry compute values nobody reads: they are zero at
-# first and, from sums of zeros, stay zero or NaN, so they never win a pivot search and cost no
-# denormal slow path).  The copies add -0 (exact, signed zeros too; signalling NaNs come out
-# quiet): a plain copy loop becomes a libc memcpy call per column, which costs more than the copy.
+# getrf_small factors entries of at most LANE_MAX rows and columns LANES at a time, one per vector
+# lane: element (i, c) of the entry in lane s is W[t, (c * m + i) * LANES + s].  Each step of the
+# LU (the pivot search, the division by the pivot, the update) is then a loop over rows and columns
+# whose body is one vector of LANES entries: no rows past the entries, no entry's chain of pivot
+# search and update to wait for, and every lane does the scalar algorithm's operations in its
+# order (the same bits).  Only a lane's row interchange is its own.  Steps go in pairs, the columns
+# right of a pair updated by both in one pass (as _lu_one's column blocks, of 2).
+# The copies in and out transpose LANES x LANES blocks with shuffles (_lanes_in, _lanes_out) where
+# a column has whole blocks of rows, and move the other rows element by element.  A last, partial
+# group fills its spare lanes with its first entry (factored along, stored over it: the same bits).
+#
+# getrf_single factors larger entries, and overlapping ones, one at a time: column-major in W with
+# spare rows below the entry, so that every row loop can run over a whole number of vectors (rows
+# past the entry compute values nobody reads: they are zero at first and, from sums of zeros, stay
+# zero or NaN, so they never win a pivot search and cost no denormal slow path).
+#
+# The copies add -0 (exact, signed zeros too; signalling NaNs come out quiet): a plain copy loop
+# becomes a libc memcpy call per column, which costs more than the copy.
+
+# getrf_small's integer scratch Ix[t]: per lane the info and the pivot search's row, the lanes'
+# entry offsets in A, then the pivots (step j's at _PIVOTS + j * LANES); its X[t]: per lane the
+# current column's rows j - 1 and j (the multiplicands of a pair's updates), the first step's
+# multiplier in row j, 1 / pivot and the pivot.
+_INFO, _ARGMAX, _OFFSET, _PIVOTS = 0, LANES, 2 * LANES, 3 * LANES
+_UROW, _UROW2, _L10, _RECIP, _PIVOT = 0, LANES, 2 * LANES, 3 * LANES, 4 * LANES
+
+
+def _lanes_vector(context: Any, dtype: Any) -> tuple[Any, Any, int]:
+    """The LLVM vector of LANES elements of ``dtype`` (complex: real and imaginary parts in
+    turn), its scalar type and the scalars per element."""
+    if isinstance(dtype, types.Complex):
+        scalar, k = context.get_value_type(dtype.underlying_float), 2
+    else:
+        scalar, k = context.get_value_type(dtype), 1
+    return ir.VectorType(scalar, LANES * k), scalar, k
+
+
+def _address(context: Any, builder: Any, aryty: Any, ary: Any, idxs: list[Any], to: Any) -> Any:
+    """A ``to`` pointer to element ``idxs`` of the array (unchecked, as the kernels index)."""
+    a = context.make_array(aryty)(context, builder, ary)
+    p = cgutils.get_item_pointer2(context, builder, a.data, cgutils.unpack_tuple(builder, a.shape),
+                                  cgutils.unpack_tuple(builder, a.strides), aryty.layout, idxs,
+                                  wraparound=False, boundscheck=False)
+    return builder.bitcast(p, to.as_pointer())
+
+
+def _transposed(builder: Any, rows: list[Any], k: int) -> list[Any]:
+    """The LANES x LANES transpose of ``rows`` (vectors of LANES elements of k scalars): round h
+    (LANES / 2, ..., 1) swaps the off-diagonal h x h blocks of every 2h x 2h block, each pair of
+    rows by two shuffles."""
+    n = LANES
+    masks = ir.VectorType(ir.IntType(32), n * k)
+    h = n // 2
+    while h:
+        out = list(rows)
+        for r in (r for r in range(n) if not r & h):
+            top: list[int] = []
+            bottom: list[int] = []
+            for c in range(n):
+                left = not c & h
+                top += [(c if left else n + c - h) * k + q for q in range(k)]
+                bottom += [(c + h if left else n + c) * k + q for q in range(k)]
+            out[r] = builder.shuffle_vector(rows[r], rows[r + h], ir.Constant(masks, top))
+            out[r + h] = builder.shuffle_vector(rows[r], rows[r + h], ir.Constant(masks, bottom))
+        rows = out
+        h //= 2
+    return rows
+
+
+def _lane_rows(context: Any, builder: Any, Ix: Any, ity: Any, t: Any, io: Any, add: Any) -> list[Any]:
+    """The LANES element offsets Ix[t, io + s] + add (Ix: int64, as ``add``)."""
+    at = [builder.add(io, ir.Constant(io.type, s)) for s in range(LANES)]
+    return [builder.add(builder.load(_address(context, builder, ity, Ix, [t, i], context.get_value_type(ity.dtype))),
+                        add) for i in at]
+
+
+@intrinsic
+def _lanes_in(typingctx, W, t, wo, A, Ix, io, add, one):  # type: ignore[no-untyped-def]
+    """W[t, wo + r * LANES + s] = A[Ix[t, io + s] + add + r] + one[1].real (-0, as the other copies
+    add) for r, s < LANES: LANES rows of LANES entries, a vector load from each entry, transposed."""
+    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
+        W_, t_, wo_, A_, I_, io_, add_, one_ = args
+        vec, scalar, k = _lanes_vector(context, sig.args[0].dtype)
+        negzero = builder.load(_address(context, builder, sig.args[7], one_, [ir.Constant(io_.type, 1)], scalar))
+        splat = builder.insert_element(ir.Constant(vec, ir.Undefined), negzero, ir.Constant(ir.IntType(32), 0))
+        splat = builder.shuffle_vector(splat, splat, ir.Constant(ir.VectorType(ir.IntType(32), LANES * k), None))
+        rows = [builder.load(_address(context, builder, sig.args[3], A_, [at], vec), align=1)
+                for at in _lane_rows(context, builder, I_, sig.args[4], t_, io_, add_)]
+        for r, row in enumerate(_transposed(builder, rows, k)):
+            at = builder.add(wo_, ir.Constant(wo_.type, r * LANES))
+            builder.store(builder.fadd(row, splat), _address(context, builder, sig.args[0], W_, [t_, at], vec), align=1)
+        return context.get_dummy_value()
+
+    return types.none(W, types.intp, types.intp, A, Ix, types.intp, types.intp, one), codegen
+
+
+@intrinsic
+def _lanes_out(typingctx, A, Ix, io, add, W, t, wo):  # type: ignore[no-untyped-def]
+    """A[Ix[t, io + s] + add + r] = W[t, wo + r * LANES + s] for r, s < LANES (_lanes_in's
+    inverse, without the -0)."""
+    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
+        A_, I_, io_, add_, W_, t_, wo_ = args
+        vec, _, k = _lanes_vector(context, sig.args[4].dtype)
+        rows = [builder.load(_address(context, builder, sig.args[4], W_,
+                                      [t_, builder.add(wo_, ir.Constant(wo_.type, r * LANES))], vec), align=1)
+                for r in range(LANES)]
+        for at, row in zip(_lane_rows(context, builder, I_, sig.args[1], t_, io_, add_),
+                           _transposed(builder, rows, k), strict=True):
+            builder.store(row, _address(context, builder, sig.args[0], A_, [at], vec), align=1)
+        return context.get_dummy_value()
+
+    return types.none(A, Ix, types.intp, types.intp, W, types.intp, types.intp), codegen
+
+
+# The update's row loops leave by a second exit (i >= m): LLVM's loop vectoriser then leaves them
+# alone (for some element types it vectorises across rows, with gathers), the SLP vectoriser makes
+# each row one vector operation, and two rows a turn halve the loop's overhead.
 
 
 @_inline
-def _search(W, t, o, R):  # type: ignore[no-untyped-def]
-    # The pivot among the R rows from W[t, o] (row j of column j): the first of largest |re| + |im|.
-    p = 0
-    best = _cabs1(W[t, _U(o)])
-    for i in range(1, R):
-        v = _cabs1(W[t, _U(o + i)])
-        if v > best:
-            best = v
-            p = i
-    return p
+def _update1(W, L, X, t, cc, i):  # type: ignore[no-untyped-def]
+    # Row i of the column at cc: step j's rank-1 update.
+    for s in range(LANES):
+        W[t, _U((cc + i) * LANES + s)] = W[t, _U((cc + i) * LANES + s)] - X[t, _UROW + s] * L[t, _U(i * LANES + s)]
 
 
 @_inline
-def _lu_group(W, L, P, Q, t, m, n, pivot, one, sfmin):  # type: ignore[no-untyped-def]
-    """LU of the GROUP entries of chunk t, each max(m, n) <= FIXED, in lockstep (their chains of
-    pivot search, division and update are independent, so they overlap).  Entry s is column-major
-    in W[t, s * FIXED * 2 * FIXED:] with columns of 2 * FIXED rows; every step works on the FIXED
-    rows below its diagonal (the look-ahead: the next column first, then its pivot search, then the
-    other columns).  Pivots (1-based) in P[t, s * FIXED + j], info in Q[t, s]."""
-    R = FIXED
-    S = 2 * R
-    WS = R * S
+def _update2(W, L, X, t, cc, m, i):  # type: ignore[no-untyped-def]
+    # Row i of the column at cc: steps j - 1's and j's rank-1 updates, in their order.
+    for s in range(LANES):
+        w = W[t, _U((cc + i) * LANES + s)] - X[t, _UROW + s] * L[t, _U((m + i) * LANES + s)]
+        W[t, _U((cc + i) * LANES + s)] = w - X[t, _UROW2 + s] * L[t, _U(i * LANES + s)]
+
+
+@_inline
+def _lu_lanes(W, L, X, B, Ix, t, m, n, pivot, one, sfmin):  # type: ignore[no-untyped-def]
+    """LU of the LANES entries of chunk t (lane s: element (i, c) in W[t, (c * m + i) * LANES +
+    s]), in each lane :func:`_lu`'s operations in its order, right-looking in column blocks of 2.
+    L[t, i * LANES + s]: the current column's multipliers, L[t, (m + i) * LANES + s] the previous
+    one's; X, B (the pivot search's best |re| + |im|) and Ix as laid out above."""
     k = min(m, n)
-    for s in range(GROUP):
-        Q[t, s] = 0
-        P[t, s * R] = _search(W, t, s * WS, R) if pivot else 0
+    for s in range(LANES):
+        Ix[t, _INFO + s] = 0
     for j in range(k):
-        jo = j * S + j
-        for s in range(GROUP):
-            w0 = s * WS
-            if pivot:
-                p = P[t, s * R + j]
-                for c in range(R):
-                    x = W[t, _U(w0 + c * S + j)]
-                    W[t, _U(w0 + c * S + j)] = W[t, _U(w0 + c * S + p)]
-                    W[t, _U(w0 + c * S + p)] = x
-                P[t, s * R + j] = p + 1
-            l0 = s * R
-            d = W[t, _U(w0 + jo)]
-            if d == 0:
-                if Q[t, s] == 0:
-                    Q[t, s] = j + 1
-                for i in range(R):
-                    L[t, _U(l0 + i)] = W[t, _U(w0 + jo + 1 + i)]
-            elif abs(d) >= sfmin:
-                r = one / d
-                for i in range(R):
-                    x = W[t, _U(w0 + jo + 1 + i)] * r
-                    W[t, _U(w0 + jo + 1 + i)] = x
-                    L[t, _U(l0 + i)] = x
-            else:
-                for i in range(R):
-                    x = W[t, _U(w0 + jo + 1 + i)] / d
-                    W[t, _U(w0 + jo + 1 + i)] = x
-                    L[t, _U(l0 + i)] = x
-            if j + 1 < n:
-                co = w0 + (j + 1) * S + j
-                u = W[t, _U(co)]
-                for i in range(R):
-                    W[t, _U(co + 1 + i)] = W[t, _U(co + 1 + i)] - u * L[t, _U(l0 + i)]
-                if pivot and j + 1 < k:
-                    P[t, s * R + j + 1] = _search(W, t, co + 1, R) + j + 1
-        for s in range(GROUP):
-            w0 = s * WS
-            l0 = s * R
-            for c in range(j + 2, n):
-                co = w0 + c * S + j
-                u = W[t, _U(co)]
-                for i in range(R):
-                    W[t, _U(co + 1 + i)] = W[t, _U(co + 1 + i)] - u * L[t, _U(l0 + i)]
+        jc = j * m
+        if pivot:
+            for s in range(LANES):
+                B[t, s] = _cabs1(W[t, _U((jc + j) * LANES + s)])
+                Ix[t, _ARGMAX + s] = j
+            for i in range(j + 1, m):
+                for s in range(LANES):
+                    v = _cabs1(W[t, _U((jc + i) * LANES + s)])
+                    more = v > B[t, s]
+                    B[t, s] = v if more else B[t, s]
+                    Ix[t, _ARGMAX + s] = i if more else Ix[t, _ARGMAX + s]
+            moved = 0
+            for s in range(LANES):
+                p = Ix[t, _ARGMAX + s]
+                Ix[t, _PIVOTS + j * LANES + s] = p + 1
+                moved += 0 if p == j else 1
+            if moved:  # every lane's interchange, without a branch per lane (j with j: unchanged)
+                for c in range(n):
+                    for s in range(LANES):
+                        p = Ix[t, _ARGMAX + s]
+                        x = W[t, _U((c * m + j) * LANES + s)]
+                        W[t, _U((c * m + j) * LANES + s)] = W[t, _U((c * m + p) * LANES + s)]
+                        W[t, _U((c * m + p) * LANES + s)] = x
+        for s in range(LANES):
+            d = W[t, _U((jc + j) * LANES + s)]
+            X[t, _PIVOT + s] = d
+            X[t, _RECIP + s] = one / (d if d != 0 else one)  # (a zero pivot's column is left unscaled)
+        special = 0  # lanes with a zero, tiny or NaN pivot
+        for s in range(LANES):
+            d = X[t, _PIVOT + s]
+            info = Ix[t, _INFO + s]
+            Ix[t, _INFO + s] = j + 1 if (d == 0) & (info == 0) else info
+            special += 0 if abs(d) >= sfmin else 1
+        if special == 0:
+            for i in range(j + 1, m):
+                for s in range(LANES):
+                    x = W[t, _U((jc + i) * LANES + s)] * X[t, _RECIP + s]
+                    W[t, _U((jc + i) * LANES + s)] = x
+                    L[t, _U(i * LANES + s)] = x
+        else:
+            for i in range(j + 1, m):
+                for s in range(LANES):
+                    x = W[t, _U((jc + i) * LANES + s)]
+                    d = X[t, _PIVOT + s]
+                    if abs(d) >= sfmin:
+                        x = x * X[t, _RECIP + s]
+                    elif d != 0:
+                        x = x / d
+                    W[t, _U((jc + i) * LANES + s)] = x
+                    L[t, _U(i * LANES + s)] = x
+        if j % 2 == 1:
+            # The second step of a pair: columns j + 1.. get both steps' updates in one pass (row j
+            # first: step j - 1's update of it, the multiplicand of step j's), in their order.
+            j0 = j - 1
+            for s in range(LANES):
+                X[t, _L10 + s] = W[t, _U((j0 * m + j) * LANES + s)]
+            for i in range(j + 1, m):  # step j - 1's multipliers, after this step's interchange
+                for s in range(LANES):
+                    L[t, _U((m + i) * LANES + s)] = W[t, _U((j0 * m + i) * LANES + s)]
+            for c in range(j + 1, n):
+                cc = c * m
+                for s in range(LANES):
+                    u = W[t, _U((cc + j0) * LANES + s)]
+                    X[t, _UROW + s] = u
+                    x = W[t, _U((cc + j) * LANES + s)] - u * X[t, _L10 + s]
+                    X[t, _UROW2 + s] = x
+                    W[t, _U((cc + j) * LANES + s)] = x
+                for i in range(j + 1, LANE_MAX, 2):
+                    if i >= m:
+                        break
+                    _update2(W, L, X, t, cc, m, i)
+                    if i + 1 >= m:
+                        break
+                    _update2(W, L, X, t, cc, m, i + 1)
+            continue
+        # The first step of a pair updates the pair's second column (all the columns right of it
+        # when it is the last step).
+        for c in range(j + 1, n if j + 1 == k else j + 2):
+            cc = c * m
+            for s in range(LANES):
+                X[t, _UROW + s] = W[t, _U((cc + j) * LANES + s)]
+            for i in range(j + 1, LANE_MAX, 2):
+                if i >= m:
+                    break
+                _update1(W, L, X, t, cc, i)
+                if i + 1 >= m:
+                    break
+                _update1(W, L, X, t, cc, i + 1)
 
 
 @_inline
@@ -444,69 +601,87 @@ def _lu_one(W, L, P, t, S, m, n, pivot, one, sfmin):  # type: ignore[no-untyped-
     return info
 
 
-def _getrf_small_parts(m: int, n: int, isz: int) -> tuple[int, int, int]:
-    """Elements of one chunk's row of W, L (``isz`` bytes each) and P (int32), each a whole number
-    of ALIGN bytes: room for one entry of this size and for a GROUP of FIXED-sized ones (whatever
-    the size, so that the workspace grows with it)."""
+def _getrf_small_parts(m: int, n: int, isz: int) -> tuple[int, int, int, int]:
+    """Elements of one chunk's row of W, L, X (``isz`` bytes each) and Ix (int64), each a whole
+    number of ALIGN bytes: room for getrf_small's LANES entries and for getrf_single's one of this
+    size (getrf_small's for min(m, LANE_MAX) x min(n, LANE_MAX) beyond: the workspace grows with
+    the size).  Its B, LANES reals, takes 64 bytes."""
+    ml, nl = min(m, LANE_MAX), min(n, LANE_MAX)
     S = _rows8(m + 7)
-    w = max(GROUP * FIXED * 2 * FIXED, n * S)
-    lr = max(GROUP * FIXED, (NB + 1) * S)
-    p = max(GROUP * FIXED, min(m, n))
-    return rounded(w * isz) // isz, rounded(lr * isz) // isz, rounded(4 * p) // 4
+    w = max(LANES * ml * nl, n * S)
+    lr = max(2 * LANES * ml, (NB + 1) * S)
+    x = 5 * LANES
+    ni = max(_PIVOTS + LANES * min(ml, nl), min(m, n))
+    return tuple(rounded(c * s) // s for c, s in ((w, isz), (lr, isz), (x, isz), (ni, 8)))  # type: ignore[return-value]
 
 
 def _getrf_small_bytes(m: int, n: int, isz: int) -> int:
-    """Scratch of one chunk of getrf_small: W, L, P and Q (a group's info)."""
-    w, lr, p = _getrf_small_parts(m, n, isz)
-    return layout((w, isz), (lr, isz), (p, 4), (GROUP, 4))
+    """Scratch of one chunk of getrf_small and getrf_single: W, L, X, B and Ix."""
+    w, lr, x, ni = _getrf_small_parts(m, n, isz)
+    return layout((w, isz), (lr, isz), (x, isz), (LANES, 8), (ni, 8))
 
 
 @kernel(contiguous=True, slp=True)
-def getrf_small(A, sa, lda, m, n, ipiv, sp, info, pivot, one, sfmin, W, L, P, Q, nb, nchunk, grouped):  # type: ignore[no-untyped-def]
-    """LU of the nb m x n entries of A, column-major from A's flat view (entry e at e * sa, column
-    c at c * lda), in place; pivots to ipiv[e * sp:] (when pivoting), info[e].  ``grouped`` (entries
-    of at most FIXED rows and columns that do not overlap): GROUP at a time, else one after
-    another.  Chunk t of nchunk takes a contiguous range of entries and row t of the scratch.
-    ``one``: 1 and -0 in the element type."""
+def getrf_small(A, sa, lda, m, n, ipiv, sp, info, pivot, one, sfmin, W, L, X, B, Ix, nb, nchunk):  # type: ignore[no-untyped-def]
+    """LU of the nb m x n entries of A (at most LANE_MAX rows and columns, not overlapping),
+    column-major from A's flat view (entry e at e * sa, column c at c * lda), in place, LANES at a
+    time (:func:`_lu_lanes`); pivots to ipiv[e * sp:] (when pivoting), info[e].  Chunk t of nchunk
+    takes a contiguous range of whole groups and row t of the scratch.  ``one``: 1 and -0 in the
+    element type."""
+    k = min(m, n)
+    whole = m & -LANES  # the rows in whole blocks, transposed as such
+    per = ((nb + nchunk - 1) // nchunk + LANES - 1) // LANES * LANES
+    for t in prange(nchunk):
+        lo, hi = t * per, min(nb, (t + 1) * per)
+        for e0 in range(lo, hi, LANES):
+            g = min(LANES, hi - e0)
+            for s in range(LANES):
+                Ix[t, _OFFSET + s] = (e0 + (s if s < g else 0)) * sa
+            for c in range(n):
+                for i in range(0, whole, LANES):
+                    _lanes_in(W, t, (c * m + i) * LANES, A, Ix, _OFFSET, c * lda + i, one)
+                for i in range(whole, m):
+                    for s in range(LANES):
+                        W[t, _U((c * m + i) * LANES + s)] = A[_U(Ix[t, _OFFSET + s] + c * lda + i)] + one[1]
+            _lu_lanes(W, L, X, B, Ix, t, m, n, pivot, one[0], sfmin)
+            for c in range(n):
+                for i in range(0, whole, LANES):
+                    _lanes_out(A, Ix, _OFFSET, c * lda + i, W, t, (c * m + i) * LANES)
+            for s in range(g):
+                e = e0 + s
+                o = e * sa
+                for c in range(n):
+                    for i in range(whole, m):
+                        A[_U(o + c * lda + i)] = W[t, _U((c * m + i) * LANES + s)] + one[1]
+                info[e] = Ix[t, _INFO + s]
+                if pivot:
+                    for j in range(k):
+                        ipiv[_U(e * sp + j)] = Ix[t, _U(_PIVOTS + j * LANES + s)]
+
+
+@kernel(contiguous=True, slp=True)
+def getrf_single(A, sa, lda, m, n, ipiv, sp, info, pivot, one, sfmin, W, L, P, nb, nchunk):  # type: ignore[no-untyped-def]
+    """LU of the nb m x n entries of A, laid out as for :func:`getrf_small`, one after another
+    (:func:`_lu_one`; pivots through P).  Chunk t of nchunk takes a contiguous range of entries
+    and row t of the scratch."""
     k = min(m, n)
     per = (nb + nchunk - 1) // nchunk
-    S = 2 * FIXED if grouped else _rows8(m + 7)
-    WS = FIXED * S
+    S = _rows8(m + 7)
     for t in prange(nchunk):
         for i in range(W.shape[1]):  # the spare rows start at zero
             W[t, i] = 0
-        lo, hi = t * per, min(nb, (t + 1) * per)
-        if grouped:
-            for e0 in range(lo, hi, GROUP):
-                for s in range(min(GROUP, hi - e0)):  # (the rest of a last, partial group is ignored)
-                    o = (e0 + s) * sa
-                    for c in range(n):
-                        for i in range(m):
-                            W[t, _U(s * WS + c * S + i)] = A[_U(o + c * lda + i)] + one[1]
-                _lu_group(W, L, P, Q, t, m, n, pivot, one[0], sfmin)
-                for s in range(min(GROUP, hi - e0)):
-                    e = e0 + s
-                    o = e * sa
-                    for c in range(n):
-                        for i in range(m):
-                            A[_U(o + c * lda + i)] = W[t, _U(s * WS + c * S + i)] + one[1]
-                    info[e] = Q[t, s]
-                    if pivot:
-                        for j in range(k):
-                            ipiv[e * sp + j] = P[t, s * FIXED + j]
-        else:
-            for e in range(lo, hi):
-                o = e * sa
-                for c in range(n):
-                    for i in range(m):
-                        W[t, _U(c * S + i)] = A[_U(o + c * lda + i)] + one[1]
-                info[e] = _lu_one(W, L, P, t, S, m, n, pivot, one[0], sfmin)
-                for c in range(n):
-                    for i in range(m):
-                        A[_U(o + c * lda + i)] = W[t, _U(c * S + i)] + one[1]
-                if pivot:
-                    for j in range(k):
-                        ipiv[e * sp + j] = P[t, j]
+        for e in range(t * per, min(nb, (t + 1) * per)):
+            o = e * sa
+            for c in range(n):
+                for i in range(m):
+                    W[t, _U(c * S + i)] = A[_U(o + c * lda + i)] + one[1]
+            info[e] = _lu_one(W, L, P, t, S, m, n, pivot, one[0], sfmin)
+            for c in range(n):
+                for i in range(m):
+                    A[_U(o + c * lda + i)] = W[t, _U(c * S + i)] + one[1]
+            if pivot:
+                for j in range(k):
+                    ipiv[e * sp + j] = P[t, j]
 
 
 # --- numba: small entries, many at a time ----------------------------------------------------------
@@ -1037,14 +1212,18 @@ def getrf(A: np.ndarray, ipiv: np.ndarray | None, info: np.ndarray, serial: bool
         p = _vector_rows(ipiv) if ipiv is not None else _no_pivots(nb)
         pflat, sp = _flat_rows(p)
         nchunk = _chunks(nb, serial)
-        w, lr, np_ = _getrf_small_parts(m, n, isz)
+        w, lr, x, ni = _getrf_small_parts(m, n, isz)
         ws = scratch(ws, nchunk * _getrf_small_bytes(m, n, isz))
         W, off = host_carve(ws, 0, (nchunk, w), a.dtype)
         L, off = host_carve(ws, off, (nchunk, lr), a.dtype)
-        P, off = host_carve(ws, off, (nchunk, np_), np.int32)
-        Q, _ = host_carve(ws, off, (nchunk, GROUP), np.int32)
-        getrf_small(flat, sa, ld, m, n, pflat, sp, info, pivot, _one_negzero(a.dtype), _sfmin(a.dtype), W, L, P, Q,
-                    nb, nchunk, max(m, n) <= FIXED and not serial)
+        X, off = host_carve(ws, off, (nchunk, x), a.dtype)
+        B, off = host_carve(ws, off, (nchunk, LANES), np.finfo(a.dtype).dtype)
+        Ix, _ = host_carve(ws, off, (nchunk, ni), np.int64)
+        args = (flat, sa, ld, m, n, pflat, sp, info, pivot, _one_negzero(a.dtype), _sfmin(a.dtype))
+        if max(m, n) <= LANE_MAX and not serial:
+            getrf_small(*args, W, L, X, B, Ix, nb, nchunk)
+        else:
+            getrf_single(*args, W, L, Ix, nb, nchunk)
         if ipiv is not None:
             _finish(ipiv, p)
         _finish(A, a)

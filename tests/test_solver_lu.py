@@ -15,12 +15,14 @@ order, the argument named, size queries) is tested separately at the end.
 from __future__ import annotations
 
 import inspect
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 import pytest
+import scipy.linalg as sl
 import scipy.linalg.lapack as lapack
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -369,15 +371,14 @@ def test_blocked_small_lu_gives_the_unblocked_bits() -> None:
             assert same_bits(A[e], w)
 
 
-def test_grouped_small_lu_gives_the_one_at_a_time_bits() -> None:
-    # Entries of at most FIXED rows and columns are factored GROUP at a time in lockstep, with
-    # rows of a constant count; overlapping ones (serial) one after another: the same bits,
-    # pivots and info, with singular members, ties between pivot candidates and a partial last
-    # group, in every precision (tall, wide and square).
+def test_small_lanes_give_the_one_at_a_time_bits() -> None:
+    # Entries of at most LANES rows and columns (one block of rows, no spare ones) factored LANES at a
+    # time give the one-at-a-time LU's bits, pivots and info, with singular members, ties between
+    # pivot candidates and a partial last group, in every precision (tall, wide and square).
     rng = np.random.default_rng(12)
-    batch = 3 * kl.GROUP + 2
+    batch = 3 * kl.LANES + 2
     for p in SDCZ:
-        for m, n in ((kl.FIXED, kl.FIXED), (kl.FIXED, 3), (4, kl.FIXED - 1)):
+        for m, n in ((kl.LANES, kl.LANES), (kl.LANES, 3), (4, kl.LANES - 1)):
             k = min(m, n)
             a = random(p, (batch, m, n), rng)
             a[1, :, 0] = 0  # info 1
@@ -1024,3 +1025,78 @@ def test_getrf_a_million_tiny_matrices_mixing_singular_and_regular(handle: Any, 
     assert regular.any() and zero.any()
     assert not got_info[sample][regular].any() and not scipy_info[regular].any()
     assert (got_info[sample][zero] == 1).all() and (scipy_info[zero] == 1).all()
+
+
+# --- small getrf, LANES entries at a time ---------------------------------------------------------------
+
+lane_sizes = st.integers(kl.LANES + 1, kl.LANE_MAX)  # a whole block of rows (transposed as one) and more
+
+
+@settings(max_examples=examples(30))
+@given(st.data())
+def test_getrf_lanes_match_scipy_lu_factor(handle: Any, data: st.DataObject) -> None:
+    # Entries of up to LANE_MAX rows and columns go LANES at a time, one per vector lane (rows in whole
+    # LANES x LANES blocks copied by shuffles, the others one by one; batches that end in a partial
+    # group): pivots and info as scipy.linalg.lu_factor's, the factors as close as rounding allows,
+    # padding, gaps and the pivot array (npvt) untouched; zero pivots (singular members) included.
+    p, flavour, _, gap, seed = data.draw(setup())
+    batch = 1 if flavour == "plain" else data.draw(st.integers(0, 3 * kl.LANES + 3))
+    m, n = data.draw(lane_sizes), data.draw(st.one_of(lane_sizes, rt.sizes(max_value=kl.LANE_MAX)))
+    if data.draw(st.booleans()):
+        m, n = n, m
+    lda = data.draw(rt.leading_dimensions(m, max_padding=3))
+    pivot = data.draw(st.booleans())
+    rng = np.random.default_rng(seed)
+    singular = singular_members(data.draw, batch)
+    a = (separated if pivot else dominant)(p, batch, m, n, rng, singular)
+    got, piv, info = run_getrf(handle, "getrf" if pivot else "getrf_npvt", p, flavour, a, lda, gap)
+    assert np.array_equal(info, [first_zero_column(x) for x in a])
+    if not batch or not min(m, n):
+        return
+    assert rt.lu_residual_ratio(a, *rt.unpack_lu(got), ipiv=piv, precision=p) < rt.RESIDUAL_THRESHOLD
+    if not pivot:
+        return
+    k = min(m, n)
+    for e in range(batch):
+        with warnings.catch_warnings():  # (singular members: lu_factor warns)
+            warnings.simplefilter("ignore", sl.LinAlgWarning)
+            # lu_factor takes square and tall matrices; a wide one's pivots are its leading square's.
+            ref, ref_piv = sl.lu_factor(a[e, :, :k] if m < n else a[e], check_finite=False)
+        assert np.array_equal(piv[e], ref_piv[:k] + 1), e
+        if e not in singular:
+            scale = np.abs(a[e]).max()
+            assert np.abs(got[e, :, :k] - ref[:, :k]).max() <= 64 * max(m, n) * p.eps * scale, e
+
+
+@pytest.mark.parametrize("p", SDCZ)
+def test_lanes_give_the_one_at_a_time_bits(p: Precision) -> None:
+    # The LANES-wide LU does in each lane what the one-at-a-time LU (overlapping entries, serial)
+    # does, in its order: the same bits, pivots and info, for zero, tiny (below sfmin: divided),
+    # NaN and infinite pivots, ties between pivot candidates, whole zero entries, tall, wide and
+    # square sizes with and without whole blocks of rows, with and without pivoting, a batch that
+    # ends in a partial group, and (double) one split over many chunks.
+    rng = np.random.default_rng(31)
+    tiny = np.finfo(p.dtype).tiny
+    for m, n in ((kl.LANE_MAX, kl.LANE_MAX), (kl.LANE_MAX, 9), (11, kl.LANE_MAX), (13, 13), (9, 10), (5, 12)):
+        batch = 3 * kl.LANES + 5 if p is not D or m != n else 150
+        k = min(m, n)
+        a = random(p, (batch, m, n), rng)
+        a[1, :, 0] = 0  # info 1
+        a[2, :, n - 1] = a[2, :, 0]  # a zero pivot late, or none
+        a[3] = np.round(2 * a[3])  # ties between |re| + |im|
+        a[4] *= tiny  # pivots below sfmin: the division branch
+        a[5, m // 2, k // 2] = np.nan
+        a[6, 0, 1] = np.inf
+        a[7] = 0
+        a[8, :, 3] *= tiny  # one tiny pivot among normal ones
+        for pivot in (True, False):
+            out = []
+            for serial in (False, True):
+                A, info = a.copy(), np.zeros(batch, np.int32)
+                ipiv = np.zeros((batch, k), np.int32) if pivot else None
+                kl.getrf(A, ipiv, info, serial)
+                out.append((A, ipiv, info))
+            (a1, p1, i1), (a2, p2, i2) = out
+            assert same_bits(a1, a2) and np.array_equal(i1, i2), (p, m, n, pivot)
+            assert p1 is None or np.array_equal(p1, p2), (p, m, n)
+            assert i1[1] == 1 and i1[7] == 1
