@@ -270,7 +270,8 @@ def launch_block_rows(c: Call, direction: Direction, stop: bool, alpha: Any, row
                       bounds: Any = None) -> None:
     """Enqueue :func:`kf.block_rows`: ``C := alpha A B + beta C`` for a BSR (``width < 0``) or blocked-ELL
     (``width >= 0``) matrix A of ``nblocks`` stored ``bdim x bdim`` blocks, the block rows in the groups of
-    ``bounds`` (an analysed partition; None: split evenly)."""
+    ``bounds`` (an analysed partition; None: split evenly).  One-column products on contiguous vectors run
+    the matrix-vector kernels (see :func:`kf.block_rows`)."""
     mb = Cm.shape[0] // bdim
     ncols = Cm.shape[1]
     isz = Cm.dtype.itemsize
@@ -626,7 +627,13 @@ def _hybmv(c: Call) -> None:
     if hyb.ell_nnz:
         launch_ell(c, trans, m, n, base, hyb.ell_width, hyb.ell_val, hyb.ell_col_ind, alpha, x, beta, y)
         beta = np.ones(1, c.dtype)  # the COO part adds to the ELL part's result
-    if hyb.coo_nnz:
+    if hyb.coo_nnz and trans is Operation.none:
+        # csr2hyb writes the COO part row by row: its rows are sorted, so they can run in parallel
+        isz = c.dtype.itemsize
+        c.launch(kf.coo_mv, alpha, hyb.coo_row_ind, hyb.coo_col_ind, base, hyb.coo_val, x, beta, y,
+                 flops=hyb.coo_nnz * (8.0 if c.dtype.kind == "c" else 2.0),
+                 bytes=float(hyb.coo_nnz * (isz + 2 * hyb.index_type.itemsize) + xlen * isz + 2 * ylen * isz))
+    elif hyb.coo_nnz:
         it = hyb.index_type
         launch_scatter(c, trans, _empty(it), hyb.coo_row_ind, hyb.coo_col_ind, base, -2, hyb.coo_val, alpha, x, beta,
                        y, hyb.coo_nnz)

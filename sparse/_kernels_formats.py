@@ -6,12 +6,17 @@ padding has column index -1 and value 0, and a row ends at its first column outs
 ``[0, n)``; a BSR or blocked-ELL block of ``bdim x bdim`` values stores element ``(r, c)`` at
 ``r * bdim + c`` (direction row) or ``c * bdim + r`` (direction column).
 
-Two product kernels serve every product of the module.  :func:`block_rows` (parallel over block
-rows) computes the non-transposed ones: ELL (blocked ELL with 1 x 1 blocks), blocked ELL, BSR, and
-gemvi / gemmi (a CSR operand is a BSR matrix with 1 x 1 blocks); it also scales by beta alone (no
-blocks, alpha 0).  :func:`scatter_product` computes the transposed ELL products and the COO ones
-(the COO part of a HYB matrix, COO (AoS) descriptors), scattering serially in storage order.  Both
-add each output's terms in an order fixed by the inputs: results are bitwise reproducible.
+The non-transposed products of the module launch :func:`block_rows`: ELL (blocked ELL with 1 x 1
+blocks), blocked ELL, BSR, and gemvi / gemmi (a CSR operand is a BSR matrix with 1 x 1 blocks); it also
+scales by beta alone (no blocks, alpha 0).  It sends the one-column products on contiguous vectors to
+the matrix-vector kernels :func:`bsr_mv` and :func:`ell_mv` (csrmv's for a CSR operand), whose loops
+know the vectors' unit stride and keep their sums in registers or in cache, and the rest to
+:func:`block_columns` (any number of columns, any layout).  :func:`coo_mv` computes the product of a
+row-sorted COO matrix (a HYB matrix's COO part) in parallel, :func:`scatter_product` the transposed
+ELL products and the other COO ones, scattering serially in storage order.  Every kernel adds each
+output's terms in an order fixed by the inputs (a row: its blocks or entries in storage order, a
+block's columns ascending), the same in all of them: results are bitwise reproducible and do not depend
+on the kernel chosen.
 
 The conversions are serial: they move memory, and a serial kernel compiles in a fraction of the
 time of a parallel one.  They move values as 32-bit words, so each compiles once per index type for
@@ -21,19 +26,305 @@ all four precisions.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
+from numba import njit, prange, uintp
 
 from rocmath.kernel import kernel
+
+from ._kernels import csrmv_rows
 
 # --- products -----------------------------------------------------------------------------------------
 
 
+def block_rows(direction, stop, alpha, row_ptr, base, width, col_ind, val, bdim, B, beta, C, bounds) -> None:
+    """``C := alpha A B + beta C`` for a block-row matrix A (arguments as :func:`block_columns`'s): the launch
+    entry of every non-transposed product.  One column on contiguous arrays goes to a matrix-vector kernel
+    (BSR: :func:`bsr_mv` on the block-row groups of ``bounds``, with 1 x 1 blocks csrmv's
+    :func:`._kernels.csrmv_rows`; ELL: :func:`ell_mv`), anything else to :func:`block_columns`.  All of
+    them add the terms in the same order: the choice never changes a bit."""
+    if C.shape[1] == 1:
+        x, y = B[:, 0], C[:, 0]
+        if all(a.flags.c_contiguous for a in (x, y, val, col_ind, row_ptr)) and (width < 0 or bdim == 1):
+            if width < 0 and bdim == 1:
+                if not (alpha[0] == 0 and beta[0] == 1):
+                    csrmv_rows(False, alpha, val, row_ptr, col_ind, base, x, beta, y, bounds)
+            elif width < 0:
+                bsr_mv(direction, alpha, row_ptr, base, col_ind, val, bdim, x, beta, y, bounds)
+            else:
+                ell_mv(stop, alpha, base, width, col_ind, val, x, beta, y)
+            return
+    block_columns(direction, stop, alpha, row_ptr, base, width, col_ind, val, bdim, B, beta, C, bounds)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _bsr_row_groups(di, dj, bd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1):  # pragma: no cover - numba
+    """Block rows ``r0 ..< r1`` of ``y := alpha A x + beta y``, ``bd x bd`` blocks with element ``(i, j)`` of
+    block ``k`` at ``k bd^2 + i di + j dj``.  Four rows of a block row run together, their sums in registers,
+    in one flat loop over the block row's (block, column) pairs: a loop per block would run only ``bd`` times
+    (the last group repeats the last row when 4 does not divide ``bd``; the copies are not stored)."""
+    ubd = uintp(bd)
+    bb = ubd * ubd
+    zero = np.zeros(1, y.dtype)[0]
+    for r in range(r0, r1):
+        lo = uintp(row_ptr[r] - base)
+        hi = uintp(row_ptr[r + 1] - base)
+        for g in range(0, bd, 4):
+            q0 = uintp(g) * di
+            q1 = uintp(min(g + 1, bd - 1)) * di
+            q2 = uintp(min(g + 2, bd - 1)) * di
+            q3 = uintp(min(g + 3, bd - 1)) * di
+            s0 = s1 = s2 = s3 = zero
+            if lo < hi:
+                k = lo
+                c0 = uintp(col_ind[k] - base) * ubd
+                off = k * bb
+                j = uintp(0)
+                for _ in range((hi - lo) * ubd):
+                    xj = x[c0 + j]
+                    e = off + j * dj
+                    s0 += val[e + q0] * xj
+                    s1 += val[e + q1] * xj
+                    s2 += val[e + q2] * xj
+                    s3 += val[e + q3] * xj
+                    j += uintp(1)
+                    if j == ubd:
+                        j = uintp(0)
+                        k += uintp(1)
+                        off += bb
+                        if k < hi:
+                            c0 = uintp(col_ind[k] - base) * ubd
+            row = uintp(r) * ubd + uintp(g)
+            y[row] = a * s0 if b == 0 else a * s0 + b * y[row]
+            if g + 1 < bd:
+                y[row + 1] = a * s1 if b == 0 else a * s1 + b * y[row + 1]
+            if g + 2 < bd:
+                y[row + 2] = a * s2 if b == 0 else a * s2 + b * y[row + 2]
+            if g + 3 < bd:
+                y[row + 3] = a * s3 if b == 0 else a * s3 + b * y[row + 3]
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _bsr_small(di, dj, bd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1):  # pragma: no cover - numba
+    """As :func:`_bsr_row_groups` (the same four-row groups, the same order of the terms) with a loop per block:
+    inlined with a literal ``bd`` of at most 4, that loop unrolls into straight code."""
+    ubd = uintp(bd)
+    bb = ubd * ubd
+    zero = np.zeros(1, y.dtype)[0]
+    for r in range(r0, r1):
+        lo = uintp(row_ptr[r] - base)
+        hi = uintp(row_ptr[r + 1] - base)
+        q0 = uintp(0)
+        q1 = uintp(min(1, bd - 1)) * di
+        q2 = uintp(min(2, bd - 1)) * di
+        q3 = uintp(min(3, bd - 1)) * di
+        s0 = s1 = s2 = s3 = zero
+        for k in range(lo, hi):
+            c0 = uintp(col_ind[k] - base) * ubd
+            off = k * bb
+            for j in range(ubd):
+                xj = x[c0 + j]
+                e = off + j * dj
+                s0 += val[e + q0] * xj
+                s1 += val[e + q1] * xj
+                s2 += val[e + q2] * xj
+                s3 += val[e + q3] * xj
+        row = uintp(r) * ubd
+        y[row] = a * s0 if b == 0 else a * s0 + b * y[row]
+        if bd > 1:
+            y[row + 1] = a * s1 if b == 0 else a * s1 + b * y[row + 1]
+        if bd > 2:
+            y[row + 2] = a * s2 if b == 0 else a * s2 + b * y[row + 2]
+        if bd > 3:
+            y[row + 3] = a * s3 if b == 0 else a * s3 + b * y[row + 3]
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _bsr_blocks(di, dj, bd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1, acc):  # pragma: no cover - numba
+    """As :func:`_bsr_row_groups` for large blocks: one pass over the blocks, so that a block is read once while
+    it is in cache, into ``acc`` (``bd`` sums), along its contiguous lines: a row-major block row by row (one
+    dot product each), a column-major one column by column (each row's terms still in column order)."""
+    ubd = uintp(bd)
+    bb = ubd * ubd
+    for r in range(r0, r1):
+        for i in range(bd):
+            acc[i] = 0
+        for k in range(uintp(row_ptr[r] - base), uintp(row_ptr[r + 1] - base)):
+            c0 = uintp(col_ind[k] - base) * ubd
+            off = k * bb
+            if di == 1:
+                for j in range(ubd):
+                    xj = x[c0 + j]
+                    e = off + j * dj
+                    for i in range(ubd):
+                        acc[i] += val[e + i] * xj
+            else:
+                for i in range(ubd):
+                    s = acc[i]
+                    e = off + i * di
+                    for j in range(ubd):
+                        s += val[e + j] * x[c0 + j]
+                    acc[i] = s
+        for i in range(bd):
+            row = uintp(r) * ubd + uintp(i)
+            y[row] = a * acc[i] if b == 0 else a * acc[i] + b * y[row]
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _ell_rows(stop, a, b, base, width, col_ind, val, x, y, r0, cnt):  # pragma: no cover - numba
+    """Rows ``r0 ..< r0 + cnt`` of an ELL product, walking the columns of the (column-major) arrays: each row
+    adds its entry ``p`` for ``p = 0, 1, ...`` in order while a slab reads contiguous runs; a column outside
+    ``[0, n)`` is padding, which ends the row (``stop``) or is skipped."""
+    m = y.shape[0]
+    n = uintp(x.shape[0])
+    acc = np.zeros(cnt, y.dtype)
+    live = np.ones(cnt, np.bool_)
+    ended = 0
+    for p in range(width):
+        if ended == cnt:
+            break
+        kb = uintp(p * m + r0)
+        for t in range(cnt):
+            if live[t]:
+                k = kb + uintp(t)
+                col = uintp(col_ind[k] - base)  # a negative column wraps past n
+                if col < n:
+                    acc[t] += val[k] * x[col]
+                elif stop:
+                    live[t] = False
+                    ended += 1
+    for t in range(cnt):
+        i = r0 + t
+        y[i] = a * acc[t] if b == 0 else a * acc[t] + b * y[i]
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _row_start(row_ind, t):  # pragma: no cover - numba
+    """The first entry at or after ``t`` that starts a row of the row-sorted indices (their length if none)."""
+    nnz = row_ind.shape[0]
+    while 0 < t < nnz and row_ind[t] == row_ind[t - 1]:
+        t += 1
+    return t
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _coo_rows(a, b, row_ind, base, col_ind, val, x, y, c, chunks):  # pragma: no cover - numba
+    """Chunk ``c`` of ``chunks`` of a row-sorted COO product: the entries ``lo ..< hi`` of an equal share moved
+    to row starts, and the rows from the first one's to the next chunk's (all of them for the first and last
+    chunks), which it alone scales by beta and then adds its entries to, in storage order."""
+    nnz = row_ind.shape[0]
+    m = y.shape[0]
+    lo = _row_start(row_ind, (nnz * c) // chunks)
+    hi = _row_start(row_ind, (nnz * (c + 1)) // chunks)
+    first = 0 if c == 0 else (row_ind[lo] - base if lo < nnz else m)
+    last = m if c + 1 == chunks else (row_ind[hi] - base if hi < nnz else m)
+    if b == 0:
+        for i in range(first, last):
+            y[i] = 0
+    elif b != 1:
+        for i in range(first, last):
+            y[i] = b * y[i]
+    if a == 0:
+        return
+    t = lo
+    while t < hi:
+        row = row_ind[t]
+        i = uintp(row - base)
+        s = y[i]
+        while t < hi and row_ind[t] == row:
+            s += a * val[t] * x[uintp(col_ind[t] - base)]
+            t += 1
+        y[i] = s
+
+
+#: Rows of an ELL matrix that :func:`ell_mv` sums together (their sums fit in the L1 cache in every precision).
+ELL_SLAB = 1024
+#: Entries of a COO matrix per parallel chunk of :func:`coo_mv` (at most 256 chunks).
+COO_CHUNK = 4096
+
+# Each parallel kernel below calls a function of its own for one group of rows rather than inlining the loop
+# nests into its parallel loop: numba's parallel passes would process them once more per signature (seconds of
+# compilation).  One kernel per format, too: a kernel serving all three compiles slower than the three together.
+
+
+@njit(nogil=True, cache=True, error_model="numpy")
+def _bsr_group(di, dj, bd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1):  # pragma: no cover - numba
+    # literal block dimensions for the smallest blocks, whose per-block loop overhead would dominate
+    if bd == 2:
+        _bsr_small(di, dj, 2, a, b, row_ptr, base, col_ind, val, x, y, r0, r1)
+    elif bd == 3:
+        _bsr_small(di, dj, 3, a, b, row_ptr, base, col_ind, val, x, y, r0, r1)
+    elif bd == 4:
+        _bsr_small(di, dj, 4, a, b, row_ptr, base, col_ind, val, x, y, r0, r1)
+    elif bd <= 8:
+        _bsr_row_groups(di, dj, bd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1)
+    else:
+        _bsr_blocks(di, dj, bd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1, np.empty(bd, y.dtype))
+
+
+@kernel(contiguous=True)
+def bsr_mv(direction, alpha, row_ptr, base, col_ind, val, bdim, x, beta, y, bounds):  # pragma: no cover - numba
+    """``y := alpha A x + beta y`` for a BSR matrix A of ``bdim x bdim`` blocks (block row ``r``: blocks
+    ``row_ptr[r] - base ..< row_ptr[r + 1] - base``), the block rows in ``len(bounds) - 1`` groups run in
+    parallel.  Each row adds its blocks in storage order, a block's columns ascending: blocks up to 8 x 8 four
+    rows at a time over a whole block row (2 x 2 to 4 x 4 in loops compiled for their size), larger ones block
+    by block.  ``alpha == 0 and beta == 1`` leaves y alone; beta == 0 never reads y."""
+    a = alpha[0]
+    b = beta[0]
+    if a == 0 and b == 1:
+        return
+    di = uintp(bdim) if direction == 0 else uintp(1)
+    dj = uintp(1) if direction == 0 else uintp(bdim)
+    for grp in prange(bounds.shape[0] - 1):
+        _bsr_group(di, dj, bdim, a, b, row_ptr, base, col_ind, val, x, y, bounds[grp], bounds[grp + 1])
+
+
+@njit(nogil=True, cache=True, error_model="numpy")
+def _ell_group(stop, a, b, base, width, col_ind, val, x, y, r0, cnt):  # pragma: no cover - numba
+    _ell_rows(stop, a, b, base, width, col_ind, val, x, y, r0, cnt)
+
+
+@kernel(contiguous=True)
+def ell_mv(stop, alpha, base, width, col_ind, val, x, beta, y):  # pragma: no cover - numba
+    """``y := alpha A x + beta y`` for an ``m x n`` ELL matrix A of width ``width``, slabs of ``ELL_SLAB`` rows in
+    parallel, each row adding its entries in order.  A column outside ``[0, n)`` is padding, which ends its row
+    (``stop``) or is skipped.  ``alpha == 0 and beta == 1`` leaves y alone; beta == 0 never reads y; width 0 only
+    scales (``alpha * 0 + beta y``)."""
+    a = alpha[0]
+    b = beta[0]
+    if a == 0 and b == 1:
+        return
+    m = y.shape[0]
+    for slab in prange((m + ELL_SLAB - 1) // ELL_SLAB):
+        r0 = slab * ELL_SLAB
+        _ell_group(stop, a, b, base, width, col_ind, val, x, y, r0, min(ELL_SLAB, m - r0))
+
+
+@njit(nogil=True, cache=True, error_model="numpy")
+def _coo_group(a, b, row_ind, base, col_ind, val, x, y, c, chunks):  # pragma: no cover - numba
+    _coo_rows(a, b, row_ind, base, col_ind, val, x, y, c, chunks)
+
+
+@kernel(contiguous=True)
+def coo_mv(alpha, row_ind, col_ind, base, val, x, beta, y):  # pragma: no cover - numba
+    """``y := alpha A x + beta y`` for a COO matrix A whose entries are sorted by row (a HYB matrix's COO part),
+    as :func:`scatter_product` computes it: y scaled (beta == 0 writes zeros), then each entry ``(i, j, v)``
+    adds ``alpha v x[j]`` to ``y[i]`` in storage order; alpha == 0 only scales.  Chunks of about ``COO_CHUNK``
+    entries cut at row starts run in parallel, each row (and its scaling) one chunk's.  ``alpha == 0 and
+    beta == 1`` leaves y alone."""
+    a = alpha[0]
+    b = beta[0]
+    if a == 0 and b == 1:
+        return
+    chunks = max(1, min(256, row_ind.shape[0] // COO_CHUNK))
+    for c in prange(chunks):
+        _coo_group(a, b, row_ind, base, col_ind, val, x, y, np.int64(c), chunks)
+
+
 @kernel
-def block_rows(direction, stop, alpha, row_ptr, base, width, col_ind, val, bdim, B, beta, C,
-               bounds):  # pragma: no cover - numba
+def block_columns(direction, stop, alpha, row_ptr, base, width, col_ind, val, bdim, B, beta, C,
+                  bounds):  # pragma: no cover - numba
     """``C := alpha A B + beta C`` for a block-row matrix A of ``bdim x bdim`` blocks, ``C`` holding
-    ``mb * bdim`` rows (``mb`` block rows) and ``B`` the rows ``col * bdim + c`` the blocks multiply.
-    The block rows in ``len(bounds) - 1`` groups run in parallel.
+    ``mb * bdim`` rows (``mb`` block rows) and ``B`` the rows ``col * bdim + c`` the blocks multiply, any
+    number of columns in any layout.  The block rows in ``len(bounds) - 1`` groups run in parallel.
 
     ``width < 0``: BSR, the blocks of block row ``r`` are ``row_ptr[r] - base ..< row_ptr[r + 1] - base``.
     ``width >= 0``: blocked ELL, the blocks are ``j * mb + r`` for ``j < width``; a block column outside
