@@ -12,7 +12,7 @@ import numpy as np
 from numba import carray, njit, prange
 
 from rocmath._kernels import _voidptr
-from rocmath.kernel import kernel
+from rocmath.kernel import _parallel_options, kernel
 
 BLOCK = 2048
 
@@ -155,7 +155,7 @@ def _unary_block(x, squares, s):  # type: ignore[no-untyped-def]
     return s
 
 
-@njit(parallel=True, nogil=True, cache=True)
+@njit(parallel=_parallel_options(True), nogil=True, cache=True)
 def _unary_sums(x, squares, part):  # type: ignore[no-untyped-def]
     # Block sums of one vector per batch entry, in the one summation order of every layout.
     nb, n = x.shape
@@ -172,7 +172,7 @@ def _unary_sums(x, squares, part):  # type: ignore[no-untyped-def]
                                       part[b, k])
 
 
-@kernel
+@kernel(parallel=False)  # (its parallel loop is _unary_sums')
 def asum(x, out):  # type: ignore[no-untyped-def]
     part = np.zeros((x.shape[0], (x.shape[1] + BLOCK - 1) // BLOCK), dtype=out.dtype)
     _unary_sums(x, False, part)

@@ -154,7 +154,8 @@ def dot_d(n: int) -> Problem:
 
 @bench_case("blas.nrm2_d", sizes={"quick": [1 << 20], "full": [1 << 16, 1 << 20, 10**7]})
 def nrm2_d(n: int) -> Problem:
-    """dnrm2 (overflow-safe, two passes) vs ``np.linalg.norm``."""
+    """dnrm2 (overflow-safe: one pass, a scaled second one only if the sum of squares over- or
+    underflows) vs ``np.linalg.norm``."""
     from .level1 import dnrm2
 
     rng = np.random.default_rng(SEED)

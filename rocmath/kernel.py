@@ -34,6 +34,26 @@ def cache_dir() -> str:
     return os.path.join(base, "rocmath", "numba")
 
 
+#: numba's cache index does not record compile options, only the source file's time stamp: a
+#: change in how every kernel is compiled (``_parallel_options``) needs a new cache folder.
+CACHE_FLAVOUR = "prange-only"
+
+
+def _parallel_options(parallel: bool) -> Any:
+    """numba's ``parallel`` option for a kernel: its ``prange`` loops only.
+
+    With ``parallel=True`` numba also turns ``np.zeros``, array expressions and array reductions
+    into parallel regions of their own: each wakes the thread team (a scheduler wake-up per region
+    when idle threads sleep), costs a compiled region, and an implicit reduction's bits depend on
+    the thread count.  Kernels say where they are parallel with ``prange``.  (A new dict each time:
+    numba empties the one it is given.)
+    """
+    if not parallel:
+        return False
+    return {"prange": True, "comprehension": False, "reduction": False, "inplace_binop": False,
+            "setitem": False, "numpy": False, "stencil": False, "fusion": False}
+
+
 def _install_cache_locator() -> None:
     # numba caches beside the source by default.  Inside site-packages those files are not
     # in the wheel's RECORD, so `pip uninstall` leaves a rocmath/__pycache__ behind, which
@@ -51,7 +71,7 @@ def _install_cache_locator() -> None:
         def __init__(self, py_func: Any, py_file: str):
             self._py_file = py_file
             self._lineno = py_func.__code__.co_firstlineno
-            self._cache_path = os.path.join(cache_dir(), self.get_suitable_cache_subpath(py_file))
+            self._cache_path = os.path.join(cache_dir(), CACHE_FLAVOUR, self.get_suitable_cache_subpath(py_file))
 
         def get_cache_path(self) -> str:
             return self._cache_path
@@ -163,7 +183,7 @@ def kernel(fn: F | None = None, *, parallel: bool = True, fastmath: bool | set[s
         # Functions typed at a prompt (python -c, a REPL, a notebook) have no file to cache beside.
         source = getattr(getattr(f, "__code__", None), "co_filename", "")
         cache = bool(source) and os.path.isfile(source)
-        return Kernel(numba.njit(parallel=parallel, nogil=True, cache=cache, fastmath=fastmath,
+        return Kernel(numba.njit(parallel=_parallel_options(parallel), nogil=True, cache=cache, fastmath=fastmath,
                                  error_model="numpy")(f), contiguous, slp)
 
     return wrap if fn is None else wrap(fn)

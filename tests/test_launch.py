@@ -291,6 +291,27 @@ def test_kernel_decorator_options():
     assert got[0] == np.inf and got[1] == -np.inf and np.isnan(got[2])
 
 
+def test_kernels_are_parallel_only_in_their_prange_loops():
+    # numba's parallel=True would also run np.zeros, array expressions and array reductions as
+    # parallel regions of their own (each waking the thread team; an implicit reduction's bits
+    # depend on the thread count): a kernel's only region is its prange loop.
+    source = (
+        "def twice_then_sum(x, out):\n"
+        "    t = np.zeros(x.shape[0] + 1)\n"  # (not fused with the loop)
+        "    for i in prange(x.shape[0]):\n"
+        "        t[i] = 2 * x[i]\n"
+        "    out[0] = (t * 3).sum()\n"
+    )
+    scope = {"np": np, "prange": prange}
+    exec(source, scope)  # no source file: compiled here, not loaded from the cache (no diagnostics then)
+    k = rm.kernel(scope["twice_then_sum"])
+    x, out = np.arange(1000.0), np.zeros(1)
+    k.entry_point(x, out)(x, out)
+    assert out[0] == 6 * x.sum()
+    (sig,) = k.dispatcher.signatures
+    assert k.dispatcher.get_metadata(sig)["parfor_diagnostics"].count_parfors() == 1
+
+
 def test_rocmath_kernels_cache_outside_the_package(tmp_path, monkeypatch):
     # Cache files beside an installed package survive `pip uninstall` and then shadow an
     # editable install as a namespace package, so rocmath's kernels cache elsewhere.
