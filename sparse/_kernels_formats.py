@@ -56,6 +56,26 @@ def block_rows(direction, stop, alpha, row_ptr, base, width, col_ind, val, bdim,
 
 
 @njit(nogil=True, cache=True, inline="always")
+def _rows4(g, bd, di):  # pragma: no cover - numba
+    """Offsets in a block of rows g ..< g + 4 (the last row repeated past ``bd``)."""
+    return (uintp(g) * di, uintp(min(g + 1, bd - 1)) * di, uintp(min(g + 2, bd - 1)) * di,
+            uintp(min(g + 3, bd - 1)) * di)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _put4(y, row, rows, a, b, s0, s1, s2, s3):  # pragma: no cover - numba
+    """``y[row + q] := a s_q + b y[row + q]`` for the first ``rows`` (up to four) of the sums; b == 0 never
+    reads y."""
+    y[row] = a * s0 if b == 0 else a * s0 + b * y[row]
+    if rows > 1:
+        y[row + 1] = a * s1 if b == 0 else a * s1 + b * y[row + 1]
+    if rows > 2:
+        y[row + 2] = a * s2 if b == 0 else a * s2 + b * y[row + 2]
+    if rows > 3:
+        y[row + 3] = a * s3 if b == 0 else a * s3 + b * y[row + 3]
+
+
+@njit(nogil=True, cache=True, inline="always")
 def _bsr_row_groups(di, dj, bd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1):  # pragma: no cover - numba
     """Block rows ``r0 ..< r1`` of ``y := alpha A x + beta y``, ``bd x bd`` blocks with element ``(i, j)`` of
     block ``k`` at ``k bd^2 + i di + j dj``.  Four rows of a block row run together, their sums in registers,
@@ -68,10 +88,7 @@ def _bsr_row_groups(di, dj, bd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1)
         lo = uintp(row_ptr[r] - base)
         hi = uintp(row_ptr[r + 1] - base)
         for g in range(0, bd, 4):
-            q0 = uintp(g) * di
-            q1 = uintp(min(g + 1, bd - 1)) * di
-            q2 = uintp(min(g + 2, bd - 1)) * di
-            q3 = uintp(min(g + 3, bd - 1)) * di
+            q0, q1, q2, q3 = _rows4(g, bd, di)
             s0 = s1 = s2 = s3 = zero
             if lo < hi:
                 k = lo
@@ -92,14 +109,7 @@ def _bsr_row_groups(di, dj, bd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1)
                         off += bb
                         if k < hi:
                             c0 = uintp(col_ind[k] - base) * ubd
-            row = uintp(r) * ubd + uintp(g)
-            y[row] = a * s0 if b == 0 else a * s0 + b * y[row]
-            if g + 1 < bd:
-                y[row + 1] = a * s1 if b == 0 else a * s1 + b * y[row + 1]
-            if g + 2 < bd:
-                y[row + 2] = a * s2 if b == 0 else a * s2 + b * y[row + 2]
-            if g + 3 < bd:
-                y[row + 3] = a * s3 if b == 0 else a * s3 + b * y[row + 3]
+            _put4(y, uintp(r) * ubd + uintp(g), bd - g, a, b, s0, s1, s2, s3)
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -112,10 +122,7 @@ def _bsr_small(di, dj, bd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1):  # 
     for r in range(r0, r1):
         lo = uintp(row_ptr[r] - base)
         hi = uintp(row_ptr[r + 1] - base)
-        q0 = uintp(0)
-        q1 = uintp(min(1, bd - 1)) * di
-        q2 = uintp(min(2, bd - 1)) * di
-        q3 = uintp(min(3, bd - 1)) * di
+        q0, q1, q2, q3 = _rows4(0, bd, di)
         s0 = s1 = s2 = s3 = zero
         for k in range(lo, hi):
             c0 = uintp(col_ind[k] - base) * ubd
@@ -127,14 +134,7 @@ def _bsr_small(di, dj, bd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1):  # 
                 s1 += val[e + q1] * xj
                 s2 += val[e + q2] * xj
                 s3 += val[e + q3] * xj
-        row = uintp(r) * ubd
-        y[row] = a * s0 if b == 0 else a * s0 + b * y[row]
-        if bd > 1:
-            y[row + 1] = a * s1 if b == 0 else a * s1 + b * y[row + 1]
-        if bd > 2:
-            y[row + 2] = a * s2 if b == 0 else a * s2 + b * y[row + 2]
-        if bd > 3:
-            y[row + 3] = a * s3 if b == 0 else a * s3 + b * y[row + 3]
+        _put4(y, uintp(r) * ubd, bd, a, b, s0, s1, s2, s3)
 
 
 @njit(nogil=True, cache=True, inline="always")
