@@ -2,8 +2,8 @@
 
 ``rocmath-bench blas ...`` is rocblas-bench's command line instead (see
 :mod:`rocmath.bench.rocblas_cli`; ``solver``, ``fft`` and ``sparse`` likewise for rocsolver-bench,
-rocfft-bench and rocsparse-bench); ``rocmath-bench compare A B`` times two revisions or
-configurations against each other (:mod:`rocmath.bench.compare`); ``rocmath-bench check
+rocfft-bench and rocsparse-bench); ``rocmath-bench compare A B`` (or ``--compare A B``) times two
+revisions or configurations against each other (:mod:`rocmath.bench.compare`); ``rocmath-bench check
 BASELINE.json [CURRENT.json]`` flags regressions against saved results, recording the baseline of
 this machine when it is missing (:mod:`rocmath.bench.check`);
 ``rocmath-bench plot`` draws saved results (:mod:`rocmath.bench.plot`); ``rocmath-bench --yaml
@@ -34,7 +34,12 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="rocmath-bench",
         description="Time rocmath (cold, then warm interleaved with its NumPy/SciPy reference) and check "
-                    "its results.  ratio = reference median / rocmath median (>1: rocmath is faster).")
+                    "its results.  ratio = reference median / rocmath median (>1: rocmath is faster).",
+        epilog="other commands (each with its own --help): blas | solver | fft | sparse ARGS (rocblas-bench, "
+               "rocsolver-bench, rocfft-bench and rocsparse-bench command lines); compare (or --compare) A B "
+               "(two git revisions or env:NAME=VALUE configurations, interleaved); check BASELINE.json "
+               "[CURRENT.json] (regressions against saved results); plot RESULTS.json...; --yaml FILE... "
+               "(a list of problems in one process)")
     p.add_argument("--suite", default=None, help="suite to run: quick (default), full, ...")
     p.add_argument("--filter", default=None, metavar="SUBSTRING", help="only cases whose name contains SUBSTRING")
     p.add_argument("--repeats", type=_positive, default=DEFAULT_REPEATS, metavar="N",
@@ -142,7 +147,7 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None,
         from .rocfft_cli import main as fft_main
 
         return fft_main(argv[1:], out=out)
-    if argv[:1] == ["compare"]:  # two revisions or configurations, call by call
+    if argv[:1] in (["compare"], ["--compare"]):  # two revisions or configurations, call by call
         from .compare import main as compare_main
 
         return compare_main(argv[1:], out=out)

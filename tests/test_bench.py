@@ -435,6 +435,19 @@ def test_compare_two_configurations_end_to_end(tmp_path: Any) -> None:
         "B faster", "B slower", "same (within noise)")
 
 
+def test_compare_is_reached_as_the_issue_spells_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `rocmath-bench --compare A B` and `rocmath-bench compare A B` are the same command.
+    from rocmath.bench import cli, compare
+
+    seen: list[list[str]] = []
+    monkeypatch.setattr(compare, "main", lambda argv, out=None: seen.append(list(argv)) or 0)
+    for first in ("--compare", "compare"):
+        assert cli.main([first, "HEAD", ".", "--filter", "saxpy"], out=io.StringIO()) == 0
+    assert seen == [["HEAD", ".", "--filter", "saxpy"]] * 2
+    help_text = cli._parser().format_help()
+    assert all(word in help_text for word in ("--compare", "check", "plot", "--yaml", "rocblas-bench"))
+
+
 def test_compare_rejects_a_bad_side() -> None:
     from rocmath.bench.compare import main as compare_main
 
