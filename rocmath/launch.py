@@ -5,7 +5,7 @@ when the work is enqueued (a kernel that would run past the end of its
 allocation is refused with :class:`MemoryAccessFault`, naming the operation, the
 argument, the allocation and the offset), and when the stream reaches the work
 it turns them into numpy views and calls the kernel, usually a numba
-``@njit(parallel=True, nogil=True, cache=True)`` function (see :mod:`rocmath.kernel`).
+``@njit(nogil=True, cache=True)`` function, parallel in its ``prange`` loops only (see :mod:`rocmath.kernel`).
 Each launch leaves a :class:`LaunchRecord` (name, stream, start/end, flops, bytes)
 for profilers and the bench.
 """
