@@ -104,10 +104,11 @@ class Kernel:
     contiguous views), so that numba knows their unit stride and the loops vectorize.
     """
 
-    def __init__(self, dispatcher: Any, contiguous: bool = False, slp: bool = False):
+    def __init__(self, dispatcher: Any, contiguous: bool = False, slp: bool = False, loops: bool = True):
         self.dispatcher = dispatcher
         self.contiguous = contiguous
         self.slp = slp
+        self.loops = loops
         self._entries: dict[tuple[Any, ...], Any] = {}
         self.__name__ = getattr(dispatcher, "__name__", "kernel")
         self.__doc__ = getattr(dispatcher, "__doc__", None)
@@ -133,7 +134,7 @@ class Kernel:
         entry = self._entries.get(key)
         if entry is None:
             sig = tuple(_relaxed(numba.typeof(a), self.contiguous) for a in args)
-            with _slp_vectorizer() if self.slp else contextlib.nullcontext():
+            with _vectorizers(self.slp, self.loops) if self.slp or not self.loops else contextlib.nullcontext():
                 self.dispatcher.compile(sig)
             entry = self._entries[key] = self.dispatcher.overloads[sig].entry_point
         return entry
@@ -145,20 +146,22 @@ def _scalar_key(a: Any) -> Any:
 
 
 @contextlib.contextmanager
-def _slp_vectorizer() -> Iterator[None]:
-    """LLVM's SLP vectorizer on for the compilations inside the block.  numba switched it off
-    by default after miscompilations (numba#8852); kernels opt in one by one, each checked
-    against NumPy by the tests.  numba reads the setting whenever it builds a pass pipeline,
-    and its compiler lock (re-entrant) keeps other threads' compilations out meanwhile."""
+def _vectorizers(slp: bool, loops: bool) -> Iterator[None]:
+    """LLVM's SLP vectorizer on (``slp``) and its loop vectorizer off (``not loops``) for the
+    compilations inside the block.  numba switched the SLP vectorizer off by default after
+    miscompilations (numba#8852); kernels opt in one by one, each checked against NumPy by the
+    tests.  numba reads the settings whenever it builds a pass pipeline, and its compiler lock
+    (re-entrant) keeps other threads' compilations out meanwhile."""
     from numba.core.compiler_lock import global_compiler_lock
 
+    config = numba.core.config
     with global_compiler_lock:
-        old = numba.core.config.SLP_VECTORIZE
-        numba.core.config.SLP_VECTORIZE = 1
+        old = config.SLP_VECTORIZE, config.LOOP_VECTORIZE
+        config.SLP_VECTORIZE, config.LOOP_VECTORIZE = int(slp or old[0]), int(loops and old[1])
         try:
             yield
         finally:
-            numba.core.config.SLP_VECTORIZE = old
+            config.SLP_VECTORIZE, config.LOOP_VECTORIZE = old
 
 
 def _relaxed(t: Any, keep_c: bool = False) -> Any:
@@ -168,7 +171,7 @@ def _relaxed(t: Any, keep_c: bool = False) -> Any:
 
 
 def kernel(fn: F | None = None, *, parallel: bool = True, fastmath: bool | set[str] = False,
-           contiguous: bool = False, slp: bool = False) -> Any:
+           contiguous: bool = False, slp: bool = False, loops: bool = True) -> Any:
     """Compile a kernel: ``numba.njit`` with ``cache=True``, ``nogil=True`` and numpy's
     error model (division by zero gives inf/NaN, as on a GPU, instead of raising),
     wrapped in a :class:`Kernel` that compiles once per dtypes and ranks.
@@ -177,14 +180,16 @@ def kernel(fn: F | None = None, *, parallel: bool = True, fastmath: bool | set[s
     arguments: the launcher did.  ``contiguous=True``: see :class:`Kernel`.  ``slp=True``
     compiles with LLVM's SLP vectorizer, which numba leaves off: register-tiled loops whose
     short constant-length row loops are unrolled before the loop vectorizer sees them only
-    become vector code through it.
+    become vector code through it.  ``loops=False`` compiles without LLVM's loop vectorizer:
+    for loops over short constant-length vectors (SLP's work) whose outer loop it would otherwise
+    turn into gathers and scatters.
     """
     def wrap(f: F) -> Any:
         # Functions typed at a prompt (python -c, a REPL, a notebook) have no file to cache beside.
         source = getattr(getattr(f, "__code__", None), "co_filename", "")
         cache = bool(source) and os.path.isfile(source)
         return Kernel(numba.njit(parallel=_parallel_options(parallel), nogil=True, cache=cache, fastmath=fastmath,
-                                 error_model="numpy")(f), contiguous, slp)
+                                 error_model="numpy")(f), contiguous, slp, loops)
 
     return wrap if fn is None else wrap(fn)
 

@@ -17,7 +17,8 @@ As in :mod:`rocmath.solver._kernels_lu`, the path depends on sizes only:
 Semantics are LAPACK's: the small potrf is LAPACK's unblocked potf2 (per column: the
 diagonal from a dot product, then the column below by a matrix-vector product and a
 scaling; entries of order at most ``FIXED`` that do not overlap run right-looking, ``GROUP``
-at a time in lockstep, each element's updates in potf2's order, so with potf2's bits); a
+at a time in lockstep, and those of order at most ``LANE_MAX`` ``LANES`` at a time, one per
+vector lane, each element's updates in potf2's order, so with potf2's bits); a
 leading minor that is not positive definite (``ajj <= 0`` or NaN) stops the factorization
 of that entry with ``info = j``, ``A(j, j) = ajj`` and the columns after it untouched.
 Complex diagonals use their real part.  trtri (non-unit) and potri find the first exact
@@ -43,11 +44,14 @@ from rocmath.kernel import kernel
 
 from ._kernels_lu import (
     _CELLS,
+    LANES,
     _addresses,
     _cells,
     _colmajor,
     _finish,
     _flat_colmajor,
+    _lanes_in,
+    _lanes_out,
     _ld,
     _one_negzero,
 )
@@ -56,9 +60,15 @@ from ._workspace import carve2, chunk_count, chunk_of, host_carve, layout, round
 
 #: Entries with n up to SMALL run as numba code.
 SMALL = 64
-#: Small potrf factors entries of order at most FIXED GROUP at a time in lockstep.
+#: Small potrf factors entries of order at most FIXED GROUP at a time in lockstep ...
 FIXED = 8
 GROUP = 4
+#: ... and larger ones of order at most LANE_MAX LANES (the LU's) at a time, one per vector lane,
+#: PANEL columns per pass of the trailing update, in at most LANE_CHUNKS chunks (each holding LANES
+#: whole matrices of scratch: plenty of chunks for a few threads, a bounded workspace).
+LANE_MAX = 64
+PANEL = 4
+LANE_CHUNKS = 16
 
 #: Operation codes of the shared kernels.
 POTRF, POTRS, POSV, POTRI, TRTRI, LAUUM = range(6)
@@ -394,6 +404,154 @@ def potrf_group(A, sa, lda, n, upper, info, one, rone, W, L, Q, D, nb, nchunk): 
                 info[e] = f
 
 
+# --- numba: small potrf, LANES entries at a time --------------------------------------------------------
+#
+# Lane s of every vector is entry s of a group of LANES: element (i, c) of the lower triangles sits in
+# W[t, (c * n + i) * LANES:][:LANES] (moved in and out by the LU's 8 x 8 block transposes where whole blocks
+# of rows fit), so each update of a right-looking Cholesky is one vector operation across the entries.  The
+# columns are factored PANEL at a time: the panel's columns (copied to L, apart from W, so that the updates
+# provably do not overlap what they read), then the later columns, each element taking the panel's terms in
+# column order.  Every element thus takes potf2's terms in potf2's order: the bits are potf2's.
+
+
+@_inline
+def _chol_lanes(W, L, V, Q, D, t, n, rone):  # type: ignore[no-untyped-def]
+    """L L^H of the LANES lower triangles of chunk t in W, in place.  L[t]: the panel's columns
+    (PANEL * n * LANES elements); V[t]: LANES reciprocals; Q[t, s]: info of lane s; D[t, s]: its failed
+    diagonal (the lane holds garbage from that column on).  Indices are unsigned: numba then skips
+    its negative-index wrap-around on every access."""
+    rzero = rone - rone
+    t = _U(t)
+    un = _U(n)
+    ln = _U(LANES)
+    cs = un * ln  # one column of every lane
+    for s in range(LANES):
+        Q[t, s] = 0
+    for j0 in range(_U(0), un, _U(PANEL)):
+        j1 = min(un, j0 + _U(PANEL))
+        for j in range(j0, j1):
+            d = j * cs + j * ln
+            for s in range(LANES):
+                ajj = W[t, d + _U(s)].real
+                if not ajj > rzero and Q[t, s] == 0:  # NaN too
+                    Q[t, s] = j + 1
+                    D[t, s] = ajj
+                ajj = np.sqrt(ajj)
+                W[t, d + _U(s)] = ajj
+                V[t, s] = rone / ajj
+            lj = (j - j0) * cs
+            for i in range(j + _U(1), un):  # column j below the diagonal, times 1 / ajj
+                o = j * cs + i * ln
+                for s in range(LANES):
+                    x = W[t, o + _U(s)] * V[t, s]
+                    W[t, o + _U(s)] = x
+                    L[t, lj + i * ln + _U(s)] = x
+            for c in range(j + _U(1), j1):  # the panel's later columns
+                for i in range(c, un):
+                    o = c * cs + i * ln
+                    for s in range(LANES):
+                        W[t, o + _U(s)] = W[t, o + _U(s)] - np.conj(L[t, lj + c * ln + _U(s)]) * L[
+                            t, lj + i * ln + _U(s)]
+        for c in range(j1, un):  # the later columns: the panel's terms, in column order, per element
+            if j1 - j0 == _U(PANEL):
+                for i in range(c, un):
+                    o = c * cs + i * ln
+                    p = i * ln
+                    q = c * ln
+                    for s in range(LANES):
+                        w = W[t, o + _U(s)]
+                        w = w - np.conj(L[t, q + _U(s)]) * L[t, p + _U(s)]
+                        w = w - np.conj(L[t, cs + q + _U(s)]) * L[t, cs + p + _U(s)]
+                        w = w - np.conj(L[t, 2 * cs + q + _U(s)]) * L[t, 2 * cs + p + _U(s)]
+                        w = w - np.conj(L[t, 3 * cs + q + _U(s)]) * L[t, 3 * cs + p + _U(s)]
+                        W[t, o + _U(s)] = w
+            else:
+                for k in range(j1 - j0):
+                    lk = k * cs
+                    for i in range(c, un):
+                        o = c * cs + i * ln
+                        for s in range(LANES):
+                            W[t, o + _U(s)] = W[t, o + _U(s)] - np.conj(L[t, lk + c * ln + _U(s)]) * L[
+                                t, lk + i * ln + _U(s)]
+
+
+def lane_chunks(batch: int) -> int:
+    """Chunks potrf_lanes splits a batch in: at most LANE_CHUNKS, and none without a whole group."""
+    return max(1, min(chunk_count(batch), -(-batch // LANES), LANE_CHUNKS))
+
+
+def _lane_parts(n: int, isz: int) -> tuple[int, int, int, int]:
+    """Elements of one chunk's row of potrf_lanes' W, L, V (``isz`` bytes each) and Ix (int64), whole
+    multiples of ALIGN bytes."""
+    return tuple(rounded(c * sz) // sz for c, sz in ((n * n * LANES, isz), (PANEL * n * LANES, isz),
+                                                      (LANES, isz), (LANES, 8)))  # type: ignore[return-value]
+
+
+def _lane_bytes(n: int, batch: int, isz: int) -> int:
+    """Scratch of potrf_lanes on ``batch`` entries of order n: per chunk W, L, V, Ix, Q (info), D."""
+    w, lr, v, ix = _lane_parts(n, isz)
+    return lane_chunks(batch) * layout((w, isz), (lr, isz), (v, isz), (ix, 8), (LANES, 4), (LANES, isz))
+
+
+@kernel(contiguous=True, slp=True, loops=False)
+def potrf_lanes(A, sa, lda, n, upper, info, one, rone, W, L, V, Ix, Q, D, nb, nchunk):  # type: ignore[no-untyped-def]
+    """potrf of nb entries of order n <= LANE_MAX that do not overlap, column-major from A's flat view
+    (entry e at e * sa, column c at c * lda), LANES at a time (:func:`_chol_lanes`); chunk t of nchunk
+    takes a contiguous range of whole groups and row t of the scratch (the lanes past a last, partial
+    group repeat its first entry: the same values, written to it again).  The ``upper`` triangle U is
+    factored as L = U^H.  ``one``: 1 and -0 in the element type; ``rone``: 1 in the real type.  An entry
+    that is not positive definite keeps its columns from the failed one on but for that diagonal
+    (potf2's), its factored columns before."""
+    per = ((nb + nchunk - 1) // nchunk + LANES - 1) // LANES * LANES
+    for t in prange(nchunk):
+        lo, hi = t * per, min(nb, (t + 1) * per)
+        for e0 in range(lo, hi, LANES):
+            g = min(LANES, hi - e0)
+            for s in range(LANES):
+                Ix[t, s] = (e0 + (s if s < g else 0)) * sa
+            for c in range(n):
+                if upper:
+                    for i in range(c, n):
+                        for s in range(LANES):
+                            W[t, _U((c * n + i) * LANES + s)] = np.conj(A[_U(Ix[t, s] + i * lda + c)])
+                else:
+                    i = c - c % LANES  # whole blocks of rows from the one holding the diagonal
+                    while i + LANES <= n:
+                        _lanes_in(W, t, (c * n + i) * LANES, A, Ix, 0, c * lda + i, one)
+                        i += LANES
+                    for r in range(i, n):
+                        for s in range(LANES):
+                            W[t, _U((c * n + r) * LANES + s)] = A[_U(Ix[t, s] + c * lda + r)]
+            _chol_lanes(W, L, V, Q, D, t, n, rone[0])
+            for s in range(LANES):  # a failed lane: its columns from the failed one on as they were
+                f = Q[t, s]
+                if f == 0:
+                    continue
+                for c in range(f - 1, n):
+                    for i in range(c, n):
+                        at = _U((c * n + i) * LANES + s)
+                        W[t, at] = np.conj(A[_U(Ix[t, s] + i * lda + c)]) if upper else A[_U(Ix[t, s] + c * lda + i)]
+                W[t, _U(((f - 1) * n + f - 1) * LANES + s)] = D[t, s]
+            for c in range(n):
+                if upper:
+                    for i in range(c, n):
+                        for s in range(g):
+                            A[_U(Ix[t, s] + i * lda + c)] = np.conj(W[t, _U((c * n + i) * LANES + s)])
+                else:
+                    i = min(n, (c + LANES - 1) // LANES * LANES)  # the rows before whole blocks, one by one
+                    for r in range(c, i):
+                        for s in range(g):
+                            A[_U(Ix[t, s] + c * lda + r)] = W[t, _U((c * n + r) * LANES + s)]
+                    while i + LANES <= n:
+                        _lanes_out(A, Ix, 0, c * lda + i, W, t, (c * n + i) * LANES)
+                        i += LANES
+                    for r in range(i, n):
+                        for s in range(g):
+                            A[_U(Ix[t, s] + c * lda + r)] = W[t, _U((c * n + r) * LANES + s)]
+            for s in range(g):
+                info[e0 + s] = Q[t, s]
+
+
 # --- numba: large entries through LAPACK -------------------------------------------------------------
 
 
@@ -500,7 +658,8 @@ def _lapack_work(op: int, n: int, nrhs: int) -> float:
 def workspace(op: int, n: int, nrhs: int, batch: int, itemsize: int) -> int:
     """Bytes of workspace operation ``op`` uses on ``batch`` entries of order ``n`` (``nrhs``
     right-hand sides for potrs/posv): per chunk the entry and its right-hand sides (small
-    entries; for potrf at least potrf_group's scratch) or LAPACK's argument cells; for large
+    entries; for potrf at least potrf_group's scratch, and potrf_lanes' where it runs) or LAPACK's
+    argument cells; for large
     potrs and lauum also the info LAPACK writes (one int32 per entry)."""
     if batch == 0 or n == 0 or (op in (POTRS, POSV) and nrhs == 0):
         return 0
@@ -508,6 +667,8 @@ def workspace(op: int, n: int, nrhs: int, batch: int, itemsize: int) -> int:
         per = _small_bytes(n, nrhs, itemsize)
         if op == POTRF:  # room for potrf_group's scratch too (whatever n: the workspace grows with it)
             per = max(per, _group_bytes(itemsize))
+            if FIXED < n <= LANE_MAX:
+                return max(chunk_count(batch) * per, _lane_bytes(n, batch, itemsize))
         return chunk_count(batch) * per
     info = rounded(4 * batch) if op in (POTRS, LAUUM) else 0
     return info + chunk_count(batch, _lapack_work(op, n, nrhs)) * _CELLS
@@ -528,6 +689,20 @@ def _run(op: int, A: np.ndarray, B: np.ndarray | None, info: np.ndarray | None, 
         D, _ = host_carve(ws, off, (nchunk, GROUP), np.finfo(a.dtype).dtype)
         potrf_group(flat, sa, ld, n, upper, info, _one_negzero(a.dtype), _constants(a.dtype)[1], W, L, Q, D, nb,
                     nchunk)
+        _finish(A, a)
+        return
+    if op == POTRF and n <= LANE_MAX and not serial:
+        a, (flat, ld, sa) = _flat_colmajor(A)
+        nchunk = lane_chunks(nb)
+        w, lr, v, ix = _lane_parts(n, A.itemsize)
+        W, off = host_carve(ws, 0, (nchunk, w), a.dtype)
+        L, off = host_carve(ws, off, (nchunk, lr), a.dtype)
+        V, off = host_carve(ws, off, (nchunk, v), np.finfo(a.dtype).dtype)
+        Ix, off = host_carve(ws, off, (nchunk, ix), np.int64)
+        Q, off = host_carve(ws, off, (nchunk, LANES), np.int32)
+        D, _ = host_carve(ws, off, (nchunk, LANES), np.finfo(a.dtype).dtype)
+        potrf_lanes(flat, sa, ld, n, upper, info, _one_negzero(a.dtype), _constants(a.dtype)[1], W, L, V, Ix, Q, D,
+                    nb, nchunk)
         _finish(A, a)
         return
     if n <= SMALL:

@@ -312,6 +312,23 @@ def test_kernels_are_parallel_only_in_their_prange_loops():
     assert k.dispatcher.get_metadata(sig)["parfor_diagnostics"].count_parfors() == 1
 
 
+def test_vectorizer_options_apply_to_their_kernel_only():
+    # slp=True / loops=False switch LLVM's vectorizers for that kernel's compilation, then restore them.
+    config = numba.core.config
+    before = config.SLP_VECTORIZE, config.LOOP_VECTORIZE
+    scope = {"prange": prange}
+    exec("def lanes(a, out):\n"
+         "    for i in prange(a.shape[0]):\n"
+         "        for s in range(8):\n"
+         "            out[i, s] = a[i, s] * 2 - a[i, 7 - s]\n", scope)
+    k = rm.kernel(slp=True, loops=False)(scope["lanes"])
+    a = np.arange(80.0).reshape(10, 8)
+    out = np.zeros_like(a)
+    k(a, out)
+    assert np.array_equal(out, a * 2 - a[:, ::-1])
+    assert before == (config.SLP_VECTORIZE, config.LOOP_VECTORIZE)
+
+
 def test_rocmath_kernels_cache_outside_the_package(tmp_path, monkeypatch):
     # Cache files beside an installed package survive `pip uninstall` and then shadow an
     # editable install as a namespace package, so rocmath's kernels cache elsewhere.

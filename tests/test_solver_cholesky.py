@@ -291,6 +291,34 @@ def test_grouped_small_potrf_gives_the_one_at_a_time_bits() -> None:
                 assert np.array_equal(out[0][1], expected)
 
 
+def test_lane_potrf_gives_the_one_at_a_time_bits() -> None:
+    # Entries of order FIXED < n <= LANE_MAX that do not overlap are factored LANES at a time, one per
+    # vector lane, right-looking in panels; overlapping ones (serial) by potf2 one after another: the
+    # same bits and info (failed members, at their first, a middle or their last column, keep their
+    # columns from the failed one on), a partial last group, column-major entries with padding rows
+    # (lda = n + 3) that stay as they were, every precision and both triangles.
+    rng = np.random.default_rng(17)
+    batch = 2 * kc.LANES + 3
+    for p in SDCZ:
+        for n in (kc.FIXED + 1, 13, 16, 31, kc.LANE_MAX):
+            for upper in (False, True):
+                a, expected = hpd(p, batch, n, rng, upper, bad=(1, 6, batch - 1))
+                for e, k in ((2, 0), (9, n - 1)):  # the first and the last column fail
+                    a[e, k, k] = -1
+                    expected[e] = k + 1
+                out = []
+                for serial in (False, True):
+                    store = np.full((batch, n, n + 3), np.nan, p.dtype)  # [entry, column, row]
+                    A = store[:, :, :n].transpose(0, 2, 1)
+                    A[...] = a
+                    info = np.zeros(batch, np.int32)
+                    kc.potrf(A, info, upper, serial)
+                    out.append((store, info))
+                assert same_bits(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1]), (p, n, upper)
+                assert np.array_equal(out[0][1], expected)
+                assert np.isnan(out[0][0][:, :, n:]).all()
+
+
 # --- potrs, posv ---------------------------------------------------------------------------------
 
 
