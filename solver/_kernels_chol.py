@@ -50,6 +50,8 @@ from ._kernels_lu import (
     _colmajor,
     _finish,
     _flat_colmajor,
+    _lane_offsets,
+    _lane_share,
     _lanes_in,
     _lanes_out,
     _ld,
@@ -502,13 +504,11 @@ def potrf_lanes(A, sa, lda, n, upper, info, one, rone, W, L, V, Ix, Q, D, nb, nc
     factored as L = U^H.  ``one``: 1 and -0 in the element type; ``rone``: 1 in the real type.  An entry
     that is not positive definite keeps its columns from the failed one on but for that diagonal
     (potf2's), its factored columns before."""
-    per = ((nb + nchunk - 1) // nchunk + LANES - 1) // LANES * LANES
+    per = _lane_share(nb, nchunk)
     for t in prange(nchunk):
         lo, hi = t * per, min(nb, (t + 1) * per)
         for e0 in range(lo, hi, LANES):
-            g = min(LANES, hi - e0)
-            for s in range(LANES):
-                Ix[t, s] = (e0 + (s if s < g else 0)) * sa
+            g = _lane_offsets(Ix, t, 0, e0, hi, sa)
             for c in range(n):
                 if upper:
                     for i in range(c, n):

@@ -621,6 +621,22 @@ def _getrf_small_bytes(m: int, n: int, isz: int) -> int:
     return layout((w, isz), (lr, isz), (x, isz), (LANES, 8), (ni, 8))
 
 
+@_inline
+def _lane_share(nb, nchunk):  # type: ignore[no-untyped-def]
+    """Entries per chunk of a lane kernel: whole groups of LANES."""
+    return ((nb + nchunk - 1) // nchunk + LANES - 1) // LANES * LANES
+
+
+@_inline
+def _lane_offsets(Ix, t, io, e0, hi, sa):  # type: ignore[no-untyped-def]
+    """Ix[t, io + s] := the offset (entry stride ``sa``) of lane s's entry in the group from e0 (the
+    lanes past hi repeat its first entry); returns how many lanes hold entries of their own."""
+    g = min(LANES, hi - e0)
+    for s in range(LANES):
+        Ix[t, io + s] = (e0 + (s if s < g else 0)) * sa
+    return g
+
+
 @kernel(contiguous=True, slp=True)
 def getrf_small(A, sa, lda, m, n, ipiv, sp, info, pivot, one, sfmin, W, L, X, B, Ix, nb, nchunk):  # type: ignore[no-untyped-def]
     """LU of the nb m x n entries of A (at most LANE_MAX rows and columns, not overlapping),
@@ -630,13 +646,11 @@ def getrf_small(A, sa, lda, m, n, ipiv, sp, info, pivot, one, sfmin, W, L, X, B,
     element type."""
     k = min(m, n)
     whole = m & -LANES  # the rows in whole blocks, transposed as such
-    per = ((nb + nchunk - 1) // nchunk + LANES - 1) // LANES * LANES
+    per = _lane_share(nb, nchunk)
     for t in prange(nchunk):
         lo, hi = t * per, min(nb, (t + 1) * per)
         for e0 in range(lo, hi, LANES):
-            g = min(LANES, hi - e0)
-            for s in range(LANES):
-                Ix[t, _OFFSET + s] = (e0 + (s if s < g else 0)) * sa
+            g = _lane_offsets(Ix, t, _OFFSET, e0, hi, sa)
             for c in range(n):
                 for i in range(0, whole, LANES):
                     _lanes_in(W, t, (c * m + i) * LANES, A, Ix, _OFFSET, c * lda + i, one)
