@@ -38,7 +38,7 @@ from rocmath.errors import (
     RocblasInvalidSizeError,
     RocblasStatus,
 )
-from rocmath.handle import LayerMode, PointerMode
+from rocmath.handle import LayerMode
 from rocmath.launch import Buffer, Replay, launch
 from rocmath.log import profiling
 from rocmath.memory import checking_enabled
@@ -318,24 +318,21 @@ class _Plan:
     state and the argument types here and the allocations in its :class:`Replay`.  Floating
     zeros compare equal whatever their sign, so their signs are checked too."""
 
-    __slots__ = ("atomics", "math", "precision", "replay", "result", "stream", "types", "zeros")
+    __slots__ = ("precision", "replay", "result", "types", "version", "zeros")
 
     def __init__(self, replay: Replay, args: tuple[Any, ...], handle: BlasHandle, precision: Precision,
                  result: np.ndarray | None):
+        # Made on a live handle in host pointer mode without logging layers, check-numerics or a
+        # size query; any later change of its state (stream, modes...) changes its version.
         self.replay = replay
-        self.stream = handle._stream
-        self.atomics = handle.atomics_mode
-        self.math = handle.math_mode
+        self.version = handle.state_version
         self.types = tuple(map(type, args))
         self.zeros = _zero_signs(args)
         self.precision = precision
         self.result = result
 
     def matches(self, handle: BlasHandle, args: tuple[Any, ...]) -> bool:
-        return (handle._stream is self.stream and handle._pointer_mode is PointerMode.host
-                and not handle.layer_mode and not handle.check_numerics and handle._query is None
-                and not handle._destroyed and not handle.device.retired
-                and handle.atomics_mode is self.atomics and handle.math_mode is self.math
+        return (handle.state_version == self.version and not handle.device.retired
                 and tuple(map(type, args)) == self.types and (not self.zeros or _zero_signs(args) == self.zeros)
                 and not _memory._checking and self.replay.usable())
 
@@ -527,7 +524,8 @@ def bind(routine: Routine, precision: Precision, flavour: Flavour = PLAIN, *, pr
                 with profiling(handle.profile_table(), (f"rocblas_{fname}", problem)):
                     return routine.impl(Call(fname, routine, precision, flavour, names, values))
         c = Call(fname, routine, precision, flavour, names, values)
-        if key is None or not plannable or handle.check_numerics or not c.host_mode or checking_enabled():
+        if (key is None or not plannable or handle.check_numerics or handle.layer_mode or not c.host_mode
+                or checking_enabled()):
             return routine.impl(c)
         c.record = []
         out = routine.impl(c)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import itertools
 import os
 import weakref
 from collections.abc import Iterator
@@ -82,6 +83,7 @@ def _release_workspaces(workspaces: dict[int, tuple[int, int, Stream]]) -> None:
 
 
 _live_handles: weakref.WeakSet[Handle] = weakref.WeakSet()
+_versions = itertools.count(1)
 
 
 def release_handle_workspaces() -> None:
@@ -112,6 +114,13 @@ class Handle:
 
     library = "rocmath"
     layer_env = "ROCMATH_LAYER"
+    #: Changes whenever an attribute is set (stream, pointer mode, layers, workspace,
+    #: destroy...): what was decided on one state holds while it stays the same.
+    state_version = 0
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        object.__setattr__(self, "state_version", next(_versions))
 
     def __init__(self, device: int | None = None, stream: Any = None):
         self.device = _device.get_device_object(device)

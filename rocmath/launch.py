@@ -343,7 +343,7 @@ class Replay:
     def usable(self) -> bool:
         """False when an allocation was freed or the call is profiled (the first launch
         path is then the one to take)."""
-        if getattr(_profiled, "entry", None) is not None:  # (log.current_profile(), inline: every replay asks)
+        if _profiled.entry is not None:  # (log.current_profile(), inline: every replay asks)
             return False
         for alloc in self.allocs:  # noqa: SIM110 (a loop, not all(): this runs on every replay)
             if not alloc.live or alloc.pooled:

@@ -120,14 +120,20 @@ class ProfileTable:
             self.rows.clear()
 
 
-_current = threading.local()
+
+
+class _Current(threading.local):
+    entry: tuple[ProfileTable, tuple[str, str]] | None = None  # (a default read without a caught AttributeError)
+
+
+_current = _Current()
 
 
 @contextlib.contextmanager
 def profiling(table: ProfileTable, key: tuple[str, str]) -> Iterator[None]:
     """Count one call of ``key``; the work launched inside (on this thread) adds its time."""
     table.called(key)
-    outer = getattr(_current, "entry", None)
+    outer = _current.entry
     _current.entry = (table, key)
     try:
         yield
@@ -137,4 +143,4 @@ def profiling(table: ProfileTable, key: tuple[str, str]) -> Iterator[None]:
 
 def current_profile() -> tuple[ProfileTable, tuple[str, str]] | None:
     """The (table, problem) of the library call this thread is making, if it is profiled."""
-    return getattr(_current, "entry", None)
+    return _current.entry

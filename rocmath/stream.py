@@ -41,7 +41,17 @@ from .errors import (
 _ids = itertools.count(1)
 # ROCMATH_INLINE=0 sends all work through the stream workers (small work runs inline otherwise).
 _INLINE = os.environ.get("ROCMATH_INLINE", "1").lower() not in ("0", "false", "no", "off")
-_local = threading.local()
+
+
+class _ThreadLocal(threading.local):
+    """Per-thread state.  The class attributes are the defaults: a missing attribute of a plain
+    ``threading.local`` read with ``getattr(..., default)`` costs a caught AttributeError."""
+
+    state: _State | None = None  # the stream whose work this thread is running
+    stack: list[Stream] | None = None  # the ``with stream:`` blocks
+
+
+_local = _ThreadLocal()
 
 
 class _Done:
@@ -118,7 +128,7 @@ class Task:
     def wait(self) -> None:
         """Block until this task ran; raise the stream's pending error if it failed or was skipped."""
         if not self.done.is_set():
-            if getattr(_local, "state", None) is self.state:
+            if _local.state is self.state:
                 raise HipInvalidValueError(f"'{self.name}' waited on its own stream from a host callback")
             self.state.run_queued(self)
             self.done.wait()
@@ -163,7 +173,7 @@ class _State:
 
     def wait_idle(self) -> None:
         last = self.last
-        if last is not None and not last.done.is_set() and getattr(_local, "state", None) is not self:
+        if last is not None and not last.done.is_set() and _local.state is not self:
             self.run_queued(last)
             last.done.wait()
 
@@ -171,7 +181,7 @@ class _State:
         """Run ``task``, taken from the queue with ``busy`` set, on the calling thread.  While
         it runs the thread counts as the stream's worker: a wait for the stream from inside (a
         finalizer run by the garbage collector, say) must not wait for itself."""
-        outer = getattr(_local, "state", None)
+        outer = _local.state
         _local.state = self
         try:
             _run(self, task)
@@ -504,7 +514,7 @@ class Stream:
 
 
 def _stack() -> list[Stream]:
-    stack = getattr(_local, "stack", None)
+    stack = _local.stack
     if stack is None:
         stack = _local.stack = []
     return stack
@@ -634,7 +644,7 @@ class Event:
     def synchronize(self) -> None:
         """Wait until the captured work is done; raise the stream's pending error."""
         if self._task is not None:
-            if getattr(_local, "state", None) is not self._task.state:
+            if _local.state is not self._task.state:
                 self._task.state.run_queued(self._task)
             self._task.done.wait()
             self._task.state.raise_pending()

@@ -279,3 +279,31 @@ def test_the_plan_cache_is_bounded(handle) -> None:
         blas.dscal(handle, 2, 3.0, x, 1)
     assert len(handle._plans) == PLAN_LIMIT
     np.testing.assert_array_equal(np.stack([x.get() for x in xs]), 3.0)
+
+
+@pytest.mark.parametrize("change", [
+    lambda h: blas.set_atomics_mode(h, blas.AtomicsMode.allowed),
+    lambda h: blas.set_math_mode(h, blas.MathMode.xf32_xdl_math_op),
+    lambda h: blas.set_stream(h, 0),
+    lambda h: blas.set_pointer_mode(h, blas.PointerMode.host),
+    lambda h: setattr(h, "layer_mode", h.layer_mode),
+], ids=["atomics", "math", "stream", "pointer_mode", "any_attribute"])
+def test_any_change_of_handle_state_bypasses_earlier_plans(handle, change, monkeypatch) -> None:
+    # Plans check the handle's state by its version, which every attribute assignment changes
+    # (even one setting the same value): no setter can be missed.
+    from rocmath.blas import _api
+
+    replays = []
+    run = _api._Plan.run
+    monkeypatch.setattr(_api._Plan, "run", lambda self, args: replays.append(args) or run(self, args))
+    x = rm.to_device(np.ones(4))
+    blas.dscal(handle, 4, 2.0, x, 1)
+    blas.dscal(handle, 4, 2.0, x, 1)
+    assert len(replays) == 1
+    before = handle.state_version
+    change(handle)
+    assert handle.state_version != before
+    blas.dscal(handle, 4, 2.0, x, 1)  # a first call again (it makes a new plan)
+    assert len(replays) == 1
+    rm.device_synchronize()
+    np.testing.assert_array_equal(x.get(), 8.0)
