@@ -14,8 +14,11 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import numba
+import numba.extending
 import numpy as np
-from numba.core import types
+from llvmlite import ir
+from llvmlite.binding import llvm_version_info
+from numba.core import cgutils, types
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -192,6 +195,30 @@ def kernel(fn: F | None = None, *, parallel: bool = True, fastmath: bool | set[s
                                  error_model="numpy")(f), contiguous, slp, loops)
 
     return wrap if fn is None else wrap(fn)
+
+
+# The intrinsic's name carries the pointer type: opaque pointers from LLVM 15 on (numba >= 0.61).
+_PREFETCH = "llvm.prefetch.p0" if llvm_version_info >= (15,) else "llvm.prefetch.p0i8"
+
+
+@numba.extending.intrinsic
+def prefetch(typingctx: Any, array: Any, index: Any) -> Any:
+    """``prefetch(a, i)`` inside a kernel: ask the CPU to start loading the cache line of ``a[i]``
+    (LLVM's ``llvm.prefetch``: a read, non-temporal).  Never faults, whatever ``i``; returns
+    nothing.  For streams the hardware prefetchers serve poorly, e.g. several interleaved ones."""
+    if not isinstance(array, types.Array) or not isinstance(index, types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        address = builder.bitcast(builder.gep(ary.data, [args[1]]), ir.IntType(8).as_pointer())
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [address.type, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, _PREFETCH)
+        builder.call(fn, [address, i32(0), i32(0), i32(1)])  # read, no temporal locality, data cache
+        return context.get_dummy_value()
+
+    return types.void(array, index), codegen
 
 
 def threading_layer() -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, uintp
 
-from rocmath.kernel import kernel
+from rocmath.kernel import kernel, prefetch
 
 # --- partitions ---------------------------------------------------------------------------------
 
@@ -74,24 +74,61 @@ def _entry(val, j, conj):  # pragma: no cover - numba
     return np.conj(v) if conj else v
 
 
+#: Entries ahead of the four rows in progress that csrmv prefetches values and columns from.
+PREFETCH_AHEAD = 256
+#: csrmv prefetches a block's entries when the columns it samples span at most this many bytes
+#: of x (x's part then stays in cache, and the streams of entries are what the rows wait for).
+PREFETCH_SPAN_BYTES = 1 << 20
+
+
+@njit(nogil=True, cache=True)
+def local_columns(col_ind, lo, hi, itemsize):  # pragma: no cover - numba
+    """True when nine evenly spaced columns among the entries ``lo:hi`` span at most
+    ``PREFETCH_SPAN_BYTES`` of x: a banded or stencil block, whose time goes into streaming
+    its entries rather than into fetching x from memory at random."""
+    if hi <= lo:
+        return False
+    cmin = cmax = col_ind[lo]
+    for q in range(1, 9):
+        c = col_ind[lo + (hi - 1 - lo) * q // 8]
+        cmin = min(cmin, c)
+        cmax = max(cmax, c)
+    return (np.int64(cmax) - np.int64(cmin) + 1) * itemsize <= PREFETCH_SPAN_BYTES
+
+
 @kernel(contiguous=True)
 def csrmv_rows(conj, alpha, val, row_ptr, col_ind, base, x, beta, y, bounds):  # pragma: no cover - numba
     """``y := alpha op(A) x + beta y`` for op = none (conj: conjugate A), the rows in
     ``len(bounds) - 1`` blocks run in parallel.  Each row sums its entries in storage order;
     four rows advance together, so that their four dependent chains of additions overlap
-    (one row's chain alone waits on every addition).  beta == 0 never reads y."""
+    (one row's chain alone waits on every addition).  Blocks whose columns stay close
+    (:func:`local_columns`) prefetch their entries ahead of the rows; for random columns the
+    prefetches compete with the loads of x, which are then what the rows wait for.  beta == 0
+    never reads y."""
     a = alpha[0]
     b = beta[0]
     zero = np.zeros(1, y.dtype)[0]
+    nnz_end = uintp(val.shape[0])
     for blk in prange(bounds.shape[0] - 1):
         i = bounds[blk]
         hi = bounds[blk + 1]
+        if i >= hi:
+            continue
+        step = 64 // max(val.itemsize, col_ind.itemsize)
+        fetch = local_columns(col_ind, np.int64(row_ptr[i] - base), np.int64(row_ptr[hi] - base), x.itemsize)
+        ahead = uintp(row_ptr[i] - base) + uintp(PREFETCH_AHEAD)
         while i + 4 <= hi:
             # Unsigned indices: numba then skips its negative-index wraparound test on every access.
             j0, e0 = uintp(row_ptr[i] - base), uintp(row_ptr[i + 1] - base)
             j1, e1 = e0, uintp(row_ptr[i + 2] - base)
             j2, e2 = e1, uintp(row_ptr[i + 3] - base)
             j3, e3 = e2, uintp(row_ptr[i + 4] - base)
+            if fetch:
+                until = min(e3 + uintp(PREFETCH_AHEAD), nnz_end)
+                while ahead < until:  # a cache line of the wider of the two arrays at a time
+                    prefetch(val, ahead)
+                    prefetch(col_ind, ahead)
+                    ahead += uintp(step)
             s0 = s1 = s2 = s3 = zero
             common = min(e0 - j0, e1 - j1, e2 - j2, e3 - j3)
             for t in range(common):

@@ -220,6 +220,38 @@ def test_csrmv_is_bitwise_deterministic():
     assert all(np.array_equal(outs[0].view(np.uint64), o.view(np.uint64)) for o in outs[1:])
 
 
+@pytest.mark.parametrize("p", SDCZ, ids=lambda p: p.letter)
+@pytest.mark.parametrize("spread", [False, True], ids=["banded", "spread"])
+def test_csrmv_rows_sum_in_storage_order_with_or_without_prefetching(p, spread):
+    # Blocks whose sampled columns stay close prefetch their entries, the others do not: both
+    # give each row's storage-order sum (alpha 1, beta 0), bit for bit.
+    from rocmath.sparse._kernels import PREFETCH_SPAN_BYTES, local_columns
+
+    rng = np.random.default_rng(3)
+    m, width = 3000, 9
+    n = 4 * PREFETCH_SPAN_BYTES // p.dtype.itemsize if spread else m + width
+    lengths = rng.integers(0, width, m)
+    ptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    if spread:
+        cols = np.concatenate([np.sort(rng.choice(n, k, replace=False)) for k in lengths])
+    else:
+        cols = np.concatenate([i + np.sort(rng.choice(width, k, replace=False)) for i, k in enumerate(lengths)])
+    cols = cols.astype(np.int32)
+    val, x = vec(rng, ptr[-1], p.dtype), vec(rng, n, p.dtype)
+    assert local_columns(cols, np.int64(0), np.int64(ptr[-1]), p.dtype.itemsize) is not spread
+    expected = np.empty(m, p.dtype)
+    for i in range(m):
+        total = p.dtype.type(0)
+        for j in range(ptr[i], ptr[i + 1]):
+            total += val[j] * x[cols[j]]
+        expected[i] = total
+    h, d = rs.create_handle(), rs.create_mat_descr()
+    dy = rm.to_device(np.full(m, np.nan, p.dtype))
+    LEGACY[p.letter][0](h, "N", m, n, int(ptr[-1]), scalar(p, 1.0), d, rm.to_device(val), rm.to_device(ptr),
+                        rm.to_device(cols), None, rm.to_device(x), scalar(p, 0.0), dy)
+    assert np.array_equal(dy.get().view(np.uint8), expected.view(np.uint8))
+
+
 # --- bad arguments: the exact status, in rocSPARSE's order ------------------------------------------
 
 
