@@ -81,27 +81,75 @@ PREFETCH_AHEAD = 256
 PREFETCH_SPAN_BYTES = 1 << 20
 
 
+#: Entries at a block's start whose columns csrmv looks at, and rows whose lengths (both are read
+#: next anyway: a sample spread over the block would cost a cache miss per probe).
+SAMPLE_ENTRIES = 64
+SAMPLE_ROWS = 16
+
+
 @njit(nogil=True, cache=True)
 def local_columns(col_ind, lo, hi, itemsize):  # pragma: no cover - numba
-    """True when nine evenly spaced columns among the entries ``lo:hi`` span at most
+    """True when the columns of the first ``SAMPLE_ENTRIES`` entries among ``lo:hi`` span at most
     ``PREFETCH_SPAN_BYTES`` of x: a banded or stencil block, whose time goes into streaming
     its entries rather than into fetching x from memory at random."""
     if hi <= lo:
         return False
-    cmin = cmax = col_ind[lo]
-    for q in range(1, 9):
-        c = col_ind[lo + (hi - 1 - lo) * q // 8]
+    cmin = cmax = np.int64(col_ind[lo])
+    for j in range(lo + 1, min(hi, lo + SAMPLE_ENTRIES)):
+        c = np.int64(col_ind[j])
         cmin = min(cmin, c)
         cmax = max(cmax, c)
-    return (np.int64(cmax) - np.int64(cmin) + 1) * itemsize <= PREFETCH_SPAN_BYTES
+    return (cmax - cmin + 1) * itemsize <= PREFETCH_SPAN_BYTES
+
+
+@njit(nogil=True, cache=True)
+def even_rows(row_ptr, lo, hi):  # pragma: no cover - numba
+    """True when the first ``SAMPLE_ROWS`` rows among ``lo:hi`` differ in length by at most two
+    entries (a stencil, a banded matrix): rows worth advancing four at a time.  Rows of
+    scattered lengths (power-law graphs) run one by one: four rows together would stop at the
+    shortest and finish the others one by one, the changing trip counts mispredicted."""
+    if hi - lo < 4:
+        return False
+    shortest = longest = row_ptr[lo + 1] - row_ptr[lo]
+    for r in range(lo + 1, min(hi, lo + SAMPLE_ROWS)):
+        length = row_ptr[r + 1] - row_ptr[r]
+        shortest = min(shortest, length)
+        longest = max(longest, length)
+    return longest - shortest <= 2
+
+
+@njit(nogil=True, cache=True)
+def _rows_one_by_one(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi, fetch):  # pragma: no cover - numba
+    """csrmv's rows ``i:hi`` one at a time, each in storage order, prefetching entries when
+    ``fetch`` (a function of its own: the compiler then keeps this loop as tight as alone)."""
+    zero = np.zeros(1, y.dtype)[0]
+    nnz_end = uintp(val.shape[0])
+    step = 64 // max(val.itemsize, col_ind.itemsize)
+    ahead = uintp(row_ptr[i] - base) + uintp(PREFETCH_AHEAD)
+    while i < hi:
+        j = uintp(row_ptr[i] - base)
+        end = uintp(row_ptr[i + 1] - base)
+        if fetch:
+            until = min(end + uintp(PREFETCH_AHEAD), nnz_end)
+            while ahead < until:
+                prefetch(val, ahead)
+                prefetch(col_ind, ahead)
+                ahead += uintp(step)
+        s = zero
+        while j < end:
+            s += _entry(val, j, conj) * x[uintp(col_ind[j] - base)]
+            j += uintp(1)
+        y[i] = a * s if b == 0 else a * s + b * y[i]
+        i += 1
 
 
 @kernel(contiguous=True)
 def csrmv_rows(conj, alpha, val, row_ptr, col_ind, base, x, beta, y, bounds):  # pragma: no cover - numba
     """``y := alpha op(A) x + beta y`` for op = none (conj: conjugate A), the rows in
     ``len(bounds) - 1`` blocks run in parallel.  Each row sums its entries in storage order;
-    four rows advance together, so that their four dependent chains of additions overlap
-    (one row's chain alone waits on every addition).  Blocks whose columns stay close
+    in blocks of rows of even lengths (:func:`even_rows`) four rows advance together, so that
+    their four dependent chains of additions overlap (one row's chain alone waits on every
+    addition).  Blocks whose columns stay close
     (:func:`local_columns`) prefetch their entries ahead of the rows; for random columns the
     prefetches compete with the loads of x, which are then what the rows wait for.  beta == 0
     never reads y."""
@@ -117,6 +165,9 @@ def csrmv_rows(conj, alpha, val, row_ptr, col_ind, base, x, beta, y, bounds):  #
         step = 64 // max(val.itemsize, col_ind.itemsize)
         fetch = local_columns(col_ind, np.int64(row_ptr[i] - base), np.int64(row_ptr[hi] - base), x.itemsize)
         ahead = uintp(row_ptr[i] - base) + uintp(PREFETCH_AHEAD)
+        if not even_rows(row_ptr, i, hi):
+            _rows_one_by_one(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi, fetch)
+            continue
         while i + 4 <= hi:
             # Unsigned indices: numba then skips its negative-index wraparound test on every access.
             j0, e0 = uintp(row_ptr[i] - base), uintp(row_ptr[i + 1] - base)

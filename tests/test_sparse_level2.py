@@ -222,15 +222,17 @@ def test_csrmv_is_bitwise_deterministic():
 
 @pytest.mark.parametrize("p", SDCZ, ids=lambda p: p.letter)
 @pytest.mark.parametrize("spread", [False, True], ids=["banded", "spread"])
-def test_csrmv_rows_sum_in_storage_order_with_or_without_prefetching(p, spread):
-    # Blocks whose sampled columns stay close prefetch their entries, the others do not: both
-    # give each row's storage-order sum (alpha 1, beta 0), bit for bit.
-    from rocmath.sparse._kernels import PREFETCH_SPAN_BYTES, local_columns
+@pytest.mark.parametrize("even", [False, True], ids=["uneven", "even"])
+def test_csrmv_rows_sum_in_storage_order_however_they_run(p, spread, even):
+    # Blocks whose first columns stay close prefetch their entries, the others do not; blocks of
+    # rows of even lengths advance four rows at a time, the others one row at a time: all give
+    # each row's storage-order sum (alpha 1, beta 0), bit for bit.
+    from rocmath.sparse._kernels import PREFETCH_SPAN_BYTES, even_rows, local_columns
 
     rng = np.random.default_rng(3)
     m, width = 3000, 9
     n = 4 * PREFETCH_SPAN_BYTES // p.dtype.itemsize if spread else m + width
-    lengths = rng.integers(0, width, m)
+    lengths = rng.integers(6, width, m) if even else rng.integers(0, width, m)
     ptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
     if spread:
         cols = np.concatenate([np.sort(rng.choice(n, k, replace=False)) for k in lengths])
@@ -239,6 +241,7 @@ def test_csrmv_rows_sum_in_storage_order_with_or_without_prefetching(p, spread):
     cols = cols.astype(np.int32)
     val, x = vec(rng, ptr[-1], p.dtype), vec(rng, n, p.dtype)
     assert local_columns(cols, np.int64(0), np.int64(ptr[-1]), p.dtype.itemsize) is not spread
+    assert even_rows(ptr, 0, m) is even
     expected = np.empty(m, p.dtype)
     for i in range(m):
         total = p.dtype.type(0)
