@@ -121,9 +121,16 @@ def even_rows(row_ptr, lo, hi):  # pragma: no cover - numba
 @njit(nogil=True, cache=True)
 def _rows_one_by_one(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi, fetch):  # pragma: no cover - numba
     """csrmv's rows ``i:hi`` one at a time, each in storage order, prefetching entries when
-    ``fetch`` (a function of its own: the compiler then keeps this loop as tight as alone)."""
+    ``fetch`` (a function of its own: the compiler then keeps this loop as tight as alone).
+
+    A row's first two terms are always computed (from clamped positions) and each added when it
+    is the row's (+0.0 when not: the sum starts at +0.0 and so is never -0.0, and adding +0.0
+    changes nothing else), so rows of one or two entries, most of a power-law graph's, take no
+    branch on their length: only longer rows loop, and mispredict their loop's end."""
     zero = np.zeros(1, y.dtype)[0]
     nnz_end = uintp(val.shape[0])
+    last = nnz_end - uintp(1) if nnz_end > 0 else uintp(0)
+    paired = nnz_end > 0
     step = 64 // max(val.itemsize, col_ind.itemsize)
     ahead = uintp(row_ptr[i] - base) + uintp(PREFETCH_AHEAD)
     while i < hi:
@@ -136,6 +143,13 @@ def _rows_one_by_one(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi, fetch
                 prefetch(col_ind, ahead)
                 ahead += uintp(step)
         s = zero
+        if paired:
+            j0, j1 = min(j, last), min(j + uintp(1), last)
+            p0 = _entry(val, j0, conj) * x[uintp(col_ind[j0] - base)]
+            p1 = _entry(val, j1, conj) * x[uintp(col_ind[j1] - base)]
+            s = s + (p0 if j < end else zero)
+            s = s + (p1 if j + uintp(1) < end else zero)
+            j += uintp(2)
         while j < end:
             s += _entry(val, j, conj) * x[uintp(col_ind[j] - base)]
             j += uintp(1)
