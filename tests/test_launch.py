@@ -186,6 +186,9 @@ def test_profile_records_launches():
     assert (by_name["scal"].flops, by_name["scal"].bytes) == (1000, 16000)
     for r in records:
         assert r.device == 0 and r.end_ns >= r.start_ns and r.seconds >= 0
+        assert r.dtype is None and r.arch == "gfx942" and r.model_seconds() >= 0
+        with pytest.raises(AttributeError):  # records are immutable
+            r.flops = 0
     np.testing.assert_array_equal(y.get(), np.full(1000, 3.0))
 
 
