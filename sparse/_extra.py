@@ -87,7 +87,7 @@ def _row_blocks(c: Call, row_ptr: Buffer, base: int, m: int, n: int, itemsize: i
     nblocks = int(max(1, min(m, MAX_BLOCKS, ACCUMULATOR_BYTES // per_block)))
     bounds = rocmath.empty(nblocks + 1, np.int64)
     if row_ptr.shape[0] > 1 and m:
-        c.launch(k.balanced_row_bounds, row_ptr, base, nblocks, bounds, bytes=float((nblocks + 1) * 8))
+        c.launch(k.balanced_row_bounds, row_ptr, base, nblocks, bounds, bytes=k.row_bounds_bytes(nblocks, m))
     else:
         bounds = rocmath.to_device(k.uniform_bounds(m, nblocks))
     return bounds

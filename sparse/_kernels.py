@@ -18,17 +18,24 @@ from rocmath.kernel import kernel, prefetch
 # --- partitions ---------------------------------------------------------------------------------
 
 
-@kernel(parallel=False)
+@kernel
 def balanced_row_bounds(row_ptr, base, nblocks, bounds):  # pragma: no cover - numba
-    """``bounds[b]``: first row of block ``b``, blocks holding about ``nnz / nblocks`` entries each."""
+    """``bounds[b]``: first row of block ``b``, blocks holding about ``nnz / nblocks`` entries each.
+    The searches run in parallel (each waits on a cache miss per probe of a large ``row_ptr``),
+    then one pass keeps the bounds non-decreasing whatever ``row_ptr`` holds."""
     m = row_ptr.shape[0] - 1
     nnz = row_ptr[m] - row_ptr[0]
     bounds[0] = 0
+    for b in prange(1, nblocks):
+        bounds[b] = np.searchsorted(row_ptr[: m + 1], row_ptr[0] + (nnz * b) // nblocks)
     for b in range(1, nblocks):
-        target = row_ptr[0] + (nnz * b) // nblocks
-        r = np.searchsorted(row_ptr[: m + 1], target)
-        bounds[b] = min(max(r, bounds[b - 1]), m)
+        bounds[b] = min(max(bounds[b], bounds[b - 1]), m)
     bounds[nblocks] = m
+
+
+def row_bounds_bytes(nblocks: int, m: int) -> float:
+    """What :func:`balanced_row_bounds` touches: a cache line per probe of its binary searches."""
+    return float(64 * nblocks * max(1, int(m).bit_length()))
 
 
 def uniform_bounds(m: int, nblocks: int) -> np.ndarray:

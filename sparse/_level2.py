@@ -136,7 +136,7 @@ def analyse_rows(c: Call, info: MatInfo, trans: Operation, m: int, n: int, nnz: 
     analysis of csrmv, bsrmv and the generic spmv, which their products then run on."""
     nblocks = int(max(1, min(m, -(-entries // ANALYSIS_BLOCK_NNZ))))
     bounds = rocmath.empty(nblocks + 1, np.int64)
-    c.launch(k.balanced_row_bounds, row_ptr, int(descr.base), nblocks, bounds, bytes=float((nblocks + 1) * 8))
+    c.launch(k.balanced_row_bounds, row_ptr, int(descr.base), nblocks, bounds, bytes=k.row_bounds_bytes(nblocks, m))
     info.csrmv = CsrmvAnalysis(trans, m, n, nnz, descr, row_ptr.ptr, col_ind_ptr, bounds)
 
 

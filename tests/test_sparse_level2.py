@@ -399,3 +399,23 @@ def test_csrmv_large(p):
     LEGACY[p.letter][0](h, "N", 200_000, 150_000, a.nnz, scalar(p, 1.0), d, *args, info, rm.to_device(x),
                         scalar(p, 0.0), dy)
     assert_close(dy.get(), (a @ x).astype(p.dtype), p, "reduction", 150_000)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_balanced_row_bounds_split_rows_by_entries(seed):
+    # The analysis's partition: non-decreasing bounds from 0 to m, each block starting at the first
+    # row at or past its share of the entries (the searches run in parallel; one pass orders them).
+    from rocmath.sparse._kernels import balanced_row_bounds
+
+    rng = np.random.default_rng(seed)
+    m, nblocks = 5000, 37
+    ptr = np.concatenate([[0], np.cumsum(rng.pareto(1.1, m).astype(np.int64) + rng.integers(0, 2, m))])
+    bounds = np.empty(nblocks + 1, np.int64)
+    balanced_row_bounds(ptr, 0, nblocks, bounds)
+    nnz = ptr[-1]
+    expected = [0] + [min(int(np.searchsorted(ptr, (nnz * b) // nblocks)), m) for b in range(1, nblocks)] + [m]
+    np.testing.assert_array_equal(bounds, np.maximum.accumulate(expected))
+    bad = ptr.copy()
+    bad[m // 2] = nnz + 5  # not a row pointer array: the bounds still never go back
+    balanced_row_bounds(bad, 0, nblocks, bounds)
+    assert np.all(np.diff(bounds) >= 0) and bounds[0] == 0 and bounds[-1] == m
