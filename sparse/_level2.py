@@ -35,8 +35,11 @@ __all__ = [
     "scsrmv", "scsrmv_analysis", "zcoomv", "zcsrmv", "zcsrmv_analysis",
 ]
 
-#: Row blocks of an analysed product: about this many nonzeros each.
+#: Row blocks of an analysed product: about this many nonzeros each, and at most ANALYSIS_BLOCKS
+#: blocks (enough to balance any thread count here; each block costs the analysis a binary search
+#: whose probes miss the cache).
 ANALYSIS_BLOCK_NNZ = 1 << 13
+ANALYSIS_BLOCKS = 256
 #: Row blocks of a product without analysis: rows split evenly in this many blocks (at most).
 STREAM_BLOCKS = 256
 #: Chunks of a scattered (transposed or COO) product: at most this many, each of at least SCATTER_CHUNK_NNZ.
@@ -132,9 +135,10 @@ def _check_type(c: Call, descr: MatDescr, m: int, n: int) -> None:
 def analyse_rows(c: Call, info: MatInfo, trans: Operation, m: int, n: int, nnz: int, entries: int, descr: MatDescr,
                  row_ptr: Buffer, col_ind_ptr: int) -> None:
     """Keep in ``info`` a partition of the ``m`` rows of ``row_ptr`` (an ``m x n`` matrix of ``nnz`` stored
-    entries or blocks, ``entries`` scalars in all) in blocks of about ``ANALYSIS_BLOCK_NNZ`` scalars: the
-    analysis of csrmv, bsrmv and the generic spmv, which their products then run on."""
-    nblocks = int(max(1, min(m, -(-entries // ANALYSIS_BLOCK_NNZ))))
+    entries or blocks, ``entries`` scalars in all) in blocks of about ``ANALYSIS_BLOCK_NNZ`` scalars (at most
+    ``ANALYSIS_BLOCKS`` blocks): the analysis of csrmv, bsrmv and the generic spmv, which their products then
+    run on."""
+    nblocks = int(max(1, min(m, ANALYSIS_BLOCKS, -(-entries // ANALYSIS_BLOCK_NNZ))))
     bounds = rocmath.empty(nblocks + 1, np.int64)
     c.launch(k.balanced_row_bounds, row_ptr, int(descr.base), nblocks, bounds, bytes=k.row_bounds_bytes(nblocks, m))
     info.csrmv = CsrmvAnalysis(trans, m, n, nnz, descr, row_ptr.ptr, col_ind_ptr, bounds)
