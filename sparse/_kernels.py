@@ -170,10 +170,10 @@ def csrmv_rows(conj, alpha, val, row_ptr, col_ind, base, x, beta, y, bounds):  #
     ``len(bounds) - 1`` blocks run in parallel.  Each row sums its entries in storage order;
     in blocks of rows of even lengths (:func:`even_rows`) four rows advance together, so that
     their four dependent chains of additions overlap (one row's chain alone waits on every
-    addition).  Blocks whose columns stay close
-    (:func:`local_columns`) prefetch their entries ahead of the rows; for random columns the
-    prefetches compete with the loads of x, which are then what the rows wait for.  beta == 0
-    never reads y."""
+    addition); the other blocks go row by row (:func:`_rows_one_by_one`).  Blocks whose columns
+    stay close (:func:`local_columns`) prefetch their entries ahead of the rows; for random
+    columns the prefetches compete with the loads of x, which are then what the rows wait for.
+    beta == 0 never reads y."""
     a = alpha[0]
     b = beta[0]
     zero = np.zeros(1, y.dtype)[0]
