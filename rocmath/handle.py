@@ -84,6 +84,7 @@ def _release_workspaces(workspaces: dict[int, tuple[int, int, Stream]]) -> None:
 
 _live_handles: weakref.WeakSet[Handle] = weakref.WeakSet()
 _versions = itertools.count(1)
+_UNSET = object()
 
 
 def release_handle_workspaces() -> None:
@@ -114,11 +115,15 @@ class Handle:
 
     library = "rocmath"
     layer_env = "ROCMATH_LAYER"
-    #: Changes whenever an attribute is set (stream, pointer mode, layers, workspace,
-    #: destroy...): what was decided on one state holds while it stays the same.
+    #: Changes whenever an attribute is set to another object (stream, pointer mode, layers,
+    #: workspace, destroy...): what was decided on one state holds while it stays the same.
+    #: Setting the object an attribute already holds (the array layers set their handle's stream
+    #: on every call) changes nothing.
     state_version = 0
 
     def __setattr__(self, name: str, value: Any) -> None:
+        if self.__dict__.get(name, _UNSET) is value:
+            return
         object.__setattr__(self, name, value)
         object.__setattr__(self, "state_version", next(_versions))
 

@@ -284,13 +284,13 @@ def test_the_plan_cache_is_bounded(handle) -> None:
 @pytest.mark.parametrize("change", [
     lambda h: blas.set_atomics_mode(h, blas.AtomicsMode.allowed),
     lambda h: blas.set_math_mode(h, blas.MathMode.xf32_xdl_math_op),
-    lambda h: blas.set_stream(h, 0),
-    lambda h: blas.set_pointer_mode(h, blas.PointerMode.host),
-    lambda h: setattr(h, "layer_mode", h.layer_mode),
-], ids=["atomics", "math", "stream", "pointer_mode", "any_attribute"])
+    lambda h: blas.set_stream(h, rm.Stream()),
+    lambda h: (blas.set_pointer_mode(h, blas.PointerMode.device), blas.set_pointer_mode(h, blas.PointerMode.host)),
+    lambda h: setattr(h, "layer_mode", int(h.layer_mode)),  # (an equal value, another object)
+], ids=["atomics", "math", "stream", "pointer_mode_and_back", "any_attribute"])
 def test_any_change_of_handle_state_bypasses_earlier_plans(handle, change, monkeypatch) -> None:
-    # Plans check the handle's state by its version, which every attribute assignment changes
-    # (even one setting the same value): no setter can be missed.
+    # Plans check the handle's state by its version, which every assignment of another object to
+    # an attribute changes (even of an equal value, or back to an earlier one): no setter can be missed.
     from rocmath.blas import _api
 
     replays = []
@@ -307,3 +307,21 @@ def test_any_change_of_handle_state_bypasses_earlier_plans(handle, change, monke
     assert len(replays) == 1
     rm.device_synchronize()
     np.testing.assert_array_equal(x.get(), 8.0)
+
+
+def test_the_array_layer_replays_its_calls(monkeypatch) -> None:
+    # It sets its handle's stream on every call: setting the stream the handle already has keeps
+    # the handle's state (and its plans).
+    from rocmath.blas import _api
+
+    replays = []
+    run = _api._Plan.run
+    monkeypatch.setattr(_api._Plan, "run", lambda self, args: replays.append(args) or run(self, args))
+    x, y = rm.to_device(np.arange(6.0)), rm.to_device(np.ones(6))
+    h = blas.get_handle()
+    before = h.state_version
+    for _ in range(3):
+        blas.axpy(2.0, x, y)
+    assert len(replays) == 2
+    assert blas.get_handle() is h and h.state_version == before
+    np.testing.assert_array_equal(y.get(), 1 + 3 * 2 * np.arange(6.0))
