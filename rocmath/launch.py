@@ -55,11 +55,16 @@ def buffer(ptr: int, dtype: Any, shape: int | Sequence[int], strides: Sequence[i
 
 def byte_extent(shape: Sequence[int], strides: Sequence[int], itemsize: int) -> tuple[int, int]:
     """``[lo, hi)`` bytes relative to the first element that a strided view touches."""
-    if any(s == 0 for s in shape):
-        return 0, 0
-    lo = sum(min(0, (n - 1) * st) for n, st in zip(shape, strides, strict=True))
-    hi = sum(max(0, (n - 1) * st) for n, st in zip(shape, strides, strict=True)) + itemsize
-    return lo, hi
+    lo = hi = 0
+    for n, st in zip(shape, strides, strict=True):  # (a loop: every launch binds its arguments here)
+        if n == 0:
+            return 0, 0
+        d = (n - 1) * st
+        if d < 0:
+            lo += d
+        else:
+            hi += d
+    return lo, hi + itemsize
 
 
 def c_strides(shape: Sequence[int], itemsize: int) -> tuple[int, ...]:

@@ -11,6 +11,7 @@ handle per device (created on first use, as CuPy does) on the current stream.
 
 from __future__ import annotations
 
+import functools
 import threading
 from typing import Any
 
@@ -23,7 +24,8 @@ from rocmath.precision import Precision
 from . import _kernels as k
 from ._descr import create_coo_descr, create_csc_descr, create_csr_descr, create_dnmat_descr, create_dnvec_descr
 from ._generic import spmm, spmv
-from ._handle import SparseHandle, create_handle
+from ._handle import MatDescr, SparseHandle, create_handle, create_mat_descr
+from ._level2 import ccsrmv, dcsrmv, scsrmv, zcsrmv
 from ._types import Datatype, IndexBase, IndexType, Operation, Order, SpMMAlg, SpMMStage, SpMVAlg, SpMVStage
 
 __all__ = ["aslinearoperator", "coo_matrix", "csc_matrix", "csr_matrix", "issparse"]
@@ -42,6 +44,16 @@ def _handle() -> SparseHandle:
         h = handles[dev] = create_handle()
     h.set_stream(rocmath.current_stream())
     return h
+
+
+_CSRMV = {np.dtype(np.float32): scsrmv, np.dtype(np.float64): dcsrmv, np.dtype(np.complex64): ccsrmv,
+          np.dtype(np.complex128): zcsrmv}
+
+
+@functools.cache
+def _general_descr() -> MatDescr:
+    """The matrix descriptor of the array layer's CSR products (general, base zero; never changed)."""
+    return create_mat_descr()
 
 
 def _dev(a: Any, dtype: Any) -> rocmath.DeviceArray:
@@ -126,10 +138,16 @@ class _CompressedMatrix:
         a = self if dt == self.dtype else self.astype(dt)
         xx = x if x.dtype == dt else _dev(x.get(), dt)
         h = _handle()
-        mat = a._descr()
         ct = Datatype.of(dt)
         one, zero = dt.type(1), dt.type(0)
         with h.use_pointer_mode(0):
+            if x.ndim == 1 and a.format == "csr":
+                # One csrmv: the generic API's descriptors and stages cost more than a small product.
+                y = rocmath.empty(m, dt)
+                _CSRMV[dt](h, Operation.none, m, n, a.nnz, one, _general_descr(), a.data, a.indptr, a.indices, None,
+                           xx, zero, y)
+                return y
+            mat = a._descr()
             if x.ndim == 1:
                 y = rocmath.empty(m, dt)
                 dx, dy = create_dnvec_descr(n, xx, ct), create_dnvec_descr(m, y, ct)

@@ -297,6 +297,10 @@ def test_matrix_classes(p):
         d @ rm.to_device(np.ones(7, p.dtype))
     with pytest.raises(TypeError):
         d @ np.ones(20)
+    for shape in ((5, 3), (0, 3), (5, 0)):  # no entries: zeros, whatever y's memory held
+        empty = rs.csr_matrix(sp.csr_matrix(shape, dtype=p.dtype))
+        out = empty @ rm.to_device(np.ones(shape[1], p.dtype))
+        assert out.shape == (shape[0],) and not np.any(out.get())
 
 
 def test_aslinearoperator_runs_scipy_solvers_on_the_device():
