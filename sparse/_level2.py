@@ -40,8 +40,10 @@ __all__ = [
 #: whose probes miss the cache).
 ANALYSIS_BLOCK_NNZ = 1 << 13
 ANALYSIS_BLOCKS = 256
-#: Row blocks of a product without analysis: rows split evenly in this many blocks (at most).
+#: Row blocks of a product without analysis: rows split evenly in this many blocks (at most), each
+#: of at least about STREAM_BLOCK_ENTRIES terms on average.
 STREAM_BLOCKS = 256
+STREAM_BLOCK_ENTRIES = 4096
 #: Chunks of a scattered (transposed or COO) product: at most this many, each of at least SCATTER_CHUNK_NNZ.
 MAX_SCATTER_CHUNKS = 4
 SCATTER_CHUNK_NNZ = 1 << 15
@@ -68,8 +70,11 @@ def scatter_chunks(nnz: int, out_len: int, per_row: int = 1) -> int:
     return int(min(MAX_SCATTER_CHUNKS, by_nnz, by_memory))
 
 
-def stream_bounds(m: int) -> np.ndarray:
-    return k.uniform_bounds(m, max(1, min(m, STREAM_BLOCKS)))
+def stream_bounds(m: int, entries: int) -> np.ndarray:
+    """The row partition of a product without analysis: ``m`` rows split evenly in at most
+    STREAM_BLOCKS blocks of at least about STREAM_BLOCK_ENTRIES of the ``entries`` (scalar
+    terms) each, so that a small product does not pay for hundreds of blocks."""
+    return k.uniform_bounds(m, max(1, min(m, STREAM_BLOCKS, entries // STREAM_BLOCK_ENTRIES)))
 
 
 def spmv_bytes(m: int, n: int, nnz: int, itemsize: int, idxsize: int, transposed: bool, reads_y: bool) -> float:
@@ -94,7 +99,7 @@ def launch_csrmv(c: Call, trans: Operation, mtype: MatrixType, m: int, n: int, n
     flops = nnz * (8.0 if val.dtype.kind == "c" else 2.0)
     if trans is Operation.none or mtype is MatrixType.symmetric:
         c.launch(k.csrmv_rows, conj, alpha, val, row_ptr, col_ind, base, x, beta, y,
-                 stream_bounds(m) if bounds is None else bounds, flops=flops,
+                 stream_bounds(m, nnz) if bounds is None else bounds, flops=flops,
                  bytes=spmv_bytes(m, n, nnz, isz, idx, False, reads_y))
     if trans is not Operation.none or mtype is MatrixType.symmetric:
         ylen = n if mtype is not MatrixType.symmetric else m
