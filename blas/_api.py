@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import enum
 import inspect
-import math
 import sys
 import warnings
 from collections.abc import Callable, Sequence
@@ -28,9 +27,7 @@ from typing import Any
 import numpy as np
 
 import rocmath
-from rocmath import memory as _memory
 from rocmath.arguments import Arguments
-from rocmath.array import DeviceArray
 from rocmath.batch import BatchOperand
 from rocmath.errors import (
     RocblasCheckNumericsFailError,
@@ -42,6 +39,7 @@ from rocmath.handle import LayerMode
 from rocmath.launch import Buffer, Replay, launch
 from rocmath.log import profiling
 from rocmath.memory import checking_enabled
+from rocmath.plans import Plan, plan_key, remember
 from rocmath.precision import BF16, Precision, from_bfloat16, to_bfloat16
 from rocmath.stream import Task
 
@@ -306,35 +304,17 @@ def _host_results(host: np.ndarray, precision: Precision) -> np.ndarray:
 
 # --- replays of identical calls ----------------------------------------------------------------
 
-#: Plans a handle keeps; past it the oldest goes (calls on ever new sub-arrays make new keys).
-PLAN_LIMIT = 128
 
+class _Plan(Plan):
+    """A blas call's plan (:class:`rocmath.plans.Plan`) with the host result a reduction returns."""
 
-class _Plan:
-    """A checked call, replayed when the same arguments come again on the same handle state.
-
-    What a call does depends on its argument values, the handle's state and the live
-    allocations; the plan is keyed on the values (device arrays by pointer), checks the
-    state and the argument types here and the allocations in its :class:`Replay`.  Floating
-    zeros compare equal whatever their sign, so their signs are checked too."""
-
-    __slots__ = ("precision", "replay", "result", "types", "version", "zeros")
+    __slots__ = ("precision", "result")
 
     def __init__(self, replay: Replay, args: tuple[Any, ...], handle: BlasHandle, precision: Precision,
                  result: np.ndarray | None):
-        # Made on a live handle in host pointer mode without logging layers, check-numerics or a
-        # size query; any later change of its state (stream, modes...) changes its version.
-        self.replay = replay
-        self.version = handle.state_version
-        self.types = tuple(map(type, args))
-        self.zeros = _zero_signs(args)
+        super().__init__(replay, args, handle)
         self.precision = precision
         self.result = result
-
-    def matches(self, handle: BlasHandle, args: tuple[Any, ...]) -> bool:
-        return (handle.state_version == self.version and not handle.device.retired
-                and tuple(map(type, args)) == self.types and (not self.zeros or _zero_signs(args) == self.zeros)
-                and not _memory._checking and self.replay.usable())
 
     def run(self, args: tuple[Any, ...]) -> Any:
         task = self.replay.run(args)
@@ -342,37 +322,6 @@ class _Plan:
             return None
         task.wait()
         return _host_results(self.result, self.precision)[0]
-
-
-def _zero_signs(args: tuple[Any, ...]) -> tuple[tuple[int, bool, bool], ...]:
-    """(position, sign bits) of the floating-point zeros among ``args``."""
-    out = []
-    for i, a in enumerate(args):
-        if isinstance(a, (float, complex, np.inexact)) and a == 0:
-            z = complex(a)
-            out.append((i, math.copysign(1.0, z.real) < 0, math.copysign(1.0, z.imag) < 0))
-    return tuple(out)
-
-
-def _plan_key(args: tuple[Any, ...]) -> tuple[Any, ...]:
-    """The call's arguments after the handle as plain values (see :func:`_plain`)."""
-    return tuple([a if type(a) in _PLAIN else a.ptr if type(a) is DeviceArray else _plain(a) for a in args[1:]])
-
-
-_PLAIN = frozenset((int, float, complex, str, bool, type(None)))
-
-
-def _plain(a: Any) -> Any:
-    """A plan must not keep the caller's objects alive: device arrays go in the key by pointer,
-    int subclasses (enums, pointers that carry their owner along) as ints, numpy scalars as
-    they are; any other object raises TypeError (the call is not replayed)."""
-    if isinstance(a, DeviceArray):
-        return a.ptr
-    if isinstance(a, int):
-        return int(a)
-    if isinstance(a, (np.number, np.bool_)):
-        return a
-    raise TypeError(f"{type(a).__name__} arguments are not replayed")
 
 
 def _numerics_checked(kernel: Callable[..., Any], name: str, mode: CheckNumericsMode,
@@ -498,7 +447,7 @@ def bind(routine: Routine, precision: Precision, flavour: Flavour = PLAIN, *, pr
         key = None
         if plans is not None:
             try:
-                key = (fname, _plan_key(args))
+                key = (fname, plan_key(args))
                 plan = plans.get(key)
             except TypeError:  # an unhashable argument (a host array): not replayable
                 key = plan = None
@@ -532,9 +481,7 @@ def bind(routine: Routine, precision: Precision, flavour: Flavour = PLAIN, *, pr
         # One launch only: a body with several may decide the later ones from device data.
         replay = Replay.of(c.record) if c.record is not None and len(c.record) == 1 else None
         if replay is not None and (routine.result is None or values.get(routine.result) is None):
-            if len(plans) >= PLAN_LIMIT:
-                del plans[next(iter(plans))]
-            plans[key] = _Plan(replay, args, handle, precision, c.result_host if routine.result else None)
+            remember(plans, key, _Plan(replay, args, handle, precision, c.result_host if routine.result else None))
         return out
 
     entry.__name__ = entry.__qualname__ = fname

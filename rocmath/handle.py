@@ -96,7 +96,23 @@ def release_handle_workspaces() -> None:
         h._release_workspaces()
 
 
-class Handle:
+class Versioned:
+    """An object whose ``state_version`` changes whenever an attribute is set to another object
+    (for a handle: stream, pointer mode, layers, workspace, destroy...; for a descriptor: its
+    properties), drawn from one counter for all objects: what was decided on one state holds
+    while the version stays the same (:mod:`rocmath.plans`).  Setting the object an attribute
+    already holds (the array layers set their handle's stream on every call) changes nothing."""
+
+    state_version = 0
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self.__dict__.get(name, _UNSET) is value:
+            return
+        object.__setattr__(self, name, value)
+        object.__setattr__(self, "state_version", next(_versions))
+
+
+class Handle(Versioned):
     """State shared by one library's calls.
 
     Parameters
@@ -115,17 +131,6 @@ class Handle:
 
     library = "rocmath"
     layer_env = "ROCMATH_LAYER"
-    #: Changes whenever an attribute is set to another object (stream, pointer mode, layers,
-    #: workspace, destroy...): what was decided on one state holds while it stays the same.
-    #: Setting the object an attribute already holds (the array layers set their handle's stream
-    #: on every call) changes nothing.
-    state_version = 0
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if self.__dict__.get(name, _UNSET) is value:
-            return
-        object.__setattr__(self, name, value)
-        object.__setattr__(self, "state_version", next(_versions))
 
     def __init__(self, device: int | None = None, stream: Any = None):
         self.device = _device.get_device_object(device)

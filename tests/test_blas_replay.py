@@ -272,7 +272,7 @@ def test_set_workspace_and_state_changes_drop_or_bypass_plans(handle) -> None:
 
 
 def test_the_plan_cache_is_bounded(handle) -> None:
-    from rocmath.blas._api import PLAN_LIMIT
+    from rocmath.plans import PLAN_LIMIT
 
     xs = [rm.to_device(np.ones(2)) for _ in range(PLAN_LIMIT + 5)]
     for x in xs:

@@ -1,0 +1,99 @@
+"""Replays of identical library calls: the plans a handle keeps.
+
+A library call whose work is one launch, decided by its arguments and its handle's state
+alone, is recorded (``launch(..., record=...)``) and kept on the handle as a :class:`Plan`,
+keyed on the call's arguments.  When the same call comes again on the same handle state it
+runs its checked launch again (:class:`rocmath.launch.Replay`): the argument checks, operand
+descriptions and address lookups are not redone, only the liveness of the allocations the
+launch was checked against.
+
+What a plan depends on is in its key or checked before it runs: the argument values (device
+arrays by pointer, objects with a ``state_version`` by identity and version), their types and
+the signs of floating zeros, the handle's state version (any attribute set to another object
+changes it: stream, pointer mode, logging layers, modes, workspace, destroy), the device, the
+memory checker, and the allocations.  Plans hold no caller objects, so they never keep
+arrays or freed memory alive.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from . import memory as _memory
+from .array import DeviceArray
+from .launch import Replay
+
+__all__ = ["PLAN_LIMIT", "Plan", "plan_key", "remember"]
+
+#: Plans a handle keeps; past it the oldest goes (calls on ever new sub-arrays make new keys).
+PLAN_LIMIT = 128
+
+_PLAIN = frozenset((int, float, complex, str, bool, type(None)))
+
+
+class Plan:
+    """A checked call's launch, replayed when the same arguments come again on the same handle
+    state (made on a live handle in host pointer mode without logging layers or checks).
+    Floating zeros compare equal whatever their sign, so their signs are checked too."""
+
+    __slots__ = ("replay", "types", "version", "zeros")
+
+    def __init__(self, replay: Replay, args: tuple[Any, ...], handle: Any):
+        self.replay = replay
+        self.version = handle.state_version
+        self.types = tuple(map(type, args))
+        self.zeros = _zero_signs(args)
+
+    def matches(self, handle: Any, args: tuple[Any, ...]) -> bool:
+        """Whether this plan may run for ``args`` on ``handle`` now."""
+        return (handle.state_version == self.version and not handle.device.retired
+                and tuple(map(type, args)) == self.types and (not self.zeros or _zero_signs(args) == self.zeros)
+                and not _memory._checking and self.replay.usable())
+
+    def run(self, args: tuple[Any, ...]) -> Any:
+        """Enqueue the launch again (``args`` stay alive until it ran); returns its task."""
+        return self.replay.run(args)
+
+
+def plan_key(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The call's arguments after the handle as plain values (see :func:`_plain`); raises
+    TypeError for an argument that cannot be part of a key (the call is then not replayed)."""
+    return tuple([a if type(a) in _PLAIN else a.ptr if type(a) is DeviceArray else _plain(a) for a in args[1:]])
+
+
+def remember(plans: dict[Any, Any], key: Any, plan: Any) -> None:
+    """Keep ``plan`` under ``key``, dropping the oldest plan past :data:`PLAN_LIMIT`."""
+    if len(plans) >= PLAN_LIMIT:
+        del plans[next(iter(plans))]
+    plans[key] = plan
+
+
+def _plain(a: Any) -> Any:
+    """A plan must not keep the caller's objects alive: device arrays go in the key by pointer,
+    int subclasses (enums, pointers that carry their owner along) as ints, numpy scalars as
+    they are, objects with a ``state_version`` (descriptors) by identity and version (the
+    version comes from one counter for all objects, so a new object at a freed one's address
+    never matches); any other object raises TypeError."""
+    if isinstance(a, DeviceArray):
+        return a.ptr
+    if isinstance(a, int):
+        return int(a)
+    if isinstance(a, (np.number, np.bool_)):
+        return a
+    version = getattr(a, "state_version", None)
+    if version is not None:
+        return type(a), id(a), version
+    raise TypeError(f"{type(a).__name__} arguments are not replayed")
+
+
+def _zero_signs(args: tuple[Any, ...]) -> tuple[tuple[int, bool, bool], ...]:
+    """(position, sign bits) of the floating-point zeros among ``args``."""
+    out = []
+    for i, a in enumerate(args):
+        if isinstance(a, (float, complex, np.inexact)) and a == 0:
+            z = complex(a)
+            out.append((i, math.copysign(1.0, z.real) < 0, math.copysign(1.0, z.imag) < 0))
+    return tuple(out)
