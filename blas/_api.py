@@ -39,7 +39,7 @@ from rocmath.handle import LayerMode
 from rocmath.launch import Buffer, Replay, launch
 from rocmath.log import profiling
 from rocmath.memory import checking_enabled
-from rocmath.plans import Plan, plan_key, remember
+from rocmath.plans import Plan, admit, plan_key, remember
 from rocmath.precision import BF16, Precision, from_bfloat16, to_bfloat16
 from rocmath.stream import Task
 
@@ -474,7 +474,7 @@ def bind(routine: Routine, precision: Precision, flavour: Flavour = PLAIN, *, pr
                     return routine.impl(Call(fname, routine, precision, flavour, names, values))
         c = Call(fname, routine, precision, flavour, names, values)
         if (key is None or not plannable or handle.check_numerics or handle.layer_mode or not c.host_mode
-                or checking_enabled()):
+                or checking_enabled() or not admit(plans, key)):
             return routine.impl(c)
         c.record = []
         out = routine.impl(c)

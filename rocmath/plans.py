@@ -2,10 +2,10 @@
 
 A library call whose work is one launch, decided by its arguments and its handle's state
 alone, is recorded (``launch(..., record=...)``) and kept on the handle as a :class:`Plan`,
-keyed on the call's arguments.  When the same call comes again on the same handle state it
-runs its checked launch again (:class:`rocmath.launch.Replay`): the argument checks, operand
-descriptions and address lookups are not redone, only the liveness of the allocations the
-launch was checked against.
+keyed on the call's arguments, the second time the key comes (:func:`admit`).  When the same
+call comes again on the same handle state it runs its checked launch again
+(:class:`rocmath.launch.Replay`): the argument checks, operand descriptions and address lookups
+are not redone, only the liveness of the allocations the launch was checked against.
 
 What a plan depends on is in its key or checked before it runs: the argument values (device
 arrays by pointer, objects with a ``state_version`` by identity and version), their types and
@@ -26,7 +26,7 @@ from . import memory as _memory
 from .array import DeviceArray
 from .launch import Replay
 
-__all__ = ["PLAN_LIMIT", "Plan", "plan_key", "remember"]
+__all__ = ["PLAN_LIMIT", "Plan", "admit", "plan_key", "remember"]
 
 #: Plans a handle keeps; past it the oldest goes (calls on ever new sub-arrays make new keys).
 PLAN_LIMIT = 128
@@ -69,6 +69,28 @@ def remember(plans: dict[Any, Any], key: Any, plan: Any) -> None:
     if len(plans) >= PLAN_LIMIT:
         del plans[next(iter(plans))]
     plans[key] = plan
+
+
+class _Seen:
+    """What a handle keeps for a key seen once: never matches."""
+
+    __slots__ = ()
+
+    def matches(self, handle: Any, args: tuple[Any, ...]) -> bool:
+        return False
+
+
+_SEEN = _Seen()
+
+
+def admit(plans: dict[Any, Any], key: Any) -> bool:
+    """Whether a first-path call under ``key`` is recorded as a plan: from the second time the key
+    comes.  Calls that never repeat (an array layer's fresh outputs, new sub-arrays) then pay a
+    dictionary entry instead of the making of a plan each."""
+    if key in plans:
+        return True
+    remember(plans, key, _SEEN)
+    return False
 
 
 def _plain(a: Any) -> Any:

@@ -23,7 +23,9 @@ import numpy as np
 
 import rocmath
 from rocmath.arguments import Arguments
-from rocmath.launch import Buffer, launch
+from rocmath.launch import Buffer, Replay, launch
+from rocmath.memory import checking_enabled
+from rocmath.plans import Plan, admit, plan_key, remember
 from rocmath.precision import Precision
 from rocmath.stream import Task
 
@@ -63,6 +65,9 @@ class Routine:
     params: tuple[str, ...]
     impl: Callable[[Call], Any]
     summary: str = ""
+    #: Calls of one launch decided by their arguments alone (products) may be replayed
+    #: (:mod:`rocmath.plans`); a call of several launches never is.
+    replay: bool = False
 
 
 class Call(Arguments):
@@ -154,10 +159,12 @@ class Call(Arguments):
 
     # -- launching -----------------------------------------------------------------------------------
 
+    record: list[Any] | None = None  # the call's launches, when it may become a plan
+
     def launch(self, kernel: Callable[..., Any], *args: Any, flops: float = 0.0, bytes: float = 0.0) -> Task:
         """Enqueue ``kernel(*args)`` on the handle's stream, named after the rocSPARSE function."""
         return launch(kernel, *args, name=f"rocsparse_{self.fname}", stream=self.handle.stream, flops=flops,
-                      bytes=bytes)
+                      bytes=bytes, record=self.record)
 
     def workspace(self, nbytes: int, dtype: Any, shape: tuple[int, ...], name: str = "workspace") -> Buffer:
         """Scratch device memory from the handle for this call."""
@@ -195,6 +202,18 @@ def bind(routine: Routine, precision: Precision | None, *, prefix: str | None = 
     fname = f"{letter}{routine.name}"
 
     def entry(*args: Any, **kwargs: Any) -> Any:
+        key = None
+        if routine.replay and args and not kwargs:
+            plans = getattr(args[0], "_plans", None)
+            if plans is not None:
+                try:
+                    key = (fname, plan_key(args))
+                    plan = plans.get(key)
+                except TypeError:  # an argument that cannot be part of a key: not replayed
+                    key = plan = None
+                if plan is not None and plan.matches(args[0], args):
+                    plan.run(args)
+                    return None
         if len(args) > len(names):
             raise TypeError(f"{fname}() takes {len(names)} arguments, {len(args)} given")
         values = dict(zip(names, args, strict=False))
@@ -213,7 +232,15 @@ def bind(routine: Routine, precision: Precision | None, *, prefix: str | None = 
 
             return logged_call(handle, fname, routine.name, letter, names, values,
                                lambda: routine.impl(Call(fname, precision, names, values)))
-        return routine.impl(Call(fname, precision, names, values))
+        c = Call(fname, precision, names, values)
+        if key is None or not c.host_mode or checking_enabled() or not admit(handle._plans, key):
+            return routine.impl(c)
+        c.record = []
+        out = routine.impl(c)
+        replay = Replay.of(c.record) if len(c.record) == 1 else None
+        if replay is not None and out is None:
+            remember(handle._plans, key, Plan(replay, args, handle))
+        return out
 
     entry.__name__ = entry.__qualname__ = fname
     entry.__module__ = "rocmath.sparse"

@@ -15,7 +15,7 @@ import numpy as np
 
 import rocmath
 from rocmath.errors import RocmathError
-from rocmath.handle import Handle, PointerMode
+from rocmath.handle import Handle, PointerMode, Versioned
 from rocmath.stream import Stream
 
 from ._types import (
@@ -51,6 +51,10 @@ class SparseHandle(Handle):
 
     library = "rocsparse"
     layer_env = "ROCSPARSE_LAYER"
+
+    def __init__(self, device: int | None = None, stream: Any = None):
+        super().__init__(device, stream)
+        self._plans: dict[Any, Any] = {}  # replays of checked calls (rocmath.plans)
 
     def check(self) -> None:
         try:
@@ -116,7 +120,7 @@ def get_version(handle: SparseHandle) -> int:
 
 
 @dataclass
-class MatDescr:
+class MatDescr(Versioned):
     """A ``rocsparse_mat_descr``: the properties legacy routines read from a matrix."""
 
     type: MatrixType = MatrixType.general
@@ -230,7 +234,7 @@ def get_mat_storage_mode(descr: MatDescr) -> StorageMode:
 
 
 @dataclass
-class MatInfo:
+class MatInfo(Versioned):
     """A ``rocsparse_mat_info``: analysis data of the routines that have an analysis step.
 
     Attributes

@@ -238,7 +238,8 @@ def _csrmv(c: Call) -> None:
 
 CSRMV = Routine("csrmv", ("trans", "m", "n", "nnz", "alpha", "descr", "csr_val", "csr_row_ptr", "csr_col_ind",
                           "info", "x", "beta", "y"), _csrmv,
-                "y := alpha op(A) x + beta y for an m x n CSR matrix A (info: None, or analysed by csrmv_analysis).")
+                "y := alpha op(A) x + beta y for an m x n CSR matrix A (info: None, or analysed by csrmv_analysis).",
+                replay=True)
 
 scsrmv = bind(CSRMV, S)
 dcsrmv = bind(CSRMV, D)

@@ -297,16 +297,16 @@ def test_any_change_of_handle_state_bypasses_earlier_plans(handle, change, monke
     run = _api._Plan.run
     monkeypatch.setattr(_api._Plan, "run", lambda self, args: replays.append(args) or run(self, args))
     x = rm.to_device(np.ones(4))
-    blas.dscal(handle, 4, 2.0, x, 1)
-    blas.dscal(handle, 4, 2.0, x, 1)
+    for _ in range(3):  # seen, planned, replayed
+        blas.dscal(handle, 4, 2.0, x, 1)
     assert len(replays) == 1
     before = handle.state_version
     change(handle)
     assert handle.state_version != before
-    blas.dscal(handle, 4, 2.0, x, 1)  # a first call again (it makes a new plan)
+    blas.dscal(handle, 4, 2.0, x, 1)  # a first call again
     assert len(replays) == 1
     rm.device_synchronize()
-    np.testing.assert_array_equal(x.get(), 8.0)
+    np.testing.assert_array_equal(x.get(), 16.0)
 
 
 def test_the_array_layer_replays_its_calls(monkeypatch) -> None:
@@ -320,8 +320,20 @@ def test_the_array_layer_replays_its_calls(monkeypatch) -> None:
     x, y = rm.to_device(np.arange(6.0)), rm.to_device(np.ones(6))
     h = blas.get_handle()
     before = h.state_version
-    for _ in range(3):
+    for _ in range(4):
         blas.axpy(2.0, x, y)
     assert len(replays) == 2
     assert blas.get_handle() is h and h.state_version == before
-    np.testing.assert_array_equal(y.get(), 1 + 3 * 2 * np.arange(6.0))
+    np.testing.assert_array_equal(y.get(), 1 + 4 * 2 * np.arange(6.0))
+
+
+def test_a_plan_is_made_the_second_time_a_call_comes(handle) -> None:
+    # Calls that never repeat (fresh outputs) leave a marker, not a plan.
+    from rocmath.blas import _api
+
+    x = rm.to_device(np.ones(4))
+    blas.dscal(handle, 4, 2.0, x, 1)
+    (key,) = handle._plans
+    assert not isinstance(handle._plans[key], _api._Plan) and not handle._plans[key].matches(handle, ())
+    blas.dscal(handle, 4, 2.0, x, 1)
+    assert isinstance(handle._plans[key], _api._Plan)

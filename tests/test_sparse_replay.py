@@ -1,0 +1,126 @@
+"""Replays of identical csrmv calls (rocmath.plans): the same results and errors as first calls."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import rocmath as rm
+import rocmath.sparse as rs
+from rocmath.plans import Plan
+
+
+@pytest.fixture
+def replays(monkeypatch):
+    runs: list[None] = []  # (not the arguments: the test of what plans keep alive would see them)
+    run = Plan.run
+    monkeypatch.setattr(Plan, "run", lambda self, args: runs.append(None) or run(self, args))
+    return runs
+
+
+def _matrix(seed: int, m: int = 40, n: int = 30) -> tuple[sp.csr_matrix, tuple[rm.DeviceArray, ...]]:
+    a = sp.random(m, n, density=0.2, format="csr", random_state=seed, dtype=np.float64)
+    a.sort_indices()
+    return a, (rm.to_device(a.data), rm.to_device(a.indptr.astype(np.int32)), rm.to_device(a.indices.astype(np.int32)))
+
+
+def test_a_repeated_csrmv_is_replayed_with_the_same_bits(replays):
+    h, d = rs.create_handle(), rs.create_mat_descr()
+    a, arrays = _matrix(1)
+    x = rm.to_device(np.random.default_rng(2).standard_normal(30))
+    outs = []
+    for _ in range(4):  # seen, planned, replayed, replayed
+        y = rm.to_device(np.full(40, 7.0))
+        rs.dcsrmv(h, "N", 40, 30, a.nnz, 1.5, d, *arrays, None, x, 0.5, y)
+        outs.append(y.get())
+    assert len(replays) == 0  # every call above had a new y: a new key
+    y = rm.to_device(np.full(40, 7.0))
+    for _ in range(4):
+        rs.dcsrmv(h, "N", 40, 30, a.nnz, 1.5, d, *arrays, None, x, 0.5, y)
+    assert len(replays) == 2
+    expected = np.full(40, 7.0)
+    for _ in range(4):
+        expected = 1.5 * (a @ x.get()) + 0.5 * expected
+    np.testing.assert_allclose(y.get(), expected, rtol=1e-13)
+    assert all(np.array_equal(outs[0].view(np.uint64), o.view(np.uint64)) for o in outs[1:])
+
+
+def test_a_changed_descriptor_or_analysis_is_a_first_call_again(replays):
+    h, d = rs.create_handle(), rs.create_mat_descr()
+    a, arrays = _matrix(3)
+    b, other = _matrix(4)
+    x, y = rm.to_device(np.ones(30)), rm.zeros(40)
+    info = rs.create_mat_info()
+    rs.dcsrmv_analysis(h, "N", 40, 30, a.nnz, d, *arrays, info)
+    for _ in range(3):
+        rs.dcsrmv(h, "N", 40, 30, a.nnz, 1.0, d, *arrays, info, x, 0.0, y)
+    assert len(replays) == 1
+    np.testing.assert_allclose(y.get(), a @ np.ones(30), rtol=1e-13)
+    # The info analysed for another matrix: the call fails as a first call does.
+    rs.dcsrmv_analysis(h, "N", 40, 30, b.nnz, d, *other, info)
+    with pytest.raises(rs.SparseError):
+        rs.dcsrmv(h, "N", 40, 30, a.nnz, 1.0, d, *arrays, info, x, 0.0, y)
+    # One-based arrays under a descriptor now saying so.
+    rs.set_mat_index_base(d, rs.IndexBase.one)
+    one_based = (arrays[0], rm.to_device(a.indptr.astype(np.int32) + 1), rm.to_device(a.indices.astype(np.int32) + 1))
+    for _ in range(3):
+        rs.dcsrmv(h, "N", 40, 30, a.nnz, 2.0, d, *one_based, None, x, 0.0, y)
+    np.testing.assert_allclose(y.get(), 2 * (a @ np.ones(30)), rtol=1e-13)
+    assert len(replays) == 2
+
+
+def test_a_freed_argument_fails_as_on_a_first_call(replays):
+    h, d = rs.create_handle(), rs.create_mat_descr()
+    a, arrays = _matrix(5)
+    ptr = rm.malloc(30 * 8)
+    x, y = rm.DeviceArray.from_pointer(ptr, 30), rm.zeros(40)
+    rm.memcpy(ptr, np.ones(30), 30 * 8)
+    for _ in range(2):
+        rs.dcsrmv(h, "N", 40, 30, a.nnz, 1.0, d, *arrays, None, x, 0.0, y)
+    np.testing.assert_allclose(y.get(), a @ np.ones(30), rtol=1e-13)
+    rm.free(ptr)
+    with pytest.raises(rm.RocmathError):
+        rs.dcsrmv(h, "N", 40, 30, a.nnz, 1.0, d, *arrays, None, x, 0.0, y)
+    assert len(replays) == 0
+
+
+def test_transposed_products_are_not_replayed_and_plans_keep_nothing_alive(replays):
+    h, d = rs.create_handle(), rs.create_mat_descr()
+    a, arrays = _matrix(6)
+    x, y = rm.to_device(np.arange(40.0)), rm.zeros(30)
+    for _ in range(3):  # two launches (scatter, gather): never a plan
+        rs.dcsrmv(h, "T", 40, 30, a.nnz, 1.0, d, *arrays, None, x, 0.0, y)
+    assert len(replays) == 0
+    np.testing.assert_allclose(y.get(), a.T @ np.arange(40.0), rtol=1e-13)
+    xn, yn = rm.to_device(np.ones(30)), rm.zeros(40)
+    for _ in range(3):
+        rs.dcsrmv(h, "N", 40, 30, a.nnz, 1.0, d, *arrays, None, xn, 0.0, yn)
+    assert len(replays) == 1
+    refs = [weakref.ref(v) for v in (*arrays, xn, yn, d)]
+    del arrays, xn, yn, d
+    rm.device_synchronize()
+    gc.collect()
+    assert all(r() is None for r in refs)
+
+
+def test_a_descriptor_changed_in_place_is_a_first_call_again(replays):
+    # The same arrays, the same descriptor object, its matrix type changed: symmetric (lower) now.
+    h, d = rs.create_handle(), rs.create_mat_descr()
+    a, arrays = _matrix(7, 30, 30)
+    x, y = rm.to_device(np.arange(30.0)), rm.zeros(30)
+    for _ in range(3):
+        rs.dcsrmv(h, "N", 30, 30, a.nnz, 1.0, d, *arrays, None, x, 0.0, y)
+    assert len(replays) == 1
+    np.testing.assert_allclose(y.get(), a @ np.arange(30.0), rtol=1e-13)
+    rs.set_mat_type(d, rs.MatrixType.symmetric)
+    rs.dcsrmv(h, "N", 30, 30, a.nnz, 1.0, d, *arrays, None, x, 0.0, y)
+    fresh, expected = rs.create_mat_descr(), rm.zeros(30)  # the same call, first made on a fresh handle
+    rs.set_mat_type(fresh, rs.MatrixType.symmetric)
+    rs.dcsrmv(rs.create_handle(), "N", 30, 30, a.nnz, 1.0, fresh, *arrays, None, x, 0.0, expected)
+    assert np.array_equal(y.get(), expected.get())
+    assert not np.allclose(y.get(), a @ np.arange(30.0))
+    assert len(replays) == 1
