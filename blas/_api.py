@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import enum
 import inspect
+import math
 import sys
 import warnings
 from collections.abc import Callable, Sequence
@@ -253,7 +254,7 @@ class Call(Arguments):
         other one may hold anything, as in rocBLAS)."""
         if not bytes:
             # The operands' bytes: what decides that a small launch runs inline on one thread.
-            bytes = float(sum(a.dtype.itemsize * a.batch_count * int(np.prod(a.shape))
+            bytes = float(sum(a.dtype.itemsize * a.batch_count * int(math.prod(a.shape))
                               for a in args if isinstance(a, BatchOperand)))
         mode = getattr(self.handle, "check_numerics", 0)
         if mode:

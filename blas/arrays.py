@@ -14,6 +14,7 @@ NumPy does), so they wait for their result.
 
 from __future__ import annotations
 
+import math
 import threading
 from typing import Any
 
@@ -73,7 +74,7 @@ class _Batch:
                                                                                strict=True))
         self.arr = arr
         self.batch_shape = batch_shape
-        self.count = int(np.prod(batch_shape)) if batch_shape else 1
+        self.count = int(math.prod(batch_shape)) if batch_shape else 1
         self.uniform = _uniform_stride(batch_shape, self.strides, arr.itemsize)
 
     def offsets(self) -> np.ndarray:
@@ -161,7 +162,7 @@ def _vector_call(op: str, x: DeviceArray, y: DeviceArray | None, scalars: tuple[
     for item in args:
         flat.extend(item)
     if flavour:
-        flat.append(int(np.prod(batch_shape)))
+        flat.append(int(math.prod(batch_shape)))
     out = fn(*flat)
     if reduction and flavour:
         return np.asarray(out).reshape(batch_shape)

@@ -589,7 +589,7 @@ def build(spec: PlanSpec) -> ExecPlan:
         for a in (p.io, p.sbase, p.dbase, p.program.ip, p.program.tw):
             a.setflags(write=False)
     uses_work = any(p.src == WORK or p.dst == WORK for p in passes)
-    work_elements = int(np.prod(clen)) * batch if uses_work else 0
+    work_elements = int(math.prod(clen)) * batch if uses_work else 0
     in_extent = _extent(inside, batch, spec.inp.buffers)
     out_extent = _extent(outside, batch, spec.out.buffers)
     half_index: tuple[np.ndarray, ...] = ()
@@ -604,7 +604,7 @@ def build(spec: PlanSpec) -> ExecPlan:
             half_index = (idx, idx)
         else:
             half_index = (np.sort(np.concatenate([idx, idx + 1])),)
-    total = int(np.prod(lengths))
+    total = int(math.prod(lengths))
     flops = 5.0 * total * math.log2(max(total, 2)) * batch * (0.5 if tt.is_real else 1.0)
     scratch = max((p.scratch for p in passes), default=0)
     return ExecPlan(spec, tuple(passes), work_elements, compute, in_extent, out_extent, half_index, flops, scratch)

@@ -9,6 +9,7 @@ device-to-host copy.
 
 from __future__ import annotations
 
+import math
 import weakref
 from collections.abc import Sequence
 from typing import Any
@@ -63,7 +64,7 @@ class DeviceArray:
         self.dtype = np.dtype(dtype)
         self.strides = _strides_for(self.shape, self.dtype.itemsize, order)
         dev = _device.get_device() if device is None else _device.get_device_object(device).index
-        nbytes = int(np.prod(self.shape)) * self.dtype.itemsize
+        nbytes = int(math.prod(self.shape)) * self.dtype.itemsize
         self.device = dev
         self._base: DeviceArray | None = None
         self._alloc: Allocation | None = None
@@ -113,7 +114,7 @@ class DeviceArray:
 
     @property
     def size(self) -> int:
-        return int(np.prod(self.shape))
+        return int(math.prod(self.shape))
 
     @property
     def itemsize(self) -> int:

@@ -22,6 +22,7 @@ import bisect
 import collections
 import contextlib
 import enum
+import math
 import os
 import threading
 import weakref
@@ -619,7 +620,7 @@ def host_view(ptr: int, shape: int | tuple[int, ...], dtype: Any = np.uint8) -> 
     """
     dt = np.dtype(dtype)
     shp = (shape,) if isinstance(shape, int) else tuple(shape)
-    nbytes = int(np.prod(shp)) * dt.itemsize
+    nbytes = int(math.prod(shp)) * dt.itemsize
     sp = address_space.span(_as_int(ptr, "ptr"), 0, nbytes, op="host_view", arg="ptr")
     if sp.alloc.kind is MemoryKind.DEVICE:
         raise InvalidMemcpyDirectionError(

@@ -35,6 +35,7 @@ import collections
 import concurrent.futures
 import contextvars
 import inspect
+import math
 import threading
 import weakref
 from collections.abc import Callable, Sequence
@@ -613,7 +614,7 @@ class DeviceGroup:
         if any(c.shape[1:] != rest or c.dtype != first.dtype for c in chunks):
             raise HipInvalidValueError("map: the parts' results differ in shape or type", arg="fn")
         total = sum(c.shape[0] for c in chunks)
-        entry_bytes = int(np.prod(rest)) * first.itemsize
+        entry_bytes = int(math.prod(rest)) * first.itemsize
         # The gathered array keeps the entry layout of the first part (column-major matrices
         # stay column-major), batch axis outermost.
         model = first if _entries_packed(first) else None
@@ -655,7 +656,7 @@ def _entries_packed(a: DeviceArray) -> bool:
     """Whether the entries (along axis 0) lie one after the other without gaps, each a
     contiguous block of memory: then a slice of entries is one byte range."""
     rest = a.shape[1:]
-    entry = int(np.prod(rest)) * a.itemsize
+    entry = int(math.prod(rest)) * a.itemsize
     lo, hi = byte_extent(rest, a.strides[1:], a.itemsize)
     return lo == 0 and hi - lo == entry and (a.shape[0] <= 1 or a.strides[0] == entry)
 
@@ -665,7 +666,7 @@ def _repack(a: DeviceArray, entry_strides: tuple[int, ...], device: int, stream:
     from .launch import launch
 
     rest = a.shape[1:]
-    entry = int(np.prod(rest)) * a.itemsize
+    entry = int(math.prod(rest)) * a.itemsize
     flat = DeviceArray((a.shape[0] * entry,), np.uint8, device=device)
     out = DeviceArray._view(flat.ptr, a.shape, a.dtype, (entry, *entry_strides), device, flat)
     launch(_copy_kernel, out, a, name="DeviceGroup repack", stream=stream, bytes=2 * a.nbytes, kind="copy")

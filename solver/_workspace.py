@@ -24,6 +24,7 @@ when a launch body is called directly on host arrays (tests).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numba
@@ -108,7 +109,7 @@ def host_carve(ws: np.ndarray, off: int, shape: tuple[int, ...], dtype: Any,
     """A ``shape`` array of ``dtype`` (C or Fortran ``order``) at byte ``off`` of ``ws``, for the
     launch bodies; returns it and the offset of the next buffer."""
     dt = np.dtype(dtype)
-    count = int(np.prod(shape)) if shape else 1
+    count = int(math.prod(shape)) if shape else 1
     nbytes = count * dt.itemsize
     flat = ws[off:off + nbytes].view(dt)
     arr = flat.reshape(shape[::-1]).T if order == "F" else flat.reshape(shape)

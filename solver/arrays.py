@@ -32,6 +32,7 @@ current stream (``with rocmath.Stream():``) through the thread's handle
 from __future__ import annotations
 
 import contextvars
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -276,7 +277,7 @@ def _call(name: str, p: Precision, h: BlasHandle, batch_shape: tuple[int, ...], 
     for key, arr in (single or {}).items():
         op = _Operand(arr, batch_shape)
         values[key], values[f"ld{key.lower()}"], values[f"stride{key}"] = op.pointer(""), op.ld, op.stride
-    values["batch_count"] = int(np.prod(batch_shape)) if batch_shape else 1
+    values["batch_count"] = int(math.prod(batch_shape)) if batch_shape else 1
     f(h, *(values[k] for k in list(f.__signature__.parameters)[1:]))
 
 
@@ -304,7 +305,7 @@ def _rhs(b: Any, n: int, name: str = "b") -> tuple[DeviceArray, bool]:
 
 def _info(batch_shape: tuple[int, ...], h: BlasHandle) -> DeviceArray:
     """info of a call, zero (what rocSOLVER writes for empty matrices, which are not launched here)."""
-    count = int(np.prod(batch_shape)) if batch_shape else 1
+    count = int(math.prod(batch_shape)) if batch_shape else 1
     return rocmath.zeros(count, np.int32, stream=h.stream).reshape(batch_shape)
 
 
@@ -661,7 +662,7 @@ def qr(a: DeviceArray, mode: str = "reduced", *, overwrite_a: bool = False,
     if mode == "r":
         return r
     cols = m if mode == "complete" else k
-    count = int(np.prod(batch_shape)) if batch_shape else 1
+    count = int(math.prod(batch_shape)) if batch_shape else 1
     if cols == n:  # Q has a's shape: orgqr over geqrf's output
         q = f
     else:

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -153,7 +154,7 @@ def in_compute_type(c: Call, *operands: Buffer, reserve: int = 0) -> list[Buffer
     run in the compute type, as rocSPARSE's kernels convert each value they read.  The first ``reserve``
     bytes of the workspace (a multiple of 64) are left to the caller, who asks for ``reserve`` bytes after."""
     dtype = c.dtype
-    sizes = [int(np.prod(b.shape)) if b.dtype != dtype else 0 for b in operands]
+    sizes = [int(math.prod(b.shape)) if b.dtype != dtype else 0 for b in operands]
     spans = [-(-n * dtype.itemsize // 64) * 64 for n in sizes]
     if not sum(spans):
         return [b if b.dtype == dtype else Buffer(0, dtype, b.shape, name=b.name) for b in operands]

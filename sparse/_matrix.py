@@ -130,6 +130,16 @@ class _CompressedMatrix:
         """``self @ other``."""
         return self @ other
 
+    def _csrmv_into(self, h: SparseHandle, x: rocmath.DeviceArray, y: rocmath.DeviceArray) -> None:
+        """``y := self @ x`` for a CSR matrix and vectors of its dtype, as one csrmv: the generic API's
+        descriptors and stages cost more than a small product, and a repeated call with the same
+        vectors is replayed (:mod:`rocmath.plans`)."""
+        m, n = self.shape
+        one, zero = self.dtype.type(1), self.dtype.type(0)
+        with h.use_pointer_mode(0):
+            _CSRMV[self.dtype](h, Operation.none, m, n, self.nnz, one, _general_descr(), self.data, self.indptr,
+                               self.indices, None, x, zero, y)
+
     def _dot_dense(self, x: rocmath.DeviceArray) -> rocmath.DeviceArray:
         m, n = self.shape
         if x.shape[0] != n or x.ndim not in (1, 2):
@@ -140,13 +150,11 @@ class _CompressedMatrix:
         h = _handle()
         ct = Datatype.of(dt)
         one, zero = dt.type(1), dt.type(0)
+        if x.ndim == 1 and a.format == "csr":
+            y = rocmath.empty(m, dt)
+            a._csrmv_into(h, xx, y)
+            return y
         with h.use_pointer_mode(0):
-            if x.ndim == 1 and a.format == "csr":
-                # One csrmv: the generic API's descriptors and stages cost more than a small product.
-                y = rocmath.empty(m, dt)
-                _CSRMV[dt](h, Operation.none, m, n, a.nnz, one, _general_descr(), a.data, a.indptr, a.indices, None,
-                           xx, zero, y)
-                return y
             mat = a._descr()
             if x.ndim == 1:
                 y = rocmath.empty(m, dt)
@@ -317,9 +325,26 @@ def aslinearoperator(A: Any) -> Any:
 
     dev = A if issparse(A) else csr_matrix(A)
     dt = dev.dtype
+    m, n = dev.shape
+    local = threading.local()
 
     def matvec(v: np.ndarray) -> np.ndarray:
-        return (dev @ rocmath.to_device(np.asarray(v, dtype=dt).reshape(-1))).get()
+        x = np.asarray(v, dtype=dt).reshape(-1)
+        if dev.format != "csr" or x.shape[0] != n:
+            return (dev @ rocmath.to_device(x)).get()
+        # The same device vectors for every matvec of this thread on this device: the product is
+        # then replayed, and only the copies in and out remain per call.
+        buffers = getattr(local, "buffers", None)
+        if buffers is None:
+            buffers = local.buffers = {}
+        device = rocmath.get_device()
+        pair = buffers.get(device)
+        if pair is None:
+            pair = buffers[device] = (rocmath.empty(n, dt), rocmath.empty(m, dt))
+        dx, dy = pair
+        dx.set(x)
+        dev._csrmv_into(_handle(), dx, dy)
+        return dy.get()
 
     def rmatvec(v: np.ndarray) -> np.ndarray:
         t = dev.T

@@ -316,3 +316,23 @@ def test_aslinearoperator_runs_scipy_solvers_on_the_device():
     x, info = gmres(rs.aslinearoperator(nonsym), b, rtol=1e-10, restart=200, maxiter=50)
     assert info == 0 and np.linalg.norm(nonsym @ x - b) <= 1e-7 * np.linalg.norm(b)
     assert np.allclose(op.rmatvec(b), lap.T @ b)
+
+
+def test_linear_operator_matvecs_replay_one_product_and_return_fresh_arrays(monkeypatch):
+    # Each thread's matvecs go through the same device vectors (so the product is replayed); the
+    # host arrays they return are the caller's to keep.
+    from rocmath.plans import Plan
+
+    runs = []
+    run = Plan.run
+    monkeypatch.setattr(Plan, "run", lambda self, args: runs.append(None) or run(self, args))
+    rng = np.random.default_rng(8)
+    a = random_csr(rng, 50, 40, 0.1, np.float64)
+    op = rs.aslinearoperator(a)
+    vs = [rng.standard_normal(40) for _ in range(4)]
+    outs = [op.matvec(v) for v in vs]
+    for v, out in zip(vs, outs, strict=True):
+        np.testing.assert_allclose(out, a @ v, rtol=1e-13, atol=1e-15)
+    assert len(runs) == 2  # seen, planned, replayed, replayed
+    with pytest.raises(ValueError):  # a vector of the wrong length: scipy's own check
+        op.matvec(np.ones(41))
