@@ -23,10 +23,11 @@ from typing import Any
 
 import numpy as np
 
+from rocmath.launch import Buffer
 from rocmath.precision import BF16, C, D, H, S, Z
 
 from . import _kernels_l2 as k
-from ._api import BATCHED, STRIDED, Call, Routine, bind, public_names
+from ._api import BATCHED, PLAIN, STRIDED, Call, Routine, bind, public_names
 from ._types import Diagonal, Fill, Operation
 
 _FILLS = (Fill.upper, Fill.lower)
@@ -114,7 +115,18 @@ def _general_mv(c: Call, band: bool = False, mixed: bool = False, out_dtype: Any
     stored = (kl + ku + 1) * n if band else m * n
     if not band and not mixed and reads and count == 1 and stored >= GEMV_LARGE and not c.precision.storage_only:
         # One large dense entry: a streaming kernel over a flat view of A (as fast as OpenBLAS's).
-        c.launch(k.run_gemv_large, int(trans) - int(Operation.none), alpha, A, x, beta, y,
+        t = int(trans) - int(Operation.none)
+        if c.flavour is PLAIN and c.host_mode and incx == 1 and incy == 1:
+            # The flat operands described here, once: a replay then hands the kernel its kept views,
+            # with no host-side reshaping per call (tens of microseconds on caches the stream flushed).
+            lda = c.int("lda")
+            flat = Buffer(c.ptr("A"), c.dtype, ((n - 1) * lda + m,), name="A", owner=c.values["A"])
+            xb = Buffer(c.ptr("x"), c.dtype, (lenx,), name="x", owner=c.values["x"])
+            yb = Buffer(c.ptr("y"), c.dtype, (leny,), name="y", owner=c.values["y"])
+            c.launch(k.gemv_flat, t, t == 2, alpha.astype(c.dtype), beta.astype(c.dtype), flat, lda, m, n, xb, yb,
+                     flops=_flops(c, stored), bytes=_bytes(c, stored + lenx + 2 * leny))
+            return
+        c.launch(k.run_gemv_large, t, alpha, A, x, beta, y,
                  flops=_flops(c, stored), bytes=_bytes(c, stored + lenx + 2 * leny))
         return
     c.launch(k.run_matvec, trans is not Operation.none, trans is Operation.conjugate_transpose,

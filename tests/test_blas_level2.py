@@ -775,9 +775,11 @@ def test_gemv_large(handle: Any, p: Precision) -> None:
 @pytest.mark.parametrize("prefix, dtype", [("s", np.float32), ("d", np.float64), ("c", np.complex64),
                                            ("z", np.complex128)])
 @pytest.mark.parametrize("beta", [0.0, 0.5])
-def test_gemv_of_one_large_entry(prefix, dtype, trans, beta):
+@pytest.mark.parametrize("incx", [-2, 1])
+def test_gemv_of_one_large_entry(prefix, dtype, trans, beta, incx):
     # Above GEMV_LARGE elements a single gemv has its own streaming kernel: same semantics
-    # (padding, negative increment, beta == 0 not reading a NaN y).
+    # (padding, negative increment, beta == 0 not reading a NaN y); unit increments hand it flat
+    # operands directly.
     import rocmath.blas.level2 as l2
 
     rng = np.random.default_rng(7)
@@ -786,13 +788,13 @@ def test_gemv_of_one_large_entry(prefix, dtype, trans, beta):
     a = rng.standard_normal((lda, n)) + (1j * rng.standard_normal((lda, n)) if np.dtype(dtype).kind == "c" else 0)
     a = a.astype(dtype)
     op = {"N": a[:m], "T": a[:m].T, "C": a[:m].conj().T}[trans]
-    x = rng.standard_normal(2 * op.shape[1]).astype(dtype)
+    x = rng.standard_normal(abs(incx) * op.shape[1]).astype(dtype)
     h = rm.blas.create_handle()
     da, dx = rm.to_device(np.asfortranarray(a)), rm.to_device(x)
     y = np.full(op.shape[0], np.nan, dtype) if beta == 0 else rng.standard_normal(op.shape[0]).astype(dtype)
     dy = rm.to_device(y)
-    getattr(l2, f"{prefix}gemv")(h, trans, m, n, 2.0, da, lda, dx, -2, beta, dy, 1)
-    expect = 2.0 * op @ x[0::2][::-1] + (beta * y if beta else 0)
+    getattr(l2, f"{prefix}gemv")(h, trans, m, n, 2.0, da, lda, dx, incx, beta, dy, 1)
+    expect = 2.0 * op @ (x[0::2][::-1] if incx < 0 else x) + (beta * y if beta else 0)
     np.testing.assert_allclose(dy.get(), expect, rtol=1e-4 if np.dtype(dtype).itemsize <= 8 else 1e-12,
                                atol=1e-4 * np.abs(expect).max())
     np.testing.assert_array_equal(da.get(), np.asfortranarray(a))  # padding rows untouched
