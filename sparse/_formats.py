@@ -475,7 +475,7 @@ def _ellmv(c: Call) -> None:
 
 
 ELLMV = Routine("ellmv", ("trans", "m", "n", "alpha", "descr", "ell_val", "ell_col_ind", "ell_width", "x", "beta",
-                          "y"), _ellmv, "y := alpha op(A) x + beta y for an m x n ELL matrix A.")
+                          "y"), _ellmv, "y := alpha op(A) x + beta y for an m x n ELL matrix A.", replay=True)
 
 sellmv = bind(ELLMV, S)
 dellmv = bind(ELLMV, D)
@@ -815,11 +815,12 @@ _BSRMV_DOC = ("y := alpha A x + beta y for an mb x nb BSR matrix A of block_dim 
 
 BSRMV_ANALYSIS = Routine("bsrmv_analysis", (*_BSRMV_MATRIX, "descr", *_BSRMV_ARRAYS), _bsrmv_analysis,
                          _BSRMV_ANALYSIS_DOC)
-BSRMV = Routine("bsrmv", (*_BSRMV_MATRIX, "alpha", "descr", *_BSRMV_ARRAYS, "x", "beta", "y"), _bsrmv, _BSRMV_DOC)
+BSRMV = Routine("bsrmv", (*_BSRMV_MATRIX, "alpha", "descr", *_BSRMV_ARRAYS, "x", "beta", "y"), _bsrmv, _BSRMV_DOC,
+                replay=True)
 # rocSPARSE's deprecated names of the same routines.
 BSRMV_EX_ANALYSIS = Routine("bsrmv_ex_analysis", BSRMV_ANALYSIS.params, _bsrmv_analysis,
                             "Deprecated name of bsrmv_analysis.  " + _BSRMV_ANALYSIS_DOC)
-BSRMV_EX = Routine("bsrmv_ex", BSRMV.params, _bsrmv, "Deprecated name of bsrmv.  " + _BSRMV_DOC)
+BSRMV_EX = Routine("bsrmv_ex", BSRMV.params, _bsrmv, "Deprecated name of bsrmv.  " + _BSRMV_DOC, replay=True)
 
 sbsrmv_analysis = bind(BSRMV_ANALYSIS, S)
 dbsrmv_analysis = bind(BSRMV_ANALYSIS, D)

@@ -124,3 +124,41 @@ def test_a_descriptor_changed_in_place_is_a_first_call_again(replays):
     assert np.array_equal(y.get(), expected.get())
     assert not np.allclose(y.get(), a @ np.arange(30.0))
     assert len(replays) == 1
+
+
+def test_bsrmv_and_ellmv_replays_give_first_calls_bits(replays):
+    rng = np.random.default_rng(9)
+    a = sp.random(24, 18, density=0.3, format="csr", random_state=9, dtype=np.float64)
+    bsr = a.tobsr(blocksize=(3, 3))
+    bsr.sort_indices()
+    mb, nb, nnzb = 8, 6, bsr.indices.size
+    x = rm.to_device(rng.standard_normal(18))
+    blocks = (rm.to_device(np.ascontiguousarray(bsr.data.transpose(0, 2, 1)).ravel()),  # column-major blocks
+              rm.to_device(bsr.indptr.astype(np.int32)), rm.to_device(bsr.indices.astype(np.int32)))
+    width = int(np.diff(a.indptr).max())
+    col = np.full((24, width), -1, np.int32)
+    val = np.zeros((24, width))
+    for i in range(24):
+        cols, vals = a.indices[a.indptr[i]:a.indptr[i + 1]], a.data[a.indptr[i]:a.indptr[i + 1]]
+        col[i, :cols.size], val[i, :cols.size] = cols, vals
+    ell = (rm.to_device(val.T.ravel()), rm.to_device(col.T.ravel()))  # ELL: column-major m x width
+
+    def calls(h, d, y_bsr, y_ell):
+        rs.dbsrmv(h, rs.Direction.column, "N", mb, nb, nnzb, 1.0, d, *blocks, 3, None, x, 0.5, y_bsr)
+        rs.dellmv(h, "N", 24, 18, 1.0, d, *ell, width, x, 0.5, y_ell)
+
+    h, d = rs.create_handle(), rs.create_mat_descr()
+    y_bsr, y_ell = rm.to_device(np.ones(24)), rm.to_device(np.ones(24))
+    for _ in range(3):
+        calls(h, d, y_bsr, y_ell)
+    assert len(replays) == 2
+    fresh = [rm.to_device(np.ones(24)), rm.to_device(np.ones(24))]
+    for _ in range(3):  # the same sequence of first calls, each on a new handle
+        calls(rs.create_handle(), rs.create_mat_descr(), *fresh)
+    assert len(replays) == 2
+    for got, want in zip((y_bsr, y_ell), fresh, strict=True):
+        assert np.array_equal(got.get().view(np.uint64), want.get().view(np.uint64))
+    expected = np.ones(24)
+    for _ in range(3):
+        expected = a @ x.get() + 0.5 * expected
+    np.testing.assert_allclose(y_ell.get(), expected, rtol=1e-13)
