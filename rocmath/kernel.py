@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import types as pytypes
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
@@ -107,20 +108,32 @@ class Kernel:
     contiguous views), so that numba knows their unit stride and the loops vectorize.
     """
 
-    def __init__(self, dispatcher: Any, contiguous: bool = False, slp: bool = False, loops: bool = True):
+    def __init__(self, dispatcher: Any, contiguous: bool = False, slp: bool = False, loops: bool = True,
+                 serial: Callable[[], Any] | None = None):
         self.dispatcher = dispatcher
         self.contiguous = contiguous
         self.slp = slp
         self.loops = loops
         self._entries: dict[tuple[Any, ...], Any] = {}
+        # The serial twin: the same body compiled without ``parallel`` (made on first use).
+        self._make_serial = serial
+        self._serial: Any = None
+        self._serial_entries: dict[tuple[Any, ...], Any] = {}
         self.__name__ = getattr(dispatcher, "__name__", "kernel")
         self.__doc__ = getattr(dispatcher, "__doc__", None)
         self.__wrapped__ = dispatcher.py_func
 
     @property
     def signatures(self) -> list[Any]:
-        """The compiled signatures (one per distinct dtypes and ranks)."""
-        return list(self.dispatcher.signatures)
+        """The compiled signatures (one per distinct dtypes and ranks), whether compiled parallel,
+        serial (the twin small launches run) or both."""
+        twin = self._serial.signatures if self._serial is not None else ()
+        return list(dict.fromkeys([*self.dispatcher.signatures, *twin]))
+
+    @property
+    def has_serial(self) -> bool:
+        """Whether the kernel has a serial twin: it is parallel, and its twin has no parallel region."""
+        return self._make_serial is not None
 
     def __call__(self, *args: Any) -> Any:
         return self.entry_point(*args)(*args)
@@ -128,18 +141,33 @@ class Kernel:
     def entry_point(self, *args: Any) -> Callable[..., Any]:
         """The compiled function for these arguments' types (compiled now if new): callers
         that pass arguments of the same types again may keep it and call it directly."""
+        return self._entry(self.dispatcher, self._entries, args)
+
+    def serial_entry_point(self, *args: Any) -> Callable[..., Any]:
+        """As :meth:`entry_point`, compiled without ``parallel`` (``prange`` is ``range``): what
+        small launches run.  Calling a parallel kernel costs ~1.5 us more than a serial one even
+        on one thread (the thread pool's scheduling), and compiling it costs 4-6x as much; the
+        twin runs the same loops in the same order, so it gives the parallel kernel's one-thread
+        bits.  Kernels compiled without ``parallel`` are their own twin."""
+        if self._make_serial is None:
+            return self.entry_point(*args)
+        if self._serial is None:
+            self._serial = self._make_serial()
+        return self._entry(self._serial, self._serial_entries, args)
+
+    def _entry(self, dispatcher: Any, entries: dict[tuple[Any, ...], Any], args: tuple[Any, ...]) -> Any:
         if self.contiguous:
             key = tuple((a.dtype, a.ndim, a.flags.writeable, a.flags.c_contiguous) if isinstance(a, np.ndarray)
                         else _scalar_key(a) for a in args)
         else:
             key = tuple((a.dtype, a.ndim, a.flags.writeable) if isinstance(a, np.ndarray) else _scalar_key(a)
                         for a in args)
-        entry = self._entries.get(key)
+        entry = entries.get(key)
         if entry is None:
             sig = tuple(_relaxed(numba.typeof(a), self.contiguous) for a in args)
             with _vectorizers(self.slp, self.loops) if self.slp or not self.loops else contextlib.nullcontext():
-                self.dispatcher.compile(sig)
-            entry = self._entries[key] = self.dispatcher.overloads[sig].entry_point
+                dispatcher.compile(sig)
+            entry = entries[key] = dispatcher.overloads[sig].entry_point
         return entry
 
 
@@ -191,10 +219,27 @@ def kernel(fn: F | None = None, *, parallel: bool = True, fastmath: bool | set[s
         # Functions typed at a prompt (python -c, a REPL, a notebook) have no file to cache beside.
         source = getattr(getattr(f, "__code__", None), "co_filename", "")
         cache = bool(source) and os.path.isfile(source)
-        return Kernel(numba.njit(parallel=_parallel_options(parallel), nogil=True, cache=cache, fastmath=fastmath,
-                                 error_model="numpy")(f), contiguous, slp, loops)
+
+        def compiled(body: Any, par: bool) -> Any:
+            return numba.njit(parallel=_parallel_options(par), nogil=True, cache=cache, fastmath=fastmath,
+                              error_model="numpy")(body)
+
+        serial = (lambda: compiled(_serial_copy(f), False)) if parallel else None
+        return Kernel(compiled(f, parallel), contiguous, slp, loops, serial)
 
     return wrap if fn is None else wrap(fn)
+
+
+def _serial_copy(f: Any) -> Any:
+    """``f`` under its own qualified name: numba names a function's cache files after it and
+    does not record compile options in them, so the serial twin must not share the parallel
+    kernel's files."""
+    g = pytypes.FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__, f.__closure__)
+    g.__qualname__ = f"{f.__qualname__}_serial"
+    g.__module__ = f.__module__
+    g.__doc__ = f.__doc__
+    g.__kwdefaults__ = f.__kwdefaults__
+    return g
 
 
 # The intrinsic's name carries the pointer type: opaque pointers from LLVM 15 on (numba >= 0.61).

@@ -198,7 +198,7 @@ class _Launch:
     A :class:`Replay` keeps it to run it again for an identical call."""
 
     __slots__ = ("arch", "batches", "bound", "bytes", "device_index", "dtype_name", "entry", "flops", "info",
-                 "inline", "kernel", "name", "operands", "small", "stream")
+                 "inline", "kernel", "name", "one_thread", "operands", "small", "stream")
 
     def __init__(self, kernel: Callable[..., Any], bound: list[Any], name: str, stream: Any, flops: float,
                  bytes: float, dtype_name: str | None, info: dict[str, Any], inline: bool):
@@ -215,6 +215,7 @@ class _Launch:
         self.info = info
         self.inline = inline
         self.small = 0 < bytes <= INLINE_BYTES
+        self.one_thread = self.small  # run under a thread count of one (unless a serial twin runs)
         # Operands staged through host arrays (pointer arrays, storage types): scattered or rounded
         # back after the kernel when written, and their staging dropped.
         self.batches = [(i, b) for i, b in enumerate(bound) if isinstance(b, BoundBatch)
@@ -229,12 +230,20 @@ class _Launch:
         call = self.entry
         if call is None:
             kernel = self.kernel
-            call = kernel.entry_point(*views) if isinstance(kernel, Kernel) else kernel
+            if not isinstance(kernel, Kernel):
+                call = kernel
+            elif self.small and kernel.has_serial:
+                # A small launch runs the kernel's serial twin: no parallel region to enter.
+                call = kernel.serial_entry_point(*views)
+                self.one_thread = False
+            else:
+                call = kernel.entry_point(*views)
             self.entry = call  # the same bound arguments give the same types every time
         t0 = time.perf_counter_ns()
-        if self.small:
+        if self.one_thread:
             # Waking a parallel team costs more than tiny work, and on a busy machine a whole
-            # scheduler slice (milliseconds): small kernels run on one thread (a thread-local setting).
+            # scheduler slice (milliseconds): small kernels without a serial twin (Python callables,
+            # serial kernels calling parallel helpers) run on one thread (a thread-local setting).
             get_threads, set_threads = _THREADS or _thread_count_functions()
             threads = get_threads()
             set_threads(1)

@@ -282,6 +282,52 @@ def test_no_recompilation_per_call():
     assert len(add_one.dispatcher.signatures) == 1
 
 
+def test_small_launches_run_the_serial_twin_with_the_parallel_bits():
+    # A launch of at most INLINE_BYTES runs the kernel compiled without `parallel` (entering a
+    # parallel region costs more than tiny work); a larger one runs the parallel kernel.  The
+    # twin runs the same loops in the same order: both give the bits of a sequential sum.
+    from rocmath.launch import INLINE_BYTES
+
+    @rm.kernel
+    def row_sums(a, out):
+        for i in prange(a.shape[0]):
+            acc = 0.0
+            for j in range(a.shape[1]):
+                acc += a[i, j] * a[i, j]
+            out[i] = acc
+
+    rng = np.random.default_rng(3)
+    host = rng.standard_normal((40, 33)) * 10.0 ** rng.integers(-8, 8, (40, 33))
+    want = np.array([sum((v * v for v in row), 0.0) for row in host])
+    a, out = rm.to_device(host), rm.empty(40)
+    assert row_sums.has_serial and not row_sums.signatures
+    rm.launch(row_sums, a, out, name="row sums", bytes=a.nbytes + out.nbytes).wait()
+    small = out.get()
+    assert row_sums._serial.signatures and not row_sums.dispatcher.signatures
+    out.fill(0.0)
+    rm.launch(row_sums, a, out, name="row sums", bytes=INLINE_BYTES + 1).wait()
+    assert row_sums.dispatcher.signatures
+    assert len(row_sums.signatures) == 1  # one signature, compiled both ways
+    assert small.tobytes() == out.get().tobytes() == want.tobytes()
+    # A serial kernel is its own twin.
+    x = np.ones((2, 2))
+    assert not row_sums_kernel.has_serial
+    assert row_sums_kernel.serial_entry_point(x, np.ones(2)) is row_sums_kernel.entry_point(x, np.ones(2))
+
+
+def test_serial_twins_cache_apart_from_their_kernels():
+    # numba's cache files are named after the function and do not record compile options:
+    # a twin sharing its kernel's files would load the parallel code, or the parallel kernel its.
+    from rocmath import _kernels
+
+    k = _kernels.fill_flat
+    x = np.zeros(4)
+    k.serial_entry_point(x, 1.0)
+    parallel, serial = k.dispatcher._cache._cache_file, k._serial._cache._cache_file
+    assert parallel._index_path != serial._index_path
+    assert serial._index_path.startswith(k.dispatcher._cache._cache_path)
+
+
 def test_kernel_decorator_options():
     @rm.kernel(parallel=False, fastmath=False)
     def divide(x, y, out):
