@@ -94,6 +94,24 @@ def _install_cache_locator() -> None:
 _install_cache_locator()
 
 
+_THREADS: list[Callable[..., Any]] = []  # the two functions below, once found
+
+
+def _thread_count_functions() -> tuple[Callable[[], int], Callable[[int], None]]:
+    """numba's per-thread thread count getter and setter.  The public ones check their
+    argument and the thread pool on every call (2 us a launch); the raw ones they end in are
+    used when this numba has them."""
+    numba.get_num_threads()  # starts the thread pool, which binds the raw functions
+    from numba.np.ufunc import parallel
+
+    raw_get = getattr(parallel, "_get_num_threads", None)
+    raw_set = getattr(parallel, "_set_num_threads", None)
+    found = (raw_get, raw_set) if callable(raw_get) and callable(raw_set) else (numba.get_num_threads,
+                                                                                numba.set_num_threads)
+    _THREADS[:] = found
+    return found
+
+
 class Kernel:
     """A compiled kernel that specialises on dtypes and ranks only.
 
@@ -136,6 +154,11 @@ class Kernel:
         return self._make_serial is not None
 
     def __call__(self, *args: Any) -> Any:
+        """Run the kernel: its serial twin when the calling thread runs numba on one thread (a
+        small launch of a Python callable that calls kernels, ``NUMBA_NUM_THREADS=1``)."""
+        get_threads = (_THREADS or _thread_count_functions())[0]
+        if get_threads() == 1:
+            return self.serial_entry_point(*args)(*args)
         return self.entry_point(*args)(*args)
 
     def entry_point(self, *args: Any) -> Callable[..., Any]:

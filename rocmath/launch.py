@@ -20,13 +20,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-import numba
 import numpy as np
 
 from .array import DeviceArray
 from .batch import BatchOperand, BoundBatch
 from .batch import bind as bind_batch
-from .kernel import Kernel
+from .kernel import _THREADS, Kernel, _thread_count_functions
 from .log import _current as _profiled
 from .log import current_profile
 from .memory import Span, address_space
@@ -172,24 +171,6 @@ def profile() -> Iterator[list[LaunchRecord]]:
     finally:
         with _sinks_lock:
             _sinks.remove(records)
-
-
-_THREADS: list[Callable[..., Any]] = []  # the two functions below, once found
-
-
-def _thread_count_functions() -> tuple[Callable[[], int], Callable[[int], None]]:
-    """numba's per-thread thread count getter and setter.  The public ones check their
-    argument and the thread pool on every call (2 us a launch); the raw ones they end in are
-    used when this numba has them."""
-    numba.get_num_threads()  # starts the thread pool, which binds the raw functions
-    from numba.np.ufunc import parallel
-
-    raw_get = getattr(parallel, "_get_num_threads", None)
-    raw_set = getattr(parallel, "_set_num_threads", None)
-    found = (raw_get, raw_set) if callable(raw_get) and callable(raw_set) else (numba.get_num_threads,
-                                                                                numba.set_num_threads)
-    _THREADS[:] = found
-    return found
 
 
 class _Launch:

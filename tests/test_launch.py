@@ -309,6 +309,15 @@ def test_small_launches_run_the_serial_twin_with_the_parallel_bits():
     assert row_sums.dispatcher.signatures
     assert len(row_sums.signatures) == 1  # one signature, compiled both ways
     assert small.tobytes() == out.get().tobytes() == want.tobytes()
+    # Kernels a small launch's Python callable calls run as their twins too.
+    @rm.kernel
+    def doubled(x):
+        for i in prange(x.shape[0]):
+            x[i] *= 2.0
+
+    rm.launch(lambda v: doubled(v), out, name="glue", bytes=out.nbytes).wait()
+    assert doubled._serial.signatures and not doubled.dispatcher.signatures
+    assert out.get().tobytes() == (2 * want).tobytes()
     # A serial kernel is its own twin.
     x = np.ones((2, 2))
     assert not row_sums_kernel.has_serial
