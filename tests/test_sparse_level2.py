@@ -224,14 +224,14 @@ def test_csrmv_is_bitwise_deterministic():
 @pytest.mark.parametrize("spread", [False, True], ids=["banded", "spread"])
 @pytest.mark.parametrize("even", [False, True], ids=["uneven", "even"])
 def test_csrmv_rows_sum_in_storage_order_however_they_run(p, spread, even):
-    # Blocks whose first columns stay close prefetch their entries, the others do not; blocks of
-    # rows of even lengths advance four rows at a time, the others one row at a time: all give
-    # each row's storage-order sum (alpha 1, beta 0), bit for bit.
-    from rocmath.sparse._kernels import PREFETCH_SPAN_BYTES, even_rows, local_columns
+    # Blocks of rows of even lengths advance four rows at a time, the others one row at a time,
+    # over columns close together or spread over 4 MiB of x: all give each row's storage-order
+    # sum (alpha 1, beta 0), bit for bit.
+    from rocmath.sparse._kernels import even_rows
 
     rng = np.random.default_rng(3)
     m, width = 3000, 9
-    n = 4 * PREFETCH_SPAN_BYTES // p.dtype.itemsize if spread else m + width
+    n = (4 << 20) // p.dtype.itemsize if spread else m + width
     lengths = rng.integers(6, width, m) if even else rng.integers(0, width, m)
     ptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
     if spread:
@@ -243,7 +243,6 @@ def test_csrmv_rows_sum_in_storage_order_however_they_run(p, spread, even):
     val[::7] = -0.0  # rows whose one product is -0.0 sum to +0.0
     if p.dtype.kind == "f":  # inf * -0.0 gives NaN (complex inf products: numba's rules are C99's, not numpy's)
         x[::101] = np.inf
-    assert local_columns(cols, np.int64(0), np.int64(ptr[-1]), p.dtype.itemsize) is not spread
     assert even_rows(ptr, 0, m) is even
     expected = np.empty(m, p.dtype)
     with np.errstate(invalid="ignore"):
