@@ -26,6 +26,14 @@ F = TypeVar("F", bound=Callable[..., Any])
 if "NUMBA_THREADING_LAYER" not in os.environ:
     numba.config.THREADING_LAYER = "threadsafe"
 
+# Idle OpenMP threads sleep at once unless the user chose otherwise (libgomp reads this when numba
+# first loads it, later).  GNU OpenMP's default spins, then sleeps: every thread that runs parallel
+# kernels (the caller, each stream's worker) has a team of its own, and spinning teams take the
+# cores from the one with work; on a 2-vCPU host a parallel call after 50 ms idle took 5.8 ms
+# instead of 0.1 ms.  A sleeping team costs 40-100 us to wake, paid by large launches only
+# (small ones run their serial twins); the bench measures with the same policy.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 
 def cache_dir() -> str:
     """Where rocmath's compiled kernels are cached: ``ROCMATH_CACHE_DIR``, else

@@ -218,6 +218,22 @@ def test_threading_layer_is_thread_safe():
     assert threading_layer() == layer
 
 
+@pytest.mark.parametrize("chosen", [None, "ACTIVE"])
+def test_idle_openmp_threads_sleep_unless_the_user_chose(chosen):
+    # Spinning idle teams (one per thread running parallel kernels) take the cores from the team
+    # with work; rocmath sets the policy before libgomp is loaded, and keeps the user's.
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    if chosen:
+        env["OMP_WAIT_POLICY"] = chosen
+    code = "import os, rocmath; print(os.environ['OMP_WAIT_POLICY'])"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == (chosen or "PASSIVE")
+
+
 def test_kernels_run_concurrently_on_two_streams_from_several_threads():
     streams = [rm.Stream(), rm.Stream(non_blocking=True)]
     n, rounds, nthreads = 20_000, 6, 4
