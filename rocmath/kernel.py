@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 import types as pytypes
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
@@ -120,6 +121,9 @@ def _thread_count_functions() -> tuple[Callable[[], int], Callable[[int], None]]
     return found
 
 
+_twin_lock = threading.Lock()
+
+
 class Kernel:
     """A compiled kernel that specialises on dtypes and ranks only.
 
@@ -183,7 +187,9 @@ class Kernel:
         if self._make_serial is None:
             return self.entry_point(*args)
         if self._serial is None:
-            self._serial = self._make_serial()
+            with _twin_lock:  # one twin, whichever threads ask first (stream workers, inline callers)
+                if self._serial is None:
+                    self._serial = self._make_serial()
         return self._entry(self._serial, self._serial_entries, args)
 
     def _entry(self, dispatcher: Any, entries: dict[tuple[Any, ...], Any], args: tuple[Any, ...]) -> Any:
