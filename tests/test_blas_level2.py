@@ -783,7 +783,7 @@ def test_gemv_of_one_large_entry(prefix, dtype, trans, beta, incx):
     import rocmath.blas.level2 as l2
 
     rng = np.random.default_rng(7)
-    m, n, lda = 603, 481, 611  # remainders of the 4-column and 8-row steps
+    m, n, lda = 603, 481, 611  # a remainder of the 8-column steps, rows split unevenly
     assert m * n >= l2.GEMV_LARGE
     a = rng.standard_normal((lda, n)) + (1j * rng.standard_normal((lda, n)) if np.dtype(dtype).kind == "c" else 0)
     a = a.astype(dtype)
@@ -798,3 +798,24 @@ def test_gemv_of_one_large_entry(prefix, dtype, trans, beta, incx):
     np.testing.assert_allclose(dy.get(), expect, rtol=1e-4 if np.dtype(dtype).itemsize <= 8 else 1e-12,
                                atol=1e-4 * np.abs(expect).max())
     np.testing.assert_array_equal(da.get(), np.asfortranarray(a))  # padding rows untouched
+
+
+@pytest.mark.parametrize("trans", [0, 1])
+def test_large_gemv_bits_do_not_depend_on_its_blocks(trans):
+    # The large gemv runs one block per thread: each row's (column's) sum is the same whatever
+    # the blocks, so results are the same bits on machines with other thread counts.
+    from rocmath.blas import _kernels_l2 as k2
+
+    rng = np.random.default_rng(11)
+    m, n, lda = 203, 157, 209
+    flat = rng.standard_normal((n - 1) * lda + m)
+    x = rng.standard_normal(m if trans else n)
+    one = np.ones(1)
+    outs = []
+    for blocks in (1, 2, 3, 7):
+        y = np.full(n if trans else m, np.nan)
+        k2.gemv_flat(trans, False, one, np.zeros(1), flat, lda, m, n, x, y, blocks)
+        outs.append(y.tobytes())
+    assert len(set(outs)) == 1
+    a = np.lib.stride_tricks.as_strided(flat, (m, n), (8, 8 * lda))
+    np.testing.assert_allclose(np.frombuffer(outs[0]), (a.T if trans else a) @ x, rtol=1e-12, atol=1e-12)
