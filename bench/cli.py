@@ -130,11 +130,7 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None,
     out
         Where the report goes (stdout when None).
     """
-    # Idle OpenMP teams (one per stream worker and per inline caller) that spin, GNU OpenMP's
-    # default, take the cores from the team with work and from OpenBLAS's threads, turning
-    # microseconds into milliseconds on two cores.  Benchmarks let idle teams sleep, unless the
-    # user chose a policy; libgomp reads it when numba first loads it, after this point.
-    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    # (Idle OpenMP teams sleep, as everywhere rocmath runs: rocmath.kernel sets the policy.)
     console = argv is None
     if console:
         _restart_with_sleeping_blas_threads()

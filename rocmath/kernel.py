@@ -162,7 +162,8 @@ class Kernel:
 
     @property
     def has_serial(self) -> bool:
-        """Whether the kernel has a serial twin: it is parallel, and its twin has no parallel region."""
+        """Whether the kernel has a serial twin (it was compiled ``parallel``).  A parallel kernel's
+        body must not call parallel helpers: its twin would run them on every thread."""
         return self._make_serial is not None
 
     def __call__(self, *args: Any) -> Any:
@@ -181,7 +182,7 @@ class Kernel:
     def serial_entry_point(self, *args: Any) -> Callable[..., Any]:
         """As :meth:`entry_point`, compiled without ``parallel`` (``prange`` is ``range``): what
         small launches run.  Calling a parallel kernel costs ~1.5 us more than a serial one even
-        on one thread (the thread pool's scheduling), and compiling it costs 4-6x as much; the
+        on one thread (the thread pool's scheduling), and compiling it 2.7-6x as much; the
         twin runs the same loops in the same order, so it gives the parallel kernel's one-thread
         bits.  Kernels compiled without ``parallel`` are their own twin."""
         if self._make_serial is None:

@@ -88,6 +88,17 @@ def _entry(val, j, conj):  # pragma: no cover - numba
 PREFETCH_AHEAD = 256
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _prefetch_entries(val, col_ind, ahead, until, step):  # pragma: no cover - numba
+    """Prefetch the entries ``ahead:until`` (values and columns, a cache line of the wider of the
+    two arrays at a time); returns where the next call starts."""
+    while ahead < until:
+        prefetch(val, ahead)
+        prefetch(col_ind, ahead)
+        ahead += step
+    return ahead
+
+
 #: Rows at a block's start whose lengths csrmv looks at (read next anyway: a sample spread over
 #: the block would cost a cache miss per probe).
 SAMPLE_ROWS = 16
@@ -127,11 +138,7 @@ def _rows_one_by_one(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi):  # p
     while i < hi:
         j = uintp(row_ptr[i] - base)
         end = uintp(row_ptr[i + 1] - base)
-        until = min(end + uintp(PREFETCH_AHEAD), nnz_end)
-        while ahead < until:
-            prefetch(val, ahead)
-            prefetch(col_ind, ahead)
-            ahead += uintp(step)
+        ahead = _prefetch_entries(val, col_ind, ahead, min(end + uintp(PREFETCH_AHEAD), nnz_end), uintp(step))
         s = zero
         if paired:
             j0, j1 = min(j, last), min(j + uintp(1), last)
@@ -175,11 +182,7 @@ def csrmv_rows(conj, alpha, val, row_ptr, col_ind, base, x, beta, y, bounds):  #
             j1, e1 = e0, uintp(row_ptr[i + 2] - base)
             j2, e2 = e1, uintp(row_ptr[i + 3] - base)
             j3, e3 = e2, uintp(row_ptr[i + 4] - base)
-            until = min(e3 + uintp(PREFETCH_AHEAD), nnz_end)
-            while ahead < until:  # a cache line of the wider of the two arrays at a time
-                prefetch(val, ahead)
-                prefetch(col_ind, ahead)
-                ahead += uintp(step)
+            ahead = _prefetch_entries(val, col_ind, ahead, min(e3 + uintp(PREFETCH_AHEAD), nnz_end), uintp(step))
             s0 = s1 = s2 = s3 = zero
             common = min(e0 - j0, e1 - j1, e2 - j2, e3 - j3)
             for t in range(common):
