@@ -27,13 +27,16 @@ F = TypeVar("F", bound=Callable[..., Any])
 if "NUMBA_THREADING_LAYER" not in os.environ:
     numba.config.THREADING_LAYER = "threadsafe"
 
-# Idle OpenMP threads sleep at once unless the user chose otherwise (libgomp reads this when numba
-# first loads it, later).  GNU OpenMP's default spins, then sleeps: every thread that runs parallel
-# kernels (the caller, each stream's worker) has a team of its own, and spinning teams take the
-# cores from the one with work; on a 2-vCPU host a parallel call after 50 ms idle took 5.8 ms
-# instead of 0.1 ms.  A sleeping team costs 40-100 us to wake, paid by large launches only
-# (small ones run their serial twins); the bench measures with the same policy.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# Idle OpenMP threads spin briefly, then sleep, unless the user chose (libgomp reads this when
+# numba first loads it, later).  GNU OpenMP's default spins ~300,000 rounds (milliseconds): every
+# thread that runs parallel kernels (the caller, each stream's worker) has a team of its own, and
+# spinning teams take the cores from the one with work.  Sleeping at once (OMP_WAIT_POLICY=PASSIVE)
+# costs two wake-ups per parallel region (the team at the start, the caller at the closing
+# barrier): 80-120 us on a 2-vCPU VM, against 2-5 us for launches that follow within the spin.
+# A few thousand rounds (~50-100 us here) cover the gap between consecutive launches and a closing
+# barrier's wait; libgomp cuts the spin to 100 rounds by itself when its threads outnumber the cores.
+if "OMP_WAIT_POLICY" not in os.environ:
+    os.environ.setdefault("GOMP_SPINCOUNT", "3000")
 
 
 def cache_dir() -> str:

@@ -218,20 +218,21 @@ def test_threading_layer_is_thread_safe():
     assert threading_layer() == layer
 
 
-@pytest.mark.parametrize("chosen", [None, "ACTIVE"])
-def test_idle_openmp_threads_sleep_unless_the_user_chose(chosen):
-    # Spinning idle teams (one per thread running parallel kernels) take the cores from the team
-    # with work; rocmath sets the policy before libgomp is loaded, and keeps the user's.
+@pytest.mark.parametrize("chosen", [None, {"OMP_WAIT_POLICY": "PASSIVE"}, {"GOMP_SPINCOUNT": "50"}])
+def test_idle_openmp_threads_spin_briefly_unless_the_user_chose(chosen):
+    # GNU OpenMP's default spin (milliseconds) lets idle teams, one per thread running parallel
+    # kernels, take the cores from the team with work; rocmath shortens it before libgomp is
+    # loaded, and keeps the user's choice of policy or spin count.
     import os
     import subprocess
     import sys
 
-    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
-    if chosen:
-        env["OMP_WAIT_POLICY"] = chosen
-    code = "import os, rocmath; print(os.environ['OMP_WAIT_POLICY'])"
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    env.update(chosen or {})
+    code = "import os, rocmath; print(os.environ.get('OMP_WAIT_POLICY'), os.environ.get('GOMP_SPINCOUNT'))"
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == (chosen or "PASSIVE")
+    expected = {None: "None 3000", "PASSIVE": "PASSIVE None", "50": "None 50"}
+    assert out.stdout.strip() == expected[None if chosen is None else next(iter(chosen.values()))]
 
 
 def test_kernels_run_concurrently_on_two_streams_from_several_threads():
