@@ -12,7 +12,7 @@ import numpy as np
 from numba import carray, njit, prange
 
 from rocmath._kernels import _voidptr
-from rocmath.kernel import _parallel_options, kernel
+from rocmath.kernel import kernel
 
 BLOCK = 2048
 
@@ -155,9 +155,12 @@ def _unary_block(x, squares, s):  # type: ignore[no-untyped-def]
     return s
 
 
-@njit(parallel=_parallel_options(True), nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def _unary_sums(x, squares, part):  # type: ignore[no-untyped-def]
-    # Block sums of one vector per batch entry, in the one summation order of every layout.
+    # Block sums of one vector per batch entry, in the one summation order of every layout.  Inlined
+    # into its kernels (numba's IR): its prange loops are theirs, parallel in the kernel, serial in
+    # its twin.  (A parallel helper would make the twin enter a parallel region, and numba's cache
+    # drops the thread pool's start from code that links a helper loaded from the cache.)
     nb, n = x.shape
     nblk = part.shape[1]
     if _contiguous(x):
@@ -172,7 +175,7 @@ def _unary_sums(x, squares, part):  # type: ignore[no-untyped-def]
                                       part[b, k])
 
 
-@kernel(parallel=False)  # (its parallel loop is _unary_sums')
+@kernel
 def asum(x, out):  # type: ignore[no-untyped-def]
     part = np.zeros((x.shape[0], (x.shape[1] + BLOCK - 1) // BLOCK), dtype=out.dtype)
     _unary_sums(x, False, part)

@@ -205,6 +205,12 @@ class Kernel:
                         for a in args)
         entry = entries.get(key)
         if entry is None:
+            if not _THREADS:
+                # The thread pool starts before any kernel runs: numba's cache records its start in
+                # code with prange loops, but not in code that only links a parallel function it
+                # loaded from the cache (a serial kernel calling a parallel helper compiled by another
+                # process), which, loaded from the cache in turn, crashed a process it ran first in.
+                _thread_count_functions()
             sig = tuple(_relaxed(numba.typeof(a), self.contiguous) for a in args)
             with _vectorizers(self.slp, self.loops) if self.slp or not self.loops else contextlib.nullcontext():
                 dispatcher.compile(sig)

@@ -125,6 +125,15 @@ def _bind(arg: Any, op: str, position: int) -> Any:
 
 #: Launches moving at most this many bytes run inline when their stream is idle, on one thread.
 INLINE_BYTES = 256 * 1024
+#: Memory-bound launches (at most one flop per two bytes: Level 1 and 2, sparse) run so up to this
+#: size: a second thread gains them at most the few microseconds a one-thread run takes from cache,
+#: and waking a thread team that went to sleep costs 50-100 us on a VM (a 1 MiB ddot: 19-31 us on
+#: one thread, 21 us on a warm team, 68-121 us on one that slept).
+STREAM_INLINE_BYTES = 1024 * 1024
+
+
+def _small(bytes: float, flops: float) -> bool:
+    return 0 < bytes <= INLINE_BYTES or (bytes <= STREAM_INLINE_BYTES and 0 < flops <= bytes / 2)
 
 
 class LaunchRecord(NamedTuple):
@@ -182,7 +191,7 @@ class _Launch:
                  "inline", "kernel", "name", "one_thread", "operands", "small", "stream")
 
     def __init__(self, kernel: Callable[..., Any], bound: list[Any], name: str, stream: Any, flops: float,
-                 bytes: float, dtype_name: str | None, info: dict[str, Any], inline: bool):
+                 bytes: float, dtype_name: str | None, info: dict[str, Any], waited: bool):
         self.kernel = kernel
         self.entry: Callable[..., Any] | None = None  # the compiled entry point, once known
         self.bound = bound
@@ -194,8 +203,8 @@ class _Launch:
         self.bytes = bytes
         self.dtype_name = dtype_name
         self.info = info
-        self.inline = inline
-        self.small = 0 < bytes <= INLINE_BYTES
+        self.small = _small(bytes, flops)
+        self.inline = waited or self.small
         self.one_thread = self.small  # run under a thread count of one (unless a serial twin runs)
         # Operands staged through host arrays (pointer arrays, storage types): scattered or rounded
         # back after the kernel when written, and their staging dropped.
@@ -299,7 +308,7 @@ def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None
     prof = current_profile()
     if prof is not None:  # a call of the profile logging layer: its device time counts
         info["profile"] = prof
-    work = _Launch(kernel, bound, name, s, flops, bytes, dtype_name, info, waited or 0 < bytes <= INLINE_BYTES)
+    work = _Launch(kernel, bound, name, s, flops, bytes, dtype_name, info, waited)
     if record is not None:
         record.append(work)
     return s.enqueue(work.run, name, keep=args, inline=work.inline, info=info)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 
 import numba
@@ -341,6 +342,33 @@ def test_small_launches_run_the_serial_twin_with_the_parallel_bits():
     assert row_sums_kernel.serial_entry_point(x, np.ones(2)) is row_sums_kernel.entry_point(x, np.ones(2))
 
 
+def test_memory_bound_launches_up_to_a_mebibyte_run_the_serial_twin():
+    # Past INLINE_BYTES, a launch doing at most one flop per two bytes still runs on one thread
+    # up to STREAM_INLINE_BYTES; one with more flops, or unknown flops, runs the parallel kernel.
+    from rocmath.launch import INLINE_BYTES, STREAM_INLINE_BYTES
+
+    @rm.kernel
+    def scale(x):
+        for i in prange(x.shape[0]):
+            x[i] *= 3.0
+
+    x = rm.to_device(np.arange(8.0))
+    for nbytes in (INLINE_BYTES + 1, STREAM_INLINE_BYTES):
+        task = rm.launch(scale, x, name="scale", bytes=nbytes, flops=nbytes / 2)
+        task.wait()
+        assert scale._serial.signatures and not scale.dispatcher.signatures
+    larger = ((STREAM_INLINE_BYTES + 1, 1.0), (STREAM_INLINE_BYTES, STREAM_INLINE_BYTES), (INLINE_BYTES + 1, 0))
+    for nbytes, flops in larger:
+        @rm.kernel
+        def scale_again(x):
+            for i in prange(x.shape[0]):
+                x[i] *= 3.0
+
+        rm.launch(scale_again, x, name="scale", bytes=nbytes, flops=flops).wait()
+        assert scale_again.dispatcher.signatures and scale_again._serial is None
+    assert x.get().tobytes() == (np.arange(8.0) * 3.0**5).tobytes()
+
+
 def test_serial_twins_cache_apart_from_their_kernels():
     # numba's cache files are named after the function and do not record compile options:
     # a twin sharing its kernel's files would load the parallel code, or the parallel kernel its.
@@ -352,6 +380,40 @@ def test_serial_twins_cache_apart_from_their_kernels():
     parallel, serial = k.dispatcher._cache._cache_file, k._serial._cache._cache_file
     assert parallel._index_path != serial._index_path
     assert serial._index_path.startswith(k.dispatcher._cache._cache_path)
+
+
+def test_a_cached_twin_linking_a_cached_parallel_helper_runs_first_in_a_new_process(tmp_path):
+    # numba's cache records the thread pool's start in code with prange loops, not in code that
+    # links a parallel function loaded from the cache: a kernel's serial twin calling a parallel
+    # helper, compiled where the helper came from the cache, then loaded first thing in a new
+    # process, crashed it.  Kernels start the pool before they run.
+    import subprocess
+    import sys
+
+    (tmp_path / "kernels_with_helper.py").write_text(
+        "import numba, numpy as np\n"
+        "from numba import prange\n"
+        "import rocmath as rm\n"
+        "@numba.njit(parallel=True, cache=True)\n"
+        "def helper(x):\n"
+        "    for i in prange(x.shape[0]):\n"
+        "        x[i] += 1.0\n"
+        "@rm.kernel\n"
+        "def calls_helper(x):\n"
+        "    helper(x)\n"
+        "    for i in prange(x.shape[0]):\n"
+        "        x[i] *= 2.0\n"
+    )
+    run = ("import numpy as np, rocmath as rm, kernels_with_helper as m; x = rm.zeros(4); "
+           "rm.launch(m.calls_helper, x, name='k', bytes=32).wait(); print(x.get().sum())")
+    # (the helper compiled for the types the twin passes it: a non-contiguous view)
+    steps = ["import numpy as np, kernels_with_helper as m; m.helper(np.zeros(8)[::2])", run, run]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), *sys.path]), NUMBA_CACHE_DIR=str(tmp_path),
+               PYTHONWARNINGS="ignore")
+    for code in steps:  # the helper cached; the twin compiled and cached; the twin loaded
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "8.0"
 
 
 def test_kernel_decorator_options():
