@@ -166,7 +166,8 @@ class Kernel:
     @property
     def has_serial(self) -> bool:
         """Whether the kernel has a serial twin (it was compiled ``parallel``).  A parallel kernel's
-        body must not call parallel helpers: its twin would run them on every thread."""
+        body must not call parallel helpers: its twin would enter their parallel regions (helpers with
+        ``prange`` loops are ``inline="always"``; a test checks the libraries have no other)."""
         return self._make_serial is not None
 
     def __call__(self, *args: Any) -> Any:

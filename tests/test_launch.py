@@ -369,6 +369,32 @@ def test_memory_bound_launches_up_to_a_mebibyte_run_the_serial_twin():
     assert x.get().tobytes() == (np.arange(8.0) * 3.0**5).tobytes()
 
 
+def test_the_libraries_have_no_parallel_helpers_outside_kernels():
+    # A parallel njit function called from a kernel would make the kernel's serial twin enter a
+    # parallel region (and numba's cache drops the thread pool's start from code linking it): the
+    # libraries' parallel loops are all kernels' own (helpers with prange loops are inlined).
+    import importlib
+    import pkgutil
+
+    from numba.core.registry import CPUDispatcher
+
+    from rocmath.kernel import Kernel
+
+    modules = []
+    for name in ("rocmath", "rocmath.blas", "rocmath.solver", "rocmath.fft", "rocmath.sparse"):
+        package = importlib.import_module(name)
+        for info in pkgutil.walk_packages(package.__path__, name + "."):
+            try:
+                modules.append(importlib.import_module(info.name))
+            except ImportError:  # an optional dependency (mpi4py, dask...)
+                continue
+    kernels = {id(v.dispatcher) for m in modules for v in vars(m).values() if isinstance(v, Kernel)}
+    helpers = [f"{m.__name__}.{k}" for m in modules for k, v in vars(m).items()
+               if isinstance(v, CPUDispatcher) and v.targetoptions.get("parallel") and id(v) not in kernels]
+    assert len(kernels) > 100
+    assert helpers == []
+
+
 def test_serial_twins_cache_apart_from_their_kernels():
     # numba's cache files are named after the function and do not record compile options:
     # a twin sharing its kernel's files would load the parallel code, or the parallel kernel its.
