@@ -125,15 +125,17 @@ def _bind(arg: Any, op: str, position: int) -> Any:
 
 #: Launches moving at most this many bytes run inline when their stream is idle, on one thread.
 INLINE_BYTES = 256 * 1024
-#: Memory-bound launches (at most one flop per two bytes: Level 1 and 2, sparse) run so up to this
-#: size: a second thread gains them at most the few microseconds a one-thread run takes from cache,
-#: and waking a thread team that went to sleep costs 50-100 us on a VM (a 1 MiB ddot: 19-31 us on
-#: one thread, 21 us on a warm team, 68-121 us on one that slept).
+#: Streaming launches (at most one flop per four bytes: Level 1 and 2, sparse products) run so up to
+#: this size: a second thread gains them at most the few microseconds a one-thread run takes from
+#: cache, and waking a thread team that went to sleep costs 50-100 us on a VM (a 1 MiB ddot: 19-31 us
+#: on one thread, 21 us on a warm team, 68-121 us on one that slept).  Batches of small factorizations
+#: do more per byte than their flops say (potrf of 8 x 8 matrices: n / 24 flops per byte) and stay
+#: parallel: their 1 MiB ran 1.4x slower on one thread.
 STREAM_INLINE_BYTES = 1024 * 1024
 
 
 def _small(bytes: float, flops: float) -> bool:
-    return 0 < bytes <= INLINE_BYTES or (bytes <= STREAM_INLINE_BYTES and 0 < flops <= bytes / 2)
+    return 0 < bytes <= INLINE_BYTES or (bytes <= STREAM_INLINE_BYTES and 0 < flops <= bytes / 4)
 
 
 class LaunchRecord(NamedTuple):

@@ -54,41 +54,6 @@ class _ThreadLocal(threading.local):
 _local = _ThreadLocal()
 
 
-class _Done:
-    """A task's completion flag: ``threading.Event``'s ``is_set``/``set``/``wait``, with the
-    condition made only when someone waits (most tasks are never waited on one by one, and
-    an Event costs more to make than a tiny kernel takes to run)."""
-
-    __slots__ = ("_cond", "_flag")
-
-    def __init__(self) -> None:
-        self._flag = False
-        self._cond: threading.Condition | None = None
-
-    def is_set(self) -> bool:
-        return self._flag
-
-    def set(self) -> None:
-        self._flag = True
-        cond = self._cond
-        if cond is not None:
-            with cond:
-                cond.notify_all()
-
-    def wait(self, timeout: float | None = None) -> bool:
-        if self._flag:
-            return True
-        with _done_lock:
-            if self._cond is None:
-                self._cond = threading.Condition(threading.Lock())
-        # The flag is set before the condition is read by set(): re-checked under the lock, a
-        # set() that saw no condition yet cannot be missed.
-        with self._cond:
-            if not self._flag:
-                self._cond.wait_for(lambda: self._flag, timeout)
-        return self._flag
-
-
 _done_lock = threading.Lock()
 
 
@@ -96,11 +61,12 @@ class Task:
     """One unit of work on a stream: a callable, its name and its completion."""
 
     __slots__ = (
+        "_cond",
         "always_run",
         "deps",
-        "done",
         "end_ns",
         "error",
+        "finished",
         "fn",
         "info",
         "keep",
@@ -116,7 +82,8 @@ class Task:
         self.info = info  # what the timeline shows: {"cat": "kernel", "flops": ..., "bytes": ...}
         self.name = name
         self.deps = deps
-        self.done = _Done()
+        self.finished = False  # set once it ran (or was skipped)
+        self._cond: threading.Condition | None = None  # made when someone waits
         self.error: BaseException | None = None
         self.skipped = False
         self.start_ns = 0
@@ -125,13 +92,37 @@ class Task:
         self.always_run = False
         self.state = state
 
+    def finish(self) -> None:
+        """Mark the task finished and wake its waiters."""
+        self.finished = True
+        cond = self._cond
+        if cond is not None:
+            with cond:
+                cond.notify_all()
+
+    def wait_finished(self, timeout: float | None = None) -> bool:
+        """Block until the task finished (at most ``timeout`` seconds); whether it has.  The
+        condition is made only when someone waits: most tasks never are one by one, and a
+        condition costs more to make than a tiny kernel takes to run."""
+        if self.finished:
+            return True
+        with _done_lock:
+            if self._cond is None:
+                self._cond = threading.Condition(threading.Lock())
+        # The flag is set before finish() reads the condition: re-checked under the lock, a
+        # finish() that saw no condition yet cannot be missed.
+        with self._cond:
+            if not self.finished:
+                self._cond.wait_for(lambda: self.finished, timeout)
+        return self.finished
+
     def wait(self) -> None:
         """Block until this task ran; raise the stream's pending error if it failed or was skipped."""
-        if not self.done.is_set():
+        if not self.finished:
             if _local.state is self.state:
                 raise HipInvalidValueError(f"'{self.name}' waited on its own stream from a host callback")
             self.state.run_queued(self)
-            self.done.wait()
+            self.wait_finished()
         if self.error is not None or self.skipped:
             self.state.raise_pending()
             # Reported already (another thread synchronized): the waiter must still fail.
@@ -173,9 +164,9 @@ class _State:
 
     def wait_idle(self) -> None:
         last = self.last
-        if last is not None and not last.done.is_set() and _local.state is not self:
+        if last is not None and not last.finished and _local.state is not self:
             self.run_queued(last)
-            last.done.wait()
+            last.wait_finished()
 
     def run_taken(self, task: Task) -> None:
         """Run ``task``, taken from the queue with ``busy`` set, on the calling thread.  While
@@ -198,7 +189,7 @@ class _State:
         nothing it depends on is pending.  The order and the results are the worker's; the
         waiter just does not sleep through two thread switches (the worker's wake-up, then
         its own) after a launch it synchronizes at once."""
-        if until.done.is_set():
+        if until.finished:
             return
         while True:
             with self.lock:
@@ -207,7 +198,7 @@ class _State:
                 task = self.items[0]
                 # Host callbacks stay on the stream's own thread (HIP runs them on a runtime thread).
                 if (task is None or (task.info or {}).get("cat") == "callback"
-                        or any(not d.done.is_set() for d in task.deps)):
+                        or any(not d.finished for d in task.deps)):
                     return
                 self.items.popleft()
                 self.busy = True
@@ -234,7 +225,7 @@ def _worker(state: _State) -> None:
                 return
             state.busy = True
         for dep in task.deps:
-            dep.done.wait()
+            dep.wait_finished()
         _run(state, task)
         with state.cond:
             state.busy = False
@@ -269,7 +260,7 @@ def _run(state: _State, task: Task) -> None:
     task.fn = _noop
     task.keep = None
     task.deps = []
-    task.done.set()
+    task.finish()
 
 
 def _model_seconds(info: dict[str, Any], props: Any) -> float:
@@ -418,17 +409,17 @@ class Stream:
         if state.destroyed or dev.retired:
             self._check_alive()
         with dev._lock:
-            wait_for = [t for t in deps if not t.done.is_set()] if deps else []
+            wait_for = [t for t in deps if not t.finished] if deps else []
             if state.ident == 0:
                 streams = dev.streams
                 if streams is not None and streams.data:  # (WeakSet's own len() is Python code)
                     for other in _live(streams):
                         last = other.last
-                        if not other.non_blocking and last is not None and not last.done.is_set():
+                        if not other.non_blocking and last is not None and not last.finished:
                             wait_for.append(last)
             elif not state.non_blocking and dev._null_stream is not None:
                 last = dev._null_stream._state.last
-                if last is not None and not last.done.is_set():
+                if last is not None and not last.finished:
                     wait_for.append(last)
             task = Task(fn, name, wait_for, keep, state, info)
             task.always_run = always_run  # set before the worker can see the task
@@ -465,7 +456,7 @@ class Stream:
         """True when all queued work has run (``hipStreamQuery`` success), False when not ready."""
         self._check_alive()
         last = self._state.last
-        return last is None or last.done.is_set()
+        return last is None or last.finished
 
     def wait_event(self, event: Event) -> None:
         """Make later work on this stream wait for the work ``event`` captured (``hipStreamWaitEvent``)."""
@@ -589,7 +580,7 @@ def _drain_at_exit() -> None:
             for state in _device_states(dev):
                 last = state.last
                 if last is not None:
-                    last.done.wait(timeout=60)
+                    last.wait_finished(timeout=60)
 
 
 def device_synchronize(device: int | None = None) -> None:
@@ -655,12 +646,12 @@ class Event:
         if self._task is not None:
             if _local.state is not self._task.state:
                 self._task.state.run_queued(self._task)
-            self._task.done.wait()
+            self._task.wait_finished()
             self._task.state.raise_pending()
 
     def query(self) -> bool:
         """True when the captured work is done (or the event was never recorded)."""
-        return self._task is None or self._task.done.is_set()
+        return self._task is None or self._task.finished
 
     def __repr__(self) -> str:
         return f"<rocmath Event on device {self.device.index}, {'done' if self.query() else 'pending'}>"
@@ -679,6 +670,6 @@ def elapsed_time(start: Event, end: Event) -> float:
     for name, ev in (("start", start), ("stop", end)):
         if not isinstance(ev, Event) or ev._task is None or not ev.timing:
             raise HipInvalidHandleError("event was not recorded with timing enabled", arg=name)
-    if not (start._task.done.is_set() and end._task.done.is_set()):  # type: ignore[union-attr]
+    if not (start._task.finished and end._task.finished):  # type: ignore[union-attr]
         raise NotReadyError("event has not completed yet", arg="stop")
     return (end._time_ns - start._time_ns) / 1e6

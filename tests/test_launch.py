@@ -343,7 +343,7 @@ def test_small_launches_run_the_serial_twin_with_the_parallel_bits():
 
 
 def test_memory_bound_launches_up_to_a_mebibyte_run_the_serial_twin():
-    # Past INLINE_BYTES, a launch doing at most one flop per two bytes still runs on one thread
+    # Past INLINE_BYTES, a launch doing at most one flop per four bytes still runs on one thread
     # up to STREAM_INLINE_BYTES; one with more flops, or unknown flops, runs the parallel kernel.
     from rocmath.launch import INLINE_BYTES, STREAM_INLINE_BYTES
 
@@ -354,10 +354,10 @@ def test_memory_bound_launches_up_to_a_mebibyte_run_the_serial_twin():
 
     x = rm.to_device(np.arange(8.0))
     for nbytes in (INLINE_BYTES + 1, STREAM_INLINE_BYTES):
-        task = rm.launch(scale, x, name="scale", bytes=nbytes, flops=nbytes / 2)
+        task = rm.launch(scale, x, name="scale", bytes=nbytes, flops=nbytes / 4)
         task.wait()
         assert scale._serial.signatures and not scale.dispatcher.signatures
-    larger = ((STREAM_INLINE_BYTES + 1, 1.0), (STREAM_INLINE_BYTES, STREAM_INLINE_BYTES), (INLINE_BYTES + 1, 0))
+    larger = ((STREAM_INLINE_BYTES + 1, 1.0), (STREAM_INLINE_BYTES, STREAM_INLINE_BYTES / 3), (INLINE_BYTES + 1, 0))
     for nbytes, flops in larger:
         @rm.kernel
         def scale_again(x):
