@@ -224,7 +224,6 @@ def test_idle_openmp_threads_spin_briefly_unless_the_user_chose(chosen):
     # GNU OpenMP's default spin (milliseconds) lets idle teams, one per thread running parallel
     # kernels, take the cores from the team with work; rocmath shortens it before libgomp is
     # loaded, and keeps the user's choice of policy or spin count.
-    import os
     import subprocess
     import sys
 
@@ -347,23 +346,23 @@ def test_memory_bound_launches_up_to_a_mebibyte_run_the_serial_twin():
     # up to STREAM_INLINE_BYTES; one with more flops, or unknown flops, runs the parallel kernel.
     from rocmath.launch import INLINE_BYTES, STREAM_INLINE_BYTES
 
-    @rm.kernel
-    def scale(x):
-        for i in prange(x.shape[0]):
-            x[i] *= 3.0
+    def fresh_scale():  # a kernel of its own each time: nothing compiled yet
+        @rm.kernel
+        def scale(x):
+            for i in prange(x.shape[0]):
+                x[i] *= 3.0
+
+        return scale
 
     x = rm.to_device(np.arange(8.0))
+    scale = fresh_scale()
     for nbytes in (INLINE_BYTES + 1, STREAM_INLINE_BYTES):
         task = rm.launch(scale, x, name="scale", bytes=nbytes, flops=nbytes / 4)
         task.wait()
         assert scale._serial.signatures and not scale.dispatcher.signatures
     larger = ((STREAM_INLINE_BYTES + 1, 1.0), (STREAM_INLINE_BYTES, STREAM_INLINE_BYTES / 3), (INLINE_BYTES + 1, 0))
     for nbytes, flops in larger:
-        @rm.kernel
-        def scale_again(x):
-            for i in prange(x.shape[0]):
-                x[i] *= 3.0
-
+        scale_again = fresh_scale()
         rm.launch(scale_again, x, name="scale", bytes=nbytes, flops=flops).wait()
         assert scale_again.dispatcher.signatures and scale_again._serial is None
     assert x.get().tobytes() == (np.arange(8.0) * 3.0**5).tobytes()
