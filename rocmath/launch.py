@@ -165,7 +165,10 @@ class LaunchRecord(NamedTuple):
 
 
 _sinks_lock = threading.Lock()
-_sinks: list[list[LaunchRecord]] = []
+# The open profiles' record lists, replaced (never changed in place) under the lock: a launch
+# reads the tuple once and appends to its lists without taking the lock (list.append is atomic).
+_sinks: tuple[list[LaunchRecord], ...] = ()
+_new_record = tuple.__new__  # LaunchRecord's own __new__ is a Python function: 330 against 110 ns
 
 
 @contextlib.contextmanager
@@ -174,14 +177,15 @@ def profile() -> Iterator[list[LaunchRecord]]:
 
     Synchronize before leaving the block to be sure all launched work is counted.
     """
+    global _sinks
     records: list[LaunchRecord] = []
     with _sinks_lock:
-        _sinks.append(records)
+        _sinks = (*_sinks, records)
     try:
         yield records
     finally:
         with _sinks_lock:
-            _sinks.remove(records)
+            _sinks = tuple(r for r in _sinks if r is not records)
 
 
 class _Launch:
@@ -231,7 +235,8 @@ class _Launch:
             else:
                 call = kernel.entry_point(*views)
             self.entry = call  # the same bound arguments give the same types every time
-        t0 = time.perf_counter_ns()
+        sinks = _sinks
+        t0 = time.perf_counter_ns() if sinks else 0
         if self.one_thread:
             # Waking a parallel team costs more than tiny work, and on a busy machine a whole
             # scheduler slice (milliseconds): small kernels without a serial twin (Python callables,
@@ -248,13 +253,12 @@ class _Launch:
         for i, b in self.batches:  # pointer-array outputs go back to their entries
             b.finish(views[i])
             b.raw = b.addrs = None  # a replay keeps the bound operands, not views of memory
-        if not _sinks:
+        if not sinks:
             return
-        rec = LaunchRecord(name, self.device_index, self.stream.ident, t0, time.perf_counter_ns(), self.flops,
-                           self.bytes, self.dtype_name, self.arch)
-        with _sinks_lock:
-            for sink in _sinks:
-                sink.append(rec)
+        rec = _new_record(LaunchRecord, (name, self.device_index, self.stream.ident, t0, time.perf_counter_ns(),
+                                         self.flops, self.bytes, self.dtype_name, self.arch))
+        for sink in sinks:
+            sink.append(rec)
 
     def allocations(self) -> list[Any]:
         """The allocations the device arguments were checked against."""

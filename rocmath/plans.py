@@ -49,9 +49,9 @@ class Plan:
 
     def matches(self, handle: Any, args: tuple[Any, ...]) -> bool:
         """Whether this plan may run for ``args`` on ``handle`` now."""
-        return (handle.state_version == self.version and not handle.device.retired
+        return (handle.state_version == self.version and not handle.device.retired and not _memory._checking
                 and tuple(map(type, args)) == self.types and (not self.zeros or _zero_signs(args) == self.zeros)
-                and not _memory._checking and self.replay.usable())
+                and self.replay.usable())
 
     def run(self, args: tuple[Any, ...]) -> Any:
         """Enqueue the launch again (``args`` stay alive until it ran); returns its task."""
