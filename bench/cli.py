@@ -26,6 +26,7 @@ from typing import Any, TextIO
 from .registry import Registry, default_registry, discover
 from .report import Progress, Table, format_time, machine_info, to_json, write_json
 from .runner import DEFAULT_REPEATS, DEFAULT_WARMUP, CaseResult, run_cases
+from .timing import WARM_BUDGET_NS, WARM_CALLS
 
 __all__ = ["main", "run_suite"]
 
@@ -45,7 +46,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--repeats", type=_positive, default=DEFAULT_REPEATS, metavar="N",
                    help=f"timed rocmath/reference pairs per case (default {DEFAULT_REPEATS})")
     p.add_argument("--warmup", type=_non_negative, default=DEFAULT_WARMUP, metavar="N",
-                   help=f"untimed pairs after the cold call (default {DEFAULT_WARMUP})")
+                   help=f"untimed pairs after the cold call, at least (default {DEFAULT_WARMUP}; quick calls get "
+                        f"up to {WARM_CALLS} within {WARM_BUDGET_NS // 1_000_000} ms)")
     p.add_argument("--json", default=None, metavar="PATH", help="also write every result, with machine info, to PATH")
     p.add_argument("--list", action="store_true", help="list the cases (of --suite, if given) and exit")
     p.add_argument("--no-prime", action="store_true",
@@ -217,7 +219,8 @@ def run_suite(argv: Sequence[str], *, registry: Registry | None = None, out: Tex
 
     props = rocmath.get_device_properties()
     out.write(f"rocmath {rocmath.__version__} bench, suite {suite}: {props.name} ({props.gcnArchName}) "
-              f"simulated on this host; {args.repeats} timed pairs after {args.warmup} warm-up\n")
+              f"simulated on this host; {args.repeats} timed pairs after {args.warmup} warm-up "
+              f"(quick calls: up to {WARM_CALLS} within {WARM_BUDGET_NS // 1_000_000} ms)\n")
     cold = ("cold = first call in this process (kernels from the numba cache, compiled by a first process); "
             if primed else "cold = first call in this process (incl. compilation); ")
     out.write(cold + "warm = median, +-CI95 its bootstrap interval;\nkernel = kernel-only median (launch records); "

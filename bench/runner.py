@@ -6,7 +6,9 @@ For each (case, size) the runner
 2. times the first rocmath call plus its synchronize: the *cold* time, which includes
    numba compilation (or loading it from numba's cache) and first-touch costs;
 3. times the reference's first call and compares the two results;
-4. runs ``warmup`` untimed A B pairs, then ``repeats`` timed pairs interleaved
+4. runs ``warmup`` untimed A B pairs (more, up to ``WARM_CALLS``, while they take under
+   ``WARM_BUDGET_NS``: a Python path reaches its steady speed only after some calls), then
+   ``repeats`` timed pairs interleaved
    A B A B (A: rocmath call + synchronize, B: reference), inside ``rocmath.profile()``
    so each run's kernel-only time comes from its :class:`rocmath.LaunchRecord` s;
 5. checks the last warm result again (a warm path can differ from the first call).
@@ -25,7 +27,7 @@ from typing import Any
 import rocmath
 
 from .case import BenchCase, Problem, default_tol, to_host
-from .timing import Clock, Stats, copy_bandwidth, time_call, time_interleaved
+from .timing import Clock, Stats, copy_bandwidth, time_call, time_interleaved, warm_up
 
 __all__ = ["DEFAULT_REPEATS", "DEFAULT_WARMUP", "CaseResult", "run_case", "run_cases"]
 
@@ -152,10 +154,7 @@ def run_case(case: BenchCase, size: Any, *, suite: str | None = None, repeats: i
         err = float(problem.check(actual, expected))
         del actual, value
 
-        for _ in range(warmup):
-            problem.run()
-            sync()
-            problem.reference()
+        warm_up((problem.run, sync, problem.reference), warmup, clock)
 
         kernel_ns: list[int] = []
         last: list[Any] = [None]

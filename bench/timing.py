@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 from numba import prange
 
-__all__ = ["Interleaved", "Stats", "bootstrap_ci", "copy_bandwidth", "median", "ratio_ci", "time_call",
+__all__ = ["WARM_BUDGET_NS", "WARM_CALLS", "Interleaved", "Stats", "bootstrap_ci", "copy_bandwidth", "median",
+           "ratio_ci", "time_call", "warm_up",
            "time_interleaved"]
 
 Clock = Callable[[], int]
@@ -176,6 +177,27 @@ def time_call(fn: Callable[[], Any], sync: Callable[[], Any] | None = None,
     value = fn()
     s()
     return clock() - t0, value
+
+
+#: Untimed rounds a warm-up runs beyond its minimum while they take less than
+#: :data:`WARM_BUDGET_NS` in all (calls of microseconds get them all, calls of milliseconds only
+#: the minimum): the interpreter specializes a Python path's bytecode only after it ran some
+#: times (a tiny saxpy took 20 us on its first timed calls after 2 warm-ups, 6 us from the 12th
+#: on), and a warm time is the steady state's.
+WARM_CALLS = 50
+WARM_BUDGET_NS = 20_000_000
+
+
+def warm_up(calls: Sequence[Callable[[], Any]], minimum: int, clock: Clock = time.perf_counter_ns) -> int:
+    """Run ``calls`` in turn, ``minimum`` rounds and then more, up to :data:`WARM_CALLS`, while
+    the warm-up took less than :data:`WARM_BUDGET_NS`; returns the rounds run."""
+    end = clock() + WARM_BUDGET_NS
+    done = 0
+    while done < minimum or (done < WARM_CALLS and clock() < end):
+        for call in calls:
+            call()
+        done += 1
+    return done
 
 
 def time_interleaved(fn_a: Callable[[], Any], fn_b: Callable[[], Any], repeats: int,

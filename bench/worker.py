@@ -30,6 +30,7 @@ def serve(inp: TextIO, out: TextIO) -> None:
     """Answer commands from ``inp`` until ``quit`` or end of input."""
     import rocmath
     from rocmath.bench import default_registry, discover
+    from rocmath.bench.timing import warm_up
 
     discover()
     problem: Any = None
@@ -57,6 +58,7 @@ def serve(inp: TextIO, out: TextIO) -> None:
                 sync()
                 answer: dict[str, Any] = {"cold_ns": time.perf_counter_ns() - t0,
                                           "label": problem.label or str(cmd["size"])}
+                warm_up((problem.run, sync), 0)  # the timed calls start from the steady state
             elif op == "time":
                 t0 = time.perf_counter_ns()
                 problem.run()

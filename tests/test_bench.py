@@ -28,7 +28,17 @@ from rocmath.bench import (
 )
 from rocmath.bench.cli import main
 from rocmath.bench.report import JSON_SCHEMA, format_time
-from rocmath.bench.timing import Stats, bootstrap_ci, median, ratio_ci, time_call, time_interleaved
+from rocmath.bench.timing import (
+    WARM_BUDGET_NS,
+    WARM_CALLS,
+    Stats,
+    bootstrap_ci,
+    median,
+    ratio_ci,
+    time_call,
+    time_interleaved,
+    warm_up,
+)
 
 RUNTIME_CASES = {
     "runtime.memcpy_h2d", "runtime.memcpy_d2h", "runtime.memcpy_d2d", "runtime.memset", "runtime.fill",
@@ -150,6 +160,27 @@ def test_median_and_bootstrap() -> None:
     assert st.to_dict()["n"] == 3
 
 
+def test_warm_up_runs_quick_calls_to_their_steady_state_and_slow_ones_only_the_minimum() -> None:
+    clock = FakeClock()
+    log: list[str] = []
+
+    def call(name: str, ns: int) -> Any:
+        def run() -> None:
+            log.append(name)
+            clock.advance(ns)
+        return run
+
+    # Quick calls: WARM_CALLS rounds, whatever the minimum below it.
+    assert warm_up((call("A", 1_000), call("B", 2_000)), 2, clock) == WARM_CALLS
+    assert log == ["A", "B"] * WARM_CALLS
+    # Slow ones: the minimum, then rounds only while the budget lasts.
+    log.clear()
+    assert warm_up((call("A", WARM_BUDGET_NS),), 3, clock) == 3
+    log.clear()
+    assert warm_up((call("A", WARM_BUDGET_NS // 4 + 1),), 0, clock) == 4
+    assert log == ["A"] * 4
+
+
 def test_time_interleaved_alternates_and_computes_ratio() -> None:
     clock = FakeClock()
     log: list[str] = []
@@ -226,7 +257,8 @@ def test_run_case_separates_cold_and_warm() -> None:
     res = run_case(BenchCase("fake.cold", setup, {"quick": [4]}), 4, suite="quick", repeats=4, warmup=2,
                    clock=clock)
     assert res.ok and res.error is None
-    assert log == ["A", "B"] + ["A", "B"] * 2 + ["A", "B"] * 4  # cold, warm-up, timed
+    # Cold, warm-up (at least 2 pairs; these 3 us ones: all WARM_CALLS within the budget), timed.
+    assert log == ["A", "B"] + ["A", "B"] * WARM_CALLS + ["A", "B"] * 4
     assert res.cold_ns == 1_000_000 and res.ref_cold_ns == 2_000
     assert res.warm is not None and res.warm.samples_ns == (1_000,) * 4
     assert res.reference is not None and res.reference.median_ns == 2_000
