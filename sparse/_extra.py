@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numba
 import numpy as np
 
 import rocmath
@@ -81,10 +82,14 @@ def _null_scalar(c: Call, name: str) -> bool:
 
 
 def _row_blocks(c: Call, row_ptr: Buffer, base: int, m: int, n: int, itemsize: int) -> rocmath.DeviceArray:
-    """Row blocks balanced by the first operand's nonzeros; fixed by the sizes (deterministic results
-    do not depend on them anyway: rows are independent)."""
+    """Row blocks balanced by the nonzeros of ``row_ptr``'s rows, one per thread: each block makes and
+    clears a dense accumulator of n entries, which costs more than the products of most rows (64 blocks
+    wrote 300 MB of accumulators for the product of a 10^6-entry Laplacian; the rows' own work moves a
+    tenth of it), and the threads take the blocks in contiguous shares anyway.  Results do not depend
+    on the blocks: rows are independent."""
     per_block = max(1, n * (8 + itemsize))
-    nblocks = int(max(1, min(m, MAX_BLOCKS, ACCUMULATOR_BYTES // per_block)))
+    threads = int(numba.config.NUMBA_NUM_THREADS)
+    nblocks = int(max(1, min(m, threads, MAX_BLOCKS, ACCUMULATOR_BYTES // per_block)))
     bounds = rocmath.empty(nblocks + 1, np.int64)
     if row_ptr.shape[0] > 1 and m:
         c.launch(k.balanced_row_bounds, row_ptr, base, nblocks, bounds, bytes=k.row_bounds_bytes(nblocks, m))

@@ -20,6 +20,9 @@ from rocmath.kernel import kernel
 # The nnz stage's row pointer is the conversions' scan of row counts: one kernel for both.
 from ._kernels_conv import counts_to_ptr  # noqa: F401
 
+#: Rows of C with at least n / SCAN_RATIO columns come out of a pass over the markers, not a sort.
+SCAN_RATIO = 64
+
 
 @numba.njit(cache=True, nogil=True)
 def sort_segment(a, lo, hi):  # pragma: no cover - numba
@@ -35,33 +38,35 @@ def sort_segment(a, lo, hi):  # pragma: no cover - numba
     else:
         a[lo:hi].sort()
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=True, nogil=True, inline="always")
 def _count_row(i, ptr, ind, base, r, mark):  # pragma: no cover - numba
-    """The columns of row r (of ptr, ind) not yet marked for row i: marked, and their number returned."""
+    """The columns of row r (of ptr, ind) not yet marked for row i: marked, and their number returned.
+    Without a branch on whether a column is new: in a product about half are, at random, and the
+    mispredictions took most of the time."""
     cnt = 0
     for j in range(uintp(ptr[r] - base), uintp(ptr[r + 1] - base)):
         col = uintp(ind[j] - base)
-        if mark[col] != i:
-            mark[col] = i
-            cnt += 1
+        cnt += mark[col] != i
+        mark[col] = i
     return cnt
 
 
-@numba.njit(cache=True, nogil=True)
-def _merge_row(i, f, val, ptr, ind, base, r, mark, c_ind, pos, values, acc):  # pragma: no cover - numba
+@numba.njit(cache=True, nogil=True, inline="always")
+def _merge_row(i, f, val, ptr, ind, base, r, mark, cols, pos, values, acc):  # pragma: no cover - numba
     """Merge ``f`` times row r (of val, ptr, ind) into row i of C (storage order): a column new to row i
-    (``mark``) is appended to ``c_ind`` at ``pos`` and its accumulator assigned, a known one added to
-    (``values``: accumulate values too).  Returns the next free position."""
+    (``mark``) is appended to ``cols`` at ``pos`` and its accumulator assigned, a known one added to
+    (``values``: accumulate values too).  Returns the next free position.  Without a branch on
+    whether a column is new (see :func:`_count_row`): every column is written at ``pos``, which
+    moves past only the new ones (``cols`` has room for n)."""
     for j in range(uintp(ptr[r] - base), uintp(ptr[r + 1] - base)):
         col = uintp(ind[j] - base)
-        if mark[col] != i:
-            mark[col] = i
-            c_ind[pos] = col
-            pos += uintp(1)
-            if values:
-                acc[col] = f * val[j]
-        elif values:
-            acc[col] += f * val[j]
+        new = mark[col] != i
+        mark[col] = i
+        cols[pos] = col
+        if values:
+            v = f * val[j]
+            acc[col] = v if new else acc[col] + v
+        pos += uintp(new)
     return pos
 
 
@@ -95,22 +100,31 @@ def spgemm_fill(mul, add_d, add_e, alpha, a_val, a_ptr, a_ind, a_base, b_val, b_
     ga = gamma[0]
     for blk in prange(bounds.shape[0] - 1):
         mark = np.full(n, -1, np.int64)
-        acc = np.zeros(n if values else 0, c_val.dtype)
+        acc = np.empty(n if values else 0, c_val.dtype)  # (a column's first term assigns it)
+        cols = np.empty(n + 1, np.int64)
         for i in range(bounds[blk], bounds[blk + 1]):
-            start = uintp(c_ptr[i] - c_base)
-            pos = start
+            pos = uintp(0)
             if mul:
                 for ja in range(uintp(a_ptr[i] - a_base), uintp(a_ptr[i + 1] - a_base)):
                     av = al * a_val[ja] if values else al
-                    pos = _merge_row(i, av, b_val, b_ptr, b_ind, b_base, uintp(a_ind[ja] - a_base), mark, c_ind, pos,
+                    pos = _merge_row(i, av, b_val, b_ptr, b_ind, b_base, uintp(a_ind[ja] - a_base), mark, cols, pos,
                                      values, acc)
             if add_d:
-                pos = _merge_row(i, be, d_val, d_ptr, d_ind, d_base, uintp(i), mark, c_ind, pos, values, acc)
+                pos = _merge_row(i, be, d_val, d_ptr, d_ind, d_base, uintp(i), mark, cols, pos, values, acc)
             if add_e:
-                pos = _merge_row(i, ga, e_val, e_ptr, e_ind, e_base, uintp(i), mark, c_ind, pos, values, acc)
-            sort_segment(c_ind, start, pos)
-            for p in range(start, pos):
-                col = uintp(c_ind[p])
+                pos = _merge_row(i, ga, e_val, e_ptr, e_ind, e_base, uintp(i), mark, cols, pos, values, acc)
+            if pos * SCAN_RATIO >= n:
+                # A row holding a good part of the columns: its columns, in order, are the marked
+                # ones (a pass over n markers costs less than sorting them).
+                pos = uintp(0)
+                for col in range(n):
+                    cols[pos] = col
+                    pos += uintp(mark[col] == i)
+            else:
+                sort_segment(cols, 0, pos)
+            start = uintp(c_ptr[i] - c_base)
+            for p in range(pos):
+                col = uintp(cols[p])
                 if values:
-                    c_val[p] = acc[col]
-                c_ind[p] = col + c_base
+                    c_val[start + p] = acc[col]
+                c_ind[start + p] = col + c_base

@@ -176,6 +176,38 @@ def test_csrgemm_is_deterministic_on_a_power_law_graph():
     assert_close(runs[0][0], ref.data, D, "reduction", 64)
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_csrgemm_rows_sorted_and_rows_read_off_the_markers_match_scipy_exactly(seed):
+    # C's rows of fewer than n / SCAN_RATIO columns are sorted, the others come out of a pass over the
+    # column markers: a product with both kinds, integer-valued so that every sum is exact.
+    from rocmath.sparse._kernels_extra import SCAN_RATIO
+
+    rng = np.random.default_rng(seed)
+    n = 40 * SCAN_RATIO
+    a = sp.random(n, n, density=0.002, random_state=rng, format="csr", data_rvs=lambda k: rng.integers(-3, 4, k))
+    a = (a + sp.csr_matrix((rng.integers(1, 4, n), (np.arange(n) % 7, rng.permutation(n))), shape=(n, n))).tocsr()
+    a.sum_duplicates()
+    lengths = np.diff((a @ a).tocsr().indptr)
+    assert (lengths * SCAN_RATIO >= n).any() and ((lengths > 0) & (lengths * SCAN_RATIO < n)).any()
+    v, pt, ix = _dev(a, 1, np.int32)
+    h, info, ds = rs.create_handle(), rs.create_mat_info(), _descr(1)
+    size = rs.dcsrgemm_buffer_size(h, "N", "N", n, n, n, 1.0, ds, a.nnz, pt, ix, ds, a.nnz, pt, ix, None, ds, 0, None,
+                                   None, info)
+    tmp = rm.empty(max(1, size), np.uint8)
+    cp = rm.empty(n + 1, np.int32)
+    nnz = rs.csrgemm_nnz(h, "N", "N", n, n, n, ds, a.nnz, pt, ix, ds, a.nnz, pt, ix, ds, 0, None, None, ds, cp, None,
+                         info, tmp)
+    cv, ci = rm.empty(nnz), rm.empty(nnz, np.int32)
+    rs.dcsrgemm(h, "N", "N", n, n, n, 2.0, ds, a.nnz, v, pt, ix, ds, a.nnz, v, pt, ix, None, ds, 0, None, None, None,
+                ds, cv, cp, ci, info, tmp)
+    # The structure is the boolean product's (sums that cancel stay as explicit zeros, as in rocSPARSE).
+    pattern = (abs(a).astype(bool).astype(float) @ abs(a).astype(bool).astype(float)).tocsr()
+    pattern.sort_indices()
+    assert np.array_equal(cp.get() - 1, pattern.indptr) and np.array_equal(ci.get() - 1, pattern.indices)
+    got = sp.csr_matrix((cv.get(), ci.get() - 1, cp.get() - 1), shape=(n, n))
+    assert (got - 2.0 * (a @ a)).count_nonzero() == 0
+
+
 @settings(max_examples=40)
 @given(gemm_problems())
 def test_csrgeam_matches_scipy(q):
