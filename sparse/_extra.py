@@ -83,11 +83,11 @@ def _null_scalar(c: Call, name: str) -> bool:
 
 def _row_blocks(c: Call, row_ptr: Buffer, base: int, m: int, n: int, itemsize: int) -> rocmath.DeviceArray:
     """Row blocks balanced by the nonzeros of ``row_ptr``'s rows, one per thread: each block makes and
-    clears a dense accumulator of n entries, which costs more than the products of most rows (64 blocks
-    wrote 300 MB of accumulators for the product of a 10^6-entry Laplacian; the rows' own work moves a
-    tenth of it), and the threads take the blocks in contiguous shares anyway.  Results do not depend
-    on the blocks: rows are independent."""
-    per_block = max(1, n * (8 + itemsize))
+    clears dense arrays of n entries, which costs more than the products of most rows (64 blocks wrote
+    300 MB of them for the product of a 10^6-entry Laplacian, whose rows themselves read and write
+    about 100 MB), and the threads take the blocks in contiguous shares anyway.  Results do not
+    depend on the blocks: rows are independent."""
+    per_block = max(1, n * (16 + itemsize))  # markers, columns, accumulator
     threads = int(numba.config.NUMBA_NUM_THREADS)
     nblocks = int(max(1, min(m, threads, MAX_BLOCKS, ACCUMULATOR_BYTES // per_block)))
     bounds = rocmath.empty(nblocks + 1, np.int64)
