@@ -8,7 +8,7 @@ call comes again on the same handle state it runs its checked launch again
 are not redone, only the liveness of the allocations the launch was checked against.
 
 What a plan depends on is in its key or checked before it runs: the argument values (device
-arrays by pointer, objects with a ``state_version`` by identity and version), their types and
+arrays by pointer, objects with a ``state_version`` by identity and version) with their types,
 the signs of floating zeros, the handle's state version (any attribute set to another object
 changes it: stream, pointer mode, logging layers, modes, workspace, destroy), the device, the
 memory checker, and the allocations.  Plans hold no caller objects, so they never keep
@@ -39,19 +39,18 @@ class Plan:
     state (made on a live handle in host pointer mode without logging layers or checks).
     Floating zeros compare equal whatever their sign, so their signs are checked too."""
 
-    __slots__ = ("replay", "types", "version", "zeros")
+    __slots__ = ("replay", "version", "zeros")
 
     def __init__(self, replay: Replay, args: tuple[Any, ...], handle: Any):
         self.replay = replay
         self.version = handle.state_version
-        self.types = tuple(map(type, args))
         self.zeros = _zero_signs(args)
 
     def matches(self, handle: Any, args: tuple[Any, ...]) -> bool:
-        """Whether this plan may run for ``args`` on ``handle`` now."""
+        """Whether this plan may run for ``args`` (whose key, types included, it was found under) on
+        ``handle`` now."""
         return (handle.state_version == self.version and not handle.device.retired and not _memory._checking
-                and tuple(map(type, args)) == self.types and (not self.zeros or _zero_signs(args) == self.zeros)
-                and self.replay.usable())
+                and (not self.zeros or _zero_signs(args) == self.zeros) and self.replay.usable())
 
     def run(self, args: tuple[Any, ...]) -> Any:
         """Enqueue the launch again (``args`` stay alive until it ran); returns its task."""
@@ -59,9 +58,13 @@ class Plan:
 
 
 def plan_key(args: tuple[Any, ...]) -> tuple[Any, ...]:
-    """The call's arguments after the handle as plain values (see :func:`_plain`); raises
-    TypeError for an argument that cannot be part of a key (the call is then not replayed)."""
-    return tuple([a if type(a) in _PLAIN else a.ptr if type(a) is DeviceArray else _plain(a) for a in args[1:]])
+    """The call's arguments after the handle as plain values (see :func:`_plain`), each with its type
+    but device arrays (by pointer): numbers equal across types (2, 2.0, ``np.float32(2)``, True) make
+    different keys, so a plan found under a key has its call's types (one pass over the arguments,
+    not a second one to compare types).  Raises TypeError for an argument that cannot be part of a
+    key (the call is then not replayed)."""
+    return tuple([a.ptr if type(a) is DeviceArray else (type(a), a) if type(a) in _PLAIN else (type(a), _plain(a))
+                  for a in args[1:]])
 
 
 def remember(plans: dict[Any, Any], key: Any, plan: Any) -> None:

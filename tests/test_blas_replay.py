@@ -235,11 +235,13 @@ def test_signed_zero_and_argument_types_are_part_of_the_key(handle) -> None:
     x.set(np.array([1.0, -2.0, 3.0]))
     blas.dscal(handle, 3, -0.0, x, 1)  # equal to 0.0 as a key, not as a scale factor
     np.testing.assert_array_equal(np.signbit(x.get()), [True, False, True])
-    blas.dscal(handle, 3, 2.0, x, 1)
+    for _ in range(3):  # a plan for each (made the second time its key comes)
+        blas.dscal(handle, 3, 2.0, x, 1)
+        blas.dscal(handle, 1, 2.0, x, 1)
     with pytest.raises(errors.RocblasInvalidSizeError):
-        blas.dscal(handle, True, 2.0, x, 1)  # == 1 as a key, but not an integer size
+        blas.dscal(handle, True, 2.0, x, 1)  # == 1, but not an integer size
     with pytest.raises(errors.RocblasInvalidPointerError):
-        blas.dscal(handle, 3, 2.0 + 0j, x, 1)  # == 2.0 as a key, but not a real number
+        blas.dscal(handle, 3, 2.0 + 0j, x, 1)  # == 2.0, but not a real number
 
 
 def test_a_freed_argument_is_reported_as_on_a_first_call(handle) -> None:
