@@ -4,10 +4,10 @@ A row of ``C = alpha A B + beta D + gamma E`` is built in a private dense accumu
 entries with a marker array stamped by the row index (no clearing between rows): pass 1
 counts each row's distinct columns (the nnz stage, then :func:`counts_to_ptr`), pass 2 fills
 columns and values, each row's columns sorted (or, in rows holding n / SCAN_RATIO of them or
-more, read off the markers in order).  Every value sums its terms in an order fixed by the inputs (A's row in
-storage order, each B row in storage order, then D, then E), whatever the row partition, so
-results are bitwise reproducible.  Rows run in parallel blocks; each block owns its
-accumulator.
+more, read off the markers in order).  Every value sums its terms in an order fixed by the
+inputs (A's row in storage order, each B row in storage order, then D, then E), whatever the
+row partition, so results are bitwise reproducible.  Rows run in parallel blocks; each block
+owns its accumulator.
 """
 
 from __future__ import annotations
