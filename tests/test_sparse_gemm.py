@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -151,29 +153,36 @@ def test_csrgemm_general_only_and_nnz_needs_buffer_size():
     assert exc.value.arg == "info_C"
 
 
-def test_csrgemm_is_deterministic_on_a_power_law_graph():
-    from rocmath.sparse.bench_cases import power_law_graph
-
-    a = power_law_graph(3000, 8)
-    v, pt, ix = _dev(a, 0, np.int32)
-    h, info, ds = rs.create_handle(), rs.create_mat_info(), rs.create_mat_descr()
+def _square(a: sp.csr_matrix, base: int = 0, alpha: float = 1.0, runs: int = 1) -> list[tuple[Any, Any, Any]]:
+    """``C := alpha A A`` (double) through csrgemm's three stages, the compute stage ``runs`` times:
+    each run's (row pointer, columns, values), on the host and 0-based."""
     n = a.shape[0]
-    size = rs.dcsrgemm_buffer_size(h, "N", "N", n, n, n, 1.0, ds, a.nnz, pt, ix, ds, a.nnz, pt, ix, None, ds, 0, None,
-                                   None, info)
+    v, pt, ix = _dev(a, base, np.int32)
+    h, info, ds = rs.create_handle(), rs.create_mat_info(), _descr(base)
+    size = rs.dcsrgemm_buffer_size(h, "N", "N", n, n, n, alpha, ds, a.nnz, pt, ix, ds, a.nnz, pt, ix, None, ds, 0,
+                                   None, None, info)
     tmp = rm.empty(max(1, size), np.uint8)
     cp = rm.empty(n + 1, np.int32)
     nnz = rs.csrgemm_nnz(h, "N", "N", n, n, n, ds, a.nnz, pt, ix, ds, a.nnz, pt, ix, ds, 0, None, None, ds, cp, None,
                          info, tmp)
-    runs = []
-    for _ in range(2):
+    out = []
+    for _ in range(runs):
         cv, ci = rm.empty(nnz), rm.empty(nnz, np.int32)
-        rs.dcsrgemm(h, "N", "N", n, n, n, 1.0, ds, a.nnz, v, pt, ix, ds, a.nnz, v, pt, ix, None, ds, 0, None, None,
+        rs.dcsrgemm(h, "N", "N", n, n, n, alpha, ds, a.nnz, v, pt, ix, ds, a.nnz, v, pt, ix, None, ds, 0, None, None,
                     None, ds, cv, cp, ci, info, tmp)
-        runs.append((cv.get(), ci.get()))
+        out.append((cp.get() - base, ci.get() - base, cv.get()))
+    return out
+
+
+def test_csrgemm_is_deterministic_on_a_power_law_graph():
+    from rocmath.sparse.bench_cases import power_law_graph
+
+    a = power_law_graph(3000, 8)
+    runs = _square(a, runs=2)
     ref = a @ a
     ref.sort_indices()
-    assert np.array_equal(runs[0][0], runs[1][0]) and np.array_equal(runs[0][1], ref.indices)
-    assert_close(runs[0][0], ref.data, D, "reduction", 64)
+    assert np.array_equal(runs[0][2], runs[1][2]) and np.array_equal(runs[0][1], ref.indices)
+    assert_close(runs[0][2], ref.data, D, "reduction", 64)
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -189,22 +198,12 @@ def test_csrgemm_rows_sorted_and_rows_read_off_the_markers_match_scipy_exactly(s
     a.sum_duplicates()
     lengths = np.diff((a @ a).tocsr().indptr)
     assert (lengths * SCAN_RATIO >= n).any() and ((lengths > 0) & (lengths * SCAN_RATIO < n)).any()
-    v, pt, ix = _dev(a, 1, np.int32)
-    h, info, ds = rs.create_handle(), rs.create_mat_info(), _descr(1)
-    size = rs.dcsrgemm_buffer_size(h, "N", "N", n, n, n, 1.0, ds, a.nnz, pt, ix, ds, a.nnz, pt, ix, None, ds, 0, None,
-                                   None, info)
-    tmp = rm.empty(max(1, size), np.uint8)
-    cp = rm.empty(n + 1, np.int32)
-    nnz = rs.csrgemm_nnz(h, "N", "N", n, n, n, ds, a.nnz, pt, ix, ds, a.nnz, pt, ix, ds, 0, None, None, ds, cp, None,
-                         info, tmp)
-    cv, ci = rm.empty(nnz), rm.empty(nnz, np.int32)
-    rs.dcsrgemm(h, "N", "N", n, n, n, 2.0, ds, a.nnz, v, pt, ix, ds, a.nnz, v, pt, ix, None, ds, 0, None, None, None,
-                ds, cv, cp, ci, info, tmp)
+    [(ptr, cols, vals)] = _square(a, base=1, alpha=2.0)
     # The structure is the boolean product's (sums that cancel stay as explicit zeros, as in rocSPARSE).
     pattern = (abs(a).astype(bool).astype(float) @ abs(a).astype(bool).astype(float)).tocsr()
     pattern.sort_indices()
-    assert np.array_equal(cp.get() - 1, pattern.indptr) and np.array_equal(ci.get() - 1, pattern.indices)
-    got = sp.csr_matrix((cv.get(), ci.get() - 1, cp.get() - 1), shape=(n, n))
+    assert np.array_equal(ptr, pattern.indptr) and np.array_equal(cols, pattern.indices)
+    got = sp.csr_matrix((vals, cols, ptr), shape=(n, n))
     assert (got - 2.0 * (a @ a)).count_nonzero() == 0
 
 
