@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+# ``python -m pytest`` from the checkout puts the checkout first on sys.path, where its library
+# folders (``sparse/``, ``fft/``, ``blas/``) would shadow packages of those names (dask imports
+# pydata's ``sparse``); rocmath itself comes from its installation, which maps them under rocmath.
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _ROOT]
 
 # JIT compilation makes first calls slow: no deadlines.  CI is derandomized so a run
 # is reproducible from its log; "dev" explores new examples each run.
