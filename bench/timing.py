@@ -22,8 +22,7 @@ import numpy as np
 from numba import prange
 
 __all__ = ["WARM_BUDGET_NS", "WARM_CALLS", "Interleaved", "Stats", "bootstrap_ci", "copy_bandwidth", "median",
-           "ratio_ci", "time_call", "warm_up",
-           "time_interleaved"]
+           "ratio_ci", "time_call", "time_interleaved", "warm_up"]
 
 Clock = Callable[[], int]
 
