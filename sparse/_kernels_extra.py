@@ -23,6 +23,39 @@ from ._kernels_conv import counts_to_ptr  # noqa: F401
 
 #: Rows of C with at least n / SCAN_RATIO columns come out of a pass over the markers, not a sort.
 SCAN_RATIO = 64
+#: Rows of at least RADIX_MIN columns (and fewer than n / SCAN_RATIO) are sorted by an LSD radix sort
+#: on RADIX_BITS-bit digits (two passes up to 2^22 columns); shorter ones by comparisons.
+RADIX_MIN = 64
+RADIX_BITS = 11
+
+
+@numba.njit(cache=True, nogil=True)
+def radix_sort(a, tmp, k, n, count):  # pragma: no cover - numba
+    """Sort ``a[:k]``, keys in ``[0, n)``, least significant digit first through ``tmp`` (at least k
+    entries) with ``count`` (2^RADIX_BITS entries) for the digits' counts."""
+    mask = (1 << RADIX_BITS) - 1
+    src, dst = a, tmp
+    shift = 0
+    passes = 0
+    while passes == 0 or (n - 1) >> shift:
+        count[:] = 0
+        for p in range(k):
+            count[(src[p] >> shift) & mask] += 1
+        total = 0
+        for d in range(count.shape[0]):
+            c = count[d]
+            count[d] = total
+            total += c
+        for p in range(k):
+            v = src[p]
+            d = (v >> shift) & mask
+            dst[count[d]] = v
+            count[d] += 1
+        src, dst = dst, src
+        shift += RADIX_BITS
+        passes += 1
+    if passes % 2:
+        a[:k] = tmp[:k]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -103,6 +136,8 @@ def spgemm_fill(mul, add_d, add_e, alpha, a_val, a_ptr, a_ind, a_base, b_val, b_
         mark = np.full(n, -1, np.int64)
         acc = np.empty(n if values else 0, c_val.dtype)  # (a column's first term assigns it)
         cols = np.empty(n + 1, np.int64)
+        tmp = np.empty(n + 1, np.int64)
+        count = np.empty(1 << RADIX_BITS, np.int64)
         for i in range(bounds[blk], bounds[blk + 1]):
             pos = uintp(0)
             if mul:
@@ -121,6 +156,8 @@ def spgemm_fill(mul, add_d, add_e, alpha, a_val, a_ptr, a_ind, a_base, b_val, b_
                 for col in range(n):
                     cols[pos] = col
                     pos += uintp(mark[col] == i)
+            elif pos >= RADIX_MIN:
+                radix_sort(cols, tmp, pos, n, count)
             else:
                 sort_segment(cols, 0, pos)
             start = uintp(c_ptr[i] - c_base)

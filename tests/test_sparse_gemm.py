@@ -186,18 +186,24 @@ def test_csrgemm_is_deterministic_on_a_power_law_graph():
 
 
 @pytest.mark.parametrize("seed", [0, 1])
-def test_csrgemm_rows_sorted_and_rows_read_off_the_markers_match_scipy_exactly(seed):
-    # C's rows of fewer than n / SCAN_RATIO columns are sorted, the others come out of a pass over the
-    # column markers: a product with both kinds, integer-valued so that every sum is exact.
-    from rocmath.sparse._kernels_extra import SCAN_RATIO
+def test_csrgemm_rows_of_every_ordering_path_match_scipy_exactly(seed):
+    # C's rows come out sorted three ways: compared (fewer than RADIX_MIN columns), radix-sorted, or read
+    # off the column markers (n / SCAN_RATIO columns or more).  A product with all three kinds of rows
+    # (hub rows of B for the last, mid-sized ones for the second), integer-valued so every sum is exact.
+    from rocmath.sparse._kernels_extra import RADIX_MIN, SCAN_RATIO
 
     rng = np.random.default_rng(seed)
-    n = 40 * SCAN_RATIO
-    a = sp.random(n, n, density=0.002, random_state=rng, format="csr", data_rvs=lambda k: rng.integers(-3, 4, k))
-    a = (a + sp.csr_matrix((rng.integers(1, 4, n), (np.arange(n) % 7, rng.permutation(n))), shape=(n, n))).tocsr()
+    n = 8 * SCAN_RATIO * RADIX_MIN
+    ints = lambda k: rng.integers(-3, 4, k)  # noqa: E731
+    a = sp.random(n, n, density=3 / n, random_state=rng, format="csr", data_rvs=ints)
+    hub = sp.csr_matrix((rng.integers(1, 4, n), (np.arange(n) % 7, rng.permutation(n))), shape=(n, n))
+    mid_rows = np.repeat(np.arange(7, 100), 2 * RADIX_MIN)
+    mid = sp.csr_matrix((ints(mid_rows.size), (mid_rows, rng.integers(0, n, mid_rows.size))), shape=(n, n))
+    a = (a + hub + mid).tocsr()
     a.sum_duplicates()
     lengths = np.diff((a @ a).tocsr().indptr)
-    assert (lengths * SCAN_RATIO >= n).any() and ((lengths > 0) & (lengths * SCAN_RATIO < n)).any()
+    assert (lengths * SCAN_RATIO >= n).any() and ((lengths > 0) & (lengths < RADIX_MIN)).any()
+    assert ((lengths >= RADIX_MIN) & (lengths * SCAN_RATIO < n)).any()
     [(ptr, cols, vals)] = _square(a, base=1, alpha=2.0)
     # The structure is the boolean product's (sums that cancel stay as explicit zeros, as in rocSPARSE).
     pattern = (abs(a).astype(bool).astype(float) @ abs(a).astype(bool).astype(float)).tocsr()
@@ -205,6 +211,19 @@ def test_csrgemm_rows_sorted_and_rows_read_off_the_markers_match_scipy_exactly(s
     assert np.array_equal(ptr, pattern.indptr) and np.array_equal(cols, pattern.indices)
     got = sp.csr_matrix((vals, cols, ptr), shape=(n, n))
     assert (got - 2.0 * (a @ a)).count_nonzero() == 0
+
+
+@pytest.mark.parametrize("n", [1, 2, 2047, 2048, 2049, 1 << 22, (1 << 22) + 1, 1 << 40])
+def test_radix_sort_sorts_distinct_keys_in_one_two_or_more_passes(n):
+    from rocmath.sparse._kernels_extra import RADIX_BITS, radix_sort
+
+    rng = np.random.default_rng(n % 1000)
+    k = min(n, 3000)
+    keys = rng.choice(n, k, replace=False) if n < 1 << 30 else np.unique(rng.integers(0, n, k))
+    a = np.concatenate([keys.astype(np.int64), [-7, -7]])  # entries past k stay as they are
+    tmp, count = np.empty(a.size, np.int64), np.empty(1 << RADIX_BITS, np.int64)
+    radix_sort(a, tmp, keys.size, n, count)
+    assert np.array_equal(a[:keys.size], np.sort(keys)) and list(a[keys.size:]) == [-7, -7]
 
 
 @settings(max_examples=40)
