@@ -33,7 +33,7 @@ from numba import prange, types
 from numba.extending import overload
 
 from rocmath.batch import flat_entries
-from rocmath.kernel import kernel
+from rocmath.kernel import kernel, pool_threads
 
 from ._kernels_l1 import _dot_block
 
@@ -458,9 +458,8 @@ def gemv_flat(trans, conj, alpha, beta, A, lda, m, n, x, y, blocks):  # type: ig
 
 
 def gemv_blocks() -> int:
-    """The blocks a large gemv runs in: one per thread of numba's pool (given to the kernel: numba
-    cannot cache a kernel that asks for the thread count itself)."""
-    return max(1, int(numba.config.NUMBA_NUM_THREADS))
+    """The blocks a large gemv runs in: one per thread of numba's pool."""
+    return pool_threads()
 
 
 def run_gemv_large(trans: int, alpha: np.ndarray, A: np.ndarray, x: np.ndarray, beta: np.ndarray,

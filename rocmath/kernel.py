@@ -124,6 +124,12 @@ def _thread_count_functions() -> tuple[Callable[[], int], Callable[[int], None]]
     return found
 
 
+def pool_threads() -> int:
+    """The threads of numba's pool: the blocks a launch splits its work into when it wants one
+    per thread (given to the kernel: numba cannot cache a kernel that asks for the count itself)."""
+    return max(1, int(numba.config.NUMBA_NUM_THREADS))
+
+
 _twin_lock = threading.Lock()
 
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import numba
 import numpy as np
 
 import rocmath
+from rocmath.kernel import pool_threads
 from rocmath.launch import Buffer
 from rocmath.precision import C, D, S, Z
 
@@ -88,8 +88,7 @@ def _row_blocks(c: Call, row_ptr: Buffer, base: int, m: int, n: int, itemsize: i
     about 100 MB), and the threads take the blocks in contiguous shares anyway.  Results do not
     depend on the blocks: rows are independent."""
     per_block = max(1, n * (16 + itemsize))  # markers, columns, accumulator
-    threads = int(numba.config.NUMBA_NUM_THREADS)
-    nblocks = int(max(1, min(m, threads, MAX_BLOCKS, ACCUMULATOR_BYTES // per_block)))
+    nblocks = int(max(1, min(m, pool_threads(), MAX_BLOCKS, ACCUMULATOR_BYTES // per_block)))
     bounds = rocmath.empty(nblocks + 1, np.int64)
     if row_ptr.shape[0] > 1 and m:
         c.launch(k.balanced_row_bounds, row_ptr, base, nblocks, bounds, bytes=k.row_bounds_bytes(nblocks, m))

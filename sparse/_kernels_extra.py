@@ -73,6 +73,22 @@ def sort_segment(a, lo, hi):  # pragma: no cover - numba
         a[lo:hi].sort()
 
 @numba.njit(cache=True, nogil=True, inline="always")
+def _order_row(cols, k, n, i, mark, tmp, count):  # pragma: no cover - numba
+    """Put row i's ``k`` distinct columns ``cols[:k]`` in increasing order: read off the markers
+    when the row holds n / SCAN_RATIO columns or more (a pass over n markers costs less than
+    sorting them), radix-sorted from RADIX_MIN columns, compared below."""
+    if k * SCAN_RATIO >= n:
+        pos = uintp(0)
+        for col in range(n):
+            cols[pos] = col
+            pos += uintp(mark[col] == i)
+    elif k >= RADIX_MIN:
+        radix_sort(cols, tmp, k, n, count)
+    else:
+        sort_segment(cols, 0, k)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
 def _count_row(i, ptr, ind, base, r, mark):  # pragma: no cover - numba
     """The columns of row r (of ptr, ind) not yet marked for row i: marked, and their number returned.
     Without a branch on whether a column is new: in a product about half are, at random, and the
@@ -149,17 +165,7 @@ def spgemm_fill(mul, add_d, add_e, alpha, a_val, a_ptr, a_ind, a_base, b_val, b_
                 pos = _merge_row(i, be, d_val, d_ptr, d_ind, d_base, uintp(i), mark, cols, pos, values, acc)
             if add_e:
                 pos = _merge_row(i, ga, e_val, e_ptr, e_ind, e_base, uintp(i), mark, cols, pos, values, acc)
-            if pos * SCAN_RATIO >= n:
-                # A row holding a good part of the columns: its columns, in order, are the marked
-                # ones (a pass over n markers costs less than sorting them).
-                pos = uintp(0)
-                for col in range(n):
-                    cols[pos] = col
-                    pos += uintp(mark[col] == i)
-            elif pos >= RADIX_MIN:
-                radix_sort(cols, tmp, pos, n, count)
-            else:
-                sort_segment(cols, 0, pos)
+            _order_row(cols, pos, n, i, mark, tmp, count)
             start = uintp(c_ptr[i] - c_base)
             for p in range(pos):
                 col = uintp(cols[p])
