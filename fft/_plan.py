@@ -17,8 +17,9 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-import numba
 import numpy as np
+
+from rocmath.kernel import pool_threads
 
 from . import _kernels as k
 from ._types import ArrayType, Precision, ResultPlacement, TransformType
@@ -32,7 +33,7 @@ MAX_GENERIC_RADIX = 61
 CHUNK_BYTES = 512 * 1024
 MAX_LANES = 64
 #: Chunk groups a pass splits its lines into at most (``fft_pass`` runs ``4 * threads``).
-SCRATCH_GROUPS = 4 * numba.config.NUMBA_NUM_THREADS
+SCRATCH_GROUPS = 4 * pool_threads()
 _SPECIALIZED = (2, 3, 4, 5, 7, 8, 11, 13)
 
 
