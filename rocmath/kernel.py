@@ -323,6 +323,28 @@ def prefetch(typingctx: Any, array: Any, index: Any) -> Any:
     return types.void(array, index), codegen
 
 
+@numba.extending.intrinsic
+def claim(typingctx: Any, counter: Any, count: Any) -> Any:
+    """``claim(c, k)`` inside a kernel: add ``k`` to ``c[0]`` atomically and return the value before
+    (LLVM's ``atomicrmw add``, monotonic: the parallel region's closing barrier orders the work
+    itself).  ``c`` is a one-entry integer array.
+
+    Work split by claims instead of a static share: ``for _ in prange(threads)`` around ``while
+    (i := claim(next, 1)) < blocks`` hands the blocks out as the threads come for them, so a thread
+    that runs slower (its vCPU shared on the host, a later start) does fewer of them.  Each block's
+    arithmetic is its own, so which thread runs it never changes a bit."""
+    if not (isinstance(counter, types.Array) and isinstance(counter.dtype, types.Integer)
+            and isinstance(count, types.Integer)):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        step = context.cast(builder, args[1], signature.args[1], signature.args[0].dtype)
+        return builder.atomic_rmw("add", ary.data, step, "monotonic")
+
+    return counter.dtype(counter, count), codegen
+
+
 def threading_layer() -> str:
     """The numba threading layer in use (``"omp"``, ``"tbb"``...), once a parallel kernel ran."""
     try:

@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 
 import rocmath
+from rocmath.kernel import pool_threads
 from rocmath.launch import Buffer
 from rocmath.precision import Precision
 
@@ -415,7 +416,8 @@ def spmm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, mat_A: SpMatDescr,
     if conj_a and inner is Operation.none:
         # CSC with conjugate transpose: the stored CSR rows, conjugated.
         c.launch(k.csrmm_rows, True, op_b is Operation.conjugate_transpose, c.scalar("alpha"), val, csr.ptr,
-                 csr.ind, csr.base, Bv, beta_s, Cv, k.uniform_bounds(csr.m, max(1, min(csr.m, 256))))
+                 csr.ind, csr.base, Bv, beta_s, Cv, k.uniform_bounds(csr.m, max(1, min(csr.m, 256))),
+                 pool_threads())
         return need
     launch_csrmm(c, inner, op_b is Operation.conjugate_transpose, csr.m, csr.n, csr.nnz, csr.base, val, csr.ptr,
                  csr.ind, c.scalar("alpha"), Bv, beta_s, Cv, scratch=scratch)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, uintp
 
-from rocmath.kernel import kernel, prefetch
+from rocmath.kernel import claim, kernel, prefetch
 
 # --- partitions ---------------------------------------------------------------------------------
 
@@ -154,67 +154,79 @@ def _rows_one_by_one(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi):  # p
         i += 1
 
 
-@kernel(contiguous=True)
-def csrmv_rows(conj, alpha, val, row_ptr, col_ind, base, x, beta, y, bounds):  # pragma: no cover - numba
-    """``y := alpha op(A) x + beta y`` for op = none (conj: conjugate A), the rows in
-    ``len(bounds) - 1`` blocks run in parallel.  Each row sums its entries in storage order;
-    in blocks of rows of even lengths (:func:`even_rows`) four rows advance together, so that
-    their four dependent chains of additions overlap (one row's chain alone waits on every
-    addition); the other blocks go row by row (:func:`_rows_one_by_one`).  Entries are prefetched
-    ``PREFETCH_AHEAD`` ahead of the rows.  beta == 0 never reads y."""
-    a = alpha[0]
-    b = beta[0]
+@njit(nogil=True, cache=True)
+def _rows_four_by_four(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi):  # pragma: no cover - numba
+    """csrmv's rows ``i:hi`` of even lengths four at a time (the last up to three one by one), so that
+    their four dependent chains of additions overlap (one row's chain alone waits on every addition);
+    each row in storage order, entries prefetched as in :func:`_rows_one_by_one`."""
     zero = np.zeros(1, y.dtype)[0]
     nnz_end = uintp(val.shape[0])
-    for blk in prange(bounds.shape[0] - 1):
-        i = bounds[blk]
-        hi = bounds[blk + 1]
-        if i >= hi:
-            continue
-        step = 64 // max(val.itemsize, col_ind.itemsize)
-        ahead = uintp(row_ptr[i] - base) + uintp(PREFETCH_AHEAD)
-        if not even_rows(row_ptr, i, hi):
-            _rows_one_by_one(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi)
-            continue
-        while i + 4 <= hi:
-            # Unsigned indices: numba then skips its negative-index wraparound test on every access.
-            j0, e0 = uintp(row_ptr[i] - base), uintp(row_ptr[i + 1] - base)
-            j1, e1 = e0, uintp(row_ptr[i + 2] - base)
-            j2, e2 = e1, uintp(row_ptr[i + 3] - base)
-            j3, e3 = e2, uintp(row_ptr[i + 4] - base)
-            ahead = _prefetch_entries(val, col_ind, ahead, min(e3 + uintp(PREFETCH_AHEAD), nnz_end), uintp(step))
-            s0 = s1 = s2 = s3 = zero
-            common = min(e0 - j0, e1 - j1, e2 - j2, e3 - j3)
-            for t in range(common):
-                s0 += _entry(val, j0 + t, conj) * x[uintp(col_ind[j0 + t] - base)]
-                s1 += _entry(val, j1 + t, conj) * x[uintp(col_ind[j1 + t] - base)]
-                s2 += _entry(val, j2 + t, conj) * x[uintp(col_ind[j2 + t] - base)]
-                s3 += _entry(val, j3 + t, conj) * x[uintp(col_ind[j3 + t] - base)]
-            for j in range(j0 + common, e0):
-                s0 += _entry(val, j, conj) * x[uintp(col_ind[j] - base)]
-            for j in range(j1 + common, e1):
-                s1 += _entry(val, j, conj) * x[uintp(col_ind[j] - base)]
-            for j in range(j2 + common, e2):
-                s2 += _entry(val, j, conj) * x[uintp(col_ind[j] - base)]
-            for j in range(j3 + common, e3):
-                s3 += _entry(val, j, conj) * x[uintp(col_ind[j] - base)]
-            if b == 0:
-                y[i], y[i + 1], y[i + 2], y[i + 3] = a * s0, a * s1, a * s2, a * s3
-            else:
-                y[i] = a * s0 + b * y[i]
-                y[i + 1] = a * s1 + b * y[i + 1]
-                y[i + 2] = a * s2 + b * y[i + 2]
-                y[i + 3] = a * s3 + b * y[i + 3]
-            i += 4
-        while i < hi:
-            j = uintp(row_ptr[i] - base)
-            end = uintp(row_ptr[i + 1] - base)
-            s = zero
-            while j < end:
-                s += _entry(val, j, conj) * x[uintp(col_ind[j] - base)]
-                j += uintp(1)
-            y[i] = a * s if b == 0 else a * s + b * y[i]
-            i += 1
+    step = 64 // max(val.itemsize, col_ind.itemsize)
+    ahead = uintp(row_ptr[i] - base) + uintp(PREFETCH_AHEAD)
+    while i + 4 <= hi:
+        # Unsigned indices: numba then skips its negative-index wraparound test on every access.
+        j0, e0 = uintp(row_ptr[i] - base), uintp(row_ptr[i + 1] - base)
+        j1, e1 = e0, uintp(row_ptr[i + 2] - base)
+        j2, e2 = e1, uintp(row_ptr[i + 3] - base)
+        j3, e3 = e2, uintp(row_ptr[i + 4] - base)
+        ahead = _prefetch_entries(val, col_ind, ahead, min(e3 + uintp(PREFETCH_AHEAD), nnz_end), uintp(step))
+        s0 = s1 = s2 = s3 = zero
+        common = min(e0 - j0, e1 - j1, e2 - j2, e3 - j3)
+        for t in range(common):
+            s0 += _entry(val, j0 + t, conj) * x[uintp(col_ind[j0 + t] - base)]
+            s1 += _entry(val, j1 + t, conj) * x[uintp(col_ind[j1 + t] - base)]
+            s2 += _entry(val, j2 + t, conj) * x[uintp(col_ind[j2 + t] - base)]
+            s3 += _entry(val, j3 + t, conj) * x[uintp(col_ind[j3 + t] - base)]
+        for j in range(j0 + common, e0):
+            s0 += _entry(val, j, conj) * x[uintp(col_ind[j] - base)]
+        for j in range(j1 + common, e1):
+            s1 += _entry(val, j, conj) * x[uintp(col_ind[j] - base)]
+        for j in range(j2 + common, e2):
+            s2 += _entry(val, j, conj) * x[uintp(col_ind[j] - base)]
+        for j in range(j3 + common, e3):
+            s3 += _entry(val, j, conj) * x[uintp(col_ind[j] - base)]
+        if b == 0:
+            y[i], y[i + 1], y[i + 2], y[i + 3] = a * s0, a * s1, a * s2, a * s3
+        else:
+            y[i] = a * s0 + b * y[i]
+            y[i + 1] = a * s1 + b * y[i + 1]
+            y[i + 2] = a * s2 + b * y[i + 2]
+            y[i + 3] = a * s3 + b * y[i + 3]
+        i += 4
+    while i < hi:
+        j = uintp(row_ptr[i] - base)
+        end = uintp(row_ptr[i + 1] - base)
+        s = zero
+        while j < end:
+            s += _entry(val, j, conj) * x[uintp(col_ind[j] - base)]
+            j += uintp(1)
+        y[i] = a * s if b == 0 else a * s + b * y[i]
+        i += 1
+
+
+@kernel(contiguous=True)
+def csrmv_rows(conj, alpha, val, row_ptr, col_ind, base, x, beta, y, bounds, threads):  # pragma: no cover - numba
+    """``y := alpha op(A) x + beta y`` for op = none (conj: conjugate A), the rows in
+    ``len(bounds) - 1`` blocks shared by ``threads`` threads, each claiming the next block when
+    done with one (:func:`rocmath.kernel.claim`: a slower thread takes fewer).  Each row sums its
+    entries in storage order; blocks of rows of even lengths (:func:`even_rows`) advance four rows
+    together (:func:`_rows_four_by_four`), the others row by row (:func:`_rows_one_by_one`).
+    beta == 0 never reads y."""
+    a = alpha[0]
+    b = beta[0]
+    blocks = bounds.shape[0] - 1
+    following = np.zeros(1, np.int64)
+    for _thread in prange(threads):
+        blk = claim(following, 1)
+        while blk < blocks:
+            i = bounds[blk]
+            hi = bounds[blk + 1]
+            if i < hi:
+                if even_rows(row_ptr, i, hi):
+                    _rows_four_by_four(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi)
+                else:
+                    _rows_one_by_one(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi)
+            blk = claim(following, 1)
 
 
 @kernel(contiguous=True)
@@ -284,34 +296,48 @@ def gather_chunks(alpha, scratch, beta, y):  # pragma: no cover - numba
 # --- SpMM ---------------------------------------------------------------------------------------
 
 
-@kernel(contiguous=True)
-def csrmm_rows(conj_a, conj_b, alpha, val, row_ptr, col_ind, base, B, beta, C, bounds):  # pragma: no cover
-    """``C := alpha op(A) B + beta C`` (op = none or conjugate), B and C 2-D views indexed [row, column],
-    one row of C at a time accumulated in a private vector.  beta == 0 never reads C.  Row-major B and C
-    keep their C layout (``contiguous``), so the loops over the columns vectorize."""
-    a = alpha[0]
-    b = beta[0]
+@njit(nogil=True, cache=True, inline="always")
+def _csrmm_block(conj_a, conj_b, a, b, val, row_ptr, col_ind, base, B, C, lo, hi, acc):  # pragma: no cover
+    """csrmm's rows ``lo:hi``, each accumulated in ``acc`` (a private vector of C's width)."""
     ncols = uintp(C.shape[1])
-    for blk in prange(bounds.shape[0] - 1):
-        acc = np.zeros(ncols, C.dtype)
-        for i in range(uintp(bounds[blk]), uintp(bounds[blk + 1])):
-            for jj in range(ncols):
-                acc[jj] = 0
-            for j in range(uintp(row_ptr[i] - base), uintp(row_ptr[i + 1] - base)):
-                v = np.conj(val[j]) if conj_a else val[j]
-                r = uintp(col_ind[j] - base)
-                if conj_b:
-                    for jj in range(ncols):
-                        acc[jj] += v * np.conj(B[r, jj])
-                else:
-                    for jj in range(ncols):
-                        acc[jj] += v * B[r, jj]
-            if b == 0:
+    for i in range(lo, hi):
+        for jj in range(ncols):
+            acc[jj] = 0
+        for j in range(uintp(row_ptr[i] - base), uintp(row_ptr[i + 1] - base)):
+            v = np.conj(val[j]) if conj_a else val[j]
+            r = uintp(col_ind[j] - base)
+            if conj_b:
                 for jj in range(ncols):
-                    C[i, jj] = a * acc[jj]
+                    acc[jj] += v * np.conj(B[r, jj])
             else:
                 for jj in range(ncols):
-                    C[i, jj] = a * acc[jj] + b * C[i, jj]
+                    acc[jj] += v * B[r, jj]
+        if b == 0:
+            for jj in range(ncols):
+                C[i, jj] = a * acc[jj]
+        else:
+            for jj in range(ncols):
+                C[i, jj] = a * acc[jj] + b * C[i, jj]
+
+
+@kernel(contiguous=True)
+def csrmm_rows(conj_a, conj_b, alpha, val, row_ptr, col_ind, base, B, beta, C, bounds, threads):  # pragma: no cover
+    """``C := alpha op(A) B + beta C`` (op = none or conjugate), B and C 2-D views indexed [row, column],
+    one row of C at a time accumulated in a private vector; the row blocks of ``bounds`` shared by
+    ``threads`` threads, each claiming the next when done with one (as :func:`csrmv_rows`).  beta == 0
+    never reads C.  Row-major B and C keep their C layout (``contiguous``), so the loops over the columns
+    vectorize."""
+    a = alpha[0]
+    b = beta[0]
+    blocks = bounds.shape[0] - 1
+    following = np.zeros(1, np.int64)
+    for _thread in prange(threads):
+        acc = np.zeros(C.shape[1], C.dtype)
+        blk = claim(following, 1)
+        while blk < blocks:
+            _csrmm_block(conj_a, conj_b, a, b, val, row_ptr, col_ind, base, B, C, uintp(bounds[blk]),
+                         uintp(bounds[blk + 1]), acc)
+            blk = claim(following, 1)
 
 
 @kernel

@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, uintp
 
-from rocmath.kernel import kernel
+from rocmath.kernel import kernel, pool_threads
 
 from ._kernels import csrmv_rows
 
@@ -46,7 +46,7 @@ def block_rows(direction, stop, alpha, row_ptr, base, width, col_ind, val, bdim,
         if all(a.flags.c_contiguous for a in (x, y, val, col_ind, row_ptr)) and (width < 0 or bdim == 1):
             if width < 0 and bdim == 1:
                 if not (alpha[0] == 0 and beta[0] == 1):
-                    csrmv_rows(False, alpha, val, row_ptr, col_ind, base, x, beta, y, bounds)
+                    csrmv_rows(False, alpha, val, row_ptr, col_ind, base, x, beta, y, bounds, pool_threads())
             elif width < 0:
                 bsr_mv(direction, alpha, row_ptr, base, col_ind, val, bdim, x, beta, y, bounds)
             else:

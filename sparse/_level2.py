@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 import rocmath
+from rocmath.kernel import pool_threads
 from rocmath.launch import Buffer
 from rocmath.precision import C, D, S, Z
 
@@ -99,7 +100,7 @@ def launch_csrmv(c: Call, trans: Operation, mtype: MatrixType, m: int, n: int, n
     flops = nnz * (8.0 if val.dtype.kind == "c" else 2.0)
     if trans is Operation.none or mtype is MatrixType.symmetric:
         c.launch(k.csrmv_rows, conj, alpha, val, row_ptr, col_ind, base, x, beta, y,
-                 stream_bounds(m, nnz) if bounds is None else bounds, flops=flops,
+                 stream_bounds(m, nnz) if bounds is None else bounds, pool_threads(), flops=flops,
                  bytes=spmv_bytes(m, n, nnz, isz, idx, False, reads_y))
     if trans is not Operation.none or mtype is MatrixType.symmetric:
         ylen = n if mtype is not MatrixType.symmetric else m

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from rocmath.kernel import pool_threads
 from rocmath.launch import Buffer
 from rocmath.precision import C, D, S, Z
 
@@ -48,7 +49,8 @@ def launch_csrmm(c: Call, trans_a: Operation, conj_b: bool, m: int, kdim: int, n
     moved = float(nnz * (isz + col_ind.dtype.itemsize) + B.shape[0] * ncols * isz + 2 * Cm.shape[0] * ncols * isz)
     if trans_a is Operation.none:
         c.launch(k.csrmm_rows, False, conj_b, alpha, val, row_ptr, col_ind, base, B, beta, Cm,
-                 stream_bounds(m, nnz * ncols) if bounds is None else bounds, flops=flops, bytes=moved)
+                 stream_bounds(m, nnz * ncols) if bounds is None else bounds, pool_threads(), flops=flops,
+                 bytes=moved)
         return
     chunks = scatter_chunks(nnz, kdim, ncols)
     if scratch is None:

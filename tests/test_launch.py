@@ -12,6 +12,7 @@ from numba import prange
 
 import rocmath as rm
 from rocmath import errors
+from rocmath.kernel import claim
 from rocmath.launch import byte_extent
 
 TIMEOUT = 30
@@ -36,6 +37,17 @@ def row_sums_kernel(a, out):
         for j in range(a.shape[1]):
             acc += a[i, j]
         out[i] = acc
+
+
+@rm.kernel
+def claimed_kernel(blocks, threads, step, times, counter):
+    # Each thread claims blocks until none is left; times[b] counts the claims that got block b.
+    for _thread in prange(threads):
+        b = claim(counter, step)
+        while b < blocks:
+            for q in range(b, min(b + step, blocks)):
+                times[q] += 1
+            b = claim(counter, step)
 
 
 def _raise(*_):
@@ -206,6 +218,27 @@ def test_numba_kernel_gives_numpy_results():
     outT = rm.empty(5)
     rm.launch(row_sums_kernel, x.T, outT, name="row_sums").wait()
     np.testing.assert_allclose(outT.get(), a.sum(axis=0), rtol=1e-13)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 5])
+@pytest.mark.parametrize(("blocks", "step"), [(0, 1), (1, 1), (7, 3), (100_000, 1), (100_000, 64)])
+def test_claims_hand_out_every_block_once(blocks, threads, step):
+    # Threads racing for blocks (100,000 claims of one: they collide) get each exactly once, and
+    # each thread's last claim, the one that found none left, still counted.
+    times = np.zeros(blocks, np.int64)
+    counter = np.zeros(1, np.int64)
+    claimed_kernel(blocks, threads, step, times, counter)
+    assert np.array_equal(times, np.ones(blocks, np.int64))
+    assert counter[0] == step * (-(-blocks // step) + threads)
+
+
+def test_claims_take_integer_counters_only():
+    @numba.njit
+    def bad(counter):
+        return claim(counter, 1)
+
+    with pytest.raises(numba.TypingError):
+        bad(np.zeros(1))
 
 
 def test_threading_layer_is_thread_safe():
