@@ -415,8 +415,8 @@ def spmm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, mat_A: SpMatDescr,
                                     name="workspace"))
     if conj_a and inner is Operation.none:
         # CSC with conjugate transpose: the stored CSR rows, conjugated.
-        c.launch(k.csrmm_rows, True, op_b is Operation.conjugate_transpose, c.scalar("alpha"), val, csr.ptr,
-                 csr.ind, csr.base, Bv, beta_s, Cv, k.uniform_bounds(csr.m, max(1, min(csr.m, 256))),
+        c.launch(k.csrmm_kernel(Cv.shape[1]), True, op_b is Operation.conjugate_transpose, c.scalar("alpha"), val,
+                 csr.ptr, csr.ind, csr.base, Bv, beta_s, Cv, k.uniform_bounds(csr.m, max(1, min(csr.m, 256))),
                  pool_threads())
         return need
     launch_csrmm(c, inner, op_b is Operation.conjugate_transpose, csr.m, csr.n, csr.nnz, csr.base, val, csr.ptr,

@@ -48,7 +48,7 @@ def launch_csrmm(c: Call, trans_a: Operation, conj_b: bool, m: int, kdim: int, n
     flops = nnz * ncols * (8.0 if val.dtype.kind == "c" else 2.0)
     moved = float(nnz * (isz + col_ind.dtype.itemsize) + B.shape[0] * ncols * isz + 2 * Cm.shape[0] * ncols * isz)
     if trans_a is Operation.none:
-        c.launch(k.csrmm_rows, False, conj_b, alpha, val, row_ptr, col_ind, base, B, beta, Cm,
+        c.launch(k.csrmm_kernel(ncols), False, conj_b, alpha, val, row_ptr, col_ind, base, B, beta, Cm,
                  stream_bounds(m, nnz * ncols) if bounds is None else bounds, pool_threads(), flops=flops,
                  bytes=moved)
         return

@@ -169,6 +169,33 @@ def test_csrmm_matches_scipy(q):
     assert_close(dC.get(), np.asarray(expected, p.dtype), p, "reduction", max(1, m, kk))
 
 
+@pytest.mark.parametrize("p", SDCZ, ids=lambda p: p.letter)
+@pytest.mark.parametrize("width", [8, 24])
+@pytest.mark.parametrize(("conj_a", "conj_b", "beta"), [(False, False, 0.0), (True, True, 1.5), (False, True, -1.0)])
+def test_csrmm_eight_column_panels_add_as_the_accumulator_vector(p, width, conj_a, conj_b, beta):
+    # Widths that are multiples of 8 run eight columns at a time in registers; one more column runs
+    # the accumulator vector.  Each entry of C must come out bit for bit the same either way.
+    from rocmath.sparse import _kernels as k
+
+    rng = np.random.default_rng(width)
+    a = random_csr(rng, 300, 200, 0.05, p.dtype)
+    a.indices = a.indices.astype(np.int32)
+    a.indptr = a.indptr.astype(np.int32)
+    b = _dense(rng, (200, width + 1), p)
+    c = _dense(rng, (300, width + 1), p)
+    alpha, beta_v = np.array([scalar(p, 2 - 1j)], p.dtype), np.array([beta], p.dtype)
+    bounds = k.uniform_bounds(300, 7)
+    wide, narrow = c.copy(), np.ascontiguousarray(c[:, :width])
+    assert k.csrmm_kernel(width) is k.csrmm_panels and k.csrmm_kernel(width + 1) is k.csrmm_rows
+    for out, bb in ((wide, b), (narrow, np.ascontiguousarray(b[:, :width]))):
+        k.csrmm_kernel(out.shape[1])(conj_a, conj_b, alpha, a.data, a.indptr, a.indices, 0, bb, beta_v, out,
+                                     bounds, 2)
+    assert np.array_equal(narrow.view(np.uint8), np.ascontiguousarray(wide[:, :width]).view(np.uint8))
+    op_a = a.conj() if conj_a else a
+    expected = alpha[0] * (op_a @ (b.conj() if conj_b else b)) + beta * c
+    assert_close(wide, np.asarray(expected, p.dtype), p, "reduction", 200)
+
+
 def test_csrmm_checks():
     h, d = rs.create_handle(), rs.create_mat_descr()
     with pytest.raises(rs.SparseInvalidValueError) as err:
