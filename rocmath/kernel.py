@@ -329,10 +329,11 @@ def claim(typingctx: Any, counter: Any, count: Any) -> Any:
     (LLVM's ``atomicrmw add``, monotonic: the parallel region's closing barrier orders the work
     itself).  ``c`` is a one-entry integer array.
 
-    Work split by claims instead of a static share: ``for _ in prange(threads)`` around ``while
-    (i := claim(next, 1)) < blocks`` hands the blocks out as the threads come for them, so a thread
-    that runs slower (its vCPU shared on the host, a later start) does fewer of them.  Each block's
-    arithmetic is its own, so which thread runs it never changes a bit."""
+    Work split by claims instead of a static share: ``for _ in prange(threads)`` around a loop that
+    claims block after block (``claim(following, 1)``) until past the last hands the blocks out as the
+    threads come for them, so a thread that runs slower (its vCPU shared on the host, a later start)
+    does fewer of them.  Each block's arithmetic is its own, so which thread runs it never changes a
+    bit.  (An assignment expression in the loop's condition does not type inside ``prange``.)"""
     if not (isinstance(counter, types.Array) and isinstance(counter.dtype, types.Integer)
             and isinstance(count, types.Integer)):
         return None

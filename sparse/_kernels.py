@@ -158,9 +158,10 @@ def _rows_one_by_one(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi):  # p
 
 @njit(nogil=True, cache=True)
 def _rows_four_by_four(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi):  # pragma: no cover - numba
-    """csrmv's rows ``i:hi`` of even lengths four at a time (the last up to three one by one), so that
-    their four dependent chains of additions overlap (one row's chain alone waits on every addition);
-    each row in storage order, entries prefetched as in :func:`_rows_one_by_one`."""
+    """csrmv's rows ``i:hi`` of even lengths four at a time, so that their four dependent chains of
+    additions overlap (one row's chain alone waits on every addition); the last up to three rows by
+    :func:`_rows_one_by_one`, which sums the same way: each row in storage order.  Entries are
+    prefetched as there."""
     zero = np.zeros(1, y.dtype)[0]
     nnz_end = uintp(val.shape[0])
     step = 64 // max(val.itemsize, col_ind.itemsize)
@@ -195,15 +196,8 @@ def _rows_four_by_four(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi):  #
             y[i + 2] = a * s2 + b * y[i + 2]
             y[i + 3] = a * s3 + b * y[i + 3]
         i += 4
-    while i < hi:
-        j = uintp(row_ptr[i] - base)
-        end = uintp(row_ptr[i + 1] - base)
-        s = zero
-        while j < end:
-            s += _entry(val, j, conj) * x[uintp(col_ind[j] - base)]
-            j += uintp(1)
-        y[i] = a * s if b == 0 else a * s + b * y[i]
-        i += 1
+    if i < hi:
+        _rows_one_by_one(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi)
 
 
 @kernel(contiguous=True)
@@ -221,13 +215,11 @@ def csrmv_rows(conj, alpha, val, row_ptr, col_ind, base, x, beta, y, bounds, thr
     for _thread in prange(threads):
         blk = claim(following, 1)
         while blk < blocks:
-            i = bounds[blk]
-            hi = bounds[blk + 1]
-            if i < hi:
-                if even_rows(row_ptr, i, hi):
-                    _rows_four_by_four(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi)
-                else:
-                    _rows_one_by_one(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi)
+            i, hi = bounds[blk], bounds[blk + 1]
+            if i < hi and even_rows(row_ptr, i, hi):
+                _rows_four_by_four(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi)
+            elif i < hi:
+                _rows_one_by_one(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi)
             blk = claim(following, 1)
 
 
@@ -324,6 +316,7 @@ def _csrmm_block(conj_a, conj_b, a, b, val, row_ptr, col_ind, base, B, C, lo, hi
 
 @njit(nogil=True, cache=True, inline="always")
 def _bv(B, r, c, conj):  # pragma: no cover - numba
+    """``B[r, c]``, conjugated if ``conj``."""
     v = B[r, c]
     return np.conj(v) if conj else v
 
