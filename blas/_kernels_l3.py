@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit, prange, types
 
 from rocmath.batch import flat_entries
-from rocmath.kernel import kernel
+from rocmath.kernel import claim, kernel, pool_threads
 
 OP_N, OP_T, OP_C = ord("N"), ord("T"), ord("C")
 UPPER, LOWER = ord("U"), ord("L")
@@ -480,13 +480,16 @@ def _load_b(B, o, ldb, tb, k, n, W, wo):  # type: ignore[no-untyped-def]
 
 
 @kernel(contiguous=True)
-def gemm_small(ta, tb, alpha, beta, A, B, C, WA, WB, nb, m, n, k, lda, ldb, ldc, sa, sb, sc, nchunk, vec):  # type: ignore[no-untyped-def]
+def gemm_small(ta, tb, alpha, beta, A, B, C, WA, WB, nb, m, n, k, lda, ldb, ldc, sa, sb, sc, nchunk, vec, threads):  # type: ignore[no-untyped-def]
     """gemm of small entries (every dimension <= SMALL) as register-tiled loops, a BLAS call
     costing more than their work.  A, B and C are flat contiguous views from each operand's
     first element; entry e's starts at e * sa (sb, sc), column j at j * ld.  A transposed op(A)
-    (op(B)) is first copied column-major into chunk t's part of WA (WB); so is op(A) of entries
+    (op(B)) is first copied column-major into thread t's part of WA (WB); so is op(A) of entries
     with fewer rows than a 64-byte vector holds (``len(vec)``, a tuple so that the compiled code
-    knows it), zero-padded to full vectors.  One compilation per precision.
+    knows it), zero-padded to full vectors.  One compilation per precision.  The ``threads``
+    threads (at most ``nchunk``: each has a part of WA and WB) claim the ``nchunk`` chunks of
+    entries one after another (:func:`rocmath.kernel.claim`), so that a thread slowed by other
+    work on its core does fewer.
 
     The loops are in the body of the prange (also for one chunk), and every array they read is
     an argument: numba marks the arrays of a parallel body as not aliasing, and only then do
@@ -495,31 +498,35 @@ def gemm_small(ta, tb, alpha, beta, A, B, C, WA, WB, nb, m, n, k, lda, ldb, ldc,
     pad = len(vec)  # rows of one 64-byte vector, a constant of the compiled code (the tuple's type)
     wide = pad >= 8  # 16-row tiles for f32, f64 and c64: shorter ones unroll before the loop vectorizer sees them
     per = (nb + nchunk - 1) // nchunk
-    for t in prange(nchunk):
+    following = np.zeros(1, np.int64)
+    for t in prange(threads):
         acc = np.empty((4, 16), C.dtype)
-        for e in range(t * per, min(nb, (t + 1) * per)):
-            if pad // 2 < m < pad:  # short columns: op(A) padded to one vector's rows, in chunk t's part of WA
-                xo = t * pad * k
-                _load_a(A, e * sa, lda, ta, m, k, WA, xo, pad)
+        c = claim(following, 1)
+        while c < nchunk:
+            for e in range(c * per, min(nb, (c + 1) * per)):
+                if pad // 2 < m < pad:  # short columns: op(A) padded to one vector's rows, in thread t's part of WA
+                    xo = t * pad * k
+                    _load_a(A, e * sa, lda, ta, m, k, WA, xo, pad)
+                    Y, yo, ldy = B, e * sb, ldb
+                    if tb != OP_N:
+                        Y, yo, ldy = WB, t * k * n, k
+                        _load_b(B, e * sb, ldb, tb, k, n, WB, yo)
+                    _padded(pad, WA, xo, m, k, Y, yo, ldy, n, al, be, C, e * sc, ldc, acc)
+                    continue
+                X, xo, ldx = A, e * sa, lda
+                if ta != OP_N:
+                    X, xo, ldx = WA, t * m * k, m
+                    _load_a(A, e * sa, lda, ta, m, k, WA, xo, m)
                 Y, yo, ldy = B, e * sb, ldb
                 if tb != OP_N:
                     Y, yo, ldy = WB, t * k * n, k
                     _load_b(B, e * sb, ldb, tb, k, n, WB, yo)
-                _padded(pad, WA, xo, m, k, Y, yo, ldy, n, al, be, C, e * sc, ldc, acc)
-                continue
-            X, xo, ldx = A, e * sa, lda
-            if ta != OP_N:
-                X, xo, ldx = WA, t * m * k, m
-                _load_a(A, e * sa, lda, ta, m, k, WA, xo, m)
-            Y, yo, ldy = B, e * sb, ldb
-            if tb != OP_N:
-                Y, yo, ldy = WB, t * k * n, k
-                _load_b(B, e * sb, ldb, tb, k, n, WB, yo)
-            oc = e * sc
-            for j in range(0, n - 3, 4):
-                _rows4(wide, X, xo, ldx, m, k, Y, yo, ldy, j, al, be, C, oc, ldc, acc)
-            for j in range(n - n % 4, n):
-                _rows1(X, xo, ldx, m, k, Y, yo, ldy, j, al, be, C, oc, ldc, acc)
+                oc = e * sc
+                for j in range(0, n - 3, 4):
+                    _rows4(wide, X, xo, ldx, m, k, Y, yo, ldy, j, al, be, C, oc, ldc, acc)
+                for j in range(n - n % 4, n):
+                    _rows1(X, xo, ldx, m, k, Y, yo, ldy, j, al, be, C, oc, ldc, acc)
+            c = claim(following, 1)
 
 
 @_inline
@@ -665,7 +672,8 @@ def _small_gemm(ta: int, tb: int, alpha: np.ndarray, A: np.ndarray, B: np.ndarra
     pad = 64 // C.itemsize  # gemm_small copies op(A) of entries with pad/4 < m < pad rows, padded to pad rows
     wa = np.empty(nchunk * (pad * k if pad // 2 < m < pad else m * k if ta != OP_N else 0), C.dtype)
     wb = np.empty(nchunk * k * n if tb != OP_N else 0, C.dtype)
-    gemm_small(ta, tb, alpha, beta, a, b, c, wa, wb, nb, m, n, k, lda, ldb, ldc, sa, sb, sc, nchunk, (0,) * pad)
+    gemm_small(ta, tb, alpha, beta, a, b, c, wa, wb, nb, m, n, k, lda, ldb, ldc, sa, sb, sc, nchunk, (0,) * pad,
+               min(nchunk, pool_threads()))
     return True
 
 
