@@ -551,34 +551,39 @@ def _cols(R, X, xo, ldx, Y, yo, ldy, rows, n, k, alpha, beta, C, oc, ldc, acc): 
 
 
 @kernel(contiguous=True, slp=True)
-def gemm_cols(ta, tb, alpha, beta, A, B, C, WA, WB, nb, m, n, k, lda, ldb, ldc, sa, sb, sc, nchunk, vec):  # type: ignore[no-untyped-def]
+def gemm_cols(ta, tb, alpha, beta, A, B, C, WA, WB, nb, m, n, k, lda, ldb, ldc, sa, sb, sc, nchunk, vec, threads):  # type: ignore[no-untyped-def]
     """gemm of entries with m <= R = ``len(vec)`` rows (a compile-time constant), a column
     of C at a time in R accumulators that the SLP vectorizer turns into one vector register
     (the 4-column tiles of gemm_small stay scalar code at these heights).  op(A) of short or
     transposed entries is first copied to chunk t's part of WA with R rows (zeros past m);
     op(B) of transposed entries to WB.  Each of the four (A or WA) x (B or WB) combinations
-    is its own inlined loop nest: choosing the array at run time keeps LLVM from vectorizing."""
+    is its own inlined loop nest: choosing the array at run time keeps LLVM from vectorizing.  Threads
+    claim the chunks of entries and have parts of WA and WB, as in :func:`gemm_small`."""
     al, be = alpha[0], beta[0]
     R = len(vec)
     copy_a = m < R or ta != OP_N
     per = (nb + nchunk - 1) // nchunk
-    for t in prange(nchunk):
+    following = np.zeros(1, np.int64)
+    for t in prange(threads):
         acc = np.empty(R, C.dtype)
         xo, yo = t * R * k, t * k * n
-        for e in range(t * per, min(nb, (t + 1) * per)):
-            if copy_a:
-                _load_a(A, e * sa, lda, ta, m, k, WA, xo, R)
-            if tb != OP_N:
-                _load_b(B, e * sb, ldb, tb, k, n, WB, yo)
-            if copy_a:
-                if tb == OP_N:
-                    _cols(R, WA, xo, R, B, e * sb, ldb, m, n, k, al, be, C, e * sc, ldc, acc)
+        c = claim(following, 1)
+        while c < nchunk:
+            for e in range(c * per, min(nb, (c + 1) * per)):
+                if copy_a:
+                    _load_a(A, e * sa, lda, ta, m, k, WA, xo, R)
+                if tb != OP_N:
+                    _load_b(B, e * sb, ldb, tb, k, n, WB, yo)
+                if copy_a:
+                    if tb == OP_N:
+                        _cols(R, WA, xo, R, B, e * sb, ldb, m, n, k, al, be, C, e * sc, ldc, acc)
+                    else:
+                        _cols(R, WA, xo, R, WB, yo, k, m, n, k, al, be, C, e * sc, ldc, acc)
+                elif tb == OP_N:
+                    _cols(R, A, e * sa, lda, B, e * sb, ldb, m, n, k, al, be, C, e * sc, ldc, acc)
                 else:
-                    _cols(R, WA, xo, R, WB, yo, k, m, n, k, al, be, C, e * sc, ldc, acc)
-            elif tb == OP_N:
-                _cols(R, A, e * sa, lda, B, e * sb, ldb, m, n, k, al, be, C, e * sc, ldc, acc)
-            else:
-                _cols(R, A, e * sa, lda, WB, yo, k, m, n, k, al, be, C, e * sc, ldc, acc)
+                    _cols(R, A, e * sa, lda, WB, yo, k, m, n, k, al, be, C, e * sc, ldc, acc)
+            c = claim(following, 1)
 
 
 # --- launch bodies: numpy around the numba kernels --------------------------------------------------
@@ -667,7 +672,8 @@ def _small_gemm(ta: int, tb: int, alpha: np.ndarray, A: np.ndarray, B: np.ndarra
         copy_a = m < COLS or ta != OP_N
         wa = np.empty(nchunk * COLS * k if copy_a else 0, C.dtype)
         wb = np.empty(nchunk * k * n if tb != OP_N else 0, C.dtype)
-        gemm_cols(ta, tb, alpha, beta, a, b, c, wa, wb, nb, m, n, k, lda, ldb, ldc, sa, sb, sc, nchunk, (0,) * COLS)
+        gemm_cols(ta, tb, alpha, beta, a, b, c, wa, wb, nb, m, n, k, lda, ldb, ldc, sa, sb, sc, nchunk, (0,) * COLS,
+                  min(nchunk, pool_threads()))
         return True
     pad = 64 // C.itemsize  # gemm_small copies op(A) of entries with pad/4 < m < pad rows, padded to pad rows
     wa = np.empty(nchunk * (pad * k if pad // 2 < m < pad else m * k if ta != OP_N else 0), C.dtype)
