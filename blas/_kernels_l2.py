@@ -411,7 +411,7 @@ def run_rank_update(kind: int, upper: bool, general: bool, herm: bool, two: bool
 def gemv_flat(trans, conj, alpha, beta, A, lda, m, n, x, y, blocks):  # type: ignore[no-untyped-def]
     """One large dense gemv, ``y := alpha op(A) x + beta y``, A given as a flat contiguous view
     from its first element (column j at j * lda), x contiguous, in ``blocks`` parallel blocks (the
-    thread count: see :func:`gemv_blocks`).  Not transposed: one block of rows per thread (long
+    thread count: :func:`rocmath.kernel.pool_threads`).  Not transposed: one block of rows per thread (long
     runs down each column, which the hardware prefetchers follow), each streaming the columns 8 at
     a time into an accumulator that stays in cache (one read and write of it per 8 columns; 4 at a
     time measured 1-11 % slower at 2048^2-4096^2, and 4 blocks on 2 threads 2-7 %).  Transposed:
@@ -457,15 +457,10 @@ def gemv_flat(trans, conj, alpha, beta, A, lda, m, n, x, y, blocks):  # type: ig
                 y[j] = al * t if be == 0 else al * t + be * y[j]
 
 
-def gemv_blocks() -> int:
-    """The blocks a large gemv runs in: one per thread of numba's pool."""
-    return pool_threads()
-
-
 def run_gemv_large(trans: int, alpha: np.ndarray, A: np.ndarray, x: np.ndarray, beta: np.ndarray,
                    y: np.ndarray) -> None:
     """gemv of one large column-major entry (``trans``: 0 N, 1 T, 2 C) by :func:`gemv_flat`."""
     _, m, n = A.shape
     flat, lda, _ = flat_entries(A)  # type: ignore[misc]  # one column-major entry (c.matrix)
     gemv_flat(trans, trans == 2, alpha.astype(y.dtype), beta.astype(y.dtype), flat, lda, m, n,
-              np.ascontiguousarray(x[0]), y[0], gemv_blocks())
+              np.ascontiguousarray(x[0]), y[0], pool_threads())

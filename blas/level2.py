@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from rocmath.kernel import pool_threads
 from rocmath.launch import Buffer
 from rocmath.precision import BF16, C, D, H, S, Z
 
@@ -124,7 +125,7 @@ def _general_mv(c: Call, band: bool = False, mixed: bool = False, out_dtype: Any
             xb = Buffer(c.ptr("x"), c.dtype, (lenx,), name="x", owner=c.values["x"])
             yb = Buffer(c.ptr("y"), c.dtype, (leny,), name="y", owner=c.values["y"])
             c.launch(k.gemv_flat, t, t == 2, alpha.astype(c.dtype), beta.astype(c.dtype), flat, lda, m, n, xb, yb,
-                     k.gemv_blocks(), flops=_flops(c, stored), bytes=_bytes(c, stored + lenx + 2 * leny))
+                     pool_threads(), flops=_flops(c, stored), bytes=_bytes(c, stored + lenx + 2 * leny))
             return
         c.launch(k.run_gemv_large, t, alpha, A, x, beta, y,
                  flops=_flops(c, stored), bytes=_bytes(c, stored + lenx + 2 * leny))
