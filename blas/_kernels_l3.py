@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit, prange, types
 
 from rocmath.batch import flat_entries
-from rocmath.kernel import claim, kernel, pool_threads
+from rocmath.kernel import claim, kernel, pool_threads, stack_array
 
 OP_N, OP_T, OP_C = ord("N"), ord("T"), ord("C")
 UPPER, LOWER = ord("U"), ord("L")
@@ -341,6 +341,10 @@ _inline = njit(nogil=True, error_model="numpy", inline="always")
 # negative indices, whose per-element select would keep the loops from vectorizing.
 
 
+#: The shape of gemm_small's accumulator tile (4 columns of up to 16 rows), as stack_array takes it.
+_TILE = ((0,) * 16,) * 4
+
+
 @_inline
 def _store(W, alpha, beta, acc, jj, C, o):  # type: ignore[no-untyped-def]
     if beta == 0:  # beta == 0: C is not read
@@ -479,7 +483,7 @@ def _load_b(B, o, ldb, tb, k, n, W, wo):  # type: ignore[no-untyped-def]
             W[np.uint64(wo + q + j * k)] = np.conj(v) if tb == OP_C else v
 
 
-@kernel(contiguous=True)
+@kernel(contiguous=True, slp=True)
 def gemm_small(ta, tb, alpha, beta, A, B, C, WA, WB, nb, m, n, k, lda, ldb, ldc, sa, sb, sc, nchunk, vec, threads):  # type: ignore[no-untyped-def]
     """gemm of small entries (every dimension <= SMALL) as register-tiled loops, a BLAS call
     costing more than their work.  A, B and C are flat contiguous views from each operand's
@@ -496,11 +500,11 @@ def gemm_small(ta, tb, alpha, beta, A, B, C, WA, WB, nb, m, n, k, lda, ldb, ldc,
     the accumulators stay in registers (otherwise they run at a third of the speed)."""
     al, be = alpha[0], beta[0]
     pad = len(vec)  # rows of one 64-byte vector, a constant of the compiled code (the tuple's type)
-    wide = pad >= 8  # 16-row tiles for f32, f64 and c64: shorter ones unroll before the loop vectorizer sees them
+    wide = pad >= 16  # f32: 16-row tiles, 4 x 2 vectors of accumulators (of 16 registers)
     per = (nb + nchunk - 1) // nchunk
     following = np.zeros(1, np.int64)
     for t in prange(threads):
-        acc = np.empty((4, 16), C.dtype)
+        acc = stack_array(_TILE, C.dtype)  # in registers once the tile loops unroll
         c = claim(following, 1)
         while c < nchunk:
             for e in range(c * per, min(nb, (c + 1) * per)):

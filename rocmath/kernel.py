@@ -346,6 +346,44 @@ def claim(typingctx: Any, counter: Any, count: Any) -> Any:
     return counter.dtype(counter, count), codegen
 
 
+@numba.extending.intrinsic
+def stack_array(typingctx: Any, like: Any, dtype: Any) -> Any:
+    """``stack_array(like, dtype)`` inside a kernel: an uninitialised C-contiguous array in the
+    calling thread's stack frame (an LLVM ``alloca``), shaped as the nested tuple ``like``:
+    ``(v, v, v, v)`` with ``v`` a 16-tuple gives a 4 x 16 array.  The shape travels in the tuple's
+    type because numba drops integer literals when it compiles a ``prange`` body.
+
+    For accumulators: once constant loops are unrolled, LLVM keeps a stack array's elements in
+    registers (SROA), where ``np.empty``'s heap memory is stored to on every update (it escapes
+    into the allocator).  A 16 x 4 f32 gemm tile ran at 25 GFLOP/s a core with heap
+    accumulators, 79 with these (SLP vectorizer on).  The array must not outlive the call
+    (nor be returned): the memory is the frame's."""
+    dims: list[int] = []
+    t = like
+    while isinstance(t, types.BaseTuple) and len(t) > 0:
+        dims.append(len(t))
+        t = t.types[0]
+    elt = dtype.dtype if isinstance(dtype, types.DType) else getattr(dtype, "instance_type", None)
+    if not dims or not isinstance(elt, types.Number):
+        return None
+    arrty = types.Array(elt, len(dims), "C")
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        lty = context.get_data_type(elt)
+        size = int(np.prod(dims))
+        data = builder.bitcast(cgutils.alloca_once(builder, ir.ArrayType(lty, size)), lty.as_pointer())
+        itemsize = context.get_abi_sizeof(lty)
+        strides = [itemsize * int(np.prod(dims[d + 1:])) for d in range(len(dims))]
+        intp = context.get_value_type(types.intp)
+        ary = context.make_array(arrty)(context, builder)
+        context.populate_array(ary, data=data, shape=cgutils.pack_array(builder, [intp(d) for d in dims]),
+                               strides=cgutils.pack_array(builder, [intp(s) for s in strides]),
+                               itemsize=intp(itemsize), meminfo=None)
+        return ary._getvalue()
+
+    return arrty(like, dtype), codegen
+
+
 def threading_layer() -> str:
     """The numba threading layer in use (``"omp"``, ``"tbb"``...), once a parallel kernel ran."""
     try:

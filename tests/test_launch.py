@@ -12,7 +12,7 @@ from numba import prange
 
 import rocmath as rm
 from rocmath import errors
-from rocmath.kernel import claim
+from rocmath.kernel import claim, stack_array
 from rocmath.launch import byte_extent
 
 TIMEOUT = 30
@@ -48,6 +48,26 @@ def claimed_kernel(blocks, threads, step, times, counter):
             for q in range(b, min(b + step, blocks)):
                 times[q] += 1
             b = claim(counter, step)
+
+
+_THREE_BY_FOUR = ((0,) * 4,) * 3
+
+
+@rm.kernel
+def outer_tiles_kernel(x, y, out):
+    # out[b] := x[b] y[b]^T, 3 x 4, built in each thread's stack tile; the tile's shape and
+    # strides are copied out too.
+    for b in prange(x.shape[0]):
+        tile = stack_array(_THREE_BY_FOUR, out.dtype)
+        for i in range(3):
+            for j in range(4):
+                tile[i, j] = 0
+        for i in range(3):
+            for j in range(4):
+                tile[i, j] += x[b, i] * y[b, j]
+        for i in range(3):
+            for j in range(4):
+                out[b, i, j] = tile[i, j]
 
 
 def _raise(*_):
@@ -239,6 +259,46 @@ def test_claims_take_integer_counters_only():
 
     with pytest.raises(numba.TypingError):
         bad(np.zeros(1))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.int64])
+def test_stack_arrays_are_private_to_each_iteration(dtype):
+    # 5,000 iterations over two threads, each with its own tile: integer-valued, exact.
+    rng = np.random.default_rng(7)
+    x = rng.integers(-9, 10, (5000, 3)).astype(dtype)
+    y = rng.integers(-9, 10, (5000, 4)).astype(dtype)
+    out = np.full((5000, 3, 4), 99, dtype)
+    outer_tiles_kernel(x, y, out)
+    assert np.array_equal(out, x[:, :, None] * y[:, None, :])
+
+
+def test_stack_array_shape_strides_and_dtype():
+    @numba.njit
+    def layout(like):
+        a = stack_array(like, np.float32)
+        return a.shape, a.strides, a.flags.c_contiguous
+
+    assert layout(((0,) * 16,) * 4) == ((4, 16), (64, 4), True)
+    assert layout((1, 2, 3)) == ((3,), (4,), True)
+
+
+@pytest.mark.parametrize("like", [3, (), 2.5])
+def test_stack_array_needs_a_tuple_shape(like):
+    @numba.njit
+    def bad(like):
+        return stack_array(like, np.float64)[0]
+
+    with pytest.raises(numba.TypingError):
+        bad(like)
+
+
+def test_stack_array_needs_a_numeric_dtype():
+    @numba.njit
+    def bad(x):
+        return stack_array((0, 0), x)[0]
+
+    with pytest.raises(numba.TypingError):
+        bad("text")
 
 
 def test_threading_layer_is_thread_safe():
