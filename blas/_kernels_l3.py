@@ -434,7 +434,7 @@ def _tile1(W, X, xo, ldx, i0, k, Y, yo, ldy, j, alpha, beta, C, oc, ldc, acc):  
 
 @_inline
 def _rows4(wide, X, xo, ldx, m, k, Y, yo, ldy, j, alpha, beta, C, oc, ldc, acc):  # type: ignore[no-untyped-def]
-    # Row tiles of 16 (f32, f64, c64; 8 for complex128, whose 4 x 16 tile would spill), 8, 4, then 1.
+    # Row tiles of 16 (f32: 4 x 2 vectors of accumulators; 4 x 16 of wider elements would spill), 8, 4, then 1.
     i0 = 0
     if wide:
         while i0 + 16 <= m:
@@ -495,9 +495,12 @@ def gemm_small(ta, tb, alpha, beta, A, B, C, WA, WB, nb, m, n, k, lda, ldb, ldc,
     entries one after another (:func:`rocmath.kernel.claim`), so that a thread slowed by other
     work on its core does fewer.
 
-    The loops are in the body of the prange (also for one chunk), and every array they read is
-    an argument: numba marks the arrays of a parallel body as not aliasing, and only then do
-    the accumulators stay in registers (otherwise they run at a third of the speed)."""
+    The 4-column tiles accumulate in a stack array (:func:`rocmath.kernel.stack_array`) that LLVM
+    keeps in registers once the tile loops unroll, and the SLP vectorizer makes vectors of them:
+    f32 64 x 64 entries ran at 112 GFLOP/s on two cores against 50 with the tile in heap memory
+    (stored on every update).  The loops are in the body of the prange (also for one chunk), and
+    every array they read is an argument: numba marks the arrays of a parallel body as not
+    aliasing, so the loads of A and B need not wait for the stores to C."""
     al, be = alpha[0], beta[0]
     pad = len(vec)  # rows of one 64-byte vector, a constant of the compiled code (the tuple's type)
     wide = pad >= 16  # f32: 16-row tiles, 4 x 2 vectors of accumulators (of 16 registers)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from numba import njit, prange, uintp
 
-from rocmath.kernel import claim, kernel, prefetch
+from rocmath.kernel import claim, kernel, prefetch, stack_array
 
 # --- partitions ---------------------------------------------------------------------------------
 
@@ -289,6 +289,10 @@ def gather_chunks(alpha, scratch, beta, y):  # pragma: no cover - numba
 
 # --- SpMM ---------------------------------------------------------------------------------------
 
+#: csrmm on C of at least PANEL_MIN columns runs eight columns at a time in registers (csrmm_panels).
+PANEL_MIN = 8
+_PANELS = (0,) * 16  # the shape of csrmm_panels' accumulators (rocmath.kernel.stack_array)
+
 
 @njit(nogil=True, cache=True, inline="always")
 def _csrmm_block(conj_a, conj_b, a, b, val, row_ptr, col_ind, base, B, C, lo, hi, acc):  # pragma: no cover
@@ -322,41 +326,50 @@ def _bv(B, r, c, conj):  # pragma: no cover - numba
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _csrmm_panels(conj_a, conj_b, a, b, val, row_ptr, col_ind, base, B, C, lo, hi):  # pragma: no cover
-    """csrmm's rows ``lo:hi`` of a C whose width is a multiple of eight, eight columns at a time in
-    eight scalar sums, which stay in registers (an accumulator vector of run-time length is loaded and
-    stored for every entry).  Each entry of C adds its terms in the same order as :func:`_csrmm_block`."""
-    zero = np.zeros(1, C.dtype)[0]
+def _put(C, i, c, s, a, b, store):  # pragma: no cover - numba
+    """``C[i, c] := a s + b C[i, c]`` if ``store`` (b == 0: C not read)."""
+    if store:
+        C[i, c] = a * s if b == 0 else a * s + b * C[i, c]
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _csrmm_pass(P, conj_a, conj_b, a, b, val, col_ind, base, B, C, i, j0, j1, q, last, acc):  # pragma: no cover
+    """Row i's columns from ``q`` in ``P`` (a constant) panels of eight, in one pass over its
+    entries ``j0:j1``, the 8 P sums in ``acc`` (registers: a stack array, the loops unrolled).
+    Panel t starts at column min(q + 8 t, last): a panel past the last multiple of eight ends at
+    the last column, overlapping the one before, and stores only the columns that one did not,
+    so no row of B is read past its end."""
+    for e in range(8 * P):
+        acc[e] = 0
+    for j in range(j0, j1):
+        v = np.conj(val[j]) if conj_a else val[j]
+        r = uintp(col_ind[j] - base)
+        for t in range(P):
+            p = min(q + uintp(8 * t), last)
+            for e in range(8):
+                acc[8 * t + e] += v * _bv(B, r, p + uintp(e), conj_b)
+    for t in range(P):
+        p = min(q + uintp(8 * t), last)
+        for e in range(8):
+            _put(C, i, p + uintp(e), acc[8 * t + e], a, b, p + uintp(e) >= q + uintp(8 * t))
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _csrmm_panels(conj_a, conj_b, a, b, val, row_ptr, col_ind, base, B, C, lo, hi, acc):  # pragma: no cover
+    """csrmm's rows ``lo:hi`` of a C at least eight columns wide, sixteen columns per pass over a row's
+    entries (:func:`_csrmm_pass`; eight for the last up to eight).  Each entry of C adds its terms in
+    the same order as :func:`_csrmm_block`."""
     ncols = uintp(C.shape[1])
+    last = ncols - uintp(8)
     for i in range(lo, hi):
         j0 = uintp(row_ptr[i] - base)
         j1 = uintp(row_ptr[i + 1] - base)
-        for p in range(uintp(0), ncols, uintp(8)):
-            s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = zero
-            for j in range(j0, j1):
-                v = np.conj(val[j]) if conj_a else val[j]
-                r = uintp(col_ind[j] - base)
-                s0 += v * _bv(B, r, p, conj_b)
-                s1 += v * _bv(B, r, p + uintp(1), conj_b)
-                s2 += v * _bv(B, r, p + uintp(2), conj_b)
-                s3 += v * _bv(B, r, p + uintp(3), conj_b)
-                s4 += v * _bv(B, r, p + uintp(4), conj_b)
-                s5 += v * _bv(B, r, p + uintp(5), conj_b)
-                s6 += v * _bv(B, r, p + uintp(6), conj_b)
-                s7 += v * _bv(B, r, p + uintp(7), conj_b)
-            if b == 0:
-                C[i, p], C[i, p + uintp(1)], C[i, p + uintp(2)], C[i, p + uintp(3)] = a * s0, a * s1, a * s2, a * s3
-                C[i, p + uintp(4)], C[i, p + uintp(5)] = a * s4, a * s5
-                C[i, p + uintp(6)], C[i, p + uintp(7)] = a * s6, a * s7
-            else:
-                C[i, p] = a * s0 + b * C[i, p]
-                C[i, p + uintp(1)] = a * s1 + b * C[i, p + uintp(1)]
-                C[i, p + uintp(2)] = a * s2 + b * C[i, p + uintp(2)]
-                C[i, p + uintp(3)] = a * s3 + b * C[i, p + uintp(3)]
-                C[i, p + uintp(4)] = a * s4 + b * C[i, p + uintp(4)]
-                C[i, p + uintp(5)] = a * s5 + b * C[i, p + uintp(5)]
-                C[i, p + uintp(6)] = a * s6 + b * C[i, p + uintp(6)]
-                C[i, p + uintp(7)] = a * s7 + b * C[i, p + uintp(7)]
+        q = uintp(0)
+        while q + uintp(8) < ncols:
+            _csrmm_pass(2, conj_a, conj_b, a, b, val, col_ind, base, B, C, i, j0, j1, q, last, acc)
+            q += uintp(16)
+        if q < ncols:
+            _csrmm_pass(1, conj_a, conj_b, a, b, val, col_ind, base, B, C, i, j0, j1, q, last, acc)
 
 
 @kernel(contiguous=True)
@@ -381,29 +394,31 @@ def csrmm_rows(conj_a, conj_b, alpha, val, row_ptr, col_ind, base, B, beta, C, b
 
 @kernel(contiguous=True, slp=True)
 def csrmm_panels(conj_a, conj_b, alpha, val, row_ptr, col_ind, base, B, beta, C, bounds, threads):  # pragma: no cover
-    """:func:`csrmm_rows` for a C whose width is a multiple of eight (:func:`csrmm_kernel`), eight
-    columns at a time in registers (:func:`_csrmm_panels`), bit for bit the same.  The SLP vectorizer
-    turns the eight sums into vector code: without it the scalar code held fewer B rows in flight
-    than the accumulator vector and ran the power-law graph 7-14 % slower in the bench."""
+    """:func:`csrmm_rows` for a C of at least eight columns (:func:`csrmm_kernel`), bit for bit the
+    same, sixteen columns per pass over a row's entries in registers (:func:`_csrmm_panels`).  The SLP
+    vectorizer turns the sums into vector code: without it the scalar code held fewer B rows in
+    flight than the accumulator vector and ran the power-law graph 7-14 % slower in the bench."""
     a = alpha[0]
     b = beta[0]
     blocks = bounds.shape[0] - 1
     following = np.zeros(1, np.int64)
     for _thread in prange(threads):
+        acc = stack_array(_PANELS, C.dtype)
         blk = claim(following, 1)
         while blk < blocks:
             _csrmm_panels(conj_a, conj_b, a, b, val, row_ptr, col_ind, base, B, C, uintp(bounds[blk]),
-                          uintp(bounds[blk + 1]))
+                          uintp(bounds[blk + 1]), acc)
             blk = claim(following, 1)
 
 
 def csrmm_kernel(ncols: int) -> Any:
-    """The csrmm row kernel for a C of ``ncols`` columns: :func:`csrmm_panels` for multiples of eight,
-    else :func:`csrmm_rows`.  Measured against each other between scipy products (which evict the
-    caches, as in the bench), f64, 1M-nonzero 2D Laplacian / power-law graph: 8 columns 2.07 -> 1.47 /
-    3.49 -> 2.65 ms, 16 3.44 -> 2.71 / 7.33 -> 6.53, 32 5.96 -> 4.63 / 17.1 -> 16.9, 64 9.48 -> 7.67 /
-    42.8 -> 39.8."""
-    return csrmm_panels if ncols > 0 and ncols % 8 == 0 else csrmm_rows
+    """The csrmm row kernel for a C of ``ncols`` columns: :func:`csrmm_panels` from eight columns on,
+    else :func:`csrmm_rows`.  Measured against each other in one process between scipy products
+    (which evict the caches, as in the bench), f64, 1M-nonzero 2D Laplacian / power-law graph, ms:
+    8 columns 2.59 -> 1.85 / 3.68 -> 2.94, 9 3.93 -> 2.24 / 4.08 -> 3.19, 13 3.88 -> 2.39 / 4.37 ->
+    3.70, 16 2.97 -> 2.69 / 5.07 -> 4.66, 27 5.23 -> 4.51 / 16.2 -> 13.6, 63 11.4 -> 10.0 / 41.0 ->
+    37.2.  Passes of four panels (32 columns) spilled: 20-40 % slower than two."""
+    return csrmm_panels if ncols >= PANEL_MIN else csrmm_rows
 
 
 @kernel

@@ -169,10 +169,11 @@ def spmv_d(size: tuple[str, int]) -> Problem:
 
 
 @bench_case("sparse.spmm_d", sizes={"quick": [("laplacian", 10**6, 8)],
-                                    "full": [("laplacian", 10**6, 8), ("laplacian", 10**6, 64),
-                                             ("graph", 10**6, 8), ("graph", 10**6, 64)]})
+                                    "full": [("laplacian", 10**6, 8), ("laplacian", 10**6, 9),
+                                             ("laplacian", 10**6, 64), ("graph", 10**6, 8),
+                                             ("graph", 10**6, 9), ("graph", 10**6, 64)]})
 def spmm_d(size: tuple[str, int, int]) -> Problem:
-    """generic spmm C := A B with a row-major dense B of 8..64 columns vs scipy.sparse A @ B."""
+    """generic spmm C := A B with a row-major dense B of 8..64 columns (9: the panels overlap) vs scipy.sparse A @ B."""
     kind, nnz, ncols = size
     a = _matrix(kind, nnz)
     m, n = a.shape

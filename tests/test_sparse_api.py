@@ -170,30 +170,34 @@ def test_csrmm_matches_scipy(q):
 
 
 @pytest.mark.parametrize("p", SDCZ, ids=lambda p: p.letter)
-@pytest.mark.parametrize("width", [8, 24])
+@pytest.mark.parametrize("width", [8, 9, 15, 16, 24, 31])
 @pytest.mark.parametrize(("conj_a", "conj_b", "beta"), [(False, False, 0.0), (True, True, 1.5), (False, True, -1.0)])
-def test_csrmm_eight_column_panels_add_as_the_accumulator_vector(p, width, conj_a, conj_b, beta):
-    # Widths that are multiples of 8 run eight columns at a time in registers; one more column runs
-    # the accumulator vector.  Each entry of C must come out bit for bit the same either way.
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_csrmm_panels_add_as_the_accumulator_vector(p, width, conj_a, conj_b, beta, order):
+    # From eight columns on, csrmm runs panels of eight columns in registers, the last one of a width
+    # that is not a multiple of eight overlapping the one before; narrower C runs the accumulator
+    # vector.  Each entry of C must come out bit for bit the same either way (beta applied once to
+    # the overlapped columns), and the columns of the buffer past C's width untouched.
     from rocmath.sparse import _kernels as k
 
     rng = np.random.default_rng(width)
     a = random_csr(rng, 300, 200, 0.05, p.dtype)
     a.indices = a.indices.astype(np.int32)
     a.indptr = a.indptr.astype(np.int32)
-    b = _dense(rng, (200, width + 1), p)
-    c = _dense(rng, (300, width + 1), p)
+    b = np.asarray(_dense(rng, (200, width), p), order=order)
+    c = _dense(rng, (300, width + 3), p)
     alpha, beta_v = np.array([scalar(p, 2 - 1j)], p.dtype), np.array([beta], p.dtype)
     bounds = k.uniform_bounds(300, 7)
-    wide, narrow = c.copy(), np.ascontiguousarray(c[:, :width])
-    assert k.csrmm_kernel(width) is k.csrmm_panels and k.csrmm_kernel(width + 1) is k.csrmm_rows
-    for out, bb in ((wide, b), (narrow, np.ascontiguousarray(b[:, :width]))):
-        k.csrmm_kernel(out.shape[1])(conj_a, conj_b, alpha, a.data, a.indptr, a.indices, 0, bb, beta_v, out,
-                                     bounds, 2)
-    assert np.array_equal(narrow.view(np.uint8), np.ascontiguousarray(wide[:, :width]).view(np.uint8))
+    assert k.csrmm_kernel(width) is k.csrmm_panels and k.csrmm_kernel(7) is k.csrmm_rows
+    panels, rows = c.copy(), np.asarray(c[:, :width], order=order)
+    k.csrmm_panels(conj_a, conj_b, alpha, a.data, a.indptr, a.indices, 0, b, beta_v, panels[:, :width], bounds, 2)
+    k.csrmm_rows(conj_a, conj_b, alpha, a.data, a.indptr, a.indices, 0, b, beta_v, rows, bounds, 2)
+    assert np.array_equal(np.ascontiguousarray(panels[:, :width]).view(np.uint8),
+                          np.ascontiguousarray(rows).view(np.uint8))
+    assert np.array_equal(panels[:, width:].view(np.uint8), c[:, width:].view(np.uint8))
     op_a = a.conj() if conj_a else a
-    expected = alpha[0] * (op_a @ (b.conj() if conj_b else b)) + beta * c
-    assert_close(wide, np.asarray(expected, p.dtype), p, "reduction", 200)
+    expected = alpha[0] * (op_a @ (b.conj() if conj_b else b)) + beta * c[:, :width]
+    assert_close(rows, np.asarray(expected, p.dtype), p, "reduction", 200)
 
 
 def test_csrmm_checks():
