@@ -101,7 +101,8 @@ def _plain(a: Any) -> Any:
     int subclasses (enums, pointers that carry their owner along) as ints, numpy scalars as
     they are, objects with a ``state_version`` (descriptors) by identity and version (the
     version comes from one counter for all objects, so a new object at a freed one's address
-    never matches); any other object raises TypeError."""
+    never matches), with the versions of the objects their ``versioned_parts()`` name; any
+    other object raises TypeError."""
     if isinstance(a, DeviceArray):
         return a.ptr
     if isinstance(a, int):
@@ -110,6 +111,9 @@ def _plain(a: Any) -> Any:
         return a
     version = getattr(a, "state_version", None)
     if version is not None:
+        parts = getattr(a, "versioned_parts", None)
+        if parts is not None:  # objects inside it (a sparse matrix's descriptor and analysis) change it too
+            return type(a), id(a), version, *[p.state_version for p in parts()]
         return type(a), id(a), version
     raise TypeError(f"{type(a).__name__} arguments are not replayed")
 

@@ -15,6 +15,7 @@ buffer sizing and its launch.  Kernels never check anything.
 from __future__ import annotations
 
 import inspect
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -68,6 +69,11 @@ class Routine:
     #: Calls of one launch decided by their arguments alone (products) may be replayed
     #: (:mod:`rocmath.plans`); a call of several launches never is.
     replay: bool = False
+
+
+#: ``recording.launches``: the list a generic routine's call (which makes its own Call) records its
+#: launches in while it may become a plan (:func:`rocmath.sparse._generic._layered`), per thread.
+recording = threading.local()
 
 
 class Call(Arguments):
@@ -163,8 +169,9 @@ class Call(Arguments):
 
     def launch(self, kernel: Callable[..., Any], *args: Any, flops: float = 0.0, bytes: float = 0.0) -> Task:
         """Enqueue ``kernel(*args)`` on the handle's stream, named after the rocSPARSE function."""
+        record = self.record if self.record is not None else getattr(recording, "launches", None)
         return launch(kernel, *args, name=f"rocsparse_{self.fname}", stream=self.handle.stream, flops=flops,
-                      bytes=bytes, record=self.record)
+                      bytes=bytes, record=record)
 
     def workspace(self, nbytes: int, dtype: Any, shape: tuple[int, ...], name: str = "workspace") -> Buffer:
         """Scratch device memory from the handle for this call."""

@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from rocmath.handle import Versioned
+
 from ._api import is_null, pointer_of
 from ._handle import MatDescr, MatInfo
 from ._types import (
@@ -58,7 +60,7 @@ __all__ = [
 
 
 @dataclass(eq=False)
-class SpMatDescr:
+class SpMatDescr(Versioned):
     """A ``rocsparse_spmat_descr``.
 
     For CSR ``row_data`` is the row pointer and ``col_data`` the column indices; for CSC
@@ -90,9 +92,14 @@ class SpMatDescr:
     block_dim: int = 1
     block_dir: Direction = Direction.row
 
+    def versioned_parts(self) -> tuple[Versioned, ...]:
+        """The objects inside whose changes are the descriptor's too (:mod:`rocmath.plans`): its
+        matrix descriptor and analysis."""
+        return self.descr, self.info
+
 
 @dataclass(eq=False)
-class DnVecDescr:
+class DnVecDescr(Versioned):
     """A ``rocsparse_dnvec_descr``: ``size`` elements of ``data_type`` at ``values``."""
 
     size: int
@@ -102,7 +109,7 @@ class DnVecDescr:
 
 
 @dataclass(eq=False)
-class DnMatDescr:
+class DnMatDescr(Versioned):
     """A ``rocsparse_dnmat_descr``: ``rows x cols`` elements, leading dimension ``ld``, in ``order``."""
 
     rows: int

@@ -162,3 +162,93 @@ def test_bsrmv_and_ellmv_replays_give_first_calls_bits(replays):
     for _ in range(3):
         expected = a @ x.get() + 0.5 * expected
     np.testing.assert_allclose(y_ell.get(), expected, rtol=1e-13)
+
+
+# --- the generic products' compute stage ------------------------------------------------------------
+
+
+def _generic(a: sp.csr_matrix, arrays: tuple[rm.DeviceArray, ...]) -> rs.SpMatDescr:
+    m, n = a.shape
+    return rs.create_csr_descr(m, n, a.nnz, arrays[1], arrays[2], arrays[0], rs.IndexType.i32, rs.IndexType.i32, 0,
+                               rs.Datatype.f64_r)
+
+
+def test_a_repeated_spmm_is_replayed_with_the_same_bits_and_size(replays):
+    h = rs.create_handle()
+    a, arrays = _matrix(11)
+    b = np.random.default_rng(12).standard_normal((30, 9))
+    A = _generic(a, arrays)
+    B = rs.create_dnmat_descr(30, 9, 9, rm.to_device(b), rs.Datatype.f64_r, rs.Order.row)
+    dc = rm.zeros((40, 9))
+    C = rs.create_dnmat_descr(40, 9, 9, dc, rs.Datatype.f64_r, rs.Order.row)
+    args = (h, rs.Operation.none, rs.Operation.none, 1.0, A, B, 0.0, C, rs.Datatype.f64_r, rs.SpMMAlg.default,
+            rs.SpMMStage.compute)
+    outs, sizes = [], []
+    for _ in range(4):  # seen, planned, replayed, replayed
+        sizes.append(rs.spmm(*args))
+        outs.append(dc.get())
+    assert len(replays) == 2 and sizes == [0] * 4
+    np.testing.assert_allclose(outs[0], a @ b, rtol=1e-13)
+    assert all(np.array_equal(outs[0].view(np.uint64), o.view(np.uint64)) for o in outs[1:])
+    # Another B behind the same descriptor: a first call again.
+    b2 = b[::-1].copy()
+    rs.dnmat_set_values(B, rm.to_device(b2))
+    rs.spmm(*args)
+    np.testing.assert_allclose(dc.get(), a @ b2, rtol=1e-13)
+    assert len(replays) == 2
+    # beta -0.0 against 0.0 (equal keys): the sign is checked before a replay.
+    rs.spmm(*args[:6], -0.0, *args[7:])
+    assert len(replays) == 2
+
+
+def test_spmv_replays_follow_the_matrix_descriptor_and_analysis_inside_the_sparse_descriptor(replays):
+    h = rs.create_handle()
+    a, arrays = _matrix(13, 30, 30)
+    A = _generic(a, arrays)
+    x = rs.create_dnvec_descr(30, rm.to_device(np.arange(30.0)), rs.Datatype.f64_r)
+    dy = rm.zeros(30)
+    y = rs.create_dnvec_descr(30, dy, rs.Datatype.f64_r)
+    temp = rm.zeros(4096, np.uint8)  # (the symmetric product's partial sums)
+
+    def call(stage=rs.SpMVStage.compute):
+        return rs.spmv(h, rs.Operation.none, 1.0, A, x, 0.0, y, rs.Datatype.f64_r, rs.SpMVAlg.default, stage, None,
+                       temp)
+
+    for _ in range(3):
+        call()
+    assert len(replays) == 1
+    np.testing.assert_allclose(dy.get(), a @ np.arange(30.0), rtol=1e-13)
+    # Symmetric (lower) now: the matrix descriptor inside A changed, A's own attributes did not.
+    rs.spmat_set_attribute(A, rs.SpMatAttribute.matrix_type, rs.MatrixType.symmetric)
+    call()
+    fresh, expected = _generic(a, arrays), rm.zeros(30)  # the same call, first made on a fresh handle
+    rs.spmat_set_attribute(fresh, rs.SpMatAttribute.matrix_type, rs.MatrixType.symmetric)
+    rs.spmv(rs.create_handle(), rs.Operation.none, 1.0, fresh, x, 0.0,
+            rs.create_dnvec_descr(30, expected, rs.Datatype.f64_r), rs.Datatype.f64_r, rs.SpMVAlg.default,
+            rs.SpMVStage.compute, None, temp)
+    assert np.array_equal(dy.get(), expected.get())
+    assert not np.allclose(dy.get(), a @ np.arange(30.0))
+    assert len(replays) == 1
+    # The analysis (preprocess stage) goes into A's info: the analysed product is a first call again.
+    rs.spmat_set_attribute(A, rs.SpMatAttribute.matrix_type, rs.MatrixType.general)
+    for _ in range(2):
+        call()
+    assert len(replays) == 1
+    call(rs.SpMVStage.preprocess)
+    call()
+    np.testing.assert_allclose(dy.get(), a @ np.arange(30.0), rtol=1e-13)
+    assert len(replays) == 1
+
+
+def test_generic_calls_with_a_host_size_array_are_not_replayed(replays):
+    h = rs.create_handle()
+    a, arrays = _matrix(14)
+    A = _generic(a, arrays)
+    x = rs.create_dnvec_descr(30, rm.to_device(np.ones(30)), rs.Datatype.f64_r)
+    y = rs.create_dnvec_descr(40, rm.zeros(40), rs.Datatype.f64_r)
+    size = np.zeros(1, np.int64)
+    for _ in range(3):
+        rs.spmv(h, rs.Operation.none, 1.0, A, x, 0.0, y, rs.Datatype.f64_r, rs.SpMVAlg.default,
+                rs.SpMVStage.compute, size)
+    assert len(replays) == 0 and size[0] == 0
+    np.testing.assert_allclose(rs.dnvec_get_values(y).get(), a @ np.ones(30), rtol=1e-13)
