@@ -289,7 +289,7 @@ def gather_chunks(alpha, scratch, beta, y):  # pragma: no cover - numba
 
 # --- SpMM ---------------------------------------------------------------------------------------
 
-#: csrmm on C of at least PANEL_MIN columns runs eight columns at a time in registers (csrmm_panels).
+#: csrmm on C of at least PANEL_MIN columns runs panels of eight columns in registers (csrmm_panels).
 PANEL_MIN = 8
 _PANELS = (0,) * 16  # the shape of csrmm_panels' accumulators (rocmath.kernel.stack_array)
 

@@ -12,7 +12,7 @@ from test_sparse_level2 import OPS, random_csr, scalar
 
 import rocmath as rm
 import rocmath.sparse as rs
-from rocmath.precision import SDCZ
+from rocmath.precision import SDCZ, D
 from rocmath.testing import assert_close
 
 
@@ -169,11 +169,11 @@ def test_csrmm_matches_scipy(q):
     assert_close(dC.get(), np.asarray(expected, p.dtype), p, "reduction", max(1, m, kk))
 
 
-@pytest.mark.parametrize("p", SDCZ, ids=lambda p: p.letter)
+@pytest.mark.parametrize(("p", "order"), [(p, "C") for p in SDCZ] + [(D, "F")],
+                         ids=lambda v: getattr(v, "letter", v))
 @pytest.mark.parametrize("width", [8, 9, 15, 16, 24, 31])
 @pytest.mark.parametrize(("conj_a", "conj_b", "beta"), [(False, False, 0.0), (True, True, 1.5), (False, True, -1.0)])
-@pytest.mark.parametrize("order", ["C", "F"])
-def test_csrmm_panels_add_as_the_accumulator_vector(p, width, conj_a, conj_b, beta, order):
+def test_csrmm_panels_add_as_the_accumulator_vector(p, order, width, conj_a, conj_b, beta):
     # From eight columns on, csrmm runs panels of eight columns in registers, the last one of a width
     # that is not a multiple of eight overlapping the one before; narrower C runs the accumulator
     # vector.  Each entry of C must come out bit for bit the same either way (beta applied once to
