@@ -114,7 +114,8 @@ def _csrmm(c: Call) -> None:
 
 CSRMM = Routine("csrmm", ("trans_A", "trans_B", "m", "n", "k", "nnz", "alpha", "descr", "csr_val", "csr_row_ptr",
                           "csr_col_ind", "B", "ldb", "beta", "C", "ldc"), _csrmm,
-                "C := alpha op(A) op(B) + beta C for an m x k CSR matrix A and column-major dense B and C.")
+                "C := alpha op(A) op(B) + beta C for an m x k CSR matrix A and column-major dense B and C.",
+                replay=True)
 
 scsrmm = bind(CSRMM, S)
 dcsrmm = bind(CSRMM, D)

@@ -252,3 +252,30 @@ def test_generic_calls_with_a_host_size_array_are_not_replayed(replays):
                 rs.SpMVStage.compute, size)
     assert len(replays) == 0 and size[0] == 0
     np.testing.assert_allclose(rs.dnvec_get_values(y).get(), a @ np.ones(30), rtol=1e-13)
+
+
+def test_csrmm_replays_give_first_calls_bits(replays):
+    h, d = rs.create_handle(), rs.create_mat_descr()
+    a, arrays = _matrix(15)
+    b = rm.to_device(np.asfortranarray(np.random.default_rng(16).standard_normal((30, 11))))
+    c = rm.to_device(np.zeros((40, 11), order="F"))
+    outs = []
+    for _ in range(4):  # seen, planned, replayed, replayed
+        rs.dcsrmm(h, "N", "N", 40, 11, 30, a.nnz, 2.0, d, *arrays, b, 30, 0.0, c, 40)
+        outs.append(c.get())
+    assert len(replays) == 2
+    np.testing.assert_allclose(outs[0], 2.0 * (a @ b.get()), rtol=1e-13)
+    assert all(np.array_equal(outs[0].view(np.uint64), o.view(np.uint64)) for o in outs[1:])
+    # One-based arrays under the descriptor now saying so: a first call again.
+    rs.set_mat_index_base(d, rs.IndexBase.one)
+    one_based = (arrays[0], rm.to_device(a.indptr.astype(np.int32) + 1), rm.to_device(a.indices.astype(np.int32) + 1))
+    rs.dcsrmm(h, "N", "N", 40, 11, 30, a.nnz, 1.0, d, *one_based, b, 30, 0.0, c, 40)
+    np.testing.assert_allclose(c.get(), a @ b.get(), rtol=1e-13)
+    assert len(replays) == 2
+    # The transpose is two launches (scatter, gather): never a plan.
+    ct = rm.to_device(np.zeros((30, 11), order="F"))
+    bt = rm.to_device(np.asfortranarray(np.ones((40, 11))))
+    for _ in range(3):
+        rs.dcsrmm(h, "T", "N", 40, 11, 30, a.nnz, 1.0, d, *one_based, bt, 40, 0.0, ct, 30)
+    np.testing.assert_allclose(ct.get(), a.T @ np.ones((40, 11)), rtol=1e-13)
+    assert len(replays) == 2
