@@ -71,9 +71,56 @@ class Routine:
     replay: bool = False
 
 
-#: ``recording.launches``: the list a generic routine's call (which makes its own Call) records its
-#: launches in while it may become a plan (:func:`rocmath.sparse._generic._layered`), per thread.
+#: ``recording.launches``: the list the launches of a call that may become a plan go to, per thread
+#: (a bound routine's Call and a generic routine's, which makes its own Call, alike).
 recording = threading.local()
+
+
+class _Planned(Plan):
+    """A sparse call's plan: its launch and what the call returned (None; a generic routine's buffer
+    size)."""
+
+    __slots__ = ("result",)
+
+    def __init__(self, replay: Replay, args: tuple[Any, ...], handle: Any, result: Any):
+        super().__init__(replay, args, handle)
+        self.result = result
+
+
+def find_plan(name: str, args: tuple[Any, ...]) -> tuple[Any, Any]:
+    """``(key, plan)`` for a call of positional ``args`` (a handle first): the key its plan is kept
+    under (None: the call cannot be replayed) and the plan that may run for it now (None: none)."""
+    plans = getattr(args[0], "_plans", None) if args else None
+    if plans is None:
+        return None, None
+    try:
+        key = (name, plan_key(args))
+        plan = plans.get(key)
+    except TypeError:  # an argument that cannot be part of a key (a host array): not replayed
+        return None, None
+    return key, (plan if plan is not None and plan.matches(args[0], args) else None)
+
+
+def planned_call(handle: SparseHandle, key: Any, args: tuple[Any, ...], call: Callable[[], Any],
+                 host_mode: bool, keep_result: bool = False) -> Any:
+    """``call()``, and on the second sighting of ``key`` (:func:`rocmath.plans.admit`) in host pointer
+    mode without memory checks, its launches recorded: a call of exactly one launch becomes a plan
+    (returning None, or its result if ``keep_result``).  Launches of recorded calls nested inside go to
+    the outer recording too, so that a call of several never becomes a plan."""
+    if key is None or not host_mode or checking_enabled() or not admit(handle._plans, key):
+        return call()
+    outer = getattr(recording, "launches", None)
+    recording.launches = launches = []
+    try:
+        out = call()
+    finally:
+        recording.launches = outer
+        if outer is not None:
+            outer.extend(launches)
+    once = Replay.of(launches) if len(launches) == 1 else None
+    if once is not None and (keep_result or out is None):
+        remember(handle._plans, key, _Planned(once, args, handle, out))
+    return out
 
 
 class Call(Arguments):
@@ -165,13 +212,11 @@ class Call(Arguments):
 
     # -- launching -----------------------------------------------------------------------------------
 
-    record: list[Any] | None = None  # the call's launches, when it may become a plan
-
     def launch(self, kernel: Callable[..., Any], *args: Any, flops: float = 0.0, bytes: float = 0.0) -> Task:
-        """Enqueue ``kernel(*args)`` on the handle's stream, named after the rocSPARSE function."""
-        record = self.record if self.record is not None else getattr(recording, "launches", None)
+        """Enqueue ``kernel(*args)`` on the handle's stream, named after the rocSPARSE function (recorded
+        when the call may become a plan: :func:`planned_call`)."""
         return launch(kernel, *args, name=f"rocsparse_{self.fname}", stream=self.handle.stream, flops=flops,
-                      bytes=bytes, record=record)
+                      bytes=bytes, record=getattr(recording, "launches", None))
 
     def workspace(self, nbytes: int, dtype: Any, shape: tuple[int, ...], name: str = "workspace") -> Buffer:
         """Scratch device memory from the handle for this call."""
@@ -210,26 +255,20 @@ def bind(routine: Routine, precision: Precision | None, *, prefix: str | None = 
 
     def entry(*args: Any, **kwargs: Any) -> Any:
         key = None
-        if routine.replay and args and not kwargs:
-            plans = getattr(args[0], "_plans", None)
-            if plans is not None:
-                try:
-                    key = (fname, plan_key(args))
-                    plan = plans.get(key)
-                except TypeError:  # an argument that cannot be part of a key: not replayed
-                    key = plan = None
-                if plan is not None and plan.matches(args[0], args):
-                    plan.run(args)
-                    return None
+        if routine.replay and not kwargs:
+            key, plan = find_plan(fname, args)
+            if plan is not None:
+                plan.run(args)
+                return None
         if len(args) > len(names):
             raise TypeError(f"{fname}() takes {len(names)} arguments, {len(args)} given")
         values = dict(zip(names, args, strict=False))
-        for key, value in kwargs.items():
-            if key not in names:
-                raise TypeError(f"{fname}() got an unexpected argument {key!r}")
-            if key in values:
-                raise TypeError(f"{fname}() got multiple values for {key!r}")
-            values[key] = value
+        for name, value in kwargs.items():
+            if name not in names:
+                raise TypeError(f"{fname}() got an unexpected argument {name!r}")
+            if name in values:
+                raise TypeError(f"{fname}() got multiple values for {name!r}")
+            values[name] = value
         missing = [n for n in names if n not in values]
         if missing:
             raise TypeError(f"{fname}() missing argument(s): {', '.join(missing)}")
@@ -240,14 +279,7 @@ def bind(routine: Routine, precision: Precision | None, *, prefix: str | None = 
             return logged_call(handle, fname, routine.name, letter, names, values,
                                lambda: routine.impl(Call(fname, precision, names, values)))
         c = Call(fname, precision, names, values)
-        if key is None or not c.host_mode or checking_enabled() or not admit(handle._plans, key):
-            return routine.impl(c)
-        c.record = []
-        out = routine.impl(c)
-        replay = Replay.of(c.record) if len(c.record) == 1 else None
-        if replay is not None and out is None:
-            remember(handle._plans, key, Plan(replay, args, handle))
-        return out
+        return planned_call(handle, key, args, lambda: routine.impl(c), c.host_mode)
 
     entry.__name__ = entry.__qualname__ = fname
     entry.__module__ = "rocmath.sparse"

@@ -54,13 +54,11 @@ import numpy as np
 import rocmath
 from rocmath.handle import PointerMode
 from rocmath.kernel import pool_threads
-from rocmath.launch import Buffer, Replay
-from rocmath.memory import checking_enabled
-from rocmath.plans import Plan, admit, plan_key, remember
+from rocmath.launch import Buffer
 from rocmath.precision import Precision
 
 from . import _kernels as k
-from ._api import Call, is_null, recording
+from ._api import Call, find_plan, is_null, planned_call
 from ._descr import DnMatDescr, DnVecDescr, SpMatDescr, check_dnmat, check_dnvec, check_spmat
 from ._formats import conjugated, launch_block_rows, launch_ell, launch_scatter, scale_rows
 from ._handle import check_handle
@@ -117,16 +115,6 @@ _SPMM_ALGS = {
 _BLOCKED = (Format.coo_aos, Format.ell, Format.bsr, Format.bell)
 
 
-class _Planned(Plan):
-    """A generic routine's plan: its launch and what the call returned (the buffer size)."""
-
-    __slots__ = ("result",)
-
-    def __init__(self, replay: Replay, args: tuple[Any, ...], handle: Any, result: Any):
-        super().__init__(replay, args, handle)
-        self.result = result
-
-
 def _layered(fn: Callable[..., int] | None = None, *, replay: bool = False) -> Any:
     """Route a generic routine through ``ROCSPARSE_LAYER`` (trace, bench, profile) after the handle check, as
     :func:`rocmath.sparse._api.bind` does for the bound routines (trace name ``rocsparse_<name>``).
@@ -143,17 +131,11 @@ def _layered(fn: Callable[..., int] | None = None, *, replay: bool = False) -> A
     @functools.wraps(fn)
     def entry(*args: Any, **kwargs: Any) -> int:
         key = None
-        if replay and args and not kwargs:
-            plans = getattr(args[0], "_plans", None)
-            if plans is not None:
-                try:
-                    key = (name, plan_key(args))
-                    plan = plans.get(key)
-                except TypeError:  # an argument that cannot be part of a key (a host buffer_size array)
-                    key = plan = None
-                if plan is not None and plan.matches(args[0], args):
-                    plan.run(args)
-                    return plan.result  # type: ignore[no-any-return]
+        if replay and not kwargs:
+            key, plan = find_plan(name, args)
+            if plan is not None:
+                plan.run(args)
+                return plan.result  # type: ignore[no-any-return]
         try:
             bound = signature.bind(*args, **kwargs)
         except TypeError:
@@ -165,18 +147,8 @@ def _layered(fn: Callable[..., int] | None = None, *, replay: bool = False) -> A
 
             return logged_call(handle, name, name, "", names, dict(bound.arguments),
                                lambda: fn(*args, **kwargs))
-        if (key is None or handle.pointer_mode is not PointerMode.host or checking_enabled()
-                or not admit(handle._plans, key)):
-            return fn(*args, **kwargs)
-        recording.launches = launches = []
-        try:
-            out = fn(*args)
-        finally:
-            recording.launches = None
-        once = Replay.of(launches) if len(launches) == 1 else None
-        if once is not None:
-            remember(handle._plans, key, _Planned(once, args, handle, out))
-        return out
+        return planned_call(handle, key, args, lambda: fn(*args, **kwargs),  # type: ignore[no-any-return]
+                            handle.pointer_mode is PointerMode.host, keep_result=True)
 
     return entry
 

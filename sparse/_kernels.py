@@ -289,9 +289,9 @@ def gather_chunks(alpha, scratch, beta, y):  # pragma: no cover - numba
 
 # --- SpMM ---------------------------------------------------------------------------------------
 
-#: csrmm on C of at least PANEL_MIN columns runs panels of eight columns in registers (csrmm_panels).
-PANEL_MIN = 8
-_PANELS = (0,) * 16  # the shape of csrmm_panels' accumulators (rocmath.kernel.stack_array)
+#: csrmm on C of at least PANEL columns runs panels of PANEL columns in registers, two per pass (csrmm_panels).
+PANEL = 8
+_PANELS = (0,) * (2 * PANEL)  # the shape of csrmm_panels' accumulators (rocmath.kernel.stack_array)
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -339,19 +339,19 @@ def _csrmm_pass(P, conj_a, conj_b, a, b, val, col_ind, base, B, C, i, j0, j1, q,
     Panel t starts at column min(q + 8 t, last): a panel past the last multiple of eight ends at
     the last column, overlapping the one before, and stores only the columns that one did not,
     so no row of B is read past its end."""
-    for e in range(8 * P):
+    for e in range(PANEL * P):
         acc[e] = 0
     for j in range(j0, j1):
         v = np.conj(val[j]) if conj_a else val[j]
         r = uintp(col_ind[j] - base)
         for t in range(P):
-            p = min(q + uintp(8 * t), last)
-            for e in range(8):
-                acc[8 * t + e] += v * _bv(B, r, p + uintp(e), conj_b)
+            p = min(q + uintp(PANEL * t), last)
+            for e in range(PANEL):
+                acc[PANEL * t + e] += v * _bv(B, r, p + uintp(e), conj_b)
     for t in range(P):
-        p = min(q + uintp(8 * t), last)
-        for e in range(8):
-            _put(C, i, p + uintp(e), acc[8 * t + e], a, b, p + uintp(e) >= q + uintp(8 * t))
+        p = min(q + uintp(PANEL * t), last)
+        for e in range(PANEL):
+            _put(C, i, p + uintp(e), acc[PANEL * t + e], a, b, p + uintp(e) >= q + uintp(PANEL * t))
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -360,14 +360,14 @@ def _csrmm_panels(conj_a, conj_b, a, b, val, row_ptr, col_ind, base, B, C, lo, h
     entries (:func:`_csrmm_pass`; eight for the last up to eight).  Each entry of C adds its terms in
     the same order as :func:`_csrmm_block`."""
     ncols = uintp(C.shape[1])
-    last = ncols - uintp(8)
+    last = ncols - uintp(PANEL)
     for i in range(lo, hi):
         j0 = uintp(row_ptr[i] - base)
         j1 = uintp(row_ptr[i + 1] - base)
         q = uintp(0)
-        while q + uintp(8) < ncols:
+        while q + uintp(PANEL) < ncols:
             _csrmm_pass(2, conj_a, conj_b, a, b, val, col_ind, base, B, C, i, j0, j1, q, last, acc)
-            q += uintp(16)
+            q += uintp(2 * PANEL)
         if q < ncols:
             _csrmm_pass(1, conj_a, conj_b, a, b, val, col_ind, base, B, C, i, j0, j1, q, last, acc)
 
@@ -418,7 +418,7 @@ def csrmm_kernel(ncols: int) -> Any:
     8 columns 2.59 -> 1.85 / 3.68 -> 2.94, 9 3.93 -> 2.24 / 4.08 -> 3.19, 13 3.88 -> 2.39 / 4.37 ->
     3.70, 16 2.97 -> 2.69 / 5.07 -> 4.66, 27 5.23 -> 4.51 / 16.2 -> 13.6, 63 11.4 -> 10.0 / 41.0 ->
     37.2.  Passes of four panels (32 columns) spilled: 20-40 % slower than two."""
-    return csrmm_panels if ncols >= PANEL_MIN else csrmm_rows
+    return csrmm_panels if ncols >= PANEL else csrmm_rows
 
 
 @kernel
