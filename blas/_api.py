@@ -21,14 +21,14 @@ import inspect
 import math
 import sys
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 import rocmath
-from rocmath.arguments import Arguments
+from rocmath.arguments import Arguments, bind_arguments
 from rocmath.batch import BatchOperand
 from rocmath.errors import (
     RocblasCheckNumericsFailError,
@@ -401,25 +401,6 @@ def _looks_like_pointer(value: int) -> bool:
     return value >= 1 << 44 and address_space.find(value) is not None
 
 
-def _bind_args(fname: str, names: tuple[str, ...], optional: set[str], args: Sequence[Any],
-               kwargs: dict[str, Any]) -> dict[str, Any]:
-    if len(args) > len(names):
-        raise TypeError(f"{fname}() takes {len(names)} arguments, {len(args)} given")
-    values = dict(zip(names, args, strict=False))
-    for key, value in kwargs.items():
-        if key not in names:
-            raise TypeError(f"{fname}() got an unexpected argument {key!r}")
-        if key in values:
-            raise TypeError(f"{fname}() got multiple values for {key!r}")
-        values[key] = value
-    missing = [n for n in names if n not in values and n not in optional]
-    if missing:
-        raise TypeError(f"{fname}() missing argument(s): {', '.join(missing)}")
-    for n in optional:
-        values.setdefault(n, None)
-    return values
-
-
 def _log(handle: BlasHandle, fname: str, names: tuple[str, ...], values: dict[str, Any]) -> None:
     if handle.layer_mode & LayerMode.log_trace:
         # Every argument keeps its place (a missing one prints as 0, a null pointer).
@@ -454,7 +435,7 @@ def bind(routine: Routine, precision: Precision, flavour: Flavour = PLAIN, *, pr
                 key = plan = None
             if plan is not None and plan.matches(args[0], args):
                 return plan.run(args)
-        values = _bind_args(fname, names, optional, args, kwargs)
+        values = bind_arguments(fname, names, args, kwargs, optional)
         handle = check_handle(values["handle"])
         if handle.is_device_memory_size_query():
             need = 0

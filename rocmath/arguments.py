@@ -7,6 +7,7 @@ that library's status exceptions.  What does not depend on the library is here.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import numpy as np
@@ -43,3 +44,24 @@ class Arguments:
     def index(self, name: str) -> int:
         """1-based position of a parameter in the C prototype (the handle is #1)."""
         return self.names.index(name) + 1
+
+
+def bind_arguments(fname: str, names: tuple[str, ...], args: Sequence[Any], kwargs: dict[str, Any],
+                   optional: Collection[str] = ()) -> dict[str, Any]:
+    """A library call's arguments by C parameter name, as Python binds them (TypeError for too many,
+    unknown, repeated or missing ones); ``optional`` parameters default to None."""
+    if len(args) > len(names):
+        raise TypeError(f"{fname}() takes {len(names)} arguments, {len(args)} given")
+    values = dict(zip(names, args, strict=False))
+    for key, value in kwargs.items():
+        if key not in names:
+            raise TypeError(f"{fname}() got an unexpected argument {key!r}")
+        if key in values:
+            raise TypeError(f"{fname}() got multiple values for {key!r}")
+        values[key] = value
+    missing = [n for n in names if n not in values and n not in optional]
+    if missing:
+        raise TypeError(f"{fname}() missing argument(s): {', '.join(missing)}")
+    for n in optional:
+        values.setdefault(n, None)
+    return values

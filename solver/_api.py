@@ -40,8 +40,9 @@ from typing import Any
 import numpy as np
 
 import rocmath
+from rocmath.arguments import bind_arguments
 from rocmath.batch import BatchOperand
-from rocmath.blas._api import BATCHED, PLAIN, STRIDED, Call, Flavour, Routine, _bind_args
+from rocmath.blas._api import BATCHED, PLAIN, STRIDED, Call, Flavour, Routine
 from rocmath.blas._handle import check_handle
 from rocmath.errors import RocblasStatus
 from rocmath.handle import LayerMode
@@ -314,7 +315,7 @@ def bind(routine: SolverRoutine, precision: Precision, flavour: Flavour = PLAIN)
     optional = set(routine.optional)
 
     def entry(*args: Any, **kwargs: Any) -> Any:
-        values = _bind_args(fname, names, optional, args, kwargs)
+        values = bind_arguments(fname, names, args, kwargs, optional)
         layer = layer_mode()
         if layer:
             _log(layer, fname, routine, names, values)

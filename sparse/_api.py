@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 import rocmath
-from rocmath.arguments import Arguments
+from rocmath.arguments import Arguments, bind_arguments
 from rocmath.launch import Buffer, Replay, launch
 from rocmath.memory import checking_enabled
 from rocmath.plans import Plan, admit, plan_key, remember
@@ -260,18 +260,7 @@ def bind(routine: Routine, precision: Precision | None, *, prefix: str | None = 
             if plan is not None:
                 plan.run(args)
                 return None
-        if len(args) > len(names):
-            raise TypeError(f"{fname}() takes {len(names)} arguments, {len(args)} given")
-        values = dict(zip(names, args, strict=False))
-        for name, value in kwargs.items():
-            if name not in names:
-                raise TypeError(f"{fname}() got an unexpected argument {name!r}")
-            if name in values:
-                raise TypeError(f"{fname}() got multiple values for {name!r}")
-            values[name] = value
-        missing = [n for n in names if n not in values]
-        if missing:
-            raise TypeError(f"{fname}() missing argument(s): {', '.join(missing)}")
+        values = bind_arguments(fname, names, args, kwargs)
         handle = check_handle(values["handle"])
         if handle.layer_mode:  # ROCSPARSE_LAYER: trace, bench and profile (after the handle check, as rocSPARSE)
             from ._log import logged_call
