@@ -122,10 +122,13 @@ def test_memcpy_peer_checks_devices_and_bounds(configure):
 
 def test_memcpy_peer_async_is_stream_ordered(configure):
     configure(count=2)
-    x = rm.to_device(np.arange(1 << 16, dtype=np.float32))
+    x = rm.to_device(np.arange(1 << 16, dtype=np.float32))  # on device 0's null stream
     y = rm.empty(1 << 16, np.float32, device=1)
     z = rm.empty(1 << 16, np.float32, device=0)
     s = rm.Stream(1)
+    # Only s's order is kept: x's copy is the other device's work, ordered by an event as in HIP
+    # (without it the first copy may read x before it is written).
+    s.wait_event(rm.Event(0).record())
     multi.memcpy_peer_async(y, 1, x, 0, x.nbytes, s)
     multi.memcpy_peer_async(z, 0, y, 1, y.nbytes, s)  # after the first on the same stream
     s.synchronize()
