@@ -21,6 +21,18 @@ import rocmath as rm
 from rocmath import errors
 from rocmath.memory import ALIGN, POISON_BYTE
 
+
+@pytest.fixture(autouse=True, scope="module")
+def _earlier_objects_frozen():
+    """Each run of the model collects garbage first: after one full collection here, what is alive
+    is frozen (``gc.freeze``), so that those collections scan the model's objects only, not every
+    object the worker made before (seconds each once it has compiled the suite's kernels)."""
+    gc.collect()
+    gc.freeze()
+    yield
+    gc.unfreeze()
+
+
 # A few popular sizes, so the stream-ordered pool gets to reuse blocks.
 SIZES = st.one_of(st.sampled_from([16, 100, 256]), st.integers(1, 300))
 
