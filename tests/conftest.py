@@ -55,6 +55,18 @@ def configure():
     rm.configure()
 
 
+@pytest.fixture
+def young_garbage():
+    """``gc.collect()`` in the test scans only the objects made since it began (the older ones are
+    frozen until it ends, their garbage too): a full collection takes seconds once a worker has
+    compiled the suite's kernels."""
+    import gc
+
+    gc.freeze()
+    yield
+    gc.unfreeze()
+
+
 @pytest.fixture(autouse=True)
 def _device_is_left_clean():
     """Every test leaves no pending errors behind, so failures are blamed on the right test."""

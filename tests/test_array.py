@@ -178,6 +178,7 @@ def test_reshape():
         x.reshape(5, 5)
 
 
+@pytest.mark.usefixtures("young_garbage")
 def test_views_keep_the_allocation_alive():
     gc.collect()
     free0 = rm.mem_get_info()[0]
@@ -260,6 +261,7 @@ def test_constructors():
         rm.empty(3, order="K")
 
 
+@pytest.mark.usefixtures("young_garbage")
 def test_zero_size_arrays():
     gc.collect()
     free0 = rm.mem_get_info()[0]
@@ -280,6 +282,7 @@ def test_zero_size_arrays():
     assert rm.mem_get_info()[0] == free0
 
 
+@pytest.mark.usefixtures("young_garbage")
 def test_from_pointer_is_bounds_checked():
     p = rm.malloc(80)
     try:

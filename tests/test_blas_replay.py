@@ -189,6 +189,7 @@ def test_a_replay_happens_and_reuses_the_compiled_kernel(handle) -> None:
     assert len(handle._plans) == 1
 
 
+@pytest.mark.usefixtures("young_garbage")
 def test_plans_do_not_keep_arrays_alive(handle) -> None:
     x = rm.to_device(np.arange(4.0))
     y = rm.to_device(np.ones(4))
@@ -200,6 +201,7 @@ def test_plans_do_not_keep_arrays_alive(handle) -> None:
     assert [r() for r in refs] == [None, None]
 
 
+@pytest.mark.usefixtures("young_garbage")
 def test_plans_keep_no_freed_memory(handle) -> None:
     # A replay's views of its arguments are kept by the allocations, not by the plan.
     x = rm.to_device(np.arange(64.0))
@@ -214,6 +216,7 @@ def test_plans_keep_no_freed_memory(handle) -> None:
     assert all(r() is None for r in raws)
 
 
+@pytest.mark.usefixtures("young_garbage")
 def test_plans_keep_no_argument_objects() -> None:
     # The array layer passes pointers as int subclasses that carry their arrays along.
     rng = np.random.default_rng(0)

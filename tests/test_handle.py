@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import threading
 from typing import Any
 
@@ -72,25 +71,18 @@ def test_stream_setting(handle):
     assert handle.stream is rm.null_stream()
 
 
-def test_stream_of_another_device_is_refused():
-    rm.device_synchronize()
-    gc.collect()
-    rm.configure(count=2, memory="1MiB")
-    try:
-        h = rm.Handle(device=0)
-        s = rm.Stream(device=1)
-        with pytest.raises(errors.RocblasInvalidValueError) as info:
-            h.set_stream(s)
-        assert info.value.status == RocblasStatus.invalid_value and info.value.arg == "stream"
-        assert h.stream is rm.null_stream(0)
-        rm.set_device(1)
-        assert rm.Handle().device.index == 1  # binds to the current device
-        rm.set_device(0)
-        h.destroy()
-    finally:
-        rm.device_synchronize()
-        gc.collect()
-        rm.configure()
+def test_stream_of_another_device_is_refused(configure):
+    configure(count=2, memory="1MiB")
+    h = rm.Handle(device=0)
+    s = rm.Stream(device=1)
+    with pytest.raises(errors.RocblasInvalidValueError) as info:
+        h.set_stream(s)
+    assert info.value.status == RocblasStatus.invalid_value and info.value.arg == "stream"
+    assert h.stream is rm.null_stream(0)
+    rm.set_device(1)
+    assert rm.Handle().device.index == 1  # binds to the current device
+    rm.set_device(0)
+    h.destroy()
 
 
 def test_pointer_and_atomics_modes(handle):

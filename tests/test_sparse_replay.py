@@ -88,6 +88,7 @@ def test_a_freed_argument_fails_as_on_a_first_call(replays):
     assert len(replays) == 0
 
 
+@pytest.mark.usefixtures("young_garbage")
 def test_transposed_products_are_not_replayed_and_plans_keep_nothing_alive(replays):
     h, d = rs.create_handle(), rs.create_mat_descr()
     a, arrays = _matrix(6)

@@ -412,6 +412,7 @@ def test_destroyed_stream_refuses_use():
         rm.null_stream().destroy()
 
 
+@pytest.mark.usefixtures("young_garbage")
 def test_device_synchronize_waits_for_work_of_destroyed_streams():
     s = rm.Stream()
     done = []
@@ -424,6 +425,7 @@ def test_device_synchronize_waits_for_work_of_destroyed_streams():
     assert done == [True]
 
 
+@pytest.mark.usefixtures("young_garbage")
 def test_dropped_streams_finish_their_work():
     done = []
     for i in range(20):
