@@ -223,10 +223,11 @@ def test_csrmv_is_bitwise_deterministic():
 @pytest.mark.parametrize("p", SDCZ, ids=lambda p: p.letter)
 @pytest.mark.parametrize("spread", [False, True], ids=["banded", "spread"])
 @pytest.mark.parametrize("even", [False, True], ids=["uneven", "even"])
-def test_csrmv_rows_sum_in_storage_order_however_they_run(p, spread, even):
+@pytest.mark.parametrize("base", [0, 1])
+def test_csrmv_rows_sum_in_storage_order_however_they_run(p, spread, even, base):
     # Blocks of rows of even lengths advance four rows at a time, the others one row at a time,
-    # over columns close together or spread over 4 MiB of x: all give each row's storage-order
-    # sum (alpha 1, beta 0), bit for bit.
+    # over columns close together or spread over 4 MiB of x, with zero- and one-based indices (each
+    # a loop of its own): all give each row's storage-order sum (alpha 1, beta 0), bit for bit.
     from rocmath.sparse._kernels import even_rows
 
     rng = np.random.default_rng(3)
@@ -252,9 +253,10 @@ def test_csrmv_rows_sum_in_storage_order_however_they_run(p, spread, even):
                 total += val[j] * x[cols[j]]
             expected[i] = total
     h, d = rs.create_handle(), rs.create_mat_descr()
+    rs.set_mat_index_base(d, base)
     dy = rm.to_device(np.full(m, np.nan, p.dtype))
-    LEGACY[p.letter][0](h, "N", m, n, int(ptr[-1]), scalar(p, 1.0), d, rm.to_device(val), rm.to_device(ptr),
-                        rm.to_device(cols), None, rm.to_device(x), scalar(p, 0.0), dy)
+    LEGACY[p.letter][0](h, "N", m, n, int(ptr[-1]), scalar(p, 1.0), d, rm.to_device(val), rm.to_device(ptr + base),
+                        rm.to_device(cols + base), None, rm.to_device(x), scalar(p, 0.0), dy)
     assert np.array_equal(dy.get().view(np.uint8), expected.view(np.uint8))
 
 
