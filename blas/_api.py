@@ -39,8 +39,7 @@ from rocmath.errors import (
 from rocmath.handle import LayerMode
 from rocmath.launch import Buffer, Replay, launch
 from rocmath.log import profiling
-from rocmath.memory import checking_enabled
-from rocmath.plans import Plan, admit, plan_key, remember
+from rocmath.plans import Plan, find_plan, planned_call, recorded, unreplayable
 from rocmath.precision import BF16, Precision, from_bfloat16, to_bfloat16
 from rocmath.stream import Task
 
@@ -122,7 +121,6 @@ class Call(Arguments):
         super().__init__(fname, precision, names, values)
         self.routine = routine
         self.flavour = flavour
-        self.record: list[Any] | None = None  # launches, when the call may become a plan
         self.result_host: np.ndarray | None = None  # a reduction's host staging array
 
     def enum(self, name: str, cls: Any, allowed: tuple[Any, ...] | None = None) -> Any:
@@ -236,7 +234,7 @@ class Call(Arguments):
         """The scalar's value, copied back synchronously in device mode (as rocBLAS gemm does)."""
         if self.host_mode:
             return self.host_scalar(name, dtype)
-        self.record = None  # the call depends on device data: never replayed
+        unreplayable()  # the call depends on device data
         dt = np.dtype(dtype or self.precision.compute_dtype)
         out = np.empty(1, dtype=dt)
         launch(_copy_out, out, Buffer(self.ptr(name), dt, (1,), name=name),
@@ -263,7 +261,7 @@ class Call(Arguments):
         # A reduction in host pointer mode waits for its result (as rocBLAS blocks): it may run here.
         waited = self.routine.result is not None and self.host_mode
         return launch(kernel, *args, name=f"rocblas_{self.fname}", stream=self.handle.stream,
-                      flops=flops, bytes=bytes, dtype=self.precision.dtype, waited=waited, record=self.record)
+                      flops=flops, bytes=bytes, dtype=self.precision.dtype, waited=waited, record=recorded())
 
     def results(self, count: int, dtype: Any) -> tuple[Any, np.ndarray | None]:
         """Where a reduction writes its ``count`` results: a host staging array in host mode
@@ -425,16 +423,9 @@ def bind(routine: Routine, precision: Precision, flavour: Flavour = PLAIN, *, pr
     plannable = flavour is PLAIN or routine.result is None  # batched results come back as arrays
 
     def entry(*args: Any, **kwargs: Any) -> Any:
-        plans = getattr(args[0], "_plans", None) if args and not kwargs else None
-        key = None
-        if plans is not None:
-            try:
-                key = (fname, plan_key(args))
-                plan = plans.get(key)
-            except TypeError:  # an unhashable argument (a host array): not replayable
-                key = plan = None
-            if plan is not None and plan.matches(args[0], args):
-                return plan.run(args)
+        key, plan = find_plan(fname, args) if not kwargs else (None, None)
+        if plan is not None:
+            return plan.run(args)
         values = bind_arguments(fname, names, args, kwargs, optional)
         handle = check_handle(values["handle"])
         if handle.is_device_memory_size_query():
@@ -455,16 +446,15 @@ def bind(routine: Routine, precision: Precision, flavour: Flavour = PLAIN, *, pr
                 with profiling(handle.profile_table(), (f"rocblas_{fname}", problem)):
                     return routine.impl(Call(fname, routine, precision, flavour, names, values))
         c = Call(fname, routine, precision, flavour, names, values)
-        if (key is None or not plannable or handle.check_numerics or handle.layer_mode or not c.host_mode
-                or checking_enabled() or not admit(plans, key)):
-            return routine.impl(c)
-        c.record = []
-        out = routine.impl(c)
-        # One launch only: a body with several may decide the later ones from device data.
-        replay = Replay.of(c.record) if c.record is not None and len(c.record) == 1 else None
-        if replay is not None and (routine.result is None or values.get(routine.result) is None):
-            remember(plans, key, _Plan(replay, args, handle, precision, c.result_host if routine.result else None))
-        return out
+        if not plannable or handle.check_numerics or handle.layer_mode or not c.host_mode:
+            key = None
+
+        def plan(replay: Replay, out: Any) -> _Plan | None:
+            if routine.result is not None and values.get(routine.result) is not None:
+                return None  # a reduction's result written to device memory
+            return _Plan(replay, args, handle, precision, c.result_host if routine.result else None)
+
+        return planned_call(handle, key, lambda: routine.impl(c), plan)
 
     entry.__name__ = entry.__qualname__ = fname
     entry.__module__ = "rocmath.blas"

@@ -1,8 +1,9 @@
 """Replays of identical library calls: the plans a handle keeps.
 
 A library call whose work is one launch, decided by its arguments and its handle's state
-alone, is recorded (``launch(..., record=...)``) and kept on the handle as a :class:`Plan`,
-keyed on the call's arguments, the second time the key comes (:func:`admit`).  When the same
+alone, is recorded (``launch(..., record=recorded())``) and kept on the handle as a :class:`Plan`,
+keyed on the call's arguments, the second time the key comes (:func:`planned_call`); the
+libraries' entry points look a call up with :func:`find_plan` first.  When the same
 call comes again on the same handle state it runs its checked launch again
 (:class:`rocmath.launch.Replay`): the argument checks, operand descriptions and address lookups
 are not redone, only the liveness of the allocations the launch was checked against.
@@ -18,6 +19,8 @@ arrays or freed memory alive.
 from __future__ import annotations
 
 import math
+import threading
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -26,7 +29,8 @@ from . import memory as _memory
 from .array import DeviceArray
 from .launch import Replay
 
-__all__ = ["PLAN_LIMIT", "Plan", "admit", "plan_key", "remember"]
+__all__ = ["PLAN_LIMIT", "Plan", "admit", "find_plan", "plan_key", "planned_call", "recorded", "remember",
+           "unreplayable"]
 
 #: Plans a handle keeps; past it the oldest goes (calls on ever new sub-arrays make new keys).
 PLAN_LIMIT = 128
@@ -94,6 +98,60 @@ def admit(plans: dict[Any, Any], key: Any) -> bool:
         return True
     remember(plans, key, _SEEN)
     return False
+
+
+#: ``recording.launches``: the list the launches of a call that may become a plan go to, per thread
+#: (None outside such a call).
+recording = threading.local()
+
+
+def recorded() -> list[Any] | None:
+    """Where a library launches the call's work to (``launch(..., record=recorded())``)."""
+    return getattr(recording, "launches", None)
+
+
+def unreplayable() -> None:
+    """The call being recorded depends on device data (a scalar read back): it never becomes a plan."""
+    launches = recorded()
+    if launches is not None:
+        launches.append(None)
+
+
+def find_plan(name: str, args: tuple[Any, ...]) -> tuple[Any, Any]:
+    """``(key, plan)`` for a call of routine ``name`` with positional ``args`` (a handle first): the key
+    its plan is kept under (None: the call cannot be replayed) and the plan that may run for it now
+    (None: none)."""
+    plans = getattr(args[0], "_plans", None) if args else None
+    if plans is None:
+        return None, None
+    try:
+        key = (name, plan_key(args))
+        plan = plans.get(key)
+    except TypeError:  # an argument that cannot be part of a key (a host array): not replayed
+        return None, None
+    return key, (plan if plan is not None and plan.matches(args[0], args) else None)
+
+
+def planned_call(handle: Any, key: Any, call: Callable[[], Any], make: Callable[[Replay, Any], Plan | None]) -> Any:
+    """``call()``; on the second sighting of ``key`` (:func:`admit`; None: never) without memory
+    checks its launches are recorded, and a call of exactly one launch is kept as the plan
+    ``make(replay, result)`` returns (None: not kept).  Launches of recorded calls nested inside
+    go to the outer recording too, so that a call of several never becomes a plan."""
+    if key is None or _memory._checking or not admit(handle._plans, key):
+        return call()
+    outer = recorded()
+    recording.launches = launches = []
+    try:
+        out = call()
+    finally:
+        recording.launches = outer
+        if outer is not None:
+            outer.extend(launches)
+    replay = Replay.of(launches) if len(launches) == 1 and launches[0] is not None else None
+    plan = make(replay, out) if replay is not None else None
+    if plan is not None:
+        remember(handle._plans, key, plan)
+    return out
 
 
 def _plain(a: Any) -> Any:

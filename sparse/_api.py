@@ -15,7 +15,6 @@ buffer sizing and its launch.  Kernels never check anything.
 from __future__ import annotations
 
 import inspect
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -25,8 +24,7 @@ import numpy as np
 import rocmath
 from rocmath.arguments import Arguments, bind_arguments
 from rocmath.launch import Buffer, Replay, launch
-from rocmath.memory import checking_enabled
-from rocmath.plans import Plan, admit, plan_key, remember
+from rocmath.plans import Plan, find_plan, planned_call, recorded
 from rocmath.precision import Precision
 from rocmath.stream import Task
 
@@ -71,12 +69,7 @@ class Routine:
     replay: bool = False
 
 
-#: ``recording.launches``: the list the launches of a call that may become a plan go to, per thread
-#: (a bound routine's Call and a generic routine's, which makes its own Call, alike).
-recording = threading.local()
-
-
-class _Planned(Plan):
+class SparsePlan(Plan):
     """A sparse call's plan: its launch and what the call returned (None; a generic routine's buffer
     size)."""
 
@@ -85,42 +78,6 @@ class _Planned(Plan):
     def __init__(self, replay: Replay, args: tuple[Any, ...], handle: Any, result: Any):
         super().__init__(replay, args, handle)
         self.result = result
-
-
-def find_plan(name: str, args: tuple[Any, ...]) -> tuple[Any, Any]:
-    """``(key, plan)`` for a call of positional ``args`` (a handle first): the key its plan is kept
-    under (None: the call cannot be replayed) and the plan that may run for it now (None: none)."""
-    plans = getattr(args[0], "_plans", None) if args else None
-    if plans is None:
-        return None, None
-    try:
-        key = (name, plan_key(args))
-        plan = plans.get(key)
-    except TypeError:  # an argument that cannot be part of a key (a host array): not replayed
-        return None, None
-    return key, (plan if plan is not None and plan.matches(args[0], args) else None)
-
-
-def planned_call(handle: SparseHandle, key: Any, args: tuple[Any, ...], call: Callable[[], Any],
-                 host_mode: bool, keep_result: bool = False) -> Any:
-    """``call()``, and on the second sighting of ``key`` (:func:`rocmath.plans.admit`) in host pointer
-    mode without memory checks, its launches recorded: a call of exactly one launch becomes a plan
-    (returning None, or its result if ``keep_result``).  Launches of recorded calls nested inside go to
-    the outer recording too, so that a call of several never becomes a plan."""
-    if key is None or not host_mode or checking_enabled() or not admit(handle._plans, key):
-        return call()
-    outer = getattr(recording, "launches", None)
-    recording.launches = launches = []
-    try:
-        out = call()
-    finally:
-        recording.launches = outer
-        if outer is not None:
-            outer.extend(launches)
-    once = Replay.of(launches) if len(launches) == 1 else None
-    if once is not None and (keep_result or out is None):
-        remember(handle._plans, key, _Planned(once, args, handle, out))
-    return out
 
 
 class Call(Arguments):
@@ -214,9 +171,9 @@ class Call(Arguments):
 
     def launch(self, kernel: Callable[..., Any], *args: Any, flops: float = 0.0, bytes: float = 0.0) -> Task:
         """Enqueue ``kernel(*args)`` on the handle's stream, named after the rocSPARSE function (recorded
-        when the call may become a plan: :func:`planned_call`)."""
+        when the call may become a plan: :func:`rocmath.plans.planned_call`)."""
         return launch(kernel, *args, name=f"rocsparse_{self.fname}", stream=self.handle.stream, flops=flops,
-                      bytes=bytes, record=getattr(recording, "launches", None))
+                      bytes=bytes, record=recorded())
 
     def workspace(self, nbytes: int, dtype: Any, shape: tuple[int, ...], name: str = "workspace") -> Buffer:
         """Scratch device memory from the handle for this call."""
@@ -268,7 +225,8 @@ def bind(routine: Routine, precision: Precision | None, *, prefix: str | None = 
             return logged_call(handle, fname, routine.name, letter, names, values,
                                lambda: routine.impl(Call(fname, precision, names, values)))
         c = Call(fname, precision, names, values)
-        return planned_call(handle, key, args, lambda: routine.impl(c), c.host_mode)
+        return planned_call(handle, key if c.host_mode else None, lambda: routine.impl(c),
+                            lambda replay, out: SparsePlan(replay, args, handle, None) if out is None else None)
 
     entry.__name__ = entry.__qualname__ = fname
     entry.__module__ = "rocmath.sparse"

@@ -55,10 +55,11 @@ import rocmath
 from rocmath.handle import PointerMode
 from rocmath.kernel import pool_threads
 from rocmath.launch import Buffer
+from rocmath.plans import find_plan, planned_call
 from rocmath.precision import Precision
 
 from . import _kernels as k
-from ._api import Call, find_plan, is_null, planned_call
+from ._api import Call, SparsePlan, is_null
 from ._descr import DnMatDescr, DnVecDescr, SpMatDescr, check_dnmat, check_dnvec, check_spmat
 from ._formats import conjugated, launch_block_rows, launch_ell, launch_scatter, scale_rows
 from ._handle import check_handle
@@ -147,8 +148,9 @@ def _layered(fn: Callable[..., int] | None = None, *, replay: bool = False) -> A
 
             return logged_call(handle, name, name, "", names, dict(bound.arguments),
                                lambda: fn(*args, **kwargs))
-        return planned_call(handle, key, args, lambda: fn(*args, **kwargs),  # type: ignore[no-any-return]
-                            handle.pointer_mode is PointerMode.host, keep_result=True)
+        host = handle.pointer_mode is PointerMode.host
+        return planned_call(handle, key if host else None, lambda: fn(*args, **kwargs),  # type: ignore[no-any-return]
+                            lambda replay, out: SparsePlan(replay, args, handle, out))
 
     return entry
 
