@@ -324,6 +324,39 @@ def prefetch(typingctx: Any, array: Any, index: Any) -> Any:
 
 
 @numba.extending.intrinsic
+def store_streaming(typingctx: Any, array: Any, index: Any, value: Any) -> Any:
+    """``store_streaming(a, i, v)`` inside a kernel: ``a[i] = v`` for a contiguous vector ``a``, as a
+    non-temporal store (LLVM's ``!nontemporal``; no bounds or wraparound check).  x86 writes it
+    around the caches, without first reading the line it lands in as a plain store does
+    (write-allocate): for outputs much larger than the caches that nothing reads soon.  The
+    stores are weakly ordered: a kernel calls :func:`store_fence` after its last one."""
+    if (not isinstance(array, types.Array) or array.ndim != 1 or array.layout not in "CF"
+            or not isinstance(index, types.Integer) or not isinstance(value, (types.Number, types.Boolean))):
+        return None  # (a contiguous vector: the element's address is data + i)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        v = context.cast(builder, args[2], signature.args[2], aryty.dtype)
+        store = builder.store(v, builder.gep(ary.data, [args[1]]))
+        store.set_metadata("nontemporal", builder.module.add_metadata([ir.IntType(32)(1)]))
+        return context.get_dummy_value()
+
+    return types.void(array, index, value), codegen
+
+
+@numba.extending.intrinsic
+def store_fence(typingctx: Any) -> Any:
+    """``store_fence()`` inside a kernel: a sequentially consistent fence (x86 ``mfence``), after which
+    the calling thread's :func:`store_streaming` stores are visible to every thread."""
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        builder.fence("seq_cst")
+        return context.get_dummy_value()
+
+    return types.void(), codegen
+
+
+@numba.extending.intrinsic
 def claim(typingctx: Any, counter: Any, count: Any) -> Any:
     """``claim(c, k)`` inside a kernel: add ``k`` to ``c[0]`` atomically and return the value before
     (LLVM's ``atomicrmw add``, monotonic: the parallel region's closing barrier orders the work

@@ -12,7 +12,7 @@ from numba import prange
 
 import rocmath as rm
 from rocmath import errors
-from rocmath.kernel import claim, stack_array
+from rocmath.kernel import claim, stack_array, store_fence, store_streaming
 from rocmath.launch import byte_extent
 
 TIMEOUT = 30
@@ -299,6 +299,24 @@ def test_stack_array_needs_a_numeric_dtype():
 
     with pytest.raises(numba.TypingError):
         bad("text")
+
+
+@numba.njit(parallel=True)
+def _streamed(out, scale):
+    for t in prange(4):
+        for i in range(t, out.shape[0], 4):
+            store_streaming(out, i, i * scale)  # converted to out's type
+        store_fence()
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float32, np.float64, np.complex128])
+def test_streaming_stores_write_every_element_once_fenced(dtype):
+    out = np.full(1003, 7, dtype)
+    _streamed(out, 3)
+    assert np.array_equal(out, np.arange(1003) * 3)
+    view = np.zeros(2006, dtype)[::2]  # not contiguous: refused at typing
+    with pytest.raises(numba.TypingError):
+        _streamed(view, 3)
 
 
 def test_threading_layer_is_thread_safe():

@@ -260,6 +260,31 @@ def test_csrmv_rows_sum_in_storage_order_however_they_run(p, spread, even, base)
     assert np.array_equal(dy.get().view(np.uint8), expected.view(np.uint8))
 
 
+@pytest.mark.parametrize("p", SDCZ[1:3], ids=lambda p: p.letter)
+@pytest.mark.parametrize("even", [False, True], ids=["uneven", "even"])
+def test_csrmv_writes_a_large_y_around_the_caches_exactly(p, even):
+    # A y of STREAMING_Y_BYTES or more with beta == 0 is written by streaming stores (fenced at the
+    # end of every block), rows four at a time or one by one: integer-valued sums are exact.  With
+    # beta != 0 (y read) the plain stores run.
+    from rocmath.sparse._kernels import STREAMING_Y_BYTES
+
+    rng = np.random.default_rng(4)
+    m = STREAMING_Y_BYTES // p.dtype.itemsize + 5
+    lengths = np.full(m, 3) if even else rng.integers(0, 5, m)
+    ptr = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int32)
+    cols = rng.integers(0, m, int(ptr[-1])).astype(np.int32)
+    val = rng.integers(-4, 5, int(ptr[-1])).astype(p.dtype)
+    x = rng.integers(-4, 5, m).astype(p.dtype)
+    a = sp.csr_matrix((val, cols, ptr), shape=(m, m))
+    h, d = rs.create_handle(), rs.create_mat_descr()
+    args = (rm.to_device(val), rm.to_device(ptr), rm.to_device(cols), None, rm.to_device(x))
+    for beta in (0.0, 1.0):
+        y0 = rng.integers(-4, 5, m).astype(p.dtype)
+        dy = rm.to_device(y0)
+        LEGACY[p.letter][0](h, "N", m, m, int(ptr[-1]), scalar(p, 2.0), d, *args, scalar(p, beta), dy)
+        assert np.array_equal(dy.get(), 2 * (a @ x) + beta * y0)
+
+
 # --- bad arguments: the exact status, in rocSPARSE's order ------------------------------------------
 
 
