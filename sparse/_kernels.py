@@ -92,8 +92,9 @@ PREFETCH_AHEAD = 256
 
 #: csrmv writes a y of at least this many bytes that beta == 0 leaves unread around the caches
 #: (:func:`rocmath.kernel.store_streaming`): a plain store first reads the line it writes.  2D
-#: Laplacian of 2 x 10^6 rows (16 MB of y), one process, medians: 9.3 -> 8.3 ms.  Smaller outputs
-#: stay in the caches for whatever reads them next.
+#: Laplacian of 2 x 10^6 rows (16 MB of y), interleaved bench medians: csrmv 8.59 -> 8.12 ms, spmv
+#: 6.68 -> 6.46 ms; the power-law graph's 8 MB gained nothing at 4 MiB.  Smaller outputs stay in
+#: the caches for whatever reads them next.
 STREAMING_Y_BYTES = 8 << 20
 
 
