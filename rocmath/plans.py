@@ -106,7 +106,8 @@ recording = threading.local()
 
 
 def recorded() -> list[Any] | None:
-    """Where a library launches the call's work to (``launch(..., record=recorded())``)."""
+    """The list the launches of the call being recorded go to (``launch(..., record=recorded())``),
+    or None when no call is."""
     return getattr(recording, "launches", None)
 
 
