@@ -9,7 +9,7 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_sparse_level2 import OPS, _scalars, margins_untouched, padded, random_csr, scalar, vec
+from test_sparse_level2 import OPS, _scalars, margins_untouched, padded, product_scale, random_csr, scalar, vec
 
 import rocmath as rm
 import rocmath.sparse as rs
@@ -232,7 +232,8 @@ def test_csr_hyb_roundtrip_and_hybmv(q):
     y_full, y = padded(y0)
     _fn(p, "hybmv")(h, q["trans"], alpha, d, hyb, rm.to_device(x), beta, y)
     expected = _expected(p, -1.5 + 0.5j, 0.5, opa, x, y0, q["device_mode"])
-    assert_close(y.get(), np.asarray(expected, p.dtype), p, "reduction", max(1, m, n))
+    assert_close(y.get(), np.asarray(expected, p.dtype), p, "reduction", max(1, m, n),
+                 scale=product_scale(-1.5 + 0.5j, opa, x, 0.5, y0))
     margins_untouched(y_full, y0.size)
     rs.destroy_hyb_mat(hyb)
     with pytest.raises(rs.SparseInvalidPointerError) as err:
@@ -663,7 +664,8 @@ def test_generic_spmv_on_coo_aos_ell_and_bsr(q, fmt):
     rs.spmv(h, op, alpha, mat, vx, beta, vy, dt, alg, rs.SpMVStage.preprocess, None, temp)
     rs.spmv(h, op, alpha, mat, vx, beta, vy, dt, 0, rs.SpMVStage.compute, None, temp)
     expected = _expected(p, 0.5 - 1j, -2.0, opa, x, y0, q["device_mode"])
-    assert_close(dy.get(), np.asarray(expected, p.dtype), p, "reduction", max(1, m, n))
+    assert_close(dy.get(), np.asarray(expected, p.dtype), p, "reduction", max(1, m, n),
+                 scale=product_scale(0.5 - 1j, opa, x, -2.0, y0))
     margins_untouched(y_full, y0.size)
 
 

@@ -110,8 +110,16 @@ def test_csrmv_matches_scipy(q):
     if b_ == 1 and a_ == 0:
         assert np.array_equal(got, expected, equal_nan=True)
     else:
-        assert_close(got, np.asarray(expected, p.dtype), p, "reduction", max(1, m, n))
+        assert_close(got, np.asarray(expected, p.dtype), p, "reduction", max(1, m, n),
+                     scale=product_scale(a_, opa, x, b_, y0))
     margins_untouched(yfull, y0.size)
+
+
+def product_scale(alpha, opa, x, beta, y0):
+    """The size of the terms of ``alpha op(A) x + beta y``: a product's errors are relative to it, not
+    to a sum that cancels (None when there are no terms)."""
+    terms = abs(alpha) * (abs(opa) @ np.abs(x)) + abs(beta) * np.abs(y0)
+    return float(terms.max()) if terms.size and terms.max() > 0 else None
 
 
 @pytest.mark.parametrize("p", SDCZ, ids=lambda p: p.letter)
@@ -203,7 +211,8 @@ def test_generic_spmv_stages(q, fmt, alg):
         rs.spmv(h, q["trans"], alpha, mat, vx, beta, vy, dtype, alg, rs.SpMVStage.compute, None, tmp)
         a_, b_ = scalar(p, q["alpha"]), scalar(p, q["beta"])
         expected = y0 if (a_ == 0 and b_ == 1 and not q["device_mode"]) else a_ * (opa @ x) + b_ * y0
-        assert_close(dy.get(), np.asarray(expected, p.dtype), p, "reduction", max(1, m, n))
+        assert_close(dy.get(), np.asarray(expected, p.dtype), p, "reduction", max(1, m, n),
+                     scale=product_scale(a_, opa, x, b_, y0))
 
 
 def test_csrmv_is_bitwise_deterministic():
