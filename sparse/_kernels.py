@@ -130,20 +130,21 @@ def even_rows(row_ptr, lo, hi):  # pragma: no cover - numba
     return longest - shortest <= 2
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _put_y(y, i, v, nt):  # pragma: no cover - numba
+    # y[i] = v, as a streaming store when nt (csrmv_rows fences them).
+    if nt:
+        store_streaming(y, i, v)
+    else:
+        y[i] = v
+
+
 @njit(nogil=True, cache=True)
 def _rows_one_by_one(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi, nt):  # pragma: no cover - numba
-    """csrmv's rows ``i:hi`` one at a time (:func:`_one_rows`), a function of its own: the compiler
-    then keeps the loop as tight as alone.  ``nt``: y is written with streaming stores, fenced at
-    the end.  (A copy of the loop for zero-based indices, as :func:`_rows_four_by_four` has, gained
-    nothing measurable on the power-law graph and doubled the compile time.)"""
-    _one_rows(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi, nt)
-    if nt:
-        store_fence()
-
-
-@njit(nogil=True, cache=True, inline="always")
-def _one_rows(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi, nt):  # pragma: no cover - numba
-    """csrmv's rows ``i:hi`` one at a time, each in storage order, prefetching entries.
+    """csrmv's rows ``i:hi`` one at a time, each in storage order, prefetching entries (a function
+    of its own: the compiler then keeps this loop as tight as alone).  ``nt``: y is written with
+    streaming stores.  (A copy of the loop for zero-based indices, as :func:`_rows_four_by_four`
+    has, gained nothing measurable on the power-law graph and doubled the compile time.)
 
     A row's first two terms are always computed (from clamped positions) and each added when it
     is the row's (+0.0 when not: the sum starts at +0.0 and so is never -0.0, and adding +0.0
@@ -170,11 +171,7 @@ def _one_rows(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi, nt):  # prag
         while j < end:
             s += _entry(val, j, conj) * x[uintp(col_ind[j] - base)]
             j += uintp(1)
-        v = a * s if b == 0 else a * s + b * y[i]
-        if nt:
-            store_streaming(y, i, v)
-        else:
-            y[i] = v
+        _put_y(y, i, a * s if b == 0 else a * s + b * y[i], nt)
         i += 1
 
 
@@ -191,15 +188,13 @@ def _rows_four_by_four(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi, nt)
         i = _four_rows(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi, nt)
     if i < hi:
         _rows_one_by_one(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi, nt)
-    elif nt:
-        store_fence()
 
 
 @njit(nogil=True, cache=True, inline="always")
 def _four_rows(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi, nt):  # pragma: no cover - numba
     """csrmv's rows from ``i`` four at a time while four remain before ``hi``, so that their four
     dependent chains of additions overlap (one row's chain alone waits on every addition), each
-    in storage order, prefetching entries as :func:`_one_rows`; returns the first row not done."""
+    in storage order, prefetching entries as :func:`_rows_one_by_one`; returns the first row not done."""
     zero = np.zeros(1, y.dtype)[0]
     nnz_end = uintp(val.shape[0])
     step = 64 // max(val.itemsize, col_ind.itemsize)
@@ -226,13 +221,11 @@ def _four_rows(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi, nt):  # pra
             s2 += _entry(val, j, conj) * x[uintp(col_ind[j] - base)]
         for j in range(j3 + common, e3):
             s3 += _entry(val, j, conj) * x[uintp(col_ind[j] - base)]
-        if b == 0 and nt:
-            store_streaming(y, i, a * s0)
-            store_streaming(y, i + 1, a * s1)
-            store_streaming(y, i + 2, a * s2)
-            store_streaming(y, i + 3, a * s3)
-        elif b == 0:
-            y[i], y[i + 1], y[i + 2], y[i + 3] = a * s0, a * s1, a * s2, a * s3
+        if b == 0:
+            _put_y(y, i, a * s0, nt)
+            _put_y(y, i + 1, a * s1, nt)
+            _put_y(y, i + 2, a * s2, nt)
+            _put_y(y, i + 3, a * s3, nt)
         else:
             y[i] = a * s0 + b * y[i]
             y[i + 1] = a * s1 + b * y[i + 1]
@@ -264,6 +257,8 @@ def csrmv_rows(conj, alpha, val, row_ptr, col_ind, base, x, beta, y, bounds, thr
             elif i < hi:
                 _rows_one_by_one(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi, nt)
             blk = claim(following, 1)
+        if nt:
+            store_fence()  # the streaming stores land before the parallel region ends
 
 
 @kernel(contiguous=True)
