@@ -305,15 +305,15 @@ def _host_results(host: np.ndarray, precision: Precision) -> np.ndarray:
 
 
 class _Plan(Plan):
-    """A blas call's plan (:class:`rocmath.plans.Plan`) with the host result a reduction returns."""
+    """A blas call's plan (:class:`rocmath.plans.Plan`) whose result is a reduction's host staging
+    array, returned as the reduction's value."""
 
-    __slots__ = ("precision", "result")
+    __slots__ = ("precision",)
 
     def __init__(self, replay: Replay, args: tuple[Any, ...], handle: BlasHandle, precision: Precision,
                  result: np.ndarray | None):
-        super().__init__(replay, args, handle)
+        super().__init__(replay, args, handle, result)
         self.precision = precision
-        self.result = result
 
     def run(self, args: tuple[Any, ...]) -> Any:
         task = self.replay.run(args)

@@ -40,13 +40,15 @@ _PLAIN = frozenset((int, float, complex, str, bool, type(None)))
 
 class Plan:
     """A checked call's launch, replayed when the same arguments come again on the same handle
-    state (made on a live handle in host pointer mode without logging layers or checks).
+    state (made on a live handle in host pointer mode without logging layers or checks), with
+    what the call returned (``result``: a generic sparse routine's buffer size, or None).
     Floating zeros compare equal whatever their sign, so their signs are checked too."""
 
-    __slots__ = ("replay", "version", "zeros")
+    __slots__ = ("replay", "result", "version", "zeros")
 
-    def __init__(self, replay: Replay, args: tuple[Any, ...], handle: Any):
+    def __init__(self, replay: Replay, args: tuple[Any, ...], handle: Any, result: Any = None):
         self.replay = replay
+        self.result = result
         self.version = handle.state_version
         self.zeros = _zero_signs(args)
 

@@ -23,7 +23,7 @@ import numpy as np
 
 import rocmath
 from rocmath.arguments import Arguments, bind_arguments
-from rocmath.launch import Buffer, Replay, launch
+from rocmath.launch import Buffer, launch
 from rocmath.plans import Plan, find_plan, planned_call, recorded
 from rocmath.precision import Precision
 from rocmath.stream import Task
@@ -67,17 +67,6 @@ class Routine:
     #: Calls of one launch decided by their arguments alone (products) may be replayed
     #: (:mod:`rocmath.plans`); a call of several launches never is.
     replay: bool = False
-
-
-class SparsePlan(Plan):
-    """A sparse call's plan: its launch and what the call returned (None; a generic routine's buffer
-    size)."""
-
-    __slots__ = ("result",)
-
-    def __init__(self, replay: Replay, args: tuple[Any, ...], handle: Any, result: Any):
-        super().__init__(replay, args, handle)
-        self.result = result
 
 
 class Call(Arguments):
@@ -226,7 +215,7 @@ def bind(routine: Routine, precision: Precision | None, *, prefix: str | None = 
                                lambda: routine.impl(Call(fname, precision, names, values)))
         c = Call(fname, precision, names, values)
         return planned_call(handle, key if c.host_mode else None, lambda: routine.impl(c),
-                            lambda replay, out: SparsePlan(replay, args, handle, None) if out is None else None)
+                            lambda replay, out: Plan(replay, args, handle) if out is None else None)
 
     entry.__name__ = entry.__qualname__ = fname
     entry.__module__ = "rocmath.sparse"

@@ -55,11 +55,11 @@ import rocmath
 from rocmath.handle import PointerMode
 from rocmath.kernel import pool_threads
 from rocmath.launch import Buffer
-from rocmath.plans import find_plan, planned_call
+from rocmath.plans import Plan, find_plan, planned_call
 from rocmath.precision import Precision
 
 from . import _kernels as k
-from ._api import Call, SparsePlan, is_null
+from ._api import Call, is_null
 from ._descr import DnMatDescr, DnVecDescr, SpMatDescr, check_dnmat, check_dnvec, check_spmat
 from ._formats import conjugated, launch_block_rows, launch_ell, launch_scatter, scale_rows
 from ._handle import check_handle
@@ -150,7 +150,7 @@ def _layered(fn: Callable[..., int] | None = None, *, replay: bool = False) -> A
                                lambda: fn(*args, **kwargs))
         host = handle.pointer_mode is PointerMode.host
         return planned_call(handle, key if host else None, lambda: fn(*args, **kwargs),  # type: ignore[no-any-return]
-                            lambda replay, out: SparsePlan(replay, args, handle, out))
+                            lambda replay, out: Plan(replay, args, handle, out))
 
     return entry
 
