@@ -21,16 +21,10 @@ import rocmath as rm
 from rocmath import errors
 from rocmath.memory import ALIGN, POISON_BYTE
 
-
-@pytest.fixture(autouse=True, scope="module")
-def _earlier_objects_frozen():
-    """Each run of the model collects garbage first: after one full collection here, what is alive
-    is frozen (``gc.freeze``), so that those collections scan the model's objects only, not every
-    object the worker made before (seconds each once it has compiled the suite's kernels)."""
-    gc.collect()
-    gc.freeze()
-    yield
-    gc.unfreeze()
+# Each run of the model collects garbage first: older objects are frozen for the test (conftest's
+# young_garbage), so those collections scan the model's objects only, not every object the worker
+# made before (seconds each once it has compiled the suite's kernels).
+pytestmark = pytest.mark.usefixtures("young_garbage")
 
 
 # A few popular sizes, so the stream-ordered pool gets to reuse blocks.
