@@ -111,15 +111,25 @@ def _combine(part, out):  # type: ignore[no-untyped-def]
 
 
 @_block
-def _dot_block(x, y, conjugate, s):  # type: ignore[no-untyped-def]
+def _dot_plain(x, y, s):  # type: ignore[no-untyped-def]
     # Blocks come in as slices looped from 0: LLVM vectorises that form, not range(lo, hi).
-    if conjugate:
-        for i in range(x.shape[0]):
-            s += np.conj(x[i]) * y[i]
-    else:
-        for i in range(x.shape[0]):
-            s += x[i] * y[i]
+    for i in range(x.shape[0]):
+        s += x[i] * y[i]
     return s
+
+
+@_block
+def _dot_conj(x, y, s):  # type: ignore[no-untyped-def]
+    for i in range(x.shape[0]):
+        s += np.conj(x[i]) * y[i]
+    return s
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _dot_block(x, y, conjugate, s):  # type: ignore[no-untyped-def]
+    # One compiled loop per variant, chosen per block: the two loops in one function ran the
+    # plain dot 2-4 % slower (10^7 doubles, at the memory's speed).
+    return _dot_conj(x, y, s) if conjugate else _dot_plain(x, y, s)
 
 
 @kernel
@@ -144,15 +154,24 @@ def dot(x, y, conjugate, out):  # type: ignore[no-untyped-def]
 
 
 @_block
-def _unary_block(x, squares, s):  # type: ignore[no-untyped-def]
-    # Sum over the block of |re| + |im| (asum, as reference scasum) or of re^2 + im^2 (nrm2).
-    if squares:
-        for i in range(x.shape[0]):
-            s += x[i].real * x[i].real + x[i].imag * x[i].imag
-    else:
-        for i in range(x.shape[0]):
-            s += abs(x[i].real) + abs(x[i].imag)
+def _squares(x, s):  # type: ignore[no-untyped-def]
+    for i in range(x.shape[0]):
+        s += x[i].real * x[i].real + x[i].imag * x[i].imag
     return s
+
+
+@_block
+def _magnitudes(x, s):  # type: ignore[no-untyped-def]
+    for i in range(x.shape[0]):
+        s += abs(x[i].real) + abs(x[i].imag)
+    return s
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _unary_block(x, squares, s):  # type: ignore[no-untyped-def]
+    # Sum over the block of re^2 + im^2 (nrm2) or of |re| + |im| (asum, as reference scasum); one
+    # compiled loop each, as _dot_block.
+    return _squares(x, s) if squares else _magnitudes(x, s)
 
 
 @njit(nogil=True, cache=True, inline="always")
