@@ -9,6 +9,7 @@ user chose one with ``NUMBA_THREADING_LAYER``.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import sys
 import threading
@@ -82,6 +83,49 @@ def _parallel_options(parallel: bool) -> Any:
             "setitem": False, "numpy": False, "stencil": False, "fusion": False}
 
 
+_sources: dict[str, tuple[tuple[str, str], ...]] = {}
+
+
+def _rocmath_sources(module: str) -> tuple[tuple[str, str], ...]:
+    """``(name, file)`` of ``module`` and of every rocmath module it uses, transitively (modules it
+    imports, and the modules of the functions and classes it imports), sorted by name; empty when
+    ``module`` is not a loaded rocmath module.  Worked out once per module: imports do not change."""
+    found = _sources.get(module)
+    if found is not None:
+        return found
+    seen: dict[str, str] = {}
+    todo = [module]
+    while todo:
+        name = todo.pop()
+        mod = sys.modules.get(name)
+        path = getattr(mod, "__file__", None)
+        if name in seen or mod is None or not path or not (name == "rocmath" or name.startswith("rocmath.")):
+            continue
+        seen[name] = path
+        for value in list(vars(mod).values()):
+            used = value.__name__ if isinstance(value, pytypes.ModuleType) else getattr(value, "__module__", None)
+            if isinstance(used, str) and used not in seen:
+                todo.append(used)
+    found = tuple(sorted(seen.items())) if module in seen else ()
+    _sources[module] = found
+    return found
+
+
+def _sources_stamp(files: tuple[tuple[str, str], ...]) -> bytes:
+    """One digest of the contents of ``files`` (numba's memoized hash of each, keyed by its
+    modification time and size, so an edited file is hashed again)."""
+    from numba.core import caching
+
+    hash_file = getattr(caching, "_hash_source_file", None)
+    digest = hashlib.sha256()
+    for name, path in files:
+        st = os.stat(path)
+        digest.update(name.encode())
+        digest.update(hash_file(path, st.st_mtime, st.st_size) if hash_file is not None
+                      else f"{st.st_mtime}:{st.st_size}".encode())
+    return digest.digest()
+
+
 def _install_cache_locator() -> None:
     # numba caches beside the source by default.  Inside site-packages those files are not
     # in the wheel's RECORD, so `pip uninstall` leaves a rocmath/__pycache__ behind, which
@@ -98,11 +142,21 @@ def _install_cache_locator() -> None:
     class RocmathCacheLocator(mixin, base):  # type: ignore[misc, valid-type]
         def __init__(self, py_func: Any, py_file: str):
             self._py_file = py_file
+            self._module = getattr(py_func, "__module__", "") or ""
             self._lineno = py_func.__code__.co_firstlineno
             self._cache_path = os.path.join(cache_dir(), CACHE_FLAVOUR, self.get_suitable_cache_subpath(py_file))
 
         def get_cache_path(self) -> str:
             return self._cache_path
+
+        def get_source_stamp(self) -> Any:
+            # numba stamps a cache entry with its function's file only: a kernel whose helper (an
+            # inlined loop, an intrinsic) lives in another file would load its old code after the
+            # helper changed.  The stamp covers every rocmath file the kernel's module uses.
+            files = _rocmath_sources(self._module)
+            if not files:
+                return super().get_source_stamp()
+            return _sources_stamp(files)
 
         @classmethod
         def from_function(cls, py_func: Any, py_file: str) -> Any:

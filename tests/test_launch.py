@@ -631,3 +631,34 @@ def test_rocmath_kernels_cache_outside_the_package(tmp_path, monkeypatch):
     assert not path.startswith(os.path.dirname(_kernels.__file__))
     monkeypatch.setenv("ROCMATH_CACHE_DIR", str(tmp_path))
     assert cache_dir() == str(tmp_path)
+
+
+def test_a_kernels_cache_stamp_covers_the_rocmath_files_its_module_uses(tmp_path, monkeypatch):
+    # numba stamps a cache entry with its function's own file: gemv (blas/_kernels_l2.py) inlines
+    # _dot_block from _kernels_l1.py, and would have loaded its old code after only that file
+    # changed.  The stamp is the contents of every rocmath file the module uses.
+    import pathlib
+    import sys
+
+    from rocmath.blas import _kernels_l1, _kernels_l2
+
+    kmod = sys.modules["rocmath.kernel"]  # (rocmath.kernel the attribute is the decorator)
+
+    files = dict(kmod._rocmath_sources(_kernels_l2.__name__))
+    assert {_kernels_l2.__name__, _kernels_l1.__name__, "rocmath.kernel"} <= set(files)
+    assert kmod._rocmath_sources("numpy") == ()
+    locator = _kernels_l2.gemv_flat.dispatcher._cache._impl.locator
+    assert type(locator).__name__ == "RocmathCacheLocator"
+    stamp = locator.get_source_stamp()
+    assert stamp == locator.get_source_stamp()
+
+    def stamp_with(text):
+        copy = tmp_path / f"l1_{len(list(tmp_path.iterdir()))}.py"
+        copy.write_text(text)
+        moved = tuple((name, str(copy) if name == _kernels_l1.__name__ else path) for name, path in files.items())
+        monkeypatch.setitem(kmod._sources, _kernels_l2.__name__, tuple(sorted(moved)))
+        return locator.get_source_stamp()
+
+    source = pathlib.Path(files[_kernels_l1.__name__]).read_text()
+    assert stamp_with(source) == stamp  # the same contents elsewhere: the same stamp
+    assert stamp_with(source + "\n# changed\n") != stamp
