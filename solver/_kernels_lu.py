@@ -512,40 +512,6 @@ def _rows8(rows):  # type: ignore[no-untyped-def]
     return (rows + 7) & -8
 
 
-@_inline
-def _pivot_row(W, t, jo, j, m):  # type: ignore[no-untyped-def]
-    """LAPACK's i?amax of rows j..m-1 of the column at W[t, jo:]: the first row of largest |re| + |im|
-    (row j when its own is NaN; other NaNs never win).  Four interleaved running maxima (rows j + 1 +
-    4q + s, then the tail in the first), each taking a row only when strictly larger, so each holds
-    the first row of its largest value; then the lanes, and row j, in row order: the scan of one
-    maximum whose next comparison waited on the last (it ran 30 % of the LU of 32 x 32 entries)."""
-    first = _cabs1(W[t, _U(jo + j)])
-    b0 = b1 = b2 = b3 = -1.0
-    p0 = p1 = p2 = p3 = m
-    i = j + 1
-    while i + 4 <= m:
-        v0, v1 = _cabs1(W[t, _U(jo + i)]), _cabs1(W[t, _U(jo + i + 1)])
-        v2, v3 = _cabs1(W[t, _U(jo + i + 2)]), _cabs1(W[t, _U(jo + i + 3)])
-        if v0 > b0:
-            b0, p0 = v0, i
-        if v1 > b1:
-            b1, p1 = v1, i + 1
-        if v2 > b2:
-            b2, p2 = v2, i + 2
-        if v3 > b3:
-            b3, p3 = v3, i + 3
-        i += 4
-    while i < m:
-        v0 = _cabs1(W[t, _U(jo + i)])
-        if v0 > b0:
-            b0, p0 = v0, i
-        i += 1
-    for b, q in ((b1, p1), (b2, p2), (b3, p3)):
-        if b > b0 or (b == b0 and q < p0):
-            b0, p0 = b, q
-    return j if first >= b0 or first != first else p0
-
-
 @_jit
 def _lu_one(W, L, P, t, S, m, n, pivot, one, sfmin):  # type: ignore[no-untyped-def]
     """LU of the entry held column-major in W[t] (columns of S >= m + 7 rows), right-looking in
@@ -561,7 +527,13 @@ def _lu_one(W, L, P, t, S, m, n, pivot, one, sfmin):  # type: ignore[no-untyped-
         for j in range(j0, lo):
             jo = j * S
             if pivot:
-                p = _pivot_row(W, t, jo, j, m)
+                p = j
+                best = _cabs1(W[t, _U(jo + j)])
+                for i in range(j + 1, m):
+                    v = _cabs1(W[t, _U(jo + i)])
+                    if v > best:
+                        best = v
+                        p = i
                 P[t, j] = p + 1
                 if p != j:
                     for c in range(n):

@@ -20,7 +20,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import numba
 import numpy as np
 import pytest
 import scipy.linalg as sl
@@ -370,35 +369,6 @@ def test_blocked_small_lu_gives_the_unblocked_bits() -> None:
                     w[j + 1:, c] -= w[j, c] * w[j + 1:, j]
                 assert ipiv[e, j] == p + 1
             assert same_bits(A[e], w)
-
-
-@numba.njit  # not cached: numba's cache would not see a change of the helper (another file)
-def _pivot_search(W, j, m):  # type: ignore[no-untyped-def]
-    return kl._pivot_row(W, 0, 0, j, m)
-
-
-@settings(max_examples=examples(60))
-@given(st.data())
-def test_pivot_search_is_the_sequential_scan(data: st.DataObject) -> None:
-    # getrf_single's pivot search runs four interleaved maxima; its row must be the one LAPACK's
-    # scan finds (take a row only when strictly larger than the best so far, starting from row j:
-    # the first row of the largest |re| + |im|, NaNs never taken past row j), ties, NaNs and
-    # infinities included, in every precision.
-    p = data.draw(st.sampled_from(SDCZ))
-    m = data.draw(st.integers(1, 40))
-    j = data.draw(st.integers(0, m - 1))
-    pool = [0.0, 1.0, -1.0, 2.0, -2.0, np.inf, -np.inf, np.nan, 0.5]
-    col = np.zeros(m, p.dtype)
-    col.real = data.draw(st.lists(st.sampled_from(pool), min_size=m, max_size=m))
-    if p.is_complex:  # (set, not added: inf * 1j would bring NaNs of its own)
-        col.imag = data.draw(st.lists(st.sampled_from(pool), min_size=m, max_size=m))
-    W = col[None, :]
-    mag = np.abs(col.real) + np.abs(col.imag)
-    best, expected = mag[j], j
-    for i in range(j + 1, m):
-        if mag[i] > best:
-            best, expected = mag[i], i
-    assert _pivot_search(W, j, m) == expected
 
 
 def test_small_lanes_give_the_one_at_a_time_bits() -> None:
