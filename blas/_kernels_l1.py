@@ -155,6 +155,7 @@ def dot(x, y, conjugate, out):  # type: ignore[no-untyped-def]
 
 @_block
 def _squares(x, s):  # type: ignore[no-untyped-def]
+    # Sum over the block of re^2 + im^2 (nrm2's first pass).
     for i in range(x.shape[0]):
         s += x[i].real * x[i].real + x[i].imag * x[i].imag
     return s
@@ -162,21 +163,16 @@ def _squares(x, s):  # type: ignore[no-untyped-def]
 
 @_block
 def _magnitudes(x, s):  # type: ignore[no-untyped-def]
+    # Sum over the block of |re| + |im| (asum, as reference scasum).
     for i in range(x.shape[0]):
         s += abs(x[i].real) + abs(x[i].imag)
     return s
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _unary_block(x, squares, s):  # type: ignore[no-untyped-def]
-    # Sum over the block of re^2 + im^2 (nrm2) or of |re| + |im| (asum, as reference scasum); one
-    # compiled loop each, as _dot_block.
-    return _squares(x, s) if squares else _magnitudes(x, s)
-
-
-@njit(nogil=True, cache=True, inline="always")
-def _unary_sums(x, squares, part):  # type: ignore[no-untyped-def]
-    # Block sums of one vector per batch entry, in the one summation order of every layout.  Inlined
+def _unary_sums(x, block, part):  # type: ignore[no-untyped-def]
+    # Block sums (``block``: _squares or _magnitudes, a loop compiled for its one sum, as
+    # _dot_block's) of one vector per batch entry, in the one summation order of every layout.  Inlined
     # into its kernels (numba's IR): its prange loops are theirs, parallel in the kernel, serial in
     # its twin.  (A parallel helper would make the twin enter a parallel region, and numba's cache
     # drops the thread pool's start from code that links a helper loaded from the cache.)
@@ -185,19 +181,18 @@ def _unary_sums(x, squares, part):  # type: ignore[no-untyped-def]
     if _contiguous(x):
         xc = _row(x, 0)
         for k in prange(nblk):
-            part[0, k] = _unary_block(xc[k * BLOCK:min(n, (k + 1) * BLOCK)], squares, part[0, k])
+            part[0, k] = block(xc[k * BLOCK:min(n, (k + 1) * BLOCK)], part[0, k])
     else:
         for t in prange(nb * nblk):
             b = t // nblk
             k = t - b * nblk
-            part[b, k] = _unary_block(np.ascontiguousarray(x[b, k * BLOCK:min(n, (k + 1) * BLOCK)]), squares,
-                                      part[b, k])
+            part[b, k] = block(np.ascontiguousarray(x[b, k * BLOCK:min(n, (k + 1) * BLOCK)]), part[b, k])
 
 
 @kernel
 def asum(x, out):  # type: ignore[no-untyped-def]
     part = np.zeros((x.shape[0], (x.shape[1] + BLOCK - 1) // BLOCK), dtype=out.dtype)
-    _unary_sums(x, False, part)
+    _unary_sums(x, _magnitudes, part)
     _combine(part, out)
 
 
@@ -226,7 +221,7 @@ def nrm2(x, safe, out):  # type: ignore[no-untyped-def]
     nb, n = x.shape
     nblk = (n + BLOCK - 1) // BLOCK
     part = np.zeros((nb, nblk), dtype=out.dtype)
-    _unary_sums(x, True, part)
+    _unary_sums(x, _squares, part)
     sums = np.zeros(nb, dtype=out.dtype)
     _combine(part, sums)
     rescale = np.zeros(nb, dtype=np.bool_)
