@@ -98,6 +98,45 @@ def _cabs1(x):  # type: ignore[no-untyped-def]
     return abs(x.real) + abs(x.imag)
 
 
+@intrinsic
+def _ordinal(typingctx, x):  # type: ignore[no-untyped-def]
+    """The bits of a float as a signed integer of its width: for x >= 0 ordered as the values, and
+    every NaN above +inf."""
+    if not isinstance(x, types.Float):
+        return None
+    ity = types.int32 if x.bitwidth == 32 else types.int64
+
+    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
+        return builder.bitcast(args[0], context.get_value_type(ity))
+
+    return ity(x), codegen
+
+
+@_inline
+def _pivot_row(W, t, o, j, m):  # type: ignore[no-untyped-def]
+    """LAPACK's i?amax over rows j..m-1 of the column at W[t, o:]: the first row of largest
+    _cabs1 (a NaN wins only at j).  The largest measure's bits come from an integer max (a vector
+    reduction; a float one would need fast-math), then a scan finds its first row: the sequential
+    search's compare-and-select chain waited on every row.  A NaN somewhere (its bits are the
+    largest) leaves the choice to the sequential search."""
+    big = _ordinal(_cabs1(W[t, _U(o + j)]))
+    for i in range(j + 1, m):
+        big = max(big, _ordinal(_cabs1(W[t, _U(o + i)])))
+    p = j
+    while _ordinal(_cabs1(W[t, _U(o + p)])) != big:
+        p += 1
+    best = _cabs1(W[t, _U(o + p)])
+    if best != best:
+        p = j
+        best = _cabs1(W[t, _U(o + j)])
+        for i in range(j + 1, m):
+            v = _cabs1(W[t, _U(o + i)])
+            if v > best:
+                best = v
+                p = i
+    return p
+
+
 @_jit
 def _load(w, A, e, r0, c0):  # type: ignore[no-untyped-def]
     # w[c, i] = A[e, r0 + i, c0 + c]: a column-major copy of a block of entry e (indexed, not
@@ -527,13 +566,7 @@ def _lu_one(W, L, P, t, S, m, n, pivot, one, sfmin):  # type: ignore[no-untyped-
         for j in range(j0, lo):
             jo = j * S
             if pivot:
-                p = j
-                best = _cabs1(W[t, _U(jo + j)])
-                for i in range(j + 1, m):
-                    v = _cabs1(W[t, _U(jo + i)])
-                    if v > best:
-                        best = v
-                        p = i
+                p = _pivot_row(W, t, jo, j, m)
                 P[t, j] = p + 1
                 if p != j:
                     for c in range(n):
