@@ -12,19 +12,38 @@ import numpy as np
 from numba import carray, njit, prange
 
 from rocmath._kernels import _voidptr
-from rocmath.kernel import kernel
+from rocmath.kernel import kernel, written
 
 BLOCK = 2048
 
 
-# Elementwise kernels: one long vector is split across threads; a batch is split by entry.
+# Elementwise kernels: one long vector is split across threads; a batch is split by entry.  A
+# single vector of unit stride is read and written through typed contiguous views (_row; written()
+# keeps numba from deleting their loops): with the stride a run-time value LLVM keeps the loop
+# scalar (daxpy of 2^20 elements: one element a turn).
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _row(a, b):  # type: ignore[no-untyped-def]
+    # Row b of a (batch, n) array whose rows are contiguous, typed as contiguous.
+    return carray(_voidptr(np.uint64(a[b].ctypes.data)), (a.shape[1],), a.dtype)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _contiguous(a):  # type: ignore[no-untyped-def]
+    return a.shape[0] == 1 and (a.shape[1] <= 1 or a.strides[1] == a.itemsize)
 
 
 @kernel
 def axpy(alpha, x, y):  # type: ignore[no-untyped-def]
     a = alpha[0]
     nb, n = y.shape
-    if nb == 1:
+    if _contiguous(x) and _contiguous(y):
+        xc, yc = _row(x, 0), _row(y, 0)
+        for i in prange(n):
+            yc[i] += a * xc[i]
+        written(yc)
+    elif nb == 1:
         x0 = x[0]
         y0 = y[0]
         for i in prange(n):
@@ -39,7 +58,12 @@ def axpy(alpha, x, y):  # type: ignore[no-untyped-def]
 def scal(alpha, x):  # type: ignore[no-untyped-def]
     a = alpha[0]
     nb, n = x.shape
-    if nb == 1:
+    if _contiguous(x):
+        xc = _row(x, 0)
+        for i in prange(n):
+            xc[i] = a * xc[i]
+        written(xc)
+    elif nb == 1:
         x0 = x[0]
         for i in prange(n):
             x0[i] = a * x0[i]
@@ -52,7 +76,12 @@ def scal(alpha, x):  # type: ignore[no-untyped-def]
 @kernel
 def copy(x, y):  # type: ignore[no-untyped-def]
     nb, n = y.shape
-    if nb == 1:
+    if _contiguous(x) and _contiguous(y):
+        xc, yc = _row(x, 0), _row(y, 0)
+        for i in prange(n):
+            yc[i] = xc[i]
+        written(yc)
+    elif nb == 1:
         x0 = x[0]
         y0 = y[0]
         for i in prange(n):
@@ -66,7 +95,15 @@ def copy(x, y):  # type: ignore[no-untyped-def]
 @kernel
 def swap(x, y):  # type: ignore[no-untyped-def]
     nb, n = y.shape
-    if nb == 1:
+    if _contiguous(x) and _contiguous(y):
+        xc, yc = _row(x, 0), _row(y, 0)
+        for i in prange(n):
+            tmp = xc[i]
+            xc[i] = yc[i]
+            yc[i] = tmp
+        written(xc)
+        written(yc)
+    elif nb == 1:
         x0 = x[0]
         y0 = y[0]
         for i in prange(n):
@@ -88,17 +125,6 @@ def swap(x, y):  # type: ignore[no-untyped-def]
 # layouts copy each block to a contiguous buffer first, so every layout sums in the same order.
 
 _block = njit(nogil=True, cache=True, error_model="numpy", fastmath={"reassoc", "contract"})
-
-
-@njit(nogil=True, cache=True, inline="always")
-def _row(a, b):  # type: ignore[no-untyped-def]
-    # Row b of a (batch, n) array whose rows are contiguous, typed as contiguous.
-    return carray(_voidptr(np.uint64(a[b].ctypes.data)), (a.shape[1],), a.dtype)
-
-
-@njit(nogil=True, cache=True, inline="always")
-def _contiguous(a):  # type: ignore[no-untyped-def]
-    return a.shape[0] == 1 and (a.shape[1] <= 1 or a.strides[1] == a.itemsize)
 
 
 @njit(nogil=True, cache=True)
@@ -283,6 +309,16 @@ def rot(x, y, c, s):  # type: ignore[no-untyped-def]
     cc = c[0]
     ss = s[0]
     nb, n = y.shape
+    if _contiguous(x) and _contiguous(y):
+        xc, yc = _row(x, 0), _row(y, 0)
+        for i in prange(n):
+            xv = xc[i]
+            yv = yc[i]
+            xc[i] = cc * xv + ss * yv
+            yc[i] = cc * yv - np.conj(ss) * xv
+        written(xc)
+        written(yc)
+        return
     for t in prange(nb * n):
         b = t // n
         i = t - b * n

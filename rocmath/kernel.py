@@ -450,6 +450,21 @@ def claim(typingctx: Any, counter: Any, count: Any) -> Any:
 
 
 @numba.extending.intrinsic
+def written(typingctx: Any, array: Any) -> Any:
+    """``written(a)`` inside a kernel, after a ``prange`` loop that stores through ``a``, a view
+    the kernel made from a raw pointer (``carray``): numba's parfor pass takes such a view for a
+    fresh array that nothing reads afterwards and deletes the loop, stores and all (a daxpy
+    through typed contiguous views left y as it was).  This use keeps it; it generates no code."""
+    if not isinstance(array, types.Array):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return context.get_dummy_value()
+
+    return types.void(array), codegen
+
+
+@numba.extending.intrinsic
 def stack_array(typingctx: Any, like: Any, dtype: Any) -> Any:
     """``stack_array(like, dtype)`` inside a kernel: an uninitialised C-contiguous array in the
     calling thread's stack frame (an LLVM ``alloca``), shaped as the nested tuple ``like``:
