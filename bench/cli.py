@@ -6,6 +6,8 @@ rocfft-bench and rocsparse-bench); ``rocmath-bench compare A B`` (or ``--compare
 revisions or configurations against each other (:mod:`rocmath.bench.compare`); ``rocmath-bench check
 BASELINE.json [CURRENT.json]`` flags regressions against saved results, recording the baseline of
 this machine when it is missing (:mod:`rocmath.bench.check`);
+``rocmath-bench profile`` samples cases with Linux perf and shows where their time goes, kernel by
+kernel and instruction by instruction (:mod:`rocmath.bench.profile`);
 ``rocmath-bench plot`` draws saved results (:mod:`rocmath.bench.plot`); ``rocmath-bench --yaml
 FILE`` runs a list of problems in one process (:mod:`rocmath.bench.problems`).
 
@@ -39,7 +41,8 @@ def _parser() -> argparse.ArgumentParser:
         epilog="other commands (each with its own --help): blas | solver | fft | sparse ARGS (rocblas-bench, "
                "rocsolver-bench, rocfft-bench and rocsparse-bench command lines); compare (or --compare) A B "
                "(two git revisions or env:NAME=VALUE configurations, interleaved); check BASELINE.json "
-               "[CURRENT.json] (regressions against saved results); plot RESULTS.json...; --yaml FILE... "
+               "[CURRENT.json] (regressions against saved results); profile (perf samples of cases, kernel by "
+               "kernel and instruction by instruction); plot RESULTS.json...; --yaml FILE... "
                "(a list of problems in one process)")
     p.add_argument("--suite", default=None, help="suite to run: quick (default), full, ...")
     p.add_argument("--filter", default=None, metavar="SUBSTRING", help="only cases whose name contains SUBSTRING")
@@ -149,6 +152,10 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None,
         from .compare import main as compare_main
 
         return compare_main(argv[1:], out=out)
+    if argv[:1] == ["profile"]:  # where a case's time goes, instruction by instruction (Linux perf)
+        from .profile import main as profile_main
+
+        return profile_main(argv[1:], out=out)
     if argv[:1] == ["--yaml"] or argv[:1] == ["yaml"]:  # a list of problems, one process
         from .problems import run_files
 

@@ -7,6 +7,10 @@ configurations) call by call:
 - ``{"op": "setup", "case": NAME, "size": SIZE}``: build the problem and run it once (the cold
   call, compilation included); answers ``{"cold_ns": ...}``;
 - ``{"op": "time"}``: one warm call of the problem set up, synchronized; ``{"ns": ...}``;
+- ``{"op": "map", "dir": PATH}``: this process's JIT code copied to files in PATH and its
+  kernels' entry addresses (:func:`rocmath.bench.profile.jit_map`);
+- ``{"op": "loop", "seconds": T}``: warm calls of the problem set up for about T seconds (while
+  ``rocmath-bench profile`` samples); ``{"calls": ..., "ns": ...}``;
 - ``{"op": "teardown"}``; ``{"op": "quit"}``.
 
 Errors are answered as ``{"error": TEXT}``; the worker goes on.
@@ -64,6 +68,14 @@ def serve(inp: TextIO, out: TextIO) -> None:
                 problem.run()
                 sync()
                 answer = {"ns": time.perf_counter_ns() - t0}
+            elif op == "map":
+                from rocmath.bench.profile import jit_map
+
+                answer = jit_map(cmd["dir"])
+            elif op == "loop":
+                from rocmath.bench.profile import loop
+
+                answer = loop(problem.run, sync, float(cmd["seconds"]))
             elif op == "teardown":
                 teardown()
                 answer = {}
