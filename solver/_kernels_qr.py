@@ -126,7 +126,7 @@ def _larfg(w, j, r0, r1, safmin):  # type: ignore[no-untyped-def]
     """LAPACK's xLARFG on alpha = w[j, r0], x = w[j, r0+1:r1]: alpha := beta (real), x := v;
     returns tau.  tau = 0 (H = I) when x = 0 and alpha is real; tiny betas are rescaled."""
     alpha = w[j, r0]
-    zero = alpha * 0
+    zero = alpha - alpha  # +0 (alpha * 0 is -0 for a negative alpha: LAPACK's tau = 0 is +0)
     xnorm = _nrm2(w, j, r0 + 1, r1)
     ar, ai = float(alpha.real), float(alpha.imag)
     if xnorm == 0.0 and ai == 0.0:

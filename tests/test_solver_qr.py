@@ -527,6 +527,19 @@ def test_larfg_zero_vector_gives_identity(handle: Any) -> None:
     solver.dlarfg(handle, 4, da, x, 1, dt)
     assert da.get()[0] == 2 and dt.get()[0] == 0
     solver.dlarfg(handle, 0, None, None, 1, None)  # quick return: nothing needed
+    # A negative real alpha too: tau is +0, as LAPACK's and rocSOLVER's (rocauxiliary_larfg.hpp
+    # sets tau = 0), not -0 (it would show in signbit, 1 / tau and bitwise comparisons).
+    for dtype, f in ((np.float64, solver.dlarfg), (np.complex128, solver.zlarfg)):
+        for n in (1, 4):
+            da, dt = rm.to_device(np.array([-2.0], dtype)), rm.to_device(np.array([7.0], dtype))
+            f(handle, n, da, rm.to_device(np.zeros(3, dtype)), 1, dt)
+            assert da.get()[0] == -2 and dt.get()[0] == 0
+            assert not np.signbit(dt.get().view(np.float64)).any(), (dtype, n)
+    a = np.asfortranarray([[-2.0, 1.0], [0.0, 3.0], [0.0, 4.0]])
+    da, dt = rm.to_device(a), rm.to_device(np.full(2, 9.0))
+    solver.dgeqrf(handle, 3, 2, da, 3, dt)
+    ref = lapack.dgeqrf(a)[1]
+    assert np.array_equal(dt.get(), ref) and not np.signbit(dt.get()[0]) and not np.signbit(ref[0])
 
 
 @pytest.mark.parametrize("p", SDCZ)
