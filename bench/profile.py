@@ -43,7 +43,7 @@ from typing import Any, TextIO
 from .compare import Side, _ask
 from .registry import default_registry, discover
 
-__all__ = ["Attribution", "attribute", "disassemble", "hot_windows", "jit_map", "main", "parse_samples"]
+__all__ = ["Attribution", "attribute", "demangle", "disassemble", "hot_windows", "jit_map", "main", "parse_samples"]
 
 #: The ``perf`` event: a timer, available without hardware performance counters.
 EVENT = "cpu-clock"
@@ -69,6 +69,15 @@ def jit_map(directory: str) -> dict[str, Any]:
             with open(path, "wb") as f:
                 f.write(ctypes.string_at(lo, hi - lo))
             regions.append([lo, hi, path])
+    symbols = []
+    with contextlib.suppress(Exception):  # numba's engine: internals, read while they hold
+        from numba.core.registry import cpu_target
+
+        engine = cpu_target.target_context.codegen()._engine
+        for mangled in list(engine._defined_symbols):
+            name = demangle(mangled)
+            if not name.startswith(("NumbaEnv.", ".const")):  # data, not code
+                symbols.append([name, int(engine.get_function_address(mangled))])
     kernels = []
     for obj in gc.get_objects():
         if not isinstance(obj, Dispatcher):
@@ -79,7 +88,29 @@ def jit_map(directory: str) -> dict[str, Any]:
                 address = cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
                 if address:
                     kernels.append([name, int(address)])
-    return {"pid": os.getpid(), "regions": regions, "kernels": kernels}
+    return {"pid": os.getpid(), "regions": regions, "kernels": kernels, "symbols": symbols}
+
+
+def demangle(symbol: str) -> str:
+    """A numba symbol (``_ZN7rocmath4blas11_kernels_l13dotB2v1...E5Array...``) as a dotted name
+    (``rocmath.blas._kernels_l1.dot``); other symbols as they are."""
+    if not symbol.startswith("_ZN"):
+        return symbol
+    i, parts = 3, []
+    while i < len(symbol) and symbol[i].isdigit():
+        j = i
+        while symbol[j].isdigit():
+            j += 1
+        n = int(symbol[i:j])
+        parts.append(symbol[j:j + n])
+        i = j + n
+        while i + 1 < len(symbol) and symbol[i] == "B" and symbol[i + 1].isdigit():  # ABI tags
+            j = i + 1
+            while symbol[j].isdigit():
+                j += 1
+            i = j + int(symbol[i + 1:j])
+    # numba writes characters a name cannot hold as _XX (hex): <dynamic> is _3cdynamic_3e
+    return re.sub(r"_([0-9a-f]{2})", lambda m: chr(int(m.group(1), 16)), ".".join(parts))
 
 
 def loop(run: Any, sync: Any, seconds: float) -> dict[str, Any]:
@@ -127,26 +158,65 @@ def _region_names(regions: Sequence[Sequence[Any]], kernels: Sequence[Sequence[A
         i = bisect.bisect_right(starts, address) - 1
         if i >= 0 and address < regions[i][1]:
             held.setdefault(regions[i][0], set()).add(name)
-    return {r[0]: " + ".join(sorted(held[r[0]])) if r[0] in held else f"jit code at {r[0]:#x}" for r in regions}
+    return {r[0]: " + ".join(sorted(held[r[0]])) if r[0] in held else f"code at {r[0]:#x}" for r in regions}
+
+
+def _function_labels(symbols: Sequence[Sequence[Any]], regions: Sequence[Sequence[Any]]) -> list[tuple[int, str]]:
+    """``(address, label)`` of the JIT functions in ``regions`` (sorted), in address order: a
+    parallel body (numba's parfor gufunc) takes the name of the function before it in its region
+    (the kernel it was made from, compiled into the same object); wrappers are marked as such."""
+    starts = [r[0] for r in regions]
+    out: list[tuple[int, str]] = []
+    owner, region = None, -1
+    for address, name in sorted((int(a), str(n)) for n, a in symbols):
+        i = bisect.bisect_right(starts, address) - 1
+        if i < 0 or address >= regions[i][1]:
+            continue
+        if i != region:
+            owner, region = None, i
+        kind = ""
+        if name.startswith("__gufunc__."):  # the loop numba's threads run, the body inlined in it
+            name = demangle(name.split(".", 1)[1])
+        elif name.startswith(("cpython.", "cfunc.")):
+            prefix, name = name.split(".", 1)
+            kind, name = f" [{prefix} wrapper]", demangle(name)
+        if ".__numba_parfor_gufunc_" in name:
+            base = f"{owner} [parallel body]" if owner else f"parallel body {name.rsplit('_', 1)[-1]}"
+        else:
+            base = name.removeprefix("rocmath.")
+            if not kind:
+                owner = base
+        out.append((address, base + kind))
+    return out
 
 
 def attribute(samples: Sequence[tuple[int, str]], regions: Sequence[Sequence[Any]],
-              kernels: Sequence[Sequence[Any]]) -> Attribution:
-    """Attribute ``samples`` (:func:`parse_samples`) to kernels (by the worker's ``regions`` and
-    ``kernels``, :func:`jit_map`) and to the object files perf named."""
+              kernels: Sequence[Sequence[Any]], symbols: Sequence[Sequence[Any]] = ()) -> Attribution:
+    """Attribute ``samples`` (:func:`parse_samples`) to JIT functions (by the worker's ``symbols``:
+    the function at or before the sample in its region) or, without a symbol, to the kernel whose
+    entry the region holds (``regions``, ``kernels``: :func:`jit_map`), and the others to the
+    object files perf named."""
     regions = sorted(regions)
     starts = [r[0] for r in regions]
     names = _region_names(regions, kernels)
+    functions = _function_labels(symbols, regions)
+    addresses = [a for a, _ in functions]
     places: Counter[str] = Counter()
     by_region: dict[int, Counter[int]] = {}
+    per_region: dict[int, Counter[str]] = {}
     for ip, dso in samples:
         i = bisect.bisect_right(starts, ip) - 1
         if i >= 0 and ip < regions[i][1]:
             lo = regions[i][0]
-            places[f"kernel {names[lo]}"] += 1
+            f = bisect.bisect_right(addresses, ip) - 1
+            label = functions[f][1] if f >= 0 and functions[f][0] >= lo else names[lo]
+            places[f"jit {label}"] += 1
             by_region.setdefault(lo, Counter())[ip] += 1
+            per_region.setdefault(lo, Counter())[label] += 1
         else:
             places[os.path.basename(dso) if dso.startswith("/") else dso or "[unknown]"] += 1
+    for lo, labels in per_region.items():  # a region is named by its busiest function
+        names[lo] = labels.most_common(1)[0][0]
     return Attribution(len(samples), places, names, by_region)
 
 
@@ -215,7 +285,7 @@ def _report(out: TextIO, label: str, answer: dict[str, Any], mapping: dict[str, 
     for lo, counts in busiest:
         share = 100 * sum(counts.values()) / att.total
         code = disassemble(paths[lo], lo)
-        out.write(f"\n  hottest instructions of {att.region_of[lo]} ({share:.1f}% of the samples; "
+        out.write(f"\n  hottest instructions in the code of {att.region_of[lo]} ({share:.1f}% of the samples; "
                   "% of all samples):\n")
         if not code:
             out.write("    (no disassembly: objdump missing or this machine unknown to it)\n")
@@ -251,7 +321,8 @@ def profile(cases: list[tuple[str, Any]], seconds: float, frequency: int, kernel
                 status = 1
                 continue
             script = subprocess.run([perf, "script", "-i", data, "-F", "ip,dso"], capture_output=True, text=True)
-            att = attribute(parse_samples(script.stdout), mapping["regions"], mapping["kernels"])
+            att = attribute(parse_samples(script.stdout), mapping["regions"], mapping["kernels"],
+                            mapping.get("symbols", ()))
             _report(out, label, answer, mapping, att, kernels, top, frequency)
             _ask(worker, op="teardown")
             out.flush()

@@ -35,10 +35,35 @@ def test_attribute_names_regions_by_the_kernels_they_hold() -> None:
                (0x3010, "[unknown]"), (0x5004, "[unknown]"), (0xFFFF0000, "[kernel.kallsyms]"), (0x10, "")]
     att = prof.attribute(samples, regions, kernels)
     assert att.total == len(samples)
-    assert att.places == Counter({"kernel blas.axpy": 3, "libgomp.so.1": 1, "kernel solver.x + solver.y": 1,
-                                  "kernel jit code at 0x5000": 1, "[kernel.kallsyms]": 1, "[unknown]": 1})
+    assert att.places == Counter({"jit blas.axpy": 3, "libgomp.so.1": 1, "jit solver.x + solver.y": 1,
+                                  "jit code at 0x5000": 1, "[kernel.kallsyms]": 1, "[unknown]": 1})
     assert att.by_region[0x1000] == Counter({0x1FFF: 2, 0x1000: 1})
     assert set(att.by_region) == {0x1000, 0x3000, 0x5000}
+
+
+def test_demangle_reads_numba_symbols() -> None:
+    dot = ("_ZN7rocmath4blas11_kernels_l13dotB2v1B82c8tJTC_2fWQAliW1xhDEoYAxrEIAdo6iigpXeou3ClblRpYPqGGYoUJbZgpwBd"
+           "VARTjpTaIdYCAA_3d_3dE5ArrayIdLi2E1A7mutable7alignedE")
+    assert prof.demangle(dot) == "rocmath.blas._kernels_l1.dot"
+    assert prof.demangle("_ZN13_3cdynamic_3e36__numba_parfor_gufunc_0x7fb12b903250B3v23E5ArrayIyLi1E") == \
+        "<dynamic>.__numba_parfor_gufunc_0x7fb12b903250"
+    assert prof.demangle("NRT_decref") == "NRT_decref"
+
+
+def test_attribute_names_functions_by_symbol() -> None:
+    regions = [[0x1000, 0x3000, "a"], [0x5000, 0x6000, "b"]]
+    symbols = [["rocmath.blas._kernels_l1.dot", 0x1000], ["cpython.rocmath.blas._kernels_l1.dot", 0x1400],
+               ["<dynamic>.__numba_parfor_gufunc_0x7fb1", 0x1800],
+               ["__gufunc__._ZN13_3cdynamic_3e36__numba_parfor_gufunc_0x7fb1B3v23E5ArrayIyLi1E", 0x1C00],
+               ["rocmath.blas._kernels_l1._combine", 0x2800],
+               ["<dynamic>.__numba_parfor_gufunc_0x7fb2", 0x5100]]
+    samples = [(0x1004, "[unknown]"), (0x1500, "[unknown]"), (0x1900, "[unknown]"), (0x1C01, "[unknown]"),
+               (0x2900, "[unknown]"), (0x5000, "[unknown]"), (0x5200, "[unknown]")]
+    att = prof.attribute(samples, regions, [["blas._kernels_l1.dot", 0x1000]], symbols)
+    assert att.places == Counter({"jit blas._kernels_l1.dot": 1, "jit blas._kernels_l1.dot [cpython wrapper]": 1,
+                                  "jit blas._kernels_l1.dot [parallel body]": 2, "jit blas._kernels_l1._combine": 1,
+                                  "jit code at 0x5000": 1, "jit parallel body 0x7fb2": 1})
+    assert att.region_of[0x1000] == "blas._kernels_l1.dot [parallel body]"
 
 
 def test_hot_windows_merge_overlaps_in_address_order() -> None:
@@ -73,6 +98,7 @@ def test_jit_map_finds_a_kernels_code(tmp_path: os.PathLike[str]) -> None:
         assert hi > lo and os.path.getsize(path) == hi - lo
     entries = [a for name, a in mapping["kernels"] if name == "blas._kernels_l1.copy"]
     assert entries
+    assert any(name == "rocmath.blas._kernels_l1.copy" for name, _ in mapping["symbols"])
     assert any(lo <= a < hi for a in entries for lo, hi, _ in mapping["regions"])
 
 
@@ -102,6 +128,6 @@ def test_profile_of_a_case_names_its_kernel() -> None:
     assert prof.main(["--filter", "blas.axpy_d", "--seconds", "0.5", "--top", "3"], out=out) == 0
     text = out.getvalue()
     assert "blas.axpy_d [" in text and "calls in" in text
-    assert "kernel blas._kernels_l1.axpy" in text
+    assert "jit blas._kernels_l1.axpy" in text
     if shutil.which("objdump") and platform.machine() in ("x86_64", "AMD64"):
-        assert "hottest instructions of blas._kernels_l1.axpy" in text
+        assert "hottest instructions in the code of blas._kernels_l1.axpy" in text
