@@ -11,9 +11,10 @@ from numba.extending import intrinsic
 from .kernel import kernel
 
 
-@kernel
+@kernel(contiguous=True)
 def fill_flat(out, value):  # type: ignore[no-untyped-def]
-    # Contiguous 1-D view of the destination; one prange chunk per thread.
+    # Contiguous 1-D view of the destination (typed so: with the stride a run-time value the
+    # stores stayed scalar, one element a turn); one prange chunk per thread.
     for i in prange(out.shape[0]):
         out[i] = value
 
