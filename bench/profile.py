@@ -78,17 +78,33 @@ def jit_map(directory: str) -> dict[str, Any]:
             name = demangle(mangled)
             if not name.startswith(("NumbaEnv.", ".const")):  # data, not code
                 symbols.append([name, int(engine.get_function_address(mangled))])
-    kernels = []
+    kernels, owners = [], {}
     for obj in gc.get_objects():
         if not isinstance(obj, Dispatcher):
             continue
-        name = f"{obj.py_func.__module__}.{obj.py_func.__qualname__}".removeprefix("rocmath.")
-        for cres in list(obj.overloads.values()):
-            with contextlib.suppress(Exception):  # an overload without code of its own
+        with contextlib.suppress(Exception):  # a dispatcher being torn down, an overload without code
+            name = f"{obj.py_func.__module__}.{obj.py_func.__qualname__}".removeprefix("rocmath.")
+            for cres in list(obj.overloads.values()):
                 address = cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
                 if address:
                     kernels.append([name, int(address)])
-    return {"pid": os.getpid(), "regions": regions, "kernels": kernels, "symbols": symbols}
+                for fn in _library_functions(cres.library):  # its parallel bodies, when compiled here
+                    owners.setdefault(fn, name)
+    return {"pid": os.getpid(), "regions": regions, "kernels": kernels, "symbols": symbols, "owners": owners}
+
+
+def _library_functions(library: Any, seen: set[int] | None = None) -> list[str]:
+    """The demangled names of the functions a code library and the libraries it links define
+    (none for a library loaded from the cache: its module is gone, only its object code is kept)."""
+    seen = set() if seen is None else seen
+    if id(library) in seen:
+        return []
+    seen.add(id(library))
+    module = getattr(library, "_final_module", None)
+    names = [demangle(f.name) for f in module.functions if not f.is_declaration] if module is not None else []
+    for linked in getattr(library, "_linking_libraries", ()):
+        names += _library_functions(linked, seen)
+    return names
 
 
 def demangle(symbol: str) -> str:
@@ -161,10 +177,14 @@ def _region_names(regions: Sequence[Sequence[Any]], kernels: Sequence[Sequence[A
     return {r[0]: " + ".join(sorted(held[r[0]])) if r[0] in held else f"code at {r[0]:#x}" for r in regions}
 
 
-def _function_labels(symbols: Sequence[Sequence[Any]], regions: Sequence[Sequence[Any]]) -> list[tuple[int, str]]:
+def _function_labels(symbols: Sequence[Sequence[Any]], regions: Sequence[Sequence[Any]],
+                     owners: dict[str, str] | None = None) -> list[tuple[int, str]]:
     """``(address, label)`` of the JIT functions in ``regions`` (sorted), in address order: a
-    parallel body (numba's parfor gufunc) takes the name of the function before it in its region
-    (the kernel it was made from, compiled into the same object); wrappers are marked as such."""
+    parallel body (numba's parfor gufunc) takes the name of its kernel (``owners``: the kernels
+    compiled in the process, by the functions their libraries define), else of the function
+    before it in its region (a kernel loaded from the cache comes in one object with its
+    bodies, itself first); wrappers are marked as such."""
+    owners = owners or {}
     starts = [r[0] for r in regions]
     out: list[tuple[int, str]] = []
     owner, region = None, -1
@@ -181,7 +201,8 @@ def _function_labels(symbols: Sequence[Sequence[Any]], regions: Sequence[Sequenc
             prefix, name = name.split(".", 1)
             kind, name = f" [{prefix} wrapper]", demangle(name)
         if ".__numba_parfor_gufunc_" in name:
-            base = f"{owner} [parallel body]" if owner else f"parallel body {name.rsplit('_', 1)[-1]}"
+            mine = owners.get(name, owner)
+            base = f"{mine} [parallel body]" if mine else f"parallel body {name.rsplit('_', 1)[-1]}"
         else:
             base = name.removeprefix("rocmath.")
             if not kind:
@@ -191,7 +212,8 @@ def _function_labels(symbols: Sequence[Sequence[Any]], regions: Sequence[Sequenc
 
 
 def attribute(samples: Sequence[tuple[int, str]], regions: Sequence[Sequence[Any]],
-              kernels: Sequence[Sequence[Any]], symbols: Sequence[Sequence[Any]] = ()) -> Attribution:
+              kernels: Sequence[Sequence[Any]], symbols: Sequence[Sequence[Any]] = (),
+              owners: dict[str, str] | None = None) -> Attribution:
     """Attribute ``samples`` (:func:`parse_samples`) to JIT functions (by the worker's ``symbols``:
     the function at or before the sample in its region) or, without a symbol, to the kernel whose
     entry the region holds (``regions``, ``kernels``: :func:`jit_map`), and the others to the
@@ -199,7 +221,7 @@ def attribute(samples: Sequence[tuple[int, str]], regions: Sequence[Sequence[Any
     regions = sorted(regions)
     starts = [r[0] for r in regions]
     names = _region_names(regions, kernels)
-    functions = _function_labels(symbols, regions)
+    functions = _function_labels(symbols, regions, owners)
     addresses = [a for a, _ in functions]
     places: Counter[str] = Counter()
     by_region: dict[int, Counter[int]] = {}
@@ -322,7 +344,7 @@ def profile(cases: list[tuple[str, Any]], seconds: float, frequency: int, kernel
                 continue
             script = subprocess.run([perf, "script", "-i", data, "-F", "ip,dso"], capture_output=True, text=True)
             att = attribute(parse_samples(script.stdout), mapping["regions"], mapping["kernels"],
-                            mapping.get("symbols", ()))
+                            mapping.get("symbols", ()), mapping.get("owners"))
             _report(out, label, answer, mapping, att, kernels, top, frequency)
             _ask(worker, op="teardown")
             out.flush()

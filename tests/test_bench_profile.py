@@ -64,6 +64,9 @@ def test_attribute_names_functions_by_symbol() -> None:
                                   "jit blas._kernels_l1.dot [parallel body]": 2, "jit blas._kernels_l1._combine": 1,
                                   "jit code at 0x5000": 1, "jit parallel body 0x7fb2": 1})
     assert att.region_of[0x1000] == "blas._kernels_l1.dot [parallel body]"
+    # compiled in the process, a body is named after the kernel whose library defines it
+    owned = prof.attribute(samples, regions, [], symbols, {"<dynamic>.__numba_parfor_gufunc_0x7fb2": "blas.nrm2"})
+    assert owned.places["jit blas.nrm2 [parallel body]"] == 1
 
 
 def test_hot_windows_merge_overlaps_in_address_order() -> None:
