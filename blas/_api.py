@@ -10,8 +10,10 @@ makes the public function, so each public name is one visible line::
     daxpy_strided_batched = bind(AXPY, D, STRIDED)
 
 Every public function runs the same steps, as rocBLAS's ``*_impl`` do: check the
-handle; answer a device-memory size query; log (before validation, so invalid calls
-are logged too); then the routine's own argument check, quick return and launch.
+handle; answer a device-memory size query (at once, or, for the routines of
+:data:`QUERY_AFTER_CHECKS`, after the body's own checks); log (before validation, so
+invalid calls are logged too); then the routine's own argument check, quick return and
+launch.
 """
 
 from __future__ import annotations
@@ -58,6 +60,22 @@ class Flavour(enum.Enum):
 PLAIN, BATCHED, STRIDED = Flavour.PLAIN, Flavour.BATCHED, Flavour.STRIDED
 
 
+#: Routines (by name) that rocBLAS lets check their arguments before answering a size query,
+#: and where it then answers: ``"pointers"``, after the enum and size checks and the size
+#: quick returns, before any pointer or scalar is looked at (rocblas_trmv.hpp,
+#: rocblas_tpmv.hpp, rocblas_trsv.hpp, rocblas_hemv_symv.hpp, rocblas_trsm.hpp);
+#: ``"operands"``, after the pointer checks too (rocblas_tbmv_imp.hpp).  Every other routine
+#: answers at once, before any check (RETURN_ZERO_DEVICE_MEMORY_SIZE_IF_QUERIED; the
+#: reductions and gemv with their workspace from the raw sizes).
+QUERY_AFTER_CHECKS = {"trmv": "pointers", "tpmv": "pointers", "trsv": "pointers", "symv": "pointers",
+                      "hemv": "pointers", "trsm": "pointers", "tbmv": "operands"}
+
+
+class _QueryAnswer(BaseException):
+    """Raised in a body, during a size query, where rocBLAS answers it.  A BaseException so
+    that no ``except Exception`` in a body takes it for an error."""
+
+
 @dataclass(frozen=True)
 class Routine:
     """A rocBLAS routine, written once.
@@ -77,7 +95,8 @@ class Routine:
         The output parameter of reductions: optional in Python (host pointer mode returns
         the value), and ``batch_count`` goes before it, as in rocBLAS.
     workspace
-        Bytes of workspace the call needs (for size queries); None: none.
+        Bytes of workspace the call needs (for size queries), or a tuple of buffer sizes
+        (each rounded up on its own, as rocBLAS does); None: none.
     summary
         One line for the docstring of every bound name.
     """
@@ -87,7 +106,7 @@ class Routine:
     arrays: dict[str, str]
     impl: Callable[[Call], Any]
     result: str | None = None
-    workspace: Callable[[Call], int] | None = None
+    workspace: Callable[[Call], int | tuple[int, ...]] | None = None
     summary: str = ""
     stride_names: dict[str, str] = field(default_factory=dict)
     optional: tuple[str, ...] = ()  # outputs a host-mode caller may leave out (they are returned)
@@ -123,6 +142,19 @@ class Call(Arguments):
         self.flavour = flavour
         self.result_host: np.ndarray | None = None  # a reduction's host staging array
 
+    @property
+    def querying(self) -> bool:
+        """Whether this call runs during a device-memory size query (only the routines of
+        :data:`QUERY_AFTER_CHECKS` run their body then)."""
+        return self.handle.is_device_memory_size_query()
+
+    def _query_point(self, operand: bool) -> None:
+        """During a size query, stop the body where rocBLAS answers the query: at the first look at
+        a pointer or scalar, or (``"operands"`` routines) at the first operand or launch."""
+        at = QUERY_AFTER_CHECKS.get(self.routine.name)
+        if at is not None and (operand or at == "pointers") and self.querying:
+            raise _QueryAnswer
+
     def enum(self, name: str, cls: Any, allowed: tuple[Any, ...] | None = None) -> Any:
         return as_enum(cls, self.values[name], name, self.index(name), allowed)
 
@@ -136,6 +168,7 @@ class Call(Arguments):
         return RocblasInvalidSizeError(why, arg=name, index=self.index(name))
 
     def invalid_pointer(self, name: str, why: str = "null pointer") -> RocblasInvalidPointerError:
+        self._query_point(False)
         return RocblasInvalidPointerError(why, arg=name, index=self.index(name))
 
     def batches(self) -> int:
@@ -156,9 +189,11 @@ class Call(Arguments):
     def is_missing(self, name: str) -> bool:
         """A null scalar: None in host pointer mode, where 0 is a value (``alpha=0``), and
         None or a 0 pointer in device pointer mode."""
+        self._query_point(False)
         return self.values[name] is None if self.host_mode else self.is_null(name)
 
     def is_null(self, name: str) -> bool:
+        self._query_point(False)
         value = self.values[name]
         if value is None:
             return True
@@ -189,6 +224,7 @@ class Call(Arguments):
 
         A negative increment follows reference BLAS: the pointer is the lowest address and
         element 0 is the last one."""
+        self._query_point(True)
         offset = (n - 1) * -inc if inc < 0 and n > 0 else 0
         return BatchOperand(self.ptr(name), np.dtype(dtype or self.dtype), (n,), (inc,), self.batch_count,
                             self.stride(name), self.flavour is BATCHED, offset, writable, name,
@@ -201,6 +237,7 @@ class Call(Arguments):
     def matrix(self, name: str, rows: int, cols: int, ld: int, *, writable: bool = False,
                dtype: Any = None) -> BatchOperand:
         """A column-major ``rows x cols`` matrix argument with leading dimension ``ld``."""
+        self._query_point(True)
         return BatchOperand(self.ptr(name), np.dtype(dtype or self.dtype), (rows, cols), (1, ld), self.batch_count,
                             self.stride(name), self.flavour is BATCHED, 0, writable, name, self._compute(dtype),
                             self.values[name])
@@ -208,6 +245,7 @@ class Call(Arguments):
     def scalar(self, name: str, dtype: Any = None) -> Any:
         """A scalar argument for the kernel: a 1-element host array in host pointer mode, a
         device view read when the kernel runs in device mode.  None is invalid_pointer."""
+        self._query_point(True)
         dt = np.dtype(dtype or self.precision.compute_dtype)
         if self.is_missing(name):
             raise self.invalid_pointer(name)
@@ -225,6 +263,7 @@ class Call(Arguments):
     def host_scalar(self, name: str, dtype: Any = None) -> Any:
         """The scalar's value on the host, for quick-return rules: read directly in host mode;
         None in device mode (rocBLAS only applies value rules to host scalars)."""
+        self._query_point(True)
         if not self.host_mode or self.is_missing(name):
             return None
         dt = np.dtype(dtype or self.precision.compute_dtype)
@@ -232,6 +271,7 @@ class Call(Arguments):
 
     def read_scalar(self, name: str, dtype: Any = None) -> Any:
         """The scalar's value, copied back synchronously in device mode (as rocBLAS gemm does)."""
+        self._query_point(True)
         if self.host_mode:
             return self.host_scalar(name, dtype)
         unreplayable()  # the call depends on device data
@@ -250,6 +290,7 @@ class Call(Arguments):
         ``triangles`` maps ``id(arg)`` of a matrix operand to ``(upper, unit_diagonal)``: only
         that triangle is in the routine's data, and only it is scanned by check-numerics (the
         other one may hold anything, as in rocBLAS)."""
+        self._query_point(True)
         if not bytes:
             # The operands' bytes: what decides that a small launch runs inline on one thread.
             bytes = float(sum(a.dtype.itemsize * a.batch_count * int(math.prod(a.shape))
@@ -266,6 +307,7 @@ class Call(Arguments):
     def results(self, count: int, dtype: Any) -> tuple[Any, np.ndarray | None]:
         """Where a reduction writes its ``count`` results: a host staging array in host mode
         (returned to the caller after the call), the ``result`` device pointer in device mode."""
+        self._query_point(True)
         dt = np.dtype(dtype)
         name = self.routine.result
         assert name is not None
@@ -291,6 +333,26 @@ class Call(Arguments):
         if isinstance(user, np.ndarray):  # a host result buffer given, as in C
             user.reshape(-1)[: host.size] = host
         return host[0] if self.flavour is PLAIN else host
+
+
+def _size_query(c: Call) -> RocblasStatus:
+    """A call during a device-memory size query: size_increased or size_unchanged, as rocBLAS.
+
+    A routine of :data:`QUERY_AFTER_CHECKS` first runs its body up to where rocBLAS answers:
+    invalid arguments raise as outside a query, and a quick return answers size_unchanged
+    (or the status the body returns).  Nothing is launched."""
+    routine = c.routine
+    if routine.name in QUERY_AFTER_CHECKS:
+        try:
+            status = routine.impl(c)
+        except _QueryAnswer:
+            pass
+        else:
+            return status if isinstance(status, RocblasStatus) else RocblasStatus.size_unchanged
+    need = routine.workspace(c) if routine.workspace is not None else 0
+    status = c.handle.size_query(*(need if isinstance(need, tuple) else (need,)))
+    assert status is not None
+    return status
 
 
 def _host_results(host: np.ndarray, precision: Precision) -> np.ndarray:
@@ -429,11 +491,7 @@ def bind(routine: Routine, precision: Precision, flavour: Flavour = PLAIN, *, pr
         values = bind_arguments(fname, names, args, kwargs, optional)
         handle = check_handle(values["handle"])
         if handle.is_device_memory_size_query():
-            need = 0
-            if routine.workspace is not None:
-                need = routine.workspace(Call(fname, routine, precision, flavour, names, values))
-            status = handle.size_query(need) if need else RocblasStatus.size_unchanged
-            return status
+            return _size_query(Call(fname, routine, precision, flavour, names, values))
         if handle.layer_mode:
             _log(handle, fname, names, values)
             if handle.layer_mode & LayerMode.log_profile:

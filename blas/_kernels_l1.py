@@ -330,7 +330,8 @@ def rot(x, y, c, s):  # type: ignore[no-untyped-def]
 
 @kernel
 def rotm(x, y, param):  # type: ignore[no-untyped-def]
-    # param[b] = (flag, h11, h21, h12, h22); flag -2 is the identity, 0 and 1 imply entries.
+    # param[b] = (flag, h11, h21, h12, h22); flag -2 is the identity, any other negative flag
+    # the full H (as rocblas_rotm_kernels.hpp and reference BLAS), 0 and the rest imply entries.
     nb, n = y.shape
     for t in prange(nb * n):
         b = t // n
@@ -338,7 +339,7 @@ def rotm(x, y, param):  # type: ignore[no-untyped-def]
         flag = param[b, 0]
         if flag == -2.0:
             continue
-        if flag == -1.0:
+        if flag < 0.0:
             h11, h21, h12, h22 = param[b, 1], param[b, 2], param[b, 3], param[b, 4]
         elif flag == 0.0:
             h11, h21, h12, h22 = 1.0, param[b, 2], param[b, 3], 1.0
@@ -364,14 +365,14 @@ def rotg(a, b, c, s):  # type: ignore[no-untyped-def]
             a[e, 0] = 0.0
             b[e, 0] = 0.0
             continue
-        r = scale * np.sqrt((av / scale) ** 2 + (bv / scale) ** 2)
-        r = r if roe >= 0 else -r
+        r = np.copysign(scale * np.sqrt((av / scale) ** 2 + (bv / scale) ** 2), roe)
         cv = av / r
         sv = bv / r
+        # Two separate tests, as rocblas_rotg_calc: with a NaN in a or b neither holds, z stays 1.
         z = 1.0
         if abs(av) > abs(bv):
             z = sv
-        elif cv != 0.0:
+        if abs(bv) >= abs(av) and cv != 0.0:
             z = 1.0 / cv
         c[e, 0] = cv
         s[e, 0] = sv

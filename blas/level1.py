@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 import rocmath
+from rocmath.errors import RocblasNotImplementedError
 from rocmath.precision import BF16, C, D, H, S, Z
 
 from . import _kernels_l1 as k
@@ -53,9 +54,12 @@ def _scal(c: Call, real_alpha: bool = False) -> None:
     n, incx = c.int("n"), c.int("incx")
     if n <= 0 or incx <= 0 or c.batches() <= 0:
         return
-    alpha = c.scalar("alpha", c.precision.real.dtype if real_alpha else None)
+    real = c.precision.real.dtype if real_alpha else None
+    alpha = c.scalar("alpha", real)
     if c.is_null("x"):
         raise c.invalid_pointer("x")
+    if c.host_scalar("alpha", real) == 1:  # rocBLAS's quick return, before check-numerics (rocblas_scal_imp.hpp)
+        return
     x = c.vector("x", n, incx, writable=True)
     c.launch(k.scal, alpha, x, flops=n * c.batch_count * (1 if not c.precision.is_complex else 6 - 4 * real_alpha),
              bytes=2 * c.precision.itemsize * n * c.batch_count)
@@ -100,12 +104,15 @@ def _dot(c: Call, conjugate: bool = False) -> Any:
     n, incx, incy = c.int("n"), c.int("incx"), c.int("incy")
     count = max(c.batches(), 0)
     result = c.routine.result or "result"
-    if not c.host_mode and c.is_null(result):
-        raise c.invalid_pointer(result)
-    if n <= 0 or count == 0:
+    if count == 0:  # the batched forms return before they look at the result pointer
+        return _zero_results(c, 0, c.dtype) if c.host_mode else None
+    device_result_null = not c.host_mode and c.is_null(result)
+    if n <= 0:
+        if device_result_null:
+            raise c.invalid_pointer(result)
         return _zero_results(c, count, c.dtype)
-    if c.is_null("x") or c.is_null("y"):
-        raise c.invalid_pointer("x" if c.is_null("x") else "y")
+    if c.is_null("x") or c.is_null("y") or device_result_null:
+        raise c.invalid_pointer("x" if c.is_null("x") else "y" if c.is_null("y") else result)
     x, y = c.vector("x", n, incx), c.vector("y", n, incy)
     out, host = c.results(count, c.dtype)
     task = c.launch(k.dot, x, y, conjugate, out, flops=2 * n * count * (4 if c.precision.is_complex else 1),
@@ -113,13 +120,32 @@ def _dot(c: Call, conjugate: bool = False) -> Any:
     return c.finish_results(task, host)
 
 
+def _reduction_bytes(c: Call, block: int, item: int, n_only: bool = False) -> int:
+    """rocBLAS's reduction workspace, computed before any check: ``item`` bytes per block of
+    ``block`` elements and one more, per batch entry (rocblas_reduction_workspace_size,
+    rocblas_single_pass_reduction_workspace_size: rocblas_reduction.hpp); none for an empty
+    problem (``n <= 0``, ``incx <= 0`` unless ``n_only``, ``batch_count <= 0``)."""
+    n, count = c.int("n"), c.batches()
+    if n <= 0 or count <= 0 or (not n_only and c.int("incx") <= 0):
+        return 0
+    return item * ((n - 1) // block + 2) * count
+
+
+def _dot_bytes(c: Call) -> int:
+    # ROCBLAS_DOT_NB (512) times the elements per thread (8, 4, 2 for 2-, 4-, 8+-byte types),
+    # partial sums in the type of the result (float for bfloat16): rocblas_dot_imp.hpp, rocblas_dot.hpp
+    size = c.precision.itemsize
+    per_thread = 2 if size >= 8 else 4 if size >= 4 else 8
+    return _reduction_bytes(c, 512 * per_thread, 4 if c.precision is BF16 else size, n_only=True)
+
+
 _DOT_PARAMS = ("n", "x", "incx", "y", "incy", "result")
-DOT = Routine("dot", _DOT_PARAMS, {"x": "incx", "y": "incy"}, _dot, result="result",
+DOT = Routine("dot", _DOT_PARAMS, {"x": "incx", "y": "incy"}, _dot, result="result", workspace=_dot_bytes,
               summary="result := x . y (returned in host pointer mode).")
-DOTU = Routine("dotu", _DOT_PARAMS, {"x": "incx", "y": "incy"}, _dot, result="result",
+DOTU = Routine("dotu", _DOT_PARAMS, {"x": "incx", "y": "incy"}, _dot, result="result", workspace=_dot_bytes,
                summary="result := x . y, unconjugated (returned in host pointer mode).")
 DOTC = Routine("dotc", _DOT_PARAMS, {"x": "incx", "y": "incy"}, partial(_dot, conjugate=True), result="result",
-               summary="result := conj(x) . y (returned in host pointer mode).")
+               workspace=_dot_bytes, summary="result := conj(x) . y (returned in host pointer mode).")
 
 
 def _reduce(c: Call, kernel: Any, flops_per: int, result_dtype: Any, extra: tuple[Any, ...] = ()) -> Any:
@@ -156,13 +182,25 @@ def _iamax(c: Call, find_max: bool = True) -> Any:
     return _reduce(c, k.iamax, 1, np.int32, (find_max,))
 
 
-ASUM = Routine("asum", _RED_PARAMS, {"x": "incx"}, _asum, result="result",
+def _sum_bytes(c: Call) -> int:
+    # ROCBLAS_ASUM_NB = ROCBLAS_NRM2_NB = 512, real partial sums (rocblas_asum_imp.hpp, rocblas_nrm2_imp.hpp)
+    return _reduction_bytes(c, 512, c.precision.real.itemsize)
+
+
+def _index_bytes(c: Call) -> int:
+    # ROCBLAS_IAMAX_NB = 1024; partials are rocblas_index_value_t: an int32 index, then the
+    # real value, aligned to it (8 or 16 bytes): rocblas_iamax_imp.hpp, rocblas_iamin_imp.hpp
+    return _reduction_bytes(c, 1024, 2 * max(4, c.precision.real.itemsize))
+
+
+ASUM = Routine("asum", _RED_PARAMS, {"x": "incx"}, _asum, result="result", workspace=_sum_bytes,
                summary="result := sum(|Re x_i| + |Im x_i|) (returned in host pointer mode).")
-NRM2 = Routine("nrm2", _RED_PARAMS, {"x": "incx"}, _nrm2, result="result",
+NRM2 = Routine("nrm2", _RED_PARAMS, {"x": "incx"}, _nrm2, result="result", workspace=_sum_bytes,
                summary="result := ||x||_2, overflow-safe (returned in host pointer mode).")
-AMAX = Routine("amax", _RED_PARAMS, {"x": "incx"}, _iamax, result="result",
+AMAX = Routine("amax", _RED_PARAMS, {"x": "incx"}, _iamax, result="result", workspace=_index_bytes,
                summary="result := 1-based index of the first largest |Re x_i| + |Im x_i|.")
 AMIN = Routine("amin", _RED_PARAMS, {"x": "incx"}, partial(_iamax, find_max=False), result="result",
+               workspace=_index_bytes,
                summary="result := 1-based index of the first smallest |Re x_i| + |Im x_i|.")
 
 
@@ -250,14 +288,21 @@ def _rotm(c: Call) -> None:
         return
     if c.is_null("param"):
         raise c.invalid_pointer("param")
-    if c.host_mode:
-        param: Any = _host_batch(c, "param", 5, c.dtype)
-        if (param[:, 0] == -2).all():
-            return
-    else:
+    param: Any = None
+    if not c.host_mode:
         param = _scalar_operands(c, ("param",), (c.dtype,), (5,))[0]
+    elif c.flavour is PLAIN or (c.flavour is STRIDED and c.stride("param") == 0):
+        # rocBLAS reads a host param only for its quick return on the identity, and not for
+        # the batched form (rocblas_rotm_quick_return_param)
+        param = _host_batch(c, "param", 5, c.dtype)
+        if param[0, 0] == -2:
+            return
     if c.is_null("x") or c.is_null("y"):
         raise c.invalid_pointer("x" if c.is_null("x") else "y")
+    if c.host_mode and c.flavour is not PLAIN:
+        # rocBLAS has no host-mode kernel for the batched forms (rocblas_rotm_kernels.cpp)
+        raise RocblasNotImplementedError(f"rocblas_{c.fname} does not implement a param in host memory; use "
+                                         "device pointer mode", arg="param", index=c.index("param"))
     c.launch(k.rotm, c.vector("x", n, incx, writable=True), c.vector("y", n, incy, writable=True), param,
              flops=6 * n * c.batch_count, bytes=4 * c.precision.itemsize * n * c.batch_count)
 

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from rocmath.errors import RocblasError, RocblasStatus
 from rocmath.kernel import pool_threads
 from rocmath.launch import Buffer
 from rocmath.precision import BF16, C, D, H, S, Z
@@ -139,8 +140,29 @@ def _general_mv(c: Call, band: bool = False, mixed: bool = False, out_dtype: Any
 GEMV_LARGE = 1 << 18
 
 
+#: rocblas_gemvt_sn_crossover: n below which gemv's skinny transposed kernel is used (256 for the others).
+_GEMVT_SN_CROSSOVER = {np.dtype(np.float64): 128, np.dtype(np.complex64): 64, np.dtype(np.complex128): 16}
+
+
+def _gemv_bytes(c: Call, mixed: bool = False) -> int:
+    """rocBLAS's gemv workspace, computed before any check (rocblas_gemv_imp.hpp): column
+    partial sums of its skinny transposed kernel, ceil(m / 1024) per column, in the
+    scalars' type (float for the mixed-precision names); none for other shapes
+    (rocblas_internal_gemv_kernel_workspace_size, rocblas_gemv_kernels.cpp)."""
+    m, n, count = c.int("m"), c.int("n"), c.batches()
+    try:
+        untransposed = c.enum("trans", Operation) is Operation.none
+    except RocblasError:  # an invalid trans is not none: rocBLAS compares with none only
+        untransposed = False
+    scalar = np.dtype(np.float32) if mixed else c.dtype
+    skinny = not untransposed and n < _GEMVT_SN_CROSSOVER.get(scalar, 256) and m >= 2048 * n
+    if m <= 0 or n <= 0 or count <= 0 or not skinny:
+        return 0
+    return scalar.itemsize * ((m - 1) // 1024 + 1) * n * count
+
+
 GEMV = Routine("gemv", ("trans", "m", "n", "alpha", "A", "lda", "x", "incx", "beta", "y", "incy"),
-               {"A": "lda", "x": "incx", "y": "incy"}, _general_mv,
+               {"A": "lda", "x": "incx", "y": "incy"}, _general_mv, workspace=_gemv_bytes,
                summary="y := alpha*op(A)*x + beta*y for a general m x n matrix A.")
 GBMV = Routine("gbmv", ("trans", "m", "n", "kl", "ku", "alpha", "A", "lda", "x", "incx", "beta", "y", "incy"),
                {"A": "lda", "x": "incx", "y": "incy"}, partial(_general_mv, band=True),
@@ -148,15 +170,17 @@ GBMV = Routine("gbmv", ("trans", "m", "n", "kl", "ku", "alpha", "A", "lda", "x",
 # Mixed precision (batched and strided batched only): A and x half (hsh, hss) or bfloat16
 # (tst, tss), alpha, beta and the computation float32, y in the input type or float32.
 GEMV_MIXED = Routine("gemv", GEMV.params, GEMV.arrays, partial(_general_mv, mixed=True),
+                     workspace=partial(_gemv_bytes, mixed=True),
                      summary="y := alpha*op(A)*x + beta*y; A, x, y half or bfloat16, computed in float32.")
 GEMV_MIXED_F32 = Routine("gemv", GEMV.params, GEMV.arrays, partial(_general_mv, mixed=True, out_dtype=np.float32),
+                         workspace=partial(_gemv_bytes, mixed=True),
                          summary="y := alpha*op(A)*x + beta*y; A, x half or bfloat16, y and computation float32.")
 
 
 # --- symmetric and Hermitian products: symv, spmv, sbmv, hemv, hpmv, hbmv -----------------------
 
 
-def _sym_mv(c: Call, kind: int, herm: bool, a_name: str = "A") -> None:
+def _sym_mv(c: Call, kind: int, herm: bool, a_name: str = "A") -> RocblasStatus | None:
     uplo = c.enum("uplo", Fill, _FILLS)
     if kind == k.BAND:
         n, kk = _sizes(c, "n", "k")
@@ -169,7 +193,8 @@ def _sym_mv(c: Call, kind: int, herm: bool, a_name: str = "A") -> None:
     incx, incy = _inc(c, "incx"), _inc(c, "incy")
     count = c.batch_count
     if n == 0 or count == 0:
-        return
+        # rocblas_hemv_symv_arg_check returns success here, also to a size query
+        return RocblasStatus.success if kind == k.FULL and c.querying else None
     alpha, beta = c.scalar("alpha"), c.scalar("beta")
     a, b = c.host_scalar("alpha"), c.host_scalar("beta")
     if c.host_mode:
@@ -205,12 +230,19 @@ def _stored(kind: int, n: int, kk: int) -> int:
     return n * (n + 1) // 2 if kind != k.BAND else (kk + 1) * n - kk * (kk + 1) // 2
 
 
+def _symv_bytes(c: Call) -> int:
+    """rocBLAS's symv and hemv workspace: per 64-column block, a partial product of n
+    elements per entry (rocblas_internal_hemv_symv_kernel_workspace_size)."""
+    n = c.int("n")
+    return c.precision.itemsize * ((n - 1) // 64 + 1) * n * c.batch_count
+
+
 _SYMV = ("uplo", "n", "alpha", "A", "lda", "x", "incx", "beta", "y", "incy")
 _SBMV = ("uplo", "n", "k", "alpha", "A", "lda", "x", "incx", "beta", "y", "incy")
 _MV_ARRAYS = {"A": "lda", "x": "incx", "y": "incy"}
-SYMV = Routine("symv", _SYMV, _MV_ARRAYS, partial(_sym_mv, kind=k.FULL, herm=False),
+SYMV = Routine("symv", _SYMV, _MV_ARRAYS, partial(_sym_mv, kind=k.FULL, herm=False), workspace=_symv_bytes,
                summary="y := alpha*A*x + beta*y for a symmetric A, from its uplo triangle.")
-HEMV = Routine("hemv", _SYMV, _MV_ARRAYS, partial(_sym_mv, kind=k.FULL, herm=True),
+HEMV = Routine("hemv", _SYMV, _MV_ARRAYS, partial(_sym_mv, kind=k.FULL, herm=True), workspace=_symv_bytes,
                summary="y := alpha*A*x + beta*y for a Hermitian A, from its uplo triangle (real diagonal).")
 SBMV = Routine("sbmv", _SBMV, _MV_ARRAYS, partial(_sym_mv, kind=k.BAND, herm=False),
                summary="y := alpha*A*x + beta*y for a symmetric band A with k off-diagonals.")
@@ -253,25 +285,26 @@ def _triangular(c: Call, kind: int, solve: bool, trans_name: str = "transA", a_n
              triangles=_triangle(kind, A, uplo, diag is Diagonal.unit))
 
 
-def _workspace_entries(c: Call) -> tuple[int, int]:
-    """``(n, batch_count)`` for a size query, (0, 0) when the call is invalid or a quick return."""
-    try:
-        n, count = c.int("n"), c.batches()
-    except Exception:  # invalid arguments are reported by the call itself
-        return 0, 0
-    return (n, count) if n > 0 and count > 0 else (0, 0)
+# Workspaces: during a size query these routines run their checks first and answer with
+# valid sizes (QUERY_AFTER_CHECKS in _api).
 
 
 def _x_copy_bytes(c: Call) -> int:
-    """rocBLAS's workspace of trmv, tpmv and tbmv: a copy of x."""
-    n, count = _workspace_entries(c)
-    return c.precision.itemsize * n * count
+    """rocBLAS's workspace of trmv, tpmv and tbmv: a copy of x (rocblas_trmv.hpp)."""
+    return c.precision.itemsize * c.int("n") * c.batch_count
+
+
+def _tbmv_bytes(c: Call) -> int | tuple[int, ...]:
+    """tbmv's: the copy of x, and for the batched form an array of pointers to its entries
+    too (rocblas_tbmv_batched_imp.hpp)."""
+    if c.flavour is BATCHED:
+        return _x_copy_bytes(c), 8 * c.batch_count
+    return _x_copy_bytes(c)
 
 
 def _trsv_bytes(c: Call) -> int:
-    """rocBLAS's workspace of trsv: one int per entry (a completion counter)."""
-    n, count = _workspace_entries(c)
-    return 4 * count if n else 0
+    """rocBLAS's workspace of trsv: one int per entry, a completion counter (rocblas_trsv.hpp)."""
+    return 4 * c.batch_count
 
 
 _TRMV = ("uplo", "transA", "diag", "n", "A", "lda", "x", "incx")
@@ -284,7 +317,7 @@ TPMV = Routine("tpmv", ("uplo", "transA", "diag", "n", "A", "x", "incx"), {"A": 
                partial(_triangular, kind=k.PACKED, solve=False), workspace=_x_copy_bytes,
                summary="x := op(A)*x for a triangular A in packed storage.")
 TBMV = Routine("tbmv", _TBMV, _TRI_ARRAYS, partial(_triangular, kind=k.BAND, solve=False, trans_name="trans"),
-               workspace=_x_copy_bytes, summary="x := op(A)*x for a triangular band A with k off-diagonals.")
+               workspace=_tbmv_bytes, summary="x := op(A)*x for a triangular band A with k off-diagonals.")
 TRSV = Routine("trsv", _TRMV, _TRI_ARRAYS, partial(_triangular, kind=k.FULL, solve=True),
                workspace=_trsv_bytes,
                summary="x := op(A)^-1*x for a triangular A (no singularity check).")

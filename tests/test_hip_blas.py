@@ -86,8 +86,11 @@ def test_bad_arguments_map_to_hipblas_statuses(handle):
         S.HIPBLAS_STATUS_NOT_SUPPORTED,)
     assert hipblas.hipblasSetMathMode(handle, hipblas.hipblasMath_t.HIPBLAS_TENSOR_OP_MATH) == (
         S.HIPBLAS_STATUS_NOT_SUPPORTED,)
-    # a kernel that would run past its allocation fails instead of faulting the "GPU"
-    assert hipblas.hipblasSscal(handle, 64, a, x, 1) == (S.HIPBLAS_STATUS_EXECUTION_FAILED,)
+    # a kernel that would run past its allocation fails instead of faulting the "GPU" (alpha 2:
+    # alpha == 1 is rocBLAS's quick return, no kernel runs)
+    two = ctypes.c_float(2.0)
+    assert hipblas.hipblasSscal(handle, 64, ctypes.addressof(two), x, 1) == (S.HIPBLAS_STATUS_EXECUTION_FAILED,)
+    assert hipblas.hipblasSscal(handle, 64, a, x, 1) == (S.HIPBLAS_STATUS_SUCCESS,)
     check(hip.hipFree(x))
 
 
