@@ -1,8 +1,11 @@
 """The rocBLAS ``_ex`` functions (types chosen at run time by ``rocblas_datatype`` arguments) and hgemm.
 
-Every datatype argument takes a :class:`~rocmath.blas.Datatype` member or its value; a
-value that is no ``rocblas_datatype`` is ``invalid_value``, a combination rocBLAS does not
-implement is ``not_implemented`` (:class:`~rocmath.errors.RocblasNotImplementedError`).
+Every datatype argument takes a :class:`~rocmath.blas.Datatype` member or its value.  As in
+rocBLAS, no datatype is validated up front: any int32 value passes through the argument
+checks and quick returns, and a combination rocBLAS does not implement (an unknown value
+included) is ``not_implemented`` (:class:`~rocmath.errors.RocblasNotImplementedError`) where
+rocBLAS's type dispatch finds no match.  Only what no C enum can hold (a float, an int
+beyond int32) is ``invalid_value``.
 Each datatype is looked up in the precision table (:mod:`rocmath.precision`); int8 and
 int32 are rocmath.precision's :data:`I8` and :data:`I32`.  Scalars
 (alpha, beta, c, s) are values of their declared type: a half alpha given as ``0.1`` is
@@ -24,17 +27,19 @@ gemm_ex, gemm_batched_ex, gemm_strided_batched_ex
     f16/f16/f16, f16/f16/f32, f16/f32/f32, bf16/bf16/f32, bf16/f32/f32, i8/i32/i32,
     f32_c/f32_c/f32_c, f64_c/f64_c/f64_c.  Check order, as rocBLAS: a compute type without a
     scalar type (rocBLAS reads alpha and beta in it before anything else: only f16_r, f32_r,
-    f64_r, i32_r, f32_c, f64_c have one) is ``not_implemented``; ``transA``, ``transB``,
-    ``algo`` ``invalid_value``; negative sizes ``invalid_size``; ``ldc < m``, ``ldd < m``,
-    ``lda < (transA == N ? m : k)``, ``ldb < (transB == N ? k : n)`` ``invalid_size``;
-    ``m == 0``, ``n == 0`` or ``batch_count == 0`` succeed; ``(k > 0 and no alpha)``, no
-    beta, no ``d``: ``invalid_pointer``; a null ``c`` with ``beta != 0``, a null ``a`` or
+    f64_r, i32_r, f32_c, f64_c have one; an unknown value neither) is ``not_implemented``;
+    ``transA``, ``transB`` ``invalid_value``; negative sizes ``invalid_size``; ``ldc < m``,
+    ``ldd < m``, ``lda < (transA == N ? m : k)``, ``ldb < (transB == N ? k : n)``
+    ``invalid_size``; ``m == 0``, ``n == 0`` or ``batch_count == 0`` succeed; ``(k > 0 and
+    no alpha)``, no beta, no ``d``: ``invalid_pointer``; a null ``c`` with ``beta != 0``, a null ``a`` or
     ``b`` with ``k > 0`` and ``alpha != 0``: ``invalid_pointer``; ``c == d`` with ``ldc !=
     ldd``: ``invalid_size``, with ``c_type != d_type``: ``invalid_value``; then the type
     combination.  ``k == 0`` is no quick return (``D := beta C``); ``beta == 0`` never reads
     ``C`` (it may be null); ``alpha == 0`` never reads ``A`` and ``B``.  Device-mode alpha and
     beta are copied back to the host first (synchronously), as rocBLAS does.  ``algo`` and
-    ``solution_index`` choose nothing here (one solution), ``flags`` are accepted and ignored.
+    ``solution_index`` choose nothing here (one solution), ``flags`` are accepted and ignored:
+    rocBLAS validates neither ``algo`` nor ``flags`` (any int is accepted; see
+    :func:`_c_integer`).
 
     ``C == D`` (same pointer, leading dimension and stride) in a floating type is gemm
     itself: Level 3's gemm body runs, typed.  Otherwise ``D := C`` (when beta != 0) and
@@ -48,32 +53,36 @@ hgemm, hgemm_batched, hgemm_strided_batched
     scalars read back) on float32 copies, C rounded to half once at the end.
 
 axpy_ex, scal_ex, dot_ex, dotc_ex, nrm2_ex, rot_ex (each also ``_batched_ex`` and ``_strided_batched_ex``)
-    rocBLAS's type tables (:data:`AXPY_EX_TYPES`...); the arithmetic is Level 1's.  Datatype
-    values are checked first (invalid_value), then, as rocBLAS:
+    rocBLAS's type tables (:data:`AXPY_EX_TYPES`...); the arithmetic is Level 1's.  The order
+    is rocBLAS's ("the types": the type dispatch, not_implemented for no match):
 
     - axpy_ex: ``n <= 0`` or ``batch_count <= 0`` succeed; no alpha: invalid_pointer; the
       types; a host alpha of 0 succeeds; a null x or y (host mode): invalid_pointer.
     - scal_ex: ``n <= 0``, ``incx <= 0`` or ``batch_count <= 0`` succeed; the types; no alpha:
       invalid_pointer; a host alpha of 1 succeeds without touching x; a null x: invalid_pointer.
     - dot_ex, dotc_ex: ``batch_count <= 0`` succeeds (nothing written); ``n <= 0`` writes 0
-      (device mode: a null result is invalid_pointer); a null x, y or (device) result:
-      invalid_pointer; the types.
+      whatever the types (device mode: a null result is invalid_pointer); a null x, y or
+      (device) result: invalid_pointer; the types.
     - nrm2_ex: a null device result: invalid_pointer; ``n <= 0``, ``incx <= 0`` or
-      ``batch_count <= 0`` write 0; a null x: invalid_pointer; the types.
+      ``batch_count <= 0`` write 0 whatever the types; a null x: invalid_pointer; the types.
     - rot_ex: ``n <= 0`` or ``batch_count <= 0`` succeed; a null x, y, c or s:
       invalid_pointer; the types.  A complex ``cs_type`` means a complex s and the real
       part of c (rocBLAS reads c so).
 
     Reductions return their result(s) in host pointer mode, as Level 1's do
-    (``result``/``results`` may then be left out, or be a host array that receives them);
-    writing 0 for an empty problem needs the result type to be one rocmath knows, else
-    not_implemented.  rocBLAS does some half-typed ``_ex`` arithmetic in half (``axpy_ex``
-    executed in f16, rot_ex's products of half values); here it is float32, rounded once.
+    (``result``/``results`` may then be left out, or be a host array that receives them).
+    Writing 0 for an empty problem zero-fills ``rocblas_sizeof_datatype(result_type)`` bytes
+    per result, as rocBLAS does, for any result type: a type rocmath has a precision for
+    comes back as its 0; another as those zero bytes (a ``numpy.void``: 4 bytes for f16_c,
+    none for a value no ``rocblas_datatype`` has).  rocBLAS does some half-typed ``_ex``
+    arithmetic in half (``axpy_ex`` executed in f16, rot_ex's products of half values); here
+    it is float32, rounded once.
 
 trsm_ex (+ batched, strided)
     trsm in ``compute_type`` (f32_r, f64_r, f32_c, f64_c, else not_implemented, checked
-    first).  ``invA`` (the inverses of A's 128 x 128 diagonal blocks rocBLAS's algorithm may
-    use) may be null; when given it is not read: the solve is the same BLAS trsm.
+    first: rocBLAS switches on it before anything else).  ``invA`` (the inverses of A's
+    128 x 128 diagonal blocks rocBLAS's algorithm may use) may be null; when given it is not
+    read: the solve is the same BLAS trsm.
 
 geam_ex (plain only)
     Tropical products, types all equal and f16_r, f32_r or f64_r (a compute type outside
@@ -96,19 +105,21 @@ import numpy as np
 
 from rocmath.batch import BatchOperand
 from rocmath.errors import RocblasInvalidValueError, RocblasNotImplementedError
-from rocmath.launch import launch
-from rocmath.precision import I8, I32, H, Precision
+from rocmath.launch import Buffer, launch
+from rocmath.precision import I8 as I8  # re-exported: the precisions of i8_r and i32_r
+from rocmath.precision import I32 as I32
+from rocmath.precision import H, Precision
 
 from . import _kernels_ex2 as kx
 from . import _kernels_l3 as k3
 from . import level1, level3
 from ._api import BATCHED, PLAIN, STRIDED, Call, Flavour, Routine, bind, public_names
-from ._types import Datatype, GeamExOperation, GemmAlgo, Operation
+from ._types import Datatype, GeamExOperation, Operation
 
 # --- precisions of datatypes -----------------------------------------------------------------
 
 
-def precision_of(datatype: Datatype) -> Precision | None:
+def precision_of(datatype: Datatype | int) -> Precision | None:
     """The precision of a ``rocblas_datatype`` (None for types rocmath has no precision for)."""
     try:
         return Precision.from_datatype(str(datatype))
@@ -294,17 +305,46 @@ def bind_ex(routine: ExRoutine, flavour: Flavour = PLAIN) -> Callable[..., Any]:
 # --- shared checks ---------------------------------------------------------------------------
 
 
-def _datatypes(c: Call, *names: str) -> tuple[Datatype, ...]:
-    """The datatype arguments: invalid_value for anything that is not a rocblas_datatype."""
-    return tuple(c.enum(name, Datatype) for name in names)
+_INT32 = range(-(1 << 31), 1 << 31)
+_DATATYPE_VALUES = frozenset(int(d) for d in Datatype)
 
 
-def _unsupported(c: Call, arg: str, types: dict[str, Datatype]) -> RocblasNotImplementedError:
+def _datatypes(c: Call, *names: str) -> tuple[Datatype | int, ...]:
+    """The datatype arguments as rocBLAS receives them: a :class:`Datatype` member, or the
+    bare int of a value no ``rocblas_datatype`` has.
+
+    rocBLAS validates no datatype up front: an unknown value only matches nothing in a type
+    dispatch (not_implemented, where that dispatch is).  invalid_value only for what no C
+    enum (int32) can hold."""
+    out: list[Datatype | int] = []
+    for name in names:
+        value = c.values[name]
+        if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and int(value) in _INT32:
+            out.append(Datatype(int(value)) if int(value) in _DATATYPE_VALUES else int(value))
+        else:
+            out.append(c.enum(name, Datatype))  # a member's name ("f32_r"), else invalid_value
+    return tuple(out)
+
+
+def _c_integer(c: Call, name: str) -> int:
+    """An argument rocBLAS takes as a C integer and never validates: gemm_ex's ``algo`` (a
+    ``rocblas_gemm_algo``, only compared with ``solution_index``) and ``flags`` (a
+    ``uint32_t``).  Any Python int is accepted, as C converts any integer to these types: a
+    negative flags is its uint32 bit pattern (-1 is 0xFFFFFFFF, what a C caller passing -1
+    gets), and rocmath acts on no flag.  Not an integer: invalid_value, as no C integer holds
+    it."""
+    value = c.values[name]
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise RocblasInvalidValueError(f"must be an integer, got {value!r}", arg=name, index=c.index(name))
+    return int(value)
+
+
+def _unsupported(c: Call, arg: str, types: dict[str, Datatype | int]) -> RocblasNotImplementedError:
     listed = ", ".join(f"{k}={v}" for k, v in types.items())
     return RocblasNotImplementedError(f"rocblas_{c.fname} does not implement {listed}", arg=arg, index=c.index(arg))
 
 
-def _require_types(c: Call, table: frozenset[Any], arg: str, **types: Datatype) -> tuple[Precision, ...]:
+def _require_types(c: Call, table: frozenset[Any], arg: str, **types: Datatype | int) -> tuple[Precision, ...]:
     """The precisions of a supported type combination, else not_implemented naming ``arg``."""
     if tuple(types.values()) not in table:
         raise _unsupported(c, arg, types)
@@ -363,12 +403,14 @@ _TO_LEVEL3 = {"a": "A", "b": "B", "c": "C"}
 
 def _gemm_ex(c: Call) -> None:
     a_t, b_t, c_t, d_t, comp_t = _datatypes(c, "a_type", "b_type", "c_type", "d_type", "compute_type")
+    # rocBLAS copies alpha and beta to the host in compute_type before any other check; its
+    # switch has no case for other types (rocblas_copy_alpha_beta_to_host_if_on_device,
+    # rocblas_gemm_ex.hpp; called first in rocblas_gemm_ex_impl), in either pointer mode.
     if comp_t not in GEMM_EX_SCALAR_TYPES:
         raise _unsupported(c, "compute_type", {"compute_type": comp_t})
-    c.enum("algo", GemmAlgo)
+    _c_integer(c, "algo")
     c.int("solution_index")
-    if c.int("flags") < 0:
-        raise RocblasInvalidValueError("must be a uint32 bit mask", arg="flags", index=c.index("flags"))
+    _c_integer(c, "flags")
     ta, tb = c.enum("transA", Operation), c.enum("transB", Operation)
     m, n, k, batch = _sizes(c, "m", "n", "k")
     _lds(c, ("ldc", m), ("ldd", m), ("lda", m if ta is Operation.none else k),
@@ -466,20 +508,38 @@ def _scal_ex(c: Call) -> None:
     level1._scal(t)
 
 
-def _zero_results(t: TypedCall, count: int) -> Any:
-    """Reductions with nothing to reduce: 0 in each result (none when count is 0)."""
-    name = t.routine.result
+#: rocblas_sizeof_datatype (utility.hpp): the bytes a reduction's quick return zero-fills per
+#: result; 0 for a value no rocblas_datatype has.
+_DATATYPE_BYTES = {_h: 2, _s: 4, _d: 8, Datatype.f16_c: 4, _c: 8, _z: 16, _i8: 1, Datatype.u8_r: 1, _i32: 4,
+                   Datatype.u32_r: 4, Datatype.i8_c: 2, Datatype.u8_c: 2, Datatype.i32_c: 8, Datatype.u32_c: 8,
+                   _bf: 2, Datatype.bf16_c: 4, Datatype.f8_r: 1, Datatype.bf8_r: 1, Datatype.invalid: 4}
+
+
+def _zero_results(c: Call, result_t: Datatype | int, count: int) -> Any:
+    """Reductions with nothing to reduce: each result zero-filled, whatever ``result_type``
+    (rocBLAS memsets ``rocblas_sizeof_datatype(result_type)`` bytes per result before any
+    type dispatch: rocblas_dot_ex_imp.hpp, rocblas_nrm2_ex_imp.hpp); nothing when count is 0.
+
+    A type rocmath has a precision for gives its 0; another gives its zero bytes (host
+    mode: a ``numpy.void`` of that size, none for an unknown value)."""
+    name = c.routine.result
     assert name is not None
-    if not t.host_mode and count == 0:
+    if not c.host_mode and count == 0:
         return None
-    return level1._zero_results(t, count, t.types[name].dtype)
-
-
-def _result_type(c: Call, result_t: Datatype, arg: str) -> Precision:
     p = precision_of(result_t)
-    if p is None or p in (I8, I32):
-        raise _unsupported(c, arg, {arg: result_t})
-    return p
+    if p is not None:
+        return level1._zero_results(TypedCall(c, p, {name: p}), count, p.dtype)
+    size = _DATATYPE_BYTES.get(result_t, 0)
+    if not c.host_mode:
+        if size:
+            c.launch(level1._fill_zero, Buffer(c.ptr(name), np.dtype(np.uint8), (size * count,), name=name,
+                                               owner=c.values[name]))
+        return None
+    zeros = np.zeros(count, dtype=np.dtype(f"V{size}"))
+    user = c.values.get(name)
+    if isinstance(user, np.ndarray) and user.flags.c_contiguous:  # a host result buffer given, as in C
+        user.reshape(-1).view(np.uint8)[: size * count] = 0
+    return zeros[0] if c.flavour is PLAIN else zeros
 
 
 def _dot_ex(c: Call, conjugate: bool = False) -> Any:
@@ -489,8 +549,7 @@ def _dot_ex(c: Call, conjugate: bool = False) -> Any:
     if count == 0 or n <= 0:
         if not c.host_mode and count and c.is_null("result"):
             raise c.invalid_pointer("result")
-        pr = _result_type(c, r_t, "result_type")
-        return _zero_results(TypedCall(c, pr, {"result": pr}), count)
+        return _zero_results(c, r_t, count)
     if c.is_null("x") or c.is_null("y") or (not c.host_mode and c.is_null("result")):
         raise c.invalid_pointer("x" if c.is_null("x") else "y" if c.is_null("y") else "result")
     px, py, pr, pe = _require_types(c, DOT_EX_TYPES, "execution_type", x_type=x_t, y_type=y_t,
@@ -505,8 +564,7 @@ def _nrm2_ex(c: Call) -> Any:
     if not c.host_mode and c.is_null("results"):
         raise c.invalid_pointer("results")
     if n <= 0 or incx <= 0 or count == 0:
-        pr = _result_type(c, r_t, "result_type")
-        return _zero_results(TypedCall(c, pr, {"results": pr}), count)
+        return _zero_results(c, r_t, count)
     if c.is_null("x"):
         raise c.invalid_pointer("x")
     px, pr, pe = _require_types(c, NRM2_EX_TYPES, "execution_type", x_type=x_t, result_type=r_t,
@@ -560,8 +618,8 @@ ROT_EX = ExRoutine("rot", ("n", "x", "x_type", "incx", "y", "y_type", "incy", "c
 
 
 def _trsm_ex(c: Call) -> None:
-    comp_t = c.enum("compute_type", Datatype)
-    if comp_t not in TRSM_EX_TYPES:
+    (comp_t,) = _datatypes(c, "compute_type")
+    if comp_t not in TRSM_EX_TYPES:  # rocblas_trsm_ex's switch on it comes first (rocblas_trsm.cpp)
         raise _unsupported(c, "compute_type", {"compute_type": comp_t})
     p = precision_of(comp_t)
     assert p is not None

@@ -4,7 +4,8 @@
   negative (reference-BLAS order) or 0 (every element is ``x[0]``).
 - ``geam``: ``C := alpha op(A) + beta op(B)``.  ``A`` is not read when ``alpha == 0``, nor
   ``B`` when ``beta == 0`` (they may then be null).  ``C`` may be ``A`` (or ``B``) itself
-  only with ``lda == ldc`` (``ldb == ldc``) and no transpose, else invalid_size.
+  only with ``lda == ldc`` (``ldb == ldc``) and no transpose, else invalid_size, before the
+  quick return; the pointers are compared as rocBLAS does, so a null ``C`` "is" a null ``A``.
 - ``gemmt``: the ``uplo`` triangle of ``C := alpha op(A) op(B) + beta C``; the other
   triangle is never touched.  ``k == 0`` still scales the triangle by ``beta``; ``beta == 0``
   never reads ``C``; nothing to add and ``beta == 1`` is a quick return.
@@ -12,7 +13,7 @@
 Every routine checks, as rocBLAS's ``*_arg_check``: enums (invalid_value), sizes and
 leading dimensions (invalid_size; ``batch_count < 0`` included), the quick return for
 an empty problem (success, nothing touched), then pointers (invalid_pointer: alpha and
-beta first, arrays only where they would be read).
+beta first, except geam's ``C``; arrays only where they would be read).
 
 In device pointer mode the kernels read alpha and beta when they run, so the calls stay
 asynchronous.  rocBLAS does not check the array pointers there (its kernels skip what a
@@ -135,19 +136,21 @@ def _geam(c: Call) -> None:
     lda = _leading(c, "lda", ra, "rows of A")
     ldb = _leading(c, "ldb", rb, "rows of B")
     ldc = _leading(c, "ldc", m, "m")
-    # In place (C is A or B) works element by element only on the same layout.  (rocBLAS
-    # compares the pointers even when null; two null pointers alias nothing here.)
+    # In place (C is A or B) works element by element only on the same layout.  rocBLAS
+    # compares the bare pointers, null ones included, before its quick return
+    # (rocblas_geam_arg_check, rocblas_geam.hpp): a null C with a null A and lda != ldc is
+    # invalid_size even when m == 0.
     pc = c.ptr("C")
     for name, ld, trans in (("A", lda, trans_a), ("B", ldb, trans_b)):
-        if pc and c.ptr(name) == pc and (ld != ldc or trans is not Operation.none):
+        if c.ptr(name) == pc and (ld != ldc or trans is not Operation.none):
             low = name.lower()
             raise c.invalid_size("C", f"C is {name}: in-place geam needs ld{low} == ldc and trans{name} == none "
                                       f"(got ld{low}={ld}, ldc={ldc}, trans{name}={trans.name})")
     if m == 0 or n == 0 or batch == 0:
         return
+    _require(c, "C")  # rocBLAS checks C before alpha and beta
     alpha = c.scalar("alpha")
     beta = c.scalar("beta")
-    _require(c, "C")
     read_a = read_b = True
     if c.host_mode or c.is_null("A") or c.is_null("B"):
         a_value, alpha = _known(c, "alpha")

@@ -7,9 +7,10 @@ and beta first, arrays only where they would be read).  With host scalars, a zer
 alpha means A and B are not read (they may be null) and a zero beta that C is not
 read (a NaN there does not propagate).
 
-In device pointer mode gemm, her2k and herkx copy alpha and beta back to the host
-synchronously, as rocBLAS does, and then follow the host rules; the other routines
-stay asynchronous and read their scalars when the kernel runs.  rocBLAS does not
+In device pointer mode gemm, symm, hemm, syr2k, her2k, syrkx and herkx copy alpha and
+beta back to the host synchronously, as rocBLAS does, and then follow the host rules
+(alpha == 0 and beta == 1 returns before C is checked, so C may then be null); the other
+routines stay asynchronous and read their scalars when the kernel runs.  rocBLAS does not
 check their array pointers in device mode (its kernels then skip A and B when alpha
 is 0); here a null A or B that might be read makes the call read alpha back and
 decide: a zero alpha proceeds without it, anything else is invalid_pointer (on a
@@ -192,14 +193,21 @@ def _symm(c: Call, hermitian: bool = False) -> None:
     if m == 0 or n == 0 or batch == 0:
         return
     _require(c, "beta", "alpha")
-    alpha, beta = c.scalar("alpha"), c.scalar("beta")
-    a_host, b_host = c.host_scalar("alpha"), c.host_scalar("beta")
-    if c.host_mode and a_host == 0 and b_host == 1:
+    if c.host_mode:
+        alpha, beta = c.scalar("alpha"), c.scalar("beta")
+        a_host, b_host = c.host_scalar("alpha"), c.host_scalar("beta")
+    else:
+        # The argument check skips the arrays in device mode; the launcher then copies alpha
+        # and beta to the host and returns on alpha == 0 and beta == 1, a null C or not
+        # (rocblas_symm_hemm_kernels.cpp, both its batched and non-batched templates).
+        a_host, b_host = c.read_scalar("alpha"), c.read_scalar("beta")
+        alpha, beta = _host(a_host, c.dtype), _host(b_host, c.dtype)
+    if a_host == 0 and b_host == 1:
         return
     _require(c, "C")
-    compute, read = _arrays_needed(c, a_host, ("A", "B"))
-    if read is not None:
-        alpha = _host(read, c.dtype)
+    compute = a_host != 0
+    if compute:
+        _require(c, "A", "B")
     a = c.matrix("A", ka, ka, c.int("lda")) if compute else _unread(c, "A")
     b = c.matrix("B", m, n, c.int("ldb")) if compute else _unread(c, "B")
     out = c.matrix("C", m, n, c.int("ldc"), writable=True)
@@ -238,8 +246,10 @@ def _rank(c: Call, which: int) -> None:
     adt = real if which == k3.HERK else c.dtype
     bdt = real if hermitian else c.dtype
     arrays = ("A", "B") if two else ("A",)
-    if which in (k3.HER2K, k3.HERKX) and not c.host_mode:
-        # rocBLAS copies her2k's and herkx's scalars to the host, then applies the host rules.
+    if two and not c.host_mode:
+        # rocBLAS copies the scalars of syr2k, her2k, syrkx and herkx to the host (alpha as 0
+        # when k == 0) and pushes host pointer mode before its argument check, which then
+        # applies the host rules (rocblas_syr2k_imp.hpp, rocblas_syrkx_imp.hpp, her2k, herkx).
         a_host = c.dtype.type(0) if k == 0 or _missing(c, "alpha") else c.read_scalar("alpha")
         b_host = c.read_scalar("beta", bdt)
         alpha, beta = _host(a_host, adt), _host(b_host, bdt)

@@ -728,11 +728,14 @@ GEMM_ORDER = [
     # (changes, error, argument named): each case breaks rules in several places; the first
     # in rocBLAS's order decides.
     ({"compute_type": DT.f16_c, "transA": 999, "m": -1}, RocblasNotImplementedError, "compute_type"),
-    ({"compute_type": 7777}, RocblasInvalidValueError, "compute_type"),
-    ({"a_type": 12345, "transA": 999}, RocblasInvalidValueError, "a_type"),
+    # An unknown compute type has no case in rocblas_copy_alpha_beta_to_host_if_on_device's switch
+    # (rocblas_gemm_ex.hpp), which runs first; other datatypes are not validated before the type
+    # dispatch (rocblas_gemm_ex_kernels.cpp), nor is algo (rocblas_gemm_ex_imp.hpp).
+    ({"compute_type": 7777, "transA": 999, "m": -1}, RocblasNotImplementedError, "compute_type"),
+    ({"a_type": 12345, "transA": 999}, RocblasInvalidValueError, "transA"),
     ({"transA": 999, "m": -1}, RocblasInvalidValueError, "transA"),
     ({"transB": "X", "k": -1}, RocblasInvalidValueError, "transB"),
-    ({"algo": 7, "m": -1}, RocblasInvalidValueError, "algo"),
+    ({"algo": 7, "m": -1}, RocblasInvalidSizeError, "m"),
     ({"m": -1, "ldc": 0}, RocblasInvalidSizeError, "m"),
     ({"k": -2, "lda": 0}, RocblasInvalidSizeError, "k"),
     ({"ldc": 2, "ldd": 2, "lda": 1}, RocblasInvalidSizeError, "ldc"),
@@ -818,8 +821,10 @@ def test_level1_ex_check_order(h: Any) -> None:
     f32 = DT.f32_r
     axpy = dict(n=4, alpha=2.0, alpha_type=f32, x=x.arg, x_type=f32, incx=1, y=y.arg, y_type=f32, incy=1,
                 execution_type=f32)
-    # enums first, then the quick return, alpha, the types, alpha == 0, the vectors
-    expect(RocblasInvalidValueError, ex.axpy_ex, h, **{**axpy, "x_type": 1, "n": 0}, arg="x_type")
+    # the quick return, alpha, the types, alpha == 0, the vectors; rocBLAS validates no datatype
+    # up front (rocblas_axpy_ex_template.hpp): an unknown one is not_implemented at the dispatch
+    ex.axpy_ex(h, **{**axpy, "x_type": 1, "n": 0})
+    expect(RocblasNotImplementedError, ex.axpy_ex, h, **{**axpy, "x_type": 1})
     ex.axpy_ex(h, **{**axpy, "n": 0, "alpha": None, "x_type": DT.f64_r})
     ex.axpy_batched_ex(h, **{**axpy, "batch_count": 0, "alpha": None, "x_type": DT.f64_r})
     expect(RocblasInvalidPointerError, ex.axpy_ex, h, **{**axpy, "alpha": None, "x_type": DT.f64_r}, arg="alpha")
@@ -881,7 +886,8 @@ def test_trsm_ex_check_order(h: Any) -> None:
     before = rt.snapshot(A.parts[0])
     expect(RocblasNotImplementedError, ex.trsm_ex, h, **{**base, "compute_type": DT.f16_r, "side": 9},
            arg="compute_type")
-    expect(RocblasInvalidValueError, ex.trsm_ex, h, **{**base, "compute_type": 999}, arg="compute_type")
+    # rocblas_trsm_ex switches on compute_type first; an unknown value is its default case (rocblas_trsm.cpp)
+    expect(RocblasNotImplementedError, ex.trsm_ex, h, **{**base, "compute_type": 999, "side": 9}, arg="compute_type")
     expect(RocblasInvalidValueError, ex.trsm_ex, h, **{**base, "side": "B"}, arg="side")
     expect(RocblasInvalidSizeError, ex.trsm_ex, h, **{**base, "lda": 2}, arg="lda")
     expect(RocblasInvalidPointerError, ex.trsm_ex, h, **{**base, "B": None}, arg="B")

@@ -285,8 +285,14 @@ def test_geam_matches_numpy(handles: dict[bool, Any], precision: Any, flavour: s
             B.poison()
         al = scalar_arg(alpha, p, cm.device_mode)
         be = scalar_arg(beta, p, cm.device_mode)
-        fn(p, "geam", fl)(handles[cm.device_mode], ta, tb, m, n, al, A.arg, lda, *A.args(), be, B.arg, ldb,
-                          *B.args(), Cm.arg, ldc, *Cm.args(), *batch_tail(fl, batch))
+        args = (handles[cm.device_mode], ta, tb, m, n, al, A.arg, lda, *A.args(), be, B.arg, ldb, *B.args(), Cm.arg,
+                ldc, *Cm.args(), *batch_tail(fl, batch))
+        if fl == BATCHED and batch == 0 and any(ld != ldc or TRANS[t] != 0 for ld, t in ((lda, ta), (ldb, tb))):
+            # No entries: the pointer arrays are all null, and rocBLAS compares the bare pointers, so
+            # C "is" A and B: a transpose or another leading dimension is invalid_size (rocblas_geam.hpp).
+            expect(RocblasInvalidSizeError, "C", fn(p, "geam", fl), *args)
+            return
+        fn(p, "geam", fl)(*args)
         got = Cm.get()
         A.check(logical=True)
         B.check(logical=True)
@@ -520,15 +526,21 @@ def test_geam_bad_arguments(handles: dict[bool, Any], dev: dict[str, Any]) -> No
     expect(RocblasInvalidSizeError, "C", f, h, "N", "N", 6, 6, 1.0, A, 6, 1.0, Cp, 7, Cp, 6)
     expect(RocblasInvalidSizeError, "C", f, h, "N", "C", 6, 6, 1.0, A, 6, 1.0, Cp, 6, Cp, 6)
     expect(RocblasInvalidSizeError, "C", f, h, "N", "N", 0, 6, 1.0, Cp, 7, 1.0, B, 6, Cp, 6)
-    # Null pointers: alpha, beta, C, then A (alpha != 0) and B (beta != 0).
-    expect(RocblasInvalidPointerError, "alpha", f, h, "N", "N", 6, 6, None, None, 6, None, None, 6, None, 6)
-    expect(RocblasInvalidPointerError, "beta", f, h, "N", "N", 6, 6, 1.0, None, 6, None, None, 6, None, 6)
+    # A null A "is" a null C: rocBLAS compares the bare pointers (rocblas_geam_arg_check, rocblas_geam.hpp).
+    expect(RocblasInvalidSizeError, "C", f, h, "N", "N", 0, 6, 1.0, None, 1, 1.0, B, 6, None, 2)
+    # Null pointers: C, alpha, beta (rocblas_geam.hpp checks C first), then A (alpha != 0) and B (beta != 0).
+    expect(RocblasInvalidPointerError, "C", f, h, "N", "N", 6, 6, None, None, 6, None, None, 6, None, 6)
+    expect(RocblasInvalidPointerError, "alpha", f, h, "N", "N", 6, 6, None, None, 6, None, None, 6, Cp, 6)
+    expect(RocblasInvalidPointerError, "beta", f, h, "N", "N", 6, 6, 1.0, None, 6, None, None, 6, Cp, 6)
     expect(RocblasInvalidPointerError, "C", f, h, "N", "N", 6, 6, 1.0, None, 6, 1.0, None, 6, None, 6)
     expect(RocblasInvalidPointerError, "A", f, h, "N", "N", 6, 6, 1.0, None, 6, 1.0, None, 6, Cp, 6)
     expect(RocblasInvalidPointerError, "B", f, h, "N", "N", 6, 6, 1.0, A, 6, 2.0, None, 6, Cp, 6)
     # Quick returns: everything may be null.
     assert f(h, "N", "N", 0, 6, None, None, 6, None, None, 6, None, 6) is None
-    assert f(h, "T", "C", 6, 0, None, None, 0, None, None, 0, None, 6) is None
+    assert f(h, "N", "N", 6, 0, None, None, 6, None, None, 6, None, 6) is None
+    # ... but not from the in-place rule: null A and C alias, so a transpose or lda != ldc is
+    # invalid_size (rocblas_geam.hpp)
+    expect(RocblasInvalidSizeError, "C", f, h, "T", "C", 6, 0, None, None, 0, None, None, 0, None, 6)
     assert extensions.dgeam_strided_batched(h, "N", "N", 6, 6, None, None, 6, 0, None, None, 6, 0, None, 6, 0,
                                             0) is None
     # A device scalar in host pointer mode is refused.
