@@ -1223,11 +1223,13 @@ def getrs_workspace(n: int, nrhs: int, batch: int, itemsize: int) -> int:
 
 
 def gesv_workspace(n: int, nrhs: int, batch: int, itemsize: int) -> int:
-    """Bytes of workspace :func:`gesv` uses (as getrs, with the pivots of small entries)."""
+    """Bytes of workspace :func:`gesv` uses: small entries getrf's then getrs's (or, overlapping
+    ones, the entry, its right-hand sides and pivots per chunk), large ones LAPACK's cells."""
     if batch == 0 or n == 0 or nrhs == 0:
         return 0
     if n <= SMALL:
-        return chunk_count(batch) * _solve_small_bytes(n, nrhs, itemsize, True)
+        return max(chunk_count(batch) * _solve_small_bytes(n, nrhs, itemsize, True),
+                   getrf_workspace(n, n, batch, itemsize), getrs_workspace(n, nrhs, batch, itemsize))
     return chunk_count(batch, n * n * (n + nrhs)) * _CELLS
 
 
@@ -1316,7 +1318,19 @@ def gesv(A: np.ndarray, ipiv: np.ndarray, B: np.ndarray, info: np.ndarray, seria
          ws: np.ndarray | None = None) -> None:
     """LU of every A_e in place (pivots, info), then X over B_e for the regular ones."""
     nb, n, nrhs = B.shape
-    if n <= SMALL:
+    if n <= SMALL and not serial:
+        # getrf's and getrs's kernels (the lanes, the blocked one-at-a-time LU: gesv_small's
+        # operations in its order, the same bits, 3x faster at 32 x 32); a singular entry's B
+        # is not solved (copies of the regular entries' when there is one).
+        getrf(A, ipiv, info, False, ws)
+        if not info.any():
+            getrs(OP_N, A, ipiv, B, False, ws)
+        elif (regular := np.flatnonzero(info == 0)).size:
+            solved = B[regular]
+            getrs(OP_N, A[regular], ipiv[regular], solved, False, ws)
+            B[regular] = solved
+        return
+    if n <= SMALL:  # overlapping entries: each entry's LU and solve before the next one's
         nchunk, per = _chunks(nb, serial), _solve_small_bytes(n, nrhs, A.itemsize, True)
         gesv_small(A, ipiv, B, info, _one(A.dtype), _sfmin(A.dtype), scratch(ws, nchunk * per), per, nchunk)
         return

@@ -1069,6 +1069,31 @@ def test_getrf_lanes_match_scipy_lu_factor(handle: Any, data: st.DataObject) -> 
 
 
 @pytest.mark.parametrize("p", SDCZ)
+def test_gesv_through_getrf_and_getrs_gives_the_one_at_a_time_bits(p: Precision) -> None:
+    # gesv runs getrf's and getrs's kernels on entries that do not overlap, and entry after
+    # entry (LU, then solve) on overlapping ones: the same bits, pivots and info either way,
+    # singular entries' B left as it was (a zero entry, a zero column, a NaN row).
+    rng = np.random.default_rng(17)
+    for n, nrhs in ((3, 2), (kl.LANE_MAX, 1), (kl.LANE_MAX + 1, 3), (32, 1)):
+        nb = 2 * kl.LANES + 3
+        a = random(p, (nb, n, n), rng)
+        a[3] = 0
+        a[5, :, n // 2] = 0
+        a[7, 1] = np.nan
+        b = random(p, (nb, n, nrhs), rng)
+        out = []
+        for serial in (False, True):
+            A, B = a.copy(), b.copy()
+            ipiv, info = np.zeros((nb, n), np.int32), np.zeros(nb, np.int32)
+            kl.gesv(A, ipiv, B, info, serial)
+            out.append((A, B, ipiv, info))
+        (a1, b1, p1, i1), (a2, b2, p2, i2) = out
+        assert same_bits(a1, a2) and same_bits(b1, b2), (p, n, nrhs)
+        assert np.array_equal(p1, p2) and np.array_equal(i1, i2), (p, n, nrhs)
+        assert i1[3] == 1 and i1[5] > 0 and same_bits(b1[3], b[3]) and same_bits(b1[5], b[5])
+
+
+@pytest.mark.parametrize("p", SDCZ)
 def test_lanes_give_the_one_at_a_time_bits(p: Precision) -> None:
     # The LANES-wide LU does in each lane what the one-at-a-time LU (overlapping entries, serial)
     # does, in its order: the same bits, pivots and info, for zero, tiny (below sfmin: divided),
