@@ -281,6 +281,42 @@ def _entries(op, A, B, info, upper, unit, one, rone, ws, lo, hi):  # type: ignor
                 _store_tri(A, e, w, upper, not (unit and op == TRTRI))
 
 
+@_jit
+def _potrs_range(A, sa, lda, B, sb, ldb, upper, n, nrhs, ws, lo, hi):  # type: ignore[no-untyped-def]
+    # potrs of entries lo..hi-1 from the flat views (entry e at e * sa, column c at c * lda):
+    # _load_tri's, _load_rhs's and _potrs's operations, the copies over unit strides (the
+    # strided 3-D views kept them one element a turn: half of a 64 x 64 potrs).
+    w, o = carve2(ws, 0, n, n, A.dtype, A.itemsize)
+    x, o = carve2(ws, o, nrhs, n, A.dtype, A.itemsize)
+    for e in range(lo, hi):
+        ao, bo = e * sa, e * sb
+        if upper:
+            for c in range(n):
+                for i in range(c, n):
+                    w[c, i] = np.conj(A[_U(ao + i * lda + c)])
+        else:
+            for c in range(n):
+                for i in range(_U(c), _U(n)):
+                    w[c, i] = A[_U(ao + c * lda) + i]
+        for r in range(nrhs):
+            for i in range(_U(n)):
+                x[r, i] = B[_U(bo + r * ldb) + i]
+        _potrs(w, x)
+        for r in range(nrhs):
+            for i in range(_U(n)):
+                B[_U(bo + r * ldb) + i] = x[r, i]
+
+
+@kernel(contiguous=True)
+def potrs_small(A, sa, lda, B, sb, ldb, upper, n, nrhs, ws, wper, nchunk, nb):  # type: ignore[no-untyped-def]
+    """potrs of the nb entries of B's flat view (entry e at e * sb, right-hand side r at r * ldb)
+    with the factors of A's (likewise), chunk t's scratch in bytes [t * wper, (t + 1) * wper) of
+    ws: :func:`small_entries`' operations, read through unit strides."""
+    per = (nb + nchunk - 1) // nchunk
+    for t in prange(nchunk):
+        _potrs_range(A, sa, lda, B, sb, ldb, upper, n, nrhs, chunk_of(ws, t, wper), t * per, min(nb, (t + 1) * per))
+
+
 @kernel
 def small_entries(op, A, B, info, upper, unit, one, rone, ws, wper, nchunk):  # type: ignore[no-untyped-def]
     """Operation ``op`` on every entry of A (its ``upper``/lower triangle; B: right-hand
@@ -704,6 +740,13 @@ def _run(op: int, A: np.ndarray, B: np.ndarray | None, info: np.ndarray | None, 
         potrf_lanes(flat, sa, ld, n, upper, info, _one_negzero(a.dtype), _constants(a.dtype)[1], W, L, V, Ix, Q, D,
                     nb, nchunk)
         _finish(A, a)
+        return
+    if op == POTRS and n <= SMALL and not serial:
+        a, (fa, lda, sa) = _flat_colmajor(A)
+        b, (fb, ldb, sb) = _flat_colmajor(B)
+        nchunk, per = _chunks(nb, serial), _small_bytes(n, nrhs, A.itemsize)
+        potrs_small(fa, sa, lda, fb, sb, ldb, upper, n, nrhs, scratch(ws, nchunk * per), per, nchunk, nb)
+        _finish(B, b)
         return
     if n <= SMALL:
         if info is None:  # routines that report none: the small kernels do not write it

@@ -237,6 +237,29 @@ def test_potrf_hilbert(handle: Any, p: Precision, sizes: tuple[int, ...]) -> Non
             assert chol_ratio(h, got, upper, p) < rt.RESIDUAL_THRESHOLD
 
 
+@pytest.mark.parametrize("p", SDCZ)
+def test_potrs_from_flat_views_gives_the_entry_kernels_bits(p: Precision) -> None:
+    # potrs of entries that do not overlap reads them through flat views (potrs_small); the
+    # entry-after-entry kernel (overlapping entries) does the same operations: the same bits.
+    rng = np.random.default_rng(9)
+    for n, nrhs in ((1, 2), (8, 1), (17, 3), (33, 1)):
+        nb = 11
+        g = random(p, (nb, n, n), rng)
+        a = (g @ np.conj(g.transpose(0, 2, 1)) + n * np.eye(n)).astype(p.dtype)
+        b = random(p, (nb, n, nrhs), rng)
+        for upper in (False, True):
+            A, info = a.copy(), np.zeros(nb, np.int32)
+            kc.potrf(A, info, upper, False)
+            out = []
+            for serial in (False, True):
+                B = b.copy()
+                kc.potrs(A, B, upper, serial)
+                out.append(B)
+            assert same_bits(out[0], out[1]), (p, n, nrhs, upper)
+            x = np.linalg.solve(a.astype(np.complex128), b)
+            assert np.abs(out[0] - x).max() <= 1e3 * n * p.eps * max(1.0, np.abs(x).max()), (p, n, upper)
+
+
 @pytest.mark.parametrize("n", (8, 16, 33, 64))
 def test_large_batches_of_small_matrices(handle: Any, n: int) -> None:
     batch = 1500
