@@ -80,9 +80,11 @@ def jit_map(directory: str) -> dict[str, Any]:
                 symbols.append([name, int(engine.get_function_address(mangled))])
     kernels, owners = [], {}
     for obj in gc.get_objects():
-        if not isinstance(obj, Dispatcher):
-            continue
-        with contextlib.suppress(Exception):  # a dispatcher being torn down, an overload without code
+        # (isinstance on a dead weak proxy raises ReferenceError; a dispatcher being torn down,
+        # an overload without code of its own: skipped)
+        with contextlib.suppress(Exception):
+            if not isinstance(obj, Dispatcher):
+                continue
             name = f"{obj.py_func.__module__}.{obj.py_func.__qualname__}".removeprefix("rocmath.")
             for cres in list(obj.overloads.values()):
                 address = cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
