@@ -38,7 +38,7 @@ from .registry import default_registry, discover
 from .report import Progress
 from .timing import median, ratio_ci
 
-__all__ = ["Side", "compare", "main", "regressed", "verdict"]
+__all__ = ["Side", "compare", "main", "regressed", "selected_cases", "verdict"]
 
 
 @dataclass
@@ -176,6 +176,16 @@ def compare(side_a: Side, side_b: Side, cases: list[tuple[str, Any]], repeats: i
     return rows
 
 
+def selected_cases(command: str, suite: str, substring: str | None) -> list[tuple[str, Any]]:
+    """Every (case, size) of ``suite`` whose name contains ``substring``; an empty list, said on
+    stderr, when none does."""
+    discover()
+    cases = [(c.name, size) for c in default_registry.select(suite, substring) for size in c.sizes.get(suite, ())]
+    if not cases:
+        sys.stderr.write(f"rocmath-bench {command}: no case in suite {suite!r} matches {substring!r}\n")
+    return cases
+
+
 def main(argv: Sequence[str], out: TextIO | None = None) -> int:
     """``rocmath-bench compare A B [--suite S] [--filter F] [--repeats N] [--json PATH]``."""
     p = argparse.ArgumentParser(prog="rocmath-bench compare", description=__doc__,
@@ -192,11 +202,8 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
     if args.threshold is not None and args.threshold < 0:
         p.error(f"--threshold must be >= 0, got {args.threshold}")
     out = out or sys.stdout
-    discover()
-    cases = [(c.name, size) for c in default_registry.select(args.suite, args.filter)
-             for size in c.sizes.get(args.suite, ())]
+    cases = selected_cases("compare", args.suite, args.filter)
     if not cases:
-        sys.stderr.write(f"rocmath-bench compare: no case in suite {args.suite!r} matches {args.filter!r}\n")
         return 2
     workdir = tempfile.mkdtemp(prefix="rocmath-compare-")
     trees: list[str] = []

@@ -40,8 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from .compare import Side, _ask
-from .registry import default_registry, discover
+from .compare import Side, _ask, selected_cases
 
 __all__ = ["Attribution", "attribute", "demangle", "disassemble", "hot_windows", "jit_map", "main", "parse_samples"]
 
@@ -381,10 +380,7 @@ def main(argv: Sequence[str], out: TextIO | None = None) -> int:
     if perf is None or not sys.platform.startswith("linux"):
         sys.stderr.write("rocmath-bench profile: needs Linux perf (the linux-tools package, or linux-perf on Debian)\n")
         return 2
-    discover()
-    cases = [(c.name, size) for c in default_registry.select(args.suite, args.filter)
-             for size in c.sizes.get(args.suite, ())]
+    cases = selected_cases("profile", args.suite, args.filter)
     if not cases:
-        sys.stderr.write(f"rocmath-bench profile: no case in suite {args.suite!r} matches {args.filter!r}\n")
         return 2
     return profile(cases, args.seconds, args.frequency, args.kernels, args.top, perf, out)
