@@ -10,8 +10,8 @@ makes the public function, so each public name is one visible line::
     daxpy_strided_batched = bind(AXPY, D, STRIDED)
 
 Every public function runs the same steps, as rocBLAS's ``*_impl`` do: check the
-handle; answer a device-memory size query (at once, or, for the routines of
-:data:`QUERY_AFTER_CHECKS`, after the body's own checks); log (before validation, so
+handle; answer a device-memory size query (at once, or after the body's own checks for
+the routines whose :attr:`Routine.query` says so); log (before validation, so
 invalid calls are logged too); then the routine's own argument check, quick return and
 launch.
 """
@@ -60,17 +60,6 @@ class Flavour(enum.Enum):
 PLAIN, BATCHED, STRIDED = Flavour.PLAIN, Flavour.BATCHED, Flavour.STRIDED
 
 
-#: Routines (by name) that rocBLAS lets check their arguments before answering a size query,
-#: and where it then answers: ``"pointers"``, after the enum and size checks and the size
-#: quick returns, before any pointer or scalar is looked at (rocblas_trmv.hpp,
-#: rocblas_tpmv.hpp, rocblas_trsv.hpp, rocblas_hemv_symv.hpp, rocblas_trsm.hpp);
-#: ``"operands"``, after the pointer checks too (rocblas_tbmv_imp.hpp).  Every other routine
-#: answers at once, before any check (RETURN_ZERO_DEVICE_MEMORY_SIZE_IF_QUERIED; the
-#: reductions and gemv with their workspace from the raw sizes).
-QUERY_AFTER_CHECKS = {"trmv": "pointers", "tpmv": "pointers", "trsv": "pointers", "symv": "pointers",
-                      "hemv": "pointers", "trsm": "pointers", "tbmv": "operands"}
-
-
 class _QueryAnswer(BaseException):
     """Raised in a body, during a size query, where rocBLAS answers it.  A BaseException so
     that no ``except Exception`` in a body takes it for an error."""
@@ -99,6 +88,12 @@ class Routine:
         (each rounded up on its own, as rocBLAS does); None: none.
     summary
         One line for the docstring of every bound name.
+    query
+        Where rocBLAS answers a device-memory size query: None, at once, before any check
+        (RETURN_ZERO_DEVICE_MEMORY_SIZE_IF_QUERIED; the reductions and gemv with their
+        workspace from the raw sizes); ``"pointers"``, after the enum and size checks and the
+        size quick returns, before any pointer or scalar is looked at (trmv, tpmv, trsv,
+        symv, hemv, trsm); ``"operands"``, after the pointer checks too (tbmv).
     """
 
     name: str
@@ -110,6 +105,7 @@ class Routine:
     summary: str = ""
     stride_names: dict[str, str] = field(default_factory=dict)
     optional: tuple[str, ...] = ()  # outputs a host-mode caller may leave out (they are returned)
+    query: str | None = None
 
     def signature(self, flavour: Flavour) -> tuple[str, ...]:
         """The C parameter names of one flavour, handle first."""
@@ -144,14 +140,14 @@ class Call(Arguments):
 
     @property
     def querying(self) -> bool:
-        """Whether this call runs during a device-memory size query (only the routines of
-        :data:`QUERY_AFTER_CHECKS` run their body then)."""
+        """Whether this call runs during a device-memory size query (only routines with a
+        :attr:`Routine.query` point run their body then)."""
         return self.handle.is_device_memory_size_query()
 
     def _query_point(self, operand: bool) -> None:
         """During a size query, stop the body where rocBLAS answers the query: at the first look at
         a pointer or scalar, or (``"operands"`` routines) at the first operand or launch."""
-        at = QUERY_AFTER_CHECKS.get(self.routine.name)
+        at = self.routine.query
         if at is not None and (operand or at == "pointers") and self.querying:
             raise _QueryAnswer
 
@@ -338,11 +334,11 @@ class Call(Arguments):
 def _size_query(c: Call) -> RocblasStatus:
     """A call during a device-memory size query: size_increased or size_unchanged, as rocBLAS.
 
-    A routine of :data:`QUERY_AFTER_CHECKS` first runs its body up to where rocBLAS answers:
+    A routine with a :attr:`Routine.query` point first runs its body up to there:
     invalid arguments raise as outside a query, and a quick return answers size_unchanged
     (or the status the body returns).  Nothing is launched."""
     routine = c.routine
-    if routine.name in QUERY_AFTER_CHECKS:
+    if routine.query is not None:
         try:
             status = routine.impl(c)
         except _QueryAnswer:

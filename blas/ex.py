@@ -630,6 +630,7 @@ def _trsm_ex(c: Call) -> None:
 TRSM_EX = ExRoutine("trsm", ("side", "uplo", "transA", "diag", "m", "n", "alpha", "A", "lda", "B", "ldb", "invA",
                              "invA_size", "compute_type"), {"A": "lda", "B": "ldb", "invA": "invA_size"}, _trsm_ex,
                     stride_names={"A": "stride_A", "B": "stride_B", "invA": "stride_invA"}, batch_before="invA",
+                    query="pointers",
                     summary="Solve op(A) X = alpha B (side left) or X op(A) = alpha B (right) in compute_type; X "
                             "overwrites B.  invA (inverted diagonal blocks) may be null.")
 

@@ -241,8 +241,9 @@ _SYMV = ("uplo", "n", "alpha", "A", "lda", "x", "incx", "beta", "y", "incy")
 _SBMV = ("uplo", "n", "k", "alpha", "A", "lda", "x", "incx", "beta", "y", "incy")
 _MV_ARRAYS = {"A": "lda", "x": "incx", "y": "incy"}
 SYMV = Routine("symv", _SYMV, _MV_ARRAYS, partial(_sym_mv, kind=k.FULL, herm=False), workspace=_symv_bytes,
-               summary="y := alpha*A*x + beta*y for a symmetric A, from its uplo triangle.")
+               query="pointers", summary="y := alpha*A*x + beta*y for a symmetric A, from its uplo triangle.")
 HEMV = Routine("hemv", _SYMV, _MV_ARRAYS, partial(_sym_mv, kind=k.FULL, herm=True), workspace=_symv_bytes,
+               query="pointers",
                summary="y := alpha*A*x + beta*y for a Hermitian A, from its uplo triangle (real diagonal).")
 SBMV = Routine("sbmv", _SBMV, _MV_ARRAYS, partial(_sym_mv, kind=k.BAND, herm=False),
                summary="y := alpha*A*x + beta*y for a symmetric band A with k off-diagonals.")
@@ -286,7 +287,7 @@ def _triangular(c: Call, kind: int, solve: bool, trans_name: str = "transA", a_n
 
 
 # Workspaces: during a size query these routines run their checks first and answer with
-# valid sizes (QUERY_AFTER_CHECKS in _api).
+# valid sizes (their Routine.query).
 
 
 def _x_copy_bytes(c: Call) -> int:
@@ -312,15 +313,16 @@ _TBMV = ("uplo", "trans", "diag", "n", "k", "A", "lda", "x", "incx")
 _TBSV = ("uplo", "transA", "diag", "n", "k", "A", "lda", "x", "incx")
 _TRI_ARRAYS = {"A": "lda", "x": "incx"}
 TRMV = Routine("trmv", _TRMV, _TRI_ARRAYS, partial(_triangular, kind=k.FULL, solve=False),
-               workspace=_x_copy_bytes, summary="x := op(A)*x for a triangular A.")
+               workspace=_x_copy_bytes, query="pointers", summary="x := op(A)*x for a triangular A.")
 TPMV = Routine("tpmv", ("uplo", "transA", "diag", "n", "A", "x", "incx"), {"A": "A", "x": "incx"},
                partial(_triangular, kind=k.PACKED, solve=False), workspace=_x_copy_bytes,
-               summary="x := op(A)*x for a triangular A in packed storage.")
+               query="pointers", summary="x := op(A)*x for a triangular A in packed storage.")
 TBMV = Routine("tbmv", _TBMV, _TRI_ARRAYS, partial(_triangular, kind=k.BAND, solve=False, trans_name="trans"),
-               workspace=_tbmv_bytes, summary="x := op(A)*x for a triangular band A with k off-diagonals.")
+               workspace=_tbmv_bytes, query="operands",
+               summary="x := op(A)*x for a triangular band A with k off-diagonals.")
 TRSV = Routine("trsv", _TRMV, _TRI_ARRAYS, partial(_triangular, kind=k.FULL, solve=True),
                workspace=_trsv_bytes,
-               summary="x := op(A)^-1*x for a triangular A (no singularity check).")
+               query="pointers", summary="x := op(A)^-1*x for a triangular A (no singularity check).")
 TPSV = Routine("tpsv", ("uplo", "transA", "diag", "n", "AP", "x", "incx"), {"AP": "AP", "x": "incx"},
                partial(_triangular, kind=k.PACKED, solve=True, a_name="AP"),
                summary="x := op(A)^-1*x for a triangular A in packed storage (no singularity check).")

@@ -361,7 +361,7 @@ def _trsm(c: Call) -> None:
 
 
 TRSM = Routine("trsm", ("side", "uplo", "transA", "diag", "m", "n", "alpha", "A", "lda", "B", "ldb"),
-               {"A": "lda", "B": "ldb"}, _trsm,
+               {"A": "lda", "B": "ldb"}, _trsm, query="pointers",
                summary="Solve op(A) X = alpha B (side left) or X op(A) = alpha B (right), A triangular; X "
                        "overwrites B (alpha == 0 sets B to 0).")
 
