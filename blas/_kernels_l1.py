@@ -303,29 +303,28 @@ def iamax(x, find_max, out):  # type: ignore[no-untyped-def]
         out[b] = where + 1
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _rotated(cc, ss, xv, yv):  # type: ignore[no-untyped-def]
+    # (c*x + s*y, c*y - conj(s)*x)  (c real, s real or complex)
+    return cc * xv + ss * yv, cc * yv - np.conj(ss) * xv
+
+
 @kernel
 def rot(x, y, c, s):  # type: ignore[no-untyped-def]
-    # x := c*x + s*y ; y := c*y - conj(s)*x  (c real, s real or complex)
     cc = c[0]
     ss = s[0]
     nb, n = y.shape
     if _contiguous(x) and _contiguous(y):
         xc, yc = _row(x, 0), _row(y, 0)
         for i in prange(n):
-            xv = xc[i]
-            yv = yc[i]
-            xc[i] = cc * xv + ss * yv
-            yc[i] = cc * yv - np.conj(ss) * xv
+            xc[i], yc[i] = _rotated(cc, ss, xc[i], yc[i])
         written(xc)
         written(yc)
         return
     for t in prange(nb * n):
         b = t // n
         i = t - b * n
-        xv = x[b, i]
-        yv = y[b, i]
-        x[b, i] = cc * xv + ss * yv
-        y[b, i] = cc * yv - np.conj(ss) * xv
+        x[b, i], y[b, i] = _rotated(cc, ss, x[b, i], y[b, i])
 
 
 @kernel
