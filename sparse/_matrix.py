@@ -5,8 +5,16 @@
 matrix, or the ``(data, indices, indptr)`` / ``(data, (row, col))`` tuples of scipy.  ``.get()``
 copies back to scipy.sparse.  ``A @ x`` with a DeviceArray runs the generic spmv (1-D) or
 spmm (2-D) on the matrix's stream; ``.T`` is a view (CSR and CSC of the same arrays);
-``tocsr`` / ``tocsc`` / ``tocoo`` convert on the device.  Each thread uses one rocSPARSE
-handle per device (created on first use, as CuPy does) on the current stream.
+CSR and CSC's ``tocsr`` / ``tocsc`` / ``tocoo`` convert on the device (COO's to CSR or CSC sum
+its duplicates on the host, as scipy's).  Each thread uses one rocSPARSE handle per device
+(created on first use, as CuPy does) on the current stream.
+
+Arithmetic follows cupyx's (and scipy's) ``spmatrix``: ``A @ B`` and ``A * B`` of two sparse
+matrices is their product, ``A + B`` and ``A - B`` their sum, ``s * A`` and ``-A`` scale, and
+``x @ A`` multiplies a DeviceArray from the left.  All of them run as one generic spgemm on the
+device (a sum as ``A I + B``, a scaling as ``s A I``), so a result holds the union of its operands'
+structures (an entry that cancels stays, as a stored zero) and each value is the exactly rounded
+sum or product scipy computes.  ``toarray()`` expands into a dense DeviceArray (sparse_to_dense).
 """
 
 from __future__ import annotations
@@ -22,11 +30,33 @@ import rocmath
 from rocmath.precision import Precision
 
 from . import _kernels as k
-from ._descr import create_coo_descr, create_csc_descr, create_csr_descr, create_dnmat_descr, create_dnvec_descr
+from ._descr import (
+    create_coo_descr,
+    create_csc_descr,
+    create_csr_descr,
+    create_dnmat_descr,
+    create_dnvec_descr,
+    csr_set_pointers,
+    spmat_get_size,
+)
 from ._generic import spmm, spmv
+from ._generic_ops import sparse_to_dense, spgemm
 from ._handle import MatDescr, SparseHandle, create_handle, create_mat_descr
 from ._level2 import ccsrmv, dcsrmv, scsrmv, zcsrmv
-from ._types import Datatype, IndexBase, IndexType, Operation, Order, SpMMAlg, SpMMStage, SpMVAlg, SpMVStage
+from ._types import (
+    Datatype,
+    IndexBase,
+    IndexType,
+    Operation,
+    Order,
+    SparseToDenseAlg,
+    SpGEMMAlg,
+    SpGEMMStage,
+    SpMMAlg,
+    SpMMStage,
+    SpMVAlg,
+    SpMVStage,
+)
 
 __all__ = ["aslinearoperator", "coo_matrix", "csc_matrix", "csr_matrix", "issparse"]
 
@@ -69,7 +99,136 @@ def _value_dtype(dtype: Any) -> np.dtype[Any]:
     return Precision.of(dt).dtype
 
 
-class _CompressedMatrix:
+def _index_dtype(a: Any) -> np.dtype[Any]:
+    return a.row.dtype if a.format == "coo" else a.indices.dtype
+
+
+def _cast(a: csr_matrix, dtype: np.dtype[Any], itype: np.dtype[Any]) -> csr_matrix:
+    """``a`` with values of ``dtype`` and indices of ``itype`` (itself when they are its own)."""
+    if a.dtype == dtype and a.indices.dtype == itype:
+        return a
+    return csr_matrix((_dev(a.data, dtype), _dev(a.indices, itype), _dev(a.indptr, itype)), a.shape)
+
+
+def _operands(*mats: Any, scalar: Any = None) -> list[csr_matrix]:
+    """The operands as CSR matrices of one value type and one index type (the widest of theirs,
+    and of ``scalar``'s under numpy's rules): what one spgemm takes."""
+    dtype = _value_dtype(np.result_type(*(m.dtype for m in mats), *(() if scalar is None else (scalar,))))
+    itype = np.result_type(*(_index_dtype(m) for m in mats))
+    return [_cast(m.tocsr(), dtype, itype) for m in mats]
+
+
+def _identity(n: int, like: csr_matrix) -> csr_matrix:
+    it = like.indices.dtype
+    return csr_matrix((np.ones(n, like.dtype), np.arange(n, dtype=it), np.arange(n + 1, dtype=it)), (n, n))
+
+
+def _spgemm(alpha: Any, a: csr_matrix, b: csr_matrix, beta: Any = None, d: csr_matrix | None = None) -> csr_matrix:
+    """``alpha a b + beta d`` (beta None: no d) as one generic spgemm, for CSR operands of one value
+    type and one index type; the result's columns sorted in each row."""
+    m, n = a.shape[0], b.shape[1]
+    dt, it = a.dtype, a.indices.dtype
+    ct, itype = Datatype.of(dt), IndexType.of(it)
+    ptr = rocmath.empty(m + 1, it)
+    c = create_csr_descr(m, n, 0, ptr, None, None, itype, itype, IndexBase.zero, ct)
+    h = _handle()
+    with h.use_pointer_mode(0):
+        args = (h, Operation.none, Operation.none, dt.type(alpha), a._descr(), b._descr(),
+                None if beta is None else dt.type(beta), c if d is None else d._descr(), c, ct, SpGEMMAlg.default)
+        tmp = rocmath.empty(max(1, spgemm(*args, SpGEMMStage.buffer_size)), np.uint8)
+        spgemm(*args, SpGEMMStage.nnz, None, tmp)
+        nnz = spmat_get_size(c)[2]
+        ind, val = rocmath.empty(nnz, it), rocmath.empty(nnz, dt)
+        csr_set_pointers(c, ptr, ind, val)
+        spgemm(*args, SpGEMMStage.compute, None, tmp)
+    return csr_matrix((val, ind, ptr), (m, n))
+
+
+def _is_scalar(x: Any) -> bool:
+    return isinstance(x, int | float | complex | np.number) or (isinstance(x, np.ndarray) and x.ndim == 0)
+
+
+class _SparseArithmetic:
+    """The operators CSR, CSC and COO share (see the module docstring); each goes through CSR."""
+
+    format = ""
+    shape: tuple[int, int]
+    # numpy defers to these operators (``np.float32(2) * A`` calls ``A.__rmul__``) instead of
+    # making an object array of the matrix.
+    __array_ufunc__ = None
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        raise NotImplementedError
+
+    def tocsr(self) -> csr_matrix:
+        raise NotImplementedError
+
+    def _matmul_sparse(self, other: Any) -> csr_matrix:
+        if self.shape[1] != other.shape[0]:
+            raise ValueError(f"dimension mismatch: {self.shape} @ {other.shape}")
+        a, b = _operands(self, other)
+        return _spgemm(1, a, b)
+
+    def __rmatmul__(self, other: Any) -> Any:
+        """``x @ A`` for a DeviceArray x (a vector or a matrix): ``(A^T x^T)^T``."""
+        if not isinstance(other, rocmath.DeviceArray) or other.ndim not in (1, 2):
+            return NotImplemented
+        if other.shape[-1] != self.shape[0]:
+            raise ValueError(f"dimension mismatch: {other.shape} @ {self.shape}")
+        t = self.T  # type: ignore[attr-defined]
+        return t @ other if other.ndim == 1 else (t @ other.T).T
+
+    def __mul__(self, other: Any) -> Any:
+        """``A * s`` scales; ``A * B`` (a sparse matrix or a DeviceArray) is ``A @ B``, as spmatrix's."""
+        if _is_scalar(other):
+            (a,) = _operands(self, scalar=other)
+            return _spgemm(other, a, _identity(a.shape[1], a))
+        if issparse(other) or isinstance(other, rocmath.DeviceArray):
+            return self @ other  # type: ignore[operator]
+        return NotImplemented
+
+    def __rmul__(self, other: Any) -> Any:
+        return self * other if _is_scalar(other) else NotImplemented
+
+    def __neg__(self) -> csr_matrix:
+        return self * -1  # type: ignore[no-any-return]
+
+    def _sum(self, other: Any, sign: int) -> Any:
+        if not issparse(other):
+            return NotImplemented
+        if self.shape != other.shape:
+            raise ValueError(f"inconsistent shapes: {self.shape} and {other.shape}")
+        a, b = _operands(self, other)
+        return _spgemm(1, a, _identity(a.shape[1], a), sign, b)
+
+    def __add__(self, other: Any) -> Any:
+        return self._sum(other, 1)
+
+    def __radd__(self, other: Any) -> Any:
+        return self._sum(other, 1)
+
+    def __sub__(self, other: Any) -> Any:
+        return self._sum(other, -1)
+
+    def toarray(self, order: str = "C") -> rocmath.DeviceArray:
+        """The matrix as a dense DeviceArray in ``order`` ("C" or "F"): rocSPARSE's sparse_to_dense on the
+        CSR or CSC arrays (a COO matrix first to CSR, its duplicates summed)."""
+        if order not in ("C", "F"):
+            raise ValueError(f"order must be 'C' or 'F', got {order!r}")
+        a = self if self.format in ("csr", "csc") else self.tocsr()
+        m, n = a.shape
+        out = rocmath.empty((m, n), a.dtype, order=order)
+        if m and n:
+            ct = Datatype.of(a.dtype)
+            dense = create_dnmat_descr(m, n, m if order == "F" else n, out, ct, Order.column if order == "F"
+                                       else Order.row)
+            sparse_to_dense(_handle(), a._descr(), dense, SparseToDenseAlg.default, None,  # type: ignore[attr-defined]
+                            rocmath.empty(4, np.uint8))
+        return out
+
+
+class _CompressedMatrix(_SparseArithmetic):
     """Shared code of CSR and CSC: ``data``, ``indices`` and ``indptr`` DeviceArrays, 0-based."""
 
     format = ""
@@ -120,6 +279,8 @@ class _CompressedMatrix:
         return cls((self.data.get(stream), self.indices.get(stream), self.indptr.get(stream)), shape=self.shape)
 
     def __matmul__(self, other: Any) -> Any:
+        if issparse(other):
+            return self._matmul_sparse(other)
         if isinstance(other, rocmath.DeviceArray):
             return self._dot_dense(other)
         if isinstance(other, np.ndarray):
@@ -241,7 +402,7 @@ class csc_matrix(_CompressedMatrix):
         return self.tocsr().tocoo()
 
 
-class coo_matrix:
+class coo_matrix(_SparseArithmetic):
     """A COO matrix on the device: ``data``, ``row``, ``col`` DeviceArrays (0-based, any order,
     duplicates add up in products)."""
 
@@ -291,6 +452,10 @@ class coo_matrix:
         return self
 
     def __matmul__(self, other: Any) -> Any:
+        if issparse(other):
+            return self._matmul_sparse(other)
+        if isinstance(other, rocmath.DeviceArray) and other.ndim == 2:
+            return self.tocsr() @ other
         if not isinstance(other, rocmath.DeviceArray) or other.ndim != 1:
             return NotImplemented
         m, n = self.shape
