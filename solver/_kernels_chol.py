@@ -93,54 +93,54 @@ _U = np.uintp
 # --- numba: one entry in contiguous scratch ------------------------------------------------------
 
 
-# The kernels get every matrix transposed, ``At[e, c, i] = A(i, c)``: a column-major stack
-# without padding is then C-contiguous, which numba is told (``contiguous`` kernels), so copying
-# a lower triangle or right-hand sides vectorises.
+# The kernels read every stack of matrices through its flat view (rocmath.batch.flat_entries):
+# element (i, c) of entry e at ``e * stride + c * ld + i``, each column over unit strides, so that
+# copying a lower triangle or right-hand sides vectorises.
 
 
 @_jit
-def _load_tri(w, At, e, upper):  # type: ignore[no-untyped-def]
-    # The factor's triangle of entry e as a lower one: w[c, i] = A(i, c), or conj(A(c, i)) for an
-    # upper triangle (indexed, not sliced: a slice costs a reference count).
+def _load_tri(w, A, ao, lda, upper):  # type: ignore[no-untyped-def]
+    # The factor's triangle of the entry at A[ao:] as a lower one: w[c, i] = A(i, c), or
+    # conj(A(c, i)) for an upper triangle (indexed, not sliced: a slice costs a reference count).
     n = w.shape[0]
     if upper:
         for c in range(n):
             for i in range(c, n):
-                w[c, i] = np.conj(At[e, i, c])
+                w[c, i] = np.conj(A[_U(ao + i * lda + c)])
     else:
         for c in range(n):
             for i in range(_U(c), _U(n)):
-                w[c, i] = At[e, c, i]
+                w[c, i] = A[_U(ao + c * lda) + i]
 
 
 @_jit
-def _store_tri(At, e, w, upper, diag):  # type: ignore[no-untyped-def]
+def _store_tri(A, ao, lda, w, upper, diag):  # type: ignore[no-untyped-def]
     # The inverse map of _load_tri; the diagonal only if ``diag``.
     n = w.shape[0]
     skip = 0 if diag else 1
     if upper:
         for c in range(n):
             for i in range(c + skip, n):
-                At[e, i, c] = np.conj(w[c, i])
+                A[_U(ao + i * lda + c)] = np.conj(w[c, i])
     else:
         for c in range(n):
             for i in range(_U(c + skip), _U(n)):
-                At[e, c, i] = w[c, i]
+                A[_U(ao + c * lda) + i] = w[c, i]
 
 
 @_jit
-def _load_rhs(x, Bt, e):  # type: ignore[no-untyped-def]
-    # x[r, i] = B(i, r): right-hand sides as contiguous rows.
+def _load_rhs(x, B, bo, ldb):  # type: ignore[no-untyped-def]
+    # x[r, i] = B(i, r) of the entry at B[bo:]: right-hand sides as contiguous rows.
     for r in range(x.shape[0]):
         for i in range(_U(x.shape[1])):
-            x[r, i] = Bt[e, r, i]
+            x[r, i] = B[_U(bo + r * ldb) + i]
 
 
 @_jit
-def _store_rhs(Bt, e, x):  # type: ignore[no-untyped-def]
+def _store_rhs(B, bo, ldb, x):  # type: ignore[no-untyped-def]
     for r in range(x.shape[0]):
         for i in range(_U(x.shape[1])):
-            Bt[e, r, i] = x[r, i]
+            B[_U(bo + r * ldb) + i] = x[r, i]
 
 
 @_jit
@@ -250,87 +250,52 @@ def _small_bytes(n: int, nrhs: int, isz: int) -> int:
 
 
 @_jit
-def _entries(op, A, B, info, upper, unit, one, rone, ws, lo, hi):  # type: ignore[no-untyped-def]
-    # A, B: transposed entries (see _load_tri); ws: this chunk's scratch.
-    n = A.shape[1]
+def _entries(op, A, sa, lda, B, sb, ldb, info, upper, unit, one, rone, ws, n, nrhs, lo,
+             hi):  # type: ignore[no-untyped-def]
+    # Entries lo..hi-1 of A's and B's flat views (entry e at e * sa / e * sb); ws: this chunk's scratch.
     w, o = carve2(ws, 0, n, n, A.dtype, A.itemsize)
-    x, o = carve2(ws, o, B.shape[1], n, A.dtype, A.itemsize)
+    x, o = carve2(ws, o, nrhs, n, A.dtype, A.itemsize)
     for e in range(lo, hi):
-        _load_tri(w, A, e, upper)
+        ao, bo = e * sa, e * sb
+        _load_tri(w, A, ao, lda, upper)
         if op == POTRS:
-            _load_rhs(x, B, e)
+            _load_rhs(x, B, bo, ldb)
             _potrs(w, x)
-            _store_rhs(B, e, x)
+            _store_rhs(B, bo, ldb, x)
         elif op in (POTRF, POSV):
             r = _potf2(w, rone)
             info[e] = r
-            _store_tri(A, e, w, upper, True)
+            _store_tri(A, ao, lda, w, upper, True)
             if op == POSV and r == 0:  # B of an entry that is not positive definite is left as it was
-                _load_rhs(x, B, e)
+                _load_rhs(x, B, bo, ldb)
                 _potrs(w, x)
-                _store_rhs(B, e, x)
+                _store_rhs(B, bo, ldb, x)
         elif op == LAUUM:
             _lauum(w)
-            _store_tri(A, e, w, upper, True)
+            _store_tri(A, ao, lda, w, upper, True)
         else:  # TRTRI, POTRI: a singular entry is left as it was
             r = _trtri(w, unit and op == TRTRI, one)
             info[e] = r
             if r == 0:
                 if op == POTRI:
                     _lauum(w)
-                _store_tri(A, e, w, upper, not (unit and op == TRTRI))
-
-
-@_jit
-def _potrs_range(A, sa, lda, B, sb, ldb, upper, n, nrhs, ws, lo, hi):  # type: ignore[no-untyped-def]
-    # potrs of entries lo..hi-1 from the flat views (entry e at e * sa, column c at c * lda):
-    # _load_tri's, _load_rhs's and _potrs's operations, the copies over unit strides (the
-    # strided 3-D views kept them one element a turn: half of a 64 x 64 potrs).
-    w, o = carve2(ws, 0, n, n, A.dtype, A.itemsize)
-    x, o = carve2(ws, o, nrhs, n, A.dtype, A.itemsize)
-    for e in range(lo, hi):
-        ao, bo = e * sa, e * sb
-        if upper:
-            for c in range(n):
-                for i in range(c, n):
-                    w[c, i] = np.conj(A[_U(ao + i * lda + c)])
-        else:
-            for c in range(n):
-                for i in range(_U(c), _U(n)):
-                    w[c, i] = A[_U(ao + c * lda) + i]
-        for r in range(nrhs):
-            for i in range(_U(n)):
-                x[r, i] = B[_U(bo + r * ldb) + i]
-        _potrs(w, x)
-        for r in range(nrhs):
-            for i in range(_U(n)):
-                B[_U(bo + r * ldb) + i] = x[r, i]
+                _store_tri(A, ao, lda, w, upper, not (unit and op == TRTRI))
 
 
 @kernel(contiguous=True)
-def potrs_small(A, sa, lda, B, sb, ldb, upper, n, nrhs, ws, wper, nchunk, nb):  # type: ignore[no-untyped-def]
-    """potrs of the nb entries of B's flat view (entry e at e * sb, right-hand side r at r * ldb)
-    with the factors of A's (likewise), chunk t's scratch in bytes [t * wper, (t + 1) * wper) of
-    ws: :func:`small_entries`' operations, read through unit strides."""
-    per = (nb + nchunk - 1) // nchunk
-    for t in prange(nchunk):
-        _potrs_range(A, sa, lda, B, sb, ldb, upper, n, nrhs, chunk_of(ws, t, wper), t * per, min(nb, (t + 1) * per))
-
-
-@kernel
-def small_entries(op, A, B, info, upper, unit, one, rone, ws, wper, nchunk):  # type: ignore[no-untyped-def]
-    """Operation ``op`` on every entry of A (its ``upper``/lower triangle; B: right-hand
-    sides of potrs/posv, info[e] per entry), in ``nchunk`` chunks (one: on this thread),
-    chunk t's scratch in bytes [t * wper, (t + 1) * wper) of ws.
-    A and B come transposed: ``A[e, c, i]`` is element (i, c) of entry e."""
-    nb = A.shape[0]
+def small_entries(op, A, sa, lda, B, sb, ldb, info, upper, unit, one, rone, ws, wper, n, nrhs, nb,
+                  nchunk):  # type: ignore[no-untyped-def]
+    """Operation ``op`` on the nb entries of A's flat view (entry e at e * sa, column c at c * lda;
+    its ``upper``/lower triangle; B's flat view likewise: right-hand sides of potrs/posv; info[e]
+    per entry), in ``nchunk`` chunks (one: on this thread, entries in order), chunk t's scratch in
+    bytes [t * wper, (t + 1) * wper) of ws."""
     if nchunk <= 1:
-        _entries(op, A, B, info, upper, unit, one[0], rone[0], ws, 0, nb)
+        _entries(op, A, sa, lda, B, sb, ldb, info, upper, unit, one[0], rone[0], ws, n, nrhs, 0, nb)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
-        _entries(op, A, B, info, upper, unit, one[0], rone[0], chunk_of(ws, t, wper), t * per,
-                 min(nb, (t + 1) * per))
+        _entries(op, A, sa, lda, B, sb, ldb, info, upper, unit, one[0], rone[0], chunk_of(ws, t, wper), n, nrhs,
+                 t * per, min(nb, (t + 1) * per))
 
 
 # --- numba: small potrf, GROUP entries at a time ------------------------------------------------------
@@ -741,20 +706,17 @@ def _run(op: int, A: np.ndarray, B: np.ndarray | None, info: np.ndarray | None, 
                     nb, nchunk)
         _finish(A, a)
         return
-    if op == POTRS and n <= SMALL and not serial:
-        a, (fa, lda, sa) = _flat_colmajor(A)
-        b, (fb, ldb, sb) = _flat_colmajor(B)
-        nchunk, per = _chunks(nb, serial), _small_bytes(n, nrhs, A.itemsize)
-        potrs_small(fa, sa, lda, fb, sb, ldb, upper, n, nrhs, scratch(ws, nchunk * per), per, nchunk, nb)
-        _finish(B, b)
-        return
     if n <= SMALL:
         if info is None:  # routines that report none: the small kernels do not write it
             info, _ = host_carve(ws, 0, (0,), np.int32)
-        b = np.empty((nb, 0, 0), A.dtype) if B is None else B
+        a, (fa, lda, sa) = _flat_colmajor(A)
+        b, (fb, ldb, sb) = _flat_colmajor(np.empty((nb, 0, 0), A.dtype) if B is None else B)
         nchunk, per = _chunks(nb, serial), _small_bytes(n, nrhs, A.itemsize)
-        small_entries(op, A.transpose(0, 2, 1), b.transpose(0, 2, 1), info, upper, unit, *_constants(A.dtype),
-                      ws, per, nchunk)
+        small_entries(op, fa, sa, lda, fb, sb, ldb, info, upper, unit, *_constants(A.dtype), ws, per, n, nrhs, nb,
+                      nchunk)
+        _finish(A, a)
+        if B is not None:
+            _finish(B, b)
         return
     ensure_lapack()
     off = 0

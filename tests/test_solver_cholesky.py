@@ -239,8 +239,8 @@ def test_potrf_hilbert(handle: Any, p: Precision, sizes: tuple[int, ...]) -> Non
 
 @pytest.mark.parametrize("p", SDCZ)
 def test_potrs_from_flat_views_gives_the_entry_kernels_bits(p: Precision) -> None:
-    # potrs of entries that do not overlap reads them through flat views (potrs_small); the
-    # entry-after-entry kernel (overlapping entries) does the same operations: the same bits.
+    # potrs of entries that do not overlap runs in parallel chunks; the entry-after-entry kernel
+    # (overlapping entries) does the same operations: the same bits.
     rng = np.random.default_rng(9)
     for n, nrhs in ((1, 2), (8, 1), (17, 3), (33, 1)):
         nb = 11
