@@ -59,6 +59,8 @@ def _sparse(c: Call, nnz: int) -> tuple[Buffer, Buffer]:
 @kernel(parallel=False, contiguous=True)
 def _axpyi(alpha, x_val, x_ind, base, y):  # pragma: no cover - numba
     a = alpha[0]
+    if a == 0:  # a device-mode alpha of 0 leaves y alone (x_val's inf / NaN included), as rocSPARSE's kernel
+        return
     for k in range(x_val.shape[0]):  # serial: duplicate indices add up in order, without races
         y[x_ind[k] - base] += a * x_val[k]
 
@@ -98,6 +100,8 @@ def _sctr(x_val, x_ind, base, y):  # pragma: no cover - numba
 def _roti(x_val, x_ind, base, y, c, s):  # pragma: no cover - numba
     cc = c[0]
     ss = s[0]
+    if cc == 1 and ss == 0:  # the identity (device-mode c, s) leaves x and y alone, inf / NaN included
+        return
     for k in range(x_val.shape[0]):
         i = x_ind[k] - base
         xr = x_val[k]

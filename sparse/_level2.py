@@ -120,7 +120,7 @@ def scale_y(c: Call, beta: Any, y: Buffer) -> None:
         c.launch(k.scale, beta, y, bytes=2.0 * y.shape[0] * y.dtype.itemsize)
 
 
-def _check_type(c: Call, descr: MatDescr, m: int, n: int) -> None:
+def _check_type(c: Call, descr: MatDescr, m: Any, n: Any) -> None:
     """csrmv's descriptor rules: general, triangular or symmetric; square unless general; sorted."""
     if descr.type not in (MatrixType.general, MatrixType.triangular, MatrixType.symmetric):
         from ._types import SparseNotImplementedError
@@ -154,8 +154,9 @@ def _csrmv_analysis(c: Call) -> None:
     descr = check_descr(c["descr"], "descr", c.index("descr"))
     info = check_info(c["info"], "info", c.index("info"))
     trans = c.enum("trans", Operation)
+    # Unlike csrmv, the analysis checks the descriptor before the sizes (on the raw m and n).
+    _check_type(c, descr, c["m"], c["n"])
     m, n, nnz = c.size("m"), c.size("n"), c.size("nnz")
-    _check_type(c, descr, m, n)
     if m == 0 or n == 0 or nnz == 0:
         return
     c.check_array("csr_row_ptr", m)

@@ -3,7 +3,7 @@
 Check order and quick returns as rocSPARSE: enums, sizes, the descriptor (general and
 sorted only), the CSR arrays; then ``m == 0 || n == 0 || k == 0`` scales C by beta;
 then alpha, B, ldb, beta, C, ldc (leading dimensions against op(A) and op(B)).  In host
-mode ``alpha == 0 && beta == 1`` returns at once; ``beta == 0`` never reads C.
+mode ``alpha == 0 && beta == 1`` (both given) returns before those checks; ``beta == 0`` never reads C.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from rocmath.launch import Buffer
 from rocmath.precision import C, D, S, Z
 
 from . import _kernels as k
-from ._api import Call, Routine, bind
+from ._api import Call, Routine, bind, is_null
 from ._handle import check_descr
 from ._level2 import scatter_chunks, stream_bounds
 from ._types import MatrixType, Operation, Order, SparseNotImplementedError, SparseRequiresSortedStorageError
@@ -87,7 +87,8 @@ def _csrmm(c: Call) -> None:
             ldc = c.size("ldc")
             scale_c(c, c.scalar("beta"), dense_view(c["C"], c.ptr("C"), c.dtype, crows, n, ldc, Order.column))
         return
-    if c.alpha0_beta1():
+    # Host alpha == 0 and beta == 1 returns before alpha and beta are checked: a null one skips it.
+    if not is_null(c["alpha"]) and not is_null(c["beta"]) and c.alpha0_beta1():
         return
     c.pointer("alpha")
     c.pointer("B")
