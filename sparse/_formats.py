@@ -14,11 +14,13 @@ Routines, in rocSPARSE's check order with its statuses and quick returns:
   blocks an analysis of another matrix is an error, as in rocSPARSE's csrmv path, for larger blocks
   it is not used); ``Xbsrmv_ex_analysis``, ``Xbsrmv_ex``, ``bsrmv_ex_clear`` are the deprecated names;
 - prune (s, d): ``Xprune_dense2csr`` and ``Xprune_csr2csr``, by threshold or by percentage, each
-  as ``_buffer_size``, ``_nnz`` and the conversion; entries with ``|a| > threshold`` are kept; the
+  as ``_buffer_size``, ``_nnz`` and the conversion; entries with ``|a| > threshold`` are kept (prune_csr2csr
+  also drops ``|a| <= FLT_MIN``, and its ``_nnz`` rejects a negative threshold: rocSPARSE's compress kernels); the
   percentage versions take the threshold at position ``ceil(count * percentage / 100) - 1`` of the
   sorted magnitudes (the dense matrix's zeros included) and keep it in ``temp_buffer`` between
   the nnz stage and the conversion, as rocSPARSE does; their ``info`` is only checked;
-- ``Xgemvi`` (``y := alpha A x + beta y``, dense A, sparse x) with ``Xgemvi_buffer_size``, and
+- ``Xgemvi`` (``y := alpha A x + beta y``, dense A, sparse x) with ``Xgemvi_buffer_size`` (0, checking
+  nothing, not even the handle, as rocSPARSE), and
   ``Xgemmi`` (``C := alpha A B^T + beta C``, dense A, CSR B).
 
 Outputs counted on the device (``ell_width``, ``csr_nnz``, ``bsr_nnz``, ``nnz_total_dev_host_ptr``)
@@ -39,6 +41,7 @@ bsrmm checks ``ldc`` before its quick-return scaling.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,7 +50,7 @@ import numpy as np
 import rocmath
 from rocmath.launch import Buffer
 from rocmath.memory import memcpy
-from rocmath.precision import C, D, S, Z
+from rocmath.precision import C, D, Precision, S, Z
 
 from . import _kernels as k
 from . import _kernels_formats as kf
@@ -903,17 +906,24 @@ zbsrmm = bind(BSRMM, Z)
 # --- gemvi / gemmi --------------------------------------------------------------------------------------
 
 
-def _gemvi_buffer_size(c: Call) -> int:
-    return 0  # rocSPARSE's gemvi needs no temp_buffer (and checks nothing here)
+def _gemvi_buffer_size(precision: Precision) -> Callable[..., int]:
+    """``rocsparse_Xgemvi_buffer_size``: gemvi needs no temp_buffer.  Unlike every bound routine, rocSPARSE's
+    checks nothing here, not even the handle, and does not log: so a plain function, not :func:`bind`."""
+    def entry(handle: Any, trans: Any, m: Any, n: Any, nnz: Any) -> int:
+        return 0
+
+    entry.__name__ = entry.__qualname__ = f"{precision.letter}gemvi_buffer_size"
+    entry.__module__ = "rocmath.sparse"
+    entry.__doc__ = (f"rocsparse_{entry.__name__}(handle, trans, m, n, nnz)\n\nBytes of temp_buffer gemvi needs "
+                     f"(returned): 0, whatever the arguments (rocSPARSE checks none).\n\nPrecision "
+                     f"{precision.datatype}.")
+    return entry
 
 
-GEMVI_BUFFER_SIZE = Routine("gemvi_buffer_size", ("trans", "m", "n", "nnz"), _gemvi_buffer_size,
-                            "Bytes of temp_buffer gemvi needs (returned): 0.")
-
-sgemvi_buffer_size = bind(GEMVI_BUFFER_SIZE, S)
-dgemvi_buffer_size = bind(GEMVI_BUFFER_SIZE, D)
-cgemvi_buffer_size = bind(GEMVI_BUFFER_SIZE, C)
-zgemvi_buffer_size = bind(GEMVI_BUFFER_SIZE, Z)
+sgemvi_buffer_size = _gemvi_buffer_size(S)
+dgemvi_buffer_size = _gemvi_buffer_size(D)
+cgemvi_buffer_size = _gemvi_buffer_size(C)
+zgemvi_buffer_size = _gemvi_buffer_size(Z)
 
 
 def _gemvi(c: Call) -> None:
@@ -1158,6 +1168,37 @@ sprune_dense2csr_by_percentage = bind(PRUNE_DENSE2CSR_BY_PERCENTAGE, S)
 dprune_dense2csr_by_percentage = bind(PRUNE_DENSE2CSR_BY_PERCENTAGE, D)
 
 
+#: rocSPARSE's compress kernels (prune_csr2csr's count and copy) also drop every |a| <= FLT_MIN.
+_FLT_MIN = float(np.finfo(np.float32).tiny)
+
+
+def _compress_threshold(c: Call, threshold: Any) -> Any:
+    """The threshold the CSR prune kernels compare with: ``max(threshold, FLT_MIN)`` (rocSPARSE keeps
+    ``|a| > threshold and |a| > FLT_MIN``), a host array or, for a device threshold, a workspace copy."""
+    if isinstance(threshold, np.ndarray):
+        return np.maximum(threshold, c.dtype.type(_FLT_MIN))
+    out = c.workspace(c.dtype.itemsize, c.dtype, (1,), "threshold")
+    c.launch(_floor_into, threshold, out, bytes=2.0 * c.dtype.itemsize)
+    return out
+
+
+def _floor_into(src: np.ndarray, dst: np.ndarray) -> None:
+    dst[0] = np.maximum(src[0], dst.dtype.type(_FLT_MIN))
+
+
+def _read_threshold(c: Call) -> Any:
+    """The threshold's value on the host, a device one copied back (synchronously, as rocSPARSE does)."""
+    if c.host_mode:
+        return c.host_value("threshold")
+    out = np.zeros(1, c.dtype)
+    c.launch(_copy_into, c.scalar("threshold"), out, bytes=float(c.dtype.itemsize)).wait()
+    return out[0]
+
+
+def _copy_into(src: np.ndarray, dst: np.ndarray) -> None:
+    dst[0] = src[0]
+
+
 def _prune_csr_head(c: Call, percentage: bool, threshold_now: bool) -> tuple[int, int, int, MatDescr, MatDescr]:
     """The checks every prune_csr2csr stage starts with; returns ``(m, n, nnz_A, descr_A, descr_C)``."""
     m, n, nnz_a = c.size("m"), c.size("n"), c.size("nnz_A")
@@ -1203,8 +1244,15 @@ def _prune_csr_nnz(c: Call, percentage: bool) -> int | None:
     if not c.host_mode:
         c.pointer("nnz_total_dev_host_ptr")
     val, row_ptr, col_ind, itype = _csr_a(c, m, nnz_a)
-    values = Buffer(val.ptr, val.dtype, (1, nnz_a), name=val.name, owner=val.owner)
-    threshold = _nnz_threshold(c, percentage, values, nnz_a, float(3 * nnz_a * c.dtype.itemsize))
+    if percentage:
+        values = Buffer(val.ptr, val.dtype, (1, nnz_a), name=val.name, owner=val.owner)
+        threshold = _compress_threshold(c, _nnz_threshold(c, True, values, nnz_a, float(3 * nnz_a * c.dtype.itemsize)))
+    else:
+        # rocSPARSE reads the threshold on the host (either pointer mode) and its count rejects a negative one
+        t = _read_threshold(c)
+        if t < 0:
+            raise c.invalid_value("threshold", f"must be >= 0, got {t}")
+        threshold = _compress_threshold(c, np.array([t], c.dtype))
     total, host = _count_target(c, "nnz_total_dev_host_ptr", itype)
     task = c.launch(kf.prune_csr, False, val, row_ptr, col_ind, int(da.base), threshold,
                     c.array("csr_row_ptr_C", m + 1, itype), int(dc.base), total, _empty(c.dtype), _empty(itype),
@@ -1225,6 +1273,7 @@ def _prune_csr(c: Call, percentage: bool) -> None:
     else:
         c.pointer("threshold")
         threshold = c.scalar("threshold")
+    threshold = _compress_threshold(c, threshold)
     val, row_ptr, col_ind, itype = _csr_a(c, m, nnz_a, "csr_col_ind_C")
     nnz_c = _span(c, "csr_row_ptr_C", m, itype)
     c.check_array("csr_val_C", nnz_c)

@@ -495,12 +495,21 @@ def test_prune_csr2csr_by_threshold_and_percentage(q, base_a):
         thr = p.dtype.type(q["threshold"])
     A = (m, n, a.nnz, da, v, ptr_a, col_a)
     assert _fn(p, "prune_csr2csr_buffer_size")(h, *A, thr, dc, None, ptr_a, None) == 0
-    ptr, col, val = _prune_outputs(
-        h, p, lambda ptr, total: _fn(p, "prune_csr2csr_nnz")(h, *A, thr, dc, ptr, total, None),
-        lambda vc, ptr, cc: _fn(p, "prune_csr2csr")(h, *A, thr, dc, vc, ptr, cc, None), m, base, q["device_mode"])
-    kept = _kept(a.data, p.dtype.type(q["threshold"]))
     rows = np.repeat(np.arange(m), np.diff(a.indptr))
-    if m and n:
+    rejected = q["threshold"] < 0 and m and n and a.nnz
+    if rejected:
+        # rocSPARSE's count (rocsparse_nnz_compress.cpp) rejects a negative threshold, writing nothing
+        ptr_c, total = rm.to_device(np.full(m + 1, -3, np.int32)), rm.to_device(np.full(1, -7, np.int32))
+        with pytest.raises(rs.SparseInvalidValueError):
+            _fn(p, "prune_csr2csr_nnz")(h, *A, thr, dc, ptr_c, total if q["device_mode"] else None, None)
+        assert np.all(ptr_c.get() == -3) and total.get()[0] == -7
+    else:
+        ptr, col, val = _prune_outputs(
+            h, p, lambda ptr, total: _fn(p, "prune_csr2csr_nnz")(h, *A, thr, dc, ptr, total, None),
+            lambda vc, ptr, cc: _fn(p, "prune_csr2csr")(h, *A, thr, dc, vc, ptr, cc, None), m, base,
+            q["device_mode"])
+    kept = _kept(a.data, p.dtype.type(q["threshold"]))
+    if m and n and not rejected:
         assert np.array_equal(ptr, np.searchsorted(rows[kept], np.arange(m + 1)) + base)
         assert np.array_equal(col, a.indices[kept] + base) and np.array_equal(val, a.data[kept])
     info = rs.create_mat_info()
