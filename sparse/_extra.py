@@ -66,12 +66,6 @@ def _general(c: Call, name: str) -> MatDescr:
     return d
 
 
-def _transposes(c: Call) -> None:
-    for name in ("trans_A", "trans_B"):
-        if c.enum(name, Operation) is not Operation.none:
-            raise SparseNotImplementedError("only operation_none is implemented", arg=name, index=c.index(name))
-
-
 def _null(c: Call, name: str) -> bool:
     return is_null(c[name])
 
@@ -154,7 +148,7 @@ def _set(a: np.ndarray, value: int) -> None:
     a[...] = value
 
 
-def _nnz_c(c: Call, m: int, base: int, itype: np.dtype[Any]) -> int:
+def _nnz_c(c: Call, m: int, itype: np.dtype[Any]) -> int:
     """C's nonzeros, read from its row pointer on the device (as rocSPARSE does before checking C's arrays)."""
     if m == 0 or _null(c, "csr_row_ptr_C"):
         return 0
@@ -178,62 +172,99 @@ def _gemm_info(c: Call) -> CsrgemmInfo:
     return info.csrgemm
 
 
-def _check_gemm(c: Call, mul: bool, add: bool, stage: str) -> tuple[int, int, int, int, int, int]:
-    """rocSPARSE's checks of a csrgemm stage for its (mul, add) case, in its order."""
-    _ = c.enum("trans_A", Operation), c.enum("trans_B", Operation)
-    m, n = c.size("m"), c.size("n")
-    kdim = c.size("k")
-    nnz_a = c.size("nnz_A") if mul else 0
-    nnz_b = c.size("nnz_B") if mul else 0
-    nnz_d = c.size("nnz_D") if add else 0
-    if mul:
-        _general(c, "descr_A")
-        _general(c, "descr_B")
-    if add:
-        _general(c, "descr_D")
-    if stage != "buffer_size":
-        _general(c, "descr_C")
-    if mul and stage != "nnz":
-        c.pointer("alpha")
-    if add and stage != "nnz":
-        c.pointer("beta")
-    if mul:
-        c.check_array("csr_row_ptr_A", m)
-        c.check_array("csr_row_ptr_B", kdim)
-    if add:
-        c.check_array("csr_row_ptr_D", m)
-    if stage != "buffer_size":
-        c.check_array("csr_row_ptr_C", m)
-    if mul:
-        c.check_array("csr_col_ind_A", nnz_a)
-        c.check_array("csr_col_ind_B", nnz_b)
-    if add:
-        c.check_array("csr_col_ind_D", nnz_d)
-    if stage == "compute":
-        if mul:
-            c.check_array("csr_val_A", nnz_a)
-            c.check_array("csr_val_B", nnz_b)
-        if add:
-            c.check_array("csr_val_D", nnz_d)
-    if mul:
-        _transposes(c)
-    return m, n, kdim, nnz_a, nnz_b, nnz_d
+# rocSPARSE's checks of each csrgemm stage, by case (mul, add), in its order: ``E`` an operation enum,
+# ``S`` a size, ``D`` a descriptor's presence, ``G`` a general descriptor, ``P`` a pointer (alpha / beta:
+# :func:`_null_scalar`), ``A name length`` an array of the size argument ``length``, ``N`` nnz_C (device
+# mode), ``C`` C's value and column arrays for the nonzeros its row pointer holds, ``T`` operation_none,
+# ``Q`` the quick return (m == 0 or n == 0): the checks after it only run when it is not taken.
+_TRANS_SIZES = "E trans_A, E trans_B, S m, S n, S k"
+_GEMM_CHECKS = {
+    ("buffer_size", True, True):
+        f"{_TRANS_SIZES}, S nnz_A, S nnz_B, S nnz_D, D descr_A, D descr_B, D descr_D, P alpha, P beta, "
+        "A csr_row_ptr_A m, A csr_row_ptr_B k, A csr_row_ptr_D m, A csr_col_ind_A nnz_A, A csr_col_ind_B nnz_B, "
+        "A csr_col_ind_D nnz_D, G descr_A, G descr_B, G descr_D, T trans_A, T trans_B, Q",
+    ("buffer_size", True, False):
+        f"{_TRANS_SIZES}, S nnz_A, S nnz_B, D descr_A, D descr_B, A csr_row_ptr_A m, A csr_row_ptr_B k, P alpha, "
+        "A csr_col_ind_A nnz_A, A csr_col_ind_B nnz_B, G descr_A, G descr_B, T trans_A, T trans_B, Q",
+    ("buffer_size", False, True):  # k is not checked here
+        "E trans_A, E trans_B, S m, S n, P beta, D descr_D, G descr_D, S nnz_D, A csr_row_ptr_D m, "
+        "A csr_col_ind_D nnz_D, Q",
+    ("buffer_size", False, False): _TRANS_SIZES,
+    ("nnz", True, True):
+        f"{_TRANS_SIZES}, S nnz_A, S nnz_B, S nnz_D, D descr_A, D descr_B, D descr_D, D descr_C, N, "
+        "A csr_row_ptr_A m, A csr_row_ptr_B k, A csr_row_ptr_D m, A csr_row_ptr_C m, A csr_col_ind_A nnz_A, "
+        "A csr_col_ind_B nnz_B, A csr_col_ind_D nnz_D, G descr_A, G descr_B, G descr_D, G descr_C, Q, T trans_A, "
+        "T trans_B, P temp_buffer",
+    ("nnz", True, False):
+        f"{_TRANS_SIZES}, S nnz_A, S nnz_B, A csr_row_ptr_A m, A csr_row_ptr_B k, A csr_row_ptr_C m, D descr_A, "
+        "D descr_B, D descr_C, N, A csr_col_ind_A nnz_A, A csr_col_ind_B nnz_B, G descr_A, G descr_B, G descr_C, Q, "
+        "T trans_A, T trans_B, P temp_buffer",
+    ("nnz", False, True):  # no temp_buffer: C's structure is D's
+        f"{_TRANS_SIZES}, S nnz_D, D descr_D, D descr_C, N, A csr_row_ptr_D m, A csr_row_ptr_C m, "
+        "A csr_col_ind_D nnz_D, G descr_C, G descr_D, Q",
+    ("nnz", False, False): f"{_TRANS_SIZES}, A csr_row_ptr_C m, N",
+    # The compute stage checks the operations, m, n, k and info_C before these.
+    ("compute", True, True):
+        "S nnz_A, S nnz_B, S nnz_D, D descr_A, D descr_B, D descr_D, D descr_C, P alpha, P beta, A csr_row_ptr_A m, "
+        "A csr_row_ptr_B k, A csr_row_ptr_D m, A csr_row_ptr_C m, A csr_col_ind_A nnz_A, A csr_col_ind_B nnz_B, "
+        "A csr_col_ind_D nnz_D, A csr_val_A nnz_A, A csr_val_B nnz_B, A csr_val_D nnz_D, C, G descr_A, G descr_B, "
+        "G descr_D, G descr_C, Q, P temp_buffer, T trans_A, T trans_B",
+    ("compute", True, False):
+        "S nnz_A, S nnz_B, D descr_A, D descr_B, D descr_C, A csr_row_ptr_A m, A csr_row_ptr_B k, "
+        "A csr_row_ptr_C m, P alpha, A csr_val_A nnz_A, A csr_col_ind_A nnz_A, A csr_val_B nnz_B, "
+        "A csr_col_ind_B nnz_B, C, G descr_A, G descr_B, G descr_C, Q, P temp_buffer, T trans_A, T trans_B",
+    ("compute", False, True):  # no temp_buffer
+        "S nnz_D, D descr_C, D descr_D, A csr_val_D nnz_D, A csr_row_ptr_D m, A csr_col_ind_D nnz_D, "
+        "A csr_row_ptr_C m, P beta, G descr_C, G descr_D, C, Q",
+    ("compute", False, False): "",  # nothing is checked, nothing done
+}
+
+
+def _check_gemm(c: Call, stage: str, mul: bool, add: bool) -> bool:
+    """Run rocSPARSE's checks of a csrgemm stage for its (mul, add) case; True when its quick return is taken
+    (always, after the checks, when the product neither multiplies nor adds)."""
+    for step in filter(None, _GEMM_CHECKS[(stage, mul, add)].split(", ")):
+        kind, *names = step.split()
+        if kind == "E":
+            c.enum(names[0], Operation)
+        elif kind == "S":
+            c.size(names[0])
+        elif kind == "D":
+            check_descr(c[names[0]], names[0], c.index(names[0]))
+        elif kind == "G":
+            _general(c, names[0])
+        elif kind == "P" and (_null_scalar(c, names[0]) if names[0] in ("alpha", "beta") else _null(c, names[0])):
+            raise c.invalid_pointer(names[0])
+        elif kind == "A":
+            c.check_array(names[0], c.size(names[1]))
+        elif kind == "N" and not c.host_mode:
+            c.pointer("nnz_C")
+        elif kind == "C" and (_null(c, "csr_val_C") or _null(c, "csr_col_ind_C")):
+            nnz_c = _nnz_c(c, c.size("m"), c.index_dtype("csr_row_ptr_C"))
+            c.check_array("csr_val_C", nnz_c)
+            c.check_array("csr_col_ind_C", nnz_c)
+        elif kind == "T" and c.enum(names[0], Operation) is not Operation.none:
+            raise SparseNotImplementedError("only operation_none is implemented", arg=names[0],
+                                            index=c.index(names[0]))
+        elif kind == "Q" and (c.size("m") == 0 or c.size("n") == 0):
+            return True
+    return not (mul or add)
 
 
 def _csrgemm_buffer_size(c: Call) -> int:
     info = check_info(c["info_C"], "info_C", c.index("info_C"))
     nnz = {name: c.values[name] for name in ("k", "nnz_A", "nnz_B", "nnz_D")}
     alpha_null, beta_null = _null_scalar(c, "alpha"), _null_scalar(c, "beta")
-    if alpha_null and beta_null:
-        raise SparseInvalidPointerError("alpha and beta are both null", arg="alpha", index=c.index("alpha"))
     mul = not alpha_null and all(isinstance(nnz[x], (int, np.integer)) and nnz[x] != 0 for x in ("k", "nnz_A", "nnz_B"))
     add = not beta_null and isinstance(nnz["nnz_D"], (int, np.integer)) and nnz["nnz_D"] != 0
-    m, n, *_ = _check_gemm(c, mul, add, "buffer_size")
-    if not mul:
-        c.enum("trans_A", Operation)
-        c.enum("trans_B", Operation)
-    # The row counts of the nnz stage (int64 per row) live in temp_buffer; 0 when C is empty.
-    size = 0 if m == 0 or n == 0 or not (mul or add) else 8 * (m + 1)
+    # As rocSPARSE, info_C records the case before the checks (a failed call leaves it there).
+    info.csrgemm = CsrgemmInfo(mul, add, 0)
+    quick = _check_gemm(c, "buffer_size", mul, add)
+    if alpha_null and beta_null:  # after the operation and size checks
+        raise SparseInvalidPointerError("alpha and beta are both null", arg="alpha", index=c.index("alpha"))
+    # No buffer when C is empty or only scales D, as rocSPARSE; a product asks for 8 bytes a row (a size of
+    # rocmath's own: the stages never read temp_buffer, only check it as rocSPARSE does).
+    size = 0 if quick or not mul else 8 * (c.size("m") + 1)
     info.csrgemm = CsrgemmInfo(mul, add, size)
     return size
 
@@ -271,17 +302,18 @@ def _gemm_operands(c: Call, mul: bool, add: bool, m: int, kdim: int, nnz_a: int,
 
 def _csrgemm_nnz(c: Call) -> Any:
     g = _gemm_info(c)
-    m, n, kdim, nnz_a, nnz_b, nnz_d = _check_gemm(c, g.mul, g.add, "nnz")
-    descr_c = check_descr(c["descr_C"], "descr_C", c.index("descr_C"))
-    if not c.host_mode:
-        c.pointer("nnz_C")
+    quick = _check_gemm(c, "nnz", g.mul, g.add)
+    m, n, kdim = c.size("m"), c.size("n"), c.size("k")
+    nnz_a, nnz_b = (c.size("nnz_A"), c.size("nnz_B")) if g.mul else (0, 0)
+    nnz_d = c.size("nnz_D") if g.add else 0
     A, B, Dm, itype, dtype = _gemm_operands(c, g.mul, g.add, m, kdim, nnz_a, nnz_b, nnz_d, False)
-    if m == 0 or n == 0 or not (g.mul or g.add):
-        return _zero_nnz(c, m, int(descr_c.base), itype, fill_ptr=m > 0 or not _null(c, "csr_row_ptr_C"))
-    if g.buffer_size:
-        c.pointer("temp_buffer")
-    return _structure(c, m, n, g.mul, g.add, False, A, B, Dm, _Operand.empty(itype, dtype), int(descr_c.base), itype,
-                      dtype)
+    if quick:
+        # nnz_C = 0 and, when given, C's row pointer at descr_C's base (descr_C is only read then).
+        fill = not _null(c, "csr_row_ptr_C")
+        base = int(check_descr(c["descr_C"], "descr_C", c.index("descr_C")).base) if fill else 0
+        return _zero_nnz(c, m, base, itype, fill_ptr=fill)
+    return _structure(c, m, n, g.mul, g.add, False, A, B, Dm, _Operand.empty(itype, dtype), int(c["descr_C"].base),
+                      itype, dtype)
 
 
 _GEMM_NNZ_PARAMS = ("trans_A", "trans_B", "m", "n", "k", "descr_A", "nnz_A", "csr_row_ptr_A", "csr_col_ind_A",
@@ -293,18 +325,19 @@ csrgemm_nnz = bind(Routine("csrgemm_nnz", _GEMM_NNZ_PARAMS, _csrgemm_nnz,
 
 
 def _csrgemm(c: Call) -> None:
+    for step in _TRANS_SIZES.split(", "):  # before info_C, in every case
+        _ = c.enum(step[2:], Operation) if step[0] == "E" else c.size(step[2:])
     g = _gemm_info(c)
-    m, n, kdim, nnz_a, nnz_b, nnz_d = _check_gemm(c, g.mul, g.add, "compute")
-    descr_c = check_descr(c["descr_C"], "descr_C", c.index("descr_C"))
-    A, B, Dm, itype, dtype = _gemm_operands(c, g.mul, g.add, m, kdim, nnz_a, nnz_b, nnz_d, True)
-    c_base = int(descr_c.base)
-    nnz_c = _nnz_c(c, m, c_base, itype)
-    c.check_array("csr_val_C", nnz_c)
-    c.check_array("csr_col_ind_C", nnz_c)
-    if m == 0 or n == 0 or nnz_c == 0 or not (g.mul or g.add):
+    if _check_gemm(c, "compute", g.mul, g.add):
         return
-    if g.buffer_size:
-        c.pointer("temp_buffer")
+    m, n, kdim = c.size("m"), c.size("n"), c.size("k")
+    nnz_a, nnz_b = (c.size("nnz_A"), c.size("nnz_B")) if g.mul else (0, 0)
+    nnz_d = c.size("nnz_D") if g.add else 0
+    A, B, Dm, itype, dtype = _gemm_operands(c, g.mul, g.add, m, kdim, nnz_a, nnz_b, nnz_d, True)
+    c_base = int(c["descr_C"].base)
+    nnz_c = _nnz_c(c, m, itype)
+    if nnz_c == 0:
+        return
     one = np.ones(1, dtype)
     alpha = c.scalar("alpha") if g.mul else one
     beta = c.scalar("beta") if g.add else one
@@ -388,7 +421,7 @@ def _csrgeam(c: Call) -> None:
     c.check_array("csr_col_ind_B", nnz_b)
     itype = c.index_dtype("csr_row_ptr_A", "csr_col_ind_A", "csr_row_ptr_B", "csr_col_ind_B", "csr_row_ptr_C",
                           "csr_col_ind_C")
-    nnz_c = _nnz_c(c, m, int(dc.base), itype)
+    nnz_c = _nnz_c(c, m, itype)
     c.check_array("csr_val_C", nnz_c)
     c.check_array("csr_col_ind_C", nnz_c)
     if nnz_c == 0:

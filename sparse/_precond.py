@@ -249,7 +249,7 @@ def _set_tolerance(c: Call) -> None:
         value = float(tol)
     except (TypeError, ValueError):
         raise c.invalid_value("tolerance", f"expected a number, got {type(tol).__name__}") from None
-    if not value >= 0:
+    if value < 0:  # as rocSPARSE's test: a NaN is stored (no pivot is then singular)
         raise c.invalid_value("tolerance", f"must be non-negative, got {tol!r}")
     _state(info).singular_tol = value
 

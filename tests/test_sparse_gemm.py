@@ -146,7 +146,9 @@ def test_csrgemm_general_only_and_nnz_needs_buffer_size():
     with pytest.raises(rs.SparseNotImplementedError) as exc:
         rs.dcsrgemm_buffer_size(rs.create_handle(), **{**args, "descr_B": d})
     assert exc.value.arg == "descr_B"
-    nnz_args = {k: v for k, v in args.items() if k not in ("alpha", "beta")}
+    # A fresh info: rocSPARSE records the case in info_C before buffer_size's checks, so the failed call above
+    # leaves it usable by csrgemm_nnz.
+    nnz_args = {k: v for k, v in args.items() if k not in ("alpha", "beta")} | {"info_C": rs.create_mat_info()}
     with pytest.raises(rs.SparseInvalidPointerError) as exc:
         rs.csrgemm_nnz(rs.create_handle(), **nnz_args, descr_C=rs.create_mat_descr(),
                        csr_row_ptr_C=rm.empty(5, np.int32), nnz_C=None, temp_buffer=None)
