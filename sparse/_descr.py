@@ -381,14 +381,6 @@ class Layout:
     arrays: tuple[tuple[str, str, Callable[[SpMatDescr], int]], ...] = ()
 
 
-def _rows(d: SpMatDescr) -> int:
-    return d.rows
-
-
-def _cols(d: SpMatDescr) -> int:
-    return d.cols
-
-
 def _nnz(d: SpMatDescr) -> int:
     return d.nnz
 
@@ -402,15 +394,15 @@ _SIZES = ("rows", "cols", "nnz")
 LAYOUTS: dict[Format, Layout] = {
     Format.csr: Layout((*_SIZES, "row_data", "col_data", "val_data", "row_type", "col_type", "idx_base",
                         "data_type"),
-                       (("csr_row_ptr", "row_data", _rows), ("csr_col_ind", "col_data", _nnz),
+                       (("csr_row_ptr", "row_data", _always), ("csr_col_ind", "col_data", _nnz),
                         ("csr_val", "val_data", _nnz))),
     Format.csc: Layout((*_SIZES, "col_data", "row_data", "val_data", "col_type", "row_type", "idx_base",
                         "data_type"),
-                       (("csc_col_ptr", "col_data", _cols), ("csc_row_ind", "row_data", _nnz),
+                       (("csc_col_ptr", "col_data", _always), ("csc_row_ind", "row_data", _nnz),
                         ("csc_val", "val_data", _nnz))),
     Format.coo: Layout((*_SIZES, "row_data", "col_data", "val_data", "row_type", "idx_base", "data_type"),
-                       (("coo_row_ind", "row_data", _nnz), ("coo_col_ind", "col_data", _nnz),
-                        ("coo_val", "val_data", _nnz))),
+                       (("coo_row_ind", "row_data", _always), ("coo_col_ind", "col_data", _always),
+                        ("coo_val", "val_data", _always))),
     Format.coo_aos: Layout((*_SIZES, "ind_data", "val_data", "row_type", "idx_base", "data_type"),
                            (("coo_ind", "ind_data", _always), ("coo_val", "val_data", _always))),
     Format.ell: Layout(("rows", "cols", "col_data", "val_data", "ell_width", "row_type", "idx_base", "data_type"),
@@ -492,14 +484,25 @@ def spmat_get_size(descr: SpMatDescr) -> tuple[int, int, int]:
 
 
 def spmat_get_nnz(descr: SpMatDescr) -> int:
-    """``rocsparse_spmat_get_nnz``."""
-    return check_spmat(descr).nnz
+    """``rocsparse_spmat_get_nnz``: the stored values, as rocSPARSE counts them: a BSR matrix's blocks times
+    ``block_dim^2``, a blocked-ELL matrix's ``ell_cols * rows * block_dim^2`` (``spmat_get_size`` gives ``nnz``
+    as stored)."""
+    d = check_spmat(descr)
+    if d.format is Format.bsr:
+        return d.nnz * d.block_dim ** 2
+    if d.format is Format.bell:
+        return d.ell_cols * d.rows * d.block_dim ** 2
+    return d.nnz
 
 
 def spmat_set_nnz(descr: SpMatDescr, nnz: int) -> None:
-    """``rocsparse_spmat_set_nnz`` (after spgemm's nnz stage, before setting the arrays)."""
+    """``rocsparse_spmat_set_nnz`` (after spgemm's nnz stage, before setting the arrays); an ELL or blocked-ELL
+    descriptor's count follows from its width: invalid_value, as rocSPARSE."""
     d = check_spmat(descr)
-    d.nnz = _size(nnz, "nnz", 2)
+    z = _size(nnz, "nnz", 2)
+    if d.format in (Format.ell, Format.bell):
+        raise SparseInvalidValueError(f"the nonzeros of a {d.format.name} matrix cannot be set", arg="descr", index=1)
+    d.nnz = z
 
 
 def spmat_get_format(descr: SpMatDescr) -> Format:
@@ -520,7 +523,7 @@ def spmat_get_values(descr: SpMatDescr) -> Any:
 def spmat_set_values(descr: SpMatDescr, values: Any) -> None:
     """``rocsparse_spmat_set_values``."""
     d = check_spmat(descr)
-    d.val_data = _array(d.nnz, values, "values", 2)
+    d.val_data = _array(1, values, "values", 2)  # rocSPARSE: non-null whatever nnz
 
 
 _ATTRIBUTES: dict[SpMatAttribute, tuple[str, type]] = {
@@ -542,6 +545,8 @@ def spmat_set_attribute(descr: SpMatDescr, attribute: Any, value: Any) -> None:
     """``rocsparse_spmat_set_attribute``: an invalid value for the attribute is invalid_value."""
     d = check_spmat(descr)
     name, cls = _ATTRIBUTES[as_enum(SpMatAttribute, attribute, "attribute", 2)]
+    if value is None:  # rocSPARSE's null data pointer, checked before the value
+        raise SparseInvalidPointerError("null pointer", arg="data", index=3)
     setattr(d.descr, name, as_enum(cls, value, "data", 3))
     d.analysed = False
 
@@ -572,7 +577,7 @@ def dnvec_get_values(descr: DnVecDescr) -> Any:
 def dnvec_set_values(descr: DnVecDescr, values: Any) -> None:
     """``rocsparse_dnvec_set_values``."""
     d = check_dnvec(descr)
-    d.values = _array(d.size, values, "values", 2)
+    d.values = _array(1, values, "values", 2)  # rocSPARSE: non-null whatever the size
 
 
 def create_dnmat_descr(rows: int, cols: int, ld: int, values: Any, data_type: Any, order: Any) -> DnMatDescr:
@@ -606,4 +611,4 @@ def dnmat_get_values(descr: DnMatDescr) -> Any:
 def dnmat_set_values(descr: DnMatDescr, values: Any) -> None:
     """``rocsparse_dnmat_set_values``."""
     d = check_dnmat(descr)
-    d.values = _array(d.rows * d.cols, values, "values", 2)
+    d.values = _array(1, values, "values", 2)  # rocSPARSE: non-null whatever the size

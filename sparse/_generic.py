@@ -4,7 +4,11 @@ Formats as rocSPARSE: spmv takes CSR, CSC, COO, COO (AoS), ELL and BSR matrices 
 algorithm is invalid_value); spmm takes CSR, CSC, COO, BSR and blocked ELL (COO (AoS) and ELL:
 not_implemented).  BSR products and blocked-ELL spmm need ``trans`` (``trans_A``) none; BSR spmm
 takes ``trans_B`` none or transpose.  Non-general COO (AoS), ELL, BSR and blocked-ELL matrices are
-not_implemented (spmm: every non-general matrix).  A blocked-ELL matrix's rows and columns must be
+not_implemented (spmm: every non-general matrix); spmv checks these blocked formats as rocSPARSE's
+templates do, at compute (BSR also at its default preprocess), and an ELL matrix must then be sorted
+(requires_sorted_storage) and have no width without rows or columns (invalid_size).  Index types
+without rocSPARSE code (u16, or i32 offsets with i64 indices) are not_implemented before anything
+about the values.  A blocked-ELL matrix's rows and columns must be
 multiples of its block dimension (rocSPARSE silently leaves the remainder out; here it is invalid_size).
 Blocked-ELL spmm of an empty product scales C by beta (rocSPARSE returns without touching C).
 
@@ -69,6 +73,7 @@ from ._solve import _copy, _round256
 from ._types import (
     Datatype,
     Format,
+    IndexType,
     MatrixType,
     Operation,
     SparseInvalidPointerError,
@@ -153,6 +158,19 @@ def _layered(fn: Callable[..., int] | None = None, *, replay: bool = False) -> A
                             lambda replay, out: Plan(replay, args, handle, out))
 
     return entry
+
+
+#: The (I, J) index types rocSPARSE's generic products are instantiated for (row pointer or COO index, column).
+_INDEX_PAIRS = frozenset({(IndexType.i32, IndexType.i32), (IndexType.i64, IndexType.i32),
+                          (IndexType.i64, IndexType.i64)})
+
+
+def _index_types(c: Call, mat: SpMatDescr, name: str) -> None:
+    """rocSPARSE's dispatch on the index types, before the value types: u16 indices, or a 32-bit pointer with
+    64-bit columns, have no code (not_implemented).  CSC's pair is (column pointer, row index)."""
+    pair = (mat.col_type, mat.row_type) if mat.format is Format.csc else (mat.row_type, mat.col_type)
+    if pair not in _INDEX_PAIRS:
+        raise SparseNotImplementedError(f"index types {tuple(t.name for t in pair)}", arg=name, index=c.index(name))
 
 
 def _values(c: Call, table: frozenset[tuple[Datatype, ...]], mat: SpMatDescr, *dense: Any) -> Precision:
@@ -277,18 +295,18 @@ def spmv(handle: Any, trans: Any, alpha: Any, mat: SpMatDescr, x: Any, beta: Any
     c.enum("compute_type", Datatype)
     algo = c.enum("alg", SpMVAlg)
     stg = c.enum("stage", SpMVStage)
+    _index_types(c, A, "mat")
     c.precision = _values(c, SPMV_TYPES, A, X, Y)
     if A.format not in _SPMV_ALGS:
         raise SparseNotImplementedError(f"spmv on {A.format.name} matrices", arg="mat", index=c.index("mat"))
     if algo not in _SPMV_ALGS[A.format]:
         raise SparseInvalidValueError(f"{algo.name} does not apply to {A.format.name}", arg="alg",
                                       index=c.index("alg"))
-    mtype = A.descr.type
-    if mtype is MatrixType.hermitian or (mtype is MatrixType.symmetric and A.format is Format.coo) or (
-            mtype is not MatrixType.general and A.format in _BLOCKED):
-        raise SparseNotImplementedError(f"{A.descr.type.name} {A.format.name} spmv", arg="mat", index=c.index("mat"))
-    if A.format in _BLOCKED:
+    if A.format in _BLOCKED:  # their own stage-dependent checks
         return _spmv_formats(c, op, A, X, Y, algo, stg, buffer_size)
+    mtype = A.descr.type
+    if mtype is MatrixType.hermitian or (mtype is MatrixType.symmetric and A.format is Format.coo):
+        raise SparseNotImplementedError(f"{A.descr.type.name} {A.format.name} spmv", arg="mat", index=c.index("mat"))
     dtype = c.dtype
     isz = dtype.itemsize
     m, n = A.rows, A.cols
@@ -379,6 +397,7 @@ def spmm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, mat_A: SpMatDescr,
                                         arg="compute_type", index=c.index("compute_type"))
     algo = c.enum("alg", SpMMAlg)
     stg = c.enum("stage", SpMMStage)
+    _index_types(c, A, "mat_A")
     c.precision = _values(c, SPMM_TYPES, A, B, Cd)
     if A.format not in _SPMM_ALGS:
         raise SparseNotImplementedError(f"spmm on {A.format.name} matrices", arg="mat_A", index=c.index("mat_A"))
@@ -446,6 +465,20 @@ def _ptr(data: Any) -> int:
 
 
 
+def _check_blocked(c: Call, op: Operation, A: SpMatDescr) -> None:
+    """The checks of rocSPARSE's bsrmv, ellmv and coomv (AoS) templates the generic spmv runs into: BSR
+    operation none, a general matrix; ELL also sorted storage and no width when it has no rows or columns."""
+    if A.format is Format.bsr and op is not Operation.none:
+        raise SparseNotImplementedError("BSR spmv supports operation none only", arg="trans", index=c.index("trans"))
+    if A.descr.type is not MatrixType.general:
+        raise SparseNotImplementedError(f"{A.descr.type.name} {A.format.name} spmv", arg="mat", index=c.index("mat"))
+    if A.format is Format.ell:
+        if A.descr.storage_mode is not StorageMode.sorted:
+            raise SparseRequiresSortedStorageError("ELL spmv needs sorted storage", arg="mat", index=c.index("mat"))
+        if (A.rows == 0 or A.cols == 0) and A.ell_width:
+            raise c.invalid_size("mat", f"a {A.rows} x {A.cols} ELL matrix of width {A.ell_width}")
+
+
 def _spmv_formats(c: Call, op: Operation, A: SpMatDescr, X: DnVecDescr, Y: DnVecDescr, algo: SpMVAlg,
                   stg: SpMVStage, buffer_size: Any) -> int:
     """spmv of a COO (AoS), ELL or BSR matrix (no temp_buffer: 0 bytes, as rocSPARSE).  The preprocess stage of
@@ -455,11 +488,11 @@ def _spmv_formats(c: Call, op: Operation, A: SpMatDescr, X: DnVecDescr, Y: DnVec
         buffer_size.reshape(-1)[0] = 0
     if stg is SpMVStage.buffer_size:
         return 0
-    if A.format is Format.bsr and op is not Operation.none:
-        raise SparseNotImplementedError("BSR spmv supports operation none only", arg="trans", index=c.index("trans"))
+    bsr_analysis = A.format is Format.bsr and algo is SpMVAlg.default and not A.analysed
+    if stg is SpMVStage.compute or bsr_analysis:  # ELL and COO (AoS) preprocess checks nothing, as rocSPARSE
+        _check_blocked(c, op, A)
     if stg is SpMVStage.preprocess:
-        if (A.format is Format.bsr and algo is SpMVAlg.default and not A.analysed and A.rows and A.cols and A.nnz
-                and A.descr.storage_mode is StorageMode.sorted):
+        if bsr_analysis and A.rows and A.cols and A.nnz and A.descr.storage_mode is StorageMode.sorted:
             analyse_rows(c, A.info, Operation.none, A.rows, A.cols, A.nnz, A.nnz * A.block_dim ** 2, A.descr,
                          _buffer(A.row_data, A.row_type.dtype, A.rows + 1, "row_ptr"), _ptr(A.col_data))
             A.analysed = True
