@@ -242,9 +242,13 @@ def csrmv_rows(conj, alpha, val, row_ptr, col_ind, base, x, beta, y, bounds, thr
     done with one (:func:`rocmath.kernel.claim`: a slower thread takes fewer).  Each row sums its
     entries in storage order; blocks of rows of even lengths (:func:`even_rows`) advance four rows
     together (:func:`_rows_four_by_four`), the others row by row (:func:`_rows_one_by_one`).
-    beta == 0 never reads y, and writes one of STREAMING_Y_BYTES or more around the caches."""
+    beta == 0 never reads y, and writes one of STREAMING_Y_BYTES or more around the caches.  A
+    device-mode alpha == 0 with beta == 1 returns at once, as rocSPARSE's kernels (inf or NaN in A
+    or x does not reach y)."""
     a = alpha[0]
     b = beta[0]
+    if a == 0 and b == 1:
+        return
     nt = b == 0 and y.shape[0] * y.itemsize >= STREAMING_Y_BYTES
     blocks = bounds.shape[0] - 1
     following = np.zeros(1, np.int64)
@@ -311,10 +315,16 @@ def coo_scatter(transposed, conj, val, row_ind, col_ind, base, x, scratch):  # p
 
 @kernel(contiguous=True)
 def gather_chunks(alpha, scratch, beta, y):  # pragma: no cover - numba
-    """``y := alpha sum_c scratch[c] + beta y``, the chunks added in order; beta == 0 never reads y."""
+    """``y := alpha sum_c scratch[c] + beta y``, the chunks added in order; beta == 0 never reads y.
+    alpha == 0 (a device-mode one) never reads scratch: y := beta y, as rocSPARSE's scattered
+    products, which scale y and then add nothing (inf or NaN in A or x does not reach y)."""
     a = alpha[0]
     b = beta[0]
     nchunks = scratch.shape[0]
+    if a == 0:
+        for k in prange(y.shape[0]):
+            y[k] = 0 if b == 0 else b * y[k]
+        return
     for k in prange(y.shape[0]):
         s = scratch[0, k]
         for c in range(1, nchunks):
@@ -419,6 +429,8 @@ def csrmm_rows(conj_a, conj_b, alpha, val, row_ptr, col_ind, base, B, beta, C, b
     columns vectorize."""
     a = alpha[0]
     b = beta[0]
+    if a == 0 and b == 1:  # device-mode alpha 0, beta 1: C as it was (see csrmv_rows)
+        return
     blocks = bounds.shape[0] - 1
     following = np.zeros(1, np.int64)
     for _thread in prange(threads):
@@ -438,6 +450,8 @@ def csrmm_panels(conj_a, conj_b, alpha, val, row_ptr, col_ind, base, B, beta, C,
     flight than the accumulator vector and ran the power-law graph 7-14 % slower in the bench."""
     a = alpha[0]
     b = beta[0]
+    if a == 0 and b == 1:  # device-mode alpha 0, beta 1: C as it was (see csrmv_rows)
+        return
     blocks = bounds.shape[0] - 1
     following = np.zeros(1, np.int64)
     for _thread in prange(threads):
@@ -484,9 +498,15 @@ def csrmm_scatter(conj_a, conj_b, val, row_ptr, col_ind, base, B, scratch):  # p
 
 @kernel
 def gather_chunks2d(alpha, scratch, beta, C):  # pragma: no cover - numba
-    """``C := alpha sum_c scratch[c] + beta C``, chunks added in order; beta == 0 never reads C."""
+    """``C := alpha sum_c scratch[c] + beta C``, chunks added in order; beta == 0 never reads C;
+    alpha == 0 never reads scratch (see :func:`gather_chunks`)."""
     a = alpha[0]
     b = beta[0]
+    if a == 0:
+        for k in prange(C.shape[0]):
+            for jj in range(C.shape[1]):
+                C[k, jj] = 0 if b == 0 else b * C[k, jj]
+        return
     for k in prange(C.shape[0]):
         for jj in range(C.shape[1]):
             s = scratch[0, k, jj]

@@ -160,6 +160,41 @@ def test_csrmm_quick_return_requires_c_and_beta_and_scales_c():
     assert err.value.arg == "alpha"
 
 
+@pytest.mark.parametrize("trans", ["N", "T"])
+@pytest.mark.parametrize("beta", [1.0, 2.0, 0.0])
+def test_products_with_a_device_alpha_of_zero_keep_inf_and_nan_out(trans, beta):
+    # rocsparse_csrmv_template_stream.cpp: a row kernel runs only when alpha != 0 || beta != 1; the transposed
+    # product (and coomv, rocsparse_coomv.cpp) scales y by beta, then adds only when alpha != 0. csrmm
+    # (rocsparse_csrmm.cpp) likewise leaves C alone on alpha == 0, beta == 1.
+    h = rs.create_handle()
+    rs.set_pointer_mode(h, rs.PointerMode.device)
+    a = sp.csr_matrix(np.array([[np.inf, 1.0], [0.0, 2.0]]))
+    x = rm.to_device(np.array([np.nan, 1.0]))
+    y0 = np.array([3.0, 4.0])
+    d = rs.create_mat_descr()
+    val, rp = rm.to_device(a.data), rm.to_device(a.indptr.astype(np.int32))
+    ci = rm.to_device(a.indices.astype(np.int32))
+    coo = a.tocoo()
+    ri = rm.to_device(coo.row.astype(np.int32))
+    expected = beta * y0
+    if trans == "N" and beta != 1:  # the row kernel runs: 0 * inf and 0 * NaN reach y, as on the device
+        expected = None
+    y = rm.to_device(y0)
+    rs.dcsrmv(h, trans, 2, 2, a.nnz, dev(0.0), d, val, rp, ci, None, x, dev(beta), y)
+    if expected is not None:
+        assert np.array_equal(y.get(), expected)
+    y = rm.to_device(y0)
+    rs.dcoomv(h, trans, 2, 2, a.nnz, dev(0.0), d, rm.to_device(coo.data), ri, rm.to_device(coo.col.astype(np.int32)),
+              x, dev(beta), y)
+    assert np.array_equal(y.get(), beta * y0)
+    if beta == 1:
+        B = rm.to_device(np.array([[np.nan, 1.0], [np.inf, 2.0]]).T.copy())
+        C0 = np.arange(4.0)
+        C = rm.to_device(C0)
+        rs.dcsrmm(h, trans, "N", 2, 2, 2, a.nnz, dev(0.0), d, val, rp, ci, B, 2, dev(beta), C, 2)
+        assert np.array_equal(C.get(), C0)
+
+
 # --- csrsv / gtsv_no_pivot_strided_batch ---------------------------------------------------------
 
 
