@@ -13,8 +13,9 @@ Arithmetic follows cupyx's (and scipy's) ``spmatrix``: ``A @ B`` and ``A * B`` o
 matrices is their product, ``A + B`` and ``A - B`` their sum, ``s * A`` and ``-A`` scale, and
 ``x @ A`` multiplies a DeviceArray from the left.  All of them run as one generic spgemm on the
 device (a sum as ``A I + B``, a scaling as ``s A I``), so a result holds the union of its operands'
-structures (an entry that cancels stays, as a stored zero) and each value is the exactly rounded
-sum or product scipy computes.  ``toarray()`` expands into a dense DeviceArray (sparse_to_dense).
+structures (an entry that cancels stays, as a stored zero); each value of a sum, a difference or a
+scaling by a real number is rounded once, bitwise scipy's (a complex scaling may fuse its real
+part).  ``toarray()`` expands into a dense DeviceArray (sparse_to_dense).
 """
 
 from __future__ import annotations
