@@ -30,6 +30,7 @@ from . import _kernels as k
 from ._api import Call, Routine, bind
 from ._handle import MatDescr, MatInfo, check_descr, check_info
 from ._types import MatrixType, Operation, StorageMode
+from ._validate import check_coo, check_csr
 
 __all__ = [
     "ccoomv", "ccsrmv", "ccsrmv_analysis", "csrmv_clear", "dcoomv", "dcsrmv", "dcsrmv_analysis", "scoomv",
@@ -93,6 +94,7 @@ def launch_csrmv(c: Call, trans: Operation, mtype: MatrixType, m: int, n: int, n
     ``bounds``: an analysed row partition (None: rows split evenly).  ``scratch``: the
     accumulators of a transposed product (None: from the handle's workspace).
     """
+    check_csr(c, row_ptr, col_ind, base, nnz, n)
     conj = trans is Operation.conjugate_transpose or force_conj
     isz, idx = val.dtype.itemsize, col_ind.dtype.itemsize
     hb = c.host_value("beta") if c.host_mode and "beta" in c.values else None
@@ -255,6 +257,7 @@ zcsrmv = bind(CSRMV, Z)
 def launch_coomv(c: Call, trans: Operation, m: int, n: int, nnz: int, base: int, val: Buffer, row_ind: Buffer,
                  col_ind: Buffer, alpha: Any, x: Buffer, beta: Any, y: Buffer, scratch: Buffer | None = None) -> None:
     """Enqueue ``y := alpha op(A) x + beta y`` for a checked, non-empty COO matrix (any entry order)."""
+    check_coo(c, row_ind, col_ind, base, m, n, nnz)
     transposed = trans is not Operation.none
     ylen = n if transposed else m
     isz = val.dtype.itemsize

@@ -21,6 +21,7 @@ from ._api import Call, Routine, bind, is_null
 from ._handle import check_descr
 from ._level2 import scatter_chunks, stream_bounds
 from ._types import MatrixType, Operation, Order, SparseNotImplementedError, SparseRequiresSortedStorageError
+from ._validate import check_csr
 
 __all__ = ["ccsrmm", "dcsrmm", "scsrmm", "zcsrmm"]
 
@@ -43,6 +44,7 @@ def launch_csrmm(c: Call, trans_a: Operation, conj_b: bool, m: int, kdim: int, n
                  bounds: Any = None, scratch: Buffer | None = None) -> None:
     """Enqueue ``C := alpha op(A) B' + beta C`` (``B'`` already op(B) as a view, ``conj_b`` conjugating it)
     for an ``m x kdim`` CSR matrix A."""
+    check_csr(c, row_ptr, col_ind, base, nnz, kdim)
     ncols = Cm.shape[1]
     isz = val.dtype.itemsize
     flops = nnz * ncols * (8.0 if val.dtype.kind == "c" else 2.0)
