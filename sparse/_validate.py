@@ -13,7 +13,7 @@ mode nothing is scanned (the scan reads the index arrays once more).
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
+from numba import njit, prange
 
 from rocmath.errors import MemoryAccessFault
 from rocmath.kernel import kernel
@@ -25,6 +25,17 @@ from ._api import Call
 #: The scans split their arrays in this many chunks; each finds its first bad position and the
 #: first chunk that found one answers, so the report does not depend on the threads' timing.
 CHUNKS = 64
+
+
+@njit(nogil=True, cache=True)
+def _first(found, values, out):  # pragma: no cover - numba
+    """out := (the first chunk's bad position, its value), or out[0] = -1 when no chunk found one."""
+    out[0] = -1
+    for t in range(found.shape[0]):
+        if found[t] >= 0:
+            out[0] = found[t]
+            out[1] = values[found[t]]
+            return
 
 
 @kernel
@@ -40,12 +51,7 @@ def first_bad_offset(ptr, base, nnz, out):  # pragma: no cover - numba
             if v < 0 or v > nnz or (i > 0 and ptr[i] < ptr[i - 1]):
                 found[t] = i
                 break
-    out[0] = -1
-    for t in range(CHUNKS):
-        if found[t] >= 0:
-            out[0] = found[t]
-            out[1] = ptr[found[t]]
-            return
+    _first(found, ptr, out)
 
 
 @kernel
@@ -59,12 +65,7 @@ def first_bad_index(ind, base, limit, count, out):  # pragma: no cover - numba
             if v < 0 or v >= limit:
                 found[t] = j
                 break
-    out[0] = -1
-    for t in range(CHUNKS):
-        if found[t] >= 0:
-            out[0] = found[t]
-            out[1] = ind[found[t]]
-            return
+    _first(found, ind, out)
 
 
 def _fault(what: str) -> MemoryAccessFault:
