@@ -29,6 +29,7 @@ import json
 import os
 import platform
 import re
+import select
 import shutil
 import signal
 import subprocess
@@ -274,20 +275,54 @@ def hot_windows(code: Sequence[tuple[int, str]], counts: Counter[int], top: int,
     return [[(code[i][0], code[i][1], counts.get(code[i][0], 0)) for i in range(lo, hi)] for lo, hi in windows]
 
 
+#: Seconds perf may take to attach to the worker and enable its event (a loaded machine is slow).
+ATTACH_TIMEOUT = 60.0
+
+
+def _enabled(rec: subprocess.Popen[str], ctl: str, ack: str) -> bool:
+    """Tell a ``perf record -D -1 --control fifo:ctl,ack`` to enable its event and wait for its ack (it
+    answers once attached and counting: no fixed sleep that a loaded machine outlasts); False when perf
+    exited or did not answer within ATTACH_TIMEOUT."""
+    deadline = time.monotonic() + ATTACH_TIMEOUT
+    fd = -1
+    while fd < 0:  # perf opens its end of the control fifo once started
+        try:
+            fd = os.open(ctl, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:
+            if rec.poll() is not None or time.monotonic() > deadline:
+                return False
+            time.sleep(0.01)
+    with contextlib.closing(os.fdopen(fd, "w")) as c:
+        c.write("enable\n")
+    afd = os.open(ack, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        while time.monotonic() < deadline and rec.poll() is None:
+            ready, _, _ = select.select([afd], [], [], 0.1)
+            if ready and b"ack" in os.read(afd, 64):
+                return True
+        return False
+    finally:
+        os.close(afd)
+
+
 def _record(worker: subprocess.Popen[str], perf: str, data: str, frequency: int,
             seconds: float) -> tuple[dict[str, Any], str]:
     """Sample the worker while it loops; returns its answer and perf's messages."""
+    ctl, ack = data + ".ctl", data + ".ack"
+    os.mkfifo(ctl)
+    os.mkfifo(ack)
     rec = subprocess.Popen([perf, "record", "-e", EVENT, "-F", str(frequency), "-p", str(worker.pid), "-o", data,
-                            "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    time.sleep(0.2)  # perf attaches before the timed loop starts
-    if rec.poll() is not None:
-        return {}, rec.stderr.read() if rec.stderr else ""
+                            "--quiet", "-D", "-1", "--control", f"fifo:{ctl},{ack}"], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True)
+    answer: dict[str, Any] = {}
     try:
-        answer = _ask(worker, op="loop", seconds=seconds)
+        if _enabled(rec, ctl, ack):  # the timed loop starts with perf counting
+            answer = _ask(worker, op="loop", seconds=seconds)
     finally:
-        rec.send_signal(signal.SIGINT)
+        if rec.poll() is None:
+            rec.send_signal(signal.SIGINT)
         _, err = rec.communicate(timeout=60)
-    return answer, err
+    return answer, err or ""
 
 
 def _report(out: TextIO, label: str, answer: dict[str, Any], mapping: dict[str, Any], att: Attribution,
