@@ -23,6 +23,7 @@ device-resident matrices after ``cupyx.scipy.sparse`` and ``aslinearoperator`` h
 SciPy's iterative solvers.
 """
 
+from ._check import *  # noqa: F403
 from ._conversion import *  # noqa: F403
 from ._conversion2 import *  # noqa: F403
 from ._descr import *  # noqa: F403

@@ -22,7 +22,8 @@ from rocmath.handle import PointerMode
 
 __all__ = [
     "GpsvInterleavedAlg", "GtsvInterleavedAlg",
-    "Action", "AnalysisPolicy", "DenseToSparseAlg", "Datatype", "DiagType", "Direction", "FillMode", "Format",
+    "Action", "AnalysisPolicy", "CheckSpmatStage", "DataStatus", "DenseToSparseAlg", "Datatype", "DiagType",
+    "Direction", "FillMode", "Format",
     "IndexBase", "IndexType", "MatrixType", "Operation", "Order", "PointerMode", "SDDMMAlg", "SolvePolicy",
     "SparseToDenseAlg", "SpGEMMAlg", "SpGEMMStage", "SpMMAlg", "SpMMStage", "SpMVAlg", "SpMVStage", "SpSMAlg",
     "SpSMStage", "SpSVAlg", "SpSVStage", "SpMatAttribute", "SparseArchMismatchError", "SparseError",
@@ -326,6 +327,26 @@ class GpsvInterleavedAlg(enum.IntEnum):
 
     default = 0
     qr = 1
+
+
+class DataStatus(enum.IntEnum):
+    """``rocsparse_data_status``: what the ``check_matrix_*`` routines and ``check_spmat`` found."""
+
+    success = 0
+    inf = 1
+    nan = 2
+    invalid_offset_ptr = 3
+    invalid_index = 4
+    duplicate_entry = 5
+    invalid_sorting = 6
+    invalid_fill = 7
+
+
+class CheckSpmatStage(enum.IntEnum):
+    """``rocsparse_check_spmat_stage``."""
+
+    buffer_size = 0
+    compute = 1
 
 
 # --- status exceptions ---------------------------------------------------------------------------
