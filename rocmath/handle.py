@@ -82,6 +82,17 @@ def _release_workspaces(workspaces: dict[int, tuple[int, int, Stream]]) -> None:
     workspaces.clear()
 
 
+def _drop_workspaces(workspaces: dict[int, tuple[int, int, Stream]]) -> None:
+    """A dropped handle's finalizer: its workspaces freed after the work queued on their devices
+    (:func:`rocmath.memory.free_later`), without blocking or taking a lock.  The garbage collector
+    runs finalizers on whatever thread allocates, a stream's worker in the middle of a launch
+    included, where a blocking free would wait for that worker's own stream: a deadlock."""
+    for ptr, _, stream in workspaces.values():
+        if not stream.device.retired:
+            _memory.free_later(ptr)
+    workspaces.clear()
+
+
 _live_handles: weakref.WeakSet[Handle] = weakref.WeakSet()
 _versions = itertools.count(1)
 _UNSET = object()
@@ -149,7 +160,7 @@ class Handle(Versioned):
         self._destroyed = False
         self._profile: ProfileTable | None = None
         # A handle dropped without destroy() still gives its workspace back.
-        weakref.finalize(self, _release_workspaces, self._workspaces)
+        weakref.finalize(self, _drop_workspaces, self._workspaces)
         _live_handles.add(self)
 
     # -- lifecycle ----------------------------------------------------------------------------

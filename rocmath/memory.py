@@ -538,6 +538,13 @@ def _free(ptr: int, kind: MemoryKind, op: str) -> None:
             f"{op}: 0x{ptr:x} is {alloc.describe()}; use {'free_host' if alloc.kind is MemoryKind.HOST else 'free'}",
             arg="ptr")
     if alloc.kind is not MemoryKind.HOST:
+        from .stream import in_stream_work
+
+        if in_stream_work():
+            # A free from inside a stream's work (a finalizer the garbage collector runs mid-launch)
+            # must not wait for the device: other streams' work may be waiting for this one.
+            free_later(ptr)
+            return
         _wait_device_idle(alloc.device)
     address_space.release(alloc, op)
 

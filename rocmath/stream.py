@@ -570,6 +570,11 @@ def _device_states(dev: _device.Device) -> list[_State]:
     return states
 
 
+def in_stream_work() -> bool:
+    """Whether this thread is running a stream's work (a worker, or a caller running it inline)."""
+    return _local.state is not None
+
+
 def wait_device_idle(device: int) -> None:
     """Wait for all work on a device without raising its errors (used by ``free``)."""
     for state in _device_states(_device.get_device_object(device)):

@@ -688,3 +688,31 @@ def test_zeros_on_a_non_blocking_current_stream(blocked_stream):
     s.synchronize()
     np.testing.assert_array_equal(out.get(stream=s), np.zeros(4))
     gate.set()
+
+
+def test_a_free_from_inside_stream_work_waits_for_nothing():
+    # The garbage collector runs finalizers (a dropped handle's workspace, a blas handle's fixed
+    # memory) on whatever thread allocates: a stream's worker mid-launch included.  A blocking free
+    # there waited for the device while another stream waited for this one: a deadlock seen in a
+    # full test run.  Here a host callback stands in for the finalizer.
+    s = rm.Stream()
+    ptr = rm.malloc(64)
+    ev = rm.Event()
+    freed = []
+    s.add_callback(lambda *a: (rm.free(ptr), freed.append(True)))
+    ev.record(s)
+    rm.null_stream().wait_event(ev)
+    done = threading.Event()
+
+    def sync():
+        rm.device_synchronize()
+        done.set()
+
+    threading.Thread(target=sync, daemon=True).start()
+    assert done.wait(30), "device_synchronize never returned: the free waited for the device from a stream worker"
+    assert freed == [True]
+    rm.malloc(8)  # the deferred free is issued at the next allocation
+    rm.device_synchronize()
+    with pytest.raises(rm.errors.InvalidDevicePointerError, match="double free"):
+        rm.free(ptr)
+    s.destroy()
