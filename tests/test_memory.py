@@ -711,7 +711,7 @@ def test_a_free_from_inside_stream_work_waits_for_nothing():
     threading.Thread(target=sync, daemon=True).start()
     assert done.wait(30), "device_synchronize never returned: the free waited for the device from a stream worker"
     assert freed == [True]
-    rm.malloc(8)  # the deferred free is issued at the next allocation
+    rm.free(rm.malloc(8))  # the deferred free is issued at the next allocation
     rm.device_synchronize()
     with pytest.raises(rm.errors.InvalidDevicePointerError, match="double free"):
         rm.free(ptr)
