@@ -9,10 +9,11 @@ Routines, in rocSPARSE's check order with its statuses and quick returns:
 - BSR: ``csr2bsr_nnz``, ``Xcsr2bsr``, ``Xbsr2csr`` (direction row or column inside a block; ``m``,
   ``n`` need not be multiples of the block dimension: the last blocks are padded with zeros),
   ``Xbsrmv`` and ``Xbsrmm`` (operation none, as rocSPARSE; bsrmm's B also transposed); ``Xbsrmv_analysis``
-  partitions the block rows by stored blocks into the ``mat_info`` (where csrmv keeps its analysis:
-  ``bsrmv_clear`` is csrmv_clear) and bsrmv then runs on that partition (a sorted matrix's; for 1 x 1
-  blocks an analysis of another matrix is an error, as in rocSPARSE's csrmv path, for larger blocks
-  it is not used); ``Xbsrmv_ex_analysis``, ``Xbsrmv_ex``, ``bsrmv_ex_clear`` are the deprecated names;
+  partitions the block rows by stored blocks into the ``mat_info`` and bsrmv then runs on that
+  partition (a sorted matrix's).  For 1 x 1 blocks it is csrmv's analysis, as rocSPARSE's (an analysis
+  of another matrix is an error); larger blocks keep rocmath's own partition apart, which csrmv never
+  sees (rocSPARSE keeps nothing for them) and bsrmv uses only for its own matrix; ``bsrmv_clear`` is
+  csrmv_clear and frees both; ``Xbsrmv_ex_analysis``, ``Xbsrmv_ex``, ``bsrmv_ex_clear`` are the deprecated names;
 - prune (s, d): ``Xprune_dense2csr`` and ``Xprune_csr2csr``, by threshold or by percentage, each
   as ``_buffer_size``, ``_nnz`` and the conversion; entries with ``|a| > threshold`` are kept (prune_csr2csr
   also drops ``|a| <= FLT_MIN``, and its ``_nnz`` rejects a negative threshold: rocSPARSE's compress kernels); the
@@ -784,7 +785,7 @@ def _bsrmv_analysis(c: Call) -> None:
     if descr.storage_mode is StorageMode.sorted:  # rocSPARSE analyses sorted matrices only
         itype = c.index_dtype("bsr_row_ptr", "bsr_col_ind")
         analyse_rows(c, info, Operation.none, mb, nb, nnzb, nnzb * bd * bd, descr,
-                     c.array("bsr_row_ptr", mb + 1, itype), c.ptr("bsr_col_ind"))
+                     c.array("bsr_row_ptr", mb + 1, itype), c.ptr("bsr_col_ind"), "csrmv" if bd == 1 else "bsrmv")
 
 
 def _bsrmv(c: Call) -> None:
@@ -803,7 +804,8 @@ def _bsrmv(c: Call) -> None:
     bounds = None
     if descr.storage_mode is StorageMode.sorted:
         # rocSPARSE checks the analysis against the call for 1 x 1 blocks (its csrmv path) and ignores it otherwise.
-        bounds = analysed_bounds(c, Operation.none, mb, nb, nnzb, descr, "bsr_row_ptr", "bsr_col_ind", strict=bd == 1)
+        bounds = analysed_bounds(c, Operation.none, mb, nb, nnzb, descr, "bsr_row_ptr", "bsr_col_ind", strict=bd == 1,
+                                 slot="csrmv" if bd == 1 else "bsrmv")
     launch_block_rows(c, direction, False, c.scalar("alpha"), c.array("bsr_row_ptr", mb + 1, itype),
                       int(descr.base), -1, c.array("bsr_col_ind", nnzb, itype), c.array("bsr_val", nnzb * bd * bd),
                       bd, _column(c, "x", nb * bd), c.scalar("beta"), _column(c, "y", mb * bd), nnzb, bounds)
@@ -812,7 +814,8 @@ def _bsrmv(c: Call) -> None:
 _BSRMV_MATRIX = ("dir", "trans", "mb", "nb", "nnzb")
 _BSRMV_ARRAYS = ("bsr_val", "bsr_row_ptr", "bsr_col_ind", "block_dim", "info")
 _BSRMV_ANALYSIS_DOC = ("Analyse a BSR matrix (sorted storage) for bsrmv: a partition of its block rows balanced by "
-                       "stored blocks, kept in info (shared with csrmv: bsrmv_clear and csrmv_clear free it).")
+                       "stored blocks, kept in info (1 x 1 blocks: csrmv's analysis; bsrmv_clear and csrmv_clear "
+                       "free it).")
 _BSRMV_DOC = ("y := alpha A x + beta y for an mb x nb BSR matrix A of block_dim blocks (info: None, or analysed by "
               "bsrmv_analysis: its block-row partition is used).")
 

@@ -240,8 +240,11 @@ class MatInfo(Versioned):
     Attributes
     ----------
     csrmv
-        ``csrmv_analysis`` / ``bsrmv_analysis`` results, one place for both as in rocSPARSE
+        ``csrmv_analysis`` / ``bsrmv_analysis`` (1 x 1 blocks) results, one place for both as in rocSPARSE
         (:class:`rocmath.sparse._level2.CsrmvAnalysis`), or None.
+    bsrmv
+        rocmath's own partition of a matrix of larger blocks from ``bsrmv_analysis`` (rocSPARSE keeps
+        nothing for those: csrmv never sees it), or None.
     csrsv
         ``csrsv_analysis`` results, and those of the generic triangular solves (spsv, spsm) on a
         sparse descriptor's info (:class:`rocmath.sparse._solve.CsrsvInfo`), or None.
@@ -253,6 +256,7 @@ class MatInfo(Versioned):
     """
 
     csrmv: Any = None
+    bsrmv: Any = None
     csrsv: Any = None
     csrgemm: Any = None
     precond: Any = None
@@ -272,7 +276,7 @@ def create_mat_info() -> MatInfo:
 def destroy_mat_info(info: MatInfo) -> None:
     """``rocsparse_destroy_mat_info``: frees every analysis it holds."""
     i = check_info(info)
-    i.csrmv = i.csrsv = i.csrgemm = i.precond = None
+    i.csrmv = i.bsrmv = i.csrsv = i.csrgemm = i.precond = None
     i.destroyed = True
 
 
@@ -293,7 +297,7 @@ def copy_mat_info(dest: MatInfo, src: MatInfo) -> None:
     s = check_info(src, "src", 2)
     if d is s:
         raise SparseInvalidPointerError("source and destination are the same mat_info", arg="src", index=2)
-    for f in ("csrmv", "csrsv", "csrgemm", "precond"):
+    for f in ("csrmv", "bsrmv", "csrsv", "csrgemm", "precond"):
         setattr(d, f, _merged(getattr(d, f), getattr(s, f)))
 
 

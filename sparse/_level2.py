@@ -141,15 +141,15 @@ def _check_type(c: Call, descr: MatDescr, m: Any, n: Any) -> None:
 
 
 def analyse_rows(c: Call, info: MatInfo, trans: Operation, m: int, n: int, nnz: int, entries: int, descr: MatDescr,
-                 row_ptr: Buffer, col_ind_ptr: int) -> None:
+                 row_ptr: Buffer, col_ind_ptr: int, slot: str = "csrmv") -> None:
     """Keep in ``info`` a partition of the ``m`` rows of ``row_ptr`` (an ``m x n`` matrix of ``nnz`` stored
     entries or blocks, ``entries`` scalars in all) in blocks of about ``ANALYSIS_BLOCK_NNZ`` scalars (at most
     ``ANALYSIS_BLOCKS`` blocks): the analysis of csrmv, bsrmv and the generic spmv, which their products then
-    run on."""
+    run on, kept in ``info``'s ``slot`` (bsrmv's of blocks larger than 1 x 1: "bsrmv")."""
     nblocks = int(max(1, min(m, ANALYSIS_BLOCKS, -(-entries // ANALYSIS_BLOCK_NNZ))))
     bounds = rocmath.empty(nblocks + 1, np.int64)
     c.launch(k.balanced_row_bounds, row_ptr, int(descr.base), nblocks, bounds, bytes=k.row_bounds_bytes(nblocks, m))
-    info.csrmv = CsrmvAnalysis(trans, m, n, nnz, descr, row_ptr.ptr, col_ind_ptr, bounds)
+    setattr(info, slot, CsrmvAnalysis(trans, m, n, nnz, descr, row_ptr.ptr, col_ind_ptr, bounds))
 
 
 def _csrmv_analysis(c: Call) -> None:
@@ -179,7 +179,8 @@ zcsrmv_analysis = bind(CSRMV_ANALYSIS, Z)
 
 
 def _csrmv_clear(c: Call) -> None:
-    check_info(c["info"], "info", c.index("info")).csrmv = None
+    info = check_info(c["info"], "info", c.index("info"))
+    info.csrmv = info.bsrmv = None
 
 
 csrmv_clear = bind(Routine("csrmv_clear", ("info",), _csrmv_clear, "Free the csrmv analysis kept in info."), None)
@@ -189,14 +190,14 @@ csrmv_clear = bind(Routine("csrmv_clear", ("info",), _csrmv_clear, "Free the csr
 
 
 def analysed_bounds(c: Call, trans: Operation, m: int, n: int, nnz: int, descr: MatDescr, row_ptr: str = "csr_row_ptr",
-                    col_ind: str = "csr_col_ind", strict: bool = True) -> Any:
+                    col_ind: str = "csr_col_ind", strict: bool = True, slot: str = "csrmv") -> Any:
     """The analysed partition when ``info`` holds one (non-transposed products only).  ``strict``: an
     analysis of another matrix (sizes, descriptor, the ``row_ptr`` / ``col_ind`` arrays) is an error,
     as in rocSPARSE's adaptive csrmv; otherwise it is not used."""
     info = c["info"]
-    if info is None or getattr(info, "csrmv", None) is None or trans is not Operation.none:
+    if info is None or getattr(info, slot, None) is None or trans is not Operation.none:
         return None
-    a: CsrmvAnalysis = check_info(info, "info", c.index("info")).csrmv
+    a: CsrmvAnalysis = getattr(check_info(info, "info", c.index("info")), slot)
     if a.trans is not trans:
         error = c.invalid_value("info", f"analysed for {a.trans.name}, called with {trans.name}")
     elif (a.m, a.n, a.nnz) != (m, n, nnz):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 import rocmath as rm
 import rocmath.sparse as rs
@@ -107,3 +108,26 @@ def test_gemvi_buffer_size_checks_nothing():
     for fn in (rs.sgemvi_buffer_size, rs.dgemvi_buffer_size, rs.cgemvi_buffer_size, rs.zgemvi_buffer_size):
         assert fn(None, 999, -1, -2, -3) == 0
         assert fn(rs.create_handle(), "N", 4, 3, 2) == 0
+
+
+def test_bsrmv_analysis_of_larger_blocks_leaves_csrmvs_analysis_alone():
+    # rocsparse_bsrmv.cpp: bsrmv_analysis runs csrmv's analysis for 1 x 1 blocks only and keeps nothing for
+    # larger ones, so a csrmv analysis in the same info survives and csrmv on its own matrix still runs.
+    h, d, info = rs.create_handle(), rs.create_mat_descr(), rs.create_mat_info()
+    a = sp.random(6, 6, 0.5, random_state=2, format="csr")
+    a.sort_indices()
+    av, ap, ac = rm.to_device(a.data), rm.to_device(a.indptr.astype(np.int32)), rm.to_device(a.indices.astype(np.int32))
+    rs.dcsrmv_analysis(h, "N", 6, 6, a.nnz, d, av, ap, ac, info)
+    b = sp.bsr_matrix(sp.random(4, 4, 0.6, random_state=3, format="csr").toarray(), blocksize=(2, 2))
+    b.sort_indices()
+    bv = rm.to_device(np.ascontiguousarray(b.data.transpose(0, 2, 1)).reshape(-1))  # column-major blocks
+    bp, bc = rm.to_device(b.indptr.astype(np.int32)), rm.to_device(b.indices.astype(np.int32))
+    rs.dbsrmv_analysis(h, rs.Direction.column, "N", 2, 2, b.indices.size, d, bv, bp, bc, 2, info)
+    x, y = rm.to_device(np.arange(6.0)), rm.zeros(6)
+    rs.dcsrmv(h, "N", 6, 6, a.nnz, 1.0, d, av, ap, ac, info, x, 0.0, y)
+    np.testing.assert_allclose(y.get(), a @ np.arange(6.0), rtol=1e-14)
+    xb, yb = rm.to_device(np.ones(4)), rm.zeros(4)
+    rs.dbsrmv(h, rs.Direction.column, "N", 2, 2, b.indices.size, 1.0, d, bv, bp, bc, 2, info, xb, 0.0, yb)
+    np.testing.assert_allclose(yb.get(), b @ np.ones(4), rtol=1e-14)
+    rs.bsrmv_clear(h, info)
+    assert info.csrmv is None and info.bsrmv is None

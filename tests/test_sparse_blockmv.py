@@ -110,7 +110,8 @@ def test_bsrmv_matches_scipy_and_the_block_row_kernel(q):
     assert_close(y.get(), expected, p, "reduction", max(1, nb * bd))
     margins_untouched(y_full, y0.size)
     if nnzb and not (alpha == 0 and beta == 1):
-        bounds = info.csrmv.bounds.get() if info is not None and info.csrmv is not None else \
+        kept = None if info is None else info.csrmv if bd == 1 else info.bsrmv
+        bounds = kept.bounds.get() if kept is not None else \
             (np.arange(min(mb, 256) + 1) * mb) // min(mb, 256)
         general = y0.copy().reshape(-1, 1)
         kf.block_columns(q["direction"], False, np.array([alpha]), ptr, base, -1, col, val, bd, x.reshape(-1, 1),

@@ -49,8 +49,9 @@ def test_bsrmv_with_analysis_matches_scipy_and_the_plain_product(p, mb, nb, bd, 
     h, d, info = rs.create_handle(), descr(base), rs.create_mat_info()
     suffix = "_ex" if ex else ""
     fn(p, f"bsrmv{suffix}_analysis")(h, direction, "N", mb, nb, nnzb, d, bv, bp, bc, bd, info)
-    if nnzb:
-        assert info.csrmv is not None and info.csrmv.bounds.get()[-1] == mb
+    if nnzb:  # 1 x 1 blocks: csrmv's analysis; larger ones: rocmath's own slot
+        kept = info.csrmv if bd == 1 else info.bsrmv
+        assert kept is not None and kept.bounds.get()[-1] == mb
     x, y0 = vec(rng, nb * bd, p.dtype), vec(rng, mb * bd, p.dtype)
     alpha, beta = scalar(p, 1.5 - 0.5j), scalar(p, -0.25)
     y_full, y = padded(y0)
@@ -61,7 +62,7 @@ def test_bsrmv_with_analysis_matches_scipy_and_the_plain_product(p, mb, nb, bd, 
     fn(p, "bsrmv")(h, direction, "N", mb, nb, nnzb, alpha, d, bv, bp, bc, bd, None, rm.to_device(x), beta, plain)
     assert np.array_equal(plain.get(), y.get())  # each block row sums in storage order, whatever the partition
     (rs.bsrmv_ex_clear if ex else rs.bsrmv_clear)(h, info)
-    assert info.csrmv is None
+    assert info.csrmv is None and info.bsrmv is None
 
 
 def _spy(monkeypatch) -> list:
@@ -92,7 +93,8 @@ def test_bsrmv_runs_on_the_analysed_partition(monkeypatch):
     bv, bp, bc, nnzb = bsr(a, bd, 0, rs.Direction.column)
     h, d, info = rs.create_handle(), descr(), rs.create_mat_info()
     rs.dbsrmv_analysis(h, rs.Direction.column, "N", mb, nb, nnzb, d, bv, bp, bc, bd, info)
-    bounds = info.csrmv.bounds.get()
+    assert info.csrmv is None  # larger blocks keep rocmath's partition apart from csrmv's analysis
+    bounds = info.bsrmv.bounds.get()
     assert bounds[0] == 0 and bounds[-1] == mb and np.all(np.diff(bounds) >= 0)
     per_group = np.diff(np.concatenate([[0], np.cumsum(lengths)])[bounds])
     nblocks = bounds.size - 1
