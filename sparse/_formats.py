@@ -71,6 +71,7 @@ from ._types import (
     SparseTypeMismatchError,
     StorageMode,
 )
+from ._validate import check_csr
 
 __all__ = [
     "HybMat", "HybPartition", "bsrmv_clear", "bsrmv_ex_clear", "cbsr2csr", "cbsrmm", "cbsrmv", "cbsrmv_analysis",
@@ -279,6 +280,8 @@ def launch_block_rows(c: Call, direction: Direction, stop: bool, alpha: Any, row
     mb = Cm.shape[0] // bdim
     ncols = Cm.shape[1]
     isz = Cm.dtype.itemsize
+    if width < 0:
+        check_csr(c, row_ptr, col_ind, base, nblocks, B.shape[0] // bdim)  # checking mode (block columns)
     if bounds is None:
         bounds = k.uniform_bounds(mb, max(1, min(mb, BLOCK_GROUPS)))
     c.launch(kf.block_rows, int(direction), stop, alpha, row_ptr, int(base), int(width), col_ind, val, int(bdim), B,

@@ -3,8 +3,8 @@
 On a GPU, a CSR or COO matrix whose row offsets or indices point outside the arrays they index is
 undefined behaviour: the product reads whatever memory lies there, or faults.  A classic way to get
 one is a one-based matrix described as zero-based.  In checking mode the products (csrmv, coomv,
-csrmm and the generic spmv / spmm on CSR, CSC and COO matrices) first scan their matrix on the
-stream, in order with the work before them.  The first bad offset or index raises
+csrmm, bsrmv, bsrmm and the generic spmv / spmm on CSR, CSC, COO and BSR matrices) first scan their
+matrix on the stream, in order with the work before them.  The first bad offset or index raises
 :class:`~rocmath.errors.MemoryAccessFault` (at the next synchronize, as any failed work; the product
 after it is skipped), naming the routine, the array, the position and the value.  Outside checking
 mode nothing is scanned (the scan reads the index arrays once more).
