@@ -128,3 +128,15 @@ def test_coomv_csrmm_and_the_generic_products_are_scanned(handle):
     tmp = rm.empty(max(1, size), np.uint8)
     faults(handle, lambda: rs.spmv(handle, "N", 1.0, mat, x, 0.0, y, rs.Datatype.f64_r, rs.SpMVAlg.default,
                                    rs.SpMVStage.compute, None, tmp), "outside the 7 rows")
+
+
+def test_bsrmv_scans_its_block_columns(handle):
+    # A 2 x 2 block matrix of 2 x 2 blocks whose last block column index is past the 2 block columns.
+    d = rs.create_mat_descr()
+    ptr, cols = np.array([0, 1, 2], np.int32), np.array([0, 2], np.int32)
+    y0 = np.arange(4.0)
+    y = rm.to_device(y0)
+    faults(handle, lambda: rs.dbsrmv(handle, rs.Direction.column, "N", 2, 2, 2, 1.0, d, rm.to_device(np.ones(8)),
+                                     rm.to_device(ptr), rm.to_device(cols), 2, None, rm.to_device(np.ones(4)), 0.0,
+                                     y), "bsr_col_ind[1] = 2", "outside the 2 columns")
+    assert np.array_equal(y.get(), y0)
