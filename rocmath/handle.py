@@ -75,21 +75,16 @@ def _free_workspace(ptr: int, stream: Stream) -> None:
         _memory.free_async(ptr, stream)
 
 
-def _release_workspaces(workspaces: dict[int, tuple[int, int, Stream]]) -> None:
+def _release_workspaces(workspaces: dict[int, tuple[int, int, Stream]], later: bool = False) -> None:
+    """Free the workspaces (stream-ordered); ``later``: with :func:`rocmath.memory.free_later`, without
+    blocking or taking a lock, as a dropped handle's finalizer must: the garbage collector runs it on
+    whatever thread allocates, a stream's worker in the middle of a launch included."""
     for ptr, _, stream in workspaces.values():
         if not stream.device.retired:
-            _free_workspace(ptr, stream)
-    workspaces.clear()
-
-
-def _drop_workspaces(workspaces: dict[int, tuple[int, int, Stream]]) -> None:
-    """A dropped handle's finalizer: its workspaces freed after the work queued on their devices
-    (:func:`rocmath.memory.free_later`), without blocking or taking a lock.  The garbage collector
-    runs finalizers on whatever thread allocates, a stream's worker in the middle of a launch
-    included, where a blocking free would wait for that worker's own stream: a deadlock."""
-    for ptr, _, stream in workspaces.values():
-        if not stream.device.retired:
-            _memory.free_later(ptr)
+            if later:
+                _memory.free_later(ptr)
+            else:
+                _free_workspace(ptr, stream)
     workspaces.clear()
 
 
@@ -160,7 +155,7 @@ class Handle(Versioned):
         self._destroyed = False
         self._profile: ProfileTable | None = None
         # A handle dropped without destroy() still gives its workspace back.
-        weakref.finalize(self, _drop_workspaces, self._workspaces)
+        weakref.finalize(self, _release_workspaces, self._workspaces, True)
         _live_handles.add(self)
 
     # -- lifecycle ----------------------------------------------------------------------------

@@ -153,8 +153,10 @@ class Call(Arguments):
 
     def alpha0_beta1(self) -> bool:
         """The products' quick return: host pointer mode with ``alpha == 0`` and ``beta == 1`` (the output
-        stays as it is; device-mode scalars are never read on the host)."""
-        return bool(self.host_mode and self.host_value("alpha") == 0 and self.host_value("beta") == 1)
+        stays as it is; device-mode scalars are never read on the host).  A null scalar takes no quick
+        return: its own check comes later, as in rocSPARSE's quick-return functions."""
+        return bool(self.host_mode and not is_null(self.values["alpha"]) and not is_null(self.values["beta"])
+                    and self.host_value("alpha") == 0 and self.host_value("beta") == 1)
 
     # -- launching -----------------------------------------------------------------------------------
 

@@ -67,12 +67,14 @@ from rocmath.precision import C, D, Precision, S, Z
 from . import _kernels_check as kk
 from ._api import Call, Routine, bind, is_null
 from ._api import pointer_of as _p
+from ._conversion2 import _span
 from ._descr import SpMatDescr
 from ._descr import check_spmat as _live_spmat
 from ._formats import check_hyb
 from ._generic import _index_types, _layered
 from ._generic_ops import _out
 from ._handle import check_handle
+from ._solve import _copy
 from ._types import (
     CheckSpmatStage,
     DataStatus,
@@ -151,7 +153,7 @@ def _status(c: Call) -> Buffer:
 def _result(c: Call, status: Buffer) -> DataStatus:
     """The device status copied back to the host (the routine waits for it, as rocSPARSE synchronizes)."""
     host = np.zeros(1, np.int32)
-    c.launch(kk.read_status, status, host, bytes=4.0).wait()
+    c.launch(_copy, status, host, bytes=4.0).wait()
     return DataStatus(int(host[0]))
 
 
@@ -185,9 +187,7 @@ def _check_compressed(c: Call, rows: int, cols: int, nnz: int, nnz_name: str, bl
             raise c.invalid_value(nnz_name, f"{nnz} entries, the pointer array spans 0")
         return DataStatus.success
     ptr_b = c.array(ptr, rows + 1, itype)
-    ends = np.zeros(2, np.int64)
-    c.launch(kk.ptr_ends, ptr_b, ends, bytes=2.0 * itype.itemsize).wait()
-    span = int(ends[1] - ends[0])
+    span = _span(c, ptr, rows, itype)
     if nnz != span:
         raise c.invalid_value(nnz_name, f"{nnz} entries, the pointer array spans {span}")
     status = _status(c)

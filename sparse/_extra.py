@@ -28,6 +28,7 @@ from rocmath.precision import C, D, S, Z
 from . import _kernels as k
 from . import _kernels_extra as kx
 from ._api import Call, Routine, bind, is_null
+from ._conversion2 import _span
 from ._handle import MatDescr, check_descr, check_info
 from ._types import (
     MatrixType,
@@ -152,13 +153,7 @@ def _nnz_c(c: Call, m: int, itype: np.dtype[Any]) -> int:
     """C's nonzeros, read from its row pointer on the device (as rocSPARSE does before checking C's arrays)."""
     if m == 0 or _null(c, "csr_row_ptr_C"):
         return 0
-    out = np.zeros(2, np.int64)
-    c.launch(_read_ends, c.array("csr_row_ptr_C", m + 1, itype), out, bytes=16.0).wait()
-    return int(out[1] - out[0])
-
-
-def _read_ends(row_ptr: np.ndarray, out: np.ndarray) -> None:
-    out[0], out[1] = row_ptr[0], row_ptr[-1]
+    return _span(c, "csr_row_ptr_C", m, itype)
 
 
 # --- csrgemm ---------------------------------------------------------------------------------------

@@ -60,6 +60,7 @@ from ._conversion2 import _fill, _span
 from ._handle import MatDescr, check_descr, check_general_sorted, check_info, check_live
 from ._level2 import _csrmv_clear, analyse_rows, analysed_bounds, scale_y
 from ._level3 import dense_view
+from ._solve import _copy
 from ._types import (
     Datatype,
     Direction,
@@ -1197,12 +1198,8 @@ def _read_threshold(c: Call) -> Any:
     if c.host_mode:
         return c.host_value("threshold")
     out = np.zeros(1, c.dtype)
-    c.launch(_copy_into, c.scalar("threshold"), out, bytes=float(c.dtype.itemsize)).wait()
+    c.launch(_copy, c.scalar("threshold"), out, bytes=float(c.dtype.itemsize)).wait()
     return out[0]
-
-
-def _copy_into(src: np.ndarray, dst: np.ndarray) -> None:
-    dst[0] = src[0]
 
 
 def _prune_csr_head(c: Call, percentage: bool, threshold_now: bool) -> tuple[int, int, int, MatDescr, MatDescr]:

@@ -43,19 +43,6 @@ def _first_found(found, status):  # pragma: no cover - numba
             return
 
 
-@kernel(parallel=False)
-def ptr_ends(ptr, out):  # pragma: no cover - numba
-    """``out := [ptr[0], ptr[-1]]`` (the span a pointer array declares)."""
-    out[0] = ptr[0]
-    out[1] = ptr[ptr.shape[0] - 1]
-
-
-@kernel(parallel=False)
-def read_status(status, out):  # pragma: no cover - numba
-    """``out[0] := status[0]`` (the copy back to the host)."""
-    out[0] = status[0]
-
-
 @kernel
 def check_offsets(ptr, status):  # pragma: no cover - numba
     """The row-pointer pass: ``invalid_offset_ptr`` when a row's start or end, relative to ``ptr[0]``,
