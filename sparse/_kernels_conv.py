@@ -11,7 +11,7 @@ and the sorts are stable (ties keep their input order, as rocPRIM's radix sorts)
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
+from numba import njit, prange
 
 from rocmath.kernel import kernel
 
@@ -109,10 +109,17 @@ def sort_segments(ptr, base, ind, with_perm, perm):  # pragma: no cover - numba
                 perm[a + t] = p[order[t]]
 
 
-@kernel(parallel=False)
-def sort_pairs(major, minor, with_perm, perm):  # pragma: no cover - numba
-    """Stable sort of the pairs ``(major, minor)`` by major then minor, ``perm`` (when ``with_perm``)
-    permuted alongside."""
+#: sort_pairs' counting sort splits the entries in this many chunks, each with a count per key
+#: (the output of a stable sort is unique: it never depends on them).
+SORT_CHUNKS = 2
+
+#: Segments up to this long are sorted by insertion, longer ones by a merge sort.
+INSERTION_SORT_MAX = 48
+
+
+@njit(nogil=True, cache=True)
+def _sort_pairs_by_comparison(major, minor):  # pragma: no cover - numba
+    """The order of a stable sort of the pairs ``(major, minor)`` (two merge sorts)."""
     nnz = major.shape[0]
     o1 = np.argsort(minor, kind="mergesort")
     keys = np.empty(nnz, major.dtype)
@@ -122,12 +129,83 @@ def sort_pairs(major, minor, with_perm, perm):  # pragma: no cover - numba
     order = np.empty(nnz, np.int64)
     for t in range(nnz):
         order[t] = o1[o2[t]]
-    a = major.copy()
-    b = minor.copy()
-    for t in range(nnz):
-        major[t] = a[order[t]]
-        minor[t] = b[order[t]]
+    return order
+
+
+@njit(nogil=True, cache=True)
+def _sort_segment(key, order, lo, hi):  # pragma: no cover - numba
+    """Stable sort of ``key[lo:hi]``, ``order[lo:hi]`` alongside."""
+    if hi - lo > INSERTION_SORT_MAX:
+        o = np.argsort(key[lo:hi], kind="mergesort")
+        k = key[lo:hi].copy()
+        e = order[lo:hi].copy()
+        for t in range(hi - lo):
+            key[lo + t] = k[o[t]]
+            order[lo + t] = e[o[t]]
+        return
+    for q in range(lo + 1, hi):
+        v, e = key[q], order[q]
+        r = q
+        while r > lo and key[r - 1] > v:  # strictly greater: ties keep their order
+            key[r] = key[r - 1]
+            order[r] = order[r - 1]
+            r -= 1
+        key[r] = v
+        order[r] = e
+
+
+@kernel
+def sort_pairs(major, minor, with_perm, perm):  # pragma: no cover - numba
+    """Stable sort of the pairs ``(major, minor)`` by major then minor, ``perm`` (when ``with_perm``)
+    permuted alongside: a counting sort by major (when its range is within a few times the entry
+    count, else two merge sorts), then each major's run sorted by minor."""
+    nnz = major.shape[0]
+    if nnz < 2:
+        return
+    per = (nnz + SORT_CHUNKS - 1) // SORT_CHUNKS
+    highest = np.zeros(SORT_CHUNKS, np.int64)
+    for t in prange(SORT_CHUNKS):
+        h = 0
+        for q in range(t * per, min(nnz, (t + 1) * per)):
+            h = max(h, major[q])
+        highest[t] = h
+    keys = highest.max() + 1
+    if keys > 4 * nnz + 4096:  # counts would cost more memory than the entries
+        order = _sort_pairs_by_comparison(major, minor)
+        b = minor.copy()
+        for t in prange(nnz):
+            minor[t] = b[order[t]]
+        a = major.copy()
+        for t in prange(nnz):
+            major[t] = a[order[t]]
+    else:
+        order = np.empty(nnz, np.int64)
+        counts = np.zeros((SORT_CHUNKS, keys), np.int64)
+        for t in prange(SORT_CHUNKS):
+            for q in range(t * per, min(nnz, (t + 1) * per)):
+                counts[t, major[q]] += 1
+        ptr = np.empty(keys + 1, np.int64)
+        start = 0
+        for v in range(keys):  # each chunk's first slot for each key: keys, then chunks, in order
+            ptr[v] = start
+            for t in range(SORT_CHUNKS):
+                c = counts[t, v]
+                counts[t, v] = start
+                start += c
+        ptr[keys] = start
+        b = minor.copy()
+        for t in prange(SORT_CHUNKS):
+            for q in range(t * per, min(nnz, (t + 1) * per)):
+                v = major[q]
+                d = counts[t, v]
+                order[d] = q
+                minor[d] = b[q]
+                counts[t, v] = d + 1
+        for v in prange(keys):
+            _sort_segment(minor, order, ptr[v], ptr[v + 1])
+            for q in range(ptr[v], ptr[v + 1]):
+                major[q] = v
     if with_perm:
         p = perm.copy()
-        for t in range(nnz):
+        for t in prange(nnz):
             perm[t] = p[order[t]]

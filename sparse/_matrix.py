@@ -2,12 +2,15 @@
 
 ``csr_matrix``, ``csc_matrix`` and ``coo_matrix`` hold their arrays in device memory
 (DeviceArrays, 0-based indices) and are built from a scipy.sparse matrix, another device
-matrix, or the ``(data, indices, indptr)`` / ``(data, (row, col))`` tuples of scipy.  ``.get()``
-copies back to scipy.sparse.  ``A @ x`` with a DeviceArray runs the generic spmv (1-D) or
-spmm (2-D) on the matrix's stream; ``.T`` is a view (CSR and CSC of the same arrays);
-CSR and CSC's ``tocsr`` / ``tocsc`` / ``tocoo`` convert on the device (COO's to CSR or CSC sum
-its duplicates on the host, as scipy's).  Each thread uses one rocSPARSE handle per device
-(created on first use, as CuPy does) on the current stream.
+matrix (converted on the device, its arrays shared unless ``copy=True``), or the
+``(data, indices, indptr)`` / ``(data, (row, col))`` tuples of scipy.  ``.get()`` copies back to
+scipy.sparse.  ``A @ x`` with a DeviceArray runs the generic spmv (1-D) or spmm (2-D) on the
+matrix's stream; ``.T`` is a view (CSR and CSC of the same arrays).  Conversions run on the
+device: ``tocsr`` / ``tocsc`` / ``tocoo``, COO's summing its duplicates (``sum_duplicates``: a
+stable sort by row and column, each sum left to right in storage order), ``sort_indices``,
+``astype``, ``conj`` and ``H``; ``has_canonical_format`` and ``has_sorted_indices`` are checked
+there too.  Each thread uses one rocSPARSE handle per device (created on first use, as CuPy
+does) on the current stream.
 
 Arithmetic follows cupyx's (and scipy's) ``spmatrix``: ``A @ B`` and ``A * B`` of two sparse
 matrices is their product, ``A + B`` and ``A - B`` their sum, ``s * A`` and ``-A`` scale, and
@@ -31,6 +34,8 @@ import rocmath
 from rocmath.precision import Precision
 
 from . import _kernels as k
+from . import _kernels_conv as kc
+from . import _kernels_matrix as km
 from ._descr import (
     create_coo_descr,
     create_csc_descr,
@@ -88,9 +93,26 @@ def _general_descr() -> MatDescr:
 
 
 def _dev(a: Any, dtype: Any) -> rocmath.DeviceArray:
+    """``a`` as a DeviceArray of ``dtype``: itself when it is one already, converted on the device
+    when it is a DeviceArray of another type, else copied to the device."""
     if isinstance(a, rocmath.DeviceArray):
-        return a if a.dtype == np.dtype(dtype) else rocmath.to_device(a.get().astype(dtype))
+        return a if a.dtype == np.dtype(dtype) else _convert(a, dtype)
     return rocmath.to_device(np.ascontiguousarray(a, dtype=dtype))
+
+
+def _convert(a: rocmath.DeviceArray, dtype: Any, conj: bool = False) -> rocmath.DeviceArray:
+    """A new DeviceArray of ``a``'s shape with its values as ``dtype`` (numpy's ``astype``: complex
+    to real keeps the real part), conjugated when ``conj``, converted on the current stream."""
+    dt = np.dtype(dtype)
+    if not a.is_contiguous:
+        a = a.copy()
+    order = "C" if a.c_contiguous else "F"
+    out = rocmath.empty(a.shape, dt, order=order)
+    if a.size:
+        kern = km.conjugate if conj else km.cast_real if a.dtype.kind == "c" and dt.kind != "c" else km.cast
+        rocmath.launch(kern, a.reshape(-1, order=order), out.reshape(-1, order=order), name=f"astype {dt}",
+                       stream=rocmath.current_stream(), bytes=float(a.nbytes + out.nbytes))
+    return out
 
 
 def _value_dtype(dtype: Any) -> np.dtype[Any]:
@@ -154,6 +176,7 @@ class _SparseArithmetic:
 
     format = ""
     shape: tuple[int, int]
+    data: rocmath.DeviceArray
     # numpy defers to these operators (``np.float32(2) * A`` calls ``A.__rmul__``) instead of
     # making an object array of the matrix.
     __array_ufunc__ = None
@@ -164,6 +187,29 @@ class _SparseArithmetic:
 
     def tocsr(self) -> csr_matrix:
         raise NotImplementedError
+
+    def _with_data(self, data: rocmath.DeviceArray) -> Any:
+        """A matrix of this structure (its index arrays copied) and values ``data``."""
+        raise NotImplementedError
+
+    def copy(self) -> Any:
+        """A copy (new device arrays)."""
+        return self._with_data(self.data.copy())
+
+    def astype(self, dtype: Any) -> Any:
+        """A copy with values of ``dtype`` (converted on the device)."""
+        return self._with_data(_convert(self.data, _value_dtype(dtype)))
+
+    def conj(self) -> Any:
+        """The complex conjugate (a copy; of a real matrix, the same values)."""
+        return self._with_data(_convert(self.data, self.dtype, conj=self.dtype.kind == "c"))
+
+    conjugate = conj
+
+    @property
+    def H(self) -> Any:
+        """The conjugate transpose."""
+        return self.conj().T  # type: ignore[attr-defined]
 
     def _matmul_sparse(self, other: Any) -> csr_matrix:
         if self.shape[1] != other.shape[0]:
@@ -234,17 +280,22 @@ class _CompressedMatrix(_SparseArithmetic):
 
     format = ""
 
-    def __init__(self, arg1: Any, shape: tuple[int, int] | None = None, dtype: Any = None):
-        if isinstance(arg1, _CompressedMatrix | coo_matrix):
-            arg1 = arg1.get()
-        if scipy.sparse.issparse(arg1):
+    def __init__(self, arg1: Any, shape: tuple[int, int] | None = None, dtype: Any = None, copy: bool = False):
+        canonical: bool | None = None
+        if issparse(arg1):  # converted on the device (its arrays shared unless ``copy``, as cupyx's)
+            src = arg1.tocsr() if self.format == "csr" else arg1.tocsc()
+            if copy and src is arg1:
+                src = src.copy()
+            shape, canonical = src.shape, src._canonical
+            arg1 = (src.data, src.indices, src.indptr)
+        elif scipy.sparse.issparse(arg1):
             host = arg1.asformat(self.format)
             host.sum_duplicates()  # canonical form: sorted indices, no duplicates
-            shape = host.shape
+            shape, canonical = host.shape, True
             arg1 = (host.data, host.indices, host.indptr)
         elif isinstance(arg1, np.ndarray):
             host = scipy.sparse.csr_matrix(arg1).asformat(self.format)
-            shape = host.shape
+            shape, canonical = host.shape, True
             arg1 = (host.data, host.indices, host.indptr)
         data, indices, indptr = arg1
         if shape is None:
@@ -255,6 +306,7 @@ class _CompressedMatrix(_SparseArithmetic):
         self.data = _dev(data, vdt)
         self.indices = _dev(indices, idx)
         self.indptr = _dev(indptr, idx)
+        self._canonical = canonical  # sorted indices without duplicates (None: not known yet)
 
     @property
     def dtype(self) -> np.dtype[Any]:
@@ -267,6 +319,25 @@ class _CompressedMatrix(_SparseArithmetic):
     @property
     def ndim(self) -> int:
         return 2
+
+    @property
+    def has_canonical_format(self) -> bool:
+        """Whether the indices of every row (CSR) or column (CSC) strictly increase: sorted, without
+        duplicates (checked on the device once, then remembered)."""
+        if self._canonical is None:
+            self._canonical = self._rows_sorted(strict=True)
+        return self._canonical
+
+    @property
+    def has_sorted_indices(self) -> bool:
+        """Whether the indices of every row (CSR) or column (CSC) are sorted (duplicates allowed)."""
+        return bool(self._canonical) or self._rows_sorted(strict=False)
+
+    def _rows_sorted(self, strict: bool) -> bool:
+        out = rocmath.empty(1, np.int8)
+        rocmath.launch(km.segments_sorted, self.indptr, self.indices, strict, out, name="has_sorted_indices",
+                       stream=_handle().stream, bytes=float(self.indices.nbytes + self.indptr.nbytes))
+        return bool(out.get()[0])
 
     def _descr(self) -> Any:
         it = IndexType.of(self.indices.dtype)
@@ -308,7 +379,7 @@ class _CompressedMatrix(_SparseArithmetic):
             raise ValueError(f"dimension mismatch: {self.shape} @ {x.shape}")
         dt = np.result_type(self.dtype, x.dtype)
         a = self if dt == self.dtype else self.astype(dt)
-        xx = x if x.dtype == dt else _dev(x.get(), dt)
+        xx = _dev(x, dt)
         h = _handle()
         ct = Datatype.of(dt)
         one, zero = dt.type(1), dt.type(0)
@@ -325,7 +396,7 @@ class _CompressedMatrix(_SparseArithmetic):
                 tmp = rocmath.empty(max(size, 1), np.uint8)
                 spmv(h, Operation.none, one, mat, dx, zero, dy, ct, SpMVAlg.default, SpMVStage.compute, None, tmp)
                 return y
-            xc = xx if xx.c_contiguous else _dev(xx.get(), dt)
+            xc = xx if xx.c_contiguous else xx.copy()
             ncols = x.shape[1]
             y = rocmath.empty((m, ncols), dt)
             dB = create_dnmat_descr(n, ncols, max(1, ncols), xc, ct, Order.row)
@@ -337,9 +408,36 @@ class _CompressedMatrix(_SparseArithmetic):
                  None, tmp)
             return y
 
-    def astype(self, dtype: Any) -> Any:
-        """A copy with values of ``dtype``."""
-        return type(self)((self.data.get().astype(dtype), self.indices, self.indptr), self.shape)
+    def _with_data(self, data: rocmath.DeviceArray) -> Any:
+        out = type(self)((data, self.indices.copy(), self.indptr.copy()), self.shape)
+        out._canonical = self._canonical
+        return out
+
+    def sum_duplicates(self) -> None:
+        """Sum duplicate entries and sort the indices, in place (each sum in storage order); nothing
+        to do in canonical format."""
+        if self.has_canonical_format:
+            return
+        t = csr_matrix((self.data, self.indices, self.indptr), (self.shape[0], self.shape[1])
+                       if self.format == "csr" else (self.shape[1], self.shape[0]))
+        merged = t.tocoo()._canonical_csr()
+        self.data, self.indices, self.indptr = merged.data, merged.indices, merged.indptr
+        self._canonical = True
+
+    def sort_indices(self) -> None:
+        """Sort the indices of every row (CSR) or column (CSC) in place, values alongside (stable:
+        duplicates keep their order)."""
+        if self.has_sorted_indices:
+            return
+        s = _handle().stream
+        perm = rocmath.empty(self.nnz, np.int64)
+        rocmath.launch(k.identity, perm, name="sort_indices", stream=s)
+        rocmath.launch(kc.sort_segments, self.indptr, 0, self.indices, True, perm, name="sort_indices", stream=s,
+                       bytes=float(self.indptr.nbytes + 4 * self.indices.nbytes))
+        values = rocmath.empty(self.nnz, self.dtype)
+        rocmath.launch(km.gather, self.data, perm, values, name="sort_indices", stream=s,
+                       bytes=float(2 * self.data.nbytes + perm.nbytes))
+        self.data = values
 
     def __repr__(self) -> str:
         return (f"<{self.shape[0]}x{self.shape[1]} device sparse matrix of type {self.dtype} with {self.nnz} "
@@ -354,29 +452,36 @@ class csr_matrix(_CompressedMatrix):
     @property
     def T(self) -> csc_matrix:
         """The transpose: a CSC matrix over the same device arrays (no copy)."""
-        return csc_matrix((self.data, self.indices, self.indptr), (self.shape[1], self.shape[0]))
+        t = csc_matrix((self.data, self.indices, self.indptr), (self.shape[1], self.shape[0]))
+        t._canonical = self._canonical
+        return t
 
     def transpose(self) -> csc_matrix:
         return self.T
 
-    def tocsr(self) -> csr_matrix:
-        return self
+    def tocsr(self, copy: bool = False) -> csr_matrix:
+        return self.copy() if copy else self
 
-    def tocsc(self) -> csc_matrix:
+    def tocsc(self, copy: bool = False) -> csc_matrix:
         """The same matrix in CSC form (a device transpose, row indices sorted within columns)."""
         m, n = self.shape
         it = self.indices.dtype
         val, ind, ptr = rocmath.empty(self.nnz, self.dtype), rocmath.empty(self.nnz, it), rocmath.empty(n + 1, it)
         rocmath.launch(k.csr_transpose, True, self.data, self.indptr, self.indices, 0, val, ind, ptr,
                        name="csr_matrix.tocsc", stream=_handle().stream)
-        return csc_matrix((val, ind, ptr), (m, n))
+        out = csc_matrix((val, ind, ptr), (m, n))
+        # Sorted within columns; duplicates (adjacent there) stay as many.
+        out._canonical = self._canonical
+        return out
 
-    def tocoo(self) -> coo_matrix:
-        """The same matrix in COO form (row-sorted)."""
+    def tocoo(self, copy: bool = False) -> coo_matrix:
+        """The same matrix in COO form (in storage order: row-sorted)."""
         rows = rocmath.empty(self.nnz, self.indices.dtype)
         if self.nnz:
             rocmath.launch(k.csr_to_coo_rows, self.indptr, 0, rows, name="csr_matrix.tocoo", stream=_handle().stream)
-        return coo_matrix((self.data.copy(), (rows, self.indices.copy())), self.shape)
+        out = coo_matrix((self.data.copy(), (rows, self.indices.copy())), self.shape)
+        out.has_canonical_format = bool(self._canonical)
+        return out
 
 
 class csc_matrix(_CompressedMatrix):
@@ -387,34 +492,42 @@ class csc_matrix(_CompressedMatrix):
     @property
     def T(self) -> csr_matrix:
         """The transpose: a CSR matrix over the same device arrays (no copy)."""
-        return csr_matrix((self.data, self.indices, self.indptr), (self.shape[1], self.shape[0]))
+        t = csr_matrix((self.data, self.indices, self.indptr), (self.shape[1], self.shape[0]))
+        t._canonical = self._canonical
+        return t
 
     def transpose(self) -> csr_matrix:
         return self.T
 
-    def tocsc(self) -> csc_matrix:
-        return self
+    def tocsc(self, copy: bool = False) -> csc_matrix:
+        return self.copy() if copy else self
 
-    def tocsr(self) -> csr_matrix:
+    def tocsr(self, copy: bool = False) -> csr_matrix:
         """The same matrix in CSR form (a device transpose)."""
         return self.T.tocsc().T
 
-    def tocoo(self) -> coo_matrix:
+    def tocoo(self, copy: bool = False) -> coo_matrix:
         return self.tocsr().tocoo()
 
 
 class coo_matrix(_SparseArithmetic):
     """A COO matrix on the device: ``data``, ``row``, ``col`` DeviceArrays (0-based, any order,
-    duplicates add up in products)."""
+    duplicates add up in products and conversions).  ``has_canonical_format``: sorted by row, then
+    column, without duplicates."""
 
     format = "coo"
 
-    def __init__(self, arg1: Any, shape: tuple[int, int] | None = None, dtype: Any = None):
-        if isinstance(arg1, _CompressedMatrix | coo_matrix):
-            arg1 = arg1.get()
-        if scipy.sparse.issparse(arg1) or isinstance(arg1, np.ndarray):
+    def __init__(self, arg1: Any, shape: tuple[int, int] | None = None, dtype: Any = None, copy: bool = False):
+        canonical = False
+        if issparse(arg1):  # converted on the device (its arrays shared unless ``copy``, as cupyx's)
+            src = arg1.tocoo()
+            if copy and src is arg1:
+                src = src.copy()
+            shape, canonical = src.shape, src.has_canonical_format
+            arg1 = (src.data, (src.row, src.col))
+        elif scipy.sparse.issparse(arg1) or isinstance(arg1, np.ndarray):
             host = scipy.sparse.coo_matrix(arg1)
-            shape = host.shape
+            shape, canonical = host.shape, bool(host.has_canonical_format)
             arg1 = (host.data, (host.row, host.col))
         data, (row, col) = arg1
         if shape is None:
@@ -424,6 +537,7 @@ class coo_matrix(_SparseArithmetic):
         self.data = _dev(data, _value_dtype(dtype if dtype is not None else data.dtype))
         self.row = _dev(row, idx)
         self.col = _dev(col, idx)
+        self.has_canonical_format = canonical
 
     @property
     def dtype(self) -> np.dtype[Any]:
@@ -443,14 +557,60 @@ class coo_matrix(_SparseArithmetic):
         """The transpose (row and column arrays swapped, no copy)."""
         return coo_matrix((self.data, (self.col, self.row)), (self.shape[1], self.shape[0]))
 
-    def tocsr(self) -> csr_matrix:
-        return csr_matrix(self.get())
+    def _with_data(self, data: rocmath.DeviceArray) -> coo_matrix:
+        out = coo_matrix((data, (self.row.copy(), self.col.copy())), self.shape)
+        out.has_canonical_format = self.has_canonical_format
+        return out
 
-    def tocsc(self) -> csc_matrix:
-        return csc_matrix(self.get())
+    def sum_duplicates(self) -> None:
+        """Sort the entries by row, then column, and sum duplicates, in place: each sum left to
+        right in storage order (scipy's for two duplicates)."""
+        if self.has_canonical_format:
+            return
+        c = self._canonical_csr()
+        rows = rocmath.empty(c.nnz, c.indices.dtype)
+        if c.nnz:
+            rocmath.launch(k.csr_to_coo_rows, c.indptr, 0, rows, name="coo_matrix.sum_duplicates",
+                           stream=_handle().stream)
+        self.data, self.row, self.col = c.data, rows, c.indices
+        self.has_canonical_format = True
 
-    def tocoo(self) -> coo_matrix:
-        return self
+    def _canonical_csr(self) -> csr_matrix:
+        """This matrix in CSR form with sorted columns and duplicates summed (new arrays): the rows
+        grouped, sorted and merged by :func:`~._kernels_matrix.group_rows`, then packed."""
+        m, nnz, it, s = self.shape[0], self.nnz, self.row.dtype, _handle().stream
+        ptr, grouped = rocmath.empty(m + 1, it), rocmath.empty(m + 1, np.int64)
+        col, val = rocmath.empty(nnz, it), rocmath.empty(nnz, self.dtype)
+        moved = float(3 * self.row.nbytes + 2 * self.data.nbytes + grouped.nbytes)
+        rocmath.launch(km.group_rows, self.row, self.col, self.data, ptr, grouped, col, val,
+                       name="coo_matrix.tocsr", stream=s, bytes=moved)
+        count = int(ptr[m:].get(s)[0])
+        if count < nnz:  # duplicates merged: exact-size arrays (a slice would keep the whole allocation)
+            packed_col, packed_val = rocmath.empty(count, it), rocmath.empty(count, self.dtype)
+            rocmath.launch(km.compact_rows, grouped, col, val, ptr, packed_col, packed_val,
+                           name="coo_matrix.tocsr", stream=s, bytes=float(2 * (packed_col.nbytes + packed_val.nbytes)))
+            col, val = packed_col, packed_val
+        out = csr_matrix((val, col, ptr), self.shape)
+        out._canonical = True
+        return out
+
+    def tocsr(self, copy: bool = False) -> csr_matrix:
+        """The same matrix in CSR form, duplicates summed (see :meth:`sum_duplicates`), on the device."""
+        if not self.has_canonical_format:
+            return self._canonical_csr()
+        ptr = rocmath.empty(self.shape[0] + 1, self.row.dtype)
+        rocmath.launch(k.coo_rows_to_ptr, self.row, 0, ptr, name="coo_matrix.tocsr", stream=_handle().stream,
+                       bytes=float(self.row.nbytes + ptr.nbytes))
+        out = csr_matrix((self.data.copy(), self.col.copy(), ptr), self.shape)
+        out._canonical = True
+        return out
+
+    def tocsc(self, copy: bool = False) -> csc_matrix:
+        """The same matrix in CSC form, duplicates summed, on the device."""
+        return self.T.tocsr().T
+
+    def tocoo(self, copy: bool = False) -> coo_matrix:
+        return self.copy() if copy else self
 
     def __matmul__(self, other: Any) -> Any:
         if issparse(other):

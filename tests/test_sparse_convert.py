@@ -297,3 +297,22 @@ def test_nnz_device_mode_needs_the_total_pointer():
     with pytest.raises(rs.SparseInvalidPointerError) as err:
         rs.snnz(h, rs.Direction.column, 2, 2, _d(), rm.to_device(np.ones(4, np.float32)), 2, _i(2), None)
     assert err.value.index == 9
+
+
+@pytest.mark.parametrize(("m", "n", "nnz"), [(10**6, 10**6, 40), (3, 1000, 600)],
+                         ids=["rows far outnumber entries", "long rows"])
+def test_coosort_of_sparse_keys_and_long_runs(m, n, nnz):
+    # A million rows for 40 entries: merge sorts instead of a count per row; three rows of ~200
+    # entries: each run sorted by a merge sort instead of by insertion.
+    rng = np.random.default_rng(7)
+    rows, cols = rng.integers(0, m, nnz), rng.integers(0, n, nnz)
+    h = rs.create_handle()
+    for by_row in (True, False):
+        drow, dcol = rm.to_device(rows.astype(np.int32)), rm.to_device(cols.astype(np.int32))
+        perm = rm.to_device(np.arange(nnz, dtype=np.int32))
+        size = rs.coosort_buffer_size(h, m, n, nnz, drow, dcol)
+        (rs.coosort_by_row if by_row else rs.coosort_by_column)(h, m, n, nnz, drow, dcol, perm,
+                                                                 rm.empty(max(1, size), np.uint8))
+        order = np.lexsort((cols, rows)) if by_row else np.lexsort((rows, cols))
+        assert np.array_equal(drow.get(), rows[order]) and np.array_equal(dcol.get(), cols[order])
+        assert np.array_equal(perm.get(), order)
