@@ -134,7 +134,7 @@ def _sort_pairs_by_comparison(major, minor):  # pragma: no cover - numba
 
 @njit(nogil=True, cache=True)
 def _sort_segment(key, order, lo, hi):  # pragma: no cover - numba
-    """Stable sort of ``key[lo:hi]``, ``order[lo:hi]`` alongside."""
+    """Stable sort of ``key[lo:hi]``, ``order[lo:hi]`` (any array: values too) alongside."""
     if hi - lo > INSERTION_SORT_MAX:
         o = np.argsort(key[lo:hi], kind="mergesort")
         k = key[lo:hi].copy()

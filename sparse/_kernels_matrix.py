@@ -8,7 +8,7 @@ from numba import njit, prange
 
 from rocmath.kernel import kernel
 
-from ._kernels_conv import INSERTION_SORT_MAX
+from ._kernels_conv import _sort_segment
 
 #: The row count splits the entries in this many chunks, each with a count per row (the output
 #: of a stable sort is unique: it never depends on them).
@@ -19,22 +19,7 @@ CHUNKS = 2
 def _sort_and_merge(col, val, lo, hi):  # pragma: no cover - numba
     """Sort ``col[lo:hi]`` (stable, ``val`` alongside), then merge runs of one column at the front,
     each value the sum of its run's values left to right; returns the count of merged entries."""
-    if hi - lo > INSERTION_SORT_MAX:
-        o = np.argsort(col[lo:hi], kind="mergesort")
-        c, v = col[lo:hi].copy(), val[lo:hi].copy()
-        for t in range(hi - lo):
-            col[lo + t] = c[o[t]]
-            val[lo + t] = v[o[t]]
-    else:
-        for q in range(lo + 1, hi):
-            c, v = col[q], val[q]
-            r = q
-            while r > lo and col[r - 1] > c:  # strictly greater: ties keep their order
-                col[r] = col[r - 1]
-                val[r] = val[r - 1]
-                r -= 1
-            col[r] = c
-            val[r] = v
+    _sort_segment(col, val, lo, hi)
     w = lo
     for q in range(lo + 1, hi):
         if col[q] == col[w]:
