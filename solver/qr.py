@@ -12,14 +12,18 @@ zero below its diagonal.  The blocked routines (geqrf...) and their unblocked tw
 (geqr2...) give the same results here.  gels follows rocSOLVER: ``info`` is the first
 exact zero on the diagonal of R (L); that entry's B is left as it was unless the
 solve had already applied Q^H (m >= n, not transposed) or Q (m < n, transposed), as
-in LAPACK.  Check order and quick returns follow each routine's ``*_argCheck``.
-The work is :mod:`rocmath.solver._kernels_qr`.
+in LAPACK.  larft writes the whole k x k T (the unused triangle as zeros), and larfb
+from the right with a complex trans T uses T^T, both as rocSOLVER does.  Check order
+and quick returns follow each routine's ``*_argCheck``.  The work is
+:mod:`rocmath.solver._kernels_qr`.
 """
 
 from __future__ import annotations
 
 from functools import partial
 from typing import NamedTuple
+
+import numpy as np
 
 from rocmath.precision import C, D, S, Z
 
@@ -413,15 +417,24 @@ def _larft(c: SolverCall) -> None:
     rows, cols = (k, n) if rowwise else (n, k)
     v = c.matrix("V", rows, cols, c.int("ldv"))
     t = c.matrix("T", k, k, c.int("ldt"), writable=True)
-    c.launch(kq.larft, forward, rowwise, v, c.array("tau", k, c.dtype), t, flops=_flops(c, n * k * k),
+    c.launch(_larft_zeroed, forward, rowwise, v, c.array("tau", k, c.dtype), t, flops=_flops(c, n * k * k),
              bytes=_bytes(c, n * k, k * k))
+
+
+def _larft_zeroed(forward: bool, rowwise: bool, V: np.ndarray, tau: np.ndarray, T: np.ndarray) -> None:
+    """:func:`~rocmath.solver._kernels_qr.larft`, then the triangle of T the factor does not use set to zero:
+    rocSOLVER's larft writes all k x k entries of T (rocauxiliary_larft.hpp, set_triangular)."""
+    kq.larft(forward, rowwise, V, tau, T)
+    k = T.shape[-1]
+    rows, cols = np.tril_indices(k, -1) if forward else np.triu_indices(k, 1)
+    T[:, rows, cols] = 0
 
 
 LARFT = SolverRoutine("larft", ("direct", "storev", "n", "k", "V", "ldv", "tau", "T", "ldt"),
                       {"V": "ldv", "T": "ldt"}, _larft, check=_check_larft, pointers=("tau",),
                       summary="Triangular factor T of the block reflector H = H(1)...H(k) (forward) or H(k)...H(1) "
                               "(backward), H = I - V T V^H (column-wise vectors) or I - V^H T V (row-wise); T upper "
-                              "(forward) or lower (backward) triangular, its other triangle not touched.")
+                              "(forward) or lower (backward) triangular, its other triangle set to zero.")
 
 
 def _check_larfb(c: SolverCall) -> _BlockDims:
@@ -454,15 +467,27 @@ def _larfb(c: SolverCall) -> None:
     v = c.matrix("V", rows, cols, c.int("ldv"))
     t = c.matrix("T", k, k, c.int("ldt"))
     a = c.matrix("A", m, n, c.int("lda"), writable=True)
-    trans = c.enum("trans", Operation) is not Operation.none
-    c.launch(kq.larfb, left, trans, forward, rowwise, v, t, a, flops=_flops(c, 2 * m * n * k + nq * k * k),
-             bytes=_bytes(c, m * n))
+    op = c.enum("trans", Operation)
+    # From the right, rocSOLVER (as LAPACK's xLARFB) applies op(T) as given: for complex data, trans T is
+    # A (I - V T^T V^H), not A H^H; from the left, T is taken as C (rocauxiliary_larfb.hpp, transt).
+    body = _larfb_transposed if not left and op is Operation.transpose and c.precision.is_complex else kq.larfb
+    c.launch(body, left, op is not Operation.none, forward, rowwise, v, t, a,
+             flops=_flops(c, 2 * m * n * k + nq * k * k), bytes=_bytes(c, m * n))
+
+
+def _larfb_transposed(left: bool, trans: bool, forward: bool, rowwise: bool, V: np.ndarray, T: np.ndarray,
+                      A: np.ndarray) -> None:
+    """:func:`~rocmath.solver._kernels_qr.larfb` with T^T in place of T^H: given conj(T) (a copy; T stays as it
+    was), the kernel's conjugate transpose of T is T's transpose."""
+    kq.larfb(left, trans, forward, rowwise, V, T.conj(), A)
 
 
 LARFB = SolverRoutine("larfb", ("side", "trans", "direct", "storev", "m", "n", "k", "V", "ldv", "T", "ldt", "A", "lda"),
                       {"V": "ldv", "T": "ldt", "A": "lda"}, _larfb, check=_check_larfb,
                       summary="A := op(H) A (side left) or A op(H) (right) for the block reflector H = I - V T V^H "
-                              "(column-wise) or I - V^H T V (row-wise) of larft; op(H) = H^H for trans T or C.")
+                              "(column-wise) or I - V^H T V (row-wise) of larft; op(H) = H^H for trans T or C, "
+                              "except from the right with complex trans T, which takes T^T for T (A (I - V T^T V^H) "
+                              "column-wise), as rocSOLVER's and LAPACK's larfb do.")
 
 
 # --- the public names: one line each ------------------------------------------------------------

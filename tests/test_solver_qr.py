@@ -599,9 +599,8 @@ def test_larft_and_larfb(handle: Any, p: Precision, direct: str, storev: str) ->
         V.check(logical=True)
         t = T.get()[0]
         tri = np.triu(t) if forward else np.tril(t)
-        untouched = np.tril_indices(k, -1) if forward else np.triu_indices(k, 1)
-        sentinel = rt.sentinel_value(p)
-        assert same_bits(t[untouched], np.full(len(untouched[0]), sentinel))
+        unused = np.tril_indices(k, -1) if forward else np.triu_indices(k, 1)
+        assert not t[unused].any()  # rocSOLVER's larft zeroes the triangle the factor does not use
         h, vc = block_reflector(forward, rowwise, v[0], tau)
         assert rel(np.eye(n) - vc @ tri @ vc.conj().T, h) < 30 * n * p.eps
         T.mats[0].set(tri.astype(p.dtype))
