@@ -29,7 +29,9 @@ entry of largest ``|re| + |im|`` (LAPACK's i?amax), ``info`` is the first exact
 zero pivot and the factorization goes on past it (the zero pivot's column is left
 unscaled); getrs/getri read pivots from the device, so a pivot outside
 ``1..n`` would address memory outside the matrix: it is refused with
-MemoryAccessFault when the work runs.  getri and gesv leave the outputs of a
+MemoryAccessFault when the work runs (only the pivots rocSOLVER reads: in-place
+getri's column interchanges read ipiv[1..n-1] of the regular entries only; laswp
+also refuses a moving row past lda).  getri and gesv leave the outputs of a
 singular entry as they were.
 
 Scratch memory (the small kernels' matrices and pivots, the integer argument cells of
@@ -1353,7 +1355,12 @@ def getri(A: np.ndarray, ipiv: np.ndarray | None, C: np.ndarray | None, info: np
     if C is None:
         C = A
     if ipiv is not None:
-        _check_pivots(ipiv, n)
+        if out:  # getrs's row interchanges (rocSOLVER's out-of-place getri) read every pivot of every entry
+            _check_pivots(ipiv, n)
+        else:  # the column interchanges read pivots 1..n-1, and only those of the regular entries
+            d = np.arange(n)
+            regular = ~(A[:, d, d] == 0).any(axis=1)
+            _check_pivots(np.where(regular[:, None], ipiv[:, :n - 1], 1), n)
     isz = A.itemsize
     if n <= SMALL:
         piv = ipiv if ipiv is not None else _no_pivots(nb)
@@ -1382,8 +1389,16 @@ def getri(A: np.ndarray, ipiv: np.ndarray | None, C: np.ndarray | None, info: np
 
 
 def laswp(A: np.ndarray, ipiv: np.ndarray, k1: int, k2: int, inc: int) -> None:
-    """LAPACK/rocSOLVER laswp on A (lda x n: pivots may name any row up to lda)."""
-    step = abs(inc)
-    used = ipiv[k1 - 1 + np.arange(k2 - k1 + 1) * step]
-    _check_pivots(used[None, :], A.shape[1])
+    """LAPACK/rocSOLVER laswp on A (lda x n: pivots may name any row up to lda).  Only a row
+    that moves (pivot != row) is accessed, so only such a row and its pivot must lie in 1..lda;
+    k2 is not checked against lda, so a moving row past it is a MemoryAccessFault."""
+    lda = A.shape[1]
+    rows = np.arange(k1, k2 + 1)
+    used = ipiv[k1 - 1 + (rows - k1) * abs(inc)]
+    moved = used != rows
+    _check_pivots(np.where(moved, used, 1)[None, :], lda)
+    past = rows[moved & (rows > lda)]
+    if past.size:
+        raise MemoryAccessFault(f"argument 'k2': row {int(past[0])} is interchanged (with row "
+                                f"{int(used[past[0] - k1])}), outside 1..{lda} (rows of the matrix)")
     laswp_rows(A[0], ipiv, k1, k2, inc)
