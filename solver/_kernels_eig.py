@@ -633,12 +633,13 @@ def _sygv_range(kind, itype, vectors, uplo, A, lda, B, ldb, D, E, info, one, ws,
     for e in range(lo, hi):
         a, b = _entry(A, e), _entry(B, e)
         fail = _potrf(kind, uplo, n, b, ldb, iv, ch)
-        if fail > 0:  # B not positive definite: info = n + the order of the failing minor
-            info[e] = n + fail
-            continue
+        # rocSOLVER goes on whatever potrf reports (its reduction and syev run on the partial factor:
+        # A is destroyed, D and E written); B not positive definite only sets info = n + the order of
+        # the failing minor.
         _sygst(kind, itype, uplo, n, a, lda, b, ldb, iv, ch)
-        info[e] = _syev_one(kind, vectors, False, uplo, A, e, lda, D, E, tau, work, lwork, rwork, lrwork, iwork,
-                            liwork, z, cell, iv, ch)
+        ev = _syev_one(kind, vectors, False, uplo, A, e, lda, D, E, tau, work, lwork, rwork, lrwork, iwork, liwork,
+                       z, cell, iv, ch)
+        info[e] = n + fail if fail > 0 else ev
         if vectors:  # x = inv(L^H) y / inv(U) y (itype 1, 2), x = L y / U^H y (itype 3)
             if itype == 3:
                 _trxm(kind, False, uplo, N_ if uplo == L_ else CT_, n, b, ldb, a, lda, one, iv, ch)
@@ -651,7 +652,8 @@ def sygv_entries(kind, itype, vectors, uplo, A, lda, B, ldb, D, E, info, one, ws
                  nchunk):  # type: ignore[no-untyped-def]
     """Entry e (n >= 1): the generalized problem of type ``itype`` with B's Cholesky factor
     over B; eigenvalues in D[e], eigenvectors (B-orthonormal) over A[e]; info[e] = n + i when
-    B's leading minor i is not positive definite (A is then left as it was)."""
+    B's leading minor i is not positive definite (the rest still runs on the partial factor,
+    as rocSOLVER's does: A, D and E then hold garbage)."""
     nb = A.shape[0]
     if nchunk <= 1:
         _sygv_range(kind, itype, vectors, uplo, A, lda, B, ldb, D, E, info, one, ws, lwork, lrwork, liwork, 0, nb)
@@ -712,6 +714,9 @@ def _gesvd_range(kind, left, right, A, lda, S, U, ldu, V, ldv, E, info, ws, ucol
     jobz = A_ if full else S_
     for e in range(lo, hi):
         a, s = _entry(A, e), _entry(S, e)
+        if not _finite(A, e):
+            _not_finite(A, S, U, V, E, info, e)
+            continue
         done = False
         if vectors:
             for c in range(n):
@@ -749,6 +754,39 @@ def _gesvd_range(kind, left, right, A, lda, S, U, ldu, V, ldv, E, info, ws, ucol
                 E[e, j] = _real_at(rwork, kind == 2, j)
             else:
                 E[e, j] = _real_at(work, kind == 0, j + 1)
+
+
+@_jit
+def _finite(A, e):  # type: ignore[no-untyped-def]
+    for c in range(A.shape[2]):
+        for i in range(A.shape[1]):
+            x = A[e, i, c]
+            if not (np.isfinite(x.real) and np.isfinite(x.imag)):
+                return False
+    return True
+
+
+@_jit
+def _not_finite(A, S, U, V, E, info, e):  # type: ignore[no-untyped-def]
+    """rocSOLVER's gesvd of an entry with NaN or Inf: its bidiagonal form is not finite, which
+    its bdsqr answers with S, E := NaN and info = min(m, n) (rocmath's bdsqr does the same); the
+    reduction's garbage elsewhere is NaN here: A and the computed vectors."""
+    k = min(A.shape[1], A.shape[2])
+    for j in range(k):
+        S[e, j] = np.nan
+    for j in range(k - 1):
+        E[e, j] = np.nan
+    info[e] = k
+    _nan_entry(A, e)
+    _nan_entry(U, e)
+    _nan_entry(V, e)
+
+
+@_jit
+def _nan_entry(x, e):  # type: ignore[no-untyped-def]
+    for c in range(x.shape[2]):
+        for i in range(x.shape[1]):
+            x[e, i, c] = np.nan
 
 
 @kernel
@@ -853,9 +891,18 @@ def _offdiag(g):  # type: ignore[no-untyped-def]
 
 
 @_jit
-def _jacobi_one(g, v, vectors, atol, max_sweeps, small):  # type: ignore[no-untyped-def]
+def _converged(res, tol, blocked):  # type: ignore[no-untyped-def]
+    """rocSOLVER's test of the squared residual: its single-kernel syevj (n <= 58) sweeps while
+    ``res > tol``; its blocked kernels stop once ``res < tol``, so there a NaN residual, or
+    ``res == tol`` (0 for a zero matrix), never converges."""
+    return res < tol if blocked else not res > tol
+
+
+@_jit
+def _jacobi_one(g, v, vectors, atol, max_sweeps, small, blocked):  # type: ignore[no-untyped-def]
     """Cyclic Jacobi on the Hermitian g (full, in place; v accumulates the rotations when
-    ``vectors``).  Returns (sweeps, residual squared, converged)."""
+    ``vectors``); ``blocked``: rocSOLVER's convergence test for n > 58 (:func:`_converged`).
+    Returns (sweeps, residual squared, converged)."""
     n = g.shape[0]
     diag = 0.0
     for i in range(n):
@@ -863,11 +910,15 @@ def _jacobi_one(g, v, vectors, atol, max_sweeps, small):  # type: ignore[no-unty
     res = _offdiag(g)
     tol = (res + diag) * atol * atol
     sweeps = 0
-    while sweeps < max_sweeps and res > tol:
+    done = _converged(res, tol, blocked)
+    while sweeps < max_sweeps and not done:
         for p in range(n - 1):
             for q in range(p + 1, n):
                 c, s1 = _rotation(g[p, p], g[q, q], g[p, q], small)
                 if s1 == 0:
+                    # An identity rotation (a tiny element): rocSOLVER still rounds the pair to zero.
+                    g[p, q] = 0
+                    g[q, p] = 0
                     continue
                 s2 = np.conj(s1)
                 # The 2 x 2 block: columns p, q (g J; stored, so rounded to the element type),
@@ -896,7 +947,8 @@ def _jacobi_one(g, v, vectors, atol, max_sweeps, small):  # type: ignore[no-unty
                         v[q, y] = -s1 * t1 + c * t2
         res = _offdiag(g)
         sweeps += 1
-    return sweeps, res, not res > tol
+        done = _converged(res, tol, blocked)
+    return sweeps, res, done
 
 
 def _syevj_bytes(n: int, isz: int, risz: int, vectors: bool) -> int:
@@ -906,7 +958,8 @@ def _syevj_bytes(n: int, isz: int, risz: int, vectors: bool) -> int:
 
 
 @_jit
-def _syevj_range(A, W, residual, n_sweeps, info, lower, vectors, ascending, atol, max_sweeps, small, ws, lo, hi):  # type: ignore[no-untyped-def]
+def _syevj_range(A, W, residual, n_sweeps, info, lower, vectors, ascending, atol, max_sweeps, small, blocked, ws,
+                 lo, hi):  # type: ignore[no-untyped-def]
     n = A.shape[1]
     g, o = carve2(ws, 0, n, n, A.dtype, A.itemsize)
     vn = n if vectors else 0
@@ -924,9 +977,11 @@ def _syevj_range(A, W, residual, n_sweeps, info, lower, vectors, ascending, atol
             v[:, :] = 0
             for i in range(n):
                 v[i, i] = 1
-        sweeps, res, ok = _jacobi_one(g, v, vectors, atol, max_sweeps, small)
+        sweeps, res, ok = _jacobi_one(g, v, vectors, atol, max_sweeps, small, blocked)
         residual[e] = np.sqrt(res)
         n_sweeps[e] = sweeps if ok else max_sweeps
+        # info = 1 whenever the tolerance was not reached, as rocSOLVER documents: its single kernel
+        # (n <= 58) never sets it (a branch that cannot run), which would hide the failure.
         info[e] = 0 if ok else 1
         for i in range(n):
             w[i] = g[i, i].real
@@ -954,18 +1009,19 @@ def _syevj_range(A, W, residual, n_sweeps, info, lower, vectors, ascending, atol
 
 
 @kernel
-def syevj_entries(A, W, residual, n_sweeps, info, lower, vectors, ascending, atol, max_sweeps, small, ws, wper,
-                  nchunk):  # type: ignore[no-untyped-def]
+def syevj_entries(A, W, residual, n_sweeps, info, lower, vectors, ascending, atol, max_sweeps, small, blocked, ws,
+                  wper, nchunk):  # type: ignore[no-untyped-def]
     """Entry e (n >= 2): Jacobi eigenvalues in W[e] (ascending if asked), eigenvectors over A[e]
     (if asked), the off-diagonal Frobenius norm left (residual), sweeps done (n_sweeps; max_sweeps
     and info = 1 when the tolerance was not reached)."""
     nb = A.shape[0]
     if nchunk <= 1:
-        _syevj_range(A, W, residual, n_sweeps, info, lower, vectors, ascending, atol, max_sweeps, small, ws, 0, nb)
+        _syevj_range(A, W, residual, n_sweeps, info, lower, vectors, ascending, atol, max_sweeps, small, blocked, ws,
+                     0, nb)
         return
     for t in prange(nchunk):
         lo, hi = _span(nb, nchunk, t)
-        _syevj_range(A, W, residual, n_sweeps, info, lower, vectors, ascending, atol, max_sweeps, small,
+        _syevj_range(A, W, residual, n_sweeps, info, lower, vectors, ascending, atol, max_sweeps, small, blocked,
                      chunk_of(ws, t, wper), lo, hi)
 
 
@@ -993,10 +1049,11 @@ def _gram_offdiag(g):  # type: ignore[no-untyped-def]
 
 
 @_jit
-def _onesided(g, v, atol, max_sweeps, small):  # type: ignore[no-untyped-def]
+def _onesided(g, v, atol, max_sweeps, small, blocked):  # type: ignore[no-untyped-def]
     """One-sided Jacobi on the columns of g (k columns, column-major scratch g[c, i]): the
-    rotations of the two-sided Jacobi on G = g^H g, applied to g and accumulated in v (k x k).
-    Returns (sweeps, residual squared of G's off-diagonal, converged)."""
+    rotations of the two-sided Jacobi on G = g^H g, applied to g and accumulated in v (k x k);
+    ``blocked`` as :func:`_jacobi_one`.  Returns (sweeps, residual squared of G's off-diagonal,
+    converged)."""
     k = g.shape[0]
     norm2 = 0.0
     for p in range(k):
@@ -1005,7 +1062,8 @@ def _onesided(g, v, atol, max_sweeps, small):  # type: ignore[no-untyped-def]
     res = _gram_offdiag(g)
     tol = (res + norm2) * atol * atol
     sweeps = 0
-    while sweeps < max_sweeps and res > tol:
+    done = _converged(res, tol, blocked)
+    while sweeps < max_sweeps and not done:
         for p in range(k - 1):
             for q in range(p + 1, k):
                 gpq = _dot(g, p, q)
@@ -1023,7 +1081,8 @@ def _onesided(g, v, atol, max_sweeps, small):  # type: ignore[no-untyped-def]
                     v[q, y] = -s1 * t1 + c * t2
         res = _gram_offdiag(g)
         sweeps += 1
-    return sweeps, res, not res > tol
+        done = _converged(res, tol, blocked)
+    return sweeps, res, done
 
 
 def _gesvdj_shape(m: int, n: int, left: int, right: int) -> tuple[int, int, int]:
@@ -1062,7 +1121,8 @@ def _stable_descending(sig, order):  # type: ignore[no-untyped-def]
 
 
 @_jit
-def _gesvdj_range(kind, A, S, U, V, residual, n_sweeps, info, left, right, atol, max_sweeps, small, ws, lo, hi):  # type: ignore[no-untyped-def]
+def _gesvdj_range(kind, A, S, U, V, residual, n_sweeps, info, left, right, atol, max_sweeps, small, blocked, ws, lo,
+                  hi):  # type: ignore[no-untyped-def]
     m, n = A.shape[1], A.shape[2]
     wide = m < n
     k, length = (m, n) if wide else (n, m)  # g holds the k columns of A (tall) or of A^H (wide)
@@ -1090,10 +1150,10 @@ def _gesvdj_range(kind, A, S, U, V, residual, n_sweeps, info, left, right, atol,
         for i in range(k):
             v[i, i] = 1
         gk = g[:k]
-        sweeps, res, ok = _onesided(gk, v, atol, max_sweeps, small)
+        sweeps, res, ok = _onesided(gk, v, atol, max_sweeps, small, blocked)
         residual[e] = np.sqrt(res)
         n_sweeps[e] = sweeps if ok else max_sweeps
-        info[e] = 0 if ok else 1
+        info[e] = 0 if ok else 1  # as syevj's
         for c in range(k):
             sig[c] = np.sqrt(_dot(gk, c, c).real)
         _stable_descending(sig, order)
@@ -1167,17 +1227,19 @@ def _qr_r(kind, g, k, qcols, length, tau, r, work, lwork, iv):  # type: ignore[n
 
 
 @kernel
-def gesvdj_entries(kind, A, S, U, V, residual, n_sweeps, info, left, right, atol, max_sweeps, small, ws, wper,
-                   nchunk):  # type: ignore[no-untyped-def]
+def gesvdj_entries(kind, A, S, U, V, residual, n_sweeps, info, left, right, atol, max_sweeps, small, blocked, ws,
+                   wper, nchunk):  # type: ignore[no-untyped-def]
     """Entry e: one-sided Jacobi SVD of A[e] (left unchanged); S descending, U / V^H as
-    ``left``/``right`` ('A', 'S', 'N'), residual, n_sweeps and info as syevj on A^H A."""
+    ``left``/``right`` ('A', 'S', 'N'), residual, n_sweeps and info as syevj on A^H A
+    (``blocked``: its order min(m, n) is past rocSOLVER's single-kernel size)."""
     nb = A.shape[0]
     if nchunk <= 1:
-        _gesvdj_range(kind, A, S, U, V, residual, n_sweeps, info, left, right, atol, max_sweeps, small, ws, 0, nb)
+        _gesvdj_range(kind, A, S, U, V, residual, n_sweeps, info, left, right, atol, max_sweeps, small, blocked, ws,
+                      0, nb)
         return
     for t in prange(nchunk):
         lo, hi = _span(nb, nchunk, t)
-        _gesvdj_range(kind, A, S, U, V, residual, n_sweeps, info, left, right, atol, max_sweeps, small,
+        _gesvdj_range(kind, A, S, U, V, residual, n_sweeps, info, left, right, atol, max_sweeps, small, blocked,
                       chunk_of(ws, t, wper), lo, hi)
 
 
@@ -1398,8 +1460,9 @@ def gesvd(A: np.ndarray, S: np.ndarray, U: np.ndarray, V: np.ndarray, E: np.ndar
 
 def syevj(A: np.ndarray, W: np.ndarray, residual: np.ndarray, n_sweeps: np.ndarray, info: np.ndarray, lower: bool,
           vectors: bool, ascending: bool, abstol: float, max_sweeps: int, serial: bool,
-          ws: np.ndarray | None = None) -> None:
-    """syevj/heevj of every entry (n >= 2)."""
+          ws: np.ndarray | None = None, blocked: bool = False) -> None:
+    """syevj/heevj of every entry (n >= 2); ``blocked``: rocSOLVER's convergence test of its blocked
+    path (n > 58) instead of its single kernel's."""
     nb, n, _ = A.shape
     real = _real(A.dtype)
     eps = float(np.finfo(real).eps)
@@ -1407,13 +1470,14 @@ def syevj(A: np.ndarray, W: np.ndarray, residual: np.ndarray, n_sweeps: np.ndarr
     small = float(np.finfo(real).tiny) / eps
     nchunk, per = _chunks(nb, serial, 0), _syevj_bytes(n, A.itemsize, real.itemsize, vectors)
     syevj_entries(A, W, residual, n_sweeps, info, lower, vectors, ascending, real.type(atol), max_sweeps,
-                  real.type(small), scratch(ws, nchunk * per), per, nchunk)
+                  real.type(small), blocked, scratch(ws, nchunk * per), per, nchunk)
 
 
 def gesvdj(A: np.ndarray, S: np.ndarray, U: np.ndarray, V: np.ndarray, residual: np.ndarray, n_sweeps: np.ndarray,
            info: np.ndarray, left: int, right: int, abstol: float, max_sweeps: int, serial: bool,
-           ws: np.ndarray | None = None) -> None:
-    """gesvdj of every entry (m, n >= 1); A is not changed."""
+           ws: np.ndarray | None = None, blocked: bool = False) -> None:
+    """gesvdj of every entry (m, n >= 1); A is not changed; ``blocked`` as :func:`syevj` (for
+    order min(m, n))."""
     nb, m, n = A.shape
     ensure_eig()
     real = _real(A.dtype)
@@ -1422,7 +1486,7 @@ def gesvdj(A: np.ndarray, S: np.ndarray, U: np.ndarray, V: np.ndarray, residual:
     small = float(np.finfo(real).tiny) / eps
     nchunk, per = _chunks(nb, serial, 0), _gesvdj_bytes(m, n, left, right, A.itemsize)
     gesvdj_entries(_KIND[A.dtype], A, S, U, V, residual, n_sweeps, info, left, right, real.type(atol), max_sweeps,
-                   real.type(small), scratch(ws, nchunk * per), per, nchunk)
+                   real.type(small), blocked, scratch(ws, nchunk * per), per, nchunk)
 
 
 def _tridiagonal_copies(ws: np.ndarray, D: np.ndarray, E: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:

@@ -15,13 +15,19 @@ steqr and stedc of n = 1 set C to 1 whenever vectors are asked for.
 Results: eigenvalues ascending (syevj: when ``esort`` asks), singular values
 descending; gesvd and gesvdj return V^H in V (rows).  Numerical failure is data:
 ``info = i > 0`` counts the off-diagonal (syev, syevd, steqr, sterf, bdsqr, gesvd:
-superdiagonal) elements that did not converge, left in E; sygv reports a B that is
-not positive definite as ``n + i`` (i the order of the failing leading minor; A is
-then left as it was); syevj/gesvdj set info = 1 when ``max_sweeps`` sweeps did not
-reach the tolerance (``abstol``, or eps when ``abstol <= 0``, times the Frobenius
-norm of A, resp. of A^H A).  ``fast_alg`` of gesvd only chooses an algorithm in
-rocSOLVER and is not validated there; here it has no effect.  The work is
-:mod:`rocmath.solver._kernels_eig`.
+superdiagonal) elements that did not converge, left in E; bdsqr, and so gesvd, answer
+NaN or Inf in their input with D (S), E := NaN and info = n (min(m, n)).  sygv reports
+a B that is not positive definite as ``n + i`` (i the order of the failing leading
+minor) and, as rocSOLVER, still reduces and solves with the partial factor: A, D and E
+are then garbage.  syevj/gesvdj sweep until the off-diagonal norm is within the
+tolerance (``abstol``, or eps when ``abstol <= 0``, times the Frobenius norm of A,
+resp. of A^H A) or ``max_sweeps`` sweeps were done (n_sweeps = max_sweeps, info = 1, as
+rocSOLVER documents; its single kernel for orders up to :data:`SYEVJ_BLOCKED_SWITCH`
+never sets info, a failure rocmath reports rather than hides).  Past that order
+(min(m, n) for gesvdj) rocSOLVER's blocked path also counts ``residual == tolerance``,
+e.g. a zero matrix, and a NaN residual as not converged, and so does rocmath.
+``fast_alg`` of gesvd only chooses an algorithm in rocSOLVER and is not validated
+there; here it has no effect.  The work is :mod:`rocmath.solver._kernels_eig`.
 """
 
 from __future__ import annotations
@@ -45,6 +51,9 @@ _FILLS = (Fill.upper, Fill.lower)
 _LETTER = {Svect.all: ord("A"), Svect.singular: ord("S"), Svect.overwrite: ord("O"), Svect.none: ord("N")}
 _COMPZ = {Evect.none: ord("N"), Evect.original: ord("V"), Evect.tridiagonal: ord("I")}
 N_ = ord("N")
+#: rocSOLVER's SYEVJ_BLOCKED_SWITCH (ideal_sizes.hpp): syevj up to this order runs one kernel; past it,
+#: blocked kernels whose convergence test is strict (see ke._converged).
+SYEVJ_BLOCKED_SWITCH = 58
 
 
 @dataclass(frozen=True)
@@ -431,11 +440,15 @@ def _check_syevj(c: SolverCall) -> _Dims:
 
 
 def _abstol(c: SolverCall) -> float:
+    """``abstol`` as the C parameter of the routine's real type holds it: a value that underflows to 0 in
+    single precision then selects eps (``abstol <= 0``), as in rocSOLVER."""
     value = c.values["abstol"]
     try:
-        return float(value)
+        x = float(value)
     except (TypeError, ValueError):
         raise c.invalid_size("abstol", f"must be a number, got {value!r}") from None
+    with np.errstate(over="ignore", under="ignore"):
+        return float(c.precision.real.dtype.type(x))
 
 
 def _syevj_workspace(c: SolverCall) -> int:
@@ -464,14 +477,16 @@ def _syevj(c: SolverCall) -> None:
     res, nsw = c.array("residual", batch, real), c.array("n_sweeps", batch, _INT)
     serial = c.overlapping(("A", _extent(n, n, lda)), ("W", n))
     work = c.workspace_buffer()
-    c.launch(ke.syevj, a, w, res, nsw, c.info(), uplo is Fill.lower, vectors, esort is Esort.ascending, abstol,
-             sweeps, serial, work, flops=_flops(c, 10.0 * n**3), bytes=_bytes(c, n * n))
+    c.launch(partial(ke.syevj, blocked=n > SYEVJ_BLOCKED_SWITCH), a, w, res, nsw, c.info(), uplo is Fill.lower,
+             vectors, esort is Esort.ascending, abstol, sweeps, serial, work, flops=_flops(c, 10.0 * n**3),
+             bytes=_bytes(c, n * n))
 
 
 SYEVJ_SUMMARY = ("Eigenvalues (in W; ascending when esort is ascending) and optionally eigenvectors (over A) of the "
                  "{kind} matrix A by the cyclic Jacobi method: sweeps until the off-diagonal Frobenius norm is at most "
                  "abstol (eps if abstol <= 0) times ||A||_F, at most max_sweeps; residual gets that norm, n_sweeps "
-                 "the sweeps done, info = 1 when the tolerance was not reached.")
+                 "the sweeps done (max_sweeps when the tolerance was not reached; info = 1 then, for n > 58 "
+                 "only, as rocSOLVER).")
 _EVJ_PARAMS = ("esort", "evect", "uplo", "n", "A", "lda", "abstol", "residual", "max_sweeps", "n_sweeps", "W", "info")
 _EVJ_POINTERS = ("info", "residual", "n_sweeps")
 SYEVJ = SolverRoutine("syevj", _EVJ_PARAMS, {"A": "lda"}, _syevj, check=_check_syevj, vectors={"W": "strideW"},
@@ -522,7 +537,8 @@ def _sygv(c: SolverCall) -> None:
 _GV_PARAMS = ("itype", "evect", "uplo", "n", "A", "lda", "B", "ldb", "D", "E", "info")
 _GV_SUMMARY = ("Eigenvalues (ascending in D) and optionally eigenvectors (over A, B-orthonormal) of the "
                "{kind}-definite generalized problem A x = l B x (itype ax), A B x = l x (abx) or B A x = l x "
-               "(bax); B gets its Cholesky factor; info = n + i when B is not positive definite, else syev's info.")
+               "(bax); B gets its Cholesky factor; info = n + i when B is not positive definite (A, D, E are then "
+               "garbage), else syev's info.")
 SYGV = SolverRoutine("sygv", _GV_PARAMS, {"A": "lda", "B": "ldb"}, _sygv, check=_check_sygv, vectors=_EV_VECTORS,
                      workspace=_sygv_workspace,
                      summary=_GV_SUMMARY.format(kind="symmetric"))
@@ -616,7 +632,8 @@ GESVD = EigRoutine("gesvd", ("left_svect", "right_svect", "m", "n", "A", "lda", 
                    summary="Singular value decomposition A = U S V^H: singular values descending in S; left and "
                            "right vectors all, singular (the first min(m, n)), overwrite (over A) or none; V gets "
                            "V^H (rows); A is destroyed; info = superdiagonal elements (left in E) that did not "
-                           "converge.  fast_alg (workmode) only selects an algorithm.")
+                           "converge (NaN or Inf in A: S, E := NaN, info = min(m, n)).  fast_alg (workmode) only "
+                           "selects an algorithm.")
 
 
 # --- gesvdj ----------------------------------------------------------------------------------------
@@ -655,8 +672,9 @@ def _gesvdj(c: SolverCall) -> None:
     res, nsw = c.array("residual", batch, real), c.array("n_sweeps", batch, _INT)
     serial = _serial(c, ("S", k), ("U", _extent(m, ucols, c.int("ldu"))), ("V", _extent(vrows, n, c.int("ldv"))))
     work = c.workspace_buffer()
-    c.launch(ke.gesvdj, a, s, u, v, res, nsw, c.info(), _LETTER[left], _LETTER[right], abstol, sweeps, serial, work,
-             flops=_flops(c, 10.0 * m * n * k), bytes=_bytes(c, m * n / 2, m * ucols, vrows * n))
+    c.launch(partial(ke.gesvdj, blocked=k > SYEVJ_BLOCKED_SWITCH), a, s, u, v, res, nsw, c.info(), _LETTER[left],
+             _LETTER[right], abstol, sweeps, serial, work, flops=_flops(c, 10.0 * m * n * k),
+             bytes=_bytes(c, m * n / 2, m * ucols, vrows * n))
 
 
 GESVDJ = EigRoutine("gesvdj", ("left_svect", "right_svect", "m", "n", "A", "lda", "abstol", "residual", "max_sweeps",
@@ -668,7 +686,7 @@ GESVDJ = EigRoutine("gesvdj", ("left_svect", "right_svect", "m", "n", "A", "lda"
                             "changed): singular values descending in S; left and right vectors all, singular or "
                             "none; V gets V^H; sweeps until the off-diagonal Frobenius norm of A^H A (A A^H when "
                             "m < n) is at most abstol (eps if abstol <= 0) times its norm, at most max_sweeps; "
-                            "residual, n_sweeps and info (1: not converged) as syevj.")
+                            "residual, n_sweeps and info as syevj of order min(m, n).")
 
 
 # --- the public names: one line each ------------------------------------------------------------
