@@ -15,6 +15,7 @@ from rocmath.precision import C, D, S, Z
 from . import _kernels as k
 from ._api import Call, Routine, bind, is_null
 from ._types import Action, IndexBase
+from ._validate import check_csr, check_offsets
 
 __all__ = [
     "ccsr2csc", "coo2csr", "create_identity_permutation", "csr2coo", "csr2csc_buffer_size", "dcsr2csc", "scsr2csc",
@@ -40,7 +41,9 @@ def _csr2coo(c: Call) -> None:
     if nnz == 0 or m == 0:
         return
     itype = c.index_dtype("csr_row_ptr", "coo_row_ind")
-    c.launch(k.csr_to_coo_rows, c.array("csr_row_ptr", m + 1, itype), int(base), c.array("coo_row_ind", nnz, itype),
+    row_ptr = c.array("csr_row_ptr", m + 1, itype)
+    check_offsets(c, row_ptr, int(base), nnz)  # checking mode: the offsets place the row indices
+    c.launch(k.csr_to_coo_rows, row_ptr, int(base), c.array("coo_row_ind", nnz, itype),
              bytes=float((m + 1 + nnz) * itype.itemsize))
 
 
@@ -97,9 +100,11 @@ def _csr2csc(c: Call) -> None:
         return
     c.pointer("temp_buffer")
     numeric = action is Action.numeric
-    c.launch(k.csr_transpose, numeric, c.array("csr_val", nnz if numeric else 0), c.array("csr_row_ptr", m + 1, itype),
-             c.array("csr_col_ind", nnz, itype), int(base), c.array("csc_val", nnz if numeric else 0),
-             c.array("csc_row_ind", nnz, itype), c.array("csc_col_ptr", n + 1, itype),
+    row_ptr, col_ind = c.array("csr_row_ptr", m + 1, itype), c.array("csr_col_ind", nnz, itype)
+    check_csr(c, row_ptr, col_ind, int(base), nnz, n)  # checking mode: a column picks its counter
+    c.launch(k.csr_transpose, numeric, c.array("csr_val", nnz if numeric else 0), row_ptr, col_ind, int(base),
+             c.array("csc_val", nnz if numeric else 0), c.array("csc_row_ind", nnz, itype),
+             c.array("csc_col_ptr", n + 1, itype),
              bytes=float(2 * nnz * (itype.itemsize + (c.dtype.itemsize if numeric else 0)) + (m + n) * itype.itemsize))
 
 

@@ -37,6 +37,7 @@ from ._types import (
     SparseRequiresSortedStorageError,
     StorageMode,
 )
+from ._validate import check_coo, check_csr, check_indices, check_offsets
 
 __all__ = [
     "ccoo2dense", "ccsc2dense", "ccsr2dense", "cdense2coo", "cdense2csc", "cdense2csr", "cnnz", "coosort_buffer_size",
@@ -264,8 +265,9 @@ def _csx2dense(c: Call, direction: Direction, val: str, ptr: str, ind: str) -> N
         c.check_array(ind, nnz)
     c.check_array("A", m * n)
     A = _dense(c, m, n, ld, transposed=direction is Direction.column)
-    c.launch(kc.compressed_to_dense, c.array(ptr, count + 1, itype), c.array(ind, nnz, itype), int(d.base),
-             c.array(val, nnz), A,
+    ptr_b, ind_b = c.array(ptr, count + 1, itype), c.array(ind, nnz, itype)
+    check_csr(c, ptr_b, ind_b, int(d.base), nnz, n if direction is Direction.row else m)
+    c.launch(kc.compressed_to_dense, ptr_b, ind_b, int(d.base), c.array(val, nnz), A,
              bytes=float(m * n * c.dtype.itemsize + nnz * (c.dtype.itemsize + itype.itemsize)))
 
 
@@ -301,10 +303,12 @@ def _coo2dense(c: Call) -> None:
     c.check_array("A", m * n)
     itype = c.index_dtype("coo_row_ind", "coo_col_ind")
     A = _dense(c, m, n, ld)
+    rows, cols = c.array("coo_row_ind", nnz, itype), c.array("coo_col_ind", nnz, itype)
+    if nnz:  # checking mode: before A is zeroed, so that a bad matrix leaves A as it is
+        check_coo(c, rows, cols, int(d.base), m, n, nnz)
     c.launch(kc.zero2d, A, bytes=float(m * n * c.dtype.itemsize))
     if nnz:
-        c.launch(kc.coo_scatter_dense, c.array("coo_row_ind", nnz, itype), c.array("coo_col_ind", nnz, itype),
-                 int(d.base), c.array("coo_val", nnz), A,
+        c.launch(kc.coo_scatter_dense, rows, cols, int(d.base), c.array("coo_val", nnz), A,
                  bytes=float(nnz * (c.dtype.itemsize * 2 + 2 * itype.itemsize)))
 
 
@@ -346,7 +350,9 @@ def _csrsort(c: Call) -> None:
         return
     with_perm = not is_null(c["perm"])
     itype = c.index_dtype("csr_row_ptr", "csr_col_ind", *(("perm",) if with_perm else ()))
-    c.launch(kc.sort_segments, c.array("csr_row_ptr", m + 1, itype), int(d.base), c.array("csr_col_ind", nnz, itype),
+    row_ptr = c.array("csr_row_ptr", m + 1, itype)
+    check_offsets(c, row_ptr, int(d.base), nnz)  # checking mode: the segments (the columns are only sorted)
+    c.launch(kc.sort_segments, row_ptr, int(d.base), c.array("csr_col_ind", nnz, itype),
              with_perm, c.array("perm", nnz if with_perm else 0, itype),
              bytes=float((m + 1 + (4 if with_perm else 2) * nnz) * itype.itemsize))
 
@@ -383,6 +389,8 @@ def _coosort(c: Call, by_row: bool) -> None:
     itype = c.index_dtype("coo_row_ind", "coo_col_ind", *(("perm",) if with_perm else ()))
     rows, cols = c.array("coo_row_ind", nnz, itype), c.array("coo_col_ind", nnz, itype)
     major, minor = (rows, cols) if by_row else (cols, rows)
+    # checking mode: the counting sort counts by the keys (no index base here: zero- or one-based)
+    check_indices(c, major, 0, m if by_row else n, "rows" if by_row else "columns", either_base=True)
     c.launch(kc.sort_pairs, major, minor, with_perm, c.array("perm", nnz if with_perm else 0, itype),
              bytes=float((6 if with_perm else 4) * nnz * itype.itemsize))
 

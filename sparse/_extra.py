@@ -38,6 +38,7 @@ from ._types import (
     SparseRequiresSortedStorageError,
     StorageMode,
 )
+from ._validate import check_csr, check_offsets
 
 __all__ = [
     "ccsrgeam", "ccsrgemm", "ccsrgemm_buffer_size", "csrgeam_nnz", "csrgemm_nnz", "dcsrgeam", "dcsrgemm",
@@ -106,6 +107,18 @@ class _Operand:
         return _Operand(Buffer(0, itype, (0,)), Buffer(0, itype, (0,)), 0, Buffer(0, dtype, (0,)))
 
 
+def check_operands(c: Call, mul: bool, add_d: bool, add_e: bool, A: _Operand, B: _Operand, Dm: _Operand,
+                   E: _Operand, n: int) -> None:
+    """Checking mode's scans of the operands of ``alpha A B + beta D + gamma E`` that take part, before the kernels
+    read them: A's columns index B's rows, B's, D's and E's the ``n`` columns of the result."""
+    if mul:
+        check_csr(c, A.ptr, A.ind, A.base, A.ind.shape[0], B.ptr.shape[0] - 1)
+        check_csr(c, B.ptr, B.ind, B.base, B.ind.shape[0], n)
+    for used, op in ((add_d, Dm), (add_e, E)):
+        if used:
+            check_csr(c, op.ptr, op.ind, op.base, op.ind.shape[0], n)
+
+
 def _operand(c: Call, descr: MatDescr, rows: int, nnz: int, ptr: str, ind: str, val: str | None, itype: np.dtype[Any],
              dtype: np.dtype[Any]) -> _Operand:
     return _Operand(c.array(ptr, rows + 1, itype), c.array(ind, nnz, itype), int(descr.base),
@@ -115,6 +128,7 @@ def _operand(c: Call, descr: MatDescr, rows: int, nnz: int, ptr: str, ind: str, 
 def _structure(c: Call, m: int, n: int, mul: bool, add_d: bool, add_e: bool, A: _Operand, B: _Operand,
                Dm: _Operand, E: _Operand, c_base: int, itype: np.dtype[Any], dtype: np.dtype[Any]) -> Any:
     """The nnz stage: C's row pointer into ``csr_row_ptr_C``; nnz_C returned (host mode) or written."""
+    check_operands(c, mul, add_d, add_e, A, B, Dm, E, n)
     first = A if mul else Dm
     bounds = _row_blocks(c, first.ptr, first.base, m, n, dtype.itemsize)
     counts = rocmath.empty(m, np.int64)
@@ -336,14 +350,18 @@ def _csrgemm(c: Call) -> None:
     one = np.ones(1, dtype)
     alpha = c.scalar("alpha") if g.mul else one
     beta = c.scalar("beta") if g.add else one
+    E = _Operand.empty(itype, dtype)
+    row_ptr_c = c.array("csr_row_ptr_C", m + 1, itype)
+    # checking mode: the operands, and C's row pointer, which places the entries
+    check_operands(c, g.mul, g.add, False, A, B, Dm, E, n)
+    check_offsets(c, row_ptr_c, c_base, nnz_c)
     first = A if g.mul else Dm
     bounds = _row_blocks(c, first.ptr, first.base, m, n, dtype.itemsize)
-    E = _Operand.empty(itype, dtype)
     products = float(nnz_a * max(1, nnz_b // max(1, kdim)))
     c.launch(kx.spgemm_fill, g.mul, g.add, False, alpha, A.val, A.ptr, A.ind, A.base, B.val, B.ptr, B.ind, B.base,
              beta, Dm.val, Dm.ptr, Dm.ind, Dm.base, one, E.val, E.ptr, E.ind, E.base, n, bounds,
-             c.array("csr_val_C", nnz_c), c.array("csr_row_ptr_C", m + 1, itype),
-             c.array("csr_col_ind_C", nnz_c, itype), c_base, flops=products * (8.0 if dtype.kind == "c" else 2.0),
+             c.array("csr_val_C", nnz_c), row_ptr_c, c.array("csr_col_ind_C", nnz_c, itype), c_base,
+             flops=products * (8.0 if dtype.kind == "c" else 2.0),
              bytes=float((nnz_c + nnz_a + nnz_b + nnz_d) * (dtype.itemsize + itype.itemsize)))
 
 
@@ -425,10 +443,14 @@ def _csrgeam(c: Call) -> None:
     A = _operand(c, da, m, nnz_a, "csr_row_ptr_A", "csr_col_ind_A", "csr_val_A", itype, dtype)
     B = _operand(c, db, m, nnz_b, "csr_row_ptr_B", "csr_col_ind_B", "csr_val_B", itype, dtype)
     empty = _Operand.empty(itype, dtype)
+    row_ptr_c = c.array("csr_row_ptr_C", m + 1, itype)
+    # checking mode: A and B, and C's row pointer, which places the entries
+    check_operands(c, False, True, True, empty, empty, A, B, n)
+    check_offsets(c, row_ptr_c, int(dc.base), nnz_c)
     bounds = _row_blocks(c, A.ptr, A.base, m, n, dtype.itemsize)
     c.launch(kx.spgemm_fill, False, True, True, np.ones(1, dtype), empty.val, empty.ptr, empty.ind, 0, empty.val,
              empty.ptr, empty.ind, 0, c.scalar("alpha"), A.val, A.ptr, A.ind, A.base, c.scalar("beta"), B.val, B.ptr,
-             B.ind, B.base, n, bounds, c.array("csr_val_C", nnz_c), c.array("csr_row_ptr_C", m + 1, itype),
+             B.ind, B.base, n, bounds, c.array("csr_val_C", nnz_c), row_ptr_c,
              c.array("csr_col_ind_C", nnz_c, itype), int(dc.base),
              flops=float(3 * (nnz_a + nnz_b)) * (4.0 if dtype.kind == "c" else 1.0),
              bytes=float((nnz_a + nnz_b + nnz_c) * (dtype.itemsize + itype.itemsize)))

@@ -72,7 +72,7 @@ from ._types import (
     SparseTypeMismatchError,
     StorageMode,
 )
-from ._validate import check_csr
+from ._validate import check_coo, check_csr, check_indices, check_offsets
 
 __all__ = [
     "HybMat", "HybPartition", "bsrmv_clear", "bsrmv_ex_clear", "cbsr2csr", "cbsrmm", "cbsrmv", "cbsrmv_analysis",
@@ -273,15 +273,17 @@ def words(a: Any) -> Buffer:
 
 def launch_block_rows(c: Call, direction: Direction, stop: bool, alpha: Any, row_ptr: Any, base: int, width: int,
                       col_ind: Any, val: Any, bdim: int, B: Buffer, beta: Any, Cm: Buffer, nblocks: int,
-                      bounds: Any = None) -> None:
+                      bounds: Any = None, scanned: bool = False) -> None:
     """Enqueue :func:`kf.block_rows`: ``C := alpha A B + beta C`` for a BSR (``width < 0``) or blocked-ELL
     (``width >= 0``) matrix A of ``nblocks`` stored ``bdim x bdim`` blocks, the block rows in the groups of
     ``bounds`` (an analysed partition; None: split evenly).  One-column products on contiguous vectors run
-    the matrix-vector kernels (see :func:`kf.block_rows`)."""
+    the matrix-vector kernels (see :func:`kf.block_rows`).  In checking mode a BSR matrix is scanned first
+    unless the caller did (``scanned``); blocked ELL needs no scan (a block column outside the matrix is
+    padding, skipped)."""
     mb = Cm.shape[0] // bdim
     ncols = Cm.shape[1]
     isz = Cm.dtype.itemsize
-    if width < 0:
+    if width < 0 and not scanned:
         check_csr(c, row_ptr, col_ind, base, nblocks, B.shape[0] // bdim)  # checking mode (block columns)
     if bounds is None:
         bounds = k.uniform_bounds(mb, max(1, min(mb, BLOCK_GROUPS)))
@@ -373,7 +375,9 @@ def _csr2ell(c: Call) -> None:
     itype = c.index_dtype("csr_row_ptr", "csr_col_ind", "ell_col_ind")
     nnz = _span(c, "csr_row_ptr", m, itype)
     isz = c.dtype.itemsize
-    c.launch(kf.csr_to_ell, words(c.array("csr_val", nnz)), c.array("csr_row_ptr", m + 1, itype),
+    row_ptr = c.array("csr_row_ptr", m + 1, itype)
+    check_offsets(c, row_ptr, int(cd.base), nnz)  # checking mode (the columns are only copied)
+    c.launch(kf.csr_to_ell, words(c.array("csr_val", nnz)), row_ptr,
              c.array("csr_col_ind", nnz, itype), int(cd.base), width, c.array("ell_col_ind", m * width, itype),
              words(c.array("ell_val", m * width)), int(ed.base), _empty(itype), _empty(itype),
              words(_empty(c.dtype)),
@@ -429,9 +433,12 @@ def _ell2csr(c: Call) -> None:
     c.pointer("csr_col_ind")
     itype = c.index_dtype("ell_col_ind", "csr_row_ptr", "csr_col_ind")
     nnz = _span(c, "csr_row_ptr", m, itype)
+    row_ptr = c.array("csr_row_ptr", m + 1, itype)
+    # checking mode: the row pointer places the entries (an ELL column outside [0, n) is padding: no scan)
+    check_offsets(c, row_ptr, int(cd.base), nnz)
     c.launch(kf.ell_to_csr, c.array("ell_col_ind", m * width, itype), words(c.array("ell_val", m * width)),
              int(ed.base), n, width, _empty(itype), _empty(itype), words(_empty(c.dtype)),
-             c.array("csr_row_ptr", m + 1, itype), int(cd.base), c.array("csr_col_ind", nnz, itype),
+             row_ptr, int(cd.base), c.array("csr_col_ind", nnz, itype),
              words(c.array("csr_val", nnz)),
              bytes=float((m * width + nnz) * (c.dtype.itemsize + itype.itemsize)))
 
@@ -520,7 +527,9 @@ def _csr2hyb(c: Call) -> None:
         width = int(width)
     elif partition is HybPartition.auto:
         width = (nnz - 1) // m + 1 if nnz else 0
-    else:
+    # checking mode: the row pointer, before the row lengths are read (the columns are only copied)
+    check_offsets(c, row_ptr, int(d.base), nnz)
+    if partition is HybPartition.max:
         c.launch(kf.csr_row_lengths, row_ptr, 0, stats, bytes=float((m + 1) * itype.itemsize)).wait()
         width = int(stats[0])
         if width > limit:
@@ -632,6 +641,12 @@ def _hybmv(c: Call) -> None:
     base = int(descr.base)
     alpha, beta = c.scalar("alpha"), c.scalar("beta")
     x, y = c.array("x", xlen), c.array("y", ylen)
+    if hyb.coo_nnz:  # checking mode: the COO part, before the ELL part writes y (ELL padding needs no scan)
+        rows, cols = hyb.coo_row_ind, hyb.coo_col_ind
+        assert rows is not None and cols is not None
+        shape = (hyb.coo_nnz,)
+        check_coo(c, Buffer(rows.ptr, rows.dtype, shape, name="coo_row_ind", owner=rows),
+                  Buffer(cols.ptr, cols.dtype, shape, name="coo_col_ind", owner=cols), base, m, n, hyb.coo_nnz)
     if hyb.ell_nnz:
         launch_ell(c, trans, m, n, base, hyb.ell_width, hyb.ell_val, hyb.ell_col_ind, alpha, x, beta, y)
         beta = np.ones(1, c.dtype)  # the COO part adds to the ELL part's result
@@ -679,8 +694,10 @@ def _csr2bsr_nnz(c: Call) -> int | None:
     nnz = _span(c, "csr_row_ptr", m, itype)
     c.check_array("csr_col_ind", nnz)
     total, host = _count_target(c, "bsr_nnz", itype)
-    task = c.launch(kf.csr_bsr_ptr, c.array("csr_row_ptr", m + 1, itype), c.array("csr_col_ind", nnz, itype),
-                    int(cd.base), bd, nb, c.array("bsr_row_ptr", mb + 1, itype), int(bdd.base), total,
+    row_ptr, col_ind = c.array("csr_row_ptr", m + 1, itype), c.array("csr_col_ind", nnz, itype)
+    check_csr(c, row_ptr, col_ind, int(cd.base), nnz, n)  # checking mode: a column picks its block column's marker
+    task = c.launch(kf.csr_bsr_ptr, row_ptr, col_ind, int(cd.base), bd, nb, c.array("bsr_row_ptr", mb + 1, itype),
+                    int(bdd.base), total,
                     bytes=float((m + mb + 2 + nnz) * itype.itemsize))
     return _count_result(task, host)
 
@@ -712,8 +729,12 @@ def _csr2bsr(c: Call) -> None:
     c.check_array("csr_val", nnz)
     c.check_array("csr_col_ind", nnz)
     isz = c.dtype.itemsize
-    c.launch(kf.csr_to_bsr, int(direction), words(c.array("csr_val", nnz)), c.array("csr_row_ptr", m + 1, itype),
-             c.array("csr_col_ind", nnz, itype), int(cd.base), bd, c.array("bsr_row_ptr", mb + 1, itype),
+    row_ptr, bsr_row_ptr = c.array("csr_row_ptr", m + 1, itype), c.array("bsr_row_ptr", mb + 1, itype)
+    # checking mode: both row pointers place entries (the columns only pick blocks, inside each block row)
+    check_offsets(c, row_ptr, int(cd.base), nnz)
+    check_offsets(c, bsr_row_ptr, int(bdd.base), nnzb)
+    c.launch(kf.csr_to_bsr, int(direction), words(c.array("csr_val", nnz)), row_ptr,
+             c.array("csr_col_ind", nnz, itype), int(cd.base), bd, bsr_row_ptr,
              int(bdd.base), c.array("bsr_col_ind", nnzb, itype), words(c.array("bsr_val", nnzb * bd * bd)),
              bytes=float(nnz * (isz + itype.itemsize) + nnzb * (bd * bd * isz + itype.itemsize)))
 
@@ -746,7 +767,9 @@ def _bsr2csr(c: Call) -> None:
     c.check_array("csr_col_ind", nnz)
     c.pointer("bsr_val")
     c.pointer("bsr_col_ind")
-    c.launch(kf.bsr_to_csr, int(direction), words(c.array("bsr_val", nnz)), c.array("bsr_row_ptr", mb + 1, itype),
+    bsr_row_ptr = c.array("bsr_row_ptr", mb + 1, itype)
+    check_offsets(c, bsr_row_ptr, int(bdd.base), nnzb)  # checking mode (the block columns are only copied)
+    c.launch(kf.bsr_to_csr, int(direction), words(c.array("bsr_val", nnz)), bsr_row_ptr,
              c.array("bsr_col_ind", nnzb, itype), int(bdd.base), bd, int(cd.base), words(c.array("csr_val", nnz)),
              c.array("csr_row_ptr", mb * bd + 1, itype), c.array("csr_col_ind", nnz, itype),
              bytes=float(nnz * (2 * c.dtype.itemsize + itype.itemsize) + (mb + nnzb + mb * bd) * itype.itemsize))
@@ -961,8 +984,10 @@ def _gemvi(c: Call) -> None:
     row_ptr = np.array([int(base), int(base) + nnz], itype)
     At = dense_view(c["A"], c.ptr("A"), c.dtype, m, n, lda, Order.column, transposed=True, name="A")
     y = Buffer(c.ptr("y"), c.dtype, (1, m), name="y", owner=c["y"])
-    launch_block_rows(c, Direction.row, False, c.scalar("alpha"), row_ptr, int(base), -1,
-                      c.array("x_ind", nnz, itype), c.array("x_val", nnz), 1, At, c.scalar("beta"), y, nnz * m)
+    x_ind = c.array("x_ind", nnz, itype)
+    check_indices(c, x_ind, int(base), n, "entries of x")  # (the one-row pointer is rocmath's own)
+    launch_block_rows(c, Direction.row, False, c.scalar("alpha"), row_ptr, int(base), -1, x_ind,
+                      c.array("x_val", nnz), 1, At, c.scalar("beta"), y, nnz * m, scanned=True)
 
 
 GEMVI = Routine("gemvi", ("trans", "m", "n", "alpha", "A", "lda", "nnz", "x_val", "x_ind", "beta", "y", "idx_base",
@@ -1128,7 +1153,9 @@ def _prune_dense(c: Call, percentage: bool) -> None:
     nnz = _span(c, "csr_row_ptr", m, itype)
     c.check_array("csr_val", nnz)
     c.check_array("csr_col_ind", nnz)
-    c.launch(kf.prune_dense, True, _dense_a(c, m, n, lda), threshold, int(d.base), c.array("csr_row_ptr", m + 1, itype),
+    row_ptr = c.array("csr_row_ptr", m + 1, itype)
+    check_offsets(c, row_ptr, int(d.base), nnz)  # checking mode: the row pointer places the entries
+    c.launch(kf.prune_dense, True, _dense_a(c, m, n, lda), threshold, int(d.base), row_ptr,
              np.zeros(1, itype), c.array("csr_val", nnz), c.array("csr_col_ind", nnz, itype),
              bytes=float(m * n * c.dtype.itemsize + nnz * (c.dtype.itemsize + itype.itemsize)))
 
@@ -1257,6 +1284,7 @@ def _prune_csr_nnz(c: Call, percentage: bool) -> int | None:
             raise c.invalid_value("threshold", f"must be >= 0, got {t}")
         threshold = _compress_threshold(c, np.array([t], c.dtype))
     total, host = _count_target(c, "nnz_total_dev_host_ptr", itype)
+    check_offsets(c, row_ptr, int(da.base), nnz_a)  # checking mode (A's columns are only copied)
     task = c.launch(kf.prune_csr, False, val, row_ptr, col_ind, int(da.base), threshold,
                     c.array("csr_row_ptr_C", m + 1, itype), int(dc.base), total, _empty(c.dtype), _empty(itype),
                     bytes=float(nnz_a * c.dtype.itemsize + 2 * (m + 1) * itype.itemsize))
@@ -1281,8 +1309,12 @@ def _prune_csr(c: Call, percentage: bool) -> None:
     nnz_c = _span(c, "csr_row_ptr_C", m, itype)
     c.check_array("csr_val_C", nnz_c)
     c.check_array("csr_col_ind_C", nnz_c)
-    c.launch(kf.prune_csr, True, val, row_ptr, col_ind, int(da.base), threshold, c.array("csr_row_ptr_C", m + 1, itype),
-             int(dc.base), np.zeros(1, itype), c.array("csr_val_C", nnz_c), c.array("csr_col_ind_C", nnz_c, itype),
+    row_ptr_c = c.array("csr_row_ptr_C", m + 1, itype)
+    # checking mode: A's row pointer reads its entries, C's places them (the columns are only copied)
+    check_offsets(c, row_ptr, int(da.base), nnz_a)
+    check_offsets(c, row_ptr_c, int(dc.base), nnz_c)
+    c.launch(kf.prune_csr, True, val, row_ptr, col_ind, int(da.base), threshold, row_ptr_c, int(dc.base),
+             np.zeros(1, itype), c.array("csr_val_C", nnz_c), c.array("csr_col_ind_C", nnz_c, itype),
              bytes=float((nnz_a + nnz_c) * (c.dtype.itemsize + itype.itemsize)))
 
 

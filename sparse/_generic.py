@@ -86,6 +86,7 @@ from ._types import (
     SpMVStage,
     StorageMode,
 )
+from ._validate import check_coo_aos
 
 __all__ = ["SPMM_TYPES", "SPMV_TYPES", "spmm", "spmv"]
 
@@ -220,10 +221,12 @@ class _Csr:
         ptr_data, ind_data = (mat.col_data, mat.row_data) if self.transposed else (mat.row_data, mat.col_data)
         ptr_type, ind_type = (mat.col_type, mat.row_type) if self.transposed else (mat.row_type, mat.col_type)
         self.val = _buffer(mat.val_data, dtype, self.nnz, "val")
-        # COO: the row indices until build_row_ptr replaces them by their row pointer
+        # COO: the row indices until build_row_ptr replaces them by their row pointer.  Named after the
+        # arrays of rocSPARSE's create_*_descr, for checking mode's messages.
+        fmt = mat.format.name
         self.ptr = _buffer(ptr_data, ptr_type.dtype, self.nnz if self.coo else self.m + 1,
-                           "row_ind" if self.coo else "ptr")
-        self.ind = _buffer(ind_data, ind_type.dtype, self.nnz, "ind")
+                           "coo_row_ind" if self.coo else ("csc_col_ptr" if self.transposed else "csr_row_ptr"))
+        self.ind = _buffer(ind_data, ind_type.dtype, self.nnz, "csc_row_ind" if self.transposed else f"{fmt}_col_ind")
         self.ptr_owner = ptr_data
         self.ind_owner = ind_data
 
@@ -341,8 +344,9 @@ def spmv(handle: Any, trans: Any, alpha: Any, mat: SpMatDescr, x: Any, beta: Any
     val, xb = in_compute_type(c, csr.val if csr is not None else _buffer(A.val_data, A.data_type.dtype, A.nnz, "val"),
                               _buffer(X.values, X.data_type.dtype, n if op is Operation.none else m, "x"))
     if csr is None:
-        launch_coomv(c, op, m, n, A.nnz, int(A.idx_base), val, _buffer(A.row_data, A.row_type.dtype, A.nnz, "row"),
-                     _buffer(A.col_data, A.col_type.dtype, A.nnz, "col"), alpha_s, xb, beta_s, yb, scratch)
+        launch_coomv(c, op, m, n, A.nnz, int(A.idx_base), val,
+                     _buffer(A.row_data, A.row_type.dtype, A.nnz, "coo_row_ind"),
+                     _buffer(A.col_data, A.col_type.dtype, A.nnz, "coo_col_ind"), alpha_s, xb, beta_s, yb, scratch)
         return need
     inner, conj = csr.op(op)
     bounds = None
@@ -518,14 +522,15 @@ def _spmv_formats(c: Call, op: Operation, A: SpMatDescr, X: DnVecDescr, Y: DnVec
     elif A.format is Format.bsr:
         xs = Buffer(xb.ptr, dtype, (n, 1), name="x", owner=xb.owner)
         ys = Buffer(yb.ptr, dtype, (m, 1), name="y", owner=Y.values)
-        launch_block_rows(c, A.block_dir, False, alpha_s, _buffer(A.row_data, itype, A.rows + 1, "row_ptr"), base,
-                          -1, _buffer(A.col_data, ctype, A.nnz, "col"), val, bd, xs, beta_s, ys, A.nnz,
+        launch_block_rows(c, A.block_dir, False, alpha_s, _buffer(A.row_data, itype, A.rows + 1, "bsr_row_ptr"),
+                          base, -1, _buffer(A.col_data, ctype, A.nnz, "bsr_col_ind"), val, bd, xs, beta_s, ys, A.nnz,
                           A.info.csrmv.bounds if A.info.csrmv is not None else None)
     else:  # COO (AoS): the row and column indices are the even and odd elements of the pairs
-        pairs = _buffer(A.ind_data, itype, 2 * A.nnz, "ind")
-        rows = Buffer(pairs.ptr, itype, (A.nnz,), (2 * itype.itemsize,), name="ind", owner=A.ind_data)
-        cols = Buffer(pairs.ptr + itype.itemsize, itype, (A.nnz,), (2 * itype.itemsize,), name="ind",
+        pairs = _buffer(A.ind_data, itype, 2 * A.nnz, "coo_ind")
+        rows = Buffer(pairs.ptr, itype, (A.nnz,), (2 * itype.itemsize,), name="coo_ind", owner=A.ind_data)
+        cols = Buffer(pairs.ptr + itype.itemsize, itype, (A.nnz,), (2 * itype.itemsize,), name="coo_ind",
                       owner=A.ind_data)
+        check_coo_aos(c, pairs, base, A.rows, A.cols, A.nnz)  # checking mode (ELL needs none: its padding is skipped)
         launch_scatter(c, op, Buffer(0, itype, (0,)), rows, cols, base, -2, val, alpha_s, xb, beta_s, yb, A.nnz)
     return 0
 
@@ -571,11 +576,12 @@ def _spmm_blocks(c: Call, op_a: Operation, op_b: Operation, A: SpMatDescr, B: Dn
     if op_b is Operation.conjugate_transpose:
         Bv = conjugated(c, Bv)
     if A.format is Format.bsr:
-        row_ptr = _buffer(A.row_data, A.row_type.dtype, mb + 1, "row_ptr")
+        row_ptr = _buffer(A.row_data, A.row_type.dtype, mb + 1, "bsr_row_ptr")
         width = -1
     else:
         row_ptr, width = Buffer(0, col_type, (0,)), A.ell_cols // bd
     val = _buffer(A.val_data, dtype, nblocks * bd * bd, "val")
     launch_block_rows(c, A.block_dir, False, c.scalar("alpha"), row_ptr, int(A.idx_base), width,
-                      _buffer(A.col_data, col_type, nblocks, "col"), val, bd, Bv, beta_s, Cv, nblocks)
+                      _buffer(A.col_data, col_type, nblocks, "bsr_col_ind" if width < 0 else "ell_col_ind"), val, bd,
+                      Bv, beta_s, Cv, nblocks)
     return 0

@@ -47,7 +47,7 @@ from . import _kernels_generic_ops as kg
 from . import _kernels_solve as ks
 from ._api import Call, is_null
 from ._descr import SpMatDescr, _array, _size, check_dnmat, check_dnvec, check_spmat
-from ._extra import CsrgemmInfo, _null_scalar, _Operand, _row_blocks
+from ._extra import CsrgemmInfo, _null_scalar, _Operand, _row_blocks, check_operands
 from ._generic import _buffer, _layered, _ptr, _temp
 from ._handle import check_general_sorted, check_handle
 from ._level1 import DOT_CHUNK, DOT_CHUNKS, _axpyi, _doti, _gthr, _roti, _sctr, _zero
@@ -77,6 +77,7 @@ from ._types import (
     SpSVStage,
     as_enum,
 )
+from ._validate import check_coo, check_csr, check_indices, check_offsets
 
 __all__ = [
     "SpVecDescr", "axpby", "create_spvec_descr", "dense_to_sparse", "destroy_spvec_descr", "gather", "rot",
@@ -263,11 +264,15 @@ def axpby(handle: Any, alpha: Any, x: SpVecDescr, beta: Any, y: Any) -> None:
     if Y.size == 0:
         return
     yb = _buffer(Y.values, c.dtype, Y.size, "y")
-    if not c.host_mode or c.host_value("beta") != 1:
-        scale_y(c, c.scalar("beta"), yb)
+    scales = not c.host_mode or c.host_value("beta") != 1
     if X.nnz == 0 or (c.host_mode and c.host_value("alpha") == 0):
+        if scales:
+            scale_y(c, c.scalar("beta"), yb)
         return
     val, ind = _spvec_arrays(X, c.dtype)
+    check_indices(c, ind, int(X.idx_base), Y.size, "entries of y")  # before y is scaled: a bad x leaves y as it is
+    if scales:
+        scale_y(c, c.scalar("beta"), yb)
     c.launch(_axpyi, c.scalar("alpha"), val, ind, int(X.idx_base), yb, flops=2.0 * X.nnz,
              bytes=float(X.nnz * (3 * c.dtype.itemsize + ind.dtype.itemsize)))
 
@@ -280,6 +285,7 @@ def _gather_scatter(c: Call, gather: bool) -> None:
     val, ind = _spvec_arrays(X, c.dtype)
     y = _buffer(Y.values, c.dtype, Y.size, "y")
     moved = float(X.nnz * (2 * c.dtype.itemsize + ind.dtype.itemsize))
+    check_indices(c, ind, int(X.idx_base), Y.size, "entries of y")
     if gather:
         c.launch(_gthr, False, y, val, ind, int(X.idx_base), bytes=moved)
     else:
@@ -307,6 +313,7 @@ def rot(handle: Any, c: Any, s: Any, x: SpVecDescr, y: Any) -> None:
     if X.nnz == 0 or (call.host_mode and call.host_value("c") == 1 and call.host_value("s") == 0):
         return
     val, ind = _spvec_arrays(X, call.dtype)
+    check_indices(call, ind, int(X.idx_base), Y.size, "entries of y")
     call.launch(_roti, val, ind, int(X.idx_base), _buffer(Y.values, call.dtype, Y.size, "y"), call.scalar("c"),
                 call.scalar("s"), flops=6.0 * X.nnz,
                 bytes=float(X.nnz * (4 * call.dtype.itemsize + ind.dtype.itemsize)))
@@ -371,6 +378,7 @@ def spvv(handle: Any, trans: Any, x: SpVecDescr, y: Any, result: Any, compute_ty
     val, ind = _spvec_arrays(X, X.data_type.dtype)
     nchunks = int(max(1, min(DOT_CHUNKS, X.nnz // DOT_CHUNK)))
     out = Buffer(c.ptr("result"), out_dtype, (1,), name="result", owner=result) if device else np.zeros(1, out_dtype)
+    check_indices(c, ind, int(X.idx_base), Y.size, "entries of y")
     task = c.launch(_doti, complex_ and op is Operation.conjugate_transpose, val, ind, int(X.idx_base),
                     _buffer(Y.values, Y.data_type.dtype, Y.size, "y"), nchunks, out,
                     flops=X.nnz * (8.0 if complex_ else 2.0),
@@ -436,19 +444,23 @@ def sparse_to_dense(handle: Any, mat_A: SpMatDescr, mat_B: Any, alg: Any, buffer
     val = _buffer(A.val_data, dtype, nnz, "val")
     if A.format is Format.coo:
         view = _dense(B, dtype, name="B")
+        rows, cols = _buffer(A.row_data, A.row_type.dtype, nnz, "coo_row_ind"), \
+            _buffer(A.col_data, A.col_type.dtype, nnz, "coo_col_ind")
+        if nnz:  # checking mode: before B is zeroed, so that a bad matrix leaves B as it is
+            check_coo(c, rows, cols, int(A.idx_base), m, n, nnz)
         c.launch(kc.zero2d, view, bytes=float(m * n * dtype.itemsize))
         if nnz:
-            c.launch(kc.coo_scatter_dense, _buffer(A.row_data, A.row_type.dtype, nnz, "row"),
-                     _buffer(A.col_data, A.col_type.dtype, nnz, "col"), int(A.idx_base), val, view, bytes=moved)
+            c.launch(kc.coo_scatter_dense, rows, cols, int(A.idx_base), val, view, bytes=moved)
         return 4
     _sorted_general(c, "mat_A", A, sorted_first=True)
     csc = A.format is Format.csc
     ptr_data, ptr_type, ind_data, ind_type = ((A.col_data, A.col_type, A.row_data, A.row_type) if csc else
                                               (A.row_data, A.row_type, A.col_data, A.col_type))
     count = n if csc else m
-    c.launch(kc.compressed_to_dense, _buffer(ptr_data, ptr_type.dtype, count + 1, "ptr"),
-             _buffer(ind_data, ind_type.dtype, nnz, "ind"), int(A.idx_base), val, _dense(B, dtype, csc, "B"),
-             bytes=moved)
+    ptr = _buffer(ptr_data, ptr_type.dtype, count + 1, "csc_col_ptr" if csc else "csr_row_ptr")
+    ind = _buffer(ind_data, ind_type.dtype, nnz, "csc_row_ind" if csc else "csr_col_ind")
+    check_csr(c, ptr, ind, int(A.idx_base), nnz, m if csc else n)
+    c.launch(kc.compressed_to_dense, ptr, ind, int(A.idx_base), val, _dense(B, dtype, csc, "B"), bytes=moved)
     return 4
 
 
@@ -572,14 +584,18 @@ def _sddmm(fname: str, last: str, args: tuple[Any, ...]) -> int:
     nnz, base = C.nnz, int(C.idx_base)
     itype, jtype = _index_types(C)
     if C.format is Format.coo:
-        rows, cols = _buffer(C.row_data, itype.dtype, nnz, "row"), _buffer(C.col_data, jtype.dtype, nnz, "col")
+        rows = _buffer(C.row_data, itype.dtype, nnz, "coo_row_ind")
+        cols = _buffer(C.col_data, jtype.dtype, nnz, "coo_col_ind")
+        check_coo(c, rows, cols, base, m, n, nnz)
     else:
         csc = C.format is Format.csc
         count = n if csc else m
-        ptr = _buffer(C.col_data if csc else C.row_data, itype.dtype, count + 1, "ptr")
+        ptr = _buffer(C.col_data if csc else C.row_data, itype.dtype, count + 1,
+                      "csc_col_ptr" if csc else "csr_row_ptr")
+        ind = _buffer(C.row_data if csc else C.col_data, jtype.dtype, nnz, "csc_row_ind" if csc else "csr_col_ind")
+        check_csr(c, ptr, ind, base, nnz, m if csc else n)
         expanded = c.workspace(nnz * itype.dtype.itemsize, itype.dtype, (nnz,), "expanded")
         c.launch(k.csr_to_coo_rows, ptr, base, expanded, bytes=float((count + 1 + nnz) * itype.dtype.itemsize))
-        ind = _buffer(C.row_data if csc else C.col_data, jtype.dtype, nnz, "ind")
         rows, cols = (ind, expanded) if csc else (expanded, ind)
     nchunks = int(max(1, min(kg.MAX_CHUNKS, nnz // 256)))
     c.launch(kg.sddmm_entries, c.scalar("alpha"), c.scalar("beta"),
@@ -628,11 +644,12 @@ _SPGEMM = ("handle", "trans_A", "trans_B", "alpha", "A", "B", "beta", "D", "C", 
            "buffer_size", "temp_buffer")
 
 
-def _operand(mat: SpMatDescr, dtype: np.dtype[Any], values: bool) -> _Operand:
-    """A CSR descriptor as kernel arguments (values of length 0 when the stage does not read them)."""
-    return _Operand(_buffer(mat.row_data, mat.row_type.dtype, mat.rows + 1, "ptr"),
-                    _buffer(mat.col_data, mat.col_type.dtype, mat.nnz, "ind"), int(mat.idx_base),
-                    _buffer(mat.val_data, dtype, mat.nnz if values else 0, "val"))
+def _operand(mat: SpMatDescr, dtype: np.dtype[Any], values: bool, name: str) -> _Operand:
+    """A CSR descriptor as kernel arguments (values of length 0 when the stage does not read them), its arrays
+    named as csrgemm's of the matrix ``name``."""
+    return _Operand(_buffer(mat.row_data, mat.row_type.dtype, mat.rows + 1, f"csr_row_ptr_{name}"),
+                    _buffer(mat.col_data, mat.col_type.dtype, mat.nnz, f"csr_col_ind_{name}"), int(mat.idx_base),
+                    _buffer(mat.val_data, dtype, mat.nnz if values else 0, f"csr_val_{name}"))
 
 
 def _no_operand(mat: SpMatDescr, dtype: np.dtype[Any]) -> _Operand:
@@ -694,8 +711,9 @@ def spgemm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, A: SpMatDescr, B
     mul, add = info.mul, info.add
     dtype, c_base = c.dtype, int(Cm.idx_base)
     values = stg in (SpGEMMStage.compute, SpGEMMStage.numeric)
-    Ao, Bo = (_operand(Am, dtype, values), _operand(Bm, dtype, values)) if mul else (_no_operand(Am, dtype),) * 2
-    Do = _operand(Dm, dtype, values) if add else _no_operand(Am, dtype)
+    Ao, Bo = (_operand(Am, dtype, values, "A"), _operand(Bm, dtype, values, "B")) if mul else \
+        (_no_operand(Am, dtype),) * 2
+    Do = _operand(Dm, dtype, values, "D") if add else _no_operand(Am, dtype)
     nnz_c = Cm.nnz
     if stg is SpGEMMStage.nnz:
         if m and is_null(Cm.row_data):
@@ -707,9 +725,10 @@ def spgemm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, A: SpMatDescr, B
             Cm.nnz = 0
             return info.buffer_size
         counts = _temp(c, info.buffer_size, np.dtype(np.int64), (m,))
+        E = _no_operand(Am, dtype)
+        check_operands(c, mul, add, False, Ao, Bo, Do, E, n)
         first = Ao if mul else Do
         bounds = _row_blocks(c, first.ptr, first.base, m, n, dtype.itemsize)
-        E = _no_operand(Am, dtype)
         c.launch(kx.spgemm_count, mul, add, False, Ao.ptr, Ao.ind, Ao.base, Bo.ptr, Bo.ind, Bo.base, Do.ptr, Do.ind,
                  Do.base, E.ptr, E.ind, E.base, n, bounds, counts,
                  bytes=float((Am.nnz + Bm.nnz + Dm.nnz) * Am.col_type.dtype.itemsize))
@@ -732,7 +751,15 @@ def spgemm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, A: SpMatDescr, B
     beta_s = c.scalar("beta") if add and needs_values else one
     if mul:
         _temp(c, info.buffer_size, np.dtype(np.uint8), (info.buffer_size,))
-    Co = _operand(Cm, dtype, needs_values)
+    Co = _operand(Cm, dtype, needs_values, "C")
+    E = _no_operand(Am, dtype)
+    # checking mode: the operands, and C's row pointer, which places the entries (numeric: C's columns too, which
+    # it reads)
+    check_operands(c, mul, add, False, Ao, Bo, Do, E, n)
+    if stg is SpGEMMStage.numeric:
+        check_csr(c, Co.ptr, Co.ind, Co.base, nnz_c, n)
+    else:
+        check_offsets(c, Co.ptr, Co.base, nnz_c)
     first = Ao if mul else (Do if add else Co)
     bounds = _row_blocks(c, first.ptr, first.base, m, n, dtype.itemsize)
     products = float(Am.nnz * max(1, Bm.nnz // max(1, kdim))) if mul else 0.0
@@ -744,7 +771,6 @@ def spgemm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, A: SpMatDescr, B
                  Bo.base, beta_s, Do.val, Do.ptr, Do.ind, Do.base, n, bounds, Co.val, Co.ptr, Co.ind, Co.base,
                  flops=flops, bytes=moved)
         return info.buffer_size
-    E = _no_operand(Am, dtype)
     c.launch(kx.spgemm_fill, mul, add, False, alpha_s, Ao.val, Ao.ptr, Ao.ind, Ao.base, Bo.val, Bo.ptr, Bo.ind,
              Bo.base, beta_s, Do.val, Do.ptr, Do.ind, Do.base, one, E.val, E.ptr, E.ind, E.base, n, bounds, Co.val,
              Co.ptr, Co.ind, Co.base, flops=flops if needs_values else 0.0, bytes=moved)
@@ -792,13 +818,18 @@ def _triangle_layout(A: SpMatDescr, op: Operation, dtype: np.dtype[Any]) -> tupl
 def _structure(c: Call, A: SpMatDescr) -> tuple[Buffer, Buffer]:
     """The CSR structure of A: its own arrays, or for COO the row pointer built into temp_buffer."""
     m, nnz = A.rows, A.nnz
-    ind = _buffer(A.col_data, A.col_type.dtype, nnz, "col_ind")
+    ind = _buffer(A.col_data, A.col_type.dtype, nnz, f"{A.format.name}_col_ind")
     if A.format is Format.csr:
-        return _buffer(A.row_data, A.row_type.dtype, m + 1, "row_ptr"), ind
+        return _buffer(A.row_data, A.row_type.dtype, m + 1, "csr_row_ptr"), ind
     ptr = Buffer(c.ptr("temp_buffer"), A.row_type.dtype, (m + 1,), name="temp_buffer", owner=c["temp_buffer"])
-    c.launch(k.coo_rows_to_ptr, _buffer(A.row_data, A.row_type.dtype, nnz, "row_ind"), int(A.idx_base), ptr,
+    # (a binary search per row: row indices outside the matrix cannot take it out of the arrays)
+    c.launch(k.coo_rows_to_ptr, _coo_rows(A), int(A.idx_base), ptr,
              bytes=float((m + 1 + nnz) * A.row_type.dtype.itemsize))
     return ptr, ind
+
+
+def _coo_rows(A: SpMatDescr) -> Buffer:
+    return _buffer(A.row_data, A.row_type.dtype, A.nnz, "coo_row_ind")
 
 
 def _analyse(c: Call, A: SpMatDescr, op: Operation, ptr: Buffer, ind: Buffer) -> None:
@@ -809,6 +840,11 @@ def _analyse(c: Call, A: SpMatDescr, op: Operation, ptr: Buffer, ind: Buffer) ->
     if A.analysed and key in state.generic:
         return
     assert state.zero_pivot is not None
+    # checking mode: the caller's indices (a COO matrix's row pointer, built by binary searches, is in range)
+    if A.format is Format.coo:
+        check_coo(c, _coo_rows(A), ind, int(A.idx_base), A.rows, A.cols, A.nnz)
+    else:
+        check_csr(c, ptr, ind, int(A.idx_base), A.nnz, A.cols)
     state.generic[key] = analyse_triangle(c, ptr, ind, A.rows, A.nnz, int(A.idx_base),
                                           A.descr.fill_mode is FillMode.upper, op is not Operation.none,
                                           A.descr.diag_type is DiagType.unit, state.zero_pivot, int64=True)

@@ -24,6 +24,7 @@ from rocmath.precision import C, D, S, Z
 
 from ._api import Call, Routine, bind, is_null
 from ._types import IndexBase
+from ._validate import check_indices
 
 __all__ = [
     "caxpyi", "cdotci", "cdoti", "cgthr", "cgthrz", "csctr", "daxpyi", "ddoti", "dgthr", "dgthrz", "droti", "dsctr",
@@ -125,7 +126,9 @@ def _axpyi_impl(c: Call) -> None:
     c.pointer("x_ind")
     c.pointer("y")
     val, ind = _sparse(c, nnz)
-    c.launch(_axpyi, c.scalar("alpha"), val, ind, int(base), _dense(c, "y"),
+    y = _dense(c, "y")
+    check_indices(c, ind, int(base), y.shape[0], "entries of y")
+    c.launch(_axpyi, c.scalar("alpha"), val, ind, int(base), y,
              flops=2.0 * nnz, bytes=float(nnz * (3 * c.dtype.itemsize + ind.dtype.itemsize)))
 
 
@@ -158,7 +161,9 @@ def _dot(c: Call, conj: bool) -> Any:
     val, ind = _sparse(c, nnz)
     nchunks = int(max(1, min(DOT_CHUNKS, nnz // DOT_CHUNK)))
     out = c.array("result", 1) if device else np.zeros(1, c.dtype)
-    task = c.launch(_doti, conj, val, ind, int(base), _dense(c, "y"), nchunks, out,
+    y = _dense(c, "y")
+    check_indices(c, ind, int(base), y.shape[0], "entries of y")
+    task = c.launch(_doti, conj, val, ind, int(base), y, nchunks, out,
                     flops=nnz * (8.0 if c.dtype.kind == "c" else 2.0),
                     bytes=float(nnz * (2 * c.dtype.itemsize + ind.dtype.itemsize)))
     if device:
@@ -197,7 +202,9 @@ def _gthr_impl(c: Call) -> None:
     c.pointer("x_val")
     c.pointer("x_ind")
     val, ind = _sparse(c, nnz)
-    c.launch(_gthr, False, _dense(c, "y"), val, ind, int(base),
+    y = _dense(c, "y")
+    check_indices(c, ind, int(base), y.shape[0], "entries of y")
+    c.launch(_gthr, False, y, val, ind, int(base),
              bytes=float(nnz * (2 * c.dtype.itemsize + ind.dtype.itemsize)))
 
 
@@ -209,7 +216,9 @@ def _gthrz_impl(c: Call) -> None:
     if nnz == 0:
         return
     val, ind = _sparse(c, nnz)
-    c.launch(_gthr, True, _dense(c, "y"), val, ind, int(base),
+    y = _dense(c, "y")
+    check_indices(c, ind, int(base), y.shape[0], "entries of y")
+    c.launch(_gthr, True, y, val, ind, int(base),
              bytes=float(nnz * (3 * c.dtype.itemsize + ind.dtype.itemsize)))
 
 
@@ -235,7 +244,9 @@ def _sctr_impl(c: Call) -> None:
     if nnz == 0:
         return
     val, ind = _sparse(c, nnz)
-    c.launch(_sctr, val, ind, int(base), _dense(c, "y"),
+    y = _dense(c, "y")
+    check_indices(c, ind, int(base), y.shape[0], "entries of y")
+    c.launch(_sctr, val, ind, int(base), y,
              bytes=float(nnz * (2 * c.dtype.itemsize + ind.dtype.itemsize)))
 
 
@@ -262,7 +273,9 @@ def _roti_impl(c: Call) -> None:
     if c.host_mode and c.host_value("c") == 1 and c.host_value("s") == 0:
         return
     val, ind = _sparse(c, nnz)
-    c.launch(_roti, val, ind, int(base), _dense(c, "y"), c.scalar("c"), c.scalar("s"), flops=6.0 * nnz,
+    y = _dense(c, "y")
+    check_indices(c, ind, int(base), y.shape[0], "entries of y")
+    c.launch(_roti, val, ind, int(base), y, c.scalar("c"), c.scalar("s"), flops=6.0 * nnz,
              bytes=float(nnz * (4 * c.dtype.itemsize + ind.dtype.itemsize)))
 
 

@@ -72,6 +72,7 @@ from ._types import (
     SparseInvalidValueError,
     SparseNotImplementedError,
 )
+from ._validate import check_csr
 
 __all__ = [
     "bsrilu0_clear", "bsrilu0_zero_pivot", "bsrsv_clear", "bsrsv_zero_pivot", "cbsrilu0", "cbsrilu0_analysis",
@@ -210,9 +211,10 @@ def _analyse(c: Call, lay: _Layout, m: int, nnz: int, descr: MatDescr, kind: str
     if policy is AnalysisPolicy.reuse and key in st.analyses:
         return False
     itype = c.index_dtype(lay.row_ptr, lay.col_ind)
-    st.analyses[key] = analyse_triangle(c, c.array(lay.row_ptr, m + 1, itype), c.array(lay.col_ind, nnz, itype), m,
-                                        nnz, int(descr.base), fill is FillMode.upper, transposed,
-                                        descr.diag_type is DiagType.unit, _pivot(st, kind))
+    row_ptr, col_ind = c.array(lay.row_ptr, m + 1, itype), c.array(lay.col_ind, nnz, itype)
+    check_csr(c, row_ptr, col_ind, int(descr.base), nnz, m)  # checking mode (BSR: block rows and columns)
+    st.analyses[key] = analyse_triangle(c, row_ptr, col_ind, m, nnz, int(descr.base), fill is FillMode.upper,
+                                        transposed, descr.diag_type is DiagType.unit, _pivot(st, kind))
     return True
 
 
@@ -349,7 +351,7 @@ def _factorize(c: Call, lay: _Layout, kind: str) -> None:
         return
     if lay.bsr:
         c.enum("dir", Direction)
-    m, nnz, bd, _descr = _matrix(c, lay)
+    m, nnz, bd, descr = _matrix(c, lay)
     info = check_info(c["info"], "info", c.index("info"))
     c.enum("policy", SolvePolicy)
     c.check_array("temp_buffer", m)
@@ -368,11 +370,13 @@ def _factorize(c: Call, lay: _Layout, kind: str) -> None:
     zp = _pivot(st, kind)
     sp = _pivot(st, kind, True) if kind != "bsrilu0" else np.full(1, ks.NO_PIVOT, np.int64)
     if kind == "csric0":
+        check_csr(c, row_ptr, col_ind, int(descr.base), nnz, m)  # checking mode: before the values are factored
         c.launch(kp.ic0, val, row_ptr, col_ind, a.base, a.diag, st.singular_tol, flags, zp, sp,
                  flops=float(2 * nnz) * (4.0 if c.dtype.kind == "c" else 1.0), bytes=moved)
         return
     direction = c.enum("dir", Direction) if lay.bsr else Direction.row
     boost, btol, bval = _boost_args(c, st)
+    check_csr(c, row_ptr, col_ind, int(descr.base), nnz, m)  # checking mode (BSR: block rows and columns)
     c.launch(kp.ilu0, direction is Direction.row, bd, val, row_ptr, col_ind, a.base, a.diag, boost, btol, bval,
              st.singular_tol, flags, zp, sp,
              flops=float(2 * nval * bd) * (4.0 if c.dtype.kind == "c" else 1.0), bytes=moved)
@@ -568,10 +572,12 @@ def _launch_trsm(c: Call, lay: _Layout, kind: str, trans: Operation, m: int, nnz
     a = _analysis_of(c, st, (kind, transposed, descr.fill_mode), m, nnz)
     assert st is not None
     zp = _pivot(st, kind)
+    itype = c.index_dtype(lay.row_ptr, lay.col_ind)
+    if not transposed:  # checking mode: the caller's arrays, which the solve walks (a transposed one the analysis's)
+        check_csr(c, c.array(lay.row_ptr, m + 1, itype), c.array(lay.col_ind, nnz, itype), int(descr.base), nnz, m)
     unit = descr.diag_type is DiagType.unit
     if unit:  # a unit diagonal has no pivots, not even the structural ones of the analysis
         c.launch(_set, zp, ks.NO_PIVOT, bytes=8.0)
-    itype = c.index_dtype(lay.row_ptr, lay.col_ind)
     nval = nnz * bd * bd
     val = c.array(lay.val, nval)
     if transposed:
@@ -968,8 +974,10 @@ def _csrcolor(c: Call) -> int | None:
     want = not is_null(c["reordering"])
     reordering: Any = c.array("reordering", m, itype) if want else np.zeros(1, itype)
     out = np.zeros(1, np.int64)
-    c.launch(kp.csrcolor, c.array("csr_row_ptr", m + 1, itype), c.array("csr_col_ind", nnz, itype), int(_descr_base(c)),
-             max_uncolored, c.array("coloring", m, itype), want, reordering, out,
+    base = int(_descr_base(c))
+    row_ptr, col_ind = c.array("csr_row_ptr", m + 1, itype), c.array("csr_col_ind", nnz, itype)
+    check_csr(c, row_ptr, col_ind, base, nnz, m)  # checking mode: a column picks a vertex's colour and weight
+    c.launch(kp.csrcolor, row_ptr, col_ind, base, max_uncolored, c.array("coloring", m, itype), want, reordering, out,
              bytes=float(nnz * itype.itemsize * 4 + m * 24)).wait()
     ncolors = int(out[0])
     if isinstance(ncolors_out, np.ndarray):

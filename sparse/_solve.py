@@ -44,6 +44,7 @@ from ._types import (
     SolvePolicy,
     SparseZeroPivotError,
 )
+from ._validate import check_csr
 
 __all__ = [
     "ccsrsv_analysis", "ccsrsv_buffer_size", "ccsrsv_solve", "cgtsv_no_pivot_strided_batch",
@@ -271,8 +272,10 @@ def _csrsv_analysis(c: Call) -> None:
         return
     itype = c.index_dtype("csr_row_ptr", "csr_col_ind")
     assert state.zero_pivot is not None
-    state.analyses[key] = analyse_triangle(c, c.array("csr_row_ptr", m + 1, itype), c.array("csr_col_ind", nnz, itype),
-                                           m, nnz, int(descr.base), descr.fill_mode is FillMode.upper, transposed,
+    row_ptr, col_ind = c.array("csr_row_ptr", m + 1, itype), c.array("csr_col_ind", nnz, itype)
+    check_csr(c, row_ptr, col_ind, int(descr.base), nnz, m)
+    state.analyses[key] = analyse_triangle(c, row_ptr, col_ind, m, nnz, int(descr.base),
+                                           descr.fill_mode is FillMode.upper, transposed,
                                            descr.diag_type is DiagType.unit, state.zero_pivot)
 
 
@@ -307,10 +310,12 @@ def _csrsv_solve(c: Call) -> None:
     a = analysis_of(c, state.analyses if state is not None else None, (transposed, descr.fill_mode), m, nnz, "info",
                     f"csrsv_analysis was not run for this fill mode and {trans.name}")
     assert state is not None and state.zero_pivot is not None
+    itype = c.index_dtype("csr_row_ptr", "csr_col_ind")
+    if not transposed:  # checking mode: the caller's arrays, which the solve walks (a transposed one the analysis's)
+        check_csr(c, c.array("csr_row_ptr", m + 1, itype), c.array("csr_col_ind", nnz, itype), int(descr.base), nnz, m)
     unit = descr.diag_type is DiagType.unit
     if unit:
         c.launch(_set, state.zero_pivot, ks.NO_PIVOT, bytes=8.0)
-    itype = c.index_dtype("csr_row_ptr", "csr_col_ind")
     val = c.array("csr_val", nnz)
     isz = c.dtype.itemsize
     if transposed:
