@@ -309,3 +309,34 @@ def gtsv_no_pivot_strided_batch_d(size: tuple[int, int]) -> Problem:
 
     return Problem(run=run, reference=reference, flops=8.0 * m * count, bytes=float(6 * 8 * m * count), stream=s,
                    tol=1e-10, teardown=teardown, label=f"{count} systems of size {m} f64", memory_bound=True)
+
+
+# --- the array layer ----------------------------------------------------------------------------------
+
+
+@bench_case("sparse.coo_tocsr_d", sizes={"quick": [10**6], "full": [10**7]})
+def coo_tocsr_d(nnz: int) -> Problem:
+    """rocmath.sparse.coo_matrix.tocsr on the device (rows grouped, sorted and merged: duplicates summed) vs
+    scipy.sparse's coo tocsr, on nnz entries at random positions of an (nnz / 10) square matrix, one in ten
+    a duplicate of an earlier one."""
+    from ._matrix import coo_matrix
+
+    rng = np.random.default_rng(SEED)
+    m = nnz // 10
+    rows, cols = rng.integers(0, m, nnz).astype(np.int32), rng.integers(0, m, nnz).astype(np.int32)
+    dup = rng.random(nnz) < 0.1
+    source = rng.integers(0, nnz, int(dup.sum()))
+    rows[dup], cols[dup] = rows[source], cols[source]
+    val = rng.standard_normal(nnz)
+    host = sp.coo_matrix((val, (rows, cols)), shape=(m, m))
+    s = rm.Stream()
+    with s:
+        dev = coo_matrix((val, (rows, cols)), (m, m))
+
+    def run() -> tuple[rm.DeviceArray, rm.DeviceArray, rm.DeviceArray]:
+        with s:
+            c = dev.tocsr()
+        return c.data, c.indptr, c.indices
+
+    return Problem(run=run, reference=lambda: host.tocsr(), check=_csr_error, stream=s, tol=1e-12,
+                   bytes=float(nnz * (4 + 4 + 8) * 3), label=f"{m}x{m} nnz={nnz} f64", teardown=s.destroy)
