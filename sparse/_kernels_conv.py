@@ -133,6 +133,21 @@ def _sort_pairs_by_comparison(major, minor):  # pragma: no cover - numba
 
 
 @njit(nogil=True, cache=True)
+def chunk_slots(counts, ptr):  # pragma: no cover - numba
+    """The slots of a stable counting sort whose entries are split in chunks: ``counts[t, v]`` (the
+    entries of key v in chunk t) becomes the first slot of those entries (keys in order, then
+    chunks); ``ptr[v]`` the first slot of key v, ``ptr[-1]`` the entry count."""
+    start = 0
+    for v in range(counts.shape[1]):
+        ptr[v] = start
+        for t in range(counts.shape[0]):
+            c = counts[t, v]
+            counts[t, v] = start
+            start += c
+    ptr[counts.shape[1]] = start
+
+
+@njit(nogil=True, cache=True)
 def _sort_segment(key, order, lo, hi):  # pragma: no cover - numba
     """Stable sort of ``key[lo:hi]``, ``order[lo:hi]`` (any array: values too) alongside."""
     if hi - lo > INSERTION_SORT_MAX:
@@ -185,14 +200,7 @@ def sort_pairs(major, minor, with_perm, perm):  # pragma: no cover - numba
             for q in range(t * per, min(nnz, (t + 1) * per)):
                 counts[t, major[q]] += 1
         ptr = np.empty(keys + 1, np.int64)
-        start = 0
-        for v in range(keys):  # each chunk's first slot for each key: keys, then chunks, in order
-            ptr[v] = start
-            for t in range(SORT_CHUNKS):
-                c = counts[t, v]
-                counts[t, v] = start
-                start += c
-        ptr[keys] = start
+        chunk_slots(counts, ptr)
         b = minor.copy()
         for t in prange(SORT_CHUNKS):
             for q in range(t * per, min(nnz, (t + 1) * per)):

@@ -8,7 +8,7 @@ from numba import njit, prange
 
 from rocmath.kernel import kernel
 
-from ._kernels_conv import _sort_segment
+from ._kernels_conv import _sort_segment, chunk_slots
 
 #: The row count splits the entries in this many chunks, each with a count per row (the output
 #: of a stable sort is unique: it never depends on them).
@@ -45,14 +45,7 @@ def group_rows(row, col, val, ptr, grouped, g_col, g_val):  # pragma: no cover -
     for t in prange(CHUNKS):
         for q in range(t * per, min(nnz, (t + 1) * per)):
             counts[t, row[q]] += 1
-    start = 0
-    for i in range(m):  # each chunk's first slot in each row: rows, then chunks, in order
-        grouped[i] = start
-        for t in range(CHUNKS):
-            c = counts[t, i]
-            counts[t, i] = start
-            start += c
-    grouped[m] = start
+    chunk_slots(counts, grouped)
     for t in prange(CHUNKS):
         for q in range(t * per, min(nnz, (t + 1) * per)):
             i = row[q]
