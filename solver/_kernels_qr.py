@@ -3,9 +3,9 @@ and the auxiliaries larfg, larf, larft, larfb, lacgv.
 
 One engine does every factorization.  Each entry is copied into a contiguous scratch
 matrix ``M`` stored column-major (``w[c, i] = M[i, c]``: columns contiguous, so the loops
-vectorise) where an unblocked Householder QR (LAPACK's geqr2, with xLARFG's
-conventions) runs; the four factorizations differ only in how the entry maps onto
-``M``:
+vectorise) where an unblocked Householder QR (LAPACK's geqr2, with rocSOLVER's larfg
+conventions: see :func:`_larfg`) runs; the four factorizations differ only in how the
+entry maps onto ``M``:
 
 - QR: ``M = A``;
 - LQ: ``M = A^H``: LAPACK's gelq2 of A is geqr2 of A^H, conjugate-transposed back (the
@@ -25,7 +25,8 @@ Entries with ``min(m, n) <= SMALL`` (gels, factorizations) or ``max(m, n) <= SMA
 over the batch); larger ones call scipy's LAPACK (geqrf, gelqf, geqlf, gerqf,
 orgqr/ungqr, orglq/unglq, ormqr/unmqr, ormlq/unmlq: blocked, OpenBLAS-threaded) one
 entry after another through the function pointers of ``scipy.linalg.cython_lapack``.
-The path depends on sizes only.
+The path depends on sizes only.  (The large path keeps LAPACK's xLARFG conventions where
+they differ from rocSOLVER's: see :func:`_larfg`.)
 
 Scratch memory (the small kernels' matrices and scalars, LAPACK's work arrays, the
 staging of large gels entries) is carved out of the handle's workspace
@@ -122,17 +123,38 @@ def _hypot3(x, y, z):  # type: ignore[no-untyped-def]
 
 
 @_jit
+def _beta(ar, ai, xnorm):  # type: ignore[no-untyped-def]
+    # rocSOLVER's beta (rocauxiliary_larfg.hpp, run_set_taubeta): -norm when the real part of alpha
+    # is >= 0, so -0.0 counts as non-negative (LAPACK's SIGN would see its sign bit), +norm otherwise.
+    h = _hypot3(ar, ai, xnorm)
+    return -h if ar >= 0.0 else h
+
+
+@_jit
 def _larfg(w, j, r0, r1, safmin):  # type: ignore[no-untyped-def]
-    """LAPACK's xLARFG on alpha = w[j, r0], x = w[j, r0+1:r1]: alpha := beta (real), x := v;
-    returns tau.  tau = 0 (H = I) when x = 0 and alpha is real; tiny betas are rescaled."""
+    """xLARFG on alpha = w[j, r0], x = w[j, r0+1:r1]: alpha := beta (real), x := v; returns tau.
+
+    rocSOLVER's conventions (rocauxiliary_larfg.hpp, run_set_taubeta): tau = 0 (H = I, alpha and
+    x left as they are) unless ||x||^2 > 0 or im(alpha)^2 > 0 (in the working precision: an
+    underflowing im(alpha)^2 counts as 0; an infinite or NaN alpha with x = 0, a NaN x give
+    tau = 0 too); beta = -norm for re(alpha) >= 0 (-0.0 included), +norm otherwise.  The norm,
+    tau = (beta - alpha) / beta and v = x / (alpha - beta) are LAPACK's, and tiny betas are
+    rescaled as LAPACK does."""
     alpha = w[j, r0]
-    zero = alpha - alpha  # +0 (alpha * 0 is -0 for a negative alpha: LAPACK's tau = 0 is +0)
+    zero = w.dtype.type(0)  # +0 of the working type (alpha * 0 is -0 for a negative alpha, NaN for an infinite one)
     xnorm = _nrm2(w, j, r0 + 1, r1)
-    ar, ai = float(alpha.real), float(alpha.imag)
-    if xnorm == 0.0 and ai == 0.0:
+    # rocSOLVER: `if(norms[0] > 0)` (real), `if(norms[0].real() > 0 || m > 0)` with m = ai * ai (complex);
+    # anything else, NaN included, is tau = 0.  The square is taken in the working precision, as there.
+    # xnorm > 0 decides as ||x||^2 > 0 does: _nrm2 gives 0 when every square underflows, NaN for a NaN.
+    ai2 = alpha.imag * alpha.imag
+    if not (xnorm > 0.0 or ai2 > 0.0):
         return zero
-    beta = -math.copysign(_hypot3(ar, ai, xnorm), ar)
+    ar, ai = float(alpha.real), float(alpha.imag)
+    beta = _beta(ar, ai, xnorm)
     knt = 0
+    # Left as it is on purpose: rocSOLVER does not rescale (run_set_taubeta takes beta = sqrt(||x||^2 +
+    # |alpha|^2) and v = x / (alpha - beta) as they come); LAPACK's rescaling of a tiny beta keeps tau
+    # and v accurate where they would otherwise lose their low bits or overflow.
     if abs(beta) < safmin:
         rsafmn = 1.0 / safmin
         while True:  # beta may be inaccurate: scale x and alpha up (at most 20 times)
@@ -145,7 +167,7 @@ def _larfg(w, j, r0, r1, safmin):  # type: ignore[no-untyped-def]
                 break
         xnorm = _nrm2(w, j, r0 + 1, r1)
         ar, ai = float(alpha.real), float(alpha.imag)
-        beta = -math.copysign(_hypot3(ar, ai, xnorm), ar)
+        beta = _beta(ar, ai, xnorm)
     tau = (beta - alpha) / beta  # beta is real: (beta - re)/beta - i im/beta for complex alpha
     scal = (zero + 1) / (alpha - beta)
     for i in range(_U(r0 + 1), _U(r1)):
@@ -399,7 +421,7 @@ def gels_small(A, B, info, solve_n, safmin, ws, wper, nchunk):  # type: ignore[n
 
 @kernel(parallel=False)
 def larfg_one(alpha, x, tau, safmin):  # type: ignore[no-untyped-def]
-    """LAPACK's xLARFG: alpha[0] := beta, x := v, tau[0] := tau (x: the n - 1 elements)."""
+    """xLARFG (:func:`_larfg`): alpha[0] := beta, x := v, tau[0] := tau (x: the n - 1 elements)."""
     w = np.empty((1, x.shape[0] + 1), alpha.dtype)
     w[0, 0] = alpha[0]
     for i in range(x.shape[0]):
@@ -676,7 +698,8 @@ def lacgv(x: np.ndarray) -> None:
 
 
 def larfg(alpha: np.ndarray, x: np.ndarray | None, tau: np.ndarray) -> None:
-    """LAPACK's xLARFG on the device scalars alpha, tau and the vector x ((1, n - 1) or None)."""
+    """xLARFG with rocSOLVER's conventions (:func:`_larfg`) on the device scalars alpha, tau and the
+    vector x ((1, n - 1) or None)."""
     xs = np.zeros(0, alpha.dtype) if x is None else x[0]
     work = np.ascontiguousarray(xs)
     larfg_one(alpha, work, tau, _safmin(alpha.dtype))

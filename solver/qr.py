@@ -8,7 +8,14 @@ rocSOLVER's prototypes call ``ipiv`` (``strideP`` apart in both batched flavours
 
 Semantics are LAPACK's: ``H(i) = I - tau_i v_i v_i^H`` with ``v_i``'s unit entry
 implicit; beta (the diagonal of R, L) is real; tau = 0 (H = I) for a column already
-zero below its diagonal.  The blocked routines (geqrf...) and their unblocked twins
+zero below its diagonal with a real diagonal entry.  Where rocSOLVER's larfg
+(rocauxiliary_larfg.hpp, run_set_taubeta) differs from LAPACK's xLARFG, larfg and the
+factorizations of entries with ``min(m, n) <= 64`` (gels included) follow rocSOLVER:
+beta = -norm when re(alpha) >= 0, so alpha = -0.0 gives beta <= 0 (LAPACK: >= 0); tau
+= 0 with alpha and x left as they are unless ``||x||^2 > 0`` or ``im(alpha)^2 > 0`` in
+the working precision (so also for an infinite or NaN alpha with x = 0, a complex
+alpha whose imaginary part squares to 0, a NaN in x).  Larger entries run LAPACK
+and keep its conventions.  The blocked routines (geqrf...) and their unblocked twins
 (geqr2...) give the same results here.  gels follows rocSOLVER: ``info`` is the first
 exact zero on the diagonal of R (L); that entry's B is left as it was unless the
 solve had already applied Q^H (m >= n, not transposed) or Q (m < n, transposed), as
@@ -355,7 +362,8 @@ def _larfg(c: SolverCall) -> None:
 LARFG = SolverRoutine("larfg", ("n", "alpha", "x", "incx", "tau"), {}, _larfg, check=_check_larfg,
                       pointers=("alpha", "x", "tau"),
                       summary="Householder reflector H = I - tau [1; v] [1; v]^H of order n with H^H [alpha; x] = "
-                              "[beta; 0]: beta (real) over alpha, v over x, tau (0 when x = 0 and alpha is real).")
+                              "[beta; 0]: beta (real, -norm for re(alpha) >= 0) over alpha, v over x, tau (0, alpha "
+                              "and x left as they are, unless ||x||^2 > 0 or im(alpha)^2 > 0).")
 
 
 def _check_larf(c: SolverCall) -> _Dims:
