@@ -6,7 +6,8 @@ precision, so each public name is one visible line::
 
     scsrmv = bind(CSRMV, S)
 
-Every public function checks the handle first, then runs the routine's body: its
+Every public function checks the handle first (after :attr:`Routine.before_handle`'s checks for the
+few routines rocSPARSE checks something else first), then runs the routine's body: its
 argument checks in rocSPARSE's order (the :class:`Call` helpers raise the status
 exceptions naming the argument and its 1-based position), its quick returns, its
 buffer sizing and its launch.  Kernels never check anything.
@@ -29,7 +30,13 @@ from rocmath.precision import Precision
 from rocmath.stream import Task
 
 from ._handle import SparseHandle, check_handle
-from ._types import SparseInvalidPointerError, SparseInvalidSizeError, SparseInvalidValueError, as_enum
+from ._types import (
+    SparseInvalidHandleError,
+    SparseInvalidPointerError,
+    SparseInvalidSizeError,
+    SparseInvalidValueError,
+    as_enum,
+)
 
 __all__ = ["Call", "Routine", "bind", "is_null", "pointer_of"]
 
@@ -67,6 +74,10 @@ class Routine:
     #: Calls of one launch decided by their arguments alone (products) may be replayed
     #: (:mod:`rocmath.plans`); a call of several launches never is.
     replay: bool = False
+    #: The checks rocSPARSE makes before its handle check (csrgemm_buffer_size's and csrgemm_nnz's of
+    #: info_C), run when the handle is invalid so that their statuses come first; the body runs them
+    #: itself otherwise (after ROCSPARSE_LAYER's trace, which rocSPARSE also writes first).
+    before_handle: Callable[[Call], Any] | None = None
 
 
 class Call(Arguments):
@@ -209,7 +220,12 @@ def bind(routine: Routine, precision: Precision | None, *, prefix: str | None = 
                 plan.run(args)
                 return None
         values = bind_arguments(fname, names, args, kwargs)
-        handle = check_handle(values["handle"])
+        try:
+            handle = check_handle(values["handle"])
+        except SparseInvalidHandleError:
+            if routine.before_handle is not None:
+                routine.before_handle(Call(fname, precision, names, values))
+            raise
         if handle.layer_mode:  # ROCSPARSE_LAYER: trace, bench and profile (after the handle check, as rocSPARSE)
             from ._log import logged_call
 

@@ -10,7 +10,10 @@ matrix type, storage mode) and a ``mat_info`` (its spmv analysis).
 
 The ``<format>_get`` getters and ``<format>_set_pointers`` setters are one line each over
 :data:`LAYOUTS`, the table of which descriptor fields each format returns and which arrays
-it takes (their required lengths as rocSPARSE checks them).  As rocSPARSE: a BSR
+it takes (their required lengths as rocSPARSE checks them).  As rocSPARSE's, a getter does not
+check the descriptor's format: on a descriptor of another format it returns the fields it names,
+those that format leaves unset as rocSPARSE's zero-initialized descriptor holds them (null arrays,
+0 widths and block dimension, block direction row).  As rocSPARSE: a BSR
 descriptor counts rows, columns and nonzeros in blocks, an ELL descriptor's ``nnz`` is
 ``rows * ell_width``, a blocked-ELL descriptor's ``rows``, ``cols`` and ``ell_cols`` count
 scalars (``ell_cols / ell_block_dim`` blocks per block row) and its ``nnz`` is 0.
@@ -68,7 +71,8 @@ class SpMatDescr(Versioned):
     index arrays of ``nnz`` entries; COO (AoS) keeps its interleaved (row, column) pairs in
     ``ind_data``.  ELL and blocked ELL keep their column indices in ``col_data`` (``ell_width``,
     ``ell_cols`` their widths); BSR its row pointer and block columns in ``row_data`` and
-    ``col_data``.  ``block_dim`` and ``block_dir`` describe BSR and blocked-ELL blocks.
+    ``col_data``.  ``block_dim`` and ``block_dir`` describe BSR and blocked-ELL blocks.  Fields a
+    format does not set keep rocSPARSE's zero defaults (what another format's getter returns).
     """
 
     format: Format
@@ -89,7 +93,7 @@ class SpMatDescr(Versioned):
     ind_data: Any = None
     ell_width: int = 0
     ell_cols: int = 0
-    block_dim: int = 1
+    block_dim: int = 0
     block_dir: Direction = Direction.row
 
     def versioned_parts(self) -> tuple[Versioned, ...]:
@@ -417,6 +421,8 @@ LAYOUTS: dict[Format, Layout] = {
 
 
 def _check_format(d: SpMatDescr, fmt: Format) -> None:
+    """The setters' format check: rocmath's own (rocSPARSE's setters take a descriptor of any format), so that
+    a format's kernels never get another format's arrays."""
     if d.format is not fmt:
         raise SparseInvalidValueError(f"a {d.format.name} descriptor, expected {fmt.name}", arg="descr", index=1)
 
@@ -426,13 +432,14 @@ def _getter(fmt: Format) -> Callable[[SpMatDescr], tuple[Any, ...]]:
     fields = LAYOUTS[fmt].fields
 
     def get(descr: SpMatDescr) -> tuple[Any, ...]:
+        # rocsparse_auxiliary.cpp's getters check the pointers and the init flag, never the format.
         d = check_spmat(descr)
-        _check_format(d, fmt)
         return tuple(getattr(d, f) for f in fields)
 
     get.__name__ = get.__qualname__ = f"{fmt.name}_get"
     get.__doc__ = (f"``rocsparse_{fmt.name}_get``: ``({', '.join(fields)})`` (rocSPARSE's out-parameters).\n\n"
-                   "A descriptor of another format is invalid_value.")
+                   "As rocSPARSE, a descriptor of another format is not an error: its fields of these names are "
+                   "returned (None, 0 or Direction.row where that format sets none).")
     return get
 
 
@@ -457,7 +464,8 @@ def _setter(fmt: Format) -> Callable[..., None]:
     set_pointers.__name__ = set_pointers.__qualname__ = f"{fmt.name}_set_pointers"
     set_pointers.__signature__ = signature  # type: ignore[attr-defined]
     set_pointers.__doc__ = (f"``rocsparse_{fmt.name}_set_pointers(descr, {', '.join(a[0] for a in arrays)})``: "
-                            "the descriptor's new arrays (null where a length is positive: invalid_pointer).")
+                            "the descriptor's new arrays (null where a length is positive: invalid_pointer; a "
+                            "descriptor of another format: invalid_value, a check rocSPARSE does not make).")
     return set_pointers
 
 

@@ -5,8 +5,11 @@ the product does (``mul`` when alpha is non-null and ``k``, ``nnz_A``, ``nnz_B``
 ``add`` when beta is non-null and ``nnz_D`` is non-zero) and returns the temp_buffer bytes;
 ``csrgemm_nnz`` fills C's row pointer and returns ``nnz_C``; ``csrgemm`` fills C's sorted
 columns and values.  Only ``operation_none`` and general matrices are implemented, as in
-rocSPARSE.  A null alpha is None (host mode) or a 0 pointer; alpha and beta both null is
-invalid_pointer.  csrgeam: ``csrgeam_nnz`` then ``csrgeam`` (sorted general matrices).
+rocSPARSE.  As rocSPARSE's, ``csrgemm_buffer_size`` and ``csrgemm_nnz`` check ``info_C`` before
+the handle (``csrgemm_buffer_size`` records its case there even when the handle then fails);
+``csrgemm`` checks the handle, the operations and sizes first.  A null alpha is None (host mode)
+or a 0 pointer; alpha and beta both null is invalid_pointer.  csrgeam: ``csrgeam_nnz`` then
+``csrgeam`` (sorted general matrices).
 
 Index arrays are rocsparse_int (int32) for raw pointers, or the DeviceArrays' own type.  In
 host pointer mode the nnz stages block and return ``nnz_C``; in device pointer mode they write
@@ -21,6 +24,7 @@ from typing import Any
 import numpy as np
 
 import rocmath
+from rocmath.handle import PointerMode
 from rocmath.kernel import pool_threads
 from rocmath.launch import Buffer
 from rocmath.precision import C, D, S, Z
@@ -29,7 +33,7 @@ from . import _kernels as k
 from . import _kernels_extra as kx
 from ._api import Call, Routine, bind, is_null
 from ._conversion2 import _span
-from ._handle import MatDescr, check_descr, check_info
+from ._handle import MatDescr, MatInfo, check_descr, check_info
 from ._types import (
     MatrixType,
     Operation,
@@ -73,8 +77,10 @@ def _null(c: Call, name: str) -> bool:
 
 
 def _null_scalar(c: Call, name: str) -> bool:
-    """A null alpha or beta: None in host pointer mode (a 0 there is the value zero), a null pointer in device mode."""
-    return c[name] is None if c.host_mode else is_null(c[name])
+    """A null alpha or beta: None in host pointer mode (a 0 there is the value zero), a null pointer in device mode
+    (a destroyed handle's mode still counts; without a handle, host mode's rule)."""
+    host = getattr(c.handle, "pointer_mode", PointerMode.host) is PointerMode.host
+    return c[name] is None if host else is_null(c[name])
 
 
 def _row_blocks(c: Call, row_ptr: Buffer, base: int, m: int, n: int, itemsize: int) -> rocmath.DeviceArray:
@@ -174,6 +180,8 @@ def _nnz_c(c: Call, m: int, itype: np.dtype[Any]) -> int:
 
 
 def _gemm_info(c: Call) -> CsrgemmInfo:
+    """info_C and what csrgemm_buffer_size recorded there (invalid_pointer without either): csrgemm_nnz's
+    first checks, before the handle's (rocsparse_csrgemm_nnz.cpp), and csrgemm's after its sizes."""
     info = check_info(c["info_C"], "info_C", c.index("info_C"))
     if not isinstance(info.csrgemm, CsrgemmInfo):
         raise SparseInvalidPointerError("csrgemm_buffer_size was not called with this info", arg="info_C",
@@ -260,14 +268,22 @@ def _check_gemm(c: Call, stage: str, mul: bool, add: bool) -> bool:
     return not (mul or add)
 
 
-def _csrgemm_buffer_size(c: Call) -> int:
+def _gemm_case(c: Call) -> MatInfo:
+    """csrgemm_buffer_size's first steps (rocsparse_csrgemm_buffer_size.cpp), before even the handle check:
+    info_C (invalid_pointer when null), then the case it records there (a failed call leaves it)."""
     info = check_info(c["info_C"], "info_C", c.index("info_C"))
     nnz = {name: c.values[name] for name in ("k", "nnz_A", "nnz_B", "nnz_D")}
-    alpha_null, beta_null = _null_scalar(c, "alpha"), _null_scalar(c, "beta")
-    mul = not alpha_null and all(isinstance(nnz[x], (int, np.integer)) and nnz[x] != 0 for x in ("k", "nnz_A", "nnz_B"))
-    add = not beta_null and isinstance(nnz["nnz_D"], (int, np.integer)) and nnz["nnz_D"] != 0
-    # As rocSPARSE, info_C records the case before the checks (a failed call leaves it there).
+    mul = not _null_scalar(c, "alpha") and all(isinstance(nnz[x], (int, np.integer)) and nnz[x] != 0
+                                                 for x in ("k", "nnz_A", "nnz_B"))
+    add = not _null_scalar(c, "beta") and isinstance(nnz["nnz_D"], (int, np.integer)) and nnz["nnz_D"] != 0
     info.csrgemm = CsrgemmInfo(mul, add, 0)
+    return info
+
+
+def _csrgemm_buffer_size(c: Call) -> int:
+    info = _gemm_case(c)
+    mul, add = info.csrgemm.mul, info.csrgemm.add
+    alpha_null, beta_null = _null_scalar(c, "alpha"), _null_scalar(c, "beta")
     quick = _check_gemm(c, "buffer_size", mul, add)
     if alpha_null and beta_null:  # after the operation and size checks
         raise SparseInvalidPointerError("alpha and beta are both null", arg="alpha", index=c.index("alpha"))
@@ -282,7 +298,8 @@ _GEMM_BS_PARAMS = ("trans_A", "trans_B", "m", "n", "k", "alpha", "descr_A", "nnz
                    "descr_B", "nnz_B", "csr_row_ptr_B", "csr_col_ind_B", "beta", "descr_D", "nnz_D", "csr_row_ptr_D",
                    "csr_col_ind_D", "info_C")
 CSRGEMM_BUFFER_SIZE = Routine("csrgemm_buffer_size", _GEMM_BS_PARAMS, _csrgemm_buffer_size,
-                              "Bytes of temp_buffer csrgemm needs (returned); records mul/add in info_C.")
+                              "Bytes of temp_buffer csrgemm needs (returned); records mul/add in info_C (info_C is "
+                              "checked and written before the handle, as rocSPARSE).", before_handle=_gemm_case)
 
 scsrgemm_buffer_size = bind(CSRGEMM_BUFFER_SIZE, S)
 dcsrgemm_buffer_size = bind(CSRGEMM_BUFFER_SIZE, D)
@@ -330,7 +347,8 @@ _GEMM_NNZ_PARAMS = ("trans_A", "trans_B", "m", "n", "k", "descr_A", "nnz_A", "cs
                     "csr_col_ind_D", "descr_C", "csr_row_ptr_C", "nnz_C", "info_C", "temp_buffer")
 csrgemm_nnz = bind(Routine("csrgemm_nnz", _GEMM_NNZ_PARAMS, _csrgemm_nnz,
                            "C's row pointer; returns nnz_C in host pointer mode (nnz_C: None or ignored), writes "
-                           "it to the nnz_C device pointer in device pointer mode."), None)
+                           "it to the nnz_C device pointer in device pointer mode (info_C is checked before the "
+                           "handle, as rocSPARSE).", before_handle=_gemm_info), None)
 
 
 def _csrgemm(c: Call) -> None:

@@ -29,12 +29,17 @@ coo_segmented, which asks for block-reduction space) and every COO (AoS), ELL, B
 product.
 ``stage=preprocess`` analyses a CSR matrix for spmv's default, csr_adaptive and csr_lrb
 algorithms (a row partition balanced by nonzeros, kept in the descriptor, as csrmv_analysis); it
-has nothing to do for COO spmm, as rocSPARSE's.  ``stage=compute`` runs the product.  Check order as
-rocSPARSE: handle, trans, alpha, the descriptors, beta, compute_type (spmm: it must be C's type),
-alg, stage; then the value types (not_implemented unless a combination of :data:`SPMV_TYPES` /
-:data:`SPMM_TYPES`) and the algorithm for the format (invalid_value); spmm then checks the matrix
-type, a COO matrix's storage mode and the sizes of op(A), op(B) and C (invalid_size, naming
-mat_C).  CSC matrices run as the CSR matrix of their transpose.
+has nothing to do for COO spmm, as rocSPARSE's.  ``stage=compute`` runs the product.  The size is
+returned by every stage; ``buffer_size`` may also be a 1-element host array that receives it.
+Omitted, it stands for a valid pointer (hipSPARSE passes one to a local); None is rocSPARSE's null
+pointer, so that ``buffer_size=None`` with a null ``temp_buffer`` is invalid_pointer naming
+buffer_size at every stage, and spmm's buffer_size stage wants a non-null buffer_size, as
+rocSPARSE.  Check order as rocSPARSE: handle, trans, alpha, the descriptors, beta, compute_type
+(spmm: it must be C's type), alg, stage, buffer_size and temp_buffer; then the value types
+(not_implemented unless a combination of :data:`SPMV_TYPES` / :data:`SPMM_TYPES`) and the algorithm
+for the format (invalid_value); spmm then checks the matrix type, a COO matrix's storage mode and
+the sizes of op(A), op(B) and C (invalid_size, naming mat_C).  CSC matrices run as the CSR matrix
+of their transpose.
 
 Precisions are rocSPARSE's: uniform f32/f64 real or complex; int8 matrix and vectors into an int32
 or float y (compute type y's); spmv also a real or single precision matrix with vectors of a wider
@@ -256,6 +261,27 @@ def _buffer(data: Any, dtype: np.dtype[Any], length: int, name: str) -> Buffer:
     return Buffer(ptr if length else 0, np.dtype(dtype), (length,), name=name, owner=data)
 
 
+class _SizeOnly:
+    """spmv's and spmm's ``buffer_size`` when the caller gives none: the size is only returned, as if rocSPARSE
+    got a pointer to a local (what hipSPARSE passes); an explicit None is its null pointer."""
+
+    def __repr__(self) -> str:
+        return "SIZE_ONLY"
+
+
+#: The default ``buffer_size`` of :func:`spmv` and :func:`spmm`.
+SIZE_ONLY: Any = _SizeOnly()
+
+
+def _buffer_pointers(c: Call, stage_is_buffer_size: bool) -> None:
+    """rocsparse_spmv.cpp / rocsparse_spmm.cpp after the stage: buffer_size and temp_buffer both null is
+    invalid_pointer (naming buffer_size) at every stage; spmm's buffer_size stage also wants buffer_size
+    (``stage_is_buffer_size``)."""
+    if is_null(c["buffer_size"]) and (stage_is_buffer_size or is_null(c["temp_buffer"])):
+        raise c.invalid_pointer("buffer_size", "null buffer_size" + ("" if stage_is_buffer_size else
+                                                                     " with a null temp_buffer"))
+
+
 def _temp(c: Call, need: int, dtype: np.dtype[Any], shape: tuple[int, ...]) -> Buffer:
     if need and is_null(c["temp_buffer"]):
         raise SparseInvalidPointerError(f"temp_buffer is null, the call needs {need} bytes", arg="temp_buffer",
@@ -269,7 +295,7 @@ _SPMV_NAMES = ("handle", "trans", "alpha", "mat", "x", "beta", "y", "compute_typ
 
 @_layered(replay=True)
 def spmv(handle: Any, trans: Any, alpha: Any, mat: SpMatDescr, x: Any, beta: Any, y: Any, compute_type: Any,
-         alg: Any, stage: Any, buffer_size: Any = None, temp_buffer: Any = None) -> int:
+         alg: Any, stage: Any, buffer_size: Any = SIZE_ONLY, temp_buffer: Any = None) -> int:
     """``rocsparse_spmv``: ``y := alpha op(A) x + beta y`` for a CSR, CSC, COO, COO (AoS), ELL or BSR descriptor.
 
     Parameters
@@ -277,7 +303,9 @@ def spmv(handle: Any, trans: Any, alpha: Any, mat: SpMatDescr, x: Any, beta: Any
     handle, trans, alpha, mat, x, beta, y, compute_type, alg, stage
         As rocSPARSE (x and y dense vector descriptors; alpha and beta by pointer mode).
     buffer_size
-        Optional 1-element host integer array that receives the size (rocSPARSE's out-parameter).
+        Optional 1-element host integer array that receives the size (rocSPARSE's out-parameter);
+        omitted, the size is only returned; None is a null pointer: with a null temp_buffer,
+        invalid_pointer (at every stage, as rocSPARSE).
     temp_buffer
         Device memory of at least the size the buffer_size stage reported (None when 0).
 
@@ -298,6 +326,7 @@ def spmv(handle: Any, trans: Any, alpha: Any, mat: SpMatDescr, x: Any, beta: Any
     c.enum("compute_type", Datatype)
     algo = c.enum("alg", SpMVAlg)
     stg = c.enum("stage", SpMVStage)
+    _buffer_pointers(c, False)
     _index_types(c, A, "mat")
     c.precision = _values(c, SPMV_TYPES, A, X, Y)
     if A.format not in _SPMV_ALGS:
@@ -363,7 +392,7 @@ _SPMM_NAMES = ("handle", "trans_A", "trans_B", "alpha", "mat_A", "mat_B", "beta"
 
 @_layered(replay=True)
 def spmm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, mat_A: SpMatDescr, mat_B: Any, beta: Any, mat_C: Any,
-         compute_type: Any, alg: Any, stage: Any, buffer_size: Any = None, temp_buffer: Any = None) -> int:
+         compute_type: Any, alg: Any, stage: Any, buffer_size: Any = SIZE_ONLY, temp_buffer: Any = None) -> int:
     """``rocsparse_spmm``: ``C := alpha op(A) op(B) + beta C`` for a CSR, CSC, COO, BSR or blocked-ELL matrix A
     and dense B, C.
 
@@ -374,7 +403,9 @@ def spmm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, mat_A: SpMatDescr,
         alpha and beta by pointer mode, compute_type C's type.  A COO matrix takes alg default,
         coo_segmented, coo_atomic or coo_segmented_atomic and must be sorted by row (see the module).
     buffer_size
-        Optional 1-element host integer array that receives the size (rocSPARSE's out-parameter).
+        Optional 1-element host integer array that receives the size (rocSPARSE's out-parameter);
+        omitted, the size is only returned; None is a null pointer: invalid_pointer at the
+        buffer_size stage, and at the others with a null temp_buffer (as rocSPARSE).
     temp_buffer
         Device memory of at least the size the buffer_size stage reported (None when 0); the compute
         stage of a COO matrix keeps its row pointer there.
@@ -401,6 +432,7 @@ def spmm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, mat_A: SpMatDescr,
                                         arg="compute_type", index=c.index("compute_type"))
     algo = c.enum("alg", SpMMAlg)
     stg = c.enum("stage", SpMMStage)
+    _buffer_pointers(c, stg is SpMMStage.buffer_size)
     _index_types(c, A, "mat_A")
     c.precision = _values(c, SPMM_TYPES, A, B, Cd)
     if A.format not in _SPMM_ALGS:

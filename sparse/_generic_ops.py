@@ -18,8 +18,8 @@ Conventions beyond :mod:`rocmath.sparse`'s:
   non-square triangular matrix, a dense vector shorter than the matrix), and dense_to_sparse's
   nonzeros against those its analysis counted;
 - a triangular solve (spsv, spsm) runs on the level schedule of :mod:`._solve`'s csrsv analysis,
-  kept in the sparse descriptor's ``mat_info`` with a 0-based int64 copy of op(T)'s structure (a
-  zero pivot there is what ``csrsv_zero_pivot`` reports for ``(mat.descr, mat.info)``); the
+  kept in the sparse descriptor's ``mat_info`` with a 0-based int64 copy of op(T)'s structure (its
+  zero pivot is that info's one, which ``csrsv_zero_pivot`` reports for ``(mat.descr, mat.info)``); the
   preprocess stage analyses unless the descriptor holds an analysis of the same triangle and
   operation; a COO matrix's row pointer is built in temp_buffer (rocSPARSE's coosv layout) for the
   analysis, and a transposed solve gathers the values into temp_buffer at each compute stage;
@@ -53,7 +53,7 @@ from ._handle import check_general_sorted, check_handle
 from ._level1 import DOT_CHUNK, DOT_CHUNKS, _axpyi, _doti, _gthr, _roti, _sctr, _zero
 from ._level2 import scale_y
 from ._level3 import dense_view
-from ._solve import CsrsvInfo, _csrsv_info, _round256, _set, analyse_triangle, analysis_of
+from ._solve import CsrsvInfo, _csrsv_info, _round256, _set, analyse_triangle, analysis_of, zero_pivot_slot
 from ._types import (
     Datatype,
     DenseToSparseAlg,
@@ -834,12 +834,12 @@ def _coo_rows(A: SpMatDescr) -> Buffer:
 
 def _analyse(c: Call, A: SpMatDescr, op: Operation, ptr: Buffer, ind: Buffer) -> None:
     """The preprocess stage: the level schedule of op(T) for the triangle T of A's fill mode, kept in A's
-    mat_info beside csrsv's analyses (the zero pivot is csrsv's), unless A already holds one."""
+    mat_info beside csrsv's analyses (the zero pivot is the info's, as rocSPARSE's spsv and spsm run csrsv's
+    and csrsm's analyses on it), unless A already holds one."""
     state = _csrsv_info(A.info)
     key = (op is not Operation.none, A.descr.fill_mode)
     if A.analysed and key in state.generic:
         return
-    assert state.zero_pivot is not None
     # checking mode: the caller's indices (a COO matrix's row pointer, built by binary searches, is in range)
     if A.format is Format.coo:
         check_coo(c, _coo_rows(A), ind, int(A.idx_base), A.rows, A.cols, A.nnz)
@@ -847,7 +847,7 @@ def _analyse(c: Call, A: SpMatDescr, op: Operation, ptr: Buffer, ind: Buffer) ->
         check_csr(c, ptr, ind, int(A.idx_base), A.nnz, A.cols)
     state.generic[key] = analyse_triangle(c, ptr, ind, A.rows, A.nnz, int(A.idx_base),
                                           A.descr.fill_mode is FillMode.upper, op is not Operation.none,
-                                          A.descr.diag_type is DiagType.unit, state.zero_pivot, int64=True)
+                                          A.descr.diag_type is DiagType.unit, zero_pivot_slot(A.info), int64=True)
     A.analysed = True
 
 
@@ -858,10 +858,11 @@ def _solve(c: Call, name: str, A: SpMatDescr, op: Operation, B: Buffer, conj_b: 
     m, nnz = A.rows, A.nnz
     a = analysis_of(c, state.generic if state is not None else None, (transposed, A.descr.fill_mode), m, nnz, name,
                     f"the preprocess stage was not run for this fill mode and {op.name}")
-    assert state is not None and state.zero_pivot is not None and a.t_ptr is not None and a.t_ind is not None
+    assert a.t_ptr is not None and a.t_ind is not None
+    pivot = zero_pivot_slot(A.info)
     unit = A.descr.diag_type is DiagType.unit
     if unit:
-        c.launch(_set, state.zero_pivot, ks.NO_PIVOT, bytes=8.0)
+        c.launch(_set, pivot, ks.NO_PIVOT, bytes=8.0)
     dtype = c.dtype
     val = _buffer(A.val_data, dtype, nnz, "val")
     if transposed:
@@ -874,7 +875,7 @@ def _solve(c: Call, name: str, A: SpMatDescr, op: Operation, B: Buffer, conj_b: 
         val = tval
     nrhs = X.shape[1]
     c.launch(kg.trsm_levels, c.scalar("alpha"), conj_b, val, a.t_ptr, a.t_ind[:nnz], a.upper, unit, a.split, a.diag,
-             a.level_ptr, a.row_map, a.nlevels, B, X, state.zero_pivot, a.pivot_base,
+             a.level_ptr, a.row_map, a.nlevels, B, X, pivot, a.pivot_base,
              flops=float(nnz * nrhs) * (8.0 if dtype.kind == "c" else 2.0),
              bytes=float(nnz * (dtype.itemsize + 8) + m * nrhs * 3 * dtype.itemsize))
 

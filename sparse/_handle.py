@@ -251,8 +251,16 @@ class MatInfo(Versioned):
     csrgemm
         What ``csrgemm_buffer_size`` recorded (:class:`rocmath.sparse._extra.CsrgemmInfo`) or None.
     precond
-        The analyses, pivots, singular tolerance and numeric boost of the preconditioners and of
-        csrsm / bsrsv (:class:`rocmath.sparse._precond.PrecondInfo`), or None.
+        The analyses, singular tolerance and numeric boost of the preconditioners and of csrsm /
+        bsrsv (:class:`rocmath.sparse._precond.PrecondInfo`), or None.
+    zero_pivot
+        The info's one zero pivot (a 1-element int64 device array, ``NO_PIVOT`` for none), as
+        rocSPARSE's ``mat_info`` has one for all its routines: created by the first analysis of
+        csrsv, csrsm, bsrsv, csrilu0, csric0, bsrilu0 or the generic spsv / spsm, reset and set by
+        every analysis that runs, lowered by their solves and factorizations (reset first by a
+        unit-diagonal solve), kept by ``*_clear``; None before any analysis.
+    singular_pivot
+        csrilu0's and csric0's singular pivot (their analyses set it to the zero pivot), or None.
     """
 
     csrmv: Any = None
@@ -260,6 +268,8 @@ class MatInfo(Versioned):
     csrsv: Any = None
     csrgemm: Any = None
     precond: Any = None
+    zero_pivot: Any = None
+    singular_pivot: Any = None
     destroyed: bool = field(default=False, repr=False, compare=False)
 
 
@@ -276,7 +286,7 @@ def create_mat_info() -> MatInfo:
 def destroy_mat_info(info: MatInfo) -> None:
     """``rocsparse_destroy_mat_info``: frees every analysis it holds."""
     i = check_info(info)
-    i.csrmv = i.bsrmv = i.csrsv = i.csrgemm = i.precond = None
+    i.csrmv = i.bsrmv = i.csrsv = i.csrgemm = i.precond = i.zero_pivot = i.singular_pivot = None
     i.destroyed = True
 
 
@@ -297,7 +307,7 @@ def copy_mat_info(dest: MatInfo, src: MatInfo) -> None:
     s = check_info(src, "src", 2)
     if d is s:
         raise SparseInvalidPointerError("source and destination are the same mat_info", arg="src", index=2)
-    for f in ("csrmv", "bsrmv", "csrsv", "csrgemm", "precond"):
+    for f in ("csrmv", "bsrmv", "csrsv", "csrgemm", "precond", "zero_pivot", "singular_pivot"):
         setattr(d, f, _merged(getattr(d, f), getattr(s, f)))
 
 

@@ -25,9 +25,15 @@ in rocSPARSE's stages and check order.
 - csrcolor: rocSPARSE's Jones-Plassmann-Luby colouring (its hash, its rounds), so the colours are
   rocSPARSE's; ``m == 0 || nnz == 0`` returns at once without writing anything (as rocSPARSE).
 
-Analyses and pivots live in the ``mat_info`` (separately per routine: each routine's zero pivot is
-its own, where rocSPARSE keeps a single one per info); the singular tolerance and the numeric
-boost are shared by the routines using them, as in rocSPARSE.
+Analyses live in the ``mat_info``, per routine.  The zero pivot is the info's one
+(``MatInfo.zero_pivot``, shared with csrsv and spsv / spsm), as rocSPARSE's ``mat_info`` has one:
+every analysis that runs (not one the reuse policy skips) resets it and records its structural
+pivot, solves and factorizations lower it, a unit-diagonal solve resets it first, and ``*_clear``
+keeps it.  csrsm_zero_pivot and bsrsv_zero_pivot report it once any analysis made it;
+csrilu0_zero_pivot, csric0_zero_pivot and bsrilu0_zero_pivot (and the singular-pivot queries)
+only while the routine's own analysis is in the info (-1 otherwise), whichever routine wrote the
+pivot last.  The singular pivot (csrilu0, csric0: set to the zero pivot by their analyses), the
+singular tolerance and the numeric boost are shared as well.
 """
 
 from __future__ import annotations
@@ -57,8 +63,10 @@ from ._solve import (
     pivot_query,
     read_pivot,
     report_position,
+    singular_pivot_slot,
     triangle_buffer_size,
     zero_pivot_answer,
+    zero_pivot_slot,
 )
 from ._types import (
     AnalysisPolicy,
@@ -119,12 +127,11 @@ class Boost:
 
 @dataclass
 class PrecondInfo:
-    """The analyses (by routine, transposed, fill mode), pivots (by routine), singular tolerance and
-    numeric boost of this module's routines, kept in a ``mat_info``."""
+    """The analyses (by routine, transposed, fill mode), singular tolerance and numeric boost of this
+    module's routines, kept in a ``mat_info`` (their pivots are the info's own: ``MatInfo.zero_pivot`` and
+    ``MatInfo.singular_pivot``)."""
 
     analyses: dict[tuple[str, bool, FillMode], TriangleAnalysis] = field(default_factory=dict)
-    zero_pivots: dict[str, rocmath.DeviceArray] = field(default_factory=dict)
-    singular_pivots: dict[str, rocmath.DeviceArray] = field(default_factory=dict)
     # As rocSPARSE's copy_mat_info: the boost setting is always copied, the tolerance never.
     singular_tol: float = field(default=0.0, metadata={"copy": "never"})
     boost: Boost | None = field(default=None, metadata={"copy": "always"})
@@ -140,13 +147,6 @@ def _state(info: MatInfo) -> PrecondInfo:
 def _state_of(info: MatInfo) -> PrecondInfo | None:
     """``info``'s state of these routines, None before any of them used it."""
     return info.precond if isinstance(info.precond, PrecondInfo) else None
-
-
-def _pivot(st: PrecondInfo, kind: str, singular: bool = False) -> rocmath.DeviceArray:
-    table = st.singular_pivots if singular else st.zero_pivots
-    if kind not in table:
-        table[kind] = rocmath.empty(1, np.int64)
-    return table[kind]
 
 
 # --- shared checks --------------------------------------------------------------------------------
@@ -203,9 +203,10 @@ def _analyse(c: Call, lay: _Layout, m: int, nnz: int, descr: MatDescr, kind: str
              policy: AnalysisPolicy) -> bool:
     """Level-schedule the triangle ``kind``'s solves use (the factorizations: the lower one's rows; csrsm and
     bsrsv: descr's fill mode, of the transposed structure when ``transposed``) into info, unless the policy
-    reuses an analysis there (False returned); the first missing diagonal (unless the diagonal is unit) goes
-    to ``kind``'s zero pivot, index base included."""
-    st = _state(check_info(c["info"], "info", c.index("info")))
+    reuses an analysis there (False returned); the info's zero pivot is reset to the first missing diagonal
+    (unless the diagonal is unit), index base included."""
+    info = check_info(c["info"], "info", c.index("info"))
+    st = _state(info)
     fill = FillMode.lower if kind in _FACTORIZATIONS else descr.fill_mode
     key = (kind, transposed, fill)
     if policy is AnalysisPolicy.reuse and key in st.analyses:
@@ -214,7 +215,7 @@ def _analyse(c: Call, lay: _Layout, m: int, nnz: int, descr: MatDescr, kind: str
     row_ptr, col_ind = c.array(lay.row_ptr, m + 1, itype), c.array(lay.col_ind, nnz, itype)
     check_csr(c, row_ptr, col_ind, int(descr.base), nnz, m)  # checking mode (BSR: block rows and columns)
     st.analyses[key] = analyse_triangle(c, row_ptr, col_ind, m, nnz, int(descr.base), fill is FillMode.upper,
-                                        transposed, descr.diag_type is DiagType.unit, _pivot(st, kind))
+                                        transposed, descr.diag_type is DiagType.unit, zero_pivot_slot(info))
     return True
 
 
@@ -228,18 +229,26 @@ def _analysis_of(c: Call, st: PrecondInfo | None, key: tuple[str, bool, FillMode
 # --- pivots, tolerance, boost, clear --------------------------------------------------------------
 
 
+def _own_analysis(info: MatInfo, kind: str) -> bool:
+    """Whether ``info`` holds the factorization ``kind``'s analysis (rocSPARSE's ``csrilu0_info`` ...)."""
+    st = _state_of(info)
+    return st is not None and (kind, False, FillMode.lower) in st.analyses
+
+
 def _zero_pivot(c: Call, kind: str, factor: bool) -> Any:
-    st = _state_of(pivot_query(c))
-    live = st is not None and (not factor or (kind, False, FillMode.lower) in st.analyses)
-    return zero_pivot_answer(c, st.zero_pivots.get(kind) if live and st is not None else None, "(block) row")
+    """The info's one zero pivot: the factorizations' queries report it only while their own analysis is in
+    the info (rocsparse_csrilu0.cpp, rocsparse_csric0.cpp, rocsparse_bsrilu0.cpp), csrsm's and bsrsv's once
+    any analysis made it (rocsparse_csrsm.cpp, rocsparse_bsrsv.cpp)."""
+    info = pivot_query(c)
+    live = not factor or _own_analysis(info, kind)
+    return zero_pivot_answer(c, info.zero_pivot if live else None, "(block) row")
 
 
 def _singular_pivot(c: Call, kind: str) -> Any:
-    st = _state_of(pivot_query(c))
+    info = pivot_query(c)
     pos = -1
-    if st is not None and (kind, False, FillMode.lower) in st.analyses:
-        found = [p for p in (read_pivot(c, st.zero_pivots.get(kind)), read_pivot(c, st.singular_pivots.get(kind)))
-                 if p >= 0]
+    if _own_analysis(info, kind):
+        found = [p for p in (read_pivot(c, info.zero_pivot), read_pivot(c, info.singular_pivot)) if p >= 0]
         pos = min(found) if found else -1
     return report_position(c, pos)
 
@@ -310,9 +319,9 @@ def _boost_args(c: Call, st: PrecondInfo) -> tuple[bool, Any, Any]:
 
 _INFO_ONLY = ("info",)
 _PIVOT_PARAMS = ("info", "position")
-_ZP_DOC = ("The first zero pivot's (block) row, index base included: -1 when there is none (host pointer mode "
-           "returns it, device mode writes it to position, a rocsparse_int), else SparseZeroPivotError with "
-           ".position (also written in device mode).")
+_ZP_DOC = ("The info's zero pivot's (block) row, index base included, whichever routine on the info recorded it "
+           "last: -1 when there is none (host pointer mode returns it, device mode writes it to position, a "
+           "rocsparse_int), else SparseZeroPivotError with .position (also written in device mode).")
 _SP_DOC = ("The first singular pivot's row (|pivot| <= the tolerance, or a zero pivot), index base included, -1 "
            "when there is none: returned in host pointer mode, written to position in device mode.")
 
@@ -342,8 +351,7 @@ def _factor_analysis(c: Call, lay: _Layout, kind: str, singular: bool) -> None:
     if m == 0:
         return
     if _analyse(c, lay, m, nnz, descr, kind, False, policy) and singular:
-        st = _state(info)
-        c.launch(_copy, _pivot(st, kind), _pivot(st, kind, True), bytes=8.0)
+        c.launch(_copy, zero_pivot_slot(info), singular_pivot_slot(info), bytes=8.0)
 
 
 def _factorize(c: Call, lay: _Layout, kind: str) -> None:
@@ -367,8 +375,8 @@ def _factorize(c: Call, lay: _Layout, kind: str) -> None:
     flags = _temp(c, 0, np.int32, (m,))
     isz = c.dtype.itemsize
     moved = float(2 * nval * isz + nnz * itype.itemsize + m * 40)
-    zp = _pivot(st, kind)
-    sp = _pivot(st, kind, True) if kind != "bsrilu0" else np.full(1, ks.NO_PIVOT, np.int64)
+    zp = zero_pivot_slot(info)
+    sp = singular_pivot_slot(info) if kind != "bsrilu0" else np.full(1, ks.NO_PIVOT, np.int64)
     if kind == "csric0":
         check_csr(c, row_ptr, col_ind, int(descr.base), nnz, m)  # checking mode: before the values are factored
         c.launch(kp.ic0, val, row_ptr, col_ind, a.base, a.diag, st.singular_tol, flags, zp, sp,
@@ -447,7 +455,8 @@ csrilu0_set_tolerance = bind(Routine("csrilu0_set_tolerance", ("info", "toleranc
 csrilu0_get_tolerance = bind(Routine("csrilu0_get_tolerance", _INFO_ONLY, _get_tolerance,
                                      "The singular-pivot tolerance (returned)."), None)
 csrilu0_clear = bind(Routine("csrilu0_clear", _INFO_ONLY, lambda c: _clear(c, "csrilu0"),
-                             "Free csrilu0's analysis in info (its zero pivot then reads -1)."), None)
+                             "Free csrilu0's analysis in info (csrilu0_zero_pivot then reads -1; the info's zero pivot "
+                             "stays)."), None)
 
 CSRIC0_BUFFER_SIZE, CSRIC0_ANALYSIS, CSRIC0 = _factorization(
     "csric0", _CSR, True,
@@ -476,7 +485,8 @@ csric0_set_tolerance = bind(Routine("csric0_set_tolerance", ("info", "tolerance"
 csric0_get_tolerance = bind(Routine("csric0_get_tolerance", _INFO_ONLY, _get_tolerance,
                                     "The singular-pivot tolerance (returned)."), None)
 csric0_clear = bind(Routine("csric0_clear", _INFO_ONLY, lambda c: _clear(c, "csric0"),
-                            "Free csric0's analysis in info (its zero pivot then reads -1)."), None)
+                            "Free csric0's analysis in info (csric0_zero_pivot then reads -1; the info's zero pivot "
+                            "stays)."), None)
 
 BSRILU0_BUFFER_SIZE, BSRILU0_ANALYSIS, BSRILU0 = _factorization(
     "bsrilu0", _BSR, False,
@@ -508,7 +518,8 @@ dcbsrilu0_numeric_boost = bind(BSRILU0_BOOST_DOUBLE_TOL, C, prefix="dc")
 bsrilu0_zero_pivot = bind(Routine("bsrilu0_zero_pivot", _PIVOT_PARAMS, lambda c: _zero_pivot(c, "bsrilu0", True),
                                   _ZP_DOC), None)
 bsrilu0_clear = bind(Routine("bsrilu0_clear", _INFO_ONLY, lambda c: _clear(c, "bsrilu0"),
-                             "Free bsrilu0's analysis in info (its zero pivot then reads -1)."), None)
+                             "Free bsrilu0's analysis in info (bsrilu0_zero_pivot then reads -1; the info's zero pivot "
+                             "stays)."), None)
 
 
 # --- csrsm -----------------------------------------------------------------------------------------
@@ -567,11 +578,11 @@ def _trsm_buffer_size(c: Call, trans: Operation, m: int, nval: int) -> int:
 def _launch_trsm(c: Call, lay: _Layout, kind: str, trans: Operation, m: int, nnz: int, bd: int, row_major: bool,
                  descr: MatDescr, conj_b: bool, X: Buffer, Y: Buffer) -> None:
     """The analysed triangle's solve ``Y := op(T)^-1 alpha X`` (conj_b: of the conjugated system)."""
-    st = _state_of(check_info(c["info"], "info", c.index("info")))
+    info = check_info(c["info"], "info", c.index("info"))
+    st = _state_of(info)
     transposed = trans is not Operation.none
     a = _analysis_of(c, st, (kind, transposed, descr.fill_mode), m, nnz)
-    assert st is not None
-    zp = _pivot(st, kind)
+    zp = zero_pivot_slot(info)
     itype = c.index_dtype(lay.row_ptr, lay.col_ind)
     if not transposed:  # checking mode: the caller's arrays, which the solve walks (a transposed one the analysis's)
         check_csr(c, c.array(lay.row_ptr, m + 1, itype), c.array(lay.col_ind, nnz, itype), int(descr.base), nnz, m)
@@ -638,7 +649,7 @@ zcsrsm_solve = bind(CSRSM_SOLVE, Z)
 csrsm_zero_pivot = bind(Routine("csrsm_zero_pivot", _PIVOT_PARAMS, lambda c: _zero_pivot(c, "csrsm", False),
                                 _ZP_DOC), None)
 csrsm_clear = bind(Routine("csrsm_clear", _INFO_ONLY, lambda c: _clear(c, "csrsm"),
-                           "Free the csrsm analyses kept in info (the zero pivot stays)."), None)
+                           "Free the csrsm analyses kept in info (the info's zero pivot stays)."), None)
 
 
 # --- bsrsv -----------------------------------------------------------------------------------------
@@ -733,7 +744,7 @@ zbsrsv_solve = bind(BSRSV_SOLVE, Z)
 bsrsv_zero_pivot = bind(Routine("bsrsv_zero_pivot", _PIVOT_PARAMS, lambda c: _zero_pivot(c, "bsrsv", False),
                                 _ZP_DOC), None)
 bsrsv_clear = bind(Routine("bsrsv_clear", _INFO_ONLY, lambda c: _clear(c, "bsrsv"),
-                           "Free the bsrsv analyses kept in info (the zero pivot stays)."), None)
+                           "Free the bsrsv analyses kept in info (the info's zero pivot stays)."), None)
 
 
 # --- gtsv / gtsv_no_pivot --------------------------------------------------------------------------

@@ -8,7 +8,11 @@ pivot, a missing diagonal with a non-unit diagonal type, is recorded), ``csrsv_s
 recorded, and treated as one), ``csrsv_zero_pivot`` (the first zero pivot's row, index base
 included: returned as -1 when there is none, else raised as :class:`SparseZeroPivotError`
 whose ``.position`` holds it, as rocSPARSE returns ``zero_pivot`` after writing it) and
-``csrsv_clear``.  Only general matrices with sorted storage are accepted (as rocSPARSE); the
+``csrsv_clear``.  The zero pivot is the ``mat_info``'s one (``MatInfo.zero_pivot``), which
+csrsm, bsrsv, the factorizations and spsv / spsm on the same info share, as in rocSPARSE: each
+analysis that runs resets it and records its structural pivot, solves and factorizations lower
+it (a unit-diagonal solve resets it first), and ``csrsv_zero_pivot`` reports it whichever
+routine wrote it last.  Only general matrices with sorted storage are accepted (as rocSPARSE); the
 entries outside the triangle are ignored.  Transposed solves transpose the structure at
 analysis time and gather the values at each solve (into temp_buffer).
 
@@ -101,22 +105,39 @@ class TriangleAnalysis:
 
 @dataclass
 class CsrsvInfo:
-    """What the csrsv stages keep in a ``mat_info``: analyses by (transposed, fill mode), those of spsv and
-    spsm on a sparse descriptor's info (``generic``: on a 0-based int64 copy of the structure, whatever its
-    index types) and the zero pivot, which both report (``csrsv_zero_pivot``)."""
+    """What the csrsv stages keep in a ``mat_info``: analyses by (transposed, fill mode), and those of spsv
+    and spsm on a sparse descriptor's info (``generic``: on a 0-based int64 copy of the structure, whatever
+    its index types).  Their zero pivot is the info's (:func:`zero_pivot_slot`)."""
 
     analyses: dict[tuple[bool, FillMode], TriangleAnalysis] = field(default_factory=dict)
     generic: dict[tuple[bool, FillMode], TriangleAnalysis] = field(default_factory=dict)
-    zero_pivot: rocmath.DeviceArray | None = None
 
 
 def _csrsv_info(info: MatInfo) -> CsrsvInfo:
-    """``info``'s csrsv state, created empty (with its zero pivot) at the first analysis."""
+    """``info``'s csrsv state, created empty at the first analysis."""
     if not isinstance(info.csrsv, CsrsvInfo):
         info.csrsv = CsrsvInfo()
-    if info.csrsv.zero_pivot is None:
-        info.csrsv.zero_pivot = rocmath.empty(1, np.int64)
     return info.csrsv
+
+
+def _new_pivot() -> rocmath.DeviceArray:
+    return rocmath.to_device(np.full(1, ks.NO_PIVOT, np.int64))
+
+
+def zero_pivot_slot(info: MatInfo) -> rocmath.DeviceArray:
+    """The zero pivot every analysing routine on ``info`` shares (rocSPARSE's ``mat_info::zero_pivot``),
+    created holding no pivot by the first analysis and kept until the info is destroyed."""
+    if info.zero_pivot is None:
+        info.zero_pivot = _new_pivot()
+    return info.zero_pivot
+
+
+def singular_pivot_slot(info: MatInfo) -> rocmath.DeviceArray:
+    """csrilu0's and csric0's singular pivot (rocSPARSE's ``mat_info::singular_pivot``), created as
+    :func:`zero_pivot_slot`."""
+    if info.singular_pivot is None:
+        info.singular_pivot = _new_pivot()
+    return info.singular_pivot
 
 
 def triangle_buffer_size(m: int, index_itemsize: int) -> int:
@@ -271,12 +292,11 @@ def _csrsv_analysis(c: Call) -> None:
     if c.enum("analysis", AnalysisPolicy) is AnalysisPolicy.reuse and key in state.analyses:
         return
     itype = c.index_dtype("csr_row_ptr", "csr_col_ind")
-    assert state.zero_pivot is not None
     row_ptr, col_ind = c.array("csr_row_ptr", m + 1, itype), c.array("csr_col_ind", nnz, itype)
     check_csr(c, row_ptr, col_ind, int(descr.base), nnz, m)
     state.analyses[key] = analyse_triangle(c, row_ptr, col_ind, m, nnz, int(descr.base),
                                            descr.fill_mode is FillMode.upper, transposed,
-                                           descr.diag_type is DiagType.unit, state.zero_pivot)
+                                           descr.diag_type is DiagType.unit, zero_pivot_slot(info))
 
 
 _AN_PARAMS = ("trans", "m", "nnz", "descr", "csr_val", "csr_row_ptr", "csr_col_ind", "info", "analysis", "solve",
@@ -309,13 +329,13 @@ def _csrsv_solve(c: Call) -> None:
     state = info.csrsv if isinstance(info.csrsv, CsrsvInfo) else None
     a = analysis_of(c, state.analyses if state is not None else None, (transposed, descr.fill_mode), m, nnz, "info",
                     f"csrsv_analysis was not run for this fill mode and {trans.name}")
-    assert state is not None and state.zero_pivot is not None
+    pivot = zero_pivot_slot(info)
     itype = c.index_dtype("csr_row_ptr", "csr_col_ind")
     if not transposed:  # checking mode: the caller's arrays, which the solve walks (a transposed one the analysis's)
         check_csr(c, c.array("csr_row_ptr", m + 1, itype), c.array("csr_col_ind", nnz, itype), int(descr.base), nnz, m)
     unit = descr.diag_type is DiagType.unit
-    if unit:
-        c.launch(_set, state.zero_pivot, ks.NO_PIVOT, bytes=8.0)
+    if unit:  # a unit diagonal has no pivots: the analysis's structural one goes too
+        c.launch(_set, pivot, ks.NO_PIVOT, bytes=8.0)
     val = c.array("csr_val", nnz)
     isz = c.dtype.itemsize
     if transposed:
@@ -327,7 +347,7 @@ def _csrsv_solve(c: Call) -> None:
     else:
         row_ptr, col_ind = c.array("csr_row_ptr", m + 1, itype), c.array("csr_col_ind", nnz, itype)
     c.launch(ks.csrsv_solve, c.scalar("alpha"), val, row_ptr, col_ind, a.base, a.pivot_base, a.upper, unit, a.split,
-             a.diag, a.level_ptr, a.row_map, a.nlevels, c.array("x", m), c.array("y", m), state.zero_pivot,
+             a.diag, a.level_ptr, a.row_map, a.nlevels, c.array("x", m), c.array("y", m), pivot,
              flops=float(nnz) * (8.0 if c.dtype.kind == "c" else 2.0),
              bytes=float(nnz * (isz + itype.itemsize) + m * (3 * isz + 32)))
 
@@ -347,14 +367,16 @@ zcsrsv_solve = bind(CSRSV_SOLVE, Z)
 
 
 def _csrsv_zero_pivot(c: Call) -> Any:
-    info = pivot_query(c)
-    return zero_pivot_answer(c, info.csrsv.zero_pivot if isinstance(info.csrsv, CsrsvInfo) else None)
+    # rocsparse_csrsv.cpp: the info's zero pivot whichever routine analysed it (-1 before any analysis).
+    return zero_pivot_answer(c, pivot_query(c).zero_pivot)
 
 
 csrsv_zero_pivot = bind(Routine("csrsv_zero_pivot", ("descr", "info", "position"), _csrsv_zero_pivot,
-                                "The first zero pivot's row (index base included): -1 when there is none (host "
-                                "pointer mode returns it, device mode writes it to position, a rocsparse_int), "
-                                "else SparseZeroPivotError with .position (also written in device mode)."), None)
+                                "The info's zero pivot's row (index base included), whichever routine recorded it "
+                                "last (csrsv, csrsm, bsrsv, the factorizations, spsv, spsm): -1 when there is none "
+                                "or no analysis ran (host pointer mode returns it, device mode writes it to "
+                                "position, a rocsparse_int), else SparseZeroPivotError with .position (also written "
+                                "in device mode)."), None)
 
 
 def _csrsv_clear(c: Call) -> None:

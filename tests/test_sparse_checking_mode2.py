@@ -745,7 +745,7 @@ def test_ell_padding_is_never_reported(seed, trans):
                 A = rs.create_ell_descr(M, N, rm.to_device(col), rm.to_device(val), width, I32, 0, F64)
                 args = (h, trans, 2.0, A, rs.create_dnvec_descr(xlen, x, F64), 0.5,
                         rs.create_dnvec_descr(ylen, y2, F64), F64, rs.SpMVAlg.default)
-                rs.spmv(*args, rs.SpMVStage.compute, None, None)
+                rs.spmv(*args, rs.SpMVStage.compute)
                 h.stream.synchronize()
                 got.append((bits(y1.get()), bits(y2.get())))
         assert got[0] == got[1]
@@ -789,7 +789,7 @@ def test_coo_aos_spmv_names_the_position_in_the_pairs():
         y = rm.to_device(y0)
         args = (h, "N", 1.0, A, rs.create_dnvec_descr(N, rm.to_device(np.ones(N)), F64), 0.5,
                 rs.create_dnvec_descr(M, y, F64), F64, rs.SpMVAlg.default)
-        faults(h, lambda: rs.spmv(*args, rs.SpMVStage.compute, None, None),
+        faults(h, lambda: rs.spmv(*args, rs.SpMVStage.compute),
                (f"coo_ind[{2 * j + 1}] = {N + 2} is outside the {N} columns",))
         assert bits(y.get()) == bits(y0)
 

@@ -670,8 +670,8 @@ def test_generic_spmv_on_coo_aos_ell_and_bsr(q, fmt):
     size = rs.spmv(h, op, alpha, mat, vx, beta, vy, dt, alg, rs.SpMVStage.buffer_size, out)
     assert size == out[0] >= 0
     temp = rm.empty(size, np.uint8) if size else None
-    rs.spmv(h, op, alpha, mat, vx, beta, vy, dt, alg, rs.SpMVStage.preprocess, None, temp)
-    rs.spmv(h, op, alpha, mat, vx, beta, vy, dt, 0, rs.SpMVStage.compute, None, temp)
+    rs.spmv(h, op, alpha, mat, vx, beta, vy, dt, alg, rs.SpMVStage.preprocess, temp_buffer=temp)
+    rs.spmv(h, op, alpha, mat, vx, beta, vy, dt, 0, rs.SpMVStage.compute, temp_buffer=temp)
     expected = _expected(p, 0.5 - 1j, -2.0, opa, x, y0, q["device_mode"])
     assert_close(dy.get(), np.asarray(expected, p.dtype), p, "reduction", max(1, m, n),
                  scale=product_scale(0.5 - 1j, opa, x, -2.0, y0))
@@ -756,11 +756,9 @@ def test_generic_descriptor_accessors_and_set_pointers():
         rs.bsr_set_pointers(bsr, None, None, None)
     assert err.value.index == 2
     assert rs.bsr_get(bsr)[3:5] == (rs.Direction.column, 2)
-    with pytest.raises(rs.SparseInvalidValueError) as err:
-        rs.csr_get(bsr)
-    assert err.value.index == 1
-    with pytest.raises(rs.SparseInvalidValueError):
-        rs.bell_get(ell)
+    # rocsparse_auxiliary.cpp's getters do not check the format (test_sparse_audit_misc.py has the details)
+    assert rs.csr_get(bsr) == (1, 1, 0, ind, None, None, it, it, rs.IndexBase.zero, dt)
+    assert rs.bell_get(ell) == (2, 3, rs.Direction.row, 0, 0, ind, val, it, rs.IndexBase.zero, dt)
     for name in ("csr_get", "coo_aos_get", "bsr_get", "ell_set_pointers", "csc_set_pointers"):
         fn = getattr(rs, name)
         assert fn.__name__ == name and f"rocsparse_{name}" in fn.__doc__

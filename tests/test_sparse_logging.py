@@ -144,7 +144,7 @@ def test_generic_spmv_and_spmm_are_logged_and_replay(tmp_path, monkeypatch):
     x, y = rs.create_dnvec_descr(15, rm.to_device(np.ones(15)), ct), rs.create_dnvec_descr(20, rm.zeros(20), ct)
     args = (h, "N", 2.0, mat, x, 0.5, y, ct, rs.SpMVAlg.csr_stream)
     need = rs.spmv(*args, rs.SpMVStage.buffer_size)
-    rs.spmv(*args, rs.SpMVStage.compute, None, rm.empty(max(need, 1), np.uint8) if need else None)
+    rs.spmv(*args, rs.SpMVStage.compute, temp_buffer=rm.empty(need, np.uint8) if need else None)
     b, c = rm.to_device(np.ones(15 * 3)), rm.zeros(20 * 3)
     mb = rs.create_dnmat_descr(15, 3, 15, b, ct, rs.Order.column)
     mc = rs.create_dnmat_descr(20, 3, 3, c, ct, rs.Order.row)

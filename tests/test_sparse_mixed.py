@@ -91,8 +91,8 @@ def run_spmv(h, op, alpha, mat, x: np.ndarray, xt: DT, beta, y0: np.ndarray, yt:
     args = (h, op, alpha, mat, X, beta, Y, ct, alg)
     need = rs.spmv(*args, rs.SpMVStage.buffer_size)
     buf = rm.empty(need, np.uint8) if need else None
-    rs.spmv(*args, rs.SpMVStage.preprocess, None, buf)
-    rs.spmv(*args, rs.SpMVStage.compute, None, buf)
+    rs.spmv(*args, rs.SpMVStage.preprocess, temp_buffer=buf)  # (buffer_size=None with no buf: invalid_pointer)
+    rs.spmv(*args, rs.SpMVStage.compute, temp_buffer=buf)
     return y_full, y
 
 
@@ -196,7 +196,7 @@ def test_spmv_rejects_other_type_combinations():
         y = rs.create_dnvec_descr(2, yd, yt)
         for stage in rs.SpMVStage:
             with pytest.raises(rs.SparseNotImplementedError) as err:
-                rs.spmv(h, "N", 1.0, mat, x, 0.0, y, ct, 0, stage, None, None)
+                rs.spmv(h, "N", 1.0, mat, x, 0.0, y, ct, 0, stage)
             assert (err.value.arg, err.value.index) == ("compute_type", 8)
         assert np.array_equal(yd.get(), y0)
 
@@ -230,7 +230,7 @@ def test_spmm_int8_into_int32_and_float(ct):
         Cm, c = _dense(c0, ct, order)
         args = (h, op_a, op_b, 2.0, mat, B, -1.0, Cm, ct, rs.SpMMAlg.default)
         need = rs.spmm(*args, rs.SpMMStage.buffer_size)
-        rs.spmm(*args, rs.SpMMStage.compute, None, rm.empty(need, np.uint8) if need else None)
+        rs.spmm(*args, rs.SpMMStage.compute, temp_buffer=rm.empty(need, np.uint8) if need else None)
         got = c.get().reshape(c0.shape if order is rs.Order.row else c0.shape[::-1])
         got = got if order is rs.Order.row else got.T
         expected = 2 * (exact(opa) @ exact(opb)) - exact(c0)

@@ -108,8 +108,8 @@ def test_coo_spmm_matches_scipy(q):
     # rocSPARSE's COO products ask for no buffer; the transposed ones here hold private accumulators
     assert need == out[0] and (need > 0 if runs and q["trans_a"] is not rs.Operation.none else need == 0)
     temp = rm.empty(need, np.uint8) if need else None  # exactly the size: an overrun faults
-    assert rs.spmm(*args, rs.SpMMStage.preprocess, None, temp) == need
-    assert rs.spmm(*args, rs.SpMMStage.compute, None, temp) == need
+    assert rs.spmm(*args, rs.SpMMStage.preprocess, temp_buffer=temp) == need
+    assert rs.spmm(*args, rs.SpMMStage.compute, temp_buffer=temp) == need
     got = C.get()
     if a_ == 0 and b_ == 1 and not q["device_mode"]:
         assert np.array_equal(got, c0)  # host alpha == 0, beta == 1: C untouched
@@ -177,7 +177,7 @@ def test_coo_spmm_is_bitwise_deterministic_and_equals_csr(trans):
         B, C = Dense(b, rs.Order.column, 0, dt), Dense(c0, rs.Order.column, 0, dt)
         args = (h, trans, "N", 0.75, mat, B.descr, 0.5, C.descr, dt, 0)
         need = rs.spmm(*args, rs.SpMMStage.buffer_size)
-        rs.spmm(*args, rs.SpMMStage.compute, None, rm.empty(need, np.uint8) if need else None)
+        rs.spmm(*args, rs.SpMMStage.compute, temp_buffer=rm.empty(need, np.uint8) if need else None)
         results.append(C.get())
     assert np.array_equal(results[0], results[1]) and np.array_equal(results[0], results[2])
     assert_close(results[0], 0.75 * (opa @ b) + 0.5 * c0, D, "reduction", m)

@@ -691,7 +691,8 @@ class _Product:
 
 def _product(handle: Any, alpha: Any, beta: Any, mat_a: Any, mat_b: Any, mat_c: Any, compute: Any,
              spgemm: Any) -> _Product:
-    """hipSPARSE's checks: every argument non-null, C a CSR matrix (its ``hipsparseCsrGet``)."""
+    """hipSPARSE's checks: every argument non-null, then its ``hipsparseCsrGet`` of C (rocSPARSE's csr_get takes a
+    descriptor of any format: C's format is left to rocSPARSE's spgemm)."""
     for name, value in (("handle", handle), ("alpha", alpha), ("beta", beta), ("matA", mat_a), ("matB", mat_b),
                         ("matC", mat_c), ("spgemmDescr", spgemm)):
         if value is None or (name != "alpha" and name != "beta" and value == 0):
@@ -856,18 +857,18 @@ FUNCTIONS: dict[str, Spec] = {
                                        "spMatDescr attribute data dataSize"),
     "hipsparseSpMatSetAttribute": Spec(_spmat_set_attribute, "spMatDescr attribute data dataSize",
                                        "spMatDescr attribute data dataSize"),
-    # generic API: products
+    # generic API: products (hipSPARSE passes a local size_t as buffer_size to the preprocess and compute stages)
     "hipsparseSpMV_bufferSize": Spec("spmv", f"{_SPMV} bufferSize*", f"{_SPMV} =buffer_size", hipsparseSpMVAlg_t,
                                      "computeType"),
-    "hipsparseSpMV_preprocess": Spec("spmv", f"{_SPMV} externalBuffer", f"{_SPMV} =preprocess =None externalBuffer",
+    "hipsparseSpMV_preprocess": Spec("spmv", f"{_SPMV} externalBuffer", f"{_SPMV} =preprocess =box externalBuffer",
                                      hipsparseSpMVAlg_t, "computeType"),
-    "hipsparseSpMV": Spec("spmv", f"{_SPMV} externalBuffer", f"{_SPMV} =compute =None externalBuffer",
+    "hipsparseSpMV": Spec("spmv", f"{_SPMV} externalBuffer", f"{_SPMV} =compute =box externalBuffer",
                           hipsparseSpMVAlg_t, "computeType"),
     "hipsparseSpMM_bufferSize": Spec("spmm", f"{_SPMM} bufferSize*", f"{_SPMM} =buffer_size", hipsparseSpMMAlg_t,
                                      "computeType"),
-    "hipsparseSpMM_preprocess": Spec("spmm", f"{_SPMM} externalBuffer", f"{_SPMM} =preprocess =None externalBuffer",
+    "hipsparseSpMM_preprocess": Spec("spmm", f"{_SPMM} externalBuffer", f"{_SPMM} =preprocess =box externalBuffer",
                                      hipsparseSpMMAlg_t, "computeType"),
-    "hipsparseSpMM": Spec("spmm", f"{_SPMM} externalBuffer", f"{_SPMM} =compute =None externalBuffer",
+    "hipsparseSpMM": Spec("spmm", f"{_SPMM} externalBuffer", f"{_SPMM} =compute =box externalBuffer",
                           hipsparseSpMMAlg_t, "computeType"),
     # level 2 and 3
     "hipsparse{P}csrmv": Spec("{p}csrmv", "handle transA m n nnz alpha descrA csrSortedValA csrSortedRowPtrA "
