@@ -19,8 +19,8 @@ Conventions, as rocSPARSE:
 - every result is bitwise reproducible (no atomics; fixed summation orders).
 
 Beside the rocSPARSE names, ``csr_matrix`` / ``csc_matrix`` / ``coo_matrix`` are
-device-resident matrices after ``cupyx.scipy.sparse`` and ``aslinearoperator`` hands them to
-SciPy's iterative solvers.
+device-resident matrices after ``cupyx.scipy.sparse`` (built by ``eye``, ``identity``, ``diags``
+and ``random`` too) and ``aslinearoperator`` hands them to SciPy's iterative solvers.
 """
 
 from ._check import *  # noqa: F403

@@ -3,6 +3,8 @@ beyond rocSPARSE's own routines.  They check nothing; the layer built their argu
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit, prange
 
@@ -74,27 +76,6 @@ def compact_rows(grouped, g_col, g_val, ptr, col, val):  # pragma: no cover - nu
 
 
 @kernel(contiguous=True)
-def cast(src, dst):  # pragma: no cover - numba
-    """``dst := src`` converted to ``dst``'s type (to a complex type, or from a real one)."""
-    for i in prange(src.shape[0]):
-        dst[i] = src[i]
-
-
-@kernel(contiguous=True)
-def cast_real(src, dst):  # pragma: no cover - numba
-    """``dst := src.real`` for a real ``dst`` (numpy's ``astype`` of complex values keeps their real part)."""
-    for i in prange(src.shape[0]):
-        dst[i] = src[i].real
-
-
-@kernel(contiguous=True)
-def conjugate(src, dst):  # pragma: no cover - numba
-    """``dst := conj(src)``."""
-    for i in prange(src.shape[0]):
-        dst[i] = np.conj(src[i])
-
-
-@kernel(contiguous=True)
 def gather(src, perm, dst):  # pragma: no cover - numba
     """``dst[k] := src[perm[k]]``."""
     for q in prange(dst.shape[0]):
@@ -113,3 +94,184 @@ def segments_sorted(ptr, ind, strict, out):  # pragma: no cover - numba
                 bad[i] = 1
                 break
     out[0] = 0 if m and bad.max() else 1
+
+
+# --- the array layer's reductions, elementwise maps and constructors ------------------------------
+
+#: A reduction over a whole value array (a COO matrix's entries, a matrix's sum) splits it in this
+#: many consecutive slices: fixed, so that its bits never depend on the thread count.
+SPLITS = 64
+
+
+@kernel(parallel=False)
+def even_splits(total, ptr):  # pragma: no cover - numba
+    """``ptr[t] := total t / s`` (rounded down) for ``s = ptr.shape[0] - 1`` slices of ``total`` entries."""
+    s = ptr.shape[0] - 1
+    for t in range(s + 1):
+        ptr[t] = total * t // s
+
+
+@kernel
+def keep_nonzero(ptr, val, kept, pos, fill):  # pragma: no cover - numba
+    """The nonzero values of each segment ``val[ptr[i]:ptr[i + 1]]`` (NaN is nonzero).  First pass
+    (``fill`` false): ``kept`` receives their offsets (``kept[i + 1] - kept[i]`` of them in segment
+    i).  Second pass: ``pos[kept[i]:kept[i + 1]]`` receives their positions, in storage order."""
+    m = ptr.shape[0] - 1
+    if not fill:
+        counts = np.empty(m, np.int64)
+        for i in prange(m):
+            c = 0
+            for q in range(ptr[i], ptr[i + 1]):
+                if val[q] != 0:
+                    c += 1
+            counts[i] = c
+        kept[0] = 0
+        for i in range(m):
+            kept[i + 1] = kept[i] + counts[i]
+    else:
+        for i in prange(m):
+            w = kept[i]
+            for q in range(ptr[i], ptr[i + 1]):
+                if val[q] != 0:
+                    pos[w] = q
+                    w += 1
+
+
+@kernel
+def segment_sums(ptr, val, out):  # pragma: no cover - numba
+    """``out[i] := sum of val[ptr[i]:ptr[i + 1]]``, left to right from zero (an empty segment: 0)."""
+    for i in prange(out.shape[0]):
+        out[i] = 0
+        for q in range(ptr[i], ptr[i + 1]):
+            out[i] += val[q]
+
+
+@kernel
+def total(val, out):  # pragma: no cover - numba
+    """``out[0] := sum of val``: the sums of :data:`SPLITS` consecutive slices (each left to right),
+    then added in order."""
+    nnz = val.shape[0]
+    parts = np.zeros(SPLITS, val.dtype)
+    for t in prange(SPLITS):
+        for q in range(nnz * t // SPLITS, nnz * (t + 1) // SPLITS):
+            parts[t] += val[q]
+    out[0] = 0
+    for t in range(SPLITS):
+        out[0] += parts[t]
+
+
+@kernel
+def csr_diagonal(ptr, ind, val, k, out):  # pragma: no cover - numba
+    """``out[t] := A[i, i + k]`` for the rows ``i = t + max(0, -k)`` of a CSR matrix: the sum of the
+    row's entries in that column (duplicates included, in storage order from zero; none: 0)."""
+    first = -k if k < 0 else 0
+    for t in prange(out.shape[0]):
+        i = first + t
+        j = i + k
+        out[t] = 0
+        for q in range(ptr[i], ptr[i + 1]):
+            if ind[q] == j:
+                out[t] += val[q]
+
+
+@kernel
+def intersect(a_ptr, a_ind, a_val, b_ptr, b_ind, b_val, ptr, ind, val, fill):  # pragma: no cover - numba
+    """The elementwise product of two CSR matrices of sorted rows without duplicates: the products
+    of the positions both store, those that are nonzero (scipy's).  First pass (``fill`` false):
+    ``ptr`` receives the row offsets; second pass: ``ind`` and ``val`` the entries, rows sorted."""
+    m = ptr.shape[0] - 1
+    counts = np.empty(0 if fill else m, np.int64)
+    for i in prange(m):
+        p, p_end, q, q_end = a_ptr[i], a_ptr[i + 1], b_ptr[i], b_ptr[i + 1]
+        w = ptr[i] if fill else 0
+        while p < p_end and q < q_end:
+            if a_ind[p] < b_ind[q]:
+                p += 1
+            elif b_ind[q] < a_ind[p]:
+                q += 1
+            else:
+                v = a_val[p] * b_val[q]
+                if v != 0:
+                    if fill:
+                        ind[w] = a_ind[p]
+                        val[w] = v
+                    w += 1
+                p += 1
+                q += 1
+        if not fill:
+            counts[i] = w
+    if not fill:
+        ptr[0] = 0
+        for i in range(m):
+            ptr[i + 1] = ptr[i] + counts[i]
+
+
+@kernel
+def diagonals_csr(offsets, starts, strides, vals, n, ptr, ind, val, fill):  # pragma: no cover - numba
+    """A CSR matrix of ``ptr.shape[0] - 1`` rows and ``n`` columns from diagonals, ``offsets``
+    increasing: element t of diagonal j (at row ``t + max(0, -offsets[j])``) is
+    ``vals[starts[j] + strides[j] t]`` (a stride 0 repeats one value); zeros are left out (scipy's
+    DIA conversions drop them).  First pass (``fill`` false): ``ptr``; second pass: ``ind`` and
+    ``val``, each row's columns increasing."""
+    m = ptr.shape[0] - 1
+    d = offsets.shape[0]
+    counts = np.empty(0 if fill else m, np.int64)
+    for i in prange(m):
+        w = ptr[i] if fill else 0
+        for j in range(d):
+            off = offsets[j]
+            col = i + off
+            if 0 <= col < n:
+                v = vals[starts[j] + strides[j] * (i + off if off < 0 else i)]
+                if v != 0:
+                    if fill:
+                        ind[w] = col
+                        val[w] = v
+                    w += 1
+        if not fill:
+            counts[i] = w
+    if not fill:
+        ptr[0] = 0
+        for i in range(m):
+            ptr[i + 1] = ptr[i] + counts[i]
+
+
+# --- elementwise maps of the values: numpy's ufuncs ----------------------------------------------------
+# astype, conj, scaling, abs, imag and power run numpy's own ufuncs on the device views (as
+# DeviceArray.copy runs np.copyto): bitwise numpy's values, which scipy's methods give (complex
+# powers included), and no numba compile per pair of value types.  They are memory bound.  As a
+# device's kernels they raise no floating-point warnings (overflow, 0 ** -1: the IEEE values stay).
+
+
+def converted(src: np.ndarray, dst: np.ndarray) -> None:
+    """``dst := src`` in ``dst``'s type (numpy's ``astype``: complex to real keeps the real part)."""
+    with np.errstate(all="ignore"):
+        np.copyto(dst, src.real if src.dtype.kind == "c" and dst.dtype.kind != "c" else src, casting="unsafe")
+
+
+def conjugated(src: np.ndarray, dst: np.ndarray) -> None:
+    """``dst := conj(src)``."""
+    np.conjugate(src, out=dst)
+
+
+def scaled(src: np.ndarray, s: Any, dst: np.ndarray) -> None:
+    """``dst := src s`` (``s`` of ``dst``'s type)."""
+    with np.errstate(all="ignore"):
+        np.multiply(src, s, out=dst)
+
+
+def absolute(src: np.ndarray, dst: np.ndarray) -> None:
+    """``dst := |src|`` (of complex values: their modulus, real)."""
+    with np.errstate(all="ignore"):
+        np.absolute(src, out=dst)
+
+
+def imaginary(src: np.ndarray, dst: np.ndarray) -> None:
+    """``dst := src.imag`` (of real values: zeros)."""
+    np.copyto(dst, src.imag)
+
+
+def powered(src: np.ndarray, n: Any, dst: np.ndarray) -> None:
+    """``dst := src ** n`` as numpy's ``data ** n`` (``dst`` of its result type)."""
+    with np.errstate(all="ignore"):
+        np.power(src, n, out=dst)

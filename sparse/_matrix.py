@@ -19,6 +19,26 @@ device (a sum as ``A I + B``, a scaling as ``s A I``), so a result holds the uni
 structures (an entry that cancels stays, as a stored zero); each value of a sum, a difference or a
 scaling by a real number is rounded once, bitwise scipy's (a complex scaling may fuse its real
 part).  ``toarray()`` expands into a dense DeviceArray (sparse_to_dense).
+
+The rest of spmatrix's common methods run on the layer's own kernels (``_kernels_matrix``), one
+implementation for the three formats, reading back at most a count or a scalar result:
+
+- elementwise, a matrix of the same format and structure: ``multiply(s)``, ``A / s`` (real values
+  divide in float64, as scipy's), ``abs(A)``, ``power(n)``, ``.real``, ``.imag``; the maps that
+  are not linear (abs, power) sum duplicates first, as scipy's, but on a copy (scipy sums them in
+  the operand, in place);
+- ``multiply(B)`` with a sparse matrix: the products at the positions both store, those nonzero
+  (scipy's and cupyx's), as a canonical CSR matrix (cupyx's format);
+- ``eliminate_zeros()`` (in place), ``count_nonzero()`` (duplicates summed first), ``diagonal(k)``
+  (a DeviceArray), ``asformat``;
+- ``sum(axis)`` and ``mean(axis)``: a numpy scalar for ``axis=None`` (cupyx returns a 0-d array),
+  else a DeviceArray of shape ``(1, n)`` or ``(m, 1)``, the shape of spmatrix's (np.matrix) sums;
+  each reduction runs in a fixed order.
+
+``eye``, ``identity`` and ``diags`` build a matrix on the device from its diagonals (only their
+values come from the host, or from DeviceArrays; the indices are computed on the device), in CSR
+for ``format=None`` (scipy's and cupyx's DIA is not on the device), zeros left out as scipy's DIA
+conversions do.  ``random`` draws scipy.sparse.random's matrix on the host, then copies it.
 """
 
 from __future__ import annotations
@@ -64,7 +84,10 @@ from ._types import (
     SpMVStage,
 )
 
-__all__ = ["aslinearoperator", "coo_matrix", "csc_matrix", "csr_matrix", "issparse"]
+__all__ = ["aslinearoperator", "coo_matrix", "csc_matrix", "csr_matrix", "diags", "eye", "identity", "issparse",
+           "random"]
+
+_FORMATS = ("csr", "csc", "coo")
 
 _local = threading.local()
 
@@ -109,8 +132,8 @@ def _convert(a: rocmath.DeviceArray, dtype: Any, conj: bool = False) -> rocmath.
     order = "C" if a.c_contiguous else "F"
     out = rocmath.empty(a.shape, dt, order=order)
     if a.size:
-        kern = km.conjugate if conj else km.cast_real if a.dtype.kind == "c" and dt.kind != "c" else km.cast
-        rocmath.launch(kern, a.reshape(-1, order=order), out.reshape(-1, order=order), name=f"astype {dt}",
+        rocmath.launch(km.conjugated if conj else km.converted, a.reshape(-1, order=order),
+                       out.reshape(-1, order=order), name=f"astype {dt}",
                        stream=rocmath.current_stream(), bytes=float(a.nbytes + out.nbytes))
     return out
 
@@ -171,8 +194,75 @@ def _is_scalar(x: Any) -> bool:
     return isinstance(x, int | float | complex | np.number) or (isinstance(x, np.ndarray) and x.ndim == 0)
 
 
+def _launch(kern: Any, *args: Any, name: str, nbytes: float = 0.0) -> None:
+    """One kernel of the array layer on the handle's (the current) stream."""
+    rocmath.launch(kern, *args, name=name, stream=_handle().stream, bytes=nbytes)
+
+
+def _read_count(a: rocmath.DeviceArray) -> int:
+    """The last element of a device vector of offsets (a count: the one thing read back)."""
+    return int(a[a.size - 1:].get(_handle().stream)[0])
+
+
+def _real_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
+    """The type of the real (or imaginary) part of ``dtype``'s values."""
+    return np.empty(0, dtype).real.dtype
+
+
+def _splits(total: int) -> rocmath.DeviceArray:
+    """Offsets of :data:`~._kernels_matrix.SPLITS` consecutive slices of ``total`` entries, made on
+    the device: the segments of a matrix's values taken as a whole (a COO matrix's, a count's)."""
+    ptr = rocmath.empty(km.SPLITS + 1, np.int64)
+    _launch(km.even_splits, total, ptr, name="splits")
+    return ptr
+
+
+def _kept_positions(ptr: rocmath.DeviceArray, data: rocmath.DeviceArray,
+                    kept: rocmath.DeviceArray) -> tuple[int, rocmath.DeviceArray | None]:
+    """The nonzero values of the segments ``data[ptr[i]:ptr[i + 1]]``: ``kept`` receives their
+    offsets per segment; returns their count and positions (None when every value is nonzero)."""
+    none = rocmath.empty(0, np.int64)
+    moved = float(ptr.nbytes + data.nbytes + kept.nbytes)
+    _launch(km.keep_nonzero, ptr, data, kept, none, False, name="eliminate_zeros", nbytes=moved)
+    count = _read_count(kept)
+    if count == data.size:
+        return count, None
+    pos = rocmath.empty(count, np.int64)
+    _launch(km.keep_nonzero, ptr, data, kept, pos, True, name="eliminate_zeros", nbytes=moved + pos.nbytes)
+    return count, pos
+
+
+def _gathered(src: rocmath.DeviceArray, pos: rocmath.DeviceArray) -> rocmath.DeviceArray:
+    """``src[pos]`` as a new device vector."""
+    out = rocmath.empty(pos.size, src.dtype)
+    if pos.size:
+        _launch(km.gather, src, pos, out, name="eliminate_zeros", nbytes=float(2 * out.nbytes + pos.nbytes))
+    return out
+
+
+def _axis(axis: Any) -> int | None:
+    """scipy's axes of a matrix: None, 0 or 1 (-2 and -1 counted from the end)."""
+    if axis is None:
+        return None
+    if not isinstance(axis, int | np.integer) or not -2 <= axis <= 1:
+        raise ValueError(f"axis out of range: {axis!r} (None, 0, 1, -2 or -1)")
+    return int(axis) % 2
+
+
+def _scaled_array(a: rocmath.DeviceArray, s: Any) -> rocmath.DeviceArray:
+    """``a s`` as a new (contiguous) device array, of ``a``'s type or wider as numpy's would be."""
+    dt = _value_dtype(np.result_type(a.dtype, s))
+    src = a if a.c_contiguous else a.copy()
+    src = src if dt == src.dtype else _convert(src, dt)
+    out = rocmath.empty(src.shape, dt)
+    if out.size:
+        _launch(km.scaled, src.reshape(-1), dt.type(s), out.reshape(-1), name="scale", nbytes=float(2 * out.nbytes))
+    return out
+
+
 class _SparseArithmetic:
-    """The operators CSR, CSC and COO share (see the module docstring); each goes through CSR."""
+    """The operators and methods CSR, CSC and COO share (see the module docstring): the products and
+    sums go through CSR, the elementwise maps work on the values of any format."""
 
     format = ""
     shape: tuple[int, int]
@@ -273,6 +363,254 @@ class _SparseArithmetic:
             sparse_to_dense(_handle(), a._descr(), dense, SparseToDenseAlg.default, None,  # type: ignore[attr-defined]
                             rocmath.empty(4, np.uint8))
         return out
+
+    def asformat(self, format: str | None, copy: bool = False) -> Any:
+        """This matrix in ``format`` ("csr", "csc" or "coo"; None: as it is), converted on the device."""
+        if format is None or format == self.format:
+            return self.copy() if copy else self
+        if format not in _FORMATS:
+            raise NotImplementedError(f"format {format!r}: the device matrices are csr, csc and coo")
+        return getattr(self, f"to{format}")()
+
+    # --- values, elementwise --------------------------------------------------------------------
+    # A new matrix of this format and structure; the maps that are not linear (abs, power) and a
+    # count sum the duplicates first, as scipy's, but on a copy: scipy sums them in place.
+
+    def _deduped(self) -> Any:
+        """This matrix without duplicates: itself when in canonical format, else a summed copy."""
+        if self.has_canonical_format:  # type: ignore[attr-defined]
+            return self
+        c = self.copy()
+        c.sum_duplicates()
+        return c
+
+    def _map(self, values: Any, dedupe: bool = False) -> Any:
+        """A matrix of this format and structure whose values are ``values(data)`` (a new device array)."""
+        src = self._deduped() if dedupe else self
+        data = values(src.data)
+        if src is self:
+            return self._with_data(data)
+        src.data = data  # src is a private copy: no need to copy its indices again
+        return src
+
+    def _scaled(self, s: Any, dtype: Any = None) -> Any:
+        """``s`` times this matrix, of its format and structure; values of numpy's type for the product
+        of an array of ``dtype`` (default: this matrix's) and the scalar ``s``."""
+        dt = _value_dtype(np.result_type(self.dtype if dtype is None else dtype, s))
+        return self._map(lambda d: _scaled_array(d if d.dtype == dt else _convert(d, dt), s))
+
+    def multiply(self, other: Any) -> Any:
+        """The elementwise product with a scalar or a device sparse matrix of the same shape.
+
+        Parameters
+        ----------
+        other : scalar or sparse matrix
+            A scalar scales the values (a matrix of this format and structure, stored zeros
+            kept, as scipy's).  A sparse matrix (any format) multiplies entry by entry.
+
+        Returns
+        -------
+        csr_matrix or this format
+            With a sparse ``other``, a CSR matrix (cupyx's) in canonical format holding the
+            positions both operands store whose product is nonzero (scipy's and cupyx's), each
+            product rounded once; duplicates are summed first.  Values of numpy's result type.
+        """
+        if _is_scalar(other):
+            return self._scaled(other)
+        if not issparse(other):
+            raise TypeError("multiply takes a scalar or a device sparse matrix")
+        if self.shape != other.shape:
+            raise ValueError(f"inconsistent shapes: {self.shape} and {other.shape}")
+        a, b = (x._deduped() for x in _operands(self, other))
+        m, it, dt = a.shape[0], a.indices.dtype, a.dtype
+        ptr = rocmath.empty(m + 1, it)
+        args = (a.indptr, a.indices, a.data, b.indptr, b.indices, b.data, ptr)
+        moved = float(sum(x.nbytes for x in args))
+        _launch(km.intersect, *args, rocmath.empty(0, it), rocmath.empty(0, dt), False, name="multiply",
+                nbytes=moved)
+        nnz = _read_count(ptr)
+        ind, val = rocmath.empty(nnz, it), rocmath.empty(nnz, dt)
+        if nnz:
+            _launch(km.intersect, *args, ind, val, True, name="multiply", nbytes=moved + ind.nbytes + val.nbytes)
+        out = csr_matrix((val, ind, ptr), self.shape)
+        out._canonical = True
+        return out
+
+    def __truediv__(self, other: Any) -> Any:
+        """Division by a scalar: the values times ``1 / other`` (a matrix of this format and structure).
+
+        As scipy's (and cupyx's), real values divide in float64 (a float32 matrix gives a float64
+        one) and the reciprocal is taken first: ``1 / other`` under Python's or numpy's rules (a
+        Python zero raises ZeroDivisionError).
+        """
+        if not _is_scalar(other):
+            return NotImplemented
+        inv = 1 / other
+        return self._scaled(inv, np.float64 if self.dtype.kind == "f" else self.dtype)
+
+    def __abs__(self) -> Any:
+        """The absolute values (of complex ones: the modulus, of the real type), duplicates summed first."""
+        rt = _real_dtype(self.dtype)
+
+        def values(d: rocmath.DeviceArray) -> rocmath.DeviceArray:
+            out = rocmath.empty(d.size, rt)
+            if d.size:
+                _launch(km.absolute, d, out, name="abs", nbytes=float(d.nbytes + out.nbytes))
+            return out
+
+        return self._map(values, dedupe=True)
+
+    @property
+    def real(self) -> Any:
+        """The real part: a matrix of this format and structure, of the real type (a copy)."""
+        rt = _real_dtype(self.dtype)
+        return self._map(lambda d: _convert(d, rt))
+
+    @property
+    def imag(self) -> Any:
+        """The imaginary part: a matrix of this format and structure, of the real type (of a real
+        matrix, stored zeros, as scipy's)."""
+        rt = _real_dtype(self.dtype)
+
+        def values(d: rocmath.DeviceArray) -> rocmath.DeviceArray:
+            out = rocmath.empty(d.size, rt)
+            if d.size:
+                _launch(km.imaginary, d, out, name="imag", nbytes=float(d.nbytes + out.nbytes))
+            return out
+
+        return self._map(values)
+
+    def power(self, n: Any, dtype: Any = None) -> Any:
+        """The elementwise power ``A ** n`` of the stored values, duplicates summed first (scipy's).
+
+        Parameters
+        ----------
+        n : scalar
+            The exponent, nonzero (a zero power would fill the matrix: NotImplementedError,
+            as scipy's).
+        dtype : dtype, optional
+            The values are first converted to it.
+
+        Returns
+        -------
+        A matrix of this format and structure, of numpy's type for ``data ** n``, with numpy's
+        values (its ``power`` ufunc).
+        """
+        if not _is_scalar(n):
+            raise NotImplementedError("input is not scalar")
+        if n == 0:
+            raise NotImplementedError("zero power is not supported as it would densify the matrix; "
+                                      "use rocmath.full(A.shape, 1, A.dtype) for this case")
+
+        def values(d: rocmath.DeviceArray) -> rocmath.DeviceArray:
+            if dtype is not None:
+                d = _convert(d, _value_dtype(dtype))
+            dt = _value_dtype(np.result_type(d.dtype, n))
+            d = d if d.dtype == dt else _convert(d, dt)
+            out = rocmath.empty(d.size, dt)
+            if d.size:
+                _launch(km.powered, d, n, out, name="power", nbytes=float(d.nbytes + out.nbytes))
+            return out
+
+        return self._map(values, dedupe=True)
+
+    # --- structure ------------------------------------------------------------------------------
+
+    def count_nonzero(self) -> int:
+        """The number of nonzero values, duplicates summed first (``nnz`` counts stored zeros too);
+        counted on the device, only the count read back."""
+        src = self._deduped()
+        if not src.nnz:
+            return 0
+        kept = rocmath.empty(km.SPLITS + 1, np.int64)
+        none = rocmath.empty(0, np.int64)
+        _launch(km.keep_nonzero, _splits(src.nnz), src.data, kept, none, False, name="count_nonzero",
+                nbytes=float(src.data.nbytes))
+        return _read_count(kept)
+
+    def eliminate_zeros(self) -> None:
+        """Remove the stored zeros, in place (new device arrays; the other entries keep their order,
+        duplicates are not summed, as scipy's).  Only the count of those kept is read back."""
+        if not self.nnz:  # type: ignore[attr-defined]
+            return
+        coo = self.format == "coo"
+        ptr = _splits(self.nnz) if coo else self.indptr  # type: ignore[attr-defined]
+        kept = rocmath.empty(ptr.size, ptr.dtype)
+        _, pos = _kept_positions(ptr, self.data, kept)
+        if pos is None:
+            return
+        self.data = _gathered(self.data, pos)
+        if coo:
+            self.row, self.col = _gathered(self.row, pos), _gathered(self.col, pos)  # type: ignore[attr-defined]
+        else:  # a subset of each row: sorted rows stay sorted, canonical ones canonical
+            self.indices, self.indptr = _gathered(self.indices, pos), kept  # type: ignore[attr-defined]
+            if self._canonical is False:  # type: ignore[has-type]
+                self._canonical = None  # the duplicates removed may have been zeros
+
+    def diagonal(self, k: int = 0) -> rocmath.DeviceArray:
+        """The ``k``-th diagonal ``A[i, i + k]`` as a new DeviceArray of the matrix's type (empty when
+        it lies outside the matrix, as scipy's); duplicates add up."""
+        k = int(k)
+        if self.format == "csc":
+            return self.T.diagonal(-k)  # type: ignore[attr-defined, no-any-return]  # CSR of the same arrays
+        m, n = self.shape
+        out = rocmath.empty(max(0, min(m + min(k, 0), n - max(k, 0))), self.dtype)
+        if out.size:
+            a = self.tocsr()
+            _launch(km.csr_diagonal, a.indptr, a.indices, a.data, k, out, name="diagonal",
+                    nbytes=float(a.indptr.nbytes + a.indices.nbytes + a.data.nbytes))
+        return out
+
+    # --- reductions -----------------------------------------------------------------------------
+
+    def sum(self, axis: int | None = None, dtype: Any = None) -> Any:
+        """The sum of the entries, or of each column (``axis=0``) or row (``axis=1``).
+
+        Parameters
+        ----------
+        axis : {None, 0, 1, -2, -1}
+            None sums every entry.
+        dtype : dtype, optional
+            The result's type (the sums are taken in the matrix's type, then converted: cupyx's).
+
+        Returns
+        -------
+        numpy scalar or DeviceArray
+            ``axis=None``: a numpy scalar read back (cupyx returns a 0-d array).  Otherwise a
+            DeviceArray of shape ``(1, n)`` (axis 0) or ``(m, 1)`` (axis 1): the shape of scipy's
+            and cupyx's ``spmatrix`` sums (an ``np.matrix`` in scipy).  Each row's sum runs left to
+            right in storage order (columns: of the transpose made on the device); the total adds
+            fixed slices of the stored values.
+        """
+        axis = _axis(axis)
+        if axis is None:
+            out = rocmath.empty(1, self.dtype)
+            _launch(km.total, self.data, out, name="sum", nbytes=float(self.data.nbytes))
+            v = out.get(_handle().stream)[0]
+            return v if dtype is None else np.dtype(dtype).type(v)
+        rows = (self if axis == 1 else self.T).tocsr()  # type: ignore[attr-defined]
+        out = rocmath.empty(rows.shape[0], self.dtype)
+        _launch(km.segment_sums, rows.indptr, rows.data, out, name="sum",
+                nbytes=float(rows.indptr.nbytes + rows.data.nbytes + out.nbytes))
+        res = out.reshape((1, -1) if axis == 0 else (-1, 1))
+        return res if dtype is None else _convert(res, np.dtype(dtype))
+
+    def mean(self, axis: int | None = None, dtype: Any = None) -> Any:
+        """The mean of the entries, or of each column (``axis=0``) or row (``axis=1``): :meth:`sum`
+        times ``1 / N``, with the same results' types and shapes.
+
+        scipy and cupyx scale the values before summing; the sum scaled gives the same up to
+        rounding.  An empty axis raises ZeroDivisionError, as theirs.
+        """
+        axis = _axis(axis)
+        m, n = self.shape
+        scale = 1.0 / (m * n if axis is None else m if axis == 0 else n)
+        s = self.sum(axis)
+        if axis is None:
+            r = s * scale
+            return r if dtype is None else np.dtype(dtype).type(r)
+        r = _scaled_array(s, scale)
+        return r if dtype is None else _convert(r, np.dtype(dtype))
 
 
 class _CompressedMatrix(_SparseArithmetic):
@@ -638,6 +976,184 @@ class coo_matrix(_SparseArithmetic):
 def issparse(x: Any) -> bool:
     """Whether ``x`` is a device sparse matrix."""
     return isinstance(x, _CompressedMatrix | coo_matrix)
+
+
+# --- constructors ---------------------------------------------------------------------------------
+
+
+def _result_format(format: str | None) -> str:
+    """The format a constructor returns: scipy's and cupyx's default (DIA) is not on the device, CSR is."""
+    if format is None:
+        return "csr"
+    if format not in _FORMATS:
+        raise NotImplementedError(f"format {format!r}: the device matrices are csr, csc and coo")
+    return format
+
+
+def _index_type(*sizes: int) -> np.dtype[Any]:
+    """scipy's index type: int32 unless a size or an index does not fit it."""
+    return np.dtype(np.int32 if max(sizes, default=0) <= np.iinfo(np.int32).max else np.int64)
+
+
+def _from_diagonals(offsets: list[int], diagonals: list[Any], shape: tuple[int, int], dtype: np.dtype[Any],
+                    format: str) -> Any:
+    """The matrix of ``shape`` holding diagonal ``diagonals[j]`` at ``offsets[j]`` (distinct), built on
+    the device: each diagonal is a host array or a DeviceArray of one value (repeated) or at least
+    the diagonal's length (the rest ignored); zero values are left out, as scipy's."""
+    m, n = shape
+    if format == "csc":  # the transpose's CSR: diagonal -k of the transpose is diagonal k, element by element
+        return _from_diagonals([-off for off in offsets], diagonals, (n, m), dtype, "csr").T
+    order = np.argsort(offsets, kind="stable")  # increasing offsets: each row's columns increase
+    lengths = [max(0, min(m + off, n - off, m, n)) for off in offsets]
+    used = [1 if len(d) == 1 else lengths[j] for j, d in enumerate(diagonals)]
+    starts = np.concatenate([[0], np.cumsum(used)]).astype(np.int64)
+    # The diagonals' values in one device array: the host ones copied at once, the device ones
+    # converted into place.
+    host = np.zeros(int(starts[-1]), dtype)
+    for j, d in enumerate(diagonals):
+        if not isinstance(d, rocmath.DeviceArray):
+            part = np.asarray(d)[:used[j]]
+            host[starts[j]:starts[j + 1]] = part.real if part.dtype.kind == "c" and dtype.kind != "c" else part
+    vals = rocmath.to_device(host)
+    for j, d in enumerate(diagonals):
+        if isinstance(d, rocmath.DeviceArray) and used[j]:
+            src = d[:used[j]]
+            src = src if src.is_contiguous else src.copy()
+            _launch(km.converted, src, vals[int(starts[j]):int(starts[j + 1])], name="diags",
+                    nbytes=float(2 * src.nbytes))
+    meta = [rocmath.to_device(np.asarray(x, np.int64)[order])
+            for x in (offsets, starts[:-1], [0 if u == 1 else 1 for u in used])]
+    it = _index_type(m, n, sum(lengths))
+    ptr = rocmath.empty(m + 1, it)
+    moved = float(ptr.nbytes + vals.nbytes)
+    _launch(km.diagonals_csr, *meta, vals, n, ptr, rocmath.empty(0, it), rocmath.empty(0, dtype), False,
+            name="diags", nbytes=moved)
+    nnz = _read_count(ptr)
+    ind, val = rocmath.empty(nnz, it), rocmath.empty(nnz, dtype)
+    if nnz:
+        _launch(km.diagonals_csr, *meta, vals, n, ptr, ind, val, True, name="diags",
+                nbytes=moved + ind.nbytes + val.nbytes)
+    out = csr_matrix((val, ind, ptr), (m, n))
+    out._canonical = True
+    return out.asformat(format)
+
+
+def diags(diagonals: Any, offsets: Any = 0, shape: tuple[int, int] | None = None, format: str | None = None,
+          dtype: Any = None) -> Any:
+    """A sparse matrix from diagonals, built on the device (cupyx's and scipy's ``diags``).
+
+    Parameters
+    ----------
+    diagonals : sequence of array_like or DeviceArray
+        The diagonals (one diagonal alone when ``offsets`` is a scalar).  Each one holds one
+        value, repeated along its diagonal, or at least the diagonal's length (the rest is
+        ignored).  Host values are copied to the device once; DeviceArrays are converted there.
+    offsets : int or sequence of int
+        Their offsets, distinct: 0 the main diagonal, k > 0 above it, k < 0 below.
+    shape : (int, int), optional
+        Default: the square matrix just holding the first diagonal.
+    format : {None, "csr", "csc", "coo"}
+        None gives CSR (scipy's and cupyx's default is DIA, which the device does not have).
+    dtype : dtype, optional
+        Default: ``np.common_type`` of the diagonals (cupyx's; integers give float64); integer
+        types become float64, as everywhere in the array layer.
+
+    Returns
+    -------
+    csr_matrix, csc_matrix or coo_matrix
+        In canonical format, zero values left out (scipy's DIA conversions drop them).  Only the
+        structure's nonzero count is read back: the offsets and indices are computed on the device.
+    """
+    if _is_scalar(offsets):
+        # One diagonal, as scipy's: unless diagonals is a sequence of sequences.
+        single = isinstance(diagonals, rocmath.DeviceArray) or len(diagonals) == 0 or _is_scalar(diagonals[0])
+        if not single:
+            raise ValueError("Different number of diagonals and offsets.")
+        diagonals = [diagonals]
+    diags_ = [d.reshape(1) if isinstance(d, rocmath.DeviceArray) and d.ndim == 0 else
+              d if isinstance(d, rocmath.DeviceArray) else np.atleast_1d(np.asarray(d)) for d in diagonals]
+    if any(d.ndim != 1 for d in diags_):
+        raise ValueError("each diagonal must be one-dimensional")
+    offs = [int(off) for off in np.atleast_1d(np.asarray(offsets))]
+    if len(diags_) != len(offs):
+        raise ValueError("Different number of diagonals and offsets.")
+    if len(set(offs)) != len(offs):
+        raise ValueError("offset array contains duplicate values")
+    if shape is None:
+        size = len(diags_[0]) + abs(offs[0])
+        shape = (size, size)
+    m, n = int(shape[0]), int(shape[1])
+    if dtype is None:
+        dtype = np.common_type(*(np.empty(0, d.dtype) for d in diags_))
+    for j, (off, d) in enumerate(zip(offs, diags_, strict=True)):
+        length = min(m + off, n - off, m, n)
+        if length < 0:
+            raise ValueError(f"Offset {off} (index {j}) out of bounds")
+        if len(d) != 1 and len(d) < length:
+            raise ValueError(f"Diagonal length (index {j}: {len(d)} at offset {off}) does not agree with "
+                             f"matrix size ({m}, {n}).")
+    return _from_diagonals(offs, diags_, (m, n), _value_dtype(dtype), _result_format(format))
+
+
+def eye(m: int, n: int | None = None, k: int = 0, dtype: Any = float, format: str | None = None) -> Any:
+    """A sparse matrix with ones on diagonal ``k``, built on the device (scipy's and cupyx's ``eye``).
+
+    Parameters
+    ----------
+    m, n : int
+        The shape (``n`` defaults to ``m``).
+    k : int
+        The diagonal: 0 the main one, k > 0 above it, k < 0 below (outside the matrix: no entry,
+        as cupyx's and numpy's; scipy 1.17 raises).
+    dtype : dtype
+        The values' type (integer types become float64).
+    format : {None, "csr", "csc", "coo"}
+        None gives CSR (scipy's and cupyx's default is DIA).
+
+    Returns
+    -------
+    csr_matrix, csc_matrix or coo_matrix
+        In canonical format, int32 indices unless the sizes need int64.
+    """
+    n = m if n is None else n
+    dt = _value_dtype(dtype)
+    return _from_diagonals([int(k)], [np.ones(1, dt)], (int(m), int(n)), dt, _result_format(format))
+
+
+def identity(n: int, dtype: Any = "d", format: str | None = None) -> Any:
+    """The ``n`` by ``n`` identity matrix, built on the device (:func:`eye`)."""
+    return eye(n, n, 0, dtype, format)
+
+
+def random(m: int, n: int, density: float = 0.01, format: str = "coo", dtype: Any = None, random_state: Any = None,
+           data_rvs: Any = None) -> Any:
+    """A random sparse matrix: scipy.sparse.random's, generated on the host, then copied to the device.
+
+    The positions and values are drawn by ``scipy.sparse.random`` with the same arguments (the
+    same matrix as scipy's for the same ``random_state``; cupyx draws on the GPU, a different one)
+    in COO format, copied to the device and converted there to ``format``.
+
+    Parameters
+    ----------
+    m, n : int
+        The shape.
+    density : float
+        The fraction of the entries stored, in [0, 1].
+    format : {"coo", "csr", "csc", None}
+        The result's format (None: COO, scipy's default).
+    dtype : dtype, optional
+        Default float64 (integer types become float64).
+    random_state : int, numpy Generator or RandomState, optional
+    data_rvs : callable, optional
+        ``data_rvs(k)`` draws the ``k`` values (scipy's).
+
+    Returns
+    -------
+    coo_matrix, csr_matrix or csc_matrix
+    """
+    host = scipy.sparse.random(m, n, density=density, format="coo", dtype=dtype, random_state=random_state,
+                               data_rvs=data_rvs)
+    return coo_matrix(host).asformat(_result_format(format) if format is not None else "coo")
 
 
 def aslinearoperator(A: Any) -> Any:
