@@ -33,6 +33,14 @@ def _sort_and_merge(col, val, lo, hi):  # pragma: no cover - numba
     return w + 1 - lo if hi > lo else 0
 
 
+@njit(nogil=True, cache=True)
+def _offsets(counts, ptr):  # pragma: no cover - numba
+    """``ptr := [0, cumulative sums of counts]``: row offsets from row counts."""
+    ptr[0] = 0
+    for i in range(counts.shape[0]):
+        ptr[i + 1] = ptr[i] + counts[i]
+
+
 @kernel
 def group_rows(row, col, val, ptr, grouped, g_col, g_val):  # pragma: no cover - numba
     """First stage of COO to canonical CSR.  The entries are grouped by row (a stable counting
@@ -58,9 +66,7 @@ def group_rows(row, col, val, ptr, grouped, g_col, g_val):  # pragma: no cover -
     merged = np.empty(m, np.int64)
     for i in prange(m):
         merged[i] = _sort_and_merge(g_col, g_val, grouped[i], grouped[i + 1])
-    ptr[0] = 0
-    for i in range(m):
-        ptr[i + 1] = ptr[i] + merged[i]
+    _offsets(merged, ptr)
 
 
 @kernel
@@ -201,9 +207,7 @@ def intersect(a_ptr, a_ind, a_val, b_ptr, b_ind, b_val, ptr, ind, val, fill):  #
         if not fill:
             counts[i] = w
     if not fill:
-        ptr[0] = 0
-        for i in range(m):
-            ptr[i + 1] = ptr[i] + counts[i]
+        _offsets(counts, ptr)
 
 
 @kernel
@@ -231,9 +235,7 @@ def diagonals_csr(offsets, starts, strides, vals, n, ptr, ind, val, fill):  # pr
         if not fill:
             counts[i] = w
     if not fill:
-        ptr[0] = 0
-        for i in range(m):
-            ptr[i + 1] = ptr[i] + counts[i]
+        _offsets(counts, ptr)
 
 
 # --- elementwise maps of the values: numpy's ufuncs ----------------------------------------------------

@@ -249,6 +249,20 @@ def _axis(axis: Any) -> int | None:
     return int(axis) % 2
 
 
+def _real_values(kern: Any, dtype: np.dtype[Any], name: str) -> Any:
+    """A map of a matrix's values (``_SparseArithmetic._map``) through ``kern(src, dst)`` into new values of
+    the real type of ``dtype`` (abs, imag)."""
+    rt = _real_dtype(dtype)
+
+    def values(d: rocmath.DeviceArray) -> rocmath.DeviceArray:
+        out = rocmath.empty(d.size, rt)
+        if d.size:
+            _launch(kern, d, out, name=name, nbytes=float(d.nbytes + out.nbytes))
+        return out
+
+    return values
+
+
 def _scaled_array(a: rocmath.DeviceArray, s: Any) -> rocmath.DeviceArray:
     """``a s`` as a new (contiguous) device array, of ``a``'s type or wider as numpy's would be."""
     dt = _value_dtype(np.result_type(a.dtype, s))
@@ -450,15 +464,7 @@ class _SparseArithmetic:
 
     def __abs__(self) -> Any:
         """The absolute values (of complex ones: the modulus, of the real type), duplicates summed first."""
-        rt = _real_dtype(self.dtype)
-
-        def values(d: rocmath.DeviceArray) -> rocmath.DeviceArray:
-            out = rocmath.empty(d.size, rt)
-            if d.size:
-                _launch(km.absolute, d, out, name="abs", nbytes=float(d.nbytes + out.nbytes))
-            return out
-
-        return self._map(values, dedupe=True)
+        return self._map(_real_values(km.absolute, self.dtype, "abs"), dedupe=True)
 
     @property
     def real(self) -> Any:
@@ -470,15 +476,7 @@ class _SparseArithmetic:
     def imag(self) -> Any:
         """The imaginary part: a matrix of this format and structure, of the real type (of a real
         matrix, stored zeros, as scipy's)."""
-        rt = _real_dtype(self.dtype)
-
-        def values(d: rocmath.DeviceArray) -> rocmath.DeviceArray:
-            out = rocmath.empty(d.size, rt)
-            if d.size:
-                _launch(km.imaginary, d, out, name="imag", nbytes=float(d.nbytes + out.nbytes))
-            return out
-
-        return self._map(values)
+        return self._map(_real_values(km.imaginary, self.dtype, "imag"))
 
     def power(self, n: Any, dtype: Any = None) -> Any:
         """The elementwise power ``A ** n`` of the stored values, duplicates summed first (scipy's).
