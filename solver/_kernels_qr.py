@@ -738,22 +738,24 @@ def _vectors(V: np.ndarray, forward: bool, rowwise: bool, k: int) -> np.ndarray:
 
 def larft(forward: bool, rowwise: bool, V: np.ndarray, tau: np.ndarray, T: np.ndarray) -> None:
     """LAPACK's xLARFT: the triangular factor T of H = I - V T V^H (column-wise vectors) or
-    I - V^H T V (row-wise)."""
+    I - V^H T V (row-wise).  All k x k entries are written, the unused triangle as zeros, as
+    rocSOLVER's larft (rocauxiliary_larft.hpp, set_triangular)."""
     k = T.shape[1]
     vc = _vectors(V[0], forward, rowwise, k)
     t = np.ascontiguousarray(T[0])
     larft_t(vc, np.ascontiguousarray(tau), t, forward)
-    T[0] = t
+    T[0] = np.triu(t) if forward else np.tril(t)
 
 
-def larfb(left: bool, trans: bool, forward: bool, rowwise: bool, V: np.ndarray, T: np.ndarray,
+def larfb(left: bool, trans: bool, conjugate: bool, forward: bool, rowwise: bool, V: np.ndarray, T: np.ndarray,
           A: np.ndarray) -> None:
-    """LAPACK's xLARFB: A := op(H) A or A op(H) for H = I - V T V^H, op(H) = H^H when trans."""
+    """LAPACK's xLARFB: A := H' A or A H' for H = I - V T V^H, H' = I - V op(T) V^H with op(T) = T^T
+    when ``trans`` (T^H when ``conjugate`` too, i.e. H' = H^H)."""
     k = T.shape[1]
     vc = _vectors(V[0], forward, rowwise, k)
     t = np.triu(T[0]) if forward else np.tril(T[0])
     if trans:
-        t = t.conj().T
+        t = t.conj().T if conjugate else t.T
     a = A[0]
     if left:
         a -= vc @ (t @ (vc.conj().T @ a))

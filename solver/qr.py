@@ -30,8 +30,6 @@ from __future__ import annotations
 from functools import partial
 from typing import NamedTuple
 
-import numpy as np
-
 from rocmath.precision import C, D, S, Z
 
 from . import _kernels_qr as kq
@@ -425,17 +423,8 @@ def _larft(c: SolverCall) -> None:
     rows, cols = (k, n) if rowwise else (n, k)
     v = c.matrix("V", rows, cols, c.int("ldv"))
     t = c.matrix("T", k, k, c.int("ldt"), writable=True)
-    c.launch(_larft_zeroed, forward, rowwise, v, c.array("tau", k, c.dtype), t, flops=_flops(c, n * k * k),
+    c.launch(kq.larft, forward, rowwise, v, c.array("tau", k, c.dtype), t, flops=_flops(c, n * k * k),
              bytes=_bytes(c, n * k, k * k))
-
-
-def _larft_zeroed(forward: bool, rowwise: bool, V: np.ndarray, tau: np.ndarray, T: np.ndarray) -> None:
-    """:func:`~rocmath.solver._kernels_qr.larft`, then the triangle of T the factor does not use set to zero:
-    rocSOLVER's larft writes all k x k entries of T (rocauxiliary_larft.hpp, set_triangular)."""
-    kq.larft(forward, rowwise, V, tau, T)
-    k = T.shape[-1]
-    rows, cols = np.tril_indices(k, -1) if forward else np.triu_indices(k, 1)
-    T[:, rows, cols] = 0
 
 
 LARFT = SolverRoutine("larft", ("direct", "storev", "n", "k", "V", "ldv", "tau", "T", "ldt"),
@@ -478,16 +467,9 @@ def _larfb(c: SolverCall) -> None:
     op = c.enum("trans", Operation)
     # From the right, rocSOLVER (as LAPACK's xLARFB) applies op(T) as given: for complex data, trans T is
     # A (I - V T^T V^H), not A H^H; from the left, T is taken as C (rocauxiliary_larfb.hpp, transt).
-    body = _larfb_transposed if not left and op is Operation.transpose and c.precision.is_complex else kq.larfb
-    c.launch(body, left, op is not Operation.none, forward, rowwise, v, t, a,
+    conjugate = op is Operation.conjugate_transpose or (left and op is Operation.transpose)
+    c.launch(kq.larfb, left, op is not Operation.none, conjugate, forward, rowwise, v, t, a,
              flops=_flops(c, 2 * m * n * k + nq * k * k), bytes=_bytes(c, m * n))
-
-
-def _larfb_transposed(left: bool, trans: bool, forward: bool, rowwise: bool, V: np.ndarray, T: np.ndarray,
-                      A: np.ndarray) -> None:
-    """:func:`~rocmath.solver._kernels_qr.larfb` with T^T in place of T^H: given conj(T) (a copy; T stays as it
-    was), the kernel's conjugate transpose of T is T's transpose."""
-    kq.larfb(left, trans, forward, rowwise, V, T.conj(), A)
 
 
 LARFB = SolverRoutine("larfb", ("side", "trans", "direct", "storev", "m", "n", "k", "V", "ldv", "T", "ldt", "A", "lda"),

@@ -109,14 +109,6 @@ def segments_sorted(ptr, ind, strict, out):  # pragma: no cover - numba
 SPLITS = 64
 
 
-@kernel(parallel=False)
-def even_splits(total, ptr):  # pragma: no cover - numba
-    """``ptr[t] := total t / s`` (rounded down) for ``s = ptr.shape[0] - 1`` slices of ``total`` entries."""
-    s = ptr.shape[0] - 1
-    for t in range(s + 1):
-        ptr[t] = total * t // s
-
-
 @kernel
 def keep_nonzero(ptr, val, kept, pos, fill):  # pragma: no cover - numba
     """The nonzero values of each segment ``val[ptr[i]:ptr[i + 1]]`` (NaN is nonzero).  First pass
@@ -131,9 +123,7 @@ def keep_nonzero(ptr, val, kept, pos, fill):  # pragma: no cover - numba
                 if val[q] != 0:
                     c += 1
             counts[i] = c
-        kept[0] = 0
-        for i in range(m):
-            kept[i + 1] = kept[i] + counts[i]
+        _offsets(counts, kept)
     else:
         for i in prange(m):
             w = kept[i]
@@ -150,20 +140,6 @@ def segment_sums(ptr, val, out):  # pragma: no cover - numba
         out[i] = 0
         for q in range(ptr[i], ptr[i + 1]):
             out[i] += val[q]
-
-
-@kernel
-def total(val, out):  # pragma: no cover - numba
-    """``out[0] := sum of val``: the sums of :data:`SPLITS` consecutive slices (each left to right),
-    then added in order."""
-    nnz = val.shape[0]
-    parts = np.zeros(SPLITS, val.dtype)
-    for t in prange(SPLITS):
-        for q in range(nnz * t // SPLITS, nnz * (t + 1) // SPLITS):
-            parts[t] += val[q]
-    out[0] = 0
-    for t in range(SPLITS):
-        out[0] += parts[t]
 
 
 @kernel

@@ -14,11 +14,12 @@ does) on the current stream.
 
 Arithmetic follows cupyx's (and scipy's) ``spmatrix``: ``A @ B`` and ``A * B`` of two sparse
 matrices is their product, ``A + B`` and ``A - B`` their sum, ``s * A`` and ``-A`` scale, and
-``x @ A`` multiplies a DeviceArray from the left.  All of them run as one generic spgemm on the
-device (a sum as ``A I + B``, a scaling as ``s A I``), so a result holds the union of its operands'
-structures (an entry that cancels stays, as a stored zero); each value of a sum, a difference or a
-scaling by a real number is rounded once, bitwise scipy's (a complex scaling may fuse its real
-part).  ``toarray()`` expands into a dense DeviceArray (sparse_to_dense).
+``x @ A`` multiplies a DeviceArray from the left.  Products and sums run as one generic spgemm on
+the device (a sum as ``A I + B``), so a result holds the union of its operands' structures (an
+entry that cancels stays, as a stored zero); each value of a sum or a difference is rounded once,
+bitwise scipy's.  A scaling (``s * A``, ``A * s``, ``-A``, ``multiply(s)``, ``A / s``) maps the
+stored values as scipy's (its format and structure kept, numpy's product).  ``toarray()`` expands
+into a dense DeviceArray (sparse_to_dense).
 
 The rest of spmatrix's common methods run on the layer's own kernels (``_kernels_matrix``), one
 implementation for the three formats, reading back at most a count or a scalar result:
@@ -156,10 +157,10 @@ def _cast(a: csr_matrix, dtype: np.dtype[Any], itype: np.dtype[Any]) -> csr_matr
     return csr_matrix((_dev(a.data, dtype), _dev(a.indices, itype), _dev(a.indptr, itype)), a.shape)
 
 
-def _operands(*mats: Any, scalar: Any = None) -> list[csr_matrix]:
-    """The operands as CSR matrices of one value type and one index type (the widest of theirs,
-    and of ``scalar``'s under numpy's rules): what one spgemm takes."""
-    dtype = _value_dtype(np.result_type(*(m.dtype for m in mats), *(() if scalar is None else (scalar,))))
+def _operands(*mats: Any) -> list[csr_matrix]:
+    """The operands as CSR matrices of one value type and one index type (the widest of theirs
+    under numpy's rules): what one spgemm takes."""
+    dtype = _value_dtype(np.result_type(*(m.dtype for m in mats)))
     itype = np.result_type(*(_index_dtype(m) for m in mats))
     return [_cast(m.tocsr(), dtype, itype) for m in mats]
 
@@ -210,11 +211,9 @@ def _real_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:
 
 
 def _splits(total: int) -> rocmath.DeviceArray:
-    """Offsets of :data:`~._kernels_matrix.SPLITS` consecutive slices of ``total`` entries, made on
-    the device: the segments of a matrix's values taken as a whole (a COO matrix's, a count's)."""
-    ptr = rocmath.empty(km.SPLITS + 1, np.int64)
-    _launch(km.even_splits, total, ptr, name="splits")
-    return ptr
+    """Offsets of :data:`~._kernels_matrix.SPLITS` consecutive slices of ``total`` entries: the
+    segments of a matrix's values taken as a whole (a COO matrix's, a count's, a sum's)."""
+    return rocmath.to_device(np.arange(km.SPLITS + 1, dtype=np.int64) * total // km.SPLITS)
 
 
 def _kept_positions(ptr: rocmath.DeviceArray, data: rocmath.DeviceArray,
@@ -333,8 +332,7 @@ class _SparseArithmetic:
     def __mul__(self, other: Any) -> Any:
         """``A * s`` scales; ``A * B`` (a sparse matrix or a DeviceArray) is ``A @ B``, as spmatrix's."""
         if _is_scalar(other):
-            (a,) = _operands(self, scalar=other)
-            return _spgemm(other, a, _identity(a.shape[1], a))
+            return self._scaled(other)
         if issparse(other) or isinstance(other, rocmath.DeviceArray):
             return self @ other  # type: ignore[operator]
         return NotImplemented
@@ -582,8 +580,10 @@ class _SparseArithmetic:
         """
         axis = _axis(axis)
         if axis is None:
-            out = rocmath.empty(1, self.dtype)
-            _launch(km.total, self.data, out, name="sum", nbytes=float(self.data.nbytes))
+            # The sums of fixed slices, then theirs in order: bits that do not depend on the threads.
+            parts, out = rocmath.empty(km.SPLITS, self.dtype), rocmath.empty(1, self.dtype)
+            _launch(km.segment_sums, _splits(self.nnz), self.data, parts, name="sum", nbytes=float(self.data.nbytes))
+            _launch(km.segment_sums, rocmath.to_device(np.array([0, km.SPLITS], np.int64)), parts, out, name="sum")
             v = out.get(_handle().stream)[0]
             return v if dtype is None else np.dtype(dtype).type(v)
         rows = (self if axis == 1 else self.T).tocsr()  # type: ignore[attr-defined]
