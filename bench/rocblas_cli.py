@@ -127,6 +127,7 @@ def _parser() -> Parser:
     a("--atomics_allowed", action="store_true", help="allow atomics (the default)")
     a("--atomics_not_allowed", action="store_true", help="disallow atomics")
     a("--device", type=int, default=0, help="device (default 0)")
+    a("--api", type=int, choices=(0, 1), default=0, help="0: the C API, 1: its ILP64 _64 functions (default 0)")
     a("--outofplace", action="store_true", help="gemm_ex: D apart from C; trmm: C apart from B")
     a("--workspace", type=int, default=0, help="fixed workspace bytes (default 0: rocBLAS-managed)")
     a("--math_mode", type=int, default=0, help="rocblas_math_mode (default 0)")
@@ -331,6 +332,8 @@ def resolve(args: argparse.Namespace) -> Problem:
                              f"{types['b_type']} --c_type {types['c_type']} (rocBLAS has: {combos})")
         flags = candidates[fname]
         compute = Precision.from_datatype(flags.get("r") or flags["a_type"])
+    if args.api == 1 and not hasattr(blas, f"{fname}_64"):
+        raise UsageError(f"Invalid value for --api 1: rocBLAS has no {fname}_64")
     p = Problem(args=args, function=name, family=family, flavour=flavour, fname=fname, precision=compute,
                 types=types, m=args.M, n=args.N, k=args.K, trans_a=args.transposeA, trans_b=args.transposeB,
                 side=args.side, uplo=args.uplo, diag=args.diag, batch_count=args.batch_count if flavour else 1)
@@ -506,7 +509,7 @@ class _Session:
 
         self.p = p
         self.blas = blas
-        self.fn = getattr(blas, p.fname)
+        self.fn = getattr(blas, f"{p.fname}_64" if p.args.api == 1 else p.fname)
         self.params = [n for n in inspect.signature(self.fn).parameters]
         self.stream = rm.Stream()
         self.handle = blas.create_handle()
@@ -626,10 +629,11 @@ def _reference_scalars(p: Problem, scalars: Mapping[str, Any]) -> dict[str, Any]
 
 
 def _result_dtype(p: Problem) -> np.dtype[Any]:
-    """The dtype of a reduction's result."""
+    """The dtype of a reduction's result (amax/amin's index: int64_t under ``--api 1``)."""
     assert p.family.result is not None
     r = p.family.result(p.precision)
-    return r if isinstance(r, np.dtype) else r.dtype
+    dt = r if isinstance(r, np.dtype) else r.dtype
+    return np.dtype(np.int64) if dt.kind == "i" and p.args.api == 1 else dt
 
 
 def _relative_error(expected: np.ndarray, got: np.ndarray) -> float:

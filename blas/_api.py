@@ -46,7 +46,7 @@ from rocmath.precision import BF16, Precision, from_bfloat16, to_bfloat16
 from rocmath.stream import Task
 
 from ._handle import BlasHandle, check_handle
-from ._types import CheckNumericsMode, as_enum
+from ._types import CheckNumericsMode, as_enum, c_integer
 
 
 class Flavour(enum.Enum):
@@ -121,6 +121,10 @@ class Routine:
         return ("handle", *names)
 
 
+#: Integer parameters that stay 32-bit in the ILP64 API (rocblas_gemm_ex_64's ``int32_t solution_index``).
+INT32_ALWAYS = frozenset({"solution_index"})
+
+
 class Call(Arguments):
     """One call of a bound routine: its arguments, and the helpers its body uses.
 
@@ -132,10 +136,16 @@ class Call(Arguments):
     handle: BlasHandle
 
     def __init__(self, fname: str, routine: Routine, precision: Precision, flavour: Flavour,
-                 names: tuple[str, ...], values: dict[str, Any]):
+                 names: tuple[str, ...], values: dict[str, Any], ilp64: bool = False):
         super().__init__(fname, precision, names, values)
         self.routine = routine
         self.flavour = flavour
+        self.ilp64 = ilp64  # a ``_64`` function: int64_t sizes (and amax/amin results)
+
+    @property
+    def public_name(self) -> str:
+        """The function's name without ``rocblas_`` (``fname`` is the same for both APIs)."""
+        return f"{self.fname}_64" if self.ilp64 else self.fname
         self.result_host: np.ndarray | None = None  # a reduction's host staging array
 
     @property
@@ -155,10 +165,12 @@ class Call(Arguments):
         return as_enum(cls, self.values[name], name, self.index(name), allowed)
 
     def int(self, name: str) -> int:
-        value = self.values[name]
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise RocblasInvalidSizeError(f"must be an integer, got {value!r}", arg=name, index=self.index(name))
-        return int(value)
+        """An integer parameter within its C type: ``rocblas_int`` (int32) in the LP64 functions,
+        ``int64_t`` in the ``_64`` ones; strides are ``rocblas_stride`` (int64) in both."""
+        if name in INT32_ALWAYS:
+            return c_integer(self.values[name], name, self.index(name), 32, "int32_t")
+        wide = self.ilp64 or name.startswith("stride")
+        return c_integer(self.values[name], name, self.index(name), 64 if wide else 32)
 
     def invalid_size(self, name: str, why: str) -> RocblasInvalidSizeError:
         return RocblasInvalidSizeError(why, arg=name, index=self.index(name))
@@ -294,10 +306,10 @@ class Call(Arguments):
         mode = getattr(self.handle, "check_numerics", 0)
         if mode:
             parts = {i: triangles[id(a)] for i, a in enumerate(args) if triangles and id(a) in triangles}
-            kernel = _numerics_checked(kernel, f"rocblas_{self.fname}", CheckNumericsMode(mode), parts)
+            kernel = _numerics_checked(kernel, f"rocblas_{self.public_name}", CheckNumericsMode(mode), parts)
         # A reduction in host pointer mode waits for its result (as rocBLAS blocks): it may run here.
         waited = self.routine.result is not None and self.host_mode
-        return launch(kernel, *args, name=f"rocblas_{self.fname}", stream=self.handle.stream,
+        return launch(kernel, *args, name=f"rocblas_{self.public_name}", stream=self.handle.stream,
                       flops=flops, bytes=bytes, dtype=self.precision.dtype, waited=waited, record=recorded())
 
     def results(self, count: int, dtype: Any) -> tuple[Any, np.ndarray | None]:
@@ -457,49 +469,56 @@ def _looks_like_pointer(value: int) -> bool:
     return value >= 1 << 44 and address_space.find(value) is not None
 
 
-def _log(handle: BlasHandle, fname: str, names: tuple[str, ...], values: dict[str, Any]) -> None:
+def _log(handle: BlasHandle, fname: str, names: tuple[str, ...], values: dict[str, Any], ilp64: bool) -> None:
     if handle.layer_mode & LayerMode.log_trace:
         # Every argument keeps its place (a missing one prints as 0, a null pointer).
-        handle.logger.trace(f"rocblas_{fname}", *(0 if values[n] is None else values[n] for n in names[1:]))
+        handle.logger.trace(f"rocblas_{fname}{'_64' if ilp64 else ''}",
+                            *(0 if values[n] is None else values[n] for n in names[1:]))
     if handle.layer_mode & LayerMode.log_bench:
         from ._benchline import bench_line  # imported on first use: only logging handles need it
 
-        handle.logger.bench(bench_line(handle, fname, names, values))
+        handle.logger.bench(bench_line(handle, fname, names, values, ilp64=ilp64))
+
+
+_ILP64_DOC = " ILP64: sizes, increments, leading dimensions and batch_count are int64_t."
 
 
 def bind(routine: Routine, precision: Precision, flavour: Flavour = PLAIN, *, prefix: str | None = None,
-         summary: str | None = None) -> Callable[..., Any]:
+         summary: str | None = None, ilp64: bool = False) -> Callable[..., Any]:
     """Make the public function for one (routine, precision, flavour).
 
     ``prefix`` overrides the precision letter for mixed-precision names (``cs``, ``zd``,
-    ``is``...).
+    ``is``...).  ``ilp64``: the ``_64`` function of rocBLAS's ILP64 API (``saxpy_64``), the same
+    routine with ``int64_t`` sizes and amax/amin results; its logs name it ``rocblas_saxpy_64``
+    and its bench lines carry ``--api 1``, as rocBLAS's.
     """
     names = routine.signature(flavour)
     fname = f"{prefix if prefix is not None else precision.letter}{routine.name}{flavour.value}"
+    public = f"{fname}_64" if ilp64 else fname
     optional = set(routine.optional) | ({routine.result} if routine.result else set())
 
     plannable = flavour is PLAIN or routine.result is None  # batched results come back as arrays
 
     def entry(*args: Any, **kwargs: Any) -> Any:
-        key, plan = find_plan(fname, args) if not kwargs else (None, None)
+        key, plan = find_plan(public, args) if not kwargs else (None, None)
         if plan is not None:
             return plan.run(args)
-        values = bind_arguments(fname, names, args, kwargs, optional)
+        values = bind_arguments(public, names, args, kwargs, optional)
         handle = check_handle(values["handle"])
         if handle.is_device_memory_size_query():
-            return _size_query(Call(fname, routine, precision, flavour, names, values))
+            return _size_query(Call(fname, routine, precision, flavour, names, values, ilp64))
         if handle.layer_mode:
-            _log(handle, fname, names, values)
+            _log(handle, fname, names, values, ilp64)
             if handle.layer_mode & LayerMode.log_profile:
                 from ._benchline import bench_line
 
                 try:
-                    problem = bench_line(handle, fname, names, values)
+                    problem = bench_line(handle, fname, names, values, ilp64=ilp64)
                 except Exception:  # an argument no command line can say (invalid calls are logged too)
-                    problem = f"rocblas_{fname} (arguments not expressible as a command)"
-                with profiling(handle.profile_table(), (f"rocblas_{fname}", problem)):
-                    return routine.impl(Call(fname, routine, precision, flavour, names, values))
-        c = Call(fname, routine, precision, flavour, names, values)
+                    problem = f"rocblas_{public} (arguments not expressible as a command)"
+                with profiling(handle.profile_table(), (f"rocblas_{public}", problem)):
+                    return routine.impl(Call(fname, routine, precision, flavour, names, values, ilp64))
+        c = Call(fname, routine, precision, flavour, names, values, ilp64)
         if not plannable or handle.check_numerics or handle.layer_mode or not c.host_mode:
             key = None
 
@@ -510,7 +529,7 @@ def bind(routine: Routine, precision: Precision, flavour: Flavour = PLAIN, *, pr
 
         return planned_call(handle, key, lambda: routine.impl(c), plan)
 
-    entry.__name__ = entry.__qualname__ = fname
+    entry.__name__ = entry.__qualname__ = public
     entry.__module__ = "rocmath.blas"
     # Only trailing optional parameters get a default in the signature (Python's rule); the
     # others may still be left out by keyword or passed as None.
@@ -523,8 +542,8 @@ def bind(routine: Routine, precision: Precision, flavour: Flavour = PLAIN, *, pr
     entry.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     kind = {PLAIN: "", BATCHED: " Batched: arrays are device arrays of device pointers, one per entry.",
             STRIDED: " Strided batched: each array is followed by the stride between entries."}[flavour]
-    entry.__doc__ = (f"rocblas_{fname}({', '.join(names)})\n\n"
-                     f"{summary or routine.summary}{kind}\n\n"
+    entry.__doc__ = (f"rocblas_{public}({', '.join(names)})\n\n"
+                     f"{summary or routine.summary}{kind}{_ILP64_DOC if ilp64 else ''}\n\n"
                      f"Precision {precision.datatype}. Raises the rocBLAS status exceptions of "
                      f"rocmath.errors in rocBLAS's check order; see rocmath.blas for the conventions.")
     return entry

@@ -177,7 +177,7 @@ def _index() -> dict[str, dict[str, dict[str, str]]]:
     """rocblas-bench function -> {rocmath name: its type flags}, for the non-_ex routines."""
     out: dict[str, dict[str, dict[str, str]]] = {}
     for fname in sorted(compute_routines()):
-        if fname.endswith("_ex"):
+        if fname.endswith(("_ex", "_64")):  # _ex: resolved by their types; _64: by --api 1
             continue
         function, types = bench_name(fname)
         out.setdefault(function, {})[fname] = types
@@ -318,7 +318,8 @@ def _address(value: Any) -> Any:
     return getattr(value, "ptr", value)
 
 
-def bench_line(handle: Any, fname: str, names: tuple[str, ...], values: Mapping[str, Any]) -> str:
+def bench_line(handle: Any, fname: str, names: tuple[str, ...], values: Mapping[str, Any], *,
+               ilp64: bool = False) -> str:
     """The ``rocmath-bench blas`` command replaying one call.
 
     Parameters
@@ -331,6 +332,8 @@ def bench_line(handle: Any, fname: str, names: tuple[str, ...], values: Mapping[
         The C parameter names, handle first.
     values
         The arguments by name.
+    ilp64
+        A ``_64`` function's call: ``--api 1`` follows the command, as in rocBLAS's lines.
 
     Returns
     -------
@@ -340,7 +343,7 @@ def bench_line(handle: Any, fname: str, names: tuple[str, ...], values: Mapping[
     """
     _, op, _, ex = parse_name(fname)
     function, types = bench_name(fname, values)
-    tokens = [BENCH_COMMAND, "-f", function]
+    tokens = [BENCH_COMMAND, *(("--api", "1") if ilp64 else ()), "-f", function]
     if "r" in types:
         tokens += ["-r", types["r"]]
     ex_types = EX_TYPE_FLAGS[op] if ex else {}
@@ -359,7 +362,8 @@ def bench_line(handle: Any, fname: str, names: tuple[str, ...], values: Mapping[
             tokens += [f"--stride_{key}", _int_text(value)]
     if not ex and "r" not in types:
         # scal, rot and the mixed gemv: their type flags follow the function, as rocBLAS writes them.
-        tokens[3:3] = [t for flag, dt in types.items() for t in (f"--{flag}", dt)]
+        at = tokens.index("-f") + 2
+        tokens[at:at] = [t for flag, dt in types.items() for t in (f"--{flag}", dt)]
     if (op, ex) in (("gemm", True), ("trmm", False)) and _out_of_place(values, ex):
         tokens.append("--outofplace")
     if handle.atomics_mode is AtomicsMode.not_allowed:

@@ -21,15 +21,17 @@ from rocmath.handle import WORKSPACE_ALIGN, AtomicsMode, Handle, PointerMode
 from rocmath.memory import address_space
 from rocmath.stream import Stream
 
-from ._types import CheckNumericsMode, MathMode, PerformanceMetric
+from ._types import CheckNumericsMode, MathMode, PerformanceMetric, c_integer
 
 __all__ = [
     "BlasHandle", "create_handle", "destroy_handle", "get_atomics_mode", "get_device_memory_size",
-    "get_math_mode", "get_matrix", "get_matrix_async", "get_performance_metric", "get_pointer_mode",
-    "get_stream", "get_vector", "get_vector_async", "get_version_string", "initialize",
+    "get_math_mode", "get_matrix", "get_matrix_64", "get_matrix_async", "get_matrix_async_64",
+    "get_performance_metric", "get_pointer_mode", "get_stream", "get_vector", "get_vector_64",
+    "get_vector_async", "get_vector_async_64", "get_version_string", "initialize",
     "is_device_memory_size_query", "is_managing_device_memory", "pointer_to_mode", "set_atomics_mode",
-    "set_device_memory_size", "set_math_mode", "set_matrix", "set_matrix_async", "set_performance_metric",
-    "set_pointer_mode", "set_stream", "set_vector", "set_vector_async", "set_workspace",
+    "set_device_memory_size", "set_math_mode", "set_matrix", "set_matrix_64", "set_matrix_async",
+    "set_matrix_async_64", "set_performance_metric", "set_pointer_mode", "set_stream", "set_vector",
+    "set_vector_64", "set_vector_async", "set_vector_async_64", "set_workspace",
     "start_device_memory_size_query", "status_to_string", "stop_device_memory_size_query",
 ]
 
@@ -288,6 +290,10 @@ def _strided_copy(rows: int, cols: int, elem_size: int, src: Any, lds: int, dst:
         task.wait()
 
 
+def _ints(positions: dict[str, int], bits: int, **values: Any) -> list[int]:
+    return [c_integer(v, name, positions[name], bits) for name, v in values.items()]
+
+
 def _check_vector_args(n: int, elem_size: int, incx: int, incy: int, x: Any, y: Any) -> bool:
     if n < 0 or incx <= 0 or incy <= 0 or elem_size <= 0:
         bad = "n" if n < 0 else "elem_size" if elem_size <= 0 else "incx" if incx <= 0 else "incy"
@@ -301,28 +307,51 @@ def _check_vector_args(n: int, elem_size: int, incx: int, incy: int, x: Any, y: 
     return True
 
 
+def _vector(n: Any, elem_size: Any, x: Any, incx: Any, y: Any, incy: Any, to_device: bool, stream: Any, wait: bool,
+            bits: int) -> None:
+    n, elem_size, incx, incy = _ints(_VECTOR_POS, bits, n=n, elem_size=elem_size, incx=incx, incy=incy)
+    if _check_vector_args(n, elem_size, incx, incy, x, y):
+        _strided_copy(1, n, elem_size, x, incx, y, incy, to_device, stream, wait, ("x", "incx", "y", "incy"))
+
+
 def set_vector(n: int, elem_size: int, x: Any, incx: int, y: Any, incy: int) -> None:
     """``rocblas_set_vector``: host vector ``x`` to device vector ``y`` (blocking)."""
-    if _check_vector_args(n, elem_size, incx, incy, x, y):
-        _strided_copy(1, n, elem_size, x, incx, y, incy, True, None, True, ("x", "incx", "y", "incy"))
+    _vector(n, elem_size, x, incx, y, incy, True, None, True, 32)
 
 
 def get_vector(n: int, elem_size: int, x: Any, incx: int, y: Any, incy: int) -> None:
     """``rocblas_get_vector``: device vector ``x`` to host vector ``y`` (blocking)."""
-    if _check_vector_args(n, elem_size, incx, incy, x, y):
-        _strided_copy(1, n, elem_size, x, incx, y, incy, False, None, True, ("x", "incx", "y", "incy"))
+    _vector(n, elem_size, x, incx, y, incy, False, None, True, 32)
 
 
 def set_vector_async(n: int, elem_size: int, x: Any, incx: int, y: Any, incy: int, stream: Any) -> None:
     """``rocblas_set_vector_async``: ordered on ``stream``; the host data is staged at the call."""
-    if _check_vector_args(n, elem_size, incx, incy, x, y):
-        _strided_copy(1, n, elem_size, x, incx, y, incy, True, stream, False, ("x", "incx", "y", "incy"))
+    _vector(n, elem_size, x, incx, y, incy, True, stream, False, 32)
 
 
 def get_vector_async(n: int, elem_size: int, x: Any, incx: int, y: Any, incy: int, stream: Any) -> None:
     """``rocblas_get_vector_async``: ordered on ``stream`` (returns when the host copy is written)."""
-    if _check_vector_args(n, elem_size, incx, incy, x, y):
-        _strided_copy(1, n, elem_size, x, incx, y, incy, False, stream, True, ("x", "incx", "y", "incy"))
+    _vector(n, elem_size, x, incx, y, incy, False, stream, True, 32)
+
+
+def set_vector_64(n: int, elem_size: int, x: Any, incx: int, y: Any, incy: int) -> None:
+    """``rocblas_set_vector_64``: :func:`set_vector` with int64_t sizes."""
+    _vector(n, elem_size, x, incx, y, incy, True, None, True, 64)
+
+
+def get_vector_64(n: int, elem_size: int, x: Any, incx: int, y: Any, incy: int) -> None:
+    """``rocblas_get_vector_64``: :func:`get_vector` with int64_t sizes."""
+    _vector(n, elem_size, x, incx, y, incy, False, None, True, 64)
+
+
+def set_vector_async_64(n: int, elem_size: int, x: Any, incx: int, y: Any, incy: int, stream: Any) -> None:
+    """``rocblas_set_vector_async_64``: :func:`set_vector_async` with int64_t sizes."""
+    _vector(n, elem_size, x, incx, y, incy, True, stream, False, 64)
+
+
+def get_vector_async_64(n: int, elem_size: int, x: Any, incx: int, y: Any, incy: int, stream: Any) -> None:
+    """``rocblas_get_vector_async_64``: :func:`get_vector_async` with int64_t sizes."""
+    _vector(n, elem_size, x, incx, y, incy, False, stream, True, 64)
 
 
 def _check_matrix_args(rows: int, cols: int, elem_size: int, lda: int, ldb: int, a: Any, b: Any) -> bool:
@@ -339,28 +368,54 @@ def _check_matrix_args(rows: int, cols: int, elem_size: int, lda: int, ldb: int,
     return True
 
 
+def _matrix(rows: Any, cols: Any, elem_size: Any, a: Any, lda: Any, b: Any, ldb: Any, to_device: bool, stream: Any,
+            wait: bool, bits: int) -> None:
+    rows, cols, elem_size, lda, ldb = _ints(_MATRIX_POS, bits, rows=rows, cols=cols, elem_size=elem_size, lda=lda,
+                                            ldb=ldb)
+    if _check_matrix_args(rows, cols, elem_size, lda, ldb, a, b):
+        _strided_copy(rows, cols, elem_size, a, lda, b, ldb, to_device, stream, wait, ("a", "lda", "b", "ldb"))
+
+
 def set_matrix(rows: int, cols: int, elem_size: int, a: Any, lda: int, b: Any, ldb: int) -> None:
     """``rocblas_set_matrix``: column-major host matrix ``a`` to device matrix ``b`` (blocking)."""
-    if _check_matrix_args(rows, cols, elem_size, lda, ldb, a, b):
-        _strided_copy(rows, cols, elem_size, a, lda, b, ldb, True, None, True, ("a", "lda", "b", "ldb"))
+    _matrix(rows, cols, elem_size, a, lda, b, ldb, True, None, True, 32)
 
 
 def get_matrix(rows: int, cols: int, elem_size: int, a: Any, lda: int, b: Any, ldb: int) -> None:
     """``rocblas_get_matrix``: device matrix ``a`` to column-major host matrix ``b`` (blocking)."""
-    if _check_matrix_args(rows, cols, elem_size, lda, ldb, a, b):
-        _strided_copy(rows, cols, elem_size, a, lda, b, ldb, False, None, True, ("a", "lda", "b", "ldb"))
+    _matrix(rows, cols, elem_size, a, lda, b, ldb, False, None, True, 32)
 
 
 def set_matrix_async(rows: int, cols: int, elem_size: int, a: Any, lda: int, b: Any, ldb: int, stream: Any) -> None:
     """``rocblas_set_matrix_async``."""
-    if _check_matrix_args(rows, cols, elem_size, lda, ldb, a, b):
-        _strided_copy(rows, cols, elem_size, a, lda, b, ldb, True, stream, False, ("a", "lda", "b", "ldb"))
+    _matrix(rows, cols, elem_size, a, lda, b, ldb, True, stream, False, 32)
 
 
 def get_matrix_async(rows: int, cols: int, elem_size: int, a: Any, lda: int, b: Any, ldb: int, stream: Any) -> None:
     """``rocblas_get_matrix_async`` (returns when the host copy is written)."""
-    if _check_matrix_args(rows, cols, elem_size, lda, ldb, a, b):
-        _strided_copy(rows, cols, elem_size, a, lda, b, ldb, False, stream, True, ("a", "lda", "b", "ldb"))
+    _matrix(rows, cols, elem_size, a, lda, b, ldb, False, stream, True, 32)
+
+
+def set_matrix_64(rows: int, cols: int, elem_size: int, a: Any, lda: int, b: Any, ldb: int) -> None:
+    """``rocblas_set_matrix_64``: :func:`set_matrix` with int64_t sizes."""
+    _matrix(rows, cols, elem_size, a, lda, b, ldb, True, None, True, 64)
+
+
+def get_matrix_64(rows: int, cols: int, elem_size: int, a: Any, lda: int, b: Any, ldb: int) -> None:
+    """``rocblas_get_matrix_64``: :func:`get_matrix` with int64_t sizes."""
+    _matrix(rows, cols, elem_size, a, lda, b, ldb, False, None, True, 64)
+
+
+def set_matrix_async_64(rows: int, cols: int, elem_size: int, a: Any, lda: int, b: Any, ldb: int,
+                        stream: Any) -> None:
+    """``rocblas_set_matrix_async_64``: :func:`set_matrix_async` with int64_t sizes."""
+    _matrix(rows, cols, elem_size, a, lda, b, ldb, True, stream, False, 64)
+
+
+def get_matrix_async_64(rows: int, cols: int, elem_size: int, a: Any, lda: int, b: Any, ldb: int,
+                        stream: Any) -> None:
+    """``rocblas_get_matrix_async_64``: :func:`get_matrix_async` with int64_t sizes."""
+    _matrix(rows, cols, elem_size, a, lda, b, ldb, False, stream, True, 64)
 
 
 # --- misc -------------------------------------------------------------------------------------

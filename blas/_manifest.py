@@ -2,8 +2,9 @@
 
 Written as rocBLAS's own tables (rocblas-functions.h): each operation with the
 precision prefixes it has; every one comes plain, ``_batched`` and
-``_strided_batched`` unless noted.  ILP64 (``_64``) variants are not listed: Python
-integers have no 32-bit limit, so the plain names serve both.
+``_strided_batched`` unless noted.  The ILP64 API (``_64``: ``int64_t`` sizes, amax/amin
+results) covers every compute routine but those :data:`NO_ILP64` lists, and the
+set/get vector/matrix functions.
 """
 
 from __future__ import annotations
@@ -40,6 +41,13 @@ EXTENSIONS = {"dgmm": "s d c z", "geam": "s d c z", "gemmt": "s d c z"}
 EX = ("gemm", "axpy", "dot", "dotc", "nrm2", "rot", "scal", "trsm")
 EX_PLAIN_ONLY = ("geam_ex",)
 
+#: Compute operations without ``_64`` forms (rocblas-functions.h).
+NO_ILP64 = frozenset({"trtri", "trsm_ex", "geam_ex"})
+
+#: Auxiliary functions with ``_64`` forms.
+AUXILIARY_ILP64 = ("set_vector", "get_vector", "set_matrix", "get_matrix", "set_vector_async", "get_vector_async",
+                   "set_matrix_async", "get_matrix_async")
+
 AUXILIARY = (
     "create_handle", "destroy_handle", "set_stream", "get_stream", "set_pointer_mode", "get_pointer_mode",
     "set_atomics_mode", "get_atomics_mode", "set_math_mode", "get_math_mode", "set_performance_metric",
@@ -55,14 +63,21 @@ def _expand(table: dict[str, str]) -> list[str]:
     return [f"{p}{op}{f}" for op, precs in table.items() for p in precs.split() for f in FLAVOURS]
 
 
+def _lp64_routines() -> list[tuple[str, str]]:
+    """(name, operation) of every LP64 compute routine."""
+    names = [(n, op) for table in (LEVEL1, LEVEL2, LEVEL3, EXTENSIONS) for op, precs in table.items()
+             for n in _expand({op: precs})]
+    names += [(f"{g}{f}", "gemv") for g in GEMV_MIXED for f in FLAVOURS[1:]]
+    names += [(f"{op}{f}_ex", f"{op}_ex") for op in EX for f in FLAVOURS] + [(n, n) for n in EX_PLAIN_ONLY]
+    return names
+
+
 def compute_routines() -> frozenset[str]:
-    """Every rocBLAS compute routine name (without ``rocblas_``)."""
-    names = _expand(LEVEL1) + _expand(LEVEL2) + _expand(LEVEL3) + _expand(EXTENSIONS)
-    names += [f"{g}{f}" for g in GEMV_MIXED for f in FLAVOURS[1:]]
-    names += [f"{op}{f}_ex" for op in EX for f in FLAVOURS] + list(EX_PLAIN_ONLY)
-    return frozenset(names)
+    """Every rocBLAS compute routine name (without ``rocblas_``), ``_64`` ones included."""
+    names = _lp64_routines()
+    return frozenset([n for n, _ in names] + [f"{n}_64" for n, op in names if op not in NO_ILP64])
 
 
 def all_names() -> frozenset[str]:
     """Compute routines and auxiliary functions."""
-    return compute_routines() | frozenset(AUXILIARY)
+    return compute_routines() | frozenset(AUXILIARY) | frozenset(f"{n}_64" for n in AUXILIARY_ILP64)

@@ -10,7 +10,9 @@ from __future__ import annotations
 import enum
 from typing import Any, TypeVar
 
-from rocmath.errors import RocblasInvalidValueError, RocblasStatus
+import numpy as np
+
+from rocmath.errors import RocblasInvalidSizeError, RocblasInvalidValueError, RocblasStatus
 from rocmath.handle import AtomicsMode, LayerMode, PointerMode
 
 Status = RocblasStatus
@@ -165,6 +167,18 @@ _LETTERS: dict[type[enum.IntEnum], dict[str, int]] = {
     Diagonal: {"N": 131, "U": 132},
     Side: {"L": 141, "R": 142, "B": 143},
 }
+
+
+def c_integer(value: Any, arg: str, index: int | None, bits: int, ctype: str = "rocblas_int") -> int:
+    """An integer argument of a C type of ``bits`` bits: ``rocblas_int`` (32) in the LP64 functions,
+    ``int64_t`` (64) in the ``_64`` ones and for ``rocblas_stride``.  C would truncate a wider value
+    without a word; rocmath says so (invalid_size, naming the argument)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise RocblasInvalidSizeError(f"must be an integer, got {value!r}", arg=arg, index=index)
+    v = int(value)
+    if not -(1 << (bits - 1)) <= v < 1 << (bits - 1):
+        raise RocblasInvalidSizeError(f"{v} does not fit {ctype if bits == 32 else 'int64_t'}", arg=arg, index=index)
+    return v
 
 
 def as_enum(cls: type[E], value: Any, arg: str, index: int | None = None,

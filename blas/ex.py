@@ -113,7 +113,7 @@ from rocmath.precision import H, Precision
 from . import _kernels_ex2 as kx
 from . import _kernels_l3 as k3
 from . import level1, level3
-from ._api import BATCHED, PLAIN, STRIDED, Call, Flavour, Routine, bind, public_names
+from ._api import _ILP64_DOC, BATCHED, PLAIN, STRIDED, Call, Flavour, Routine, bind, public_names
 from ._types import Datatype, GeamExOperation, Operation
 
 # --- precisions of datatypes -----------------------------------------------------------------
@@ -183,7 +183,7 @@ class TypedCall(Call):
     def __init__(self, c: Call, execution: Precision, types: dict[str, Precision], *,
                  names: tuple[str, ...] | None = None, values: dict[str, Any] | None = None):
         super().__init__(c.fname, c.routine, execution, c.flavour, c.names if names is None else names,
-                         c.values if values is None else values)
+                         c.values if values is None else values, c.ilp64)
         self.types = types
 
     @property
@@ -192,7 +192,7 @@ class TypedCall(Call):
 
     def as_plain(self, precision: Precision) -> Call:
         """This call as an untyped Call of one precision."""
-        return Call(self.fname, self.routine, precision, self.flavour, self.names, self.values)
+        return Call(self.fname, self.routine, precision, self.flavour, self.names, self.values, self.ilp64)
 
     def kernel_dtype(self, name: str) -> np.dtype[Any]:
         return _kernel_dtype(self.types[name], self.precision)
@@ -277,7 +277,7 @@ class ExRoutine(Routine):
 def _flavoured(body: Callable[[Call], Any]) -> Callable[[Call], Any]:
     def impl(c: Call) -> Any:
         assert isinstance(c.routine, ExRoutine)
-        return body(Call(c.fname, c.routine, c.precision, c.routine.flavour, c.names, c.values))
+        return body(Call(c.fname, c.routine, c.precision, c.routine.flavour, c.names, c.values, c.ilp64))
 
     return impl
 
@@ -286,16 +286,18 @@ _KIND = {PLAIN: "", BATCHED: " Batched: arrays are device arrays of device point
          STRIDED: " Strided batched: each array is followed by the stride between entries."}
 
 
-def bind_ex(routine: ExRoutine, flavour: Flavour = PLAIN) -> Callable[..., Any]:
-    """The public function of one flavour of an ``_ex`` routine (``gemm_strided_batched_ex``)."""
+def bind_ex(routine: ExRoutine, flavour: Flavour = PLAIN, *, ilp64: bool = False) -> Callable[..., Any]:
+    """The public function of one flavour of an ``_ex`` routine (``gemm_strided_batched_ex``);
+    ``ilp64``: its ``_64`` function (``gemm_strided_batched_ex_64``)."""
     name = f"{routine.name}{flavour.value}_ex"
     fixed = replace(routine, name=name, flavour=flavour, impl=_flavoured(routine.impl))
     # bind() names the function <prefix><name><flavour>: bound as PLAIN with the flavour in the name
     # (the body restores the flavour).  The precision is a placeholder: each body types its
     # arguments from its datatype arguments.
-    entry = bind(fixed, H, PLAIN, prefix="")
+    entry = bind(fixed, H, PLAIN, prefix="", ilp64=ilp64)
     names = fixed.signature(flavour)
-    entry.__doc__ = (f"rocblas_{name}({', '.join(names)})\n\n{routine.summary}{_KIND[flavour]}\n\n"
+    entry.__doc__ = (f"rocblas_{entry.__name__}({', '.join(names)})\n\n{routine.summary}{_KIND[flavour]}"
+                     f"{_ILP64_DOC if ilp64 else ''}\n\n"
                      f"Types are chosen by the datatype arguments (Datatype members or their values); see "
                      f"rocmath.blas.ex.  Raises the rocBLAS status exceptions of rocmath.errors in rocBLAS's check "
                      f"order.")
@@ -624,7 +626,7 @@ def _trsm_ex(c: Call) -> None:
     p = precision_of(comp_t)
     assert p is not None
     c.int("invA_size")
-    level3._trsm(Call(c.fname, c.routine, p, c.flavour, c.names, c.values))
+    level3._trsm(Call(c.fname, c.routine, p, c.flavour, c.names, c.values, c.ilp64))
 
 
 TRSM_EX = ExRoutine("trsm", ("side", "uplo", "transA", "diag", "m", "n", "alpha", "A", "lda", "B", "ldb", "invA",
@@ -725,6 +727,31 @@ trsm_ex = bind_ex(TRSM_EX)
 trsm_batched_ex = bind_ex(TRSM_EX, BATCHED)
 trsm_strided_batched_ex = bind_ex(TRSM_EX, STRIDED)
 geam_ex = bind_ex(GEAM_EX)
+# rocBLAS's ILP64 API: the same routines with int64_t sizes (bind(..., ilp64=True)).
+gemm_ex_64 = bind_ex(GEMM_EX, ilp64=True)
+gemm_batched_ex_64 = bind_ex(GEMM_EX, BATCHED, ilp64=True)
+gemm_strided_batched_ex_64 = bind_ex(GEMM_EX, STRIDED, ilp64=True)
+hgemm_64 = bind(HGEMM, H, ilp64=True)
+hgemm_batched_64 = bind(HGEMM, H, BATCHED, ilp64=True)
+hgemm_strided_batched_64 = bind(HGEMM, H, STRIDED, ilp64=True)
+axpy_ex_64 = bind_ex(AXPY_EX, ilp64=True)
+axpy_batched_ex_64 = bind_ex(AXPY_EX, BATCHED, ilp64=True)
+axpy_strided_batched_ex_64 = bind_ex(AXPY_EX, STRIDED, ilp64=True)
+scal_ex_64 = bind_ex(SCAL_EX, ilp64=True)
+scal_batched_ex_64 = bind_ex(SCAL_EX, BATCHED, ilp64=True)
+scal_strided_batched_ex_64 = bind_ex(SCAL_EX, STRIDED, ilp64=True)
+dot_ex_64 = bind_ex(DOT_EX, ilp64=True)
+dot_batched_ex_64 = bind_ex(DOT_EX, BATCHED, ilp64=True)
+dot_strided_batched_ex_64 = bind_ex(DOT_EX, STRIDED, ilp64=True)
+dotc_ex_64 = bind_ex(DOTC_EX, ilp64=True)
+dotc_batched_ex_64 = bind_ex(DOTC_EX, BATCHED, ilp64=True)
+dotc_strided_batched_ex_64 = bind_ex(DOTC_EX, STRIDED, ilp64=True)
+nrm2_ex_64 = bind_ex(NRM2_EX, ilp64=True)
+nrm2_batched_ex_64 = bind_ex(NRM2_EX, BATCHED, ilp64=True)
+nrm2_strided_batched_ex_64 = bind_ex(NRM2_EX, STRIDED, ilp64=True)
+rot_ex_64 = bind_ex(ROT_EX, ilp64=True)
+rot_batched_ex_64 = bind_ex(ROT_EX, BATCHED, ilp64=True)
+rot_strided_batched_ex_64 = bind_ex(ROT_EX, STRIDED, ilp64=True)
 # fmt: on
 
 __all__ = public_names(globals())

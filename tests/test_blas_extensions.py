@@ -697,6 +697,7 @@ def test_signatures_and_names() -> None:
     assert list(inspect.signature(extensions.dgeam_batched).parameters) == [
         "handle", "transA", "transB", "m", "n", "alpha", "A", "lda", "beta", "B", "ldb", "C", "ldc", "batch_count"]
     names = {f"{p}{op}{fl}" for op, precs in EXTENSIONS.items() for p in precs.split() for fl in FLAVOURS}
+    names |= {f"{n}_64" for n in names}  # ILP64 twins of all
     assert set(extensions.__all__) == names  # the manifest's extensions, every precision and flavour
     for name in names:
         f = getattr(extensions, name)

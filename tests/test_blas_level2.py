@@ -664,7 +664,9 @@ def test_signatures() -> None:
     assert tuple(inspect.signature(L2.sgbmv).parameters) == (
         "handle", "trans", "m", "n", "kl", "ku", "alpha", "A", "lda", "x", "incx", "beta", "y", "incy")
     assert L2.hshgemv_batched.__name__ == "hshgemv_batched"
-    assert len(L2.__all__) == 230  # 25 routines x precisions x 3 flavours, and 8 mixed-precision gemv
+    # 25 routines x precisions x 3 flavours, and 8 mixed-precision gemv; each with its _64 twin
+    assert len(L2.__all__) == 2 * 230
+    assert L2.sgemv_64.__name__ == "sgemv_64"
 
 
 def test_size_query(handle: Any) -> None:
