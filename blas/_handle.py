@@ -24,15 +24,15 @@ from rocmath.stream import Stream
 from ._types import CheckNumericsMode, MathMode, PerformanceMetric, c_integer
 
 __all__ = [
-    "BlasHandle", "create_handle", "destroy_handle", "get_atomics_mode", "get_device_memory_size",
-    "get_math_mode", "get_matrix", "get_matrix_64", "get_matrix_async", "get_matrix_async_64",
-    "get_performance_metric", "get_pointer_mode", "get_stream", "get_vector", "get_vector_64",
-    "get_vector_async", "get_vector_async_64", "get_version_string", "initialize",
-    "is_device_memory_size_query", "is_managing_device_memory", "pointer_to_mode", "set_atomics_mode",
+    "BlasHandle", "create_handle", "destroy_handle", "get_atomics_mode", "get_device_memory_size", "get_math_mode",
+    "get_matrix", "get_matrix_64", "get_matrix_async", "get_matrix_async_64", "get_performance_metric",
+    "get_pointer_mode", "get_stream", "get_vector", "get_vector_64", "get_vector_async", "get_vector_async_64",
+    "get_version_string", "get_version_string_size", "initialize", "is_device_memory_size_query",
+    "is_managing_device_memory", "is_user_managing_device_memory", "pointer_to_mode", "set_atomics_mode",
     "set_device_memory_size", "set_math_mode", "set_matrix", "set_matrix_64", "set_matrix_async",
     "set_matrix_async_64", "set_performance_metric", "set_pointer_mode", "set_stream", "set_vector",
-    "set_vector_64", "set_vector_async", "set_vector_async_64", "set_workspace",
-    "start_device_memory_size_query", "status_to_string", "stop_device_memory_size_query",
+    "set_vector_64", "set_vector_async", "set_vector_async_64", "set_workspace", "start_device_memory_size_query",
+    "status_to_string", "stop_device_memory_size_query",
 ]
 
 
@@ -206,6 +206,13 @@ def set_workspace(handle: BlasHandle, addr: Any, size: int) -> None:
 def is_managing_device_memory(handle: BlasHandle) -> bool:
     """``rocblas_is_managing_device_memory``."""
     return check_handle(handle).is_managing_device_memory()
+
+
+def is_user_managing_device_memory(handle: BlasHandle) -> bool:
+    """``rocblas_is_user_managing_device_memory`` (deprecated in rocBLAS): whether the handle holds
+    a fixed workspace from ``set_device_memory_size`` (user-managed); False for rocBLAS-managed
+    memory and for user-owned memory given by ``set_workspace``, as rocBLAS's handle.cpp."""
+    return check_handle(handle)._fixed is not None
 
 
 # --- data movement helpers ------------------------------------------------------------------
@@ -437,6 +444,12 @@ def pointer_to_mode(ptr: Any) -> PointerMode:
 def get_version_string() -> str:
     """``rocblas_get_version_string``."""
     return f"rocmath-{rocmath.__version__} (rocBLAS API 4.3 on the simulated device)"
+
+
+def get_version_string_size() -> int:
+    """``rocblas_get_version_string_size``: the buffer size :func:`get_version_string` needs in C,
+    its terminating NUL included."""
+    return len(get_version_string().encode()) + 1
 
 
 def initialize() -> None:

@@ -183,6 +183,7 @@ def test_pointer_to_mode():
 def test_version_and_initialize():
     version = blas.get_version_string()
     assert isinstance(version, str) and version
+    assert blas.get_version_string_size() == len(version.encode()) + 1  # C's buffer, NUL included
     assert blas.initialize() is None
 
 
@@ -401,16 +402,18 @@ def test_workspace_functions(handle):
     # rocBLAS's user-managed scheme: a fixed size, rounded up to 64 bytes.
     blas.set_device_memory_size(handle, 1000)
     assert blas.get_device_memory_size(handle) == 1024
-    assert not blas.is_managing_device_memory(handle)
+    assert not blas.is_managing_device_memory(handle) and blas.is_user_managing_device_memory(handle)
     blas.set_device_memory_size(handle, 64)
     assert blas.get_device_memory_size(handle) == 64
     blas.set_device_memory_size(handle, 0)  # back to rocBLAS-managed, nothing held
     assert blas.is_managing_device_memory(handle) and blas.get_device_memory_size(handle) == 0
+    assert not blas.is_user_managing_device_memory(handle)
     # User-owned memory.
     user = rm.malloc(4096)
     try:
         blas.set_workspace(handle, user, 4096)
         assert not blas.is_managing_device_memory(handle) and blas.get_device_memory_size(handle) == 4096
+        assert not blas.is_user_managing_device_memory(handle)  # user-owned, not user-managed (handle.cpp)
         blas.set_workspace(handle, None, 0)
         assert blas.is_managing_device_memory(handle)
         blas.set_workspace(handle, user, 0)  # a zero size also gives management back
