@@ -32,10 +32,11 @@ def test_manifest_covers_every_rocblas_counterpart():
     table = hipblas_names()
     assert {"hipblasSaxpy", "hipblasSgemmBatched", "hipblasSgemmStridedBatched", "hipblasGemmEx", "hipblasCsscal",
             "hipblasIsamax", "hipblasScnrm2", "hipblasGemmExWithFlags_v2", "hipblasSaxpy_64", "hipblasZgemm_v2",
-            "hipblasTrsmStridedBatchedEx"} <= set(table)
-    assert "hipblasSgemmt" not in table and "hipblasSgemm_64" not in table
+            "hipblasTrsmStridedBatchedEx", "hipblasSgemm_64", "hipblasGemmExWithFlags_v2_64"} <= set(table)
+    assert not {"hipblasSgemmt", "hipblasStrtri_64", "hipblasTrsmEx_64"} & set(table)
     for name, entry in table.items():
         assert callable(getattr(hipblas, name)) and hasattr(blas, entry.rocblas)
+        assert entry.ilp64 == name.endswith("_64") and entry.rocblas.endswith("_64") == entry.ilp64, name
     assert len(table) == len(set(hipblas.__all__) & set(table))
 
 

@@ -4,10 +4,16 @@ hipBLAS names its functions after rocBLAS's by one rule: ``hipblas`` + the preci
 prefix with a capital first letter (``S``, ``Cs``, ``Is``...) + the operation +
 ``Batched``/``StridedBatched``; the ``_ex`` functions become ``hipblas<Op>[Batched|
 StridedBatched]Ex``.  :func:`hipblas_names` applies it to ``blas/_manifest.py``, so
-the table cannot drift from the rocBLAS functions underneath.  ``_64`` (ILP64; Python
-integers have no 32-bit limit, so they are the same functions) and ``_v2`` (hip
-complex types, same layout; ``hipDataType`` instead of ``hipblasDatatype_t`` in the
-Ex functions) variants exist where hipBLAS has them.
+the table cannot drift from the rocBLAS functions underneath.  ``_v2`` variants (hip
+complex types, same layout; ``hipDataType`` instead of ``hipblasDatatype_t`` in the Ex
+functions) exist where hipBLAS has them.
+
+``_64`` (ILP64) variants exist exactly where rocBLAS has ``_64`` functions (every compute
+function but trtri and TrsmEx; rocBLAS's geam_ex, also without one, has no hipBLAS
+name): hipBLAS's rocBLAS backend (library/src/amd_detail/hipblas.cpp) implements each
+``hipblas<X>_64`` as ``hipblas<X>`` with ``int64_t`` sizes calling ``rocblas_<x>_64``, so
+their entries name the rocmath.blas ``_64`` function (``int64_t`` sizes, ``int64_t``
+amax/amin results, ``rocblas_<x>_64`` in the logs).
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from rocmath.blas._manifest import EX, EXTENSIONS, FLAVOURS, LEVEL1, LEVEL2, LEVEL3
+from rocmath.blas._manifest import EX, EXTENSIONS, FLAVOURS, LEVEL1, LEVEL2, LEVEL3, NO_ILP64
 
 __all__ = ["Entry", "hipblas_names"]
 
@@ -29,8 +35,6 @@ _FLAVOUR = {"": "", "_batched": "Batched", "_strided_batched": "StridedBatched"}
 _NOT_IN_HIPBLAS = frozenset({"gemmt"})
 #: Prefixes whose functions take complex types (and so have ``_v2`` forms with hip types).
 _COMPLEX = frozenset({"c", "z", "cs", "zd", "sc", "dz", "ic", "iz"})
-#: Ex operations with ILP64 forms (the Level-1 ones).
-_EX_64 = frozenset({"axpy", "dot", "dotc", "nrm2", "rot", "scal"})
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,9 @@ class Entry:
         A ``_v2`` form: Ex functions take ``hipDataType`` (and GemmEx ``hipblasComputeType_t``).
     flags
         ``GemmEx...WithFlags``: a trailing ``hipblasGemmFlags_t`` argument.
+    ilp64
+        A ``_64`` form: ``int64_t`` integers (``int`` otherwise; strides are ``int64_t`` in both)
+        over the rocBLAS ``_64`` function ``rocblas`` names.
     """
 
     rocblas: str
@@ -56,35 +63,35 @@ class Entry:
     flavour: str = ""
     v2: bool = False
     flags: bool = False
+    ilp64: bool = False
 
 
 def hipblas_names() -> dict[str, Entry]:
     """Every hipBLAS compute function name -> its :class:`Entry`."""
     table: dict[str, Entry] = {}
 
-    def add(name: str, entry: Entry, ilp64: bool, v2: bool) -> None:
-        table[name] = entry
-        if ilp64:
-            table[f"{name}_64"] = entry
+    def add(name: str, entry: Entry, v2: bool) -> None:
+        forms = [(name, entry)]
         if v2:
-            v2_entry = dataclasses.replace(entry, v2=True)
-            table[f"{name}_v2"] = v2_entry
-            if ilp64:
-                table[f"{name}_v2_64"] = v2_entry
+            forms.append((f"{name}_v2", dataclasses.replace(entry, v2=True)))
+        for n, e in forms:
+            table[n] = e
+            if e.op not in NO_ILP64:
+                table[f"{n}_64"] = dataclasses.replace(e, rocblas=f"{e.rocblas}_64", ilp64=True)
 
-    for level, ilp64 in ((LEVEL1, True), (LEVEL2, True), (LEVEL3, False), (EXTENSIONS, False)):
+    for level in (LEVEL1, LEVEL2, LEVEL3, EXTENSIONS):
         for op, precisions in level.items():
             if op in _NOT_IN_HIPBLAS:
                 continue
             for p in precisions.split():
                 for flavour in FLAVOURS:
                     entry = Entry(f"{p}{op}{flavour}", op, p, flavour)
-                    add(f"hipblas{_PREFIX[p]}{op}{_FLAVOUR[flavour]}", entry, ilp64, p in _COMPLEX)
+                    add(f"hipblas{_PREFIX[p]}{op}{_FLAVOUR[flavour]}", entry, p in _COMPLEX)
     for op in EX:
         for flavour in FLAVOURS:
             name = f"hipblas{op.capitalize()}{_FLAVOUR[flavour]}Ex"
             entry = Entry(f"{op}{flavour}_ex", f"{op}_ex", "", flavour)
-            add(name, entry, op in _EX_64, True)
+            add(name, entry, True)
             if op == "gemm":
-                add(f"{name}WithFlags", dataclasses.replace(entry, flags=True), False, True)
+                add(f"{name}WithFlags", dataclasses.replace(entry, flags=True), True)
     return table

@@ -11,6 +11,12 @@ table maps rocmath's exceptions to ``hipblasStatus_t`` with hipBLAS's own
 rocBLAS-to-hipBLAS conversion.  The status scaffolding, the handle and the host memory
 behind pointer arguments are :mod:`rocmath.hip._lib`'s, shared with the other libraries.
 
+Integer arguments convert as hip-python's Cython bindings convert them: to ``int`` in the
+LP64 functions, to ``int64_t`` in the ``_64`` (ILP64) ones, strides (``hipblasStride``) to
+``int64_t`` in both; a value the C type cannot hold raises ``OverflowError`` naming the
+argument.  A ``_64`` function calls rocmath.blas's ``_64`` function (``int64_t`` amax/amin
+results, ``rocblas_<name>_64`` in the logs), as hipBLAS calls rocBLAS's.
+
 All calls return ``(hipblasStatus_t,)``; ``hipblasCreate()`` returns
 ``(status, handle)``; the getters write through their out-parameter, or return
 ``(status, value)`` when it is omitted; ``hipblasStatusToString(status)`` returns ``(str,)``.
@@ -264,6 +270,47 @@ def _from_storage(values: np.ndarray | None, storage: np.dtype[Any]) -> Any:
     return from_bfloat16(values.view(np.uint16))
 
 
+# --- integers ------------------------------------------------------------------------------------------------
+
+#: hipBLAS's C integer types: ``int`` (the LP64 API's sizes), ``int64_t`` (the ``_64`` API's sizes and
+#: ``hipblasStride``; ``long long`` in the LP64 gemmStridedBatched) -> their bounds.
+_INT_BOUNDS = {"int": (-(1 << 31), (1 << 31) - 1), "int64_t": (-(1 << 63), (1 << 63) - 1)}
+
+
+def _c_integer(value: Any, arg: str, ctype: str = "int") -> int:
+    """A C integer argument as hip-python's Cython bindings convert it: Python and numpy ints
+    (``TypeError`` otherwise), ``OverflowError`` for one the C type cannot hold (Cython's "value too
+    large to convert to int"; here naming the argument)."""
+    v = c_int(value, arg)
+    low, high = _INT_BOUNDS[ctype]
+    if not low <= v <= high:
+        raise OverflowError(f"value too large to convert to {ctype} (argument '{arg}')")
+    return v
+
+
+def _int_ctype(entry: Entry, name: str) -> str:
+    """The C type of the integer parameter ``name`` (rocBLAS's name) of a hipBLAS function."""
+    return "int64_t" if entry.ilp64 or name.startswith("stride") else "int"
+
+
+#: hipBLAS's LP64 ``hipblas[HSDCZ]gemmStridedBatched[_v2]`` take ``long long`` strides and pass them
+#: to rocBLAS as ``int``: a stride not below INT_MAX is ``HIPBLAS_STATUS_INVALID_VALUE`` before anything
+#: else is looked at (hipblas.cpp, ``if(bsa < INT_MAX && bsb < INT_MAX && bsc < INT_MAX)``), one below
+#: INT_MIN is truncated by ``static_cast<int>``.  The ``_64`` forms pass them on unchanged.
+_INT_MAX = (1 << 31) - 1
+
+
+def _gemm_strides_as_int(values: dict[str, Any]) -> None:
+    strides = {"stride_a": "strideA", "stride_b": "strideB", "stride_c": "strideC"}
+    for name, hip_name in strides.items():
+        if values[name] >= _INT_MAX:
+            raise HipblasStatusError(_S.HIPBLAS_STATUS_INVALID_VALUE, f"{values[name]} is not below INT_MAX: the "
+                                     "LP64 gemmStridedBatched passes its strides as int (the _64 form does not)",
+                                     arg=hip_name)
+    for name in strides:
+        values[name] = (values[name] + (1 << 31)) % (1 << 32) - (1 << 31)  # static_cast<int>
+
+
 # --- parameter kinds -----------------------------------------------------------------------------------------
 
 _ENUMS = {"trans": hipblasOperation_t, "transA": hipblasOperation_t, "transB": hipblasOperation_t,
@@ -369,8 +416,8 @@ def _scalar_dtype(entry: Entry, name: str, values: dict[str, Any]) -> np.dtype[A
 def _result_dtype(entry: Entry, values: dict[str, Any]) -> np.dtype[Any]:
     if entry.op.endswith("_ex"):
         return _scalar_storage(values["result_type"], "result")
-    if entry.op in ("amax", "amin"):
-        return np.dtype(np.int32)
+    if entry.op in ("amax", "amin"):  # rocblas_int, or int64_t in the _64 API
+        return np.dtype(np.int64 if entry.ilp64 else np.int32)
     p = _precision(entry.prefix)
     return _storage(p.real if entry.op in ("asum", "nrm2") else p)
 
@@ -433,6 +480,8 @@ def _bind(name: str, entry: Entry) -> Callable[..., tuple[Any, ...]]:
     hip_names = tuple(p.hip for p in params)
     base = entry.op.removesuffix("_ex")
     givens = _GIVENS.get(base, {}) if not entry.op.endswith("_ex") else {}
+    int_params = tuple(p for p in params if p.kind == "int")
+    lp64_strided_gemm = entry.op == "gemm" and entry.flavour == "_strided_batched" and not entry.ilp64
 
     def impl(*args: Any, **kwargs: Any) -> None:
         if len(args) > len(params):
@@ -446,10 +495,15 @@ def _bind(name: str, entry: Entry) -> Callable[..., tuple[Any, ...]]:
         if missing:
             raise TypeError(f"{name}() missing argument(s): {', '.join(missing)}")
         values: dict[str, Any] = {}
-        # hip-python checks every enum's type before the call; hipBLAS then converts them
-        # (INVALID_ENUM) before rocBLAS looks at the handle.
+        # Cython converts the integer parameters as it unpacks the arguments (TypeError, OverflowError),
+        # then hip-python checks every enum's type; hipBLAS then converts them (INVALID_ENUM) before
+        # rocBLAS looks at the handle.
+        for p in int_params:
+            values[p.rocblas] = _c_integer(given[p.hip], p.hip, _int_ctype(entry, p.rocblas))
         for p in params:
             v = given[p.hip]
+            if p.kind == "int":
+                continue
             if p.kind == "enum":
                 values[p.rocblas] = int(check_enum(v, _ENUMS[p.rocblas], p.hip))
             elif p.kind == "datatype":
@@ -462,10 +516,10 @@ def _bind(name: str, entry: Entry) -> Callable[..., tuple[Any, ...]]:
                 values[p.rocblas] = 0  # HIPBLAS_GEMM_DEFAULT -> rocblas_gemm_algo_standard
             elif p.kind == "flags":
                 values[p.rocblas] = int(check_enum(v, hipblasGemmFlags_t, p.hip))
-            elif p.kind == "int":
-                values[p.rocblas] = c_int(v, p.hip)
             else:
                 values[p.rocblas] = v
+        if lp64_strided_gemm:
+            _gemm_strides_as_int(values)
         if entry.op == "gemm_ex":
             if entry.v2:
                 key = (given["aType"], given["bType"], given["cType"], values["compute_type"])
@@ -635,7 +689,8 @@ def _host_side(obj: Any, nbytes: int, arg: str) -> Any:
 
 def _vector_copy(fn: Callable[..., None], to_device: bool, n: Any, elemSize: Any, x: Any, incx: Any, y: Any,
                  incy: Any, *stream: Any) -> None:
-    n, size, incx, incy = c_int(n, "n"), c_int(elemSize, "elemSize"), c_int(incx, "incx"), c_int(incy, "incy")
+    n, size = _c_integer(n, "n"), _c_integer(elemSize, "elemSize")
+    incx, incy = _c_integer(incx, "incx"), _c_integer(incy, "incy")
     host_inc, host_obj = (incx, x) if to_device else (incy, y)
     need = ((n - 1) * abs(host_inc) + 1) * size if n > 0 and size > 0 else 0
     host = _host_side(host_obj, need, "x" if to_device else "y")
@@ -646,8 +701,8 @@ def _vector_copy(fn: Callable[..., None], to_device: bool, n: Any, elemSize: Any
 
 def _matrix_copy(fn: Callable[..., None], to_device: bool, rows: Any, cols: Any, elemSize: Any, AP: Any, lda: Any,
                  BP: Any, ldb: Any, *stream: Any) -> None:
-    rows, cols, size = c_int(rows, "rows"), c_int(cols, "cols"), c_int(elemSize, "elemSize")
-    lda, ldb = c_int(lda, "lda"), c_int(ldb, "ldb")
+    rows, cols, size = _c_integer(rows, "rows"), _c_integer(cols, "cols"), _c_integer(elemSize, "elemSize")
+    lda, ldb = _c_integer(lda, "lda"), _c_integer(ldb, "ldb")
     host_ld, host_obj = (lda, AP) if to_device else (ldb, BP)
     need = ((cols - 1) * host_ld + rows) * size if rows > 0 and cols > 0 and size > 0 else 0
     host = _host_side(host_obj, need, "AP" if to_device else "BP")
