@@ -5,7 +5,10 @@
 flavour, ``-r`` the precision: s, d, c, z or f32_r, f64_r, f32_c, f64_c) and gives every other
 argument as ``--<parameter> VALUE`` with rocSOLVER's parameter names (``-m``, ``-n``, ``-k``,
 ``--nrhs``, ``--lda``, ``--strideA``, ``--strideP``, ``--uplo U``, ``--trans N``, ``--evect V``...),
-which is what rocmath.solver's ``ROCSOLVER_LAYER=2`` bench lines write, so they replay here.
+which is what rocmath.solver's ``ROCSOLVER_LAYER=2`` bench lines write, so they replay here.  A
+function of rocSOLVER's ILP64 API runs as rocsolver-bench names it, with ``_64`` after the flavour
+(``-f getf2_strided_batched_64``): its ``ipiv`` and ``info`` are then int64 (its own calls log
+the LP64 line, as rocSOLVER's do, so a logged line replays the LP64 function).
 
 Any routine of rocmath.solver runs: its operands are built from the routine's description
 (matrices with their leading dimensions, strided vectors such as ``ipiv``/``tau``/``D``, ``info``).
@@ -203,6 +206,7 @@ class _Operands:
         routine, flavour = fn.routine, fn.flavour
         self.names = fn.routine.signature(flavour)
         self.dtype = np.dtype(fn.precision.dtype)
+        self.int_dtype = np.dtype(np.int64 if getattr(fn, "ilp64", False) else np.int32)  # ipiv, info
         self.batched = flavour.name == "BATCHED"
         unknown = set(given) - set(self.names)
         if unknown:
@@ -272,7 +276,8 @@ class _Operands:
                                                                                                "unm")):
                 arr = np.zeros(max(count * batch, 1), self.dtype)  # Householder scalars, named ipiv in rocSOLVER
             elif vector == "ipiv":
-                arr = np.tile(np.arange(1, count + 1, dtype=np.int32), batch) if count * batch else np.ones(1, np.int32)
+                arr = (np.tile(np.arange(1, count + 1, dtype=self.int_dtype), batch) if count * batch
+                       else np.ones(1, self.int_dtype))
             else:
                 arr = np.zeros(2 * max(count * batch, 1), np.complex128).view(np.uint8)
             v[vector] = rm.to_device(arr)
@@ -303,7 +308,7 @@ class _Operands:
                 self.keep.append(v[name])
                 self.layout[name] = (ld, cols, entry)
                 self.strided_outputs.add(name)
-        for pointer in routine.pointers:
+        for pointer in routine.pointers:  # (16 bytes an entry: room for an int64 info)
             if pointer in self.names and pointer not in v:
                 v[pointer] = rm.zeros(max(batch, 1) * 4, np.int32)
                 self.uploads.append((v[pointer], np.zeros(max(batch, 1) * 4, np.int32)))
@@ -405,7 +410,8 @@ def _reference(function: str, ops: _Operands) -> Callable[[int], Any] | None:
 
 
 def _base(function: str) -> str:
-    return function.split("_batched")[0].split("_strided")[0]
+    """The routine of a function name: without its flavour and ``_64``."""
+    return function.removesuffix("_64").split("_batched")[0].split("_strided")[0]
 
 
 def _wide(x: np.ndarray) -> np.ndarray:
@@ -443,7 +449,7 @@ def _pivoted(ops: _Operands, lu: np.ndarray, m: int, initial: bool) -> tuple[np.
     lo, up = unpack_lu(lu)
     k = min(lu.shape[-2:])
     if "ipiv" in ops.vector_counts:
-        perm = ipiv_to_perm(ops.vector("ipiv", np.int32, initial)[:, :k], m)
+        perm = ipiv_to_perm(ops.vector("ipiv", ops.int_dtype, initial)[:, :k], m)
     else:
         perm = np.tile(np.arange(m), (lu.shape[0], 1))
     return lo @ up, perm
@@ -610,7 +616,7 @@ def _outputs_valid(ops: _Operands) -> bool:
     """Whether the call reported success: ``info`` 0 for every batch entry and, for the Jacobi
     routines, a residual >= 0 and at most ``max_sweeps`` sweeps (as rocSOLVER's tests check)."""
     batch = max(ops.batch, 1)
-    if "info" in ops.values and np.any(ops.values["info"].get()[:batch] != 0):
+    if "info" in ops.values and np.any(ops.values["info"].get().view(ops.int_dtype)[:batch] != 0):
         return False
     if "n_sweeps" in ops.values:
         sweeps = ops.values["n_sweeps"].get()[:batch]

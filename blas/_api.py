@@ -141,12 +141,12 @@ class Call(Arguments):
         self.routine = routine
         self.flavour = flavour
         self.ilp64 = ilp64  # a ``_64`` function: int64_t sizes (and amax/amin results)
+        self.result_host: np.ndarray | None = None  # a reduction's host staging array
 
     @property
     def public_name(self) -> str:
         """The function's name without ``rocblas_`` (``fname`` is the same for both APIs)."""
         return f"{self.fname}_64" if self.ilp64 else self.fname
-        self.result_host: np.ndarray | None = None  # a reduction's host staging array
 
     @property
     def querying(self) -> bool:

@@ -11,8 +11,8 @@ Conventions, as rocSOLVER (and what a new family follows):
 
 - LAPACK semantics, column-major, leading dimensions >= rows (``lda < m`` is
   invalid_size; ``lda = 0`` is fine for an empty matrix); every array is a device
-  pointer (int) or :class:`rocmath.DeviceArray`; integers (ipiv, info) are int32;
-  ipiv is 1-based.
+  pointer (int) or :class:`rocmath.DeviceArray`; integers (ipiv, info) are int32
+  (int64 in the ``_64`` functions); ipiv is 1-based.
 - Flavours: in ``_batched`` only matrices are device arrays of device pointers;
   the other arrays (ipiv, tau, D, E...) stay single device arrays followed by their
   stride (``strideP``...) in both batched forms; ``_strided_batched`` matrices get
@@ -28,6 +28,12 @@ Conventions, as rocSOLVER (and what a new family follows):
   ``rocmath.errors.Rocblas*Error`` exceptions, naming the argument and its position.
 - ``ROCSOLVER_LAYER`` (1 trace, 2 bench) logs every call before it is checked;
   ``ROCSOLVER_LOG_TRACE_PATH``/``ROCSOLVER_LOG_BENCH_PATH`` name the files.
+- rocSOLVER's ILP64 API, the ``_64`` names of the routines that have one
+  (``_manifest.ILP64``: getf2/getrf (+ ``_npvt``), getrs, potf2/potrf, potrs,
+  geqr2/geqrf in every flavour; larf, larfg, lacgv): ``int64_t`` sizes, increments and
+  ``batch_count`` (the LP64 names refuse a value outside ``rocblas_int``: invalid_size),
+  and ipiv/info device arrays of int64.  Results are bitwise their LP64 twin's.  They
+  log as their LP64 twin, as rocSOLVER's do (same trace name, bench line, profile).
 
 Workspace follows rocSOLVER: every routine's scratch memory comes from the handle's
 workspace (rocBLAS's model: rocBLAS-managed and grown on demand, or the user's from

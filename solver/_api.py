@@ -10,6 +10,14 @@ differently:
   their stride (``strideP``...) in *both* batched flavours; a matrix gets its
   ``strideA`` after its leading dimension in ``_strided_batched`` only;
 - ``info`` is a device int32 array, one value per batch entry;
+- the ILP64 API (``bind(..., ilp64=True)``, the ``_64`` names): ``int64_t`` sizes and
+  ``batch_count``, and ipiv/info *device arrays* of int64 (:attr:`SolverRoutine.int_vectors`).
+  The kernels are the LP64 ones, run on int32 copies staged in the workspace after the
+  kernels' own part (int64 pivots read are checked, then narrowed; the int32 results
+  widened into the caller's int64 arrays), inside the one launched task.  rocSOLVER's
+  ``_64`` functions share the LP64 ``*_impl`` (``ROCSOLVER_ENTER_TOP("getrf", ...)``,
+  library/src/lapack/roclapack_getrf.cpp): they log exactly as their LP64 twin does (trace,
+  bench line, profile), and so do these;
 - the check order (rocSOLVER's ``*_argCheck``): handle -> enum values
   (invalid_value) -> sizes (invalid_size) -> *a device-memory size query stops here*
   and reports the workspace -> null pointers, only where the sizes need them
@@ -35,6 +43,7 @@ import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -44,7 +53,7 @@ from rocmath.arguments import bind_arguments
 from rocmath.batch import BatchOperand
 from rocmath.blas._api import BATCHED, PLAIN, STRIDED, Call, Flavour, Routine
 from rocmath.blas._handle import check_handle
-from rocmath.errors import RocblasStatus
+from rocmath.errors import MemoryAccessFault, RocblasStatus
 from rocmath.handle import LayerMode
 from rocmath.launch import Buffer, launch
 from rocmath.log import Logger, ProfileTable, profiling
@@ -52,11 +61,35 @@ from rocmath.precision import Precision
 from rocmath.stream import Task
 
 from ._types import ENUM_ARGUMENTS
+from ._workspace import rounded
 
-__all__ = ["BATCHED", "PLAIN", "STRIDED", "Flavour", "SolverCall", "SolverRoutine", "bind", "log_flush_profile",
-           "log_write_profile", "profile_table", "public_names"]
+__all__ = ["BATCHED", "PLAIN", "STRIDED", "Flavour", "IntVector", "SolverCall", "SolverRoutine", "bind",
+           "log_flush_profile", "log_write_profile", "profile_table", "public_names"]
 
 INFO_DTYPE = np.dtype(np.int32)  # rocblas_int
+INFO64_DTYPE = np.dtype(np.int64)  # int64_t, of the _64 functions
+_INT32 = np.iinfo(np.int32)
+
+
+@dataclass(frozen=True)
+class IntVector:
+    """An integer vector among a routine's :attr:`~SolverRoutine.vectors` (getrf's and getrs's
+    ``ipiv``): ``rocblas_int`` (int32) in the LP64 functions, ``int64_t`` in the ``_64`` ones.
+
+    Attributes
+    ----------
+    length
+        Its elements per batch entry, from ``Call.dims``: the size of its int32 staging copy
+        in a ``_64`` call.
+    check
+        For a vector the kernel reads: ``check(values, dims)`` raises what the LP64 kernel
+        raises for values it must not use (getrs: a pivot outside ``1..n`` is a
+        MemoryAccessFault), run on the caller's int64 values before they are narrowed, so
+        that none is wrapped into range.
+    """
+
+    length: Callable[[Any], int]
+    check: Callable[[np.ndarray, Any], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -78,11 +111,15 @@ class SolverRoutine(Routine):
         in both batched flavours right after the array.
     pointers
         The other pointer parameters (``info``...): left out of bench log lines.
+    int_vectors
+        The integer ones among ``vectors`` (``ipiv`` of the LU routines; ``info`` is one
+        by its name): 64-bit in the ``_64`` functions.
     """
 
     check: Callable[[SolverCall], Any] | None = None
     vectors: dict[str, str] = field(default_factory=dict)
     pointers: tuple[str, ...] = ("info",)
+    int_vectors: dict[str, IntVector] = field(default_factory=dict)
 
     def signature(self, flavour: Flavour) -> tuple[str, ...]:
         """The C parameter names of one flavour, handle first."""
@@ -111,10 +148,18 @@ class SolverCall(Call):
     routine: SolverRoutine
 
     def __init__(self, fname: str, routine: SolverRoutine, precision: Precision, flavour: Flavour,
-                 names: tuple[str, ...], values: dict[str, Any]):
-        super().__init__(fname, routine, precision, flavour, names, values)
+                 names: tuple[str, ...], values: dict[str, Any], ilp64: bool = False):
+        # ``fname`` is the LP64 name in both APIs (what rocSOLVER logs); ilp64: a ``_64`` function,
+        # whose integers (Call.int) are int64_t and whose ipiv/info are int64 device arrays.
+        super().__init__(fname, routine, precision, flavour, names, values, ilp64=ilp64)
         self.routine = routine
         self.dims: Any = None
+        self._staging_ptr = 0  # ILP64: where the int32 copies of ipiv/info start, once the workspace is taken
+
+    @property
+    def int_dtype(self) -> np.dtype[Any]:
+        """The integer device arrays' element type (ipiv, info): int32, int64 in a ``_64`` call."""
+        return INFO64_DTYPE if self.ilp64 else INFO_DTYPE
 
     # -- argument checks ------------------------------------------------------------------------
 
@@ -174,8 +219,8 @@ class SolverCall(Call):
         return Buffer(self.ptr(name), np.dtype(dtype), (count,), name=name, owner=self.values[name])
 
     def info(self) -> Buffer:
-        """The ``info`` output: ``batch_count`` int32 values on the device."""
-        return self.array("info", self.batch_count, INFO_DTYPE)
+        """The ``info`` output: ``batch_count`` int32 (``_64``: int64) values on the device."""
+        return self.array("info", self.batch_count, self.int_dtype)
 
     def overlapping(self, *extents: tuple[str, int]) -> bool:
         """Whether the batch entries of any written strided argument overlap (``(name,
@@ -193,26 +238,131 @@ class SolverCall(Call):
 
     # -- workspace and launching ----------------------------------------------------------------
 
+    def _staging(self) -> tuple[dict[str, tuple[int, int]], int]:
+        """A ``_64`` call's int32 copies of its integer arrays: ``{name: (byte offset, elements per
+        entry)}`` and their bytes, after the kernels' workspace.  Only a call whose kernels take
+        workspace launches them (the kernels' workspace is zero exactly for the problems that
+        return early: an empty problem needs none, as in rocSOLVER)."""
+        if not self.ilp64:
+            return {}, 0
+        batch = self.batch_count
+        parts = [(name, iv.length(self.dims)) for name, iv in self.routine.int_vectors.items()]
+        if "info" in self.names:
+            parts.append(("info", 1))
+        out, off = {}, 0
+        for name, per in parts:
+            out[name] = (off, per)
+            off += rounded(INFO_DTYPE.itemsize * batch * per)
+        return out, off
+
+    def _kernel_workspace(self) -> int:
+        return self.routine.workspace(self) if self.routine.workspace is not None else 0
+
+    def workspace_bytes(self) -> int:
+        """The bytes of workspace the call takes (what a size query reports): the kernels'
+        (``routine.workspace``) and, in a ``_64`` call that launches them, the int32 copies of its
+        ipiv/info after them (rocSOLVER's ``_64`` workspace differs from its LP64 twin's too: its
+        integer scratch is ``sizeof(I)`` wide)."""
+        base = self._kernel_workspace()
+        extra = self._staging()[1] if base else 0
+        return rounded(base) + extra if extra else base
+
     def workspace_buffer(self, dtype: Any = np.uint8) -> Buffer:
         """The routine's workspace (``routine.workspace`` bytes, from ``dims``) as elements of
         ``dtype`` (bytes by default: the kernels carve their scratch out of it), taken from the
         handle as rocSOLVER does: a user workspace that is too small raises memory_error, so a
         body takes it before it launches anything (after its pointer checks and quick
-        returns, which need none)."""
+        returns, which need none).  A ``_64`` call takes its staging too (:meth:`workspace_bytes`)."""
         dt = np.dtype(dtype)
-        need = self.routine.workspace(self) if self.routine.workspace is not None else 0
-        ptr = self.handle.workspace(need)
+        need = self._kernel_workspace()
+        ptr = self.handle.workspace(self.workspace_bytes())
+        self._staging_ptr = ptr + rounded(need) if ptr else 0
         return Buffer(ptr, dt, (need // dt.itemsize,), name="workspace")
 
     def launch(self, kernel: Callable[..., Any], *args: Any, flops: float = 0.0, bytes: float = 0.0) -> Task:
-        """Enqueue ``kernel(*args)`` on the handle's stream, named after the rocSOLVER function."""
-        return launch(kernel, *args, name=f"rocsolver_{self.fname}", stream=self.handle.stream, flops=flops,
-                      bytes=bytes)
+        """Enqueue ``kernel(*args)`` on the handle's stream, named after the rocSOLVER function.
+
+        In a ``_64`` call the int64 ipiv/info operands are replaced by int32 copies in the
+        workspace (see :meth:`_staging`): the task narrows the int64 values the kernel reads
+        (checked first: :attr:`IntVector.check`, then against int32's range), runs the kernel,
+        and widens what it wrote into the caller's arrays (every byte of their int64 entries,
+        nothing past them).  The caller's arrays are arguments of the same launch, so they are
+        checked against their allocations before anything runs, as the LP64 kernel's are."""
+        name = f"rocsolver_{self.public_name}"
+        plan: list[tuple[Any, ...]] = []
+        callers: list[Any] = []
+        kargs = list(args)
+        if self.ilp64:
+            layout = self._staging()[0]
+            for pos, arg in enumerate(args):
+                arg_name = getattr(arg, "name", None)
+                if not isinstance(arg, (Buffer, BatchOperand)) or arg.dtype != INFO64_DTYPE or arg_name not in layout:
+                    continue
+                if not self._staging_ptr:  # a body launching before it took its workspace
+                    raise RuntimeError(f"{name}: '{arg_name}' is staged in the workspace, which was not taken")
+                off, per = layout[arg_name]
+                if isinstance(arg, BatchOperand):
+                    count = arg.batch_count
+                    read, serial = not arg.writable, count > 1 and abs(arg.batch_stride) < arg.shape[0]
+                    shape: tuple[int, ...] = (count, per)
+                    iv = self.routine.int_vectors[arg_name]
+                    check = None if iv.check is None else partial(iv.check, dims=self.dims)
+                else:  # info: written
+                    read, serial, shape, check = False, False, arg.shape, None
+                kargs[pos] = Buffer(self._staging_ptr + off, INFO_DTYPE, shape, name=f"{arg_name} (int32 copy)")
+                plan.append((pos, len(callers), read, serial, check, arg_name))
+                callers.append(arg)
+        if not plan:
+            return launch(kernel, *args, name=name, stream=self.handle.stream, flops=flops, bytes=bytes)
+        return launch(partial(_staged, kernel, len(kargs), tuple(plan)), *kargs, *callers, name=name,
+                      stream=self.handle.stream, flops=flops, bytes=bytes)
 
     def reset_info(self) -> None:
-        """info := 0 for every entry (the quick return of an empty problem)."""
+        """info := 0 for every entry (the quick return of an empty problem; all 8 bytes of each
+        int64 entry in a ``_64`` call)."""
         if self.batch_count:
-            self.launch(_zero, self.info(), bytes=4.0 * self.batch_count)
+            info = self.info()
+            launch(_zero, info, name=f"rocsolver_{self.public_name}", stream=self.handle.stream,
+                   bytes=float(info.dtype.itemsize * self.batch_count))
+
+
+def _staged(kernel: Callable[..., Any], nargs: int, plan: tuple[tuple[Any, ...], ...], *views: np.ndarray) -> None:
+    """A ``_64`` call's task: ``kernel`` on the int32 copies of its ipiv/info (``plan``: kernel
+    argument position, caller array, read, overlapping entries, check, name), narrowed from and
+    widened into the caller's int64 arrays (``views[nargs:]``)."""
+    args, callers = list(views[:nargs]), views[nargs:]
+    for pos, j, read, _, check, name in plan:
+        if read:
+            _narrow(callers[j], args[pos], check, name)
+    kernel(*args)
+    for pos, j, read, serial, _, _ in plan:
+        if not read:
+            _widen(callers[j], args[pos], serial)
+
+
+def _narrow(src: np.ndarray, dst: np.ndarray, check: Callable[[np.ndarray], None] | None, name: str) -> None:
+    """int64 values the kernel reads -> its int32 copy: refused as the LP64 kernel refuses them
+    (``check``), and never wrapped (a value outside int32's range would address memory the
+    kernel cannot reach: MemoryAccessFault)."""
+    if check is not None:
+        check(src)
+    if src.size:
+        bad = (src < _INT32.min) | (src > _INT32.max)
+        if bad.any():
+            where = tuple(int(i) for i in np.argwhere(bad)[0])
+            raise MemoryAccessFault(f"argument '{name}': element {where} is {int(src[where])}, outside the range the "
+                                    "kernel indexes with (int32)")
+    dst[...] = src
+
+
+def _widen(dst: np.ndarray, src: np.ndarray, serial: bool) -> None:
+    """The kernel's int32 results -> the caller's int64 array; entries that overlap (strideP
+    smaller than an entry) in entry order, so the last one's values win, as in the LP64 call."""
+    if serial:
+        for b in range(src.shape[0]):
+            dst[b] = src[b]
+    else:
+        dst[...] = src
 
 
 def _zero(x: np.ndarray) -> None:
@@ -301,30 +451,37 @@ def log_flush_profile() -> None:
 # --- binding ------------------------------------------------------------------------------------
 
 
-def bind(routine: SolverRoutine, precision: Precision, flavour: Flavour = PLAIN) -> Callable[..., Any]:
-    """Make the public function ``<p><name><flavour>`` for one (routine, precision, flavour).
+def bind(routine: SolverRoutine, precision: Precision, flavour: Flavour = PLAIN, *,
+         ilp64: bool = False) -> Callable[..., Any]:
+    """Make the public function ``<p><name><flavour>`` (``ilp64``: ``<p><name><flavour>_64``,
+    rocSOLVER's ILP64 API) for one (routine, precision, flavour).
 
     It runs: argument binding; logging (``ROCSOLVER_LAYER``); the handle check;
     ``routine.check`` (enums, sizes); during a device-memory size query, the report
-    of ``routine.workspace`` bytes (``size_increased``/``size_unchanged`` is
-    returned); otherwise ``routine.impl`` (pointers, quick return, launch), which
-    returns None.
+    of the workspace bytes (``size_increased``/``size_unchanged`` is returned);
+    otherwise ``routine.impl`` (pointers, quick return, launch), which returns None.
+
+    A ``_64`` function takes ``int64_t`` sizes (an LP64 one refuses a size outside
+    ``rocblas_int``, naming it) and int64 ipiv/info device arrays; it logs as its LP64
+    twin, as rocSOLVER's do (the two share one ``*_impl``, whose ``ROCSOLVER_ENTER_TOP``
+    names the routine without ``_64``).
     """
     names = routine.signature(flavour)
     fname = f"{precision.letter}{routine.name}{flavour.value}"
+    public = f"{fname}_64" if ilp64 else fname
     optional = set(routine.optional)
 
     def entry(*args: Any, **kwargs: Any) -> Any:
-        values = bind_arguments(fname, names, args, kwargs, optional)
+        values = bind_arguments(public, names, args, kwargs, optional)
         layer = layer_mode()
         if layer:
             _log(layer, fname, routine, names, values)
         handle = check_handle(values["handle"])
-        c = SolverCall(fname, routine, precision, flavour, names, values)
+        c = SolverCall(fname, routine, precision, flavour, names, values, ilp64=ilp64)
         if routine.check is not None:
             c.dims = routine.check(c)
         if handle.is_device_memory_size_query():
-            need = routine.workspace(c) if routine.workspace is not None else 0
+            need = c.workspace_bytes()
             status = handle.size_query(need) if need else RocblasStatus.size_unchanged
             return status
         if layer & LayerMode.log_profile:  # checked calls only: a problem is what ran
@@ -332,18 +489,21 @@ def bind(routine: SolverRoutine, precision: Precision, flavour: Flavour = PLAIN)
                 return routine.impl(c)
         return routine.impl(c)
 
-    entry.__name__ = entry.__qualname__ = fname
+    entry.__name__ = entry.__qualname__ = public
     entry.__module__ = "rocmath.solver"
     # What rocmath-bench's solver command needs to build a call's operands.
     entry.routine, entry.precision, entry.flavour = routine, precision, flavour  # type: ignore[attr-defined]
+    entry.ilp64 = ilp64  # type: ignore[attr-defined]
     entry.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in names])
     kind = {PLAIN: "",
             BATCHED: " Batched: matrices are device arrays of device pointers, one per entry; the other arrays "
                      "are device arrays with a stride between entries.",
             STRIDED: " Strided batched: each array is followed by the stride between entries."}[flavour]
-    entry.__doc__ = (f"rocsolver_{fname}({', '.join(names)})\n\n"
-                     f"{routine.summary}{kind}\n\n"
+    ints = (" ILP64: int64_t sizes; ipiv and info are int64 device arrays; logged as rocsolver_"
+            f"{fname}, as rocSOLVER does." if ilp64 else "")
+    entry.__doc__ = (f"rocsolver_{public}({', '.join(names)})\n\n"
+                     f"{routine.summary}{kind}{ints}\n\n"
                      f"Precision {precision.datatype}. Raises the rocBLAS status exceptions of rocmath.errors "
                      f"in rocSOLVER's check order; numerical failure is reported in info, never raised. "
                      f"See rocmath.solver for the conventions.")

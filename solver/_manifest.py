@@ -2,9 +2,13 @@
 
 Written as rocSOLVER's function list (rocsolver-functions.h): each routine with the
 precision prefixes it has and whether it comes in ``_batched`` and
-``_strided_batched`` forms.  ILP64 (``_64``) variants are not listed: Python
-integers have no 32-bit limit, so the plain names serve both.  Each family adds its
-table here and to :func:`compute_routines`.
+``_strided_batched`` forms.  Each family adds its table here and to
+:func:`compute_routines`.
+
+rocSOLVER's ILP64 API (the ``_64`` names: ``int64_t`` sizes and ``batch_count``, int64
+``ipiv``/``info`` device arrays) covers a few routines only: :data:`ILP64` lists them,
+each in every precision and flavour of its LP64 form (``dgetrf_64``,
+``zgetrs_strided_batched_64``, ``clacgv_64``...: 130 names).
 """
 
 from __future__ import annotations
@@ -27,7 +31,12 @@ def _expand(table: dict[str, tuple[str, bool]]) -> list[str]:
 
 def compute_routines() -> frozenset[str]:
     """Every rocSOLVER routine name rocmath.solver exports (without ``rocsolver_``)."""
-    return frozenset(_expand(LU) + _expand(CHOLESKY) + _expand(QR) + _expand(EIG))
+    return frozenset(_expand(LU) + _expand(CHOLESKY) + _expand(QR) + _expand(EIG) + ilp64_routines())
+
+
+def ilp64_routines() -> list[str]:
+    """The ``_64`` names: each flavour of each :data:`ILP64` routine with ``_64`` appended."""
+    return [f"{name}_64" for name in _expand(ILP64)]
 
 
 #: The Cholesky/triangular family: routine -> (precisions, has batched forms).
@@ -57,4 +66,14 @@ EIG = {
     "gebd2": ("s d c z", True), "gebrd": ("s d c z", True), "syev": ("s d", True), "heev": ("c z", True),
     "syevd": ("s d", True), "heevd": ("c z", True), "syevj": ("s d", True), "heevj": ("c z", True),
     "sygv": ("s d", True), "hegv": ("c z", True), "gesvd": ("s d c z", True), "gesvdj": ("s d c z", True),
+}
+
+
+#: The routines with an ILP64 form (``rocsolver_<p><routine><flavour>_64`` in rocsolver-functions.h):
+#: routine -> (precisions, has batched forms), as its LP64 form.
+ILP64 = {
+    "getf2": ("s d c z", True), "getf2_npvt": ("s d c z", True), "getrf": ("s d c z", True),
+    "getrf_npvt": ("s d c z", True), "getrs": ("s d c z", True), "potf2": ("s d c z", True),
+    "potrf": ("s d c z", True), "potrs": ("s d c z", True), "geqr2": ("s d c z", True), "geqrf": ("s d c z", True),
+    "larf": ("s d c z", False), "larfg": ("s d c z", False), "lacgv": ("c z", False),
 }

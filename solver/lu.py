@@ -23,7 +23,7 @@ import numpy as np
 from rocmath.precision import C, D, S, Z
 
 from . import _kernels_lu as kl
-from ._api import BATCHED, STRIDED, SolverCall, SolverRoutine, bind, public_names
+from ._api import BATCHED, STRIDED, IntVector, SolverCall, SolverRoutine, bind, public_names
 from ._types import Operation
 
 _INT = np.dtype(np.int32)
@@ -82,23 +82,36 @@ def _getrf(c: SolverCall, pivot: bool) -> None:
         return
     k, lda = min(m, n), c.int("lda")
     a = c.matrix("A", m, n, lda, writable=True)
-    piv = c.vector("ipiv", k, writable=True, dtype=_INT) if pivot else None
+    piv = c.vector("ipiv", k, writable=True, dtype=c.int_dtype) if pivot else None
     serial = c.overlapping(("A", _extent(m, n, lda)), *((("ipiv", k),) if pivot else ()))
     work = c.workspace_buffer()
     c.launch(kl.getrf, a, piv, c.info(), serial, work, flops=_flops(c, m * n * k - (m + n) * k * k / 2 + k**3 / 3),
              bytes=_bytes(c, m * n))
 
 
+def _pivot_count(dims: _Dims) -> int:
+    """Pivots per entry: min(m, n) (getrs: n)."""
+    return min(dims.m, dims.n)
+
+
+def _pivots_in_range(ipiv: np.ndarray, dims: _Dims) -> None:
+    """getrs reads every pivot of every entry: each must name a row 1..n (MemoryAccessFault)."""
+    kl._check_pivots(ipiv, dims.n)
+
+
 _GETRF_PARAMS = ("m", "n", "A", "lda", "ipiv", "info")
 _NPVT_PARAMS = ("m", "n", "A", "lda", "info")
 _P = {"ipiv": "strideP"}
+# ipiv: rocblas_int, int64_t in the _64 functions (written by getrf, read by getrs).
+_PIV_OUT = {"ipiv": IntVector(_pivot_count)}
+_PIV_IN = {"ipiv": IntVector(_pivot_count, _pivots_in_range)}
 _PIVOT_WS, _NPVT_WS = partial(_getrf_workspace, pivot=True), partial(_getrf_workspace, pivot=False)
 GETF2 = SolverRoutine("getf2", _GETRF_PARAMS, {"A": "lda"}, partial(_getrf, pivot=True), check=_check_getrf,
-                      workspace=_PIVOT_WS, vectors=_P,
+                      workspace=_PIVOT_WS, vectors=_P, int_vectors=_PIV_OUT,
                       summary="LU factorization P A = L U with partial pivoting (unblocked algorithm); 1-based pivots "
                               "in ipiv, info = first zero pivot.")
 GETRF = SolverRoutine("getrf", _GETRF_PARAMS, {"A": "lda"}, partial(_getrf, pivot=True), check=_check_getrf,
-                      workspace=_PIVOT_WS, vectors=_P,
+                      workspace=_PIVOT_WS, vectors=_P, int_vectors=_PIV_OUT,
                       summary="LU factorization P A = L U with partial pivoting (blocked algorithm); 1-based pivots in "
                               "ipiv, info = first zero pivot.")
 GETF2_NPVT = SolverRoutine("getf2_npvt", _NPVT_PARAMS, {"A": "lda"}, partial(_getrf, pivot=False),
@@ -135,7 +148,7 @@ def _getrs(c: SolverCall) -> None:
         return
     ldb = c.int("ldb")
     a = c.matrix("A", n, n, c.int("lda"))
-    piv = c.vector("ipiv", n, dtype=_INT)
+    piv = c.vector("ipiv", n, dtype=c.int_dtype)
     b = c.matrix("B", n, nrhs, ldb, writable=True)
     serial = c.overlapping(("B", _extent(n, nrhs, ldb)))
     work = c.workspace_buffer()
@@ -144,7 +157,7 @@ def _getrs(c: SolverCall) -> None:
 
 
 GETRS = SolverRoutine("getrs", ("trans", "n", "nrhs", "A", "lda", "ipiv", "B", "ldb"), {"A": "lda", "B": "ldb"},
-                      _getrs, check=_check_getrs, workspace=_getrs_workspace, vectors=_P,
+                      _getrs, check=_check_getrs, workspace=_getrs_workspace, vectors=_P, int_vectors=_PIV_IN,
                       summary="Solve op(A) X = B with the LU factorization and pivots of getrf; X overwrites B.")
 
 
@@ -296,6 +309,18 @@ sgetf2_strided_batched = bind(GETF2, S, STRIDED)
 dgetf2_strided_batched = bind(GETF2, D, STRIDED)
 cgetf2_strided_batched = bind(GETF2, C, STRIDED)
 zgetf2_strided_batched = bind(GETF2, Z, STRIDED)
+sgetf2_64 = bind(GETF2, S, ilp64=True)
+dgetf2_64 = bind(GETF2, D, ilp64=True)
+cgetf2_64 = bind(GETF2, C, ilp64=True)
+zgetf2_64 = bind(GETF2, Z, ilp64=True)
+sgetf2_batched_64 = bind(GETF2, S, BATCHED, ilp64=True)
+dgetf2_batched_64 = bind(GETF2, D, BATCHED, ilp64=True)
+cgetf2_batched_64 = bind(GETF2, C, BATCHED, ilp64=True)
+zgetf2_batched_64 = bind(GETF2, Z, BATCHED, ilp64=True)
+sgetf2_strided_batched_64 = bind(GETF2, S, STRIDED, ilp64=True)
+dgetf2_strided_batched_64 = bind(GETF2, D, STRIDED, ilp64=True)
+cgetf2_strided_batched_64 = bind(GETF2, C, STRIDED, ilp64=True)
+zgetf2_strided_batched_64 = bind(GETF2, Z, STRIDED, ilp64=True)
 sgetrf = bind(GETRF, S)
 dgetrf = bind(GETRF, D)
 cgetrf = bind(GETRF, C)
@@ -308,6 +333,18 @@ sgetrf_strided_batched = bind(GETRF, S, STRIDED)
 dgetrf_strided_batched = bind(GETRF, D, STRIDED)
 cgetrf_strided_batched = bind(GETRF, C, STRIDED)
 zgetrf_strided_batched = bind(GETRF, Z, STRIDED)
+sgetrf_64 = bind(GETRF, S, ilp64=True)
+dgetrf_64 = bind(GETRF, D, ilp64=True)
+cgetrf_64 = bind(GETRF, C, ilp64=True)
+zgetrf_64 = bind(GETRF, Z, ilp64=True)
+sgetrf_batched_64 = bind(GETRF, S, BATCHED, ilp64=True)
+dgetrf_batched_64 = bind(GETRF, D, BATCHED, ilp64=True)
+cgetrf_batched_64 = bind(GETRF, C, BATCHED, ilp64=True)
+zgetrf_batched_64 = bind(GETRF, Z, BATCHED, ilp64=True)
+sgetrf_strided_batched_64 = bind(GETRF, S, STRIDED, ilp64=True)
+dgetrf_strided_batched_64 = bind(GETRF, D, STRIDED, ilp64=True)
+cgetrf_strided_batched_64 = bind(GETRF, C, STRIDED, ilp64=True)
+zgetrf_strided_batched_64 = bind(GETRF, Z, STRIDED, ilp64=True)
 sgetf2_npvt = bind(GETF2_NPVT, S)
 dgetf2_npvt = bind(GETF2_NPVT, D)
 cgetf2_npvt = bind(GETF2_NPVT, C)
@@ -320,6 +357,18 @@ sgetf2_npvt_strided_batched = bind(GETF2_NPVT, S, STRIDED)
 dgetf2_npvt_strided_batched = bind(GETF2_NPVT, D, STRIDED)
 cgetf2_npvt_strided_batched = bind(GETF2_NPVT, C, STRIDED)
 zgetf2_npvt_strided_batched = bind(GETF2_NPVT, Z, STRIDED)
+sgetf2_npvt_64 = bind(GETF2_NPVT, S, ilp64=True)
+dgetf2_npvt_64 = bind(GETF2_NPVT, D, ilp64=True)
+cgetf2_npvt_64 = bind(GETF2_NPVT, C, ilp64=True)
+zgetf2_npvt_64 = bind(GETF2_NPVT, Z, ilp64=True)
+sgetf2_npvt_batched_64 = bind(GETF2_NPVT, S, BATCHED, ilp64=True)
+dgetf2_npvt_batched_64 = bind(GETF2_NPVT, D, BATCHED, ilp64=True)
+cgetf2_npvt_batched_64 = bind(GETF2_NPVT, C, BATCHED, ilp64=True)
+zgetf2_npvt_batched_64 = bind(GETF2_NPVT, Z, BATCHED, ilp64=True)
+sgetf2_npvt_strided_batched_64 = bind(GETF2_NPVT, S, STRIDED, ilp64=True)
+dgetf2_npvt_strided_batched_64 = bind(GETF2_NPVT, D, STRIDED, ilp64=True)
+cgetf2_npvt_strided_batched_64 = bind(GETF2_NPVT, C, STRIDED, ilp64=True)
+zgetf2_npvt_strided_batched_64 = bind(GETF2_NPVT, Z, STRIDED, ilp64=True)
 sgetrf_npvt = bind(GETRF_NPVT, S)
 dgetrf_npvt = bind(GETRF_NPVT, D)
 cgetrf_npvt = bind(GETRF_NPVT, C)
@@ -332,6 +381,18 @@ sgetrf_npvt_strided_batched = bind(GETRF_NPVT, S, STRIDED)
 dgetrf_npvt_strided_batched = bind(GETRF_NPVT, D, STRIDED)
 cgetrf_npvt_strided_batched = bind(GETRF_NPVT, C, STRIDED)
 zgetrf_npvt_strided_batched = bind(GETRF_NPVT, Z, STRIDED)
+sgetrf_npvt_64 = bind(GETRF_NPVT, S, ilp64=True)
+dgetrf_npvt_64 = bind(GETRF_NPVT, D, ilp64=True)
+cgetrf_npvt_64 = bind(GETRF_NPVT, C, ilp64=True)
+zgetrf_npvt_64 = bind(GETRF_NPVT, Z, ilp64=True)
+sgetrf_npvt_batched_64 = bind(GETRF_NPVT, S, BATCHED, ilp64=True)
+dgetrf_npvt_batched_64 = bind(GETRF_NPVT, D, BATCHED, ilp64=True)
+cgetrf_npvt_batched_64 = bind(GETRF_NPVT, C, BATCHED, ilp64=True)
+zgetrf_npvt_batched_64 = bind(GETRF_NPVT, Z, BATCHED, ilp64=True)
+sgetrf_npvt_strided_batched_64 = bind(GETRF_NPVT, S, STRIDED, ilp64=True)
+dgetrf_npvt_strided_batched_64 = bind(GETRF_NPVT, D, STRIDED, ilp64=True)
+cgetrf_npvt_strided_batched_64 = bind(GETRF_NPVT, C, STRIDED, ilp64=True)
+zgetrf_npvt_strided_batched_64 = bind(GETRF_NPVT, Z, STRIDED, ilp64=True)
 sgetrs = bind(GETRS, S)
 dgetrs = bind(GETRS, D)
 cgetrs = bind(GETRS, C)
@@ -344,6 +405,18 @@ sgetrs_strided_batched = bind(GETRS, S, STRIDED)
 dgetrs_strided_batched = bind(GETRS, D, STRIDED)
 cgetrs_strided_batched = bind(GETRS, C, STRIDED)
 zgetrs_strided_batched = bind(GETRS, Z, STRIDED)
+sgetrs_64 = bind(GETRS, S, ilp64=True)
+dgetrs_64 = bind(GETRS, D, ilp64=True)
+cgetrs_64 = bind(GETRS, C, ilp64=True)
+zgetrs_64 = bind(GETRS, Z, ilp64=True)
+sgetrs_batched_64 = bind(GETRS, S, BATCHED, ilp64=True)
+dgetrs_batched_64 = bind(GETRS, D, BATCHED, ilp64=True)
+cgetrs_batched_64 = bind(GETRS, C, BATCHED, ilp64=True)
+zgetrs_batched_64 = bind(GETRS, Z, BATCHED, ilp64=True)
+sgetrs_strided_batched_64 = bind(GETRS, S, STRIDED, ilp64=True)
+dgetrs_strided_batched_64 = bind(GETRS, D, STRIDED, ilp64=True)
+cgetrs_strided_batched_64 = bind(GETRS, C, STRIDED, ilp64=True)
+zgetrs_strided_batched_64 = bind(GETRS, Z, STRIDED, ilp64=True)
 sgesv = bind(GESV, S)
 dgesv = bind(GESV, D)
 cgesv = bind(GESV, C)

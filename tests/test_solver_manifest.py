@@ -40,6 +40,11 @@ def test_manifest_matches_rocsolver_tables() -> None:
     assert "dlauum" in names and "dlauum_batched" not in names and "dlauum_strided_batched" not in names
     assert "dgetrf_strided_batched" in names and "zgetri_npvt_outofplace_batched" in names
     assert "dlaswp" in names and "dlaswp_batched" not in names
+    # rocSOLVER's ILP64 API: 10 routines in 4 precisions and 3 flavours, larf and larfg (4 precisions) and
+    # lacgv (c, z) plain only.
+    assert len(_manifest.ilp64_routines()) == 10 * 4 * 3 + 4 + 4 + 2
+    assert "dgetrf_strided_batched_64" in names and "zgetrs_batched_64" in names and "clacgv_64" in names
+    assert "dgetri_64" not in names and "slaswp_64" not in names and "dlarft_64" not in names
 
 
 def test_bound_names_match_their_function_names() -> None:
