@@ -23,6 +23,7 @@ device-resident matrices after ``cupyx.scipy.sparse`` (built by ``eye``, ``ident
 and ``random`` too) and ``aslinearoperator`` hands them to SciPy's iterative solvers.
 """
 
+from ._bsr_solve import *  # noqa: F403
 from ._check import *  # noqa: F403
 from ._conversion import *  # noqa: F403
 from ._conversion2 import *  # noqa: F403
