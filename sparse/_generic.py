@@ -47,7 +47,22 @@ type (f32 with f64, f32 with c32, f64 with c64, c32 with c64).  The product runs
 an operand of another type is converted into the handle's workspace first (as rocSPARSE's kernels
 convert each value they load; int32 results wrap around as rocSPARSE's).  ``ROCSPARSE_LAYER`` logs both
 as it logs the bound routines (trace ``rocsparse_spmv``/``rocsparse_spmm``; a bench line for the compute
-stage of the uniform CSR, CSC and COO products the bench rebuilds).
+stage of the uniform CSR, CSC and COO products the bench rebuilds, unbatched).
+
+Const descriptors (``create_const_*``) are taken as A, x, B; as y or C (rocSPARSE's mutable descriptors) they
+are invalid_pointer naming the argument (see :mod:`._descr`).
+
+Strided batches (``csr_set_strided_batch``, ``csc_set_strided_batch``, ``coo_set_strided_batch``,
+``dnmat_set_strided_batch``): spmm of a CSR, CSC or COO matrix runs ``C_i := alpha op(A_i) op(B_i) + beta C_i``
+for the batch_count entries of C, in rocSPARSE's three modes (A of one entry with B of C's count, B of one entry
+with A of C's count, or all three alike; anything else is invalid_value at the compute stage, after the quick
+returns for m, n or k of 0, which scale every entry of C, and for host alpha 0 with beta 1, as csrmm_core and
+coomm_template).  Every CSR and CSC algorithm runs them (rocSPARSE's row_split, nnz_split and merge_path kernels
+take no batch arguments and compute entry 0 alone when op(A) = A; its documentation promises batches for CSR).
+Blocked-ELL spmm with a batch count other than 1 is invalid_value (rocsparse_bellmm's check; here also for an
+empty product, which rocSPARSE returns from first); BSR spmm is not_implemented (rocSPARSE has no check and
+computes entry 0 only).  The buffer size does not grow with the batches.  spmv takes no batches, as
+rocSPARSE's: a batched descriptor acts as its entry 0.
 """
 
 from __future__ import annotations
@@ -68,11 +83,12 @@ from rocmath.plans import Plan, find_plan, planned_call
 from rocmath.precision import Precision
 
 from . import _kernels as k
+from . import _kernels_batched as kb
 from ._api import Call, is_null
 from ._descr import DnMatDescr, DnVecDescr, SpMatDescr, check_dnmat, check_dnvec, check_spmat
 from ._formats import conjugated, launch_block_rows, launch_ell, launch_scatter, scale_rows
 from ._handle import check_handle
-from ._level2 import analyse_rows, launch_coomv, launch_csrmv, scale_y, scatter_chunks
+from ._level2 import analyse_rows, launch_coomv, launch_csrmv, scale_y, scatter_chunks, stream_bounds
 from ._level3 import dense_view, launch_csrmm, scale_c
 from ._solve import _copy, _round256
 from ._types import (
@@ -91,7 +107,7 @@ from ._types import (
     SpMVStage,
     StorageMode,
 )
-from ._validate import check_coo_aos
+from ._validate import check_coo_aos, check_csr, check_indices
 
 __all__ = ["SPMM_TYPES", "SPMV_TYPES", "spmm", "spmv"]
 
@@ -322,7 +338,7 @@ def spmv(handle: Any, trans: Any, alpha: Any, mat: SpMatDescr, x: Any, beta: Any
     A = check_spmat(mat, "mat", c.index("mat"))
     X = check_dnvec(x, "x", c.index("x"))
     c.pointer("beta")
-    Y = check_dnvec(y, "y", c.index("y"))
+    Y = check_dnvec(y, "y", c.index("y"), writable=True)
     c.enum("compute_type", Datatype)
     algo = c.enum("alg", SpMVAlg)
     stg = c.enum("stage", SpMVStage)
@@ -425,7 +441,7 @@ def spmm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, mat_A: SpMatDescr,
     A = check_spmat(mat_A, "mat_A", c.index("mat_A"))
     B = check_dnmat(mat_B, "mat_B", c.index("mat_B"))
     c.pointer("beta")
-    Cd = check_dnmat(mat_C, "mat_C", c.index("mat_C"))
+    Cd = check_dnmat(mat_C, "mat_C", c.index("mat_C"), writable=True)
     ct = c.enum("compute_type", Datatype)
     if ct is not Cd.data_type:  # rocSPARSE's spmm computes in C's type
         raise SparseNotImplementedError(f"compute type {ct.name} for a {Cd.data_type.name} C",
@@ -467,6 +483,8 @@ def spmm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, mat_A: SpMatDescr,
         buffer_size.reshape(-1)[0] = need
     if stg is not SpMMStage.compute:
         return need
+    if (A.batch_count, B.batch_count, Cd.batch_count) != (1, 1, 1):
+        return _spmm_batches(c, op_a, op_b, A, B, Cd, csr, need, chunks, ptr_bytes)
     beta_s = c.scalar("beta")
     Cv = dense_view(Cd.values, _ptr(Cd.values), dtype, Cd.rows, Cd.cols, Cd.ld, Cd.order, name="C")
     if not runs:
@@ -499,6 +517,117 @@ def spmm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, mat_A: SpMatDescr,
 def _ptr(data: Any) -> int:
     return data.ptr if isinstance(data, rocmath.DeviceArray) else int(data or 0)
 
+
+def _lift(b: Buffer, count: int, stride: int) -> Buffer:
+    """A 1-D operand as ``count`` entries ``stride`` elements apart: shape ``(count, length)``."""
+    isz = b.dtype.itemsize
+    return Buffer(b.ptr, b.dtype, (count, *b.shape), (stride * isz if count > 1 else 0, isz), name=b.name,
+                  owner=b.owner)
+
+
+def _dense_batches(d: DnMatDescr, dtype: np.dtype[Any], transposed: bool, name: str) -> Buffer:
+    """A dense matrix descriptor's ``batch_count`` entries as a ``(count, rows, cols)`` view indexed [entry, row,
+    column] (``transposed``: [entry, column, row])."""
+    v = dense_view(d.values, _ptr(d.values), dtype, d.rows, d.cols, d.ld, d.order, transposed, name)
+    count = d.batch_count
+    assert v.strides is not None
+    return Buffer(v.ptr, dtype, (count, *v.shape), (d.batch_stride * dtype.itemsize if count > 1 else 0, *v.strides),
+                  name=name, owner=d.values)
+
+
+def _check_batches(c: Call, count_a: int, count_b: int, count_c: int) -> None:
+    """rocSPARSE's batch modes (csrmm_core, coomm_template): ``C_i = op(A) op(B_i)`` (A one entry, B as many as C),
+    ``C_i = op(A_i) op(B)`` (B one entry, A as many as C) or ``C_i = op(A_i) op(B_i)`` (all alike); anything else
+    is invalid_value, named as rocsparse_coomm's own check names it: C's count against the other operand's when
+    A or B has one entry, else A's."""
+    why = f"batch counts A {count_a}, B {count_b}, C {count_c}: "
+    if count_a == 1 and count_c != count_b:
+        raise c.invalid_value("mat_C", why + "with one A, C needs as many entries as B")
+    if count_b == 1 and count_c != count_a:
+        raise c.invalid_value("mat_C", why + "with one B, C needs as many entries as A")
+    if count_a > 1 and count_b > 1 and (count_a != count_b or count_a != count_c):
+        raise c.invalid_value("mat_A", why + "batched A and B need the same count as C")
+
+
+def _spmm_batches(c: Call, op_a: Operation, op_b: Operation, A: SpMatDescr, B: DnMatDescr, Cd: DnMatDescr,
+                  csr: _Csr, need: int, chunks: int, ptr_bytes: int) -> int:
+    """The compute stage of a CSR, CSC or COO spmm with strided batches: ``C_i := alpha op(A_i) op(B_i) + beta
+    C_i`` for the ``batch_count`` entries of C, A_i (B_i) entry 0 when A (B) has one entry.
+
+    Order as rocSPARSE's csrmm_template / coomm_template: an m, n or k of 0 scales every entry of C by beta
+    (whatever the batch counts); host alpha == 0 with beta == 1 returns; then the batch modes
+    (:func:`_check_batches`); then the product, one launched task running each entry's kernels in turn
+    (:func:`._kernels_batched.spmm_batches`), bitwise the product of the entry alone.  An operand of one entry
+    serves every entry whatever its stride (rocSPARSE's kernels apply the stride anyway, so there one entry with a
+    nonzero stride reads past the operand).  The scratch of a transposed product and a COO matrix's row pointer
+    are reused entry after entry, so the buffer size does not grow with the batches."""
+    dtype = c.dtype
+    crows = A.rows if op_a is Operation.none else A.cols
+    kdim = A.cols if op_a is Operation.none else A.rows
+    ncols = Cd.cols
+    count_a, count_b, count_c = A.batch_count, B.batch_count, Cd.batch_count
+    beta_s = c.scalar("beta")
+    Cv = _dense_batches(Cd, dtype, False, "C")
+    isz = dtype.itemsize
+    c_bytes = 2.0 * count_c * crows * ncols * isz
+    if not (crows and kdim and ncols):
+        if crows and ncols:
+            c.launch(kb.scale_batches, beta_s, Cv, bytes=c_bytes)
+        return need
+    if c.alpha0_beta1():
+        return need
+    _check_batches(c, count_a, count_b, count_c)
+    if A.nnz == 0 or (csr.coo and c.host_mode and c.host_value("alpha") == 0):
+        # an empty A (rocSPARSE's kernels then add nothing) or rocSPARSE's COO product with alpha 0: C_i := beta C_i
+        c.launch(kb.scale_batches, beta_s, Cv, bytes=c_bytes)
+        return need
+    inner, conj_a = csr.op(op_a)
+    scratch = _temp(c, need, dtype, (chunks, csr.n, ncols)) if need else Buffer(0, dtype, (0, 0, 0))
+    values_stride = A.batch_stride if csr.coo else A.columns_values_batch_stride
+    offsets_stride = A.batch_stride if csr.coo else A.offsets_batch_stride
+    ptr = _lift(csr.ptr, count_a, offsets_stride)
+    ind = _lift(csr.ind, count_a, values_stride)
+    val, Bv = in_compute_type(c, _lift(csr.val, count_a, values_stride),
+                              _dense_batches(B, B.data_type.dtype, op_b is not Operation.none, "B"), reserve=ptr_bytes)
+    for a in range(count_a):  # checking mode: each entry of A (COO: its columns; the row pointer is built)
+        entry_ind = Buffer(ind.ptr + a * values_stride * ind.dtype.itemsize if count_a > 1 else ind.ptr,
+                           ind.dtype, (csr.nnz,), name=csr.ind.name, owner=csr.ind.owner)
+        if csr.coo:
+            check_indices(c, entry_ind, csr.base, csr.n, "columns")
+        else:
+            check_csr(c, Buffer(ptr.ptr + a * offsets_stride * ptr.dtype.itemsize if count_a > 1 else ptr.ptr,
+                                ptr.dtype, (csr.m + 1,), name=csr.ptr.name, owner=csr.ptr.owner),
+                      entry_ind, csr.base, csr.nnz, csr.n)
+    coo_ptr = (Buffer(c.handle.workspace(ptr_bytes), csr.ptr.dtype, (csr.m + 1,), name="workspace") if csr.coo
+               else Buffer(0, csr.ptr.dtype, (0,)))
+    conj_b = op_b is Operation.conjugate_transpose
+    if inner is Operation.none:
+        mode, conj = kb.ROWS, conj_a
+        # the bounds of the unbatched product: the CSC conjugate transpose's even blocks, else launch_csrmm's
+        bounds = (k.uniform_bounds(csr.m, max(1, min(csr.m, 256))) if conj_a else
+                  stream_bounds(csr.m, csr.nnz * ncols))
+    else:
+        mode, conj = kb.SCATTER, inner is Operation.conjugate_transpose
+        bounds = np.zeros(1, np.int64)
+    flops = count_c * csr.nnz * ncols * (8.0 if dtype.kind == "c" else 2.0)
+    moved = float(count_a * csr.nnz * (isz + ind.dtype.itemsize) + count_b * kdim * ncols * isz) + c_bytes
+    c.launch(kb.spmm_batches, mode, conj, conj_b, c.scalar("alpha"), val, ptr, ind, csr.base, Bv, beta_s, Cv,
+             k.csrmm_kernel(ncols), bounds, pool_threads(), scratch, coo_ptr, flops=flops, bytes=moved)
+    return need
+
+
+def _check_block_batches(c: Call, A: SpMatDescr, B: DnMatDescr, Cd: DnMatDescr) -> None:
+    """Batches of a blocked-ELL or BSR spmm.  Blocked ELL: any batch count but 1 is invalid_value, in
+    rocsparse_bellmm's order (A, B, C; after its quick return for an empty product, which comes first there and
+    returns success).  BSR: rocSPARSE has no check, and its kernels for blocks above 1 x 1 compute entry 0 only
+    (block_dim 1 runs csrmm's batched kernels): not_implemented here, naming the first batched operand."""
+    for name, count in (("mat_A", A.batch_count), ("mat_B", B.batch_count), ("mat_C", Cd.batch_count)):
+        if count == 1:
+            continue
+        if A.format is Format.bell:
+            raise c.invalid_value(name, f"blocked-ELL spmm takes no batches ({name[-1]} has {count} entries)")
+        raise SparseNotImplementedError(f"batched BSR spmm ({name[-1]} has {count} entries)", arg=name,
+                                        index=c.index(name))
 
 
 def _check_blocked(c: Call, op: Operation, A: SpMatDescr) -> None:
@@ -598,6 +727,7 @@ def _spmm_blocks(c: Call, op_a: Operation, op_b: Operation, A: SpMatDescr, B: Dn
         raise c.invalid_size("mat_C", f"op(A) is {m} x {kdim}, op(B) {brows} x {bcols}, C {Cd.rows} x {ncols}")
     if stg is not SpMMStage.compute:
         return 0
+    _check_block_batches(c, A, B, Cd)
     beta_s = c.scalar("beta")
     col_type = A.col_type.dtype
     Cv = dense_view(Cd.values, _ptr(Cd.values), dtype, Cd.rows, Cd.cols, Cd.ld, Cd.order, name="C")

@@ -26,11 +26,18 @@ Conventions beyond :mod:`rocmath.sparse`'s:
 - sddmm with beta == 0 does not read C's values (rocSPARSE multiplies them by 0, turning a NaN into
   NaN); its ``dense`` algorithm asks for rocSPARSE's m x n buffer and computes what ``default`` does
   (the same dot products in the same order);
-- results are bitwise reproducible: each output element is computed in one fixed order.
+- results are bitwise reproducible: each output element is computed in one fixed order;
+- const descriptors (``create_const_*``) go wherever rocSPARSE takes a ``rocsparse_const_*_descr``; as an
+  output (axpby's and scatter's y, gather's x, rot's x and y, spsv's y, spsm's matC, sddmm's C at its three
+  entries, spgemm's C, sparse_to_dense's and dense_to_sparse's mat_B) they are ``invalid_pointer`` naming the
+  argument (:func:`rocmath.sparse._descr.refuse_const`);
+- strided batches are not read: rocSPARSE's spsv, spsm, sddmm, spgemm, sparse_to_dense and dense_to_sparse
+  pass no batch count or stride to their kernels (only spmm does), so a batched descriptor acts as its entry 0.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -46,7 +53,7 @@ from . import _kernels_extra as kx
 from . import _kernels_generic_ops as kg
 from . import _kernels_solve as ks
 from ._api import Call, is_null
-from ._descr import SpMatDescr, _array, _size, check_dnmat, check_dnvec, check_spmat
+from ._descr import SpMatDescr, _array, _size, check_dnmat, check_dnvec, check_spmat, refuse_const
 from ._extra import CsrgemmInfo, _null_scalar, _Operand, _row_blocks, check_operands
 from ._generic import _buffer, _layered, _ptr, _temp
 from ._handle import check_general_sorted, check_handle
@@ -80,9 +87,10 @@ from ._types import (
 from ._validate import check_coo, check_csr, check_indices, check_offsets
 
 __all__ = [
-    "SpVecDescr", "axpby", "create_spvec_descr", "dense_to_sparse", "destroy_spvec_descr", "gather", "rot",
-    "scatter", "sddmm", "sddmm_buffer_size", "sddmm_preprocess", "sparse_to_dense", "spgemm", "spsm", "spsv",
-    "spvec_get", "spvec_get_index_base", "spvec_get_values", "spvec_set_values", "spvv",
+    "SpVecDescr", "axpby", "const_spvec_get", "const_spvec_get_values", "create_const_spvec_descr",
+    "create_spvec_descr", "dense_to_sparse", "destroy_spvec_descr", "gather", "rot", "scatter", "sddmm",
+    "sddmm_buffer_size", "sddmm_preprocess", "sparse_to_dense", "spgemm", "spsm", "spsv", "spvec_get",
+    "spvec_get_index_base", "spvec_get_values", "spvec_set_values", "spvv",
 ]
 
 _FLOATS = (Datatype.f32_r, Datatype.f64_r, Datatype.f32_c, Datatype.f64_c)
@@ -110,12 +118,16 @@ class SpVecDescr:
     idx_base: IndexBase
     data_type: Datatype
     destroyed: bool = False
+    is_const: bool = False
 
 
-def check_spvec(descr: Any, arg: str = "descr", index: int | None = 1) -> SpVecDescr:
-    """A live sparse vector descriptor, or invalid_pointer."""
+def check_spvec(descr: Any, arg: str = "descr", index: int | None = 1, *, writable: bool = False) -> SpVecDescr:
+    """A live sparse vector descriptor, or invalid_pointer; ``writable``: not a const one
+    (:func:`rocmath.sparse._descr.refuse_const`)."""
     if not isinstance(descr, SpVecDescr) or descr.destroyed:
         raise SparseInvalidPointerError("expected a sparse vector descriptor", arg=arg, index=index)
+    if writable:
+        refuse_const(descr, "spvec_descr", arg, index)
     return descr
 
 
@@ -148,13 +160,32 @@ def create_spvec_descr(size: int, nnz: int, indices: Any, values: Any, idx_type:
     return SpVecDescr(n, z, indices, values, it, base, dt)
 
 
+def create_const_spvec_descr(size: int, nnz: int, indices: Any, values: Any, idx_type: Any, idx_base: Any,
+                             data_type: Any) -> SpVecDescr:
+    """``rocsparse_create_const_spvec_descr``: :func:`create_spvec_descr`'s checks, a const descriptor (taken where
+    rocSPARSE takes a ``rocsparse_const_spvec_descr``, refused as the output of gather and rot, see
+    :mod:`rocmath.sparse._descr`)."""
+    d = create_spvec_descr(size, nnz, indices, values, idx_type, idx_base, data_type)
+    d.is_const = True
+    return d
+
+
 def destroy_spvec_descr(descr: SpVecDescr) -> None:
-    """``rocsparse_destroy_spvec_descr``."""
+    """``rocsparse_destroy_spvec_descr`` (const or not)."""
     check_spvec(descr).destroyed = True
 
 
 def spvec_get(descr: SpVecDescr) -> tuple[int, int, Any, Any, IndexType, IndexBase, Datatype]:
-    """``rocsparse_spvec_get``: ``(size, nnz, indices, values, idx_type, idx_base, data_type)``."""
+    """``rocsparse_spvec_get``: ``(size, nnz, indices, values, idx_type, idx_base, data_type)`` (the arrays None for
+    a const descriptor: rocSPARSE's create_const_spvec_descr leaves its mutable data pointers null)."""
+    d = check_spvec(descr)
+    idx, val = (None, None) if d.is_const else (d.idx_data, d.val_data)
+    return d.size, d.nnz, idx, val, d.idx_type, d.idx_base, d.data_type
+
+
+def const_spvec_get(descr: SpVecDescr) -> tuple[int, int, Any, Any, IndexType, IndexBase, Datatype]:
+    """``rocsparse_const_spvec_get``: ``(size, nnz, indices, values, idx_type, idx_base, data_type)`` of a const or
+    mutable descriptor."""
     d = check_spvec(descr)
     return d.size, d.nnz, d.idx_data, d.val_data, d.idx_type, d.idx_base, d.data_type
 
@@ -165,13 +196,20 @@ def spvec_get_index_base(descr: SpVecDescr) -> IndexBase:
 
 
 def spvec_get_values(descr: SpVecDescr) -> Any:
-    """``rocsparse_spvec_get_values``."""
+    """``rocsparse_spvec_get_values`` (None for a const descriptor)."""
+    d = check_spvec(descr)
+    return None if d.is_const else d.val_data
+
+
+def const_spvec_get_values(descr: SpVecDescr) -> Any:
+    """``rocsparse_const_spvec_get_values``."""
     return check_spvec(descr).val_data
 
 
 def spvec_set_values(descr: SpVecDescr, values: Any) -> None:
-    """``rocsparse_spvec_set_values``: ``values`` must not be null (invalid_pointer, #2), as in rocSPARSE."""
-    d = check_spvec(descr)
+    """``rocsparse_spvec_set_values``: ``values`` must not be null (invalid_pointer, #2), as in rocSPARSE; a const
+    descriptor: invalid_pointer (#1)."""
+    d = check_spvec(descr, writable=True)
     if is_null(values):
         raise SparseInvalidPointerError("null values", arg="values", index=2)
     d.val_data = _array(d.nnz, values, "values", 2)
@@ -226,17 +264,19 @@ def _ends(a: np.ndarray, out: np.ndarray) -> None:
     out[0] = a.sum() if a.size else 0
 
 
-def _vector_operands(c: Call, mismatch: str, values: tuple[Datatype, ...] = _FLOATS) -> tuple[SpVecDescr, Any]:
+def _vector_operands(c: Call, mismatch: str, values: tuple[Datatype, ...] = _FLOATS,
+                     writes: tuple[str, ...] = ("y",)) -> tuple[SpVecDescr, Any]:
     """The checks of axpby, gather, scatter and rot after the handle: their scalars (non-null), the sparse x
-    and the dense y in parameter order; y's value type must be x's (not_implemented naming ``mismatch``),
-    then the instantiation dispatch.  Returns (x, y)."""
+    and the dense y in parameter order (those in ``writes`` are rocSPARSE's mutable descriptors: not const);
+    y's value type must be x's (not_implemented naming ``mismatch``), then the instantiation dispatch.
+    Returns (x, y)."""
     check_handle(c["handle"])
     X = Y = None
     for name in c.names[1:]:
         if name == "x":
-            X = check_spvec(c[name], name, c.index(name))
+            X = check_spvec(c[name], name, c.index(name), writable=name in writes)
         elif name == "y":
-            Y = check_dnvec(c[name], name, c.index(name))
+            Y = check_dnvec(c[name], name, c.index(name), writable=name in writes)
         else:
             c.pointer(name)
     assert X is not None and Y is not None
@@ -279,7 +319,7 @@ def axpby(handle: Any, alpha: Any, x: SpVecDescr, beta: Any, y: Any) -> None:
 
 def _gather_scatter(c: Call, gather: bool) -> None:
     """gather (``x.values := y[x.indices]``) or scatter (``y[x.indices] := x.values``), int8 values too."""
-    X, Y = _vector_operands(c, "x" if gather else "y", (*_FLOATS, Datatype.i8_r))
+    X, Y = _vector_operands(c, "x" if gather else "y", (*_FLOATS, Datatype.i8_r), ("x",) if gather else ("y",))
     if X.nnz == 0:
         return
     val, ind = _spvec_arrays(X, c.dtype)
@@ -309,7 +349,7 @@ def rot(handle: Any, c: Any, s: Any, x: SpVecDescr, y: Any) -> None:
     """``rocsparse_rot``: the Givens rotation ``x, y[idx] := c x + s y[idx], c y[idx] - s x`` (real and complex
     values; c and s of the vectors' type, by pointer mode; host ``c == 1, s == 0`` returns at once)."""
     call = _call("rot", ("handle", "c", "s", "x", "y"), (handle, c, s, x, y))
-    X, Y = _vector_operands(call, "y")
+    X, Y = _vector_operands(call, "y", writes=("x", "y"))
     if X.nnz == 0 or (call.host_mode and call.host_value("c") == 1 and call.host_value("s") == 0):
         return
     val, ind = _spvec_arrays(X, call.dtype)
@@ -427,7 +467,7 @@ def sparse_to_dense(handle: Any, mat_A: SpMatDescr, mat_B: Any, alg: Any, buffer
     duplicate keeps its last entry).  Returns the buffer size (4) in both cases.
     """
     c = _call("sparse_to_dense", _CONVERT, (handle, mat_A, mat_B, alg, buffer_size, temp_buffer))
-    A, B = _convert_operands(c, check_spmat, check_dnmat, SparseToDenseAlg)
+    A, B = _convert_operands(c, check_spmat, functools.partial(check_dnmat, writable=True), SparseToDenseAlg)
     _dispatch(c, "mat_A", A.data_type, _index_types(A))
     if B.data_type is not A.data_type:
         raise _not_implemented(c, "mat_B", f"{B.data_type.name} B with {A.data_type.name} A")
@@ -480,7 +520,7 @@ def dense_to_sparse(handle: Any, mat_A: Any, mat_B: SpMatDescr, alg: Any, buffer
     Returns the buffer size in every call.
     """
     c = _call("dense_to_sparse", _CONVERT, (handle, mat_A, mat_B, alg, buffer_size, temp_buffer))
-    A, B = _convert_operands(c, check_dnmat, check_spmat, DenseToSparseAlg)
+    A, B = _convert_operands(c, check_dnmat, functools.partial(check_spmat, writable=True), DenseToSparseAlg)
     itype, jtype = _index_types(B)
     _dispatch(c, "mat_B", B.data_type, (itype, jtype))
     if A.data_type is not B.data_type:
@@ -551,7 +591,7 @@ def _sddmm(fname: str, last: str, args: tuple[Any, ...]) -> int:
     A = check_dnmat(c["A"], "A", c.index("A"))
     B = check_dnmat(c["B"], "B", c.index("B"))
     c.pointer("beta")
-    C = check_spmat(c["C"], "C", c.index("C"))
+    C = check_spmat(c["C"], "C", c.index("C"), writable=True)
     ct = c.enum("compute_type", Datatype)
     if any(t is not ct for t in (A.data_type, B.data_type, C.data_type)):
         raise _not_implemented(c, "compute_type", f"{ct.name} with {A.data_type.name} A, {B.data_type.name} B and "
@@ -683,7 +723,7 @@ def spgemm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, A: SpMatDescr, B
     check_handle(handle)
     op_a = c.enum("trans_A", Operation)
     op_b = c.enum("trans_B", Operation)
-    mats = {name: check_spmat(c[name], name, c.index(name)) for name in ("A", "B", "D", "C")}
+    mats = {name: check_spmat(c[name], name, c.index(name), writable=name == "C") for name in ("A", "B", "D", "C")}
     ct = c.enum("compute_type", Datatype)
     c.enum("alg", SpGEMMAlg)
     stg = c.enum("stage", SpGEMMStage)
@@ -914,7 +954,7 @@ def spsv(handle: Any, trans: Any, alpha: Any, mat: SpMatDescr, x: Any, y: Any, c
     c.pointer("alpha")
     A = check_spmat(mat, "mat", c.index("mat"))
     X = check_dnvec(x, "x", c.index("x"))
-    Y = check_dnvec(y, "y", c.index("y"))
+    Y = check_dnvec(y, "y", c.index("y"), writable=True)
     ct = c.enum("compute_type", Datatype)
     c.enum("alg", SpSVAlg)
     stg = c.enum("stage", SpSVStage)
@@ -968,7 +1008,7 @@ def spsm(handle: Any, trans_A: Any, trans_B: Any, alpha: Any, matA: SpMatDescr, 
     c.pointer("alpha")
     A = check_spmat(matA, "matA", c.index("matA"))
     B = check_dnmat(matB, "matB", c.index("matB"))
-    Cd = check_dnmat(matC, "matC", c.index("matC"))
+    Cd = check_dnmat(matC, "matC", c.index("matC"), writable=True)
     ct = c.enum("compute_type", Datatype)
     if any(t is not ct for t in (A.data_type, B.data_type, Cd.data_type)):
         raise _not_implemented(c, "compute_type", f"{ct.name} with {A.data_type.name} A, {B.data_type.name} B and "

@@ -216,7 +216,7 @@ def _generic_command(function: str, v: dict[str, Any], host_mode: bool) -> str |
     ``compute_type``, the sparse matrix's format, index types and base, spsv's fill mode and diagonal, spmm's
     dense orders and spmv's / spmm's algorithm.  None for what the bench cannot rebuild: formats other than
     :data:`_BENCH_FORMATS`, mixed precisions (it runs every operand in the one ``-r`` precision), an spgemm
-    without its product (a null alpha)."""
+    without its product (a null alpha), a batched spmm."""
     from ._descr import DnMatDescr, SpMatDescr
     from ._types import (
         Datatype,
@@ -242,6 +242,8 @@ def _generic_command(function: str, v: dict[str, Any], host_mode: bool) -> str |
     if not all(isinstance(x, SpMatDescr) for x in mats) or (
             function == "spmm" and not all(isinstance(d, DnMatDescr) for d in dense)):
         return None  # an invalid call (the routine reports it): nothing to replay
+    if function == "spmm" and any(getattr(x, "batch_count", 1) != 1 for x in (*mats, *dense)):
+        return None  # strided batches (the others use entry 0): the bench builds one matrix of each operand
     mat = mats[0]
     fmt = mat.format
     ct = as_enum(Datatype, v["compute_type"], "compute_type")
