@@ -38,5 +38,6 @@ from ._level2 import *  # noqa: F403
 from ._level3 import *  # noqa: F403
 from ._matrix import *  # noqa: F403
 from ._precond import *  # noqa: F403
+from ._products import *  # noqa: F403
 from ._solve import *  # noqa: F403
 from ._types import *  # noqa: F403

@@ -132,8 +132,10 @@ def _operand(c: Call, descr: MatDescr, rows: int, nnz: int, ptr: str, ind: str, 
 
 
 def _structure(c: Call, m: int, n: int, mul: bool, add_d: bool, add_e: bool, A: _Operand, B: _Operand,
-               Dm: _Operand, E: _Operand, c_base: int, itype: np.dtype[Any], dtype: np.dtype[Any]) -> Any:
-    """The nnz stage: C's row pointer into ``csr_row_ptr_C``; nnz_C returned (host mode) or written."""
+               Dm: _Operand, E: _Operand, c_base: int, itype: np.dtype[Any], dtype: np.dtype[Any],
+               out: tuple[str, str] = ("csr_row_ptr_C", "nnz_C")) -> Any:
+    """The nnz stage: C's row pointer into ``csr_row_ptr_C``; nnz_C returned (host mode) or written (``out``: the
+    names of those two arguments, bsrgemm_nnzb's and bsrgeam_nnzb's for the block patterns)."""
     check_operands(c, mul, add_d, add_e, A, B, Dm, E, n)
     first = A if mul else Dm
     bounds = _row_blocks(c, first.ptr, first.base, m, n, dtype.itemsize)
@@ -141,27 +143,29 @@ def _structure(c: Call, m: int, n: int, mul: bool, add_d: bool, add_e: bool, A: 
     c.launch(kx.spgemm_count, mul, add_d, add_e, A.ptr, A.ind, A.base, B.ptr, B.ind, B.base, Dm.ptr, Dm.ind, Dm.base,
              E.ptr, E.ind, E.base, n, bounds, counts,
              bytes=float((A.ind.shape[0] + B.ind.shape[0] + Dm.ind.shape[0] + E.ind.shape[0]) * itype.itemsize))
-    return _scan(c, counts, c_base, m, itype)
+    return _scan(c, counts, c_base, m, itype, out)
 
 
-def _scan(c: Call, counts: rocmath.DeviceArray, c_base: int, m: int, itype: np.dtype[Any]) -> Any:
-    row_ptr_c = c.array("csr_row_ptr_C", m + 1, itype)
+def _scan(c: Call, counts: rocmath.DeviceArray, c_base: int, m: int, itype: np.dtype[Any],
+          out: tuple[str, str] = ("csr_row_ptr_C", "nnz_C")) -> Any:
+    row_ptr_c = c.array(out[0], m + 1, itype)
     if c.host_mode:
         host = np.zeros(1, np.int64)
         c.launch(kx.counts_to_ptr, counts, c_base, row_ptr_c, host, bytes=float((m + 1) * (8 + itype.itemsize))).wait()
         return int(host[0])
-    c.launch(kx.counts_to_ptr, counts, c_base, row_ptr_c, c.array("nnz_C", 1, itype),
+    c.launch(kx.counts_to_ptr, counts, c_base, row_ptr_c, c.array(out[1], 1, itype),
              bytes=float((m + 1) * (8 + itype.itemsize)))
     return None
 
 
-def _zero_nnz(c: Call, m: int, base: int, itype: np.dtype[Any], fill_ptr: bool) -> Any:
+def _zero_nnz(c: Call, m: int, base: int, itype: np.dtype[Any], fill_ptr: bool,
+              out: tuple[str, str] = ("csr_row_ptr_C", "nnz_C")) -> Any:
     """An empty C: nnz_C = 0 and (fill_ptr) every row pointer = base."""
-    if fill_ptr and not _null(c, "csr_row_ptr_C"):
-        c.launch(_set, c.array("csr_row_ptr_C", m + 1, itype), base, bytes=float((m + 1) * itype.itemsize))
+    if fill_ptr and not _null(c, out[0]):
+        c.launch(_set, c.array(out[0], m + 1, itype), base, bytes=float((m + 1) * itype.itemsize))
     if c.host_mode:
         return 0
-    c.launch(_set, c.array("nnz_C", 1, itype), 0, bytes=float(itype.itemsize))
+    c.launch(_set, c.array(out[1], 1, itype), 0, bytes=float(itype.itemsize))
     return None
 
 
@@ -169,11 +173,11 @@ def _set(a: np.ndarray, value: int) -> None:
     a[...] = value
 
 
-def _nnz_c(c: Call, m: int, itype: np.dtype[Any]) -> int:
+def _nnz_c(c: Call, m: int, itype: np.dtype[Any], ptr: str = "csr_row_ptr_C") -> int:
     """C's nonzeros, read from its row pointer on the device (as rocSPARSE does before checking C's arrays)."""
-    if m == 0 or _null(c, "csr_row_ptr_C"):
+    if m == 0 or _null(c, ptr):
         return 0
-    return _span(c, "csr_row_ptr_C", m, itype)
+    return _span(c, ptr, m, itype)
 
 
 # --- csrgemm ---------------------------------------------------------------------------------------
