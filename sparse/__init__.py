@@ -30,6 +30,7 @@ from ._conversion2 import *  # noqa: F403
 from ._descr import *  # noqa: F403
 from ._extra import *  # noqa: F403
 from ._formats import *  # noqa: F403
+from ._gebsr import *  # noqa: F403
 from ._generic import *  # noqa: F403
 from ._generic_ops import *  # noqa: F403
 from ._handle import *  # noqa: F403
