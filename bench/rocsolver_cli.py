@@ -308,10 +308,15 @@ class _Operands:
                 self.keep.append(v[name])
                 self.layout[name] = (ld, cols, entry)
                 self.strided_outputs.add(name)
-        for pointer in routine.pointers:  # (16 bytes an entry: room for an int64 info)
+        for pointer in routine.pointers:
             if pointer in self.names and pointer not in v:
-                v[pointer] = rm.zeros(max(batch, 1) * 4, np.int32)
-                self.uploads.append((v[pointer], np.zeros(max(batch, 1) * 4, np.int32)))
+                if pointer in ("x", "alpha", "tau"):  # larf's, larfg's, lacgv's, larft's: random, rows x |incx|
+                    count = (rows + 1) * max(abs(int(v.get("incx", 1))), 1) * max(batch, 1)
+                    arr = rng.standard_normal(count).astype(self.dtype)
+                else:  # info, the Jacobi counts: 16 bytes an entry (room for an int64 info)
+                    arr = np.zeros(max(batch, 1) * 4, np.int32)
+                v[pointer] = rm.to_device(arr)
+                self.uploads.append((v[pointer], arr))
                 self.keep.append(v[pointer])
         for name in self.names[1:]:
             if name not in v:
@@ -377,6 +382,8 @@ def _reference(function: str, ops: _Operands) -> Callable[[int], Any] | None:
 
     import rocmath.solver as solver
 
+    if "A" not in ops.host:  # larfg, lacgv, sterf...: no matrix A to run a reference on
+        return None
     m, n = ops.shape
     a = ops.host["A"][:, :m, :n]
     base = _base(function)

@@ -48,6 +48,23 @@ def test_routines_run_with_a_reference_ratio(line: str) -> None:
     assert float(cols["gpu_time_us"]) > 0 and float(cols["ratio"]) > 0
 
 
+@pytest.mark.parametrize("line", [
+    "solver -f larfg -r d -n 10 --incx 1 -i 1",
+    "solver -f larfg_64 -r s -n 10 --incx 2 -i 1",
+    "solver -f lacgv -r z -n 10 --incx 2 -i 1",
+    "solver -f larf -r c -m 10 -n 5 --incx 1 --side R -i 1",
+    "solver -f larft -r d -n 10 -k 4 --direct F --storev C -i 1",
+])
+def test_householder_helpers_run_without_a_matrix_reference(line: str) -> None:
+    """Routines whose operands are vectors and scalars (no A, or x longer than an info): their x, alpha and
+    tau get room for rows x |incx| elements, and no SciPy reference (none to time)."""
+    status, text = _run(line)
+    assert status == 0, text
+    header, row = text.splitlines()[1:3]
+    cols = dict(zip(header.split(","), row.split(","), strict=True))
+    assert float(cols["gpu_time_us"]) > 0 and "ratio" not in cols
+
+
 def test_usage_errors_exit_2() -> None:
     assert _run("solver -f nothing -r d")[0] == 2
     assert _run("solver -f getrf -r d --bogus 1")[0] == 2
