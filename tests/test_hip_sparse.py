@@ -508,12 +508,16 @@ def test_generic_getters_and_attributes(handle, matrix):
     i64 = hipsparse.hipsparseIndexType_t.HIPSPARSE_INDEX_64I
     one = hipsparse.hipsparseIndexBase_t.HIPSPARSE_INDEX_BASE_ONE
     coo = check(hipsparse.hipsparseCreateConstCoo(9, 6, A.nnz, dp, di, dv, i64, one, D.HIP_C_32F))
-    assert hipsparse.hipsparseCooGet(coo) == (S.HIPSPARSE_STATUS_SUCCESS, 9, 6, A.nnz, int(dp), int(di), int(dv), i64,
-                                              one, D.HIP_C_32F)
+    assert hipsparse.hipsparseConstCooGet(coo) == (S.HIPSPARSE_STATUS_SUCCESS, 9, 6, A.nnz, int(dp), int(di), int(dv),
+                                                   i64, one, D.HIP_C_32F)
+    # a const descriptor's mutable arrays are null (rocSPARSE's create_const_* sets only the const ones)
+    assert hipsparse.hipsparseCooGet(coo) == (S.HIPSPARSE_STATUS_SUCCESS, 9, 6, A.nnz, None, None, None, i64, one,
+                                              D.HIP_C_32F)
     csc = check(hipsparse.hipsparseCreateCsc(9, 6, A.nnz, dp, di, dv, I32, i64, BASE0, D.HIP_R_64F))
     assert hipsparse.hipsparseConstCscGet(csc)[4:] == (int(dp), int(di), int(dv), I32, i64, BASE0, D.HIP_R_64F)
     vec = check(hipsparse.hipsparseCreateConstDnVec(6, dv, D.HIP_R_64F))
-    assert hipsparse.hipsparseDnVecGet(vec) == (S.HIPSPARSE_STATUS_SUCCESS, 6, int(dv), D.HIP_R_64F)
+    assert hipsparse.hipsparseConstDnVecGet(vec) == (S.HIPSPARSE_STATUS_SUCCESS, 6, int(dv), D.HIP_R_64F)
+    assert hipsparse.hipsparseDnVecGet(vec) == (S.HIPSPARSE_STATUS_SUCCESS, 6, None, D.HIP_R_64F)
     assert hipsparse.hipsparseConstDnVecGetValues(vec) == (S.HIPSPARSE_STATUS_SUCCESS, int(dv))
     row = hipsparse.hipsparseOrder_t.HIPSPARSE_ORDER_ROW
     dn = check(hipsparse.hipsparseCreateDnMat(2, 3, 4, dv, D.HIP_R_64F, row))

@@ -22,44 +22,67 @@ rocmath.sparse needs one table line here.
 
 Families, each mapped as hipSPARSE maps it onto rocSPARSE:
 
-- level 1 to 3, conversions, sorts, csrgeam/csrgemm2 and the generic SpMV/SpMM;
+- level 1 to 3, conversions, sorts (csrsort, cscsort, coosort), csrgeam/csrgemm2 and the generic
+  SpMV/SpMM (with strided batches: ``hipsparseCsrSetStridedBatch``, ``CooSetStridedBatch``,
+  ``SpMatGet/SetStridedBatch``, ``DnMatGet/SetStridedBatch``);
+- the legacy csrgemm (``XcsrgemmNnz``, ``?csrgemm``: C := A B on a ``mat_info``, an alpha = 1
+  -- a device copy in device pointer mode -- and a buffer of hipSPARSE's own, D absent; the
+  nnz stage's size query in double complex, as hipSPARSE asks it), ``Csr2cscEx2`` (csr2csc
+  by ``valType``, the four floating types only, ``alg`` ignored) and ``csru2csr`` /
+  ``csr2csru`` (hipSPARSE's composition: csrsort from an identity permutation kept in its own
+  ``csru2csrInfo_t`` (:class:`Csru2csrInfo`), the values gathered through the buffer; back,
+  the indices and values scattered by it);
 - the info objects (``csrsv2Info_t``, ``csrsm2Info_t``, ``csrilu02Info_t``, ``csric02Info_t``,
-  ``bsrsv2Info_t``, ``bsrilu02Info_t``, ``csrgemm2Info_t``, ``pruneInfo_t`` and
-  ``hipsparseColorInfo_t``) are all rocSPARSE ``mat_info`` objects (:class:`hipsparseMatInfo_t`),
-  as in hipSPARSE; analyses always run with rocSPARSE's ``force`` policy and every solve
-  policy becomes ``auto``; the csrilu02/csric02/bsrilu02 analyses and the zero-pivot
-  queries of csrilu02, csric02, bsrilu02 and csrsm2 synchronize the stream (they are
-  blocking in cuSPARSE); csrsm2's ``algo`` is ignored;
+  ``bsrsv2Info_t``, ``bsrsm2Info_t``, ``bsrilu02Info_t``, ``bsric02Info_t``,
+  ``csrgemm2Info_t``, ``pruneInfo_t`` and ``hipsparseColorInfo_t``) are all rocSPARSE
+  ``mat_info`` objects (:class:`hipsparseMatInfo_t`), as in hipSPARSE; analyses always run
+  with rocSPARSE's ``force`` policy and every solve policy becomes ``auto``; the
+  csrilu02/csric02/bsrilu02/bsric02 analyses and the zero-pivot queries of csrilu02, csric02,
+  bsrilu02, bsric02, csrsm2 and bsrsm2 synchronize the stream (they are blocking in cuSPARSE);
+  csrsm2's ``algo`` is ignored;
 - gtsv2 / gtsv2_nopivot / gtsv2StridedBatch and the interleaved batches (whose ``algo``
   is rocSPARSE's algorithm number and whose batch stride is ``batchCount``): their size
   queries pass placeholders for the arrays, as hipSPARSE does; csrcolor (``fractionToColor``
   and ``ncolors`` are host pointers in both pointer modes);
 - BSR (``Xcsr2bsrNnz``, ``csr2bsr``, ``bsr2csr``, ``bsrmv`` -- without analysis --,
-  ``bsrmm``, bsrsv2, bsrilu02), HYB (``hipsparseHybMat_t``: ``csr2hyb``, ``hyb2csr`` with a
-  buffer hipSPARSE allocates, ``hybmv``), ``gemvi``, ``gemmi`` (``C := alpha A B`` with B in
-  CSC: rocSPARSE's gemmi of B's CSC arrays read as the CSR arrays of B^T, transposed) and
-  the prune conversions (S and D; ``threshold`` follows the pointer mode);
+  ``bsrxmv``, ``bsrmm``, bsrsv2, bsrsm2, bsrilu02, bsric02), general BSR (``csr2gebsr``,
+  ``gebsr2csr``, ``gebsr2gebsc``, ``gebsr2gebsr`` with their size and nnz queries),
+  ``nnz_compress`` / ``csr2csr_compress`` (``tol`` by value), HYB (``hipsparseHybMat_t``:
+  ``csr2hyb``, ``hyb2csr`` with a buffer hipSPARSE allocates, ``hybmv``), ``gemvi``, ``gemmi``
+  (``C := alpha A B`` with B in CSC: rocSPARSE's gemmi of B's CSC arrays read as the CSR
+  arrays of B^T, transposed) and the prune conversions (S and D; ``threshold`` follows the
+  pointer mode);
 - the generic API's sparse vectors (``hipsparseSpVecDescr_t``) and their operations (SpVV,
   Axpby, Gather, Scatter, Rot), COO AoS and Blocked-ELL descriptors (block direction
   column, as hipSPARSE creates them), SparseToDense, DenseToSparse, SDDMM, and SpSV/SpSM
   with their descriptors, which keep the analysis' buffer for the solve as hipSPARSE's do
-  (SpSM's size is at least 4 bytes, its analysis needs a buffer).
+  (SpSM's size is at least 4 bytes, its analysis needs a buffer);
+- ``hipsparseGetGitRevision``: ``"<hipsparseVersionTweak> (rocSPARSE <version>-<revision>)"``
+  through a ``char*`` (a ``bytearray``, ``ctypes.create_string_buffer``...).
 
 The generic SpGEMM (``hipsparseSpGEMM_createDescr``, ``_workEstimation``, ``_compute``,
 ``_copy``, ``_destroyDescr``) keeps hipSPARSE's stages and buffer layout (C's row pointer
 in the first buffer, its columns and values in the second until the copy) and runs
 rocmath.sparse's ``spgemm`` in them as hipSPARSE runs rocSPARSE's (C := alpha A B, D
-absent); the copy adds ``beta`` times C's values over the product's pattern as
-hipSPARSE's axpby does.  The ``Const`` functions are the others under hipSPARSE's const
-names.
+absent); the copy adds ``beta`` times C's values over the product's pattern with
+hipSPARSE's axpby (C's values scaled by beta first: beta == 0 ignores what C held).
+SpGEMMreuse (``_workEstimation``, ``_nnz``, ``_copy``, ``_compute``) keeps hipSPARSE's five
+buffers likewise: the work estimation is SpGEMM's with placeholder scalars, ``_nnz`` copies
+buffer1 to buffer4 and runs spgemm's symbolic stage into buffer3, ``_copy`` moves C's row
+pointer and columns into C's arrays, ``_compute`` runs the numeric stage into buffer5 and
+the same axpby, as often as wanted.  The ``Const`` functions take the mutable ones'
+parameters over rocSPARSE's const creators and getters (rocmath.sparse's
+``create_const_*_descr``, ``const_*_get``): a const descriptor's mutable getters give null
+arrays, and a setter or an output refuses it (INVALID_VALUE).
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import inspect
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -112,6 +135,7 @@ from ._lib import (
     c_int,
     error_factory,
     find,
+    host_bytes_at,
     library_table,
     out_parameters,
     read_host,
@@ -119,7 +143,7 @@ from ._lib import (
     target_of,
     write_host,
 )
-from ._types import CStr, c_enum, check_enum, device_address, pointer_value
+from ._types import CStr, c_enum, check_enum, device_address, pointer_value, resolve
 from .hip import hipDataType
 
 _MODULE = __name__
@@ -302,20 +326,33 @@ class hipsparseSpSMDescr_t(Opaque):
     """A ``hipsparseSpSMDescr_t`` (a :class:`SpSMDescr`)."""
 
 
+class hipsparseCsru2csrInfo_t(Opaque):
+    """A ``csru2csrInfo_t`` (a :class:`Csru2csrInfo`: hipSPARSE's own structure, no rocSPARSE object)."""
+
+
 @dataclass(eq=False)
 class SpGEMMDescr:
     """hipSPARSE's ``hipsparseSpGEMMDescr``: the external buffers of SpGEMM's stages and their sizes.
 
     ``buffer1`` holds C's row pointer (its first ``256``-rounded bytes), then spgemm's temp
     buffer; ``buffer2`` C's column indices, values, an index array and a scalar, each rounded
-    to 256 bytes, as hipSPARSE lays them out.  The analysis itself lives in C's descriptor,
-    as rocSPARSE's spgemm keeps it.
+    to 256 bytes, as hipSPARSE lays them out.  The SpGEMMreuse stages use ``buffer3`` (C's
+    column indices and values), ``buffer4`` (a copy of ``buffer1``: C's row pointer and
+    spgemm's temp buffer) and ``buffer5`` (the product's values, an index array and a scalar);
+    ``buffer2`` is only recorded there (hipSPARSE asks 4 bytes of it).  The analysis itself
+    lives in C's descriptor, as rocSPARSE's spgemm keeps it.
     """
 
     size1: int = 0
     size2: int = 0
     buffer1: int = 0
     buffer2: int = 0
+    size3: int = 0
+    size4: int = 0
+    size5: int = 0
+    buffer3: int = 0
+    buffer4: int = 0
+    buffer5: int = 0
 
 
 @dataclass(eq=False)
@@ -334,10 +371,19 @@ class SpSMDescr:
     buffer: int = 0
 
 
+@dataclass(eq=False)
+class Csru2csrInfo:
+    """hipSPARSE's ``csru2csrInfo``: the permutation (``P``, ``size`` entries, allocated by csru2csr) that sorted
+    the rows, which csr2csru undoes."""
+
+    size: int = 0
+    P: int = 0
+
+
 _OPAQUE = {SparseHandle: hipsparseHandle_t, MatDescr: hipsparseMatDescr_t, SpMatDescr: hipsparseSpMatDescr_t,
            DnVecDescr: hipsparseDnVecDescr_t, DnMatDescr: hipsparseDnMatDescr_t, MatInfo: hipsparseMatInfo_t,
            HybMat: hipsparseHybMat_t, SpVecDescr: hipsparseSpVecDescr_t, SpGEMMDescr: hipsparseSpGEMMDescr_t,
-           SpSVDescr: hipsparseSpSVDescr_t, SpSMDescr: hipsparseSpSMDescr_t}
+           SpSVDescr: hipsparseSpSVDescr_t, SpSMDescr: hipsparseSpSMDescr_t, Csru2csrInfo: hipsparseCsru2csrInfo_t}
 
 
 def _new(obj: Any) -> Opaque:
@@ -393,21 +439,27 @@ _ENUMS: dict[str, type] = {
     "cscRowIndType": _IDX, "cooIdxType": _IDX, "idxType": _IDX, "ellIdxType": _IDX, "order": hipsparseOrder_t,
     "type": hipsparseMatrixType_t, "fillMode": hipsparseFillMode_t, "diagType": hipsparseDiagType_t,
     "mode": hipsparsePointerMode_t, "attribute": hipsparseSpMatAttribute_t, "policy": hipsparseSolvePolicy_t,
-    "dirA": hipsparseDirection_t, "partitionType": hipsparseHybPartition_t,
+    "dirA": hipsparseDirection_t, "partitionType": hipsparseHybPartition_t, "dir": hipsparseDirection_t,
+    "trans": hipsparseOperation_t, "transX": hipsparseOperation_t,
 }
+#: Enum parameters checked (hip-python's TypeError for plain ints) and passed on as hipSPARSE's value, for a
+#: function that switches on it itself (Csr2cscEx2's ``valType``).
+_HIP_ENUMS: dict[str, type] = {"valType": hipDataType}
 #: Integer parameters (``algo`` is a plain int in hipSPARSE: rocSPARSE's algorithm number, or ignored).
 _INTS = frozenset({"m", "n", "k", "nnz", "lda", "ldb", "ldc", "ld", "db", "rows", "cols", "size", "batchCount",
                    "batchStride", "nnzA", "nnzB", "nnzD", "dataSize", "mb", "nb", "kb", "nnzb", "blockDim", "nrhs",
-                   "algo", "userEllWidth", "enable_boost", "ellBlockSize", "ellCols"})
+                   "algo", "userEllWidth", "enable_boost", "ellBlockSize", "ellCols", "ldx", "sizeOfMask",
+                   "offsetsBatchStride", "columnsValuesBatchStride", "rowBlockDim", "colBlockDim", "rowBlockDimA",
+                   "colBlockDimA", "rowBlockDimC", "colBlockDimC"})
 #: C ``double`` parameters.
 _DOUBLES = frozenset({"percentage"})
 #: Handles and descriptors.  Other pointer parameters designating one (SpSV's ``x``, SDDMM's ``A``...)
 #: become it too.
 _OBJECTS = frozenset({"handle", "descr", "descrA", "descrB", "descrC", "descrD", "dest", "src", "matA", "matB", "matC",
                       "vecX", "vecY", "spMatDescr", "spVecDescr", "dnVecDescr", "dnMatDescr", "info", "spgemmDescr",
-                      "spsvDescr", "spsmDescr", "hybA"})
+                      "spsvDescr", "spsmDescr", "hybA", "csr_descr", "bsr_descr"})
 #: Host pointers a function reads or writes itself (passed on unconverted).
-_RAW = frozenset({"data"})
+_RAW = frozenset({"data", "rev"})
 
 
 @dataclass(frozen=True)
@@ -452,13 +504,16 @@ class Spec:
         (rocmath.sparse returns it, the binding writes it: ``&i`` int, ``&p`` the precision's
         type, ``&c`` the compute type, for which rocmath.sparse gets a host scratch value) and a
         device pointer rocmath.sparse writes in device pointer mode; ``name^i`` an int result
-        behind a host pointer in both pointer modes.
+        behind a host pointer in both pointer modes; ``name%`` a value of the precision's type
+        passed by value (C ``float`` ... ``hipDoubleComplex``: a Python or numpy number).
     call
         The rocmath.sparse arguments: parameter names, or ``=None``, ``=N`` / ``=T`` (no
         transpose / transpose), ``=force`` / ``=auto`` (analysis and solve policies), ``=column``,
         ``=dummy`` (a non-null placeholder), ``=box`` (a fresh host size_t), ``=descr`` (a fresh
-        matrix descriptor), ``=buffer`` (a scratch buffer hipSPARSE allocates), ``=`` followed by
-        a stage name.
+        matrix descriptor), ``=buffer`` (a scratch buffer hipSPARSE allocates), ``=p`` (the
+        precision letter, lower case, for a callable serving every precision), ``=`` followed by
+        a stage name.  An out-parameter named here is passed as given (its host pointer, None when
+        the caller omitted it), for a function that reads what it points to.
     alg
         The enum class of the ``alg`` parameter.
     scalar
@@ -655,7 +710,6 @@ def _dense_to_sparse_convert(handle: Any, mat_a: Any, mat_b: Any, alg: Any, buff
 # --- SpGEMM: hipSPARSE's stages over rocmath.sparse's spgemm ---------------------------------------------
 
 _INDEX_BYTES = {IndexType.i32: 4, IndexType.i64: 8}
-_LETTER = {Datatype.f32_r: "s", Datatype.f64_r: "d", Datatype.f32_c: "c", Datatype.f64_c: "z"}
 
 
 def _round256(nbytes: int) -> int:
@@ -734,36 +788,394 @@ def _spgemm_compute(handle: Any, op_a: Any, op_b: Any, alpha: Any, mat_a: Any, m
     return spgemm.size2
 
 
+def _axpby_product(handle: Any, c: SpMatDescr, target: Any, compute: Datatype, values: int, indices: int,
+                   one_area: int, beta: Any) -> None:
+    """The axpby ending hipSPARSE's SpGEMM_copy and SpGEMMreuse_compute: C's values (at ``target``) := 1 * the
+    product's values (at ``values``) + beta * C's values.  The product is a sparse vector on an identity index
+    array at ``indices`` (int32: rocmath.sparse's identity permutation; hipSPARSE makes it of C's index type),
+    the 1 of the compute type a host value, or in device pointer mode a device one hipSPARSE copies to
+    ``one_area``; axpby scales C's values by beta first (beta == 0 writes zeros whatever C held)."""
+    dtype = compute.dtype
+    if handle.pointer_mode is PointerMode.host:
+        one: Any = dtype.type(1)
+    else:
+        rocmath.memcpy_async(one_area, np.ones(1, dtype), dtype.itemsize, stream=_sparse.get_stream(handle))
+        one = one_area
+    _sparse.create_identity_permutation(handle, c.nnz, indices)
+    x = _sparse.create_const_spvec_descr(c.nnz, c.nnz, indices, values, IndexType.i32, IndexBase.zero, c.data_type)
+    try:
+        y = _sparse.create_dnvec_descr(c.nnz, target, c.data_type)
+        try:
+            _sparse.axpby(handle, one, x, beta, y)
+        finally:
+            _sparse.destroy_dnvec_descr(y)
+    finally:
+        _sparse.destroy_spvec_descr(x)
+
+
+def _copy_pattern(handle: Any, c: SpMatDescr, row_ptr: int, columns: int) -> None:
+    """C's row pointer and column indices from where a stage left them into C's own arrays (hipMemcpyAsync)."""
+    stream = _sparse.get_stream(handle)
+    for dst, src, nbytes in ((c.row_data, row_ptr, _INDEX_BYTES[c.row_type] * (c.rows + 1)),
+                             (c.col_data, columns, _INDEX_BYTES[c.col_type] * c.nnz)):
+        if nbytes and dst != src:
+            rocmath.memcpy_async(dst, src, nbytes, stream=stream)
+
+
 def _spgemm_copy(handle: Any, op_a: Any, op_b: Any, alpha: Any, mat_a: Any, mat_b: Any, beta: Any, mat_c: Any,
                  compute: Any, alg: Any, spgemm: Any) -> None:
-    """C's row pointer and columns from the buffers into C's arrays, its values := product + beta C."""
+    """C's row pointer and columns from the buffers into C's arrays, its values := product + beta C (hipSPARSE's
+    axpby of the product's values in buffer2 over C's values)."""
     p = _product(handle, alpha, beta, mat_a, mat_b, mat_c, compute, spgemm)
     if not (spgemm.buffer1 and spgemm.buffer2):
         raise _invalid("spgemmDescr", "SpGEMM_compute has not run with externalBuffer2")
     c = mat_c
     computed = spgemm.buffer2 + p.column_bytes
     indices = computed + p.value_bytes
-    stream = _sparse.get_stream(handle)
-    # hipSPARSE's axpby over the whole value array (C := 1 * product + beta * C), through an identity index
-    # array of int32 (the area holds C's index type, at least as wide).
-    _sparse.create_identity_permutation(handle, c.nnz, indices)
-    for dst, src, nbytes in ((c.row_data, spgemm.buffer1, _INDEX_BYTES[c.row_type] * (c.rows + 1)),
-                             (c.col_data, spgemm.buffer2, _INDEX_BYTES[c.col_type] * c.nnz)):
-        if nbytes and dst != src:
-            rocmath.memcpy_async(dst, src, nbytes, stream=stream)
-    getattr(_sparse, f"{_LETTER[compute]}axpyi")(handle, c.nnz, beta, c.val_data, indices, computed, IndexBase.zero)
-    if c.nnz:
-        rocmath.memcpy_async(c.val_data, computed, c.data_type.dtype.itemsize * c.nnz, stream=stream)
+    _copy_pattern(handle, c, spgemm.buffer1, spgemm.buffer2)
+    _axpby_product(handle, c, c.val_data, compute, computed, indices, indices + p.column_bytes, beta)
     _sparse.csr_set_pointers(c, c.row_data, c.col_data, c.val_data)
 
 
+# --- SpGEMMreuse: hipSPARSE's five buffers over rocmath.sparse's spgemm stages ---------------------------------
+
+#: The non-null alpha and beta hipSPARSE's reuse stages pass where spgemm reads neither (``(const void*)0x4``).
+_PLACEHOLDER = 0x4
+
+
+def _not_null(**arguments: Any) -> None:
+    """hipSPARSE's null checks (cuSPARSE's error handling): INVALID_VALUE for the first null argument."""
+    for name, value in arguments.items():
+        if value is None or (isinstance(value, int) and value == 0):
+            raise _invalid(name, "null argument")
+    spgemm = arguments.get("spgemmDescr")
+    if spgemm is not None and not isinstance(spgemm, SpGEMMDescr):
+        raise _invalid("spgemmDescr", "not an SpGEMM descriptor")
+
+
+def _c_of(mat_c: Any, compute: Any = None) -> _Product:
+    """hipSPARSE's ``hipsparseCsrGet`` of C: its sizes (the compute type: C's value type unless given)."""
+    _sparse.csr_get(mat_c)
+    return _Product(mat_c, mat_c.data_type if compute is None else compute)
+
+
+def _size_given(pointer: Any, fallback: int) -> int:
+    """The size_t an in/out size argument points to (``fallback`` when the caller omitted it)."""
+    if pointer is None:
+        return fallback
+    got = read_host(pointer, np.uint64, 1, "bufferSize", _error)
+    return fallback if got is None else int(got[0])
+
+
+def _spgemm_reuse_work_estimation(handle: Any, op_a: Any, op_b: Any, mat_a: Any, mat_b: Any, mat_c: Any, alg: Any,
+                                  spgemm: Any, buffer1: Any) -> int:
+    """``hipsparseSpGEMMreuse_workEstimation``: SpGEMM_workEstimation with placeholder alpha and beta and C's value
+    type as the compute type."""
+    compute = _c_of(mat_c).compute
+    return _spgemm_work_estimation(handle, op_a, op_b, _PLACEHOLDER, mat_a, mat_b, _PLACEHOLDER, mat_c, compute, alg,
+                                   spgemm, buffer1)
+
+
+def _spgemm_reuse_nnz(handle: Any, op_a: Any, op_b: Any, mat_a: Any, mat_b: Any, mat_c: Any, alg: Any, spgemm: Any,
+                      size2: Any, buffer2: Any, size3: Any, buffer3: Any, size4: Any,
+                      buffer4: Any) -> tuple[int, int, int]:
+    """Without buffers: their sizes (4 bytes; C's columns and values; buffer1's size).  With them: buffer1 (C's row
+    pointer, spgemm's temp buffer) copied to buffer4, then C's columns into buffer3 (spgemm's symbolic stage)."""
+    _not_null(handle=handle, matA=mat_a, matB=mat_b, matC=mat_c, spgemmDescr=spgemm)
+    nulls = [not b for b in (buffer2, buffer3, buffer4)]
+    if any(nulls) and not all(nulls):
+        raise _invalid("externalBuffer2", "the three buffers must all be given or all be null")
+    p = _c_of(mat_c)
+    if all(nulls):
+        spgemm.size2, spgemm.size3, spgemm.size4 = 4, 4 + p.column_bytes + p.value_bytes, spgemm.size1
+        return spgemm.size2, spgemm.size3, spgemm.size4
+    if not spgemm.buffer1:
+        raise _invalid("spgemmDescr", "SpGEMMreuse_workEstimation has not run with externalBuffer1")
+    spgemm.buffer2, spgemm.buffer3, spgemm.buffer4 = buffer2, buffer3, buffer4
+    copied = _size_given(size4, spgemm.size4)  # hipSPARSE copies *bufferSize4 bytes
+    rocmath.memcpy_async(buffer4, spgemm.buffer1, copied, stream=_sparse.get_stream(handle))
+    _sparse.csr_set_pointers(mat_c, buffer4, buffer3, buffer3 + p.column_bytes)
+    p.spgemm(handle, op_a, op_b, _PLACEHOLDER, mat_a, mat_b, alg, SpGEMMStage.symbolic, buffer4 + p.row_bytes)
+    # the sizes are left as they are (hipSPARSE writes them only when answering the query)
+    return _size_given(size2, spgemm.size2), _size_given(size3, spgemm.size3), copied
+
+
+def _spgemm_reuse_copy(handle: Any, op_a: Any, op_b: Any, mat_a: Any, mat_b: Any, mat_c: Any, alg: Any, spgemm: Any,
+                       size5: Any, buffer5: Any) -> int:
+    """Without buffer5: its size (the product's values, an index array, a scalar).  With it: C's row pointer and
+    columns from buffer4 and buffer3 into C's arrays (those csrSetPointers gave it after SpGEMMreuse_nnz)."""
+    _not_null(handle=handle, matA=mat_a, matB=mat_b, matC=mat_c, spgemmDescr=spgemm)
+    p = _c_of(mat_c)
+    if not buffer5:
+        spgemm.size5 = p.value_bytes + p.column_bytes + _round256(16)
+        return spgemm.size5
+    if not (spgemm.buffer3 and spgemm.buffer4):
+        raise _invalid("spgemmDescr", "SpGEMMreuse_nnz has not run with its buffers")
+    spgemm.buffer5 = buffer5
+    c = mat_c
+    _copy_pattern(handle, c, spgemm.buffer4, spgemm.buffer3)
+    _sparse.csr_set_pointers(c, c.row_data, c.col_data, c.val_data)
+    return _size_given(size5, spgemm.size5)
+
+
+def _spgemm_reuse_compute(handle: Any, op_a: Any, op_b: Any, alpha: Any, mat_a: Any, mat_b: Any, beta: Any,
+                          mat_c: Any, compute: Any, alg: Any, spgemm: Any) -> None:
+    """C's values := alpha A B + beta C on the structure SpGEMMreuse_nnz found: spgemm's numeric stage into buffer5
+    (on buffer4's temp buffer), then hipSPARSE's axpby over C's values."""
+    _not_null(handle=handle, alpha=alpha, beta=beta, spgemmDescr=spgemm)
+    p = _c_of(mat_c, compute)
+    if not (spgemm.buffer4 and spgemm.buffer5):
+        raise _invalid("spgemmDescr", "SpGEMMreuse_copy has not run with externalBuffer5")
+    c = mat_c
+    row_ptr, columns, values = c.row_data, c.col_data, c.val_data
+    product = spgemm.buffer5
+    indices = product + p.value_bytes
+    _sparse.csr_set_pointers(c, row_ptr, columns, product)
+    p.spgemm(handle, op_a, op_b, alpha, mat_a, mat_b, alg, SpGEMMStage.numeric, spgemm.buffer4 + p.row_bytes)
+    _axpby_product(handle, c, values, compute, product, indices, indices + p.column_bytes, beta)
+    _sparse.csr_set_pointers(c, row_ptr, columns, values)
+
+
+# --- functions hipSPARSE composes from rocSPARSE calls -----------------------------------------------------------
+
+#: hipsparseCsr2cscEx2's dispatch on ``valType`` (other types: NOT_SUPPORTED).
+_CSR2CSC_EX2 = {0: "s", 1: "d", 4: "c", 5: "z"}  # HIP_R_32F, HIP_R_64F, HIP_C_32F, HIP_C_64F
+
+
+def _csr2csc_ex2(handle: Any, m: Any, n: Any, nnz: Any, csr_val: Any, csr_row_ptr: Any, csr_col_ind: Any,
+                 csc_val: Any, csc_col_ptr: Any, csc_row_ind: Any, val_type: Any, copy_values: Any, idx_base: Any,
+                 buffer: Any) -> None:
+    """``hipsparseCsr2cscEx2``: rocSPARSE's {s,d,c,z}csr2csc by ``valType`` (its ``alg`` is not used)."""
+    letter = _CSR2CSC_EX2.get(int(val_type))
+    if letter is None:
+        raise HipsparseStatusError(_S.HIPSPARSE_STATUS_NOT_SUPPORTED, f"{val_type.name} values", arg="valType")
+    getattr(_sparse, f"{letter}csr2csc")(handle, m, n, nnz, csr_val, csr_row_ptr, csr_col_ind, csc_val, csc_row_ind,
+                                         csc_col_ptr, copy_values, idx_base, buffer)
+
+
+#: ``hipsparseVersionTweak``: the revision hipSPARSE and rocSPARSE report (a git hash in their builds).
+hipsparseVersionTweak = "rocmath"
+
+
+def _git_revision(handle: Any, rev: Any) -> None:
+    """``hipsparseGetGitRevision``: ``"<hipSPARSE revision> (rocSPARSE <major>.<minor>.<patch>-<revision>)"``
+    written through ``rev`` (a host ``char*``: a ``bytearray``, ``ctypes.create_string_buffer``...)."""
+    if handle is None:
+        raise HipsparseStatusError(_S.HIPSPARSE_STATUS_NOT_INITIALIZED, "null handle", arg="handle")
+    if pointer_value(rev) == 0 and resolve(rev).host is None:
+        raise _invalid("rev", "null pointer")
+    version = _sparse.get_version(handle)  # rocsparse_get_git_rev, then rocsparse_get_version, check the handle
+    text = (f"{hipsparseVersionTweak} (rocSPARSE {version // 100000}.{version // 100 % 1000}.{version % 100}-"
+            f"{hipsparseVersionTweak})").encode() + b"\0"
+    raw = host_bytes_at(rev, len(text), "rev", _error)
+    assert raw is not None
+    raw[:] = np.frombuffer(text, np.uint8)
+
+
+def _csru2csr_info(info: Any) -> Csru2csrInfo:
+    if not isinstance(info, Csru2csrInfo):
+        raise _invalid("info", "not a csru2csrInfo_t" if info is not None else "null info")
+    return info
+
+
+def _destroy_csru2csr_info(info: Any) -> None:
+    """``hipsparseDestroyCsru2csrInfo``: NULL is a no-op; the permutation is freed."""
+    if info is None:
+        return
+    i = _csru2csr_info(info)
+    if i.P:
+        rocmath.free(i.P)
+        i.P, i.size = 0, 0
+
+
+def _csru_checks(handle: Any, m: Any, n: Any, nnz: Any) -> bool:
+    """hipSPARSE's first checks of csru2csr / csr2csru: the handle, the sizes; True for its quick return."""
+    if handle is None:
+        raise _invalid("handle", "null handle")
+    if m < 0 or n < 0 or nnz < 0:
+        raise _invalid("m" if m < 0 else "n" if n < 0 else "nnz", "negative size")
+    if m == 0 or n == 0 or nnz == 0:
+        if nnz != 0:
+            raise _invalid("nnz", f"{nnz} entries in a {m} x {n} matrix")
+        return True
+    return False
+
+
+def _not_null_arrays(**arguments: Any) -> None:
+    for name, value in arguments.items():
+        if value is None or (isinstance(value, int) and value == 0):
+            raise _invalid(name, "null pointer")
+
+
+def _itemsize(p: str) -> int:
+    return {"s": 4, "d": 8, "c": 8, "z": 16}[p]
+
+
+def _csru2csr_buffer_size(p: str, handle: Any, m: Any, n: Any, nnz: Any, csr_val: Any, csr_row_ptr: Any,
+                          csr_col_ind: Any, info: Any) -> int:
+    """``hipsparse?csru2csr_bufferSizeExt``: csrsort's buffer, at least the values' bytes (4 for an empty matrix)."""
+    if _csru_checks(handle, m, n, nnz):
+        return 4
+    _not_null_arrays(csrVal=csr_val, csrRowPtr=csr_row_ptr, csrColInd=csr_col_ind, info=info)
+    size = _sparse.csrsort_buffer_size(handle, m, n, nnz, csr_row_ptr, csr_col_ind)
+    return max(int(size), nnz * _itemsize(p))
+
+
+def _csru2csr(p: str, handle: Any, m: Any, n: Any, nnz: Any, descr: Any, csr_val: Any, csr_row_ptr: Any,
+              csr_col_ind: Any, info: Any, buffer: Any) -> None:
+    """``hipsparse?csru2csr``: the rows sorted (csrsort from an identity permutation kept in ``info``), the values
+    gathered by it through the buffer and copied back."""
+    if _csru_checks(handle, m, n, nnz):
+        return
+    _not_null_arrays(descrA=descr, csrVal=csr_val, csrRowPtr=csr_row_ptr, csrColInd=csr_col_ind, info=info,
+                     pBuffer=buffer)
+    i = _csru2csr_info(info)
+    if i.P and i.size != nnz:
+        rocmath.free(i.P)
+        i.P, i.size = 0, 0
+    if not i.P:
+        i.P, i.size = rocmath.malloc(4 * nnz), nnz
+    _sparse.create_identity_permutation(handle, nnz, i.P)
+    _sparse.csrsort(handle, m, n, nnz, descr, csr_row_ptr, csr_col_ind, i.P, buffer)
+    getattr(_sparse, f"{p}gthr")(handle, nnz, csr_val, buffer, i.P, IndexBase.zero)
+    rocmath.memcpy_async(csr_val, buffer, _itemsize(p) * nnz, stream=_sparse.get_stream(handle))
+
+
+def _csr2csru(p: str, handle: Any, m: Any, n: Any, nnz: Any, descr: Any, csr_val: Any, csr_row_ptr: Any,
+              csr_col_ind: Any, info: Any, buffer: Any) -> None:
+    """``hipsparse?csr2csru``: the column indices and values scattered back by csru2csr's permutation, each
+    through the buffer.  rocsparse_isctr (the indices) runs as rocmath.sparse's ssctr on their 4-byte words: a
+    scatter moves words without reading them as numbers, and rocmath.sparse has no integer sctr."""
+    if _csru_checks(handle, m, n, nnz):
+        return
+    _not_null_arrays(descrA=descr, csrVal=csr_val, csrRowPtr=csr_row_ptr, csrColInd=csr_col_ind, info=info,
+                     pBuffer=buffer)
+    i = _csru2csr_info(info)
+    if not i.P or i.size != nnz:
+        raise _invalid("info", f"no permutation of {nnz} entries (csru2csr has not run on this matrix)")
+    stream = _sparse.get_stream(handle)
+    _sparse.ssctr(handle, nnz, csr_col_ind, i.P, buffer, IndexBase.zero)
+    rocmath.memcpy_async(csr_col_ind, buffer, 4 * nnz, stream=stream)
+    getattr(_sparse, f"{p}sctr")(handle, nnz, csr_val, i.P, buffer, IndexBase.zero)
+    rocmath.memcpy_async(csr_val, buffer, _itemsize(p) * nnz, stream=stream)
+
+
+class _One:
+    """The alpha = 1 hipSPARSE's legacy csrgemm passes: a host value, or (device pointer mode) a device copy."""
+
+    def __init__(self, handle: Any, dtype: Any):
+        mode = _sparse.get_pointer_mode(handle)  # hipSPARSE asks first: a bad handle fails here
+        one = np.ones(1, dtype)
+        self.address = 0
+        if mode is PointerMode.host:
+            self.value: Any = one[0]
+        else:
+            self.address = rocmath.malloc(one.nbytes)
+            rocmath.memcpy(self.address, one, one.nbytes)
+            self.value = self.address
+
+    def free(self) -> None:
+        if self.address:
+            rocmath.free(self.address)
+
+
+@contextlib.contextmanager
+def _scratch(size: int) -> Iterator[int]:
+    """A device buffer hipSPARSE allocates for the call (hipMalloc of 0 bytes: NULL), freed after it (hipFree
+    waits for the device)."""
+    temp = rocmath.malloc(size) if size else 0
+    try:
+        yield temp
+    finally:
+        if temp:
+            rocmath.free(temp)
+
+
+def _with_one(handle: Any, dtype: Any, body: Callable[[Any, MatInfo], Any]) -> Any:
+    """hipSPARSE's legacy csrgemm frame: a mat_info of its own and alpha = 1, freed after ``body(alpha, info)``."""
+    info = _sparse.create_mat_info()
+    try:
+        one = _One(handle, dtype)
+        try:
+            return body(one.value, info)
+        finally:
+            one.free()
+    finally:
+        _sparse.destroy_mat_info(info)
+
+
+def _csrgemm_nnz(handle: Any, trans_a: Any, trans_b: Any, m: Any, n: Any, k: Any, descr_a: Any, nnz_a: Any,
+                 row_a: Any, col_a: Any, descr_b: Any, nnz_b: Any, row_b: Any, col_b: Any, descr_c: Any, row_c: Any,
+                 nnz_total: Any) -> Any:
+    """``hipsparseXcsrgemmNnz``: C := A B's row pointer and nnz through csrgemm2's rocSPARSE stages, D absent
+    (the size query in double complex, as hipSPARSE asks it)."""
+
+    def body(alpha: Any, info: MatInfo) -> Any:
+        size = _sparse.zcsrgemm_buffer_size(handle, trans_a, trans_b, m, n, k, alpha, descr_a, nnz_a, row_a, col_a,
+                                            descr_b, nnz_b, row_b, col_b, None, None, 0, None, None, info)
+        with _scratch(size) as temp:
+            return _sparse.csrgemm_nnz(handle, trans_a, trans_b, m, n, k, descr_a, nnz_a, row_a, col_a, descr_b,
+                                       nnz_b, row_b, col_b, None, 0, None, None, descr_c, row_c, nnz_total, info,
+                                       temp)
+
+    return _with_one(handle, np.complex128, body)
+
+
+def _csrgemm(p: str, handle: Any, trans_a: Any, trans_b: Any, m: Any, n: Any, k: Any, descr_a: Any, nnz_a: Any,
+             val_a: Any, row_a: Any, col_a: Any, descr_b: Any, nnz_b: Any, val_b: Any, row_b: Any, col_b: Any,
+             descr_c: Any, val_c: Any, row_c: Any, col_c: Any) -> None:
+    """``hipsparse?csrgemm``: C := A B (C's row pointer from XcsrgemmNnz) through rocSPARSE's csrgemm, alpha = 1,
+    D absent, on a fresh mat_info."""
+
+    def body(alpha: Any, info: MatInfo) -> None:
+        size = getattr(_sparse, f"{p}csrgemm_buffer_size")(handle, trans_a, trans_b, m, n, k, alpha, descr_a, nnz_a,
+                                                           row_a, col_a, descr_b, nnz_b, row_b, col_b, None, None, 0,
+                                                           None, None, info)
+        with _scratch(size) as temp:
+            getattr(_sparse, f"{p}csrgemm")(handle, trans_a, trans_b, m, n, k, alpha, descr_a, nnz_a, val_a, row_a,
+                                            col_a, descr_b, nnz_b, val_b, row_b, col_b, None, None, 0, None, None,
+                                            None, descr_c, val_c, row_c, col_c, info, temp)
+
+    _with_one(handle, {"s": np.float32, "d": np.float64, "c": np.complex64, "z": np.complex128}[p], body)
+
+
+def _const_bell_get(descr: Any) -> tuple[Any, ...]:
+    """``hipsparseConstBlockedEllGet``: rocSPARSE's const_bell_get without the block direction."""
+    rows, cols, _direction, *rest = _sparse.const_bell_get(descr)
+    return (rows, cols, *rest)
+
+
 _SPGEMM = "handle opA opB alpha matA matB beta matC computeType alg spgemmDescr"
-#: hipSPARSE's Const* functions: the same as the others (rocmath's descriptors have no const form).
-_CONST = {"hipsparseCreateConst" + x: "hipsparseCreate" + x
-          for x in ("Csr", "Csc", "Coo", "BlockedEll", "SpVec", "DnVec", "DnMat")} | {
-    "hipsparseConst" + x: "hipsparse" + x for x in ("CsrGet", "CscGet", "CooGet", "BlockedEllGet", "SpMatGetValues",
-                                                     "SpVecGet", "SpVecGetValues", "DnVecGet", "DnVecGetValues",
-                                                     "DnMatGet", "DnMatGetValues")}
+_BSRSM = ("handle dirA transA transX mb nrhs nnzb descrA bsrSortedValA bsrSortedRowPtrA bsrSortedColIndA blockDim "
+          "info")
+_BSRSM_SOLVE = ("handle dirA transA transX mb nrhs nnzb alpha descrA bsrSortedValA bsrSortedRowPtrA "
+                "bsrSortedColIndA blockDim info B ldb X ldx")
+_BSRIC = "handle dirA mb nnzb descrA bsrValA bsrRowPtrA bsrColIndA blockDim info"
+_BSRXMV = ("handle dir trans sizeOfMask mb nb nnzb alpha descr bsrVal bsrMaskPtr bsrRowPtr bsrEndPtr bsrColInd "
+           "blockDim x beta y")
+_EX2 = "handle m n nnz csrVal csrRowPtr csrColInd cscVal cscColPtr cscRowInd valType copyValues idxBase alg"
+_CSRU_SIZE = "handle m n nnz csrVal csrRowPtr csrColInd info"
+_CSRU = "handle m n nnz descrA csrVal csrRowPtr csrColInd info pBuffer"
+_CSRGEMM_NNZ = ("handle transA transB m n k descrA nnzA csrRowPtrA csrColIndA descrB nnzB csrRowPtrB csrColIndB descrC "
+                "csrRowPtrC")
+_CSRGEMM = ("handle transA transB m n k descrA nnzA csrValA csrRowPtrA csrColIndA descrB nnzB csrValB csrRowPtrB "
+            "csrColIndB descrC csrValC csrRowPtrC csrColIndC")
+_REUSE = "handle opA opB matA matB matC alg spgemmDescr"
+_REUSE_NNZ = "bufferSize2 externalBuffer2 bufferSize3 externalBuffer3 bufferSize4 externalBuffer4"
+_CSR2GEBSR_SIZE = "handle dir m n csr_descr csrVal csrRowPtr csrColInd rowBlockDim colBlockDim"
+_CSR2GEBSR_NNZ = "handle dir m n csr_descr csrRowPtr csrColInd bsr_descr bsrRowPtr rowBlockDim colBlockDim"
+_CSR2GEBSR = ("handle dir m n csr_descr csrVal csrRowPtr csrColInd bsr_descr bsrVal bsrRowPtr bsrColInd rowBlockDim "
+              "colBlockDim pbuffer")
+_GEBSR2CSR = ("handle dirA mb nb descrA bsrValA bsrRowPtrA bsrColIndA rowBlockDim colBlockDim descrC csrValC "
+              "csrRowPtrC csrColIndC")
+_GEBSC_SIZE = "handle mb nb nnzb bsrVal bsrRowPtr bsrColInd rowBlockDim colBlockDim"
+_GEBSC = f"{_GEBSC_SIZE} bscVal bscRowInd bscColPtr copyValues idxBase temp_buffer"
+_GEBSR_SIZE = ("handle dirA mb nb nnzb descrA bsrValA bsrRowPtrA bsrColIndA rowBlockDimA colBlockDimA rowBlockDimC "
+               "colBlockDimC")
+_GEBSR_NNZ = ("handle dirA mb nb nnzb descrA bsrRowPtrA bsrColIndA rowBlockDimA colBlockDimA descrC bsrRowPtrC "
+              "rowBlockDimC colBlockDimC")
+_GEBSR = ("handle dirA mb nb nnzb descrA bsrValA bsrRowPtrA bsrColIndA rowBlockDimA colBlockDimA descrC bsrValC "
+          "bsrRowPtrC bsrColIndC rowBlockDimC colBlockDimC buffer")
 _SPVV = "handle opX vecX vecY"
 _SPSV = "handle opA alpha matA x y computeType alg"
 _SPSM = "handle opA opB alpha matA matB matC computeType alg"
@@ -1164,8 +1576,106 @@ FUNCTIONS: dict[str, Spec] = {
                                    f"{_SPSM} spsmDescr externalBuffer", hipsparseSpSMAlg_t, "computeType"),
     "hipsparseSpSM_solve": Spec(_spsm_solve, f"{_SPSM} spsmDescr externalBuffer",
                                 f"{_SPSM} spsmDescr externalBuffer", hipsparseSpSMAlg_t, "computeType"),
+    # bsrsm2 and bsric02 (a bsrsm2Info_t / bsric02Info_t is a rocsparse_mat_info); bsrxmv
+    "hipsparseCreateBsrsm2Info": Spec(_sparse.create_mat_info, "info*", "", post=_NEW),
+    "hipsparseDestroyBsrsm2Info": Spec("destroy_mat_info", "info", "info", release="info"),
+    "hipsparse{P}bsrsm2_bufferSize": Spec("{p}bsrsm_buffer_size", f"{_BSRSM} pBufferSizeInBytes*i", _BSRSM),
+    "hipsparse{P}bsrsm2_analysis": Spec("{p}bsrsm_analysis", f"{_BSRSM} policy pBuffer",
+                                        f"{_BSRSM} =force =auto pBuffer"),
+    "hipsparse{P}bsrsm2_solve": Spec("{p}bsrsm_solve", f"{_BSRSM_SOLVE} policy pBuffer",
+                                     f"{_BSRSM_SOLVE} =auto pBuffer"),
+    "hipsparseXbsrsm2_zeroPivot": Spec("bsrsm_zero_pivot", "handle info position&i", "handle info position",
+                                       blocking=True),
+    "hipsparseCreateBsric02Info": Spec(_sparse.create_mat_info, "info*", "", post=_NEW),
+    "hipsparseDestroyBsric02Info": Spec("destroy_mat_info", "info", "info", release="info"),
+    "hipsparse{P}bsric02_bufferSize": Spec("{p}bsric0_buffer_size", f"{_BSRIC} pBufferSizeInBytes*i", _BSRIC),
+    "hipsparse{P}bsric02_analysis": Spec("{p}bsric0_analysis", f"{_BSRIC} policy pBuffer",
+                                         f"{_BSRIC} =force =auto pBuffer", blocking=True),
+    "hipsparse{P}bsric02": Spec("{p}bsric0", f"{_BSRIC} policy pBuffer", f"{_BSRIC} =auto pBuffer"),
+    "hipsparseXbsric02_zeroPivot": Spec("bsric0_zero_pivot", "handle info position&i", "handle info position",
+                                        blocking=True),
+    "hipsparse{P}bsrxmv": Spec("{p}bsrxmv", _BSRXMV, _BSRXMV),
+    # generic API: strided batches
+    "hipsparseSpMatGetStridedBatch": Spec("spmat_get_strided_batch", "spMatDescr batchCount*i", "spMatDescr"),
+    "hipsparseSpMatSetStridedBatch": Spec("spmat_set_strided_batch", "spMatDescr batchCount",
+                                          "spMatDescr batchCount"),
+    "hipsparseCooSetStridedBatch": Spec("coo_set_strided_batch", "spMatDescr batchCount batchStride",
+                                        "spMatDescr batchCount batchStride"),
+    "hipsparseCsrSetStridedBatch": Spec("csr_set_strided_batch", "spMatDescr batchCount offsetsBatchStride "
+                                        "columnsValuesBatchStride", "spMatDescr batchCount offsetsBatchStride "
+                                        "columnsValuesBatchStride"),
+    "hipsparseDnMatGetStridedBatch": Spec("dnmat_get_strided_batch", "dnMatDescr batchCount*i batchStride*l",
+                                          "dnMatDescr"),
+    "hipsparseDnMatSetStridedBatch": Spec("dnmat_set_strided_batch", "dnMatDescr batchCount batchStride",
+                                          "dnMatDescr batchCount batchStride"),
+    # Csr2cscEx2 (csr2csc by valType; its size query ignores the type), csru2csr / csr2csru, git revision
+    "hipsparseCsr2cscEx2_bufferSize": Spec("csr2csc_buffer_size", f"{_EX2} pBufferSizeInBytes*",
+                                           "handle m n nnz csrRowPtr csrColInd copyValues", hipsparseCsr2CscAlg_t),
+    "hipsparseCsr2cscEx2": Spec(_csr2csc_ex2, f"{_EX2} buffer", _EX2.removesuffix(" alg") + " buffer",
+                                hipsparseCsr2CscAlg_t),
+    "hipsparseCreateCsru2csrInfo": Spec(Csru2csrInfo, "info*", "", post=_NEW),
+    "hipsparseDestroyCsru2csrInfo": Spec(_destroy_csru2csr_info, "info", "info", release="info"),
+    "hipsparse{P}csru2csr_bufferSizeExt": Spec(_csru2csr_buffer_size, f"{_CSRU_SIZE} pBufferSizeInBytes*",
+                                               f"=p {_CSRU_SIZE}"),
+    "hipsparse{P}csru2csr": Spec(_csru2csr, _CSRU, f"=p {_CSRU}"),
+    "hipsparse{P}csr2csru": Spec(_csr2csru, _CSRU, f"=p {_CSRU}"),
+    "hipsparseGetGitRevision": Spec(_git_revision, "handle rev", "handle rev"),
+    # legacy csrgemm (C := A B on a mat_info and a buffer of hipSPARSE's own)
+    "hipsparseXcsrgemmNnz": Spec(_csrgemm_nnz, f"{_CSRGEMM_NNZ} nnzTotalDevHostPtr&i",
+                                 f"{_CSRGEMM_NNZ} nnzTotalDevHostPtr"),
+    "hipsparse{P}csrgemm": Spec(_csrgemm, _CSRGEMM, f"=p {_CSRGEMM}"),
+    # SpGEMMreuse (the structure once, the values as often as wanted)
+    "hipsparseSpGEMMreuse_workEstimation": Spec(_spgemm_reuse_work_estimation,
+                                                f"{_REUSE} bufferSize1* externalBuffer1", f"{_REUSE} externalBuffer1",
+                                                hipsparseSpGEMMAlg_t),
+    "hipsparseSpGEMMreuse_nnz": Spec(_spgemm_reuse_nnz, f"{_REUSE} bufferSize2* externalBuffer2 bufferSize3* "
+                                     "externalBuffer3 bufferSize4* externalBuffer4", f"{_REUSE} {_REUSE_NNZ}",
+                                     hipsparseSpGEMMAlg_t),
+    "hipsparseSpGEMMreuse_copy": Spec(_spgemm_reuse_copy, f"{_REUSE} bufferSize5* externalBuffer5",
+                                      f"{_REUSE} bufferSize5 externalBuffer5", hipsparseSpGEMMAlg_t),
+    "hipsparseSpGEMMreuse_compute": Spec(_spgemm_reuse_compute, _SPGEMM, _SPGEMM, hipsparseSpGEMMAlg_t,
+                                         "computeType"),
+    # general BSR (gebsr), compression, cscsort
+    "hipsparse{P}csr2gebsr_bufferSize": Spec("{p}csr2gebsr_buffer_size", f"{_CSR2GEBSR_SIZE} pBufferSizeInBytes*",
+                                             _CSR2GEBSR_SIZE),
+    "hipsparseXcsr2gebsrNnz": Spec("csr2gebsr_nnz", f"{_CSR2GEBSR_NNZ} bsrNnzDevhost&i pbuffer",
+                                   f"{_CSR2GEBSR_NNZ} bsrNnzDevhost pbuffer"),
+    "hipsparse{P}csr2gebsr": Spec("{p}csr2gebsr", _CSR2GEBSR, _CSR2GEBSR),
+    "hipsparse{P}gebsr2csr": Spec("{p}gebsr2csr", _GEBSR2CSR, _GEBSR2CSR),
+    "hipsparse{P}gebsr2gebsc_bufferSize": Spec("{p}gebsr2gebsc_buffer_size", f"{_GEBSC_SIZE} pBufferSizeInBytes*",
+                                               _GEBSC_SIZE),
+    "hipsparse{P}gebsr2gebsc": Spec("{p}gebsr2gebsc", _GEBSC, _GEBSC),
+    "hipsparse{P}gebsr2gebsr_bufferSize": Spec("{p}gebsr2gebsr_buffer_size", f"{_GEBSR_SIZE} pBufferSizeInBytes*i",
+                                               _GEBSR_SIZE),
+    "hipsparseXgebsr2gebsrNnz": Spec("gebsr2gebsr_nnz", f"{_GEBSR_NNZ} nnzTotalDevHostPtr&i buffer",
+                                     f"{_GEBSR_NNZ} nnzTotalDevHostPtr buffer"),
+    "hipsparse{P}gebsr2gebsr": Spec("{p}gebsr2gebsr", _GEBSR, _GEBSR),
+    "hipsparse{P}nnz_compress": Spec("{p}nnz_compress", "handle m descrA csrValA csrRowPtrA nnzPerRow nnzC&i tol%",
+                                     "handle m descrA csrValA csrRowPtrA nnzPerRow nnzC tol"),
+    # hipSPARSE's arguments are (values, columns, row pointer) for A and C, rocSPARSE's (values, row pointer, columns)
+    "hipsparse{P}csr2csr_compress": Spec("{p}csr2csr_compress", "handle m n descrA csrValA csrColIndA csrRowPtrA nnzA "
+                                         "nnzPerRow csrValC csrColIndC csrRowPtrC tol%",
+                                         "handle m n descrA csrValA csrRowPtrA csrColIndA nnzA nnzPerRow csrValC "
+                                         "csrRowPtrC csrColIndC tol"),
+    "hipsparseXcscsort_bufferSizeExt": Spec("cscsort_buffer_size", "handle m n nnz cscColPtr cscRowInd "
+                                            "pBufferSizeInBytes*", "handle m n nnz cscColPtr cscRowInd"),
+    "hipsparseXcscsort": Spec("cscsort", "handle m n nnz descrA cscColPtr cscRowInd P pBuffer",
+                              "handle m n nnz descrA cscColPtr cscRowInd P pBuffer"),
 }
-FUNCTIONS.update({name: FUNCTIONS[same] for name, same in _CONST.items()})
+#: hipSPARSE's Const functions: the mutable ones' parameters over rocSPARSE's const creators and getters.
+_CONST = {
+    **{f"hipsparseCreateConst{x}": (f"hipsparseCreate{x}", f"create_const_{roc}_descr")
+       for x, roc in (("Csr", "csr"), ("Csc", "csc"), ("Coo", "coo"), ("BlockedEll", "bell"), ("SpVec", "spvec"),
+                      ("DnVec", "dnvec"), ("DnMat", "dnmat"))},
+    **{f"hipsparseConst{x}": (f"hipsparse{x}", f"const_{roc}")
+       for x, roc in (("CsrGet", "csr_get"), ("CscGet", "csc_get"), ("CooGet", "coo_get"),
+                      ("SpMatGetValues", "spmat_get_values"), ("SpVecGet", "spvec_get"),
+                      ("SpVecGetValues", "spvec_get_values"), ("DnVecGet", "dnvec_get"),
+                      ("DnVecGetValues", "dnvec_get_values"), ("DnMatGet", "dnmat_get"),
+                      ("DnMatGetValues", "dnmat_get_values"))},
+    "hipsparseConstBlockedEllGet": ("hipsparseBlockedEllGet", _const_bell_get),
+}
+FUNCTIONS.update({name: replace(FUNCTIONS[same], roc=roc) for name, (same, roc) in _CONST.items()})
 
 # --- the factory ----------------------------------------------------------------------------------------------
 
@@ -1192,6 +1702,9 @@ def _convert(name: str, value: Any, spec: Spec) -> Any:
         return _to_rocsparse(value, spec.alg, name)
     if name in _ENUMS:
         return _to_rocsparse(value, _ENUMS[name], name)
+    if name in _HIP_ENUMS:
+        check_enum(value, _HIP_ENUMS[name], name)
+        return value
     if name in _INTS:
         return c_int(value, name)
     if name in _DOUBLES:
@@ -1204,6 +1717,17 @@ def _convert(name: str, value: Any, spec: Spec) -> Any:
         return stream_of(value, "stream", _invalid_stream)
     found = find(value, Opaque)  # a descriptor where the name also serves legacy arrays (x, y, A, B, C)
     return found.target if found is not None else device_address(value)  # None and 0 are NULL
+
+
+def _by_value(value: Any, letter: str, arg: str) -> Any:
+    """A scalar the C function takes by value, as Cython converts it: a real precision's from anything with
+    ``__float__``, a complex one's (``hipComplex``, ``hipDoubleComplex``) from a Python or numpy number."""
+    dtype = np.dtype({"S": np.float32, "D": np.float64, "C": np.complex64, "Z": np.complex128}[letter])
+    if dtype.kind != "c":
+        return dtype.type(c_double(value, arg))
+    if isinstance(value, (bool, str, bytes, bytearray)) or not isinstance(value, (int, float, complex, np.number)):
+        raise TypeError(f"a number is required for argument '{arg}', got {type(value).__name__}")
+    return dtype.type(complex(value))
 
 
 @dataclass(frozen=True)
@@ -1225,8 +1749,9 @@ class _Result:
 
 def _bind(name: str, spec: Spec, letter: str = "") -> Callable[..., tuple[Any, ...]]:
     tokens = spec.params.split()
-    params = tuple(t.split("*")[0].split("&")[0].split("^")[0] for t in tokens)
+    params = tuple(t.split("*")[0].split("&")[0].split("^")[0].split("%")[0] for t in tokens)
     outs = {t.split("*")[0]: _OUT_TYPES[t.split("*")[1]] for t in tokens if "*" in t}
+    by_value = frozenset(t.removesuffix("%") for t in tokens if t.endswith("%"))
     #: The result parameter (at most one).
     results = {t.split(c)[0]: _Result(t.split(c)[1], c == "^") for t in tokens for c in "&^" if c in t}
     call = spec.call.split()
@@ -1240,6 +1765,8 @@ def _bind(name: str, spec: Spec, letter: str = "") -> Callable[..., tuple[Any, .
             return _FRESH[token]()
         if token == "=buffer":
             return scratch
+        if token == "=p":
+            return letter.lower()
         if token.startswith("="):
             assert stages is not None
             return getattr(stages, token[1:])
@@ -1248,7 +1775,9 @@ def _bind(name: str, spec: Spec, letter: str = "") -> Callable[..., tuple[Any, .
     def impl(*args: Any) -> Any:
         given = dict(zip(params, args, strict=True))
         values = {n: _convert(n, v, spec) for n, v in given.items()
-                  if n not in outs and n not in _SCALARS and n not in results}
+                  if n not in outs and n not in _SCALARS and n not in results and n not in by_value}
+        values.update({n: given[n] for n in outs})
+        values.update({n: _by_value(given[n], letter, n) for n in by_value})
         handle = values.get("handle")
         host = not isinstance(handle, SparseHandle) or handle.pointer_mode is PointerMode.host
         result_name, result = next(iter(results.items())) if results else ("", None)
@@ -1261,7 +1790,7 @@ def _bind(name: str, spec: Spec, letter: str = "") -> Callable[..., tuple[Any, .
                 raise _error("null pointer", result_name)
             # rocmath.sparse returns a host result (spvv also wants a host array to store it in)
             values[result_name] = np.zeros(1, result.dtype(spec, letter, given)) if result.kind == "c" else None
-        for n in (n for n in params if n in _SCALARS):
+        for n in (n for n in params if n in _SCALARS and n not in by_value):
             kind = _SCALARS[n]
             dtype = _scalar_dtype(spec, letter, given, kind.real) if host or not kind.by_mode else None
             if dtype is not None:
@@ -1400,7 +1929,7 @@ __all__ = sorted([
     "hipsparseSpGEMMAlg_t", "SpGEMMDescr", "HipsparseStatusError", "hipsparseSparseToDenseAlg_t",
     "hipsparseDenseToSparseAlg_t", "hipsparseSDDMMAlg_t", "hipsparseSpSVAlg_t", "hipsparseSpSMAlg_t",
     "hipsparseHybMat_t", "hipsparseSpVecDescr_t", "hipsparseSpSVDescr_t", "hipsparseSpSMDescr_t", "SpSVDescr",
-    "SpSMDescr",
+    "SpSMDescr", "Csru2csrInfo", "hipsparseCsru2csrInfo_t",
     "ROCSPARSE_TO_HIPSPARSE", "convert_status", "FUNCTIONS", "MANIFEST", "Spec", "hipsparseVersionMajor",
-    "hipsparseVersionMinor", "hipsparseVersionPatch",
+    "hipsparseVersionMinor", "hipsparseVersionPatch", "hipsparseVersionTweak",
 ])
