@@ -29,11 +29,13 @@ from ._conversion import *  # noqa: F403
 from ._conversion2 import *  # noqa: F403
 from ._descr import *  # noqa: F403
 from ._extra import *  # noqa: F403
+from ._extract import *  # noqa: F403
 from ._formats import *  # noqa: F403
 from ._gebsr import *  # noqa: F403
 from ._generic import *  # noqa: F403
 from ._generic_ops import *  # noqa: F403
 from ._handle import *  # noqa: F403
+from ._iterative import *  # noqa: F403
 from ._level1 import *  # noqa: F403
 from ._level2 import *  # noqa: F403
 from ._level3 import *  # noqa: F403

@@ -261,6 +261,9 @@ class MatInfo(Versioned):
         unit-diagonal solve), kept by ``*_clear``; None before any analysis.
     singular_pivot
         csrilu0's and csric0's singular pivot (their analyses set it to the zero pivot), or None.
+    csritsv
+        ``csritsv_analysis`` results (:class:`rocmath.sparse._iterative.CsritsvInfo`), spitsv's on a
+        sparse descriptor's info, or None.
     """
 
     csrmv: Any = None
@@ -270,6 +273,7 @@ class MatInfo(Versioned):
     precond: Any = None
     zero_pivot: Any = None
     singular_pivot: Any = None
+    csritsv: Any = None
     destroyed: bool = field(default=False, repr=False, compare=False)
 
 
@@ -286,7 +290,7 @@ def create_mat_info() -> MatInfo:
 def destroy_mat_info(info: MatInfo) -> None:
     """``rocsparse_destroy_mat_info``: frees every analysis it holds."""
     i = check_info(info)
-    i.csrmv = i.bsrmv = i.csrsv = i.csrgemm = i.precond = i.zero_pivot = i.singular_pivot = None
+    i.csrmv = i.bsrmv = i.csrsv = i.csrgemm = i.precond = i.zero_pivot = i.singular_pivot = i.csritsv = None
     i.destroyed = True
 
 
@@ -307,7 +311,7 @@ def copy_mat_info(dest: MatInfo, src: MatInfo) -> None:
     s = check_info(src, "src", 2)
     if d is s:
         raise SparseInvalidPointerError("source and destination are the same mat_info", arg="src", index=2)
-    for f in ("csrmv", "bsrmv", "csrsv", "csrgemm", "precond", "zero_pivot", "singular_pivot"):
+    for f in ("csrmv", "bsrmv", "csrsv", "csrgemm", "precond", "zero_pivot", "singular_pivot", "csritsv"):
         setattr(d, f, _merged(getattr(d, f), getattr(s, f)))
 
 

@@ -20,12 +20,14 @@ One helper per storage shape:
   factorization, an untransposed solve; a transposed one walks the analysis's copy); csrcolor; every
   operand of csrgemm, csrgeam and spgemm that takes part (A, B, D; spgemm's numeric stage also C, whose
   columns it reads); sddmm and sparse_to_dense on CSR and CSC, spsv / spsm (preprocess) on CSR;
-  csr2csc, csr2bsr_nnz, csr2dense and csc2dense.
+  csr2csc, csr2bsr_nnz, csr2dense and csc2dense; csritilu0 (preprocess, compute), csritsv and spitsv
+  (analysis, solve), extract's source, sparse_to_sparse's csr -> bsr (analysis) and csr <-> csc.
 - :func:`check_offsets`: a row (column, block row) pointer alone, where the kernel addresses entries by the
   offsets but only copies, sorts or counts the indices: csr2coo, csr2ell, csr2hyb, csr2bsr (the CSR and
   the BSR pointers), bsr2csr, csrsort, prune_csr2csr (A's; C's at the fill stage), and the row pointers a
   later stage writes through: prune_dense2csr's, ell2csr's and C's of csrgemm, csrgeam and spgemm
-  (compute, symbolic).
+  (compute, symbolic); extract's target offsets (compute) and sparse_to_sparse's csr -> coo / coo_aos / ell /
+  bsr, ell -> csr and bsr -> csr.
 - :func:`check_coo`: COO row and column indices: coomv, the generic spmv on COO, hybmv's COO part,
   coo2dense, and sddmm, sparse_to_dense and spsv / spsm on COO.
 - :func:`check_coo_aos`: the index pairs of COO (AoS): the generic spmv.
