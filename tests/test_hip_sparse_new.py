@@ -48,6 +48,30 @@ SLOW = [pytest.param(p, marks=pytest.mark.slow) for p in "SCZ"]
 ROC_OPS = {NOP: rs.Operation.none, TRANS: rs.Operation.transpose}
 
 
+@pytest.fixture(autouse=True)
+def _frees_its_allocations(monkeypatch):
+    """What a test hipMallocs and does not hipFree is freed after it: a device allocation left live
+    breaks a later test of the same worker that reconfigures the devices."""
+    live: set[int] = set()
+    malloc, hip_free = hip.hipMalloc, hip.hipFree
+
+    def tracked_malloc(*args, **kwargs):
+        out = malloc(*args, **kwargs)
+        if out[0] == hip.hipError_t.hipSuccess:
+            live.add(int(out[1]))
+        return out
+
+    def tracked_free(ptr):
+        live.discard(int(ptr))
+        return hip_free(ptr)
+
+    monkeypatch.setattr(hip, "hipMalloc", tracked_malloc)
+    monkeypatch.setattr(hip, "hipFree", tracked_free)
+    yield
+    for ptr in live:
+        check(hip_free(ptr))
+
+
 @pytest.fixture(scope="module")
 def handle():
     h = check(hipsparse.hipsparseCreate())
