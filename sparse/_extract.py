@@ -650,7 +650,7 @@ def _compute(c: Call, S: SpMatDescr, T: SpMatDescr) -> None:
         bptr = _arr(S.row_data, S.row_type, m + 1, "bsr_row_ptr")
         check_offsets(c, bptr, base, nnz)
         c.launch(kf.bsr_to_csr, int(S.block_dir), _raw(_arr(S.val_data, S.data_type, total, "bsr_val")), bptr,
-                 _arr(S.col_data, S.col_type, nnz, "bsr_col_ind"), base, bd, int(T.idx_base),
+                 _arr(S.col_data, S.col_type, nnz, "bsr_col_ind"), base, bd, bd, int(T.idx_base),
                  _raw(_arr(T.val_data, T.data_type, total, "csr_val")),
                  _arr(T.row_data, T.row_type, m * bd + 1, "csr_row_ptr"), _arr(T.col_data, T.col_type, total,
                                                                              "csr_col_ind"),

@@ -770,7 +770,7 @@ def _bsr2csr(c: Call) -> None:
     bsr_row_ptr = c.array("bsr_row_ptr", mb + 1, itype)
     check_offsets(c, bsr_row_ptr, int(bdd.base), nnzb)  # checking mode (the block columns are only copied)
     c.launch(kf.bsr_to_csr, int(direction), words(c.array("bsr_val", nnz)), bsr_row_ptr,
-             c.array("bsr_col_ind", nnzb, itype), int(bdd.base), bd, int(cd.base), words(c.array("csr_val", nnz)),
+             c.array("bsr_col_ind", nnzb, itype), int(bdd.base), bd, bd, int(cd.base), words(c.array("csr_val", nnz)),
              c.array("csr_row_ptr", mb * bd + 1, itype), c.array("csr_col_ind", nnz, itype),
              bytes=float(nnz * (2 * c.dtype.itemsize + itype.itemsize) + (mb + nnzb + mb * bd) * itype.itemsize))
 
@@ -879,6 +879,36 @@ bsrmv_clear = bind(Routine("bsrmv_clear", ("info",), _csrmv_clear,
 bsrmv_ex_clear = bind(Routine("bsrmv_ex_clear", ("info",), _csrmv_clear, "Deprecated name of bsrmv_clear."), None)
 
 
+def block_mm_operands(c: Call, trans_b: Operation, mb: int, n: int, kb: int, rbd: int, cbd: int,
+                      itype: np.dtype[Any]) -> tuple[Buffer, Buffer] | None:
+    """The dense operands of bsrmm and gebsrmm (``rbd x cbd`` blocks), after their remaining checks in
+    rocSPARSE's order: None after the quick return of an empty product (C := beta C when C is not empty);
+    else ``(op(B), C)`` views, ``op(B)`` indexed [row of op(B), column]."""
+    m, kdim = mb * rbd, kb * cbd
+    if mb == 0 or n == 0 or kb == 0:
+        if m * n > 0:
+            c.pointer("beta")
+            c.pointer("C")
+            ldc = _ld(c, "ldc", max(1, m))
+            scale_rows(c, c.scalar("beta"), dense_view(c["C"], c.ptr("C"), c.dtype, m, n, ldc, Order.column,
+                                                       name="C"), itype)
+        return None
+    c.pointer("alpha")
+    c.pointer("B")
+    ldb = c.size("ldb")
+    c.pointer("beta")
+    c.pointer("C")
+    ldc = _ld(c, "ldc", max(1, m))
+    need_b = kdim if trans_b is Operation.none else n
+    if ldb < max(1, need_b):
+        raise c.invalid_size("ldb", f"must be >= max(1, {need_b}), got {ldb}")
+    if trans_b is Operation.none:
+        B = dense_view(c["B"], c.ptr("B"), c.dtype, kdim, n, ldb, Order.column, name="B")
+    else:
+        B = dense_view(c["B"], c.ptr("B"), c.dtype, n, kdim, ldb, Order.column, transposed=True, name="B")
+    return B, dense_view(c["C"], c.ptr("C"), c.dtype, m, n, ldc, Order.column, name="C")
+
+
 def _bsrmm(c: Call) -> None:
     direction = c.enum("dir", Direction)
     trans_a = c.enum("trans_A", Operation)
@@ -894,30 +924,11 @@ def _bsrmm(c: Call) -> None:
     c.check_array("bsr_row_ptr", mb)
     c.check_array("bsr_col_ind", nnzb)
     bd = _block_dim(c)
-    m, kdim = mb * bd, kb * bd
     itype = c.index_dtype("bsr_row_ptr", "bsr_col_ind")
-    if mb == 0 or n == 0 or kb == 0:
-        if m * n > 0:
-            c.pointer("beta")
-            c.pointer("C")
-            ldc = _ld(c, "ldc", max(1, m))
-            scale_rows(c, c.scalar("beta"), dense_view(c["C"], c.ptr("C"), c.dtype, m, n, ldc, Order.column,
-                                                       name="C"), itype)
+    dense = block_mm_operands(c, trans_b, mb, n, kb, bd, bd, itype)
+    if dense is None:
         return
-    c.pointer("alpha")
-    c.pointer("B")
-    ldb = c.size("ldb")
-    c.pointer("beta")
-    c.pointer("C")
-    ldc = _ld(c, "ldc", max(1, m))
-    need_b = kdim if trans_b is Operation.none else n
-    if ldb < max(1, need_b):
-        raise c.invalid_size("ldb", f"must be >= max(1, {need_b}), got {ldb}")
-    if trans_b is Operation.none:
-        B = dense_view(c["B"], c.ptr("B"), c.dtype, kdim, n, ldb, Order.column, name="B")
-    else:
-        B = dense_view(c["B"], c.ptr("B"), c.dtype, n, kdim, ldb, Order.column, transposed=True, name="B")
-    Cm = dense_view(c["C"], c.ptr("C"), c.dtype, m, n, ldc, Order.column, name="C")
+    B, Cm = dense
     launch_block_rows(c, direction, False, c.scalar("alpha"), c.array("bsr_row_ptr", mb + 1, itype),
                       int(descr.base), -1, c.array("bsr_col_ind", nnzb, itype), c.array("bsr_val", nnzb * bd * bd),
                       bd, B, c.scalar("beta"), Cm, nnzb)

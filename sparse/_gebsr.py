@@ -66,21 +66,18 @@ from ._formats import (
     _count_target,
     _descr,
     _empty,
-    _ld,
     _quick_scale,
     _zero_count,
+    block_mm_operands,
     launch_block_rows,
-    scale_rows,
     words,
 )
 from ._handle import check_descr
-from ._level3 import dense_view
 from ._types import (
     Action,
     Direction,
     IndexBase,
     Operation,
-    Order,
     SparseInvalidSizeError,
     SparseNotImplementedError,
 )
@@ -292,10 +289,7 @@ def _gebsr2csr(c: Call) -> None:
     args = (int(direction), words(c.array("bsr_val", nnz)), bsr_ptr, c.array("bsr_col_ind", nnzb, itype),
             int(bdd.base))
     outs = (words(c.array("csr_val", nnz)), c.array("csr_row_ptr", m + 1, itype), c.array("csr_col_ind", nnz, itype))
-    if rbd == cbd:  # rocSPARSE calls bsr2csr
-        c.launch(kf.bsr_to_csr, *args, rbd, int(cd.base), *outs, bytes=moved)
-    else:
-        c.launch(kg.gebsr_to_csr, *args, rbd, cbd, int(cd.base), *outs, bytes=moved)
+    c.launch(kf.bsr_to_csr, *args, rbd, cbd, int(cd.base), *outs, bytes=moved)  # square: rocSPARSE's bsr2csr
 
 
 GEBSR2CSR = Routine("gebsr2csr", ("dir", "mb", "nb", "bsr_descr", "bsr_val", "bsr_row_ptr", "bsr_col_ind",
@@ -587,30 +581,11 @@ def _gebsrmm(c: Call) -> None:
     c.check_array("bsr_val", nnzb)
     c.check_array("bsr_row_ptr", mb)
     c.check_array("bsr_col_ind", nnzb)
-    m, kdim = mb * rbd, kb * cbd
     itype = c.index_dtype("bsr_row_ptr", "bsr_col_ind")
-    if mb == 0 or n == 0 or kb == 0:
-        if m * n > 0:
-            c.pointer("beta")
-            c.pointer("C")
-            ldc = _ld(c, "ldc", max(1, m))
-            scale_rows(c, c.scalar("beta"), dense_view(c["C"], c.ptr("C"), c.dtype, m, n, ldc, Order.column,
-                                                       name="C"), itype)
+    dense = block_mm_operands(c, trans_b, mb, n, kb, rbd, cbd, itype)
+    if dense is None:
         return
-    c.pointer("alpha")
-    c.pointer("B")
-    ldb = c.size("ldb")
-    c.pointer("beta")
-    c.pointer("C")
-    ldc = _ld(c, "ldc", max(1, m))
-    need_b = kdim if trans_b is Operation.none else n
-    if ldb < max(1, need_b):
-        raise c.invalid_size("ldb", f"must be >= max(1, {need_b}), got {ldb}")
-    if trans_b is Operation.none:
-        B = dense_view(c["B"], c.ptr("B"), c.dtype, kdim, n, ldb, Order.column, name="B")
-    else:
-        B = dense_view(c["B"], c.ptr("B"), c.dtype, n, kdim, ldb, Order.column, transposed=True, name="B")
-    Cm = dense_view(c["C"], c.ptr("C"), c.dtype, m, n, ldc, Order.column, name="C")
+    B, Cm = dense
     # one column of a column-major B: rocSPARSE runs gebsrmv
     _launch_product(c, direction, mb, nnzb, rbd, cbd, itype, B, Cm, n == 1 and trans_b is Operation.none)
 

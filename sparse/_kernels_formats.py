@@ -76,26 +76,27 @@ def _put4(y, row, rows, a, b, s0, s1, s2, s3):  # pragma: no cover - numba
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _bsr_row_groups(di, dj, bd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1):  # pragma: no cover - numba
-    """Block rows ``r0 ..< r1`` of ``y := alpha A x + beta y``, ``bd x bd`` blocks with element ``(i, j)`` of
-    block ``k`` at ``k bd^2 + i di + j dj``.  Four rows of a block row run together, their sums in registers,
-    in one flat loop over the block row's (block, column) pairs: a loop per block would run only ``bd`` times
-    (the last group repeats the last row when 4 does not divide ``bd``; the copies are not stored)."""
-    ubd = uintp(bd)
-    bb = ubd * ubd
+def _bsr_row_groups(di, dj, rbd, cbd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1):  # pragma: no cover - numba
+    """Block rows ``r0 ..< r1`` of ``y := alpha A x + beta y``, ``rbd x cbd`` blocks (square for BSR, general
+    for GEBSR) with element ``(i, j)`` of block ``k`` at ``k rbd cbd + i di + j dj``.  Four rows of a block row
+    run together, their sums in registers, in one flat loop over the block row's (block, column) pairs: a loop
+    per block would run only ``cbd`` times (the last group repeats the last row when 4 does not divide
+    ``rbd``; the copies are not stored)."""
+    ucbd = uintp(cbd)
+    bb = uintp(rbd) * ucbd
     zero = np.zeros(1, y.dtype)[0]
     for r in range(r0, r1):
         lo = uintp(row_ptr[r] - base)
         hi = uintp(row_ptr[r + 1] - base)
-        for g in range(0, bd, 4):
-            q0, q1, q2, q3 = _rows4(g, bd, di)
+        for g in range(0, rbd, 4):
+            q0, q1, q2, q3 = _rows4(g, rbd, di)
             s0 = s1 = s2 = s3 = zero
             if lo < hi:
                 k = lo
-                c0 = uintp(col_ind[k] - base) * ubd
+                c0 = uintp(col_ind[k] - base) * ucbd
                 off = k * bb
                 j = uintp(0)
-                for _ in range((hi - lo) * ubd):
+                for _ in range((hi - lo) * ucbd):
                     xj = x[c0 + j]
                     e = off + j * dj
                     s0 += val[e + q0] * xj
@@ -103,13 +104,13 @@ def _bsr_row_groups(di, dj, bd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1)
                     s2 += val[e + q2] * xj
                     s3 += val[e + q3] * xj
                     j += uintp(1)
-                    if j == ubd:
+                    if j == ucbd:
                         j = uintp(0)
                         k += uintp(1)
                         off += bb
                         if k < hi:
-                            c0 = uintp(col_ind[k] - base) * ubd
-            _put4(y, uintp(r) * ubd + uintp(g), bd - g, a, b, s0, s1, s2, s3)
+                            c0 = uintp(col_ind[k] - base) * ucbd
+            _put4(y, uintp(r) * uintp(rbd) + uintp(g), rbd - g, a, b, s0, s1, s2, s3)
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -138,33 +139,35 @@ def _bsr_small(di, dj, bd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1):  # 
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _bsr_blocks(di, dj, bd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1, acc):  # pragma: no cover - numba
-    """As :func:`_bsr_row_groups` for large blocks: one pass over the blocks, so that a block is read once while
-    it is in cache, into ``acc`` (``bd`` sums), along its contiguous lines: a row-major block row by row (one
-    dot product each), a column-major one column by column (each row's terms still in column order)."""
-    ubd = uintp(bd)
-    bb = ubd * ubd
+def _bsr_blocks(di, dj, rbd, cbd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1, acc):  # pragma: no cover - numba
+    """As :func:`_bsr_row_groups` for large ``rbd x cbd`` blocks (square for BSR, general for GEBSR): one pass
+    over the blocks, so that a block is read once while it is in cache, into ``acc`` (``rbd`` sums), along its
+    contiguous lines: a row-major block row by row (one dot product each), a column-major one column by column
+    (each row's terms still in column order)."""
+    urbd = uintp(rbd)
+    ucbd = uintp(cbd)
+    bb = urbd * ucbd
     for r in range(r0, r1):
-        for i in range(bd):
+        for i in range(rbd):
             acc[i] = 0
         for k in range(uintp(row_ptr[r] - base), uintp(row_ptr[r + 1] - base)):
-            c0 = uintp(col_ind[k] - base) * ubd
+            c0 = uintp(col_ind[k] - base) * ucbd
             off = k * bb
             if di == 1:
-                for j in range(ubd):
+                for j in range(ucbd):
                     xj = x[c0 + j]
                     e = off + j * dj
-                    for i in range(ubd):
+                    for i in range(urbd):
                         acc[i] += val[e + i] * xj
             else:
-                for i in range(ubd):
+                for i in range(urbd):
                     s = acc[i]
                     e = off + i * di
-                    for j in range(ubd):
+                    for j in range(ucbd):
                         s += val[e + j] * x[c0 + j]
                     acc[i] = s
-        for i in range(bd):
-            row = uintp(r) * ubd + uintp(i)
+        for i in range(rbd):
+            row = uintp(r) * urbd + uintp(i)
             y[row] = a * acc[i] if b == 0 else a * acc[i] + b * y[row]
 
 
@@ -255,9 +258,9 @@ def _bsr_group(di, dj, bd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1):  # 
     elif bd == 4:
         _bsr_small(di, dj, 4, a, b, row_ptr, base, col_ind, val, x, y, r0, r1)
     elif bd <= 8:
-        _bsr_row_groups(di, dj, bd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1)
+        _bsr_row_groups(di, dj, bd, bd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1)
     else:
-        _bsr_blocks(di, dj, bd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1, np.empty(bd, y.dtype))
+        _bsr_blocks(di, dj, bd, bd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1, np.empty(bd, y.dtype))
 
 
 @kernel(contiguous=True)
@@ -601,28 +604,29 @@ def csr_to_bsr(direction, val, row_ptr, col_ind, csr_base, bdim, bsr_ptr, bsr_ba
 
 
 @kernel(parallel=False)
-def bsr_to_csr(direction, bsr_val, bsr_ptr, bsr_col, bsr_base, bdim, csr_base, csr_val, csr_ptr,
+def bsr_to_csr(direction, bsr_val, bsr_ptr, bsr_col, bsr_base, rbd, cbd, csr_base, csr_val, csr_ptr,
                csr_col):  # pragma: no cover - numba
-    """Every element of every block (zeros included) into CSR, row by row, columns ascending within a
-    block and blocks in storage order: an ``mb * bdim`` row matrix with ``nnzb * bdim^2`` entries."""
+    """Every element of every ``rbd x cbd`` block (zeros included; square for BSR, general for GEBSR) into CSR,
+    row by row: each row's blocks in storage order, a block's columns ascending; an ``mb * rbd`` row matrix
+    with ``nnzb * rbd * cbd`` entries."""
     mb = bsr_ptr.shape[0] - 1
-    bb = bdim * bdim
+    bb = rbd * cbd
     nw = bsr_val.shape[1]
     csr_ptr[0] = csr_base
     dst = 0
     for r in range(mb):
         lo = bsr_ptr[r] - bsr_base
         hi = bsr_ptr[r + 1] - bsr_base
-        for bi in range(bdim):
+        for bi in range(rbd):
             for k in range(lo, hi):
-                c0 = (bsr_col[k] - bsr_base) * bdim
-                for bj in range(bdim):
-                    q = k * bb + (bi * bdim + bj if direction == 0 else bj * bdim + bi)
+                c0 = (bsr_col[k] - bsr_base) * cbd
+                for bj in range(cbd):
+                    q = k * bb + (bi * cbd + bj if direction == 0 else bj * rbd + bi)
                     csr_col[dst] = c0 + bj + csr_base
                     for w in range(nw):
                         csr_val[dst, w] = bsr_val[q, w]
                     dst += 1
-            csr_ptr[r * bdim + bi + 1] = dst + csr_base
+            csr_ptr[r * rbd + bi + 1] = dst + csr_base
 
 
 # --- prune ------------------------------------------------------------------------------------------

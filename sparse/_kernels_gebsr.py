@@ -23,7 +23,7 @@ from numba import njit, prange, uintp
 
 from rocmath.kernel import kernel
 
-from ._kernels_formats import _put4, _rows4
+from ._kernels_formats import _bsr_blocks, _bsr_row_groups
 
 # --- conversions ----------------------------------------------------------------------------------------
 
@@ -137,31 +137,6 @@ def regroup(fill, direction, ptr_a, col_a, base_a, val_a, rbd_a, cbd_a, m, nb_c,
             started = True
 
 
-@kernel(parallel=False)
-def gebsr_to_csr(direction, bsr_val, bsr_ptr, bsr_col, bsr_base, rbd, cbd, csr_base, csr_val, csr_ptr,
-                 csr_col):  # pragma: no cover - numba
-    """Every element of every ``rbd x cbd`` block (zeros included) into CSR, row by row: each row's blocks in
-    storage order, a block's columns ascending; an ``mb * rbd`` row matrix with ``nnzb * rbd * cbd`` entries."""
-    mb = bsr_ptr.shape[0] - 1
-    bb = rbd * cbd
-    nw = bsr_val.shape[1]
-    csr_ptr[0] = csr_base
-    dst = 0
-    for r in range(mb):
-        lo = bsr_ptr[r] - bsr_base
-        hi = bsr_ptr[r + 1] - bsr_base
-        for bi in range(rbd):
-            for k in range(lo, hi):
-                c0 = (bsr_col[k] - bsr_base) * cbd
-                for bj in range(cbd):
-                    q = k * bb + (bi * cbd + bj if direction == 0 else bj * rbd + bi)
-                    csr_col[dst] = c0 + bj + csr_base
-                    for w in range(nw):
-                        csr_val[dst, w] = bsr_val[q, w]
-                    dst += 1
-            csr_ptr[r * rbd + bi + 1] = dst + csr_base
-
-
 # --- products -------------------------------------------------------------------------------------------
 #
 # As in :mod:`._kernels_formats`, each parallel kernel calls a function of its own for one group of block
@@ -169,87 +144,19 @@ def gebsr_to_csr(direction, bsr_val, bsr_ptr, bsr_col, bsr_base, rbd, cbd, csr_b
 # once more per signature).
 
 
-@njit(nogil=True, cache=True, inline="always")
-def _row_groups(di, dj, rbd, cbd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1):  # pragma: no cover - numba
-    """Block rows ``r0 ..< r1`` of ``y := alpha A x + beta y``, element ``(i, j)`` of block ``k`` at
-    ``k rbd cbd + i di + j dj``: :func:`._kernels_formats._bsr_row_groups` for ``rbd x cbd`` blocks.  Four rows
-    of a block row run together, their sums in registers, in one flat loop over the block row's (block, column)
-    pairs (the last group repeats the last row when 4 does not divide ``rbd``; the copies are not stored)."""
-    ucbd = uintp(cbd)
-    bb = uintp(rbd) * ucbd
-    zero = np.zeros(1, y.dtype)[0]
-    for r in range(r0, r1):
-        lo = uintp(row_ptr[r] - base)
-        hi = uintp(row_ptr[r + 1] - base)
-        for g in range(0, rbd, 4):
-            q0, q1, q2, q3 = _rows4(g, rbd, di)
-            s0 = s1 = s2 = s3 = zero
-            if lo < hi:
-                k = lo
-                c0 = uintp(col_ind[k] - base) * ucbd
-                off = k * bb
-                j = uintp(0)
-                for _ in range((hi - lo) * ucbd):
-                    xj = x[c0 + j]
-                    e = off + j * dj
-                    s0 += val[e + q0] * xj
-                    s1 += val[e + q1] * xj
-                    s2 += val[e + q2] * xj
-                    s3 += val[e + q3] * xj
-                    j += uintp(1)
-                    if j == ucbd:
-                        j = uintp(0)
-                        k += uintp(1)
-                        off += bb
-                        if k < hi:
-                            c0 = uintp(col_ind[k] - base) * ucbd
-            _put4(y, uintp(r) * uintp(rbd) + uintp(g), rbd - g, a, b, s0, s1, s2, s3)
-
-
-@njit(nogil=True, cache=True, inline="always")
-def _blocks(di, dj, rbd, cbd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1, acc):  # pragma: no cover - numba
-    """As :func:`_row_groups` for blocks of more than 8 rows: one pass over the blocks into ``acc`` (``rbd``
-    sums), each block read along its contiguous lines (:func:`._kernels_formats._bsr_blocks`'s order)."""
-    ucbd = uintp(cbd)
-    urbd = uintp(rbd)
-    bb = urbd * ucbd
-    for r in range(r0, r1):
-        for i in range(rbd):
-            acc[i] = 0
-        for k in range(uintp(row_ptr[r] - base), uintp(row_ptr[r + 1] - base)):
-            c0 = uintp(col_ind[k] - base) * ucbd
-            off = k * bb
-            if di == 1:
-                for j in range(ucbd):
-                    xj = x[c0 + j]
-                    e = off + j * dj
-                    for i in range(urbd):
-                        acc[i] += val[e + i] * xj
-            else:
-                for i in range(urbd):
-                    s = acc[i]
-                    e = off + i * di
-                    for j in range(ucbd):
-                        s += val[e + j] * x[c0 + j]
-                    acc[i] = s
-        for i in range(rbd):
-            row = uintp(r) * urbd + uintp(i)
-            y[row] = a * acc[i] if b == 0 else a * acc[i] + b * y[row]
-
-
 @njit(nogil=True, cache=True, error_model="numpy")
 def _mv_group(di, dj, rbd, cbd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1):  # pragma: no cover - numba
     # literal row counts for blocks of fewer than four rows: the group's unused sums then compile away
     if rbd == 1:
-        _row_groups(di, dj, 1, cbd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1)
+        _bsr_row_groups(di, dj, 1, cbd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1)
     elif rbd == 2:
-        _row_groups(di, dj, 2, cbd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1)
+        _bsr_row_groups(di, dj, 2, cbd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1)
     elif rbd == 3:
-        _row_groups(di, dj, 3, cbd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1)
+        _bsr_row_groups(di, dj, 3, cbd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1)
     elif rbd <= 8:
-        _row_groups(di, dj, rbd, cbd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1)
+        _bsr_row_groups(di, dj, rbd, cbd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1)
     else:
-        _blocks(di, dj, rbd, cbd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1, np.empty(rbd, y.dtype))
+        _bsr_blocks(di, dj, rbd, cbd, a, b, row_ptr, base, col_ind, val, x, y, r0, r1, np.empty(rbd, y.dtype))
 
 
 @kernel(contiguous=True)
