@@ -27,6 +27,7 @@ from ._bsr_solve import *  # noqa: F403
 from ._check import *  # noqa: F403
 from ._conversion import *  # noqa: F403
 from ._conversion2 import *  # noqa: F403
+from ._debug import *  # noqa: F403
 from ._descr import *  # noqa: F403
 from ._extra import *  # noqa: F403
 from ._extract import *  # noqa: F403

@@ -29,6 +29,7 @@ from rocmath.plans import Plan, find_plan, planned_call, recorded
 from rocmath.precision import Precision
 from rocmath.stream import Task
 
+from . import _debug
 from ._handle import SparseHandle, check_handle
 from ._types import (
     SparseInvalidHandleError,
@@ -213,6 +214,11 @@ def bind(routine: Routine, precision: Precision | None, *, prefix: str | None = 
     fname = f"{letter}{routine.name}"
 
     def entry(*args: Any, **kwargs: Any) -> Any:
+        if _debug.active:  # rocsparse_enable_debug_*: reports and a synchronization around the call
+            return _debug.run(fname, args[0] if args else kwargs.get("handle"), lambda: call(*args, **kwargs))
+        return call(*args, **kwargs)
+
+    def call(*args: Any, **kwargs: Any) -> Any:
         key = None
         if routine.replay and not kwargs:
             key, plan = find_plan(fname, args)

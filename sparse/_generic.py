@@ -82,6 +82,7 @@ from rocmath.launch import Buffer
 from rocmath.plans import Plan, find_plan, planned_call
 from rocmath.precision import Precision
 
+from . import _debug
 from . import _kernels as k
 from . import _kernels_batched as kb
 from ._api import Call, is_null
@@ -109,7 +110,7 @@ from ._types import (
 )
 from ._validate import check_coo_aos, check_csr, check_indices
 
-__all__ = ["SPMM_TYPES", "SPMV_TYPES", "spmm", "spmv"]
+__all__ = ["SPMM_TYPES", "SPMV_TYPES", "spmm", "spmv", "spmv_ex"]
 
 _F32, _F64, _C32, _C64 = Datatype.f32_r, Datatype.f64_r, Datatype.f32_c, Datatype.f64_c
 _I8, _I32 = Datatype.i8_r, Datatype.i32_r
@@ -158,6 +159,12 @@ def _layered(fn: Callable[..., int] | None = None, *, replay: bool = False) -> A
 
     @functools.wraps(fn)
     def entry(*args: Any, **kwargs: Any) -> int:
+        if _debug.active:  # rocsparse_enable_debug_*: reports and a synchronization around the call
+            return _debug.run(name, args[0] if args else kwargs.get("handle"),  # type: ignore[no-any-return]
+                              lambda: call(*args, **kwargs))
+        return call(*args, **kwargs)
+
+    def call(*args: Any, **kwargs: Any) -> int:
         key = None
         if replay and not kwargs:
             key, plan = find_plan(name, args)
@@ -400,6 +407,15 @@ def spmv(handle: Any, trans: Any, alpha: Any, mat: SpMatDescr, x: Any, beta: Any
     launch_csrmv(c, inner, A.descr.type, csr.m, csr.n, csr.nnz, csr.base, val, csr.ptr, csr.ind, alpha_s, xb,
                  beta_s, yb, bounds, force_conj=conj, scratch=scratch)
     return need
+
+
+@_layered(replay=True)
+def spmv_ex(handle: Any, trans: Any, alpha: Any, mat: SpMatDescr, x: Any, beta: Any, y: Any, compute_type: Any,
+            alg: Any, stage: Any, buffer_size: Any = SIZE_ONLY, temp_buffer: Any = None) -> int:
+    """``rocsparse_spmv_ex``, deprecated in rocSPARSE for :func:`spmv`, which it is here too (the same
+    parameters, stages and results; logged under its own name)."""
+    return spmv.__wrapped__(handle, trans, alpha, mat, x, beta, y, compute_type, alg, stage,  # type: ignore[no-any-return]
+                            buffer_size, temp_buffer)
 
 
 _SPMM_NAMES = ("handle", "trans_A", "trans_B", "alpha", "mat_A", "mat_B", "beta", "mat_C", "compute_type", "alg",
