@@ -17,6 +17,10 @@ opaque handles, host out-parameters and the "write it or return it" convention.
   ``error`` factory, so each library reports them with its own status.
 - :func:`stream_of` converts a ``hipStream_t`` argument, reporting a bad one through the
   caller's ``error`` factory.
+- :func:`c_integer` converts an integer argument as hip-python's Cython bindings convert it to
+  its C type (``int``, ``int64_t``, ``long long``, ``size_t``, ``signed char``...): ``TypeError``
+  for a non-integer, ``OverflowError`` naming the argument for a value the type cannot hold,
+  raised before the library looks at anything (Cython converts typed arguments on entry).
 - :func:`out_parameter` gives a function with one C out-parameter both of hip-python's
   forms: given a pointer, the value is written through it and ``(status,)`` returned;
   called without it, ``(status, value)`` is returned (as ``rocm.bindings`` does for
@@ -41,8 +45,8 @@ from ._api import StatusTable, binding
 from ._types import Pointer, host_bytes, pointer_value, resolve
 
 __all__ = [
-    "LibraryError", "Opaque", "c_double", "c_int", "error_factory", "find", "host_bytes_at", "library_table",
-    "out_parameter", "out_parameters", "read_host", "stream_of", "target_of", "write_host",
+    "INT_BOUNDS", "LibraryError", "Opaque", "c_double", "c_int", "c_integer", "error_factory", "find", "host_bytes_at",
+    "library_table", "out_parameter", "out_parameters", "read_host", "stream_of", "target_of", "write_host",
 ]
 
 #: Builds the exception a library raises for a bad host pointer: ``error(message, arg)``.
@@ -52,6 +56,33 @@ ErrorFactory = Callable[[str, str], BaseException]
 def c_int(value: Any, arg: str) -> int:
     """A C integer argument, as Cython converts it: ints and numpy ints (TypeError otherwise)."""
     return _hip._c_int(value, arg)
+
+
+#: The C integer types of the libraries' parameters -> their bounds (LP64: ``long`` and ``size_t`` are 64-bit;
+#: hip-python declares ``int64_t`` as ``long`` and ``size_t`` as ``unsigned long``).
+INT_BOUNDS: dict[str, tuple[int, int]] = {
+    "signed char": (-(1 << 7), (1 << 7) - 1),
+    "int": (-(1 << 31), (1 << 31) - 1),
+    "int32_t": (-(1 << 31), (1 << 31) - 1),
+    "int64_t": (-(1 << 63), (1 << 63) - 1),
+    "long long": (-(1 << 63), (1 << 63) - 1),
+    "size_t": (0, (1 << 64) - 1),
+}
+
+
+def c_integer(value: Any, arg: str, ctype: str = "int") -> int:
+    """A C integer argument of type ``ctype`` as hip-python's Cython bindings convert it: Python and
+    numpy ints (``TypeError`` otherwise), ``OverflowError`` for one the C type cannot hold (Cython's
+    "value too large to convert to int", "can't convert negative value to size_t"; here naming the
+    argument).  Cython converts a function's typed arguments on entry, so these errors come before
+    anything the library itself would check or report."""
+    v = c_int(value, arg)
+    low, high = INT_BOUNDS[ctype]
+    if v < low and low == 0:
+        raise OverflowError(f"can't convert negative value to {ctype} (argument '{arg}')")
+    if not low <= v <= high:
+        raise OverflowError(f"value too large to convert to {ctype} (argument '{arg}')")
+    return v
 
 
 def c_double(value: Any, arg: str) -> float:
@@ -258,8 +289,8 @@ def stream_of(obj: Any, arg: str, error: ErrorFactory) -> Any:
 
 
 def out_parameters(table: StatusTable, fn: Callable[..., Any], outs: dict[str, Any], error: ErrorFactory,
-                   store: Callable[[Any], Any] = pointer_value, *,
-                   null_first: bool = True) -> Callable[..., tuple[Any, ...]]:
+                   store: Callable[[Any], Any] = pointer_value, *, null_first: bool = True,
+                   integers: dict[str, str] | None = None) -> Callable[..., tuple[Any, ...]]:
     """Bind ``fn`` in both forms of its C out-parameters ``outs`` (name -> the C type's dtype).
 
     ``fn`` is an exception-style implementation whose parameters include the out-parameters
@@ -270,9 +301,13 @@ def out_parameters(table: StatusTable, fn: Callable[..., Any], outs: dict[str, A
     ``error`` before ``fn`` runs, or with ``null_first=False`` after ``fn``'s own checks (a
     getter whose handle the C library checks first, as rocBLAS's do).  ``store`` defaults to the
     C value of handles, enums and integers alike (:func:`~rocmath.hip._types.pointer_value`).
+    ``integers`` (parameter -> C type) are converted first, in parameter order, by :func:`c_integer`
+    (Cython converts them on entry: their ``TypeError``/``OverflowError`` comes before any status, a
+    NULL out-parameter's included); ``fn`` receives them converted.
     """
     names = tuple(inspect.signature(fn).parameters)
     others = tuple(n for n in names if n not in outs)
+    ints = dict(integers or {})
 
     def values_of(result: Any) -> tuple[Any, ...]:
         return tuple(result) if len(outs) > 1 else (result,)
@@ -301,6 +336,8 @@ def out_parameters(table: StatusTable, fn: Callable[..., Any], outs: dict[str, A
             if key not in names or key in given:
                 raise TypeError(f"{fn.__name__}() got an unexpected or repeated argument '{key}'")
             given[key] = value
+        for name in (n for n in names if n in ints and n in given):
+            given[name] = c_integer(given[name], name, ints[name])
         if all(n in given for n in names) and len(args) <= len(names):
             return with_outs(*(given[n] for n in names))
         if all(n in given for n in others) and not any(n in given for n in outs):

@@ -52,6 +52,7 @@ from ._lib import (
     LibraryError,
     Opaque,
     c_int,
+    c_integer,
     error_factory,
     find,
     host_bytes_at,
@@ -272,20 +273,10 @@ def _from_storage(values: np.ndarray | None, storage: np.dtype[Any]) -> Any:
 
 # --- integers ------------------------------------------------------------------------------------------------
 
-#: hipBLAS's C integer types: ``int`` (the LP64 API's sizes), ``int64_t`` (the ``_64`` API's sizes and
-#: ``hipblasStride``; ``long long`` in the LP64 gemmStridedBatched) -> their bounds.
-_INT_BOUNDS = {"int": (-(1 << 31), (1 << 31) - 1), "int64_t": (-(1 << 63), (1 << 63) - 1)}
-
-
-def _c_integer(value: Any, arg: str, ctype: str = "int") -> int:
-    """A C integer argument as hip-python's Cython bindings convert it: Python and numpy ints
-    (``TypeError`` otherwise), ``OverflowError`` for one the C type cannot hold (Cython's "value too
-    large to convert to int"; here naming the argument)."""
-    v = c_int(value, arg)
-    low, high = _INT_BOUNDS[ctype]
-    if not low <= v <= high:
-        raise OverflowError(f"value too large to convert to {ctype} (argument '{arg}')")
-    return v
+#: hipBLAS's integer arguments convert through the shared :func:`rocmath.hip._lib.c_integer`: ``int`` (the
+#: LP64 API's sizes), ``int64_t`` (the ``_64`` API's sizes and ``hipblasStride``; ``long long`` in the LP64
+#: gemmStridedBatched).
+_c_integer = c_integer
 
 
 def _int_ctype(entry: Entry, name: str) -> str:

@@ -4,7 +4,11 @@ Functions return ``(hipfftResult, *outputs)``: ``hipfftPlan1d(nx, type, batch) -
 (status, plan)``, ``hipfftMakePlan2d(plan, nx, ny, type) -> (status, workSize)``,
 ``hipfftExecZ2Z(plan, idata, odata, direction) -> (status,)``.  ``type`` must be a
 :class:`hipfftType` member (a plain int raises ``TypeError``, as in hip-python);
-``direction`` is ``HIPFFT_FORWARD`` (-1) or ``HIPFFT_BACKWARD`` (1).
+``direction`` is ``HIPFFT_FORWARD`` (-1) or ``HIPFFT_BACKWARD`` (1).  Integer arguments
+convert as hip-python's Cython bindings convert them, before hipFFT looks at anything (the
+plan, the type) or allocates: to ``int``, or ``long long`` for the strides, distances and
+batch of ``hipfftMakePlanMany64`` / ``hipfftGetSizeMany64`` (:data:`INT_TYPES`); a value the
+C type cannot hold raises ``OverflowError`` naming the argument, a non-integer ``TypeError``.
 
 Dimensions follow cuFFT/hipFFT: row-major, the *last* one fastest
 (``hipfftPlan2d(nx, ny)`` transforms ``nx`` rows of ``ny`` contiguous elements), so they
@@ -36,7 +40,7 @@ from ._api import binding
 from ._lib import (
     LibraryError,
     Opaque,
-    c_int,
+    c_integer,
     error_factory,
     find,
     library_table,
@@ -235,13 +239,27 @@ SHAPES: dict[str, tuple[str, ...]] = {
     "Many": ("rank", "n", "inembed", "istride", "idist", "onembed", "ostride", "odist", "type", "batch"),
     "Many64": ("rank", "n", "inembed", "istride", "idist", "onembed", "ostride", "odist", "type", "batch"),
 }
+#: Shape -> the C types of its integer parameters (hipfft.h): ``int``, but ``long long`` for the strides,
+#: distances and batch of the 64-bit Many (its ``rank`` stays ``int``; ``n``/``inembed``/``onembed`` are pointers).
+INT_TYPES: dict[str, dict[str, str]] = {
+    shape: {p: "long long" if shape == "Many64" and p != "rank" else "int"
+            for p in params if p not in ("type", "n", "inembed", "onembed")}
+    for shape, params in SHAPES.items()
+}
+
+
+def _integers(values: dict[str, Any], shape: str) -> dict[str, Any]:
+    """The shape's integer arguments converted to their C types in order, as Cython converts them on entry
+    (TypeError, OverflowError naming the argument: before hipFFT checks or allocates anything)."""
+    types = INT_TYPES[shape]
+    return {k: c_integer(v, k, types[k]) if k in types else v for k, v in values.items()}
 
 
 def _dims(values: dict[str, Any], shape: str) -> tuple[tuple[int, ...], Any, int, _Layout | None]:
     """hipFFT's checks and conversions of one shape's arguments: ``(lengths, type, batch, layout)``,
     lengths in rocFFT order (fastest first)."""
+    ints = {k: c_integer(values[k], k, ctype) for k, ctype in INT_TYPES[shape].items()}
     fft_type = check_enum(values["type"], hipfftType_t, "type")
-    ints = {k: c_int(v, k) for k, v in values.items() if k not in ("type", "n", "inembed", "onembed")}
     if shape in ("1d", "2d", "3d"):
         dims = [ints[k] for k in ("nx", "ny", "nz")[: int(shape[0])]]
         batch = ints.get("batch", 1)
@@ -324,7 +342,7 @@ def _bind_verb(verb: str, shape: str) -> Callable[..., tuple[Any, ...]]:
     name = f"hipfft{verb}{shape}"
 
     def impl(*args: Any, **kwargs: Any) -> Any:
-        values = inspect.Signature.bind(signature, *args, **kwargs).arguments
+        values = _integers(dict(inspect.Signature.bind(signature, *args, **kwargs).arguments), shape)
         if with_plan:
             plan = values.pop("plan")
             return action(plan, values, shape)
@@ -364,7 +382,7 @@ def _bind_exec(suffix: str) -> Callable[..., tuple[Any, ...]]:
     name = f"hipfftExec{suffix}"
     if implied is None:
         def impl(plan: Any, idata: Any, odata: Any, direction: int) -> None:
-            d = c_int(direction, "direction")
+            d = c_integer(direction, "direction", "int")
             if d not in (HIPFFT_FORWARD, HIPFFT_BACKWARD):
                 raise HipfftError(_R.HIPFFT_EXEC_FAILED, f"direction {d} is neither HIPFFT_FORWARD nor "
                                                          "HIPFFT_BACKWARD", arg="direction")
@@ -429,7 +447,7 @@ def hipfftSetWorkArea(plan: Any, workArea: Any) -> None:
 @binding(_HIPFFT)
 def hipfftSetAutoAllocation(plan: Any, autoAllocate: int) -> None:
     """Whether making the plan allocates its work area (non-zero, the default) or not."""
-    flag = c_int(autoAllocate, "autoAllocate")
+    flag = c_integer(autoAllocate, "autoAllocate", "int")
     found = find(plan, hipfftHandle_t)
     if found is not None:  # hipFFT ignores a NULL plan here
         found.target.auto_allocate = bool(flag)
@@ -489,6 +507,6 @@ __all__ = sorted([
     *_BOUND, "hipfftCreate", "hipfftDestroy", "hipfftSetStream", "hipfftSetWorkArea", "hipfftSetAutoAllocation",
     "hipfftGetSize", "hipfftExtPlanScaleFactor", "hipfftGetVersion", "hipfftGetProperty", "hipfftResult_t",
     "hipfftResult", "hipfftType_t", "hipfftType", "hipfftLibraryPropertyType_t", "hipfftLibraryPropertyType",
-    "hipfftHandle_t", "hipfftHandle", "HIPFFT_FORWARD", "HIPFFT_BACKWARD", "HipfftError", "Plan", "SHAPES", "VERBS",
-    "EXEC",
+    "hipfftHandle_t", "hipfftHandle", "HIPFFT_FORWARD", "HIPFFT_BACKWARD", "HipfftError", "Plan", "SHAPES",
+    "INT_TYPES", "VERBS", "EXEC",
 ])

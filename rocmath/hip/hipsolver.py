@@ -13,7 +13,11 @@ zeroed).  ``uplo``, ``trans`` and ``side``
 are hipBLAS enums (:class:`hipblasFillMode_t`, :class:`hipblasOperation_t`,
 :class:`hipblasSideMode_t`), ``jobz`` a :class:`hipsolverEigMode_t`, ``itype`` a
 :class:`hipsolverEigType_t`, ``jobu``/``jobv`` characters as ints (``ord('A')``); plain
-ints for enum parameters raise ``TypeError``, as in hip-python.
+ints for enum parameters raise ``TypeError``, as in hip-python.  Integer arguments convert
+as hip-python's Cython bindings convert them, before hipSOLVER checks anything (the handle
+included): to ``int``, ``size_t`` for gels/gesv's ``lwork``, ``signed char`` for gesvd's
+``jobu``/``jobv``; a value the C type cannot hold raises ``OverflowError`` naming the
+argument, a non-integer ``TypeError``.
 
 The Jacobi routines (syevj/heevj, gesvdj and their Batched forms) take a parameters object
 (``hipsolverCreateSyevjInfo`` / ``hipsolverCreateGesvdjInfo``: tolerance, maximum sweeps,
@@ -67,6 +71,7 @@ from ._lib import (
     Opaque,
     c_double,
     c_int,
+    c_integer,
     error_factory,
     find,
     library_table,
@@ -286,7 +291,7 @@ def _jacobi_api(kind: str, cls: type[_JacobiInfo]) -> dict[str, Callable[..., tu
             found.release()
 
     def set_max_sweeps(info: Any, max_sweeps: Any) -> None:
-        n = c_int(max_sweeps, "max_sweeps")
+        n = c_integer(max_sweeps, "max_sweeps", "int")
         p = _params(info, "info")
         if n <= 0:
             raise HipsolverStatusError(_S.HIPSOLVER_STATUS_INVALID_VALUE, f"must be positive, got {n}",
@@ -294,7 +299,7 @@ def _jacobi_api(kind: str, cls: type[_JacobiInfo]) -> dict[str, Callable[..., tu
         p.max_sweeps = n
 
     def set_sort_eig(info: Any, sort_eig: Any) -> None:
-        flag = c_int(sort_eig, "sort_eig")
+        flag = c_integer(sort_eig, "sort_eig", "int")
         _params(info, "info").sort_eig = flag != 0
 
     def set_tolerance(info: Any, tolerance: Any) -> None:
@@ -370,16 +375,25 @@ def _side(value: Any, arg: str) -> int:
 
 
 def _svect(value: Any, arg: str) -> Svect:
-    code = c_int(value, arg)  # hip-python's ``signed char``: an int (ord('A'))
+    code = c_integer(value, arg, "signed char")  # hip-python's ``signed char``: an int (ord('A'))
     if code not in _SVECT:
         raise HipsolverStatusError(_S.HIPSOLVER_STATUS_INVALID_VALUE, f"job {code!r} is none of N, A, S, O", arg=arg)
     return _SVECT[code]
 
 
-#: Parameter -> conversion; the others are device pointers.
-_CONVERT: dict[str, Callable[[Any, str], Any]] = {
+#: The C types of the integer parameters (hipsolver-functions.h): ``int``, but ``size_t`` for the ``lwork`` of the
+#: ``wide`` families' computations (gels, gesv) and ``signed char`` for gesvd's ``jobu``/``jobv``.  Cython converts
+#: them on entry (:func:`_integers`), before hipSOLVER checks anything.
+_INT_TYPES: dict[str, str] = {
     **dict.fromkeys(("m", "n", "k", "nrhs", "lda", "ldb", "ldc", "ldu", "ldv", "ldx", "lwork", "econ", "batch_count"),
-                    c_int),
+                    "int"),
+    "jobu": "signed char", "jobv": "signed char",
+}
+
+#: Parameter -> conversion; the others are device pointers.  The integers arrive converted (on entry: by
+#: :func:`_integers`, or the size queries' ``out_parameters``).
+_CONVERT: dict[str, Callable[[Any, str], Any]] = {
+    **dict.fromkeys((n for n, t in _INT_TYPES.items() if t != "signed char"), c_int),
     "uplo": _fill, "side": _side, "trans": lambda v, a: int(check_enum(v, hipblasOperation_t, a)),
     "jobz": lambda v, a: _EVECT[int(check_enum(v, hipsolverEigMode_t, a))], "jobu": _svect, "jobv": _svect,
     "itype": lambda v, a: _EFORM[int(check_enum(v, hipsolverEigType_t, a))], "params": _params,
@@ -758,6 +772,24 @@ def _zero_info(h: BlasHandle, info: Any, count: int) -> None:
     rocmath.memset_async(info, 0, 4 * count, h.stream)
 
 
+def _int_types(family: Family, names: tuple[str, ...], query: bool) -> dict[str, str]:
+    """The C type of each integer parameter of a family's size query (``lwork`` is its ``int*``/``size_t*`` out-
+    parameter there) or computation (``lwork`` a ``size_t`` in the ``wide`` families)."""
+    types = {n: _INT_TYPES[n] for n in names if n in _INT_TYPES}
+    if "lwork" in types:
+        if query:
+            del types["lwork"]
+        elif family.wide:
+            types["lwork"] = "size_t"
+    return types
+
+
+def _integers(types: dict[str, str], names: tuple[str, ...], values: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The integer arguments converted to their C types, in order, as Cython converts them on entry (TypeError,
+    OverflowError naming the argument); the others as given."""
+    return tuple(c_integer(v, n, types[n]) if n in types else v for n, v in zip(names, values, strict=True))
+
+
 def _signature(params: tuple[str, ...]) -> inspect.Signature:
     return inspect.Signature([inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in params])
 
@@ -765,8 +797,9 @@ def _signature(params: tuple[str, ...]) -> inspect.Signature:
 def _bind_query(name: str, letter: str, family: Family) -> Callable[..., tuple[Any, ...]]:
     names = tuple(family.query.split())
     op = family.ops[letter]
+    types = _int_types(family, names, True)
 
-    def impl(handle: Any, *args: Any) -> int:
+    def impl(handle: Any, *args: Any) -> int:  # the integers arrive converted (out_parameters' ``integers``)
         h = _handle(handle)
         given = tuple(n for n in names if n != "lwork")
         values = tuple(v for n, v in zip(names, args, strict=True) if n != "lwork")
@@ -779,17 +812,19 @@ def _bind_query(name: str, letter: str, family: Family) -> Callable[..., tuple[A
                     f"{name.removesuffix('_bufferSize')}, written through ``lwork`` "
                     f"({'size_t' if family.wide else 'int'}*) or returned when it is omitted.")
     lwork = np.dtype(np.uint64 if family.wide else np.int32)
-    return out_parameters(_HIPSOLVER, impl, {"lwork": lwork}, _error)
+    return out_parameters(_HIPSOLVER, impl, {"lwork": lwork}, _error, integers=types)
 
 
 def _bind_compute(name: str, letter: str, family: Family) -> Callable[..., tuple[Any, ...]]:
     names = tuple(family.params.split())
     op = family.ops[letter]
     roc = family.roc.get(op, op)
+    types = _int_types(family, names, False)
 
     def impl(handle: Any, *args: Any) -> None:
         if len(args) != len(names):
             raise TypeError(f"{name}() takes {len(names) + 1} arguments ({len(args) + 1} given)")
+        args = _integers(types, names, args)
         h = _handle(handle)
         a = _args(letter, roc, names, args)
         rwork = getattr(a, "rwork", 0)

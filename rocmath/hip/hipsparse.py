@@ -11,7 +11,11 @@ getters work the same way (``hipsparseSpMV_bufferSize(..., bufferSize)`` writes 
 array), device pointers in device pointer mode.  Enum parameters must be members of
 this module's enums (plain ints raise ``TypeError``, as in hip-python); hipSPARSE's
 values are converted to rocSPARSE's as hipSPARSE does (its operations are 0, 1, 2;
-its orders, formats, data types and algorithms are numbered differently too).
+its orders, formats, data types and algorithms are numbered differently too).  Integer
+arguments convert as hip-python's Cython bindings convert them, first (before any enum
+check or status): to ``int`` in the legacy API, ``int64_t`` for the generic API's sizes and
+batch strides, ``size_t`` for ``SpMatGet/SetAttribute``'s ``dataSize``; a value the C type
+cannot hold raises ``OverflowError`` naming the argument, a non-integer ``TypeError``.
 
 Every function except the four descriptor getters without status is generated from
 one table, :data:`FUNCTIONS` (one line per hipSPARSE function: its hip-python
@@ -132,7 +136,7 @@ from ._lib import (
     LibraryError,
     Opaque,
     c_double,
-    c_int,
+    c_integer,
     error_factory,
     find,
     host_bytes_at,
@@ -445,14 +449,18 @@ _ENUMS: dict[str, type] = {
 #: Enum parameters checked (hip-python's TypeError for plain ints) and passed on as hipSPARSE's value, for a
 #: function that switches on it itself (Csr2cscEx2's ``valType``).
 _HIP_ENUMS: dict[str, type] = {"valType": hipDataType}
-#: Integer parameters (``algo`` is a plain int in hipSPARSE: rocSPARSE's algorithm number, or ignored).
+#: Integer parameters, C ``int`` unless their table entry says otherwise (``:l`` ``int64_t``, ``:z`` ``size_t``: the
+#: generic API's sizes, strides and attribute sizes); ``algo`` is a plain int in hipSPARSE: rocSPARSE's algorithm
+#: number, or ignored.
 _INTS = frozenset({"m", "n", "k", "nnz", "lda", "ldb", "ldc", "ld", "db", "rows", "cols", "size", "batchCount",
                    "batchStride", "nnzA", "nnzB", "nnzD", "dataSize", "mb", "nb", "kb", "nnzb", "blockDim", "nrhs",
                    "algo", "userEllWidth", "enable_boost", "ellBlockSize", "ellCols", "ldx", "sizeOfMask",
                    "offsetsBatchStride", "columnsValuesBatchStride", "rowBlockDim", "colBlockDim", "rowBlockDimA",
                    "colBlockDimA", "rowBlockDimC", "colBlockDimC"})
-#: C ``double`` parameters.
+#: C ``double`` parameters (``float`` in the S functions: the same conversion).
 _DOUBLES = frozenset({"percentage"})
+#: The C type of an integer parameter by its suffix after ``:`` in a table entry (none: ``int``).
+_INT_TYPES = {"": "int", "l": "int64_t", "z": "size_t"}
 #: Handles and descriptors.  Other pointer parameters designating one (SpSV's ``x``, SDDMM's ``A``...)
 #: become it too.
 _OBJECTS = frozenset({"handle", "descr", "descrA", "descrB", "descrC", "descrD", "dest", "src", "matA", "matB", "matC",
@@ -505,7 +513,8 @@ class Spec:
         type, ``&c`` the compute type, for which rocmath.sparse gets a host scratch value) and a
         device pointer rocmath.sparse writes in device pointer mode; ``name^i`` an int result
         behind a host pointer in both pointer modes; ``name%`` a value of the precision's type
-        passed by value (C ``float`` ... ``hipDoubleComplex``: a Python or numpy number).
+        passed by value (C ``float`` ... ``hipDoubleComplex``: a Python or numpy number); ``name:l`` an
+        ``int64_t`` integer, ``name:z`` a ``size_t`` one (the others of :data:`_INTS` are ``int``).
     call
         The rocmath.sparse arguments: parameter names, or ``=None``, ``=N`` / ``=T`` (no
         transpose / transpose), ``=force`` / ``=auto`` (analysis and solve policies), ``=column``,
@@ -1220,15 +1229,15 @@ FUNCTIONS: dict[str, Spec] = {
     "hipsparseSetMatDiagType": Spec("set_mat_diag_type", "descrA diagType", "descrA diagType"),
     "hipsparseSetMatIndexBase": Spec("set_mat_index_base", "descrA base", "descrA base"),
     # generic API: descriptors
-    "hipsparseCreateCsr": Spec("create_csr_descr", "spMatDescr* rows cols nnz csrRowOffsets csrColInd csrValues "
-                               "csrRowOffsetsType csrColIndType idxBase valueType",
+    "hipsparseCreateCsr": Spec("create_csr_descr", "spMatDescr* rows:l cols:l nnz:l csrRowOffsets csrColInd "
+                               "csrValues csrRowOffsetsType csrColIndType idxBase valueType",
                                "rows cols nnz csrRowOffsets csrColInd csrValues csrRowOffsetsType csrColIndType "
                                "idxBase valueType", post=_NEW),
-    "hipsparseCreateCsc": Spec("create_csc_descr", "spMatDescr* rows cols nnz cscColOffsets cscRowInd cscValues "
-                               "cscColOffsetsType cscRowIndType idxBase valueType",
+    "hipsparseCreateCsc": Spec("create_csc_descr", "spMatDescr* rows:l cols:l nnz:l cscColOffsets cscRowInd "
+                               "cscValues cscColOffsetsType cscRowIndType idxBase valueType",
                                "rows cols nnz cscColOffsets cscRowInd cscValues cscColOffsetsType cscRowIndType "
                                "idxBase valueType", post=_NEW),
-    "hipsparseCreateCoo": Spec("create_coo_descr", "spMatDescr* rows cols nnz cooRowInd cooColInd cooValues "
+    "hipsparseCreateCoo": Spec("create_coo_descr", "spMatDescr* rows:l cols:l nnz:l cooRowInd cooColInd cooValues "
                                "cooIdxType idxBase valueType",
                                "rows cols nnz cooRowInd cooColInd cooValues cooIdxType idxBase valueType", post=_NEW),
     "hipsparseDestroySpMat": Spec("destroy_spmat_descr", "spMatDescr", "spMatDescr", release="spMatDescr"),
@@ -1245,12 +1254,12 @@ FUNCTIONS: dict[str, Spec] = {
                                     "spMatDescr cscColOffsets cscRowInd cscValues"),
     "hipsparseCooSetPointers": Spec("coo_set_pointers", "spMatDescr cooRows cooColumns cooValues",
                                     "spMatDescr cooRows cooColumns cooValues"),
-    "hipsparseCreateDnVec": Spec("create_dnvec_descr", "dnVecDescr* size values valueType", "size values valueType",
-                                 post=_NEW),
+    "hipsparseCreateDnVec": Spec("create_dnvec_descr", "dnVecDescr* size:l values valueType",
+                                 "size values valueType", post=_NEW),
     "hipsparseDestroyDnVec": Spec("destroy_dnvec_descr", "dnVecDescr", "dnVecDescr", release="dnVecDescr"),
     "hipsparseDnVecGetValues": Spec("dnvec_get_values", "dnVecDescr values*", "dnVecDescr"),
     "hipsparseDnVecSetValues": Spec("dnvec_set_values", "dnVecDescr values", "dnVecDescr values"),
-    "hipsparseCreateDnMat": Spec("create_dnmat_descr", "dnMatDescr* rows cols ld values valueType order",
+    "hipsparseCreateDnMat": Spec("create_dnmat_descr", "dnMatDescr* rows:l cols:l ld:l values valueType order",
                                  "rows cols ld values valueType order", post=_NEW),
     "hipsparseDestroyDnMat": Spec("destroy_dnmat_descr", "dnMatDescr", "dnMatDescr", release="dnMatDescr"),
     "hipsparseDnMatGetValues": Spec("dnmat_get_values", "dnMatDescr values*", "dnMatDescr"),
@@ -1265,9 +1274,9 @@ FUNCTIONS: dict[str, Spec] = {
                               post=_outs(None, None, hipDataType)),
     "hipsparseDnMatGet": Spec("dnmat_get", "dnMatDescr rows*l cols*l ld*l values* valueType*i order*i", "dnMatDescr",
                               post=_outs(None, None, None, None, hipDataType, hipsparseOrder_t)),
-    "hipsparseSpMatGetAttribute": Spec(_spmat_get_attribute, "spMatDescr attribute data dataSize",
+    "hipsparseSpMatGetAttribute": Spec(_spmat_get_attribute, "spMatDescr attribute data dataSize:z",
                                        "spMatDescr attribute data dataSize"),
-    "hipsparseSpMatSetAttribute": Spec(_spmat_set_attribute, "spMatDescr attribute data dataSize",
+    "hipsparseSpMatSetAttribute": Spec(_spmat_set_attribute, "spMatDescr attribute data dataSize:z",
                                        "spMatDescr attribute data dataSize"),
     # generic API: products (hipSPARSE passes a local size_t as buffer_size to the preprocess and compute stages)
     "hipsparseSpMV_bufferSize": Spec("spmv", f"{_SPMV} bufferSize*", f"{_SPMV} =buffer_size", hipsparseSpMVAlg_t,
@@ -1516,7 +1525,7 @@ FUNCTIONS: dict[str, Spec] = {
         "{p}prune_csr2csr_by_percentage", f"{_PRUNE_CP} csrValC csrRowPtrC csrColIndC info buffer",
         f"{_PRUNE_CP} csrValC csrRowPtrC csrColIndC info buffer"),
     # generic API: sparse vectors, COO AoS and Blocked-ELL descriptors
-    "hipsparseCreateSpVec": Spec("create_spvec_descr", "spVecDescr* size nnz indices values idxType idxBase "
+    "hipsparseCreateSpVec": Spec("create_spvec_descr", "spVecDescr* size:l nnz:l indices values idxType idxBase "
                                  "valueType", "size nnz indices values idxType idxBase valueType", post=_NEW),
     "hipsparseDestroySpVec": Spec("destroy_spvec_descr", "spVecDescr", "spVecDescr", release="spVecDescr"),
     "hipsparseSpVecGet": Spec("spvec_get", "spVecDescr size*l nnz*l indices* values* idxType*i idxBase*i "
@@ -1525,14 +1534,15 @@ FUNCTIONS: dict[str, Spec] = {
                                        post=lambda b: hipsparseIndexBase_t(int(b))),
     "hipsparseSpVecGetValues": Spec("spvec_get_values", "spVecDescr values*", "spVecDescr"),
     "hipsparseSpVecSetValues": Spec("spvec_set_values", "spVecDescr values", "spVecDescr values"),
-    "hipsparseCreateCooAoS": Spec("create_coo_aos_descr", "spMatDescr* rows cols nnz cooInd cooValues cooIdxType "
-                                  "idxBase valueType", "rows cols nnz cooInd cooValues cooIdxType idxBase valueType",
-                                  post=_NEW),
+    "hipsparseCreateCooAoS": Spec("create_coo_aos_descr", "spMatDescr* rows:l cols:l nnz:l cooInd cooValues "
+                                  "cooIdxType idxBase valueType",
+                                  "rows cols nnz cooInd cooValues cooIdxType idxBase valueType", post=_NEW),
     "hipsparseCooAoSGet": Spec("coo_aos_get", "spMatDescr rows*l cols*l nnz*l cooInd* cooValues* idxType*i idxBase*i "
                                "valueType*i", "spMatDescr", post=_AOS_GET),
-    "hipsparseCreateBlockedEll": Spec("create_bell_descr", "spMatDescr* rows cols ellBlockSize ellCols ellColInd "
-                                      "ellValue ellIdxType idxBase valueType", "rows cols =column ellBlockSize ellCols "
-                                      "ellColInd ellValue ellIdxType idxBase valueType", post=_NEW),
+    "hipsparseCreateBlockedEll": Spec("create_bell_descr", "spMatDescr* rows:l cols:l ellBlockSize:l ellCols:l "
+                                      "ellColInd ellValue ellIdxType idxBase valueType",
+                                      "rows cols =column ellBlockSize ellCols ellColInd ellValue ellIdxType idxBase "
+                                      "valueType", post=_NEW),
     "hipsparseBlockedEllGet": Spec(_bell_get, "spMatDescr rows*l cols*l ellBlockSize*l ellCols*l ellColInd* "
                                    "ellValue* ellIdxType*i idxBase*i valueType*i", "spMatDescr", post=_BELL_GET),
     # generic API: sparse-vector operations, conversions, SDDMM, triangular solves
@@ -1599,14 +1609,14 @@ FUNCTIONS: dict[str, Spec] = {
     "hipsparseSpMatGetStridedBatch": Spec("spmat_get_strided_batch", "spMatDescr batchCount*i", "spMatDescr"),
     "hipsparseSpMatSetStridedBatch": Spec("spmat_set_strided_batch", "spMatDescr batchCount",
                                           "spMatDescr batchCount"),
-    "hipsparseCooSetStridedBatch": Spec("coo_set_strided_batch", "spMatDescr batchCount batchStride",
+    "hipsparseCooSetStridedBatch": Spec("coo_set_strided_batch", "spMatDescr batchCount batchStride:l",
                                         "spMatDescr batchCount batchStride"),
-    "hipsparseCsrSetStridedBatch": Spec("csr_set_strided_batch", "spMatDescr batchCount offsetsBatchStride "
-                                        "columnsValuesBatchStride", "spMatDescr batchCount offsetsBatchStride "
+    "hipsparseCsrSetStridedBatch": Spec("csr_set_strided_batch", "spMatDescr batchCount offsetsBatchStride:l "
+                                        "columnsValuesBatchStride:l", "spMatDescr batchCount offsetsBatchStride "
                                         "columnsValuesBatchStride"),
     "hipsparseDnMatGetStridedBatch": Spec("dnmat_get_strided_batch", "dnMatDescr batchCount*i batchStride*l",
                                           "dnMatDescr"),
-    "hipsparseDnMatSetStridedBatch": Spec("dnmat_set_strided_batch", "dnMatDescr batchCount batchStride",
+    "hipsparseDnMatSetStridedBatch": Spec("dnmat_set_strided_batch", "dnMatDescr batchCount batchStride:l",
                                           "dnMatDescr batchCount batchStride"),
     # Csr2cscEx2 (csr2csc by valType; its size query ignores the type), csru2csr / csr2csru, git revision
     "hipsparseCsr2cscEx2_bufferSize": Spec("csr2csc_buffer_size", f"{_EX2} pBufferSizeInBytes*",
@@ -1705,10 +1715,6 @@ def _convert(name: str, value: Any, spec: Spec) -> Any:
     if name in _HIP_ENUMS:
         check_enum(value, _HIP_ENUMS[name], name)
         return value
-    if name in _INTS:
-        return c_int(value, name)
-    if name in _DOUBLES:
-        return c_double(value, name)
     if name in _OBJECTS:
         return target_of(value, Opaque)
     if name in _RAW:
@@ -1749,11 +1755,15 @@ class _Result:
 
 def _bind(name: str, spec: Spec, letter: str = "") -> Callable[..., tuple[Any, ...]]:
     tokens = spec.params.split()
-    params = tuple(t.split("*")[0].split("&")[0].split("^")[0].split("%")[0] for t in tokens)
+    params = tuple(t.split("*")[0].split("&")[0].split("^")[0].split("%")[0].split(":")[0] for t in tokens)
     outs = {t.split("*")[0]: _OUT_TYPES[t.split("*")[1]] for t in tokens if "*" in t}
     by_value = frozenset(t.removesuffix("%") for t in tokens if t.endswith("%"))
     #: The result parameter (at most one).
     results = {t.split(c)[0]: _Result(t.split(c)[1], c == "^") for t in tokens for c in "&^" if c in t}
+    #: The integer parameters' C types (``:l``, ``:z`` in the table; ``int`` for the other names of _INTS).
+    typed = {t.split(":")[0]: _INT_TYPES[t.split(":")[1]] for t in tokens if ":" in t}
+    ints = {p: typed.get(p, "int") for p in params
+            if (p in typed or p in _INTS) and p not in outs and p not in results and p not in _SCALARS}
     call = spec.call.split()
     target = spec.roc if callable(spec.roc) else getattr(_sparse, spec.roc.format(p=letter.lower()))
     stages = _STAGES.get(spec.roc) if isinstance(spec.roc, str) else None
@@ -1772,12 +1782,27 @@ def _bind(name: str, spec: Spec, letter: str = "") -> Callable[..., tuple[Any, .
             return getattr(stages, token[1:])
         return values[token]
 
+    def entry(given: dict[str, Any]) -> dict[str, Any]:
+        """The arguments Cython converts on entry, in order, before anything else (the integers to their C types,
+        doubles and real scalars by value): TypeError and OverflowError before any enum check or status."""
+        converted: dict[str, Any] = {}
+        for n in params:
+            if n in ints:
+                converted[n] = c_integer(given[n], n, ints[n])
+            elif n in _DOUBLES:
+                converted[n] = c_double(given[n], n)
+            elif n in by_value and letter in ("S", "D"):
+                converted[n] = _by_value(given[n], letter, n)
+        return converted
+
     def impl(*args: Any) -> Any:
         given = dict(zip(params, args, strict=True))
-        values = {n: _convert(n, v, spec) for n, v in given.items()
-                  if n not in outs and n not in _SCALARS and n not in results and n not in by_value}
+        values = entry(given)
+        values.update({n: _convert(n, v, spec) for n, v in given.items()
+                       if n not in values and n not in outs and n not in _SCALARS and n not in results
+                       and n not in by_value})
         values.update({n: given[n] for n in outs})
-        values.update({n: _by_value(given[n], letter, n) for n in by_value})
+        values.update({n: _by_value(given[n], letter, n) for n in by_value if n not in values})
         handle = values.get("handle")
         host = not isinstance(handle, SparseHandle) or handle.pointer_mode is PointerMode.host
         result_name, result = next(iter(results.items())) if results else ("", None)
@@ -1837,8 +1862,8 @@ def _bind(name: str, spec: Spec, letter: str = "") -> Callable[..., tuple[Any, .
     impl.__doc__ = (f"{name}({', '.join(params)}) -> (hipsparseStatus_t,)\n\nhipSPARSE over rocmath.sparse."
                     f"{what.format(p=letter.lower())}" + (f"; out-parameters {', '.join(outs)} are written, or "
                                                           "returned when omitted." if outs else "."))
-    if outs:
-        return out_parameters(_HIPSPARSE, impl, outs, _error)
+    if outs:  # the integers are converted before the out-parameters' NULL checks too
+        return out_parameters(_HIPSPARSE, impl, outs, _error, integers=ints)
     fn = binding(_HIPSPARSE)(impl)
     fn.__signature__ = impl.__signature__  # type: ignore[attr-defined]
     return fn
