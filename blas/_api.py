@@ -167,10 +167,11 @@ class Call(Arguments):
     def int(self, name: str) -> int:
         """An integer parameter within its C type: ``rocblas_int`` (int32) in the LP64 functions,
         ``int64_t`` in the ``_64`` ones; strides are ``rocblas_stride`` (int64) in both."""
-        if name in INT32_ALWAYS:
-            return c_integer(self.values[name], name, self.index(name), 32, "int32_t")
-        wide = self.ilp64 or name.startswith("stride")
-        return c_integer(self.values[name], name, self.index(name), 64 if wide else 32)
+        value = self.values[name]
+        bits = 64 if (self.ilp64 or name.startswith("stride")) and name not in INT32_ALWAYS else 32
+        if type(value) is int and -(1 << (bits - 1)) <= value < 1 << (bits - 1):
+            return value  # the common case, without looking up the argument's position
+        return c_integer(value, name, self.index(name), bits, "int32_t" if name in INT32_ALWAYS else "rocblas_int")
 
     def invalid_size(self, name: str, why: str) -> RocblasInvalidSizeError:
         return RocblasInvalidSizeError(why, arg=name, index=self.index(name))

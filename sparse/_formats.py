@@ -767,12 +767,20 @@ def _bsr2csr(c: Call) -> None:
     c.check_array("csr_col_ind", nnz)
     c.pointer("bsr_val")
     c.pointer("bsr_col_ind")
+    launch_bsr_to_csr(c, direction, mb, nnzb, bd, bd, int(bdd.base), int(cd.base), itype)
+
+
+def launch_bsr_to_csr(c: Call, direction: Direction, mb: int, nnzb: int, rbd: int, cbd: int, bsr_base: int,
+                      csr_base: int, itype: np.dtype[Any]) -> None:
+    """bsr2csr's and gebsr2csr's copy of every element of every ``rbd x cbd`` block into CSR, after their
+    checks (checking mode scans the block-row offsets: the block columns are only copied)."""
+    nnz, m = nnzb * rbd * cbd, mb * rbd
     bsr_row_ptr = c.array("bsr_row_ptr", mb + 1, itype)
-    check_offsets(c, bsr_row_ptr, int(bdd.base), nnzb)  # checking mode (the block columns are only copied)
+    check_offsets(c, bsr_row_ptr, bsr_base, nnzb)
     c.launch(kf.bsr_to_csr, int(direction), words(c.array("bsr_val", nnz)), bsr_row_ptr,
-             c.array("bsr_col_ind", nnzb, itype), int(bdd.base), bd, bd, int(cd.base), words(c.array("csr_val", nnz)),
-             c.array("csr_row_ptr", mb * bd + 1, itype), c.array("csr_col_ind", nnz, itype),
-             bytes=float(nnz * (2 * c.dtype.itemsize + itype.itemsize) + (mb + nnzb + mb * bd) * itype.itemsize))
+             c.array("bsr_col_ind", nnzb, itype), bsr_base, rbd, cbd, csr_base, words(c.array("csr_val", nnz)),
+             c.array("csr_row_ptr", m + 1, itype), c.array("csr_col_ind", nnz, itype),
+             bytes=float(nnz * (2 * c.dtype.itemsize + itype.itemsize) + (mb + nnzb + m) * itype.itemsize))
 
 
 BSR2CSR = Routine("bsr2csr", ("dir", "mb", "nb", "bsr_descr", "bsr_val", "bsr_row_ptr", "bsr_col_ind", "block_dim",

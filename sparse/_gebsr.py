@@ -70,6 +70,7 @@ from ._formats import (
     _zero_count,
     block_mm_operands,
     launch_block_rows,
+    launch_bsr_to_csr,
     words,
 )
 from ._handle import check_descr
@@ -281,15 +282,7 @@ def _gebsr2csr(c: Call) -> None:
         c.check_array("bsr_col_ind", nnzb)
         c.check_array("csr_val", nnzb)
         c.check_array("csr_col_ind", nnzb)
-    nnzb = max(nnzb, 0)
-    nnz = nnzb * rbd * cbd
-    bsr_ptr = c.array("bsr_row_ptr", mb + 1, itype)
-    check_offsets(c, bsr_ptr, int(bdd.base), nnzb)  # checking mode (the block columns are only copied)
-    moved = float(nnz * (2 * c.dtype.itemsize + itype.itemsize) + (mb + nnzb + m) * itype.itemsize)
-    args = (int(direction), words(c.array("bsr_val", nnz)), bsr_ptr, c.array("bsr_col_ind", nnzb, itype),
-            int(bdd.base))
-    outs = (words(c.array("csr_val", nnz)), c.array("csr_row_ptr", m + 1, itype), c.array("csr_col_ind", nnz, itype))
-    c.launch(kf.bsr_to_csr, *args, rbd, cbd, int(cd.base), *outs, bytes=moved)  # square: rocSPARSE's bsr2csr
+    launch_bsr_to_csr(c, direction, mb, max(nnzb, 0), rbd, cbd, int(bdd.base), int(cd.base), itype)
 
 
 GEBSR2CSR = Routine("gebsr2csr", ("dir", "mb", "nb", "bsr_descr", "bsr_val", "bsr_row_ptr", "bsr_col_ind",

@@ -75,7 +75,7 @@ from ._descr import SpMatDescr, check_dnvec, check_spmat
 from ._generic import SIZE_ONLY, _buffer, _layered, _ptr
 from ._generic_ops import _call, _dispatch, _not_implemented, _out
 from ._handle import MatDescr, MatInfo, check_descr, check_handle, check_info
-from ._solve import _copy, _set, pivot_query, zero_pivot_answer, zero_pivot_slot
+from ._solve import _copy, _csrsv_zero_pivot, _set, zero_pivot_slot
 from ._types import (
     AnalysisPolicy,
     Datatype,
@@ -668,12 +668,9 @@ ccsritsv_solve = bind(CSRITSV_SOLVE, C)
 zcsritsv_solve = bind(CSRITSV_SOLVE, Z)
 
 
-def _csritsv_zero_pivot(c: Call) -> Any:
-    # rocsparse_csritsv.cpp: the info's zero pivot (-1 when there is none or no analysis made it).
-    return zero_pivot_answer(c, pivot_query(c).zero_pivot)
-
-
-csritsv_zero_pivot = bind(Routine("csritsv_zero_pivot", ("descr", "info", "position"), _csritsv_zero_pivot,
+# rocsparse_csritsv.cpp answers as csrsv_zero_pivot: the info's zero pivot (-1 when there is none or no analysis
+# made it).
+csritsv_zero_pivot = bind(Routine("csritsv_zero_pivot", ("descr", "info", "position"), _csrsv_zero_pivot,
                                   "The info's zero pivot's row (index base included): -1 when there is none (host "
                                   "pointer mode returns it, device mode writes it to position), else "
                                   "SparseZeroPivotError with .position."), None)

@@ -650,10 +650,11 @@ def test_git_revision(handle):
     check(hipsparse.hipsparseGetGitRevision(handle, rev))
     text = bytes(rev).split(b"\0")[0].decode()
     roc = rs.create_handle()
-    v = rs.get_version(roc)
+    v, roc_rev = rs.get_version(roc), rs.get_git_rev(roc)
     rs.destroy_handle(roc)
     # hipSPARSE's format: "<its revision> (rocSPARSE <major>.<minor>.<patch>-<rocSPARSE's revision>)"
-    assert text == f"{hipsparse.hipsparseVersionTweak} (rocSPARSE {v // 100000}.{v // 100 % 1000}.{v % 100}-rocmath)"
+    assert text == (f"{hipsparse.hipsparseVersionTweak} (rocSPARSE {v // 100000}.{v // 100 % 1000}.{v % 100}-"
+                    f"{roc_rev})")
     version = check(hipsparse.hipsparseGetVersion(handle))
     assert version == 300101
     buffer = ctypes.create_string_buffer(64)

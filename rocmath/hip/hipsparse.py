@@ -129,6 +129,7 @@ from rocmath.sparse import (
     SpVecDescr,
     Status,
 )
+from rocmath.sparse._extract import GIT_REV as _GIT_REV
 
 from . import hip as _hip
 from ._api import binding
@@ -962,8 +963,9 @@ def _csr2csc_ex2(handle: Any, m: Any, n: Any, nnz: Any, csr_val: Any, csr_row_pt
                                          csc_col_ptr, copy_values, idx_base, buffer)
 
 
-#: ``hipsparseVersionTweak``: the revision hipSPARSE and rocSPARSE report (a git hash in their builds).
-hipsparseVersionTweak = "rocmath"
+#: ``hipsparseVersionTweak``: the revision hipSPARSE reports (a git hash in its builds): rocmath's build, as
+#: rocmath.sparse's get_git_rev.
+hipsparseVersionTweak = _GIT_REV
 
 
 def _git_revision(handle: Any, rev: Any) -> None:
@@ -973,9 +975,10 @@ def _git_revision(handle: Any, rev: Any) -> None:
         raise HipsparseStatusError(_S.HIPSPARSE_STATUS_NOT_INITIALIZED, "null handle", arg="handle")
     if pointer_value(rev) == 0 and resolve(rev).host is None:
         raise _invalid("rev", "null pointer")
-    version = _sparse.get_version(handle)  # rocsparse_get_git_rev, then rocsparse_get_version, check the handle
+    revision = _sparse.get_git_rev(handle)  # rocsparse_get_git_rev, then rocsparse_get_version, as hipSPARSE
+    version = _sparse.get_version(handle)
     text = (f"{hipsparseVersionTweak} (rocSPARSE {version // 100000}.{version // 100 % 1000}.{version % 100}-"
-            f"{hipsparseVersionTweak})").encode() + b"\0"
+            f"{revision})").encode() + b"\0"
     raw = host_bytes_at(rev, len(text), "rev", _error)
     assert raw is not None
     raw[:] = np.frombuffer(text, np.uint8)
@@ -1053,8 +1056,7 @@ def _csru2csr(p: str, handle: Any, m: Any, n: Any, nnz: Any, descr: Any, csr_val
 def _csr2csru(p: str, handle: Any, m: Any, n: Any, nnz: Any, descr: Any, csr_val: Any, csr_row_ptr: Any,
               csr_col_ind: Any, info: Any, buffer: Any) -> None:
     """``hipsparse?csr2csru``: the column indices and values scattered back by csru2csr's permutation, each
-    through the buffer.  rocsparse_isctr (the indices) runs as rocmath.sparse's ssctr on their 4-byte words: a
-    scatter moves words without reading them as numbers, and rocmath.sparse has no integer sctr."""
+    through the buffer (rocsparse_isctr for the indices, as hipsparse.cpp)."""
     if _csru_checks(handle, m, n, nnz):
         return
     _not_null_arrays(descrA=descr, csrVal=csr_val, csrRowPtr=csr_row_ptr, csrColInd=csr_col_ind, info=info,
@@ -1063,7 +1065,7 @@ def _csr2csru(p: str, handle: Any, m: Any, n: Any, nnz: Any, descr: Any, csr_val
     if not i.P or i.size != nnz:
         raise _invalid("info", f"no permutation of {nnz} entries (csru2csr has not run on this matrix)")
     stream = _sparse.get_stream(handle)
-    _sparse.ssctr(handle, nnz, csr_col_ind, i.P, buffer, IndexBase.zero)
+    _sparse.isctr(handle, nnz, csr_col_ind, i.P, buffer, IndexBase.zero)
     rocmath.memcpy_async(csr_col_ind, buffer, 4 * nnz, stream=stream)
     getattr(_sparse, f"{p}sctr")(handle, nnz, csr_val, i.P, buffer, IndexBase.zero)
     rocmath.memcpy_async(csr_val, buffer, _itemsize(p) * nnz, stream=stream)
