@@ -37,16 +37,14 @@ BSR matrix (bsric0), the masked BSR product (bsrxmv) and the padding of the last
   otherwise, as rocSPARSE's two kernels.  ``value`` is a number whatever the pointer mode (rocSPARSE takes it
   by value).
 
-Analyses live in the ``mat_info`` beside those of the other preconditioners (``PrecondInfo.analyses``)
-and share its one zero pivot.  As rocSPARSE's ``bsrsm_analysis`` / ``bsric0_analysis`` with the reuse
-policy, an analysis of the same triangle another routine made is taken over instead of a new one (the
-zero pivot then stays as it is): bsrsm lower, op none takes bsrilu0's, bsric0's or bsrsv's (lower, none);
-bsrsm upper takes bsrsv's (upper, of the same op); bsrsm lower transposed takes bsrsv's (lower, transposed),
-where rocSPARSE 6.3 stores it in its non-transposed upper slot instead; bsric0 takes bsrilu0's or bsrsv's
-(lower, none).  ``bsrsm_clear`` frees the non-transposed analyses only, as rocSPARSE's (the transposed ones
-stay until the info is destroyed); ``bsrsm_zero_pivot`` reports the info's pivot once any analysis made
-it, ``bsric0_zero_pivot`` only while bsric0's analysis is in the info.  A solve or factorization without
-its analysis raises ``invalid_pointer`` on info (rocSPARSE: bsric0 does; bsrsm reads a null analysis).
+Analyses live in the ``mat_info`` beside those of the other preconditioners (``PrecondInfo.analyses``) and
+share its one zero pivot. With the reuse policy an analysis of the same triangle another routine made is taken
+over instead of a new one (the zero pivot then stays as it is), by rocSPARSE's rules
+(``rocmath.sparse._solve.SHARED_ANALYSES``). ``bsrsm_clear`` frees the non-transposed analyses only, as
+rocSPARSE's (the transposed ones stay until the info is destroyed); ``bsrsm_zero_pivot`` reports the info's
+pivot once any analysis made it, ``bsric0_zero_pivot`` only while bsric0's analysis is in the info. A solve or
+factorization without its analysis raises ``invalid_pointer`` on info (rocSPARSE: bsric0 does; bsrsm reads a
+null analysis).
 
 Checking mode (``ROCMATH_CHECK=1``) scans the structures before the kernels read them: the analyses,
 an untransposed solve and the factorization the BSR structure (block columns below mb); bsrxmv the mask
@@ -76,21 +74,20 @@ from ._precond import (
     _INFO_ONLY,
     _PIVOT_PARAMS,
     _ZP_DOC,
+    _analyse,
     _analysis_of,
     _clear,
     _factor_buffer_size,
     _general_sorted,
     _launch_trsm,
     _matrix,
-    _state,
     _state_of,
     _temp,
     _zero_pivot,
 )
-from ._solve import _round256, analyse_triangle, zero_pivot_slot
+from ._solve import _round256, zero_pivot_slot
 from ._types import (
     AnalysisPolicy,
-    DiagType,
     Direction,
     FillMode,
     Operation,
@@ -115,29 +112,6 @@ _NCOL = 16
 
 
 # --- analyses shared between routines ----------------------------------------------------------------------
-
-
-def _analyse(c: Call, key: tuple[str, bool, FillMode], shared: tuple[tuple[str, bool, FillMode], ...], m: int,
-             nnz: int, descr: MatDescr, policy: AnalysisPolicy) -> None:
-    """Keep in info the level schedule of the triangle ``key`` names (routine, transposed, fill mode) of the
-    sorted BSR structure; with the reuse policy an analysis already under ``key``, else the first of
-    ``shared`` the info holds, serves instead (nothing runs: the zero pivot stays).  An analysis that runs
-    resets the info's zero pivot to the first block row without diagonal block (unless the diagonal is unit),
-    index base included."""
-    info = check_info(c["info"], "info", c.index("info"))
-    st = _state(info)
-    if policy is AnalysisPolicy.reuse:
-        if key in st.analyses:
-            return
-        for other in shared:
-            if other in st.analyses:
-                st.analyses[key] = st.analyses[other]
-                return
-    itype = c.index_dtype("bsr_row_ptr", "bsr_col_ind")
-    row_ptr, col_ind = c.array("bsr_row_ptr", m + 1, itype), c.array("bsr_col_ind", nnz, itype)
-    check_csr(c, row_ptr, col_ind, int(descr.base), nnz, m)  # checking mode (block rows and columns)
-    st.analyses[key] = analyse_triangle(c, row_ptr, col_ind, m, nnz, int(descr.base), key[2] is _UPPER, key[1],
-                                        descr.diag_type is DiagType.unit, zero_pivot_slot(info))
 
 
 # --- bsrsm -----------------------------------------------------------------------------------------------
@@ -199,23 +173,13 @@ def _bsrsm_buffer_size(c: Call) -> int:
     return size
 
 
-#: What bsrsm_analysis takes over with the reuse policy, by (transposed, fill mode) (rocsparse_bsrsm_analysis.cpp).
-_BSRSM_SHARED = {
-    (False, _LOWER): (("bsrilu0", False, _LOWER), ("bsric0", False, _LOWER), ("bsrsv", False, _LOWER)),
-    (False, _UPPER): (("bsrsv", False, _UPPER),),
-    (True, _UPPER): (("bsrsv", True, _UPPER),),
-    (True, _LOWER): (("bsrsv", True, _LOWER),),
-}
-
-
 def _bsrsm_analysis(c: Call) -> None:
     checked = _bsrsm_check(c, "analysis")
     if checked is None:
         return
     trans_a, _, mb, _, nnzb, _, descr = checked
     transposed = trans_a is not Operation.none
-    _analyse(c, ("bsrsm", transposed, descr.fill_mode), _BSRSM_SHARED[transposed, descr.fill_mode], mb, nnzb,
-             descr, c.enum("analysis", AnalysisPolicy))
+    _analyse(c, _BSR, mb, nnzb, descr, "bsrsm", transposed, c.enum("analysis", AnalysisPolicy))
 
 
 def _bsrsm_solve(c: Call) -> None:
@@ -293,8 +257,7 @@ def _bsric0_analysis(c: Call) -> None:
     c.check_array("temp_buffer", mb)
     if mb == 0:
         return
-    _analyse(c, ("bsric0", False, _LOWER), (("bsrilu0", False, _LOWER), ("bsrsv", False, _LOWER)), mb, nnzb, descr,
-             policy)
+    _analyse(c, _BSR, mb, nnzb, descr, "bsric0", False, policy)
 
 
 def _bsric0(c: Call) -> None:

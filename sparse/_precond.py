@@ -25,15 +25,15 @@ in rocSPARSE's stages and check order.
 - csrcolor: rocSPARSE's Jones-Plassmann-Luby colouring (its hash, its rounds), so the colours are
   rocSPARSE's; ``m == 0 || nnz == 0`` returns at once without writing anything (as rocSPARSE).
 
-Analyses live in the ``mat_info``, per routine.  The zero pivot is the info's one
-(``MatInfo.zero_pivot``, shared with csrsv and spsv / spsm), as rocSPARSE's ``mat_info`` has one:
-every analysis that runs (not one the reuse policy skips) resets it and records its structural
-pivot, solves and factorizations lower it, a unit-diagonal solve resets it first, and ``*_clear``
-keeps it.  csrsm_zero_pivot and bsrsv_zero_pivot report it once any analysis made it;
-csrilu0_zero_pivot, csric0_zero_pivot and bsrilu0_zero_pivot (and the singular-pivot queries)
-only while the routine's own analysis is in the info (-1 otherwise), whichever routine wrote the
-pivot last.  The singular pivot (csrilu0, csric0: set to the zero pivot by their analyses), the
-singular tolerance and the numeric boost are shared as well.
+Analyses live in the ``mat_info``, per routine. The zero pivot is the info's one (``MatInfo.zero_pivot``,
+shared with csrsv and spsv / spsm), as rocSPARSE's ``mat_info`` has one: every analysis that runs (not one
+the reuse policy takes over from the info: its own, or another routine's of the same triangle, by
+rocSPARSE's rules in ``_solve.SHARED_ANALYSES``) resets it and records its structural pivot, solves and
+factorizations lower it, a unit-diagonal solve resets it first, and ``*_clear`` keeps it. csrsm_zero_pivot
+and bsrsv_zero_pivot report it once any analysis made it; csrilu0_zero_pivot, csric0_zero_pivot and
+bsrilu0_zero_pivot (and the singular-pivot queries) only while the routine's own analysis is in the info (-1
+otherwise), whichever routine wrote the pivot last. The singular pivot (csrilu0, csric0: set to the zero
+pivot by their analyses), the singular tolerance and the numeric boost are shared as well.
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ from ._handle import MatDescr, MatInfo, check_descr, check_general_sorted, check
 from ._solve import (
     TriangleAnalysis,
     _copy,
+    _new_pivot,
     _round256,
     _set,
     analyse_triangle,
@@ -63,6 +64,7 @@ from ._solve import (
     pivot_query,
     read_pivot,
     report_position,
+    shared_analysis,
     singular_pivot_slot,
     triangle_buffer_size,
     zero_pivot_answer,
@@ -167,7 +169,7 @@ class _Layout:
 _CSR = _Layout(False, "m", "nnz", "csr_val", "csr_row_ptr", "csr_col_ind")
 _BSR = _Layout(True, "mb", "nnzb", "bsr_val", "bsr_row_ptr", "bsr_col_ind")
 #: The routines whose analysis schedules the lower triangle's rows (whatever the fill mode).
-_FACTORIZATIONS = ("csrilu0", "csric0", "bsrilu0")
+_FACTORIZATIONS = ("csrilu0", "csric0", "bsrilu0", "bsric0")
 
 
 def _general_sorted(c: Call) -> MatDescr:
@@ -201,22 +203,29 @@ def _temp(c: Call, offset: int, dtype: Any, shape: tuple[int, ...]) -> Buffer:
 
 def _analyse(c: Call, lay: _Layout, m: int, nnz: int, descr: MatDescr, kind: str, transposed: bool,
              policy: AnalysisPolicy) -> bool:
-    """Level-schedule the triangle ``kind``'s solves use (the factorizations: the lower one's rows; csrsm and
-    bsrsv: descr's fill mode, of the transposed structure when ``transposed``) into info, unless the policy
-    reuses an analysis there (False returned); the info's zero pivot is reset to the first missing diagonal
-    (unless the diagonal is unit), index base included."""
+    """Level-schedule the triangle ``kind``'s solves use (the factorizations: the lower one's rows; the
+    triangular solves: descr's fill mode, of the transposed structure when ``transposed``) into info, unless
+    the reuse policy finds one there (its own, or another routine's: :data:`SHARED_ANALYSES`; False
+    returned); the info's zero pivot is reset to the first missing diagonal (unless the diagonal is unit),
+    index base included."""
     info = check_info(c["info"], "info", c.index("info"))
     st = _state(info)
     fill = FillMode.lower if kind in _FACTORIZATIONS else descr.fill_mode
     key = (kind, transposed, fill)
-    if policy is AnalysisPolicy.reuse and key in st.analyses:
+    found = shared_analysis(info, key) if policy is AnalysisPolicy.reuse else None
+    if found is not None and (found.t_ptr is None or transposed):
+        st.analyses[key] = found
         return False
     itype = c.index_dtype(lay.row_ptr, lay.col_ind)
     row_ptr, col_ind = c.array(lay.row_ptr, m + 1, itype), c.array(lay.col_ind, nnz, itype)
     check_csr(c, row_ptr, col_ind, int(descr.base), nnz, m)  # checking mode (BSR: block rows and columns)
+    # A factorization taking over a transposed upper analysis (rocSPARSE's csrilu0 and csric0 do: the same
+    # rows for a structurally symmetric matrix) walks the matrix as given: its schedule is made again, the
+    # info's zero pivot left as the reuse leaves it.
+    pivot = zero_pivot_slot(info) if found is None else _new_pivot()
     st.analyses[key] = analyse_triangle(c, row_ptr, col_ind, m, nnz, int(descr.base), fill is FillMode.upper,
-                                        transposed, descr.diag_type is DiagType.unit, zero_pivot_slot(info))
-    return True
+                                        transposed, descr.diag_type is DiagType.unit, pivot)
+    return found is None
 
 
 def _analysis_of(c: Call, st: PrecondInfo | None, key: tuple[str, bool, FillMode], m: int,

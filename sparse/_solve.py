@@ -2,7 +2,8 @@
 
 csrsv runs as rocSPARSE's stages: ``csrsv_buffer_size`` (bytes of temp_buffer),
 ``csrsv_analysis`` (a level schedule of the triangle the descriptor's fill mode selects, kept
-in the ``mat_info``, one per fill mode and per op none / op transposed; a structural zero
+in the ``mat_info``, one per fill mode and per op none / op transposed; with the reuse policy the one
+there, or another routine's of the same triangle (:data:`SHARED_ANALYSES`), serves instead; a structural zero
 pivot, a missing diagonal with a non-unit diagonal type, is recorded), ``csrsv_solve``
 (``y := op(T)^-1 alpha x``, the rows of a level in parallel; a numerical zero pivot is
 recorded, and treated as one), ``csrsv_zero_pivot`` (the first zero pivot's row, index base
@@ -182,6 +183,59 @@ def analyse_triangle(c: Call, row_ptr: Any, col_ind: Any, m: int, nnz: int, base
                             t_ind, perm)
 
 
+#: rocsparse_analysis_policy_reuse: an analysis whose routine has none of its own in the info takes over
+#: the first of these other routines' analyses the info holds (keys: routine, op transposed, fill mode), in
+#: rocSPARSE's order (the reuse branches of rocsparse_{csrsv,bsrsv,csrsm,bsrsm,csrilu0}_analysis.cpp and
+#: rocsparse_{csric0,bsrilu0,bsric0}.cpp), and nothing runs: the zero pivot stays.  A conjugate-transposed
+#: analysis is the transposed one, as there.  Two of rocSPARSE's branches are taken as meant, not as written:
+#: csrsm's and bsrsm's transposed lower analysis taking csrsv's (bsrsv's) stores it as their transposed lower
+#: one (rocSPARSE stores it as the untransposed upper one, which the solve then never finds), and bsrilu0
+#: taking bsric0's takes it (rocSPARSE clears bsric0's instead and keeps none).  bsrsv takes no bsrsm
+#: analysis (those branches are commented out in rocSPARSE).
+_L, _U = FillMode.lower, FillMode.upper
+SHARED_ANALYSES: dict[tuple[str, bool, FillMode], tuple[tuple[str, bool, FillMode], ...]] = {
+    ("csrsv", False, _U): (("csrsm", False, _U),),
+    ("csrsv", True, _U): (("csrsm", True, _U),),
+    ("csrsv", False, _L): (("csrilu0", False, _L), ("csric0", False, _L), ("csrsm", False, _L)),
+    ("csrsv", True, _L): (("csrsm", True, _L),),
+    ("csrsm", False, _U): (("csrsv", False, _U),),
+    ("csrsm", True, _U): (("csrsv", True, _U),),
+    ("csrsm", False, _L): (("csrilu0", False, _L), ("csric0", False, _L), ("csrsv", False, _L)),
+    ("csrsm", True, _L): (("csrsv", True, _L),),
+    ("csrilu0", False, _L): (("csric0", False, _L), ("csrsv", False, _L), ("csrsv", True, _U), ("csrsm", False, _L),
+                             ("csrsm", True, _U)),
+    ("csric0", False, _L): (("csrilu0", False, _L), ("csrsv", False, _L), ("csrsv", True, _U), ("csrsm", False, _L),
+                            ("csrsm", True, _U)),
+    ("bsrsv", False, _L): (("bsric0", False, _L), ("bsrilu0", False, _L)),
+    ("bsrsm", False, _L): (("bsrilu0", False, _L), ("bsric0", False, _L), ("bsrsv", False, _L)),
+    ("bsrsm", False, _U): (("bsrsv", False, _U),),
+    ("bsrsm", True, _U): (("bsrsv", True, _U),),
+    ("bsrsm", True, _L): (("bsrsv", True, _L),),
+    ("bsrilu0", False, _L): (("bsric0", False, _L), ("bsrsv", False, _L)),
+    ("bsric0", False, _L): (("bsrilu0", False, _L), ("bsrsv", False, _L)),
+}
+
+
+def held_analysis(info: MatInfo, key: tuple[str, bool, FillMode]) -> TriangleAnalysis | None:
+    """The analysis ``info`` holds for ``key`` (routine, transposed, fill mode), or None: csrsv's in its
+    :class:`CsrsvInfo`, the other routines' in the preconditioners' state (rocmath.sparse._precond)."""
+    if key[0] == "csrsv":
+        st = info.csrsv
+        return st.analyses.get(key[1:]) if isinstance(st, CsrsvInfo) else None
+    analyses = getattr(info.precond, "analyses", None)
+    return analyses.get(key) if analyses is not None else None
+
+
+def shared_analysis(info: MatInfo, key: tuple[str, bool, FillMode]) -> TriangleAnalysis | None:
+    """What the reuse policy finds for ``key``: the routine's own analysis, else the first of
+    :data:`SHARED_ANALYSES` ``info`` holds, else None (an analysis must run)."""
+    for k in (key, *SHARED_ANALYSES.get(key, ())):
+        a = held_analysis(info, k)
+        if a is not None:
+            return a
+    return None
+
+
 def analysis_of(c: Call, analyses: dict[Any, TriangleAnalysis] | None, key: Any, m: int, nnz: int, arg: str,
                 missing: str) -> TriangleAnalysis:
     """The analysis a solve needs: ``invalid_pointer`` naming ``arg`` (why: ``missing``) when there is none,
@@ -289,8 +343,11 @@ def _csrsv_analysis(c: Call) -> None:
     state = _csrsv_info(info)
     transposed = trans is not Operation.none
     key = (transposed, descr.fill_mode)
-    if c.enum("analysis", AnalysisPolicy) is AnalysisPolicy.reuse and key in state.analyses:
-        return
+    if c.enum("analysis", AnalysisPolicy) is AnalysisPolicy.reuse:
+        found = shared_analysis(info, ("csrsv", *key))
+        if found is not None:
+            state.analyses[key] = found
+            return
     itype = c.index_dtype("csr_row_ptr", "csr_col_ind")
     row_ptr, col_ind = c.array("csr_row_ptr", m + 1, itype), c.array("csr_col_ind", nnz, itype)
     check_csr(c, row_ptr, col_ind, int(descr.base), nnz, m)
