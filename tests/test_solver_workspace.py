@@ -587,6 +587,12 @@ def test_each_kernel_compiles_once_per_precision(handle: Any, cases: tuple[str, 
             case.call(handle, n, 2 if case.batched else 1, problem.ops)
     a = rm.to_device(np.ascontiguousarray(general(rng, 2, 4, 4).astype(np.complex128).transpose(0, 2, 1)))
     solver.zgetrf_strided_batched(handle, 4, 4, a, 4, 16, rm.empty((2, 4), np.int32), 4, rm.empty(2, np.int32), 2)
+    if len(cases) == len(CASES):
+        # Entries that overlap (here B, shared) run one at a time: gesv_small, in two precisions.
+        for dtype, gesv in ((np.float64, solver.dgesv_strided_batched), (np.complex128, solver.zgesv_strided_batched)):
+            a = rm.to_device(np.tile((np.eye(3) * 4 + 1).astype(dtype).ravel(), 2))
+            gesv(handle, 3, 1, a, 3, 9, rm.empty((2, 3), np.int32), 3, rm.to_device(np.ones(3, dtype)), 3, 0,
+                 rm.empty(2, np.int32), 2)
     rm.device_synchronize()
     for k in KERNELS:
         if not k.signatures:  # a kernel of the slow tier's cases
