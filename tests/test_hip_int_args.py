@@ -284,8 +284,8 @@ def test_sparse_size_t_and_buffer_queries(sparse: dict[str, Any]) -> None:
         size = ctypes.c_size_t(777)
         args = (s["h"], 3, 1, s["val"], s["val"], s["val"], s["x"])
         raises_naming(OverflowError, "m", hipsparse.hipsparseSgtsv2_bufferSizeExt, args[0], BIG, *args[2:], 3, size)
-        raises_naming(OverflowError, "db", hipsparse.hipsparseSgtsv2_bufferSizeExt, *args, BIG, None)  # NULL out
-        raises_naming(OverflowError, "db", hipsparse.hipsparseSgtsv2_bufferSizeExt, *args, BIG)  # returned form
+        raises_naming(OverflowError, "ldb", hipsparse.hipsparseSgtsv2_bufferSizeExt, *args, BIG, None)  # NULL out
+        raises_naming(OverflowError, "ldb", hipsparse.hipsparseSgtsv2_bufferSizeExt, *args, BIG)  # returned form
         raises_naming(TypeError, "n", hipsparse.hipsparseSgtsv2_bufferSizeExt, args[0], 3, 1.0, *args[3:], 3, size)
         assert size.value == 777
         assert sparse_state(s) == before

@@ -53,6 +53,22 @@ __all__ = [
 ErrorFactory = Callable[[str, str], BaseException]
 
 
+def call_arguments(name: str, names: tuple[str, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """A call's arguments by name, in ``names`` order, from positions and keywords as a Cython ``def`` function
+    takes them (hip-python's functions are): ``TypeError`` for too many, unknown, repeated or missing ones."""
+    if len(args) > len(names):
+        raise TypeError(f"{name}() takes {len(names)} arguments ({len(args)} given)")
+    given = dict(zip(names, args, strict=False))
+    for key, value in kwargs.items():
+        if key not in names or key in given:
+            raise TypeError(f"{name}() got an unexpected or repeated argument '{key}'")
+        given[key] = value
+    missing = [n for n in names if n not in given]
+    if missing:
+        raise TypeError(f"{name}() missing argument(s): {', '.join(missing)}")
+    return {n: given[n] for n in names}
+
+
 def c_int(value: Any, arg: str) -> int:
     """A C integer argument, as Cython converts it: ints and numpy ints (TypeError otherwise)."""
     return _hip._c_int(value, arg)

@@ -53,6 +53,7 @@ from ._lib import (
     Opaque,
     c_int,
     c_integer,
+    call_arguments,
     error_factory,
     find,
     host_bytes_at,
@@ -365,11 +366,26 @@ def _hip_name(name: str, signature: tuple[str, ...], is_ex: bool) -> str:
     return {"batch_count": "batchCount", "results": "result", "invA_size": "invAsize"}.get(name, name)
 
 
+#: Where hipblas.h (ROCm 6.2, hip-python 6.2's parameter names) departs from the rule of :func:`_hip_name`: by
+#: operation (and flavour, when only one has it), rocBLAS name -> hipBLAS name.  hemm's sizes are ``n, k``
+#: there (rocBLAS's ``m, n``).
+_HIP_NAMES: dict[tuple[str, str | None], dict[str, str]] = {
+    ("tbmv", None): {"trans": "transA"},
+    ("gemv", "_strided_batched"): {"trans": "transA"},
+    **{(op, None): {"trans": "transA"} for op in ("syr2k", "her2k", "syrkx", "herkx")},
+    ("trmm", None): {"A": "A", "B": "B", "C": "C"},
+    ("trtri", "_strided_batched"): {"stride_invA": "stride_invA"},
+    ("rot_ex", None): {"c": "c"},
+    ("hemm", None): {"m": "n", "n": "k"},
+}
+
+
 def _params(entry: Entry, signature: tuple[str, ...]) -> tuple[_Param, ...]:
     names = [n for n in signature if not (entry.op == "gemm_ex" and (n in _GEMM_EX_HIDDEN or
                                                                      (n == "flags" and not entry.flags)))]
     is_ex = entry.op.endswith("_ex")
-    return tuple(_Param(_hip_name(n, signature, is_ex), n, _kind(entry, n)) for n in names)
+    special = {**_HIP_NAMES.get((entry.op, None), {}), **_HIP_NAMES.get((entry.op, entry.flavour), {})}
+    return tuple(_Param(special.get(n) or _hip_name(n, signature, is_ex), n, _kind(entry, n)) for n in names)
 
 
 # --- scalar types --------------------------------------------------------------------------------------------
@@ -475,16 +491,7 @@ def _bind(name: str, entry: Entry) -> Callable[..., tuple[Any, ...]]:
     lp64_strided_gemm = entry.op == "gemm" and entry.flavour == "_strided_batched" and not entry.ilp64
 
     def impl(*args: Any, **kwargs: Any) -> None:
-        if len(args) > len(params):
-            raise TypeError(f"{name}() takes {len(params)} arguments ({len(args)} given)")
-        given = dict(zip(hip_names, args, strict=False))
-        for key, value in kwargs.items():
-            if key not in hip_names or key in given:
-                raise TypeError(f"{name}() got an unexpected or repeated argument '{key}'")
-            given[key] = value
-        missing = [h for h in hip_names if h not in given]
-        if missing:
-            raise TypeError(f"{name}() missing argument(s): {', '.join(missing)}")
+        given = call_arguments(name, hip_names, args, kwargs)
         values: dict[str, Any] = {}
         # Cython converts the integer parameters as it unpacks the arguments (TypeError, OverflowError),
         # then hip-python checks every enum's type; hipBLAS then converts them (INVALID_ENUM) before

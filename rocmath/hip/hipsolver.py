@@ -72,6 +72,7 @@ from ._lib import (
     c_double,
     c_int,
     c_integer,
+    call_arguments,
     error_factory,
     find,
     library_table,
@@ -673,9 +674,10 @@ FAMILIES: dict[str, Family] = {
         roc={"gesvdjBatched": "gesvdj_strided_batched"},
         scratch=lambda a: a.item * _count(_vrows(a), a.n, a.batch_count), check=_check_gesvdj),
     "syevd": Family(
-        _each("evd", _SYHE), "jobz uplo n A lda W work lwork devInfo", "jobz uplo n A lda W lwork",
+        # The eigenvalues are ``D`` here (hipsolver.h), ``W`` in the other eigensolvers.
+        _each("evd", _SYHE), "jobz uplo n A lda D work lwork devInfo", "jobz uplo n A lda D lwork",
         lambda a: [(a.op, (a.jobz, a.uplo, a.n, None, a.lda, None, None, None))],
-        lambda a: (a.op, (a.jobz, a.uplo, a.n, a.A, a.lda, a.W, a.E, a.devInfo)),
+        lambda a: (a.op, (a.jobz, a.uplo, a.n, a.A, a.lda, a.D, a.E, a.devInfo)),
         scratch=lambda a: a.real * max(a.n, 0)),
     "sygvd": Family(
         _each("gvd", _SYHE), "itype jobz uplo n A lda B ldb W work lwork devInfo",
@@ -821,10 +823,10 @@ def _bind_compute(name: str, letter: str, family: Family) -> Callable[..., tuple
     roc = family.roc.get(op, op)
     types = _int_types(family, names, False)
 
-    def impl(handle: Any, *args: Any) -> None:
-        if len(args) != len(names):
-            raise TypeError(f"{name}() takes {len(names) + 1} arguments ({len(args) + 1} given)")
-        args = _integers(types, names, args)
+    def impl(*args: Any, **kwargs: Any) -> None:
+        given = call_arguments(name, ("handle", *names), args, kwargs)
+        handle = given.pop("handle")
+        args = _integers(types, names, tuple(given.values()))
         h = _handle(handle)
         a = _args(letter, roc, names, args)
         rwork = getattr(a, "rwork", 0)

@@ -138,6 +138,7 @@ from ._lib import (
     Opaque,
     c_double,
     c_integer,
+    call_arguments,
     error_factory,
     find,
     host_bytes_at,
@@ -440,6 +441,7 @@ _ENUMS: dict[str, type] = {
     "transA": hipsparseOperation_t, "transB": hipsparseOperation_t, "opA": hipsparseOperation_t,
     "opB": hipsparseOperation_t, "opX": hipsparseOperation_t, "idxBase": hipsparseIndexBase_t,
     "base": hipsparseIndexBase_t, "copyValues": hipsparseAction_t, "computeType": hipDataType,
+    "idx_base": hipsparseIndexBase_t, "copy_values": hipsparseAction_t,
     "valueType": hipDataType, "csrRowOffsetsType": _IDX, "csrColIndType": _IDX, "cscColOffsetsType": _IDX,
     "cscRowIndType": _IDX, "cooIdxType": _IDX, "idxType": _IDX, "ellIdxType": _IDX, "order": hipsparseOrder_t,
     "type": hipsparseMatrixType_t, "fillMode": hipsparseFillMode_t, "diagType": hipsparseDiagType_t,
@@ -457,7 +459,7 @@ _INTS = frozenset({"m", "n", "k", "nnz", "lda", "ldb", "ldc", "ld", "db", "rows"
                    "batchStride", "nnzA", "nnzB", "nnzD", "dataSize", "mb", "nb", "kb", "nnzb", "blockDim", "nrhs",
                    "algo", "userEllWidth", "enable_boost", "ellBlockSize", "ellCols", "ldx", "sizeOfMask",
                    "offsetsBatchStride", "columnsValuesBatchStride", "rowBlockDim", "colBlockDim", "rowBlockDimA",
-                   "colBlockDimA", "rowBlockDimC", "colBlockDimC"})
+                   "colBlockDimA", "rowBlockDimC", "colBlockDimC", "row_block_dim", "col_block_dim"})
 #: C ``double`` parameters (``float`` in the S functions: the same conversion).
 _DOUBLES = frozenset({"percentage"})
 #: The C type of an integer parameter by its suffix after ``:`` in a table entry (none: ``int``).
@@ -1173,14 +1175,14 @@ _CSRGEMM = ("handle transA transB m n k descrA nnzA csrValA csrRowPtrA csrColInd
             "csrColIndB descrC csrValC csrRowPtrC csrColIndC")
 _REUSE = "handle opA opB matA matB matC alg spgemmDescr"
 _REUSE_NNZ = "bufferSize2 externalBuffer2 bufferSize3 externalBuffer3 bufferSize4 externalBuffer4"
-_CSR2GEBSR_SIZE = "handle dir m n csr_descr csrVal csrRowPtr csrColInd rowBlockDim colBlockDim"
-_CSR2GEBSR_NNZ = "handle dir m n csr_descr csrRowPtr csrColInd bsr_descr bsrRowPtr rowBlockDim colBlockDim"
-_CSR2GEBSR = ("handle dir m n csr_descr csrVal csrRowPtr csrColInd bsr_descr bsrVal bsrRowPtr bsrColInd rowBlockDim "
-              "colBlockDim pbuffer")
+_CSR2GEBSR_SIZE = "handle dir m n csr_descr csr_val csr_row_ptr csr_col_ind row_block_dim col_block_dim"
+_CSR2GEBSR_NNZ = "handle dir m n csr_descr csr_row_ptr csr_col_ind bsr_descr bsr_row_ptr row_block_dim col_block_dim"
+_CSR2GEBSR = ("handle dir m n csr_descr csr_val csr_row_ptr csr_col_ind bsr_descr bsr_val bsr_row_ptr bsr_col_ind "
+              "row_block_dim col_block_dim p_buffer")
 _GEBSR2CSR = ("handle dirA mb nb descrA bsrValA bsrRowPtrA bsrColIndA rowBlockDim colBlockDim descrC csrValC "
               "csrRowPtrC csrColIndC")
-_GEBSC_SIZE = "handle mb nb nnzb bsrVal bsrRowPtr bsrColInd rowBlockDim colBlockDim"
-_GEBSC = f"{_GEBSC_SIZE} bscVal bscRowInd bscColPtr copyValues idxBase temp_buffer"
+_GEBSC_SIZE = "handle mb nb nnzb bsr_val bsr_row_ptr bsr_col_ind row_block_dim col_block_dim"
+_GEBSC = f"{_GEBSC_SIZE} bsc_val bsc_row_ind bsc_col_ptr copy_values idx_base temp_buffer"
 _GEBSR_SIZE = ("handle dirA mb nb nnzb descrA bsrValA bsrRowPtrA bsrColIndA rowBlockDimA colBlockDimA rowBlockDimC "
                "colBlockDimC")
 _GEBSR_NNZ = ("handle dirA mb nb nnzb descrA bsrRowPtrA bsrColIndA rowBlockDimA colBlockDimA descrC bsrRowPtrC "
@@ -1254,8 +1256,8 @@ FUNCTIONS: dict[str, Spec] = {
                                     "spMatDescr csrRowOffsets csrColInd csrValues"),
     "hipsparseCscSetPointers": Spec("csc_set_pointers", "spMatDescr cscColOffsets cscRowInd cscValues",
                                     "spMatDescr cscColOffsets cscRowInd cscValues"),
-    "hipsparseCooSetPointers": Spec("coo_set_pointers", "spMatDescr cooRows cooColumns cooValues",
-                                    "spMatDescr cooRows cooColumns cooValues"),
+    "hipsparseCooSetPointers": Spec("coo_set_pointers", "spMatDescr cooRowInd cooColInd cooValues",
+                                    "spMatDescr cooRowInd cooColInd cooValues"),
     "hipsparseCreateDnVec": Spec("create_dnvec_descr", "dnVecDescr* size:l values valueType",
                                  "size values valueType", post=_NEW),
     "hipsparseDestroyDnVec": Spec("destroy_dnvec_descr", "dnVecDescr", "dnVecDescr", release="dnVecDescr"),
@@ -1314,14 +1316,14 @@ FUNCTIONS: dict[str, Spec] = {
     "hipsparseCreateIdentityPermutation": Spec("create_identity_permutation", "handle n p", "handle n p"),
     "hipsparse{P}nnz": Spec("{p}nnz", "handle dirA m n descrA A lda nnzPerRowColumn nnzTotalDevHostPtr&i",
                             "handle dirA m n descrA A lda nnzPerRowColumn nnzTotalDevHostPtr"),
-    "hipsparse{P}dense2csr": Spec("{p}dense2csr", f"{_DENSE} nnzPerRow csrVal csrRowPtr csrColInd",
-                                  f"{_DENSE} nnzPerRow csrVal csrRowPtr csrColInd"),
-    "hipsparse{P}dense2csc": Spec("{p}dense2csc", f"{_DENSE} nnzPerColumn cscVal cscRowInd cscColPtr",
-                                  f"{_DENSE} nnzPerColumn cscVal cscColPtr cscRowInd"),
-    "hipsparse{P}csr2dense": Spec("{p}csr2dense", "handle m n descr csrVal csrRowPtr csrColInd A ld",
-                                  "handle m n descr csrVal csrRowPtr csrColInd A ld"),
-    "hipsparse{P}csc2dense": Spec("{p}csc2dense", "handle m n descr cscVal cscRowInd cscColPtr A ld",
-                                  "handle m n descr cscVal cscColPtr cscRowInd A ld"),
+    "hipsparse{P}dense2csr": Spec("{p}dense2csr", f"{_DENSE} nnz_per_rows csr_val csr_row_ptr csr_col_ind",
+                                  f"{_DENSE} nnz_per_rows csr_val csr_row_ptr csr_col_ind"),
+    "hipsparse{P}dense2csc": Spec("{p}dense2csc", f"{_DENSE} nnz_per_columns csc_val csc_row_ind csc_col_ptr",
+                                  f"{_DENSE} nnz_per_columns csc_val csc_col_ptr csc_row_ind"),
+    "hipsparse{P}csr2dense": Spec("{p}csr2dense", "handle m n descr csr_val csr_row_ptr csr_col_ind A ld",
+                                  "handle m n descr csr_val csr_row_ptr csr_col_ind A ld"),
+    "hipsparse{P}csc2dense": Spec("{p}csc2dense", "handle m n descr csc_val csc_row_ind csc_col_ptr A ld",
+                                  "handle m n descr csc_val csc_col_ptr csc_row_ind A ld"),
     "hipsparseXcsrsort_bufferSizeExt": Spec("csrsort_buffer_size", "handle m n nnz csrRowPtr csrColInd "
                                             "pBufferSizeInBytes*", "handle m n nnz csrRowPtr csrColInd"),
     "hipsparseXcsrsort": Spec("csrsort", "handle m n nnz descrA csrRowPtr csrColInd P pBuffer",
@@ -1436,12 +1438,18 @@ FUNCTIONS: dict[str, Spec] = {
     "hipsparseXcsrsm2_zeroPivot": Spec("csrsm_zero_pivot", "handle info position&i", "handle info position",
                                        blocking=True),
     # tridiagonal and pentadiagonal solvers (size queries pass placeholders for the arrays)
-    "hipsparse{P}gtsv2_bufferSizeExt": Spec("{p}gtsv_buffer_size", "handle m n dl d du B db pBufferSizeInBytes*",
-                                            "handle m n =dummy =dummy =dummy =dummy db"),
+    "hipsparse{P}gtsv2_bufferSizeExt": Spec("{p}gtsv_buffer_size", "handle m n dl d du B ldb pBufferSizeInBytes*",
+                                            "handle m n =dummy =dummy =dummy =dummy ldb"),
     "hipsparse{P}gtsv2": Spec("{p}gtsv", _GTSV2, _GTSV2),
-    "hipsparse{P}gtsv2_nopivot_bufferSizeExt": Spec("{p}gtsv_no_pivot_buffer_size", "handle m n dl d du B db "
-                                                    "pBufferSizeInBytes*", "handle m n =dummy =dummy =dummy =dummy db"),
+    "hipsparse{P}gtsv2_nopivot_bufferSizeExt": Spec("{p}gtsv_no_pivot_buffer_size",
+                                                    "handle m n dl d du B ldb pBufferSizeInBytes*",
+                                                    "handle m n =dummy =dummy =dummy =dummy ldb"),
     "hipsparse{P}gtsv2_nopivot": Spec("{p}gtsv_no_pivot", _GTSV2, _GTSV2),
+    # hipsparse.h names the D size queries' leading dimension ``db`` (the other precisions' ``ldb``)
+    "hipsparseDgtsv2_bufferSizeExt": Spec("dgtsv_buffer_size", "handle m n dl d du B db pBufferSizeInBytes*",
+                                          "handle m n =dummy =dummy =dummy =dummy db"),
+    "hipsparseDgtsv2_nopivot_bufferSizeExt": Spec("dgtsv_no_pivot_buffer_size", "handle m n dl d du B db "
+                                                  "pBufferSizeInBytes*", "handle m n =dummy =dummy =dummy =dummy db"),
     "hipsparse{P}gtsvInterleavedBatch_bufferSizeExt": Spec("{p}gtsv_interleaved_batch_buffer_size",
                                                            f"{_BATCH} pBufferSizeInBytes*", "handle algo m =dummy "
                                                            "=dummy =dummy =dummy batchCount batchCount"),
@@ -1621,7 +1629,7 @@ FUNCTIONS: dict[str, Spec] = {
     "hipsparseDnMatSetStridedBatch": Spec("dnmat_set_strided_batch", "dnMatDescr batchCount batchStride:l",
                                           "dnMatDescr batchCount batchStride"),
     # Csr2cscEx2 (csr2csc by valType; its size query ignores the type), csru2csr / csr2csru, git revision
-    "hipsparseCsr2cscEx2_bufferSize": Spec("csr2csc_buffer_size", f"{_EX2} pBufferSizeInBytes*",
+    "hipsparseCsr2cscEx2_bufferSize": Spec("csr2csc_buffer_size", f"{_EX2} bufferSize*",
                                            "handle m n nnz csrRowPtr csrColInd copyValues", hipsparseCsr2CscAlg_t),
     "hipsparseCsr2cscEx2": Spec(_csr2csc_ex2, f"{_EX2} buffer", _EX2.removesuffix(" alg") + " buffer",
                                 hipsparseCsr2CscAlg_t),
@@ -1648,16 +1656,16 @@ FUNCTIONS: dict[str, Spec] = {
     "hipsparseSpGEMMreuse_compute": Spec(_spgemm_reuse_compute, _SPGEMM, _SPGEMM, hipsparseSpGEMMAlg_t,
                                          "computeType"),
     # general BSR (gebsr), compression, cscsort
-    "hipsparse{P}csr2gebsr_bufferSize": Spec("{p}csr2gebsr_buffer_size", f"{_CSR2GEBSR_SIZE} pBufferSizeInBytes*",
+    "hipsparse{P}csr2gebsr_bufferSize": Spec("{p}csr2gebsr_buffer_size", f"{_CSR2GEBSR_SIZE} p_buffer_size*",
                                              _CSR2GEBSR_SIZE),
-    "hipsparseXcsr2gebsrNnz": Spec("csr2gebsr_nnz", f"{_CSR2GEBSR_NNZ} bsrNnzDevhost&i pbuffer",
-                                   f"{_CSR2GEBSR_NNZ} bsrNnzDevhost pbuffer"),
+    "hipsparseXcsr2gebsrNnz": Spec("csr2gebsr_nnz", f"{_CSR2GEBSR_NNZ} bsr_nnz_devhost&i p_buffer",
+                                   f"{_CSR2GEBSR_NNZ} bsr_nnz_devhost p_buffer"),
     "hipsparse{P}csr2gebsr": Spec("{p}csr2gebsr", _CSR2GEBSR, _CSR2GEBSR),
     "hipsparse{P}gebsr2csr": Spec("{p}gebsr2csr", _GEBSR2CSR, _GEBSR2CSR),
-    "hipsparse{P}gebsr2gebsc_bufferSize": Spec("{p}gebsr2gebsc_buffer_size", f"{_GEBSC_SIZE} pBufferSizeInBytes*",
+    "hipsparse{P}gebsr2gebsc_bufferSize": Spec("{p}gebsr2gebsc_buffer_size", f"{_GEBSC_SIZE} p_buffer_size*",
                                                _GEBSC_SIZE),
     "hipsparse{P}gebsr2gebsc": Spec("{p}gebsr2gebsc", _GEBSC, _GEBSC),
-    "hipsparse{P}gebsr2gebsr_bufferSize": Spec("{p}gebsr2gebsr_buffer_size", f"{_GEBSR_SIZE} pBufferSizeInBytes*i",
+    "hipsparse{P}gebsr2gebsr_bufferSize": Spec("{p}gebsr2gebsr_buffer_size", f"{_GEBSR_SIZE} bufferSize*i",
                                                _GEBSR_SIZE),
     "hipsparseXgebsr2gebsrNnz": Spec("gebsr2gebsr_nnz", f"{_GEBSR_NNZ} nnzTotalDevHostPtr&i buffer",
                                      f"{_GEBSR_NNZ} nnzTotalDevHostPtr buffer"),
@@ -1797,8 +1805,8 @@ def _bind(name: str, spec: Spec, letter: str = "") -> Callable[..., tuple[Any, .
                 converted[n] = _by_value(given[n], letter, n)
         return converted
 
-    def impl(*args: Any) -> Any:
-        given = dict(zip(params, args, strict=True))
+    def impl(*args: Any, **kwargs: Any) -> Any:
+        given = call_arguments(name, params, args, kwargs)
         values = entry(given)
         values.update({n: _convert(n, v, spec) for n, v in given.items()
                        if n not in values and n not in outs and n not in _SCALARS and n not in results
