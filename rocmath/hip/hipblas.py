@@ -46,6 +46,7 @@ from rocmath.errors import (
 from rocmath.handle import AtomicsMode, PointerMode
 from rocmath.precision import Precision, from_bfloat16, to_bfloat16
 
+from . import _hipblas_solver
 from . import hip as _hip
 from ._api import binding
 from ._lib import (
@@ -769,6 +770,7 @@ def hipblasStatusToString(status: Any) -> tuple[CStr]:
 
 MANIFEST: dict[str, Entry] = hipblas_names()
 _BOUND: dict[str, Callable[..., tuple[Any, ...]]] = {name: _bind(name, entry) for name, entry in MANIFEST.items()}
+_BOUND.update(_hipblas_solver.functions())  # getrf, getrs, getriBatched, geqrf, gels: over rocmath.solver
 
 
 def __getattr__(name: str) -> Callable[..., tuple[Any, ...]]:
