@@ -59,4 +59,5 @@ from .arrays import *  # noqa: F403
 from .cholesky import *  # noqa: F403
 from .eig import *  # noqa: F403
 from .lu import *  # noqa: F403
+from .orthogonal import *  # noqa: F403
 from .qr import *  # noqa: F403

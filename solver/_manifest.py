@@ -31,7 +31,8 @@ def _expand(table: dict[str, tuple[str, bool]]) -> list[str]:
 
 def compute_routines() -> frozenset[str]:
     """Every rocSOLVER routine name rocmath.solver exports (without ``rocsolver_``)."""
-    return frozenset(_expand(LU) + _expand(CHOLESKY) + _expand(QR) + _expand(EIG) + ilp64_routines())
+    return frozenset(_expand(LU) + _expand(CHOLESKY) + _expand(QR) + _expand(ORTHOGONAL) + _expand(EIG)
+                     + ilp64_routines())
 
 
 def ilp64_routines() -> list[str]:
@@ -56,6 +57,16 @@ QR = {
     "unm2r": ("c z", False), "unmqr": ("c z", False), "unml2": ("c z", False), "unmlq": ("c z", False),
     "gels": ("s d c z", True), "lacgv": ("c z", False), "larfg": ("s d c z", False), "larf": ("s d c z", False),
     "larft": ("s d c z", False), "larfb": ("s d c z", False),
+}
+
+
+#: The orthogonal matrices of the QL factorization and of the bidiagonal and tridiagonal reductions
+#: (solver/orthogonal.py): routine -> (precisions, has batched forms).
+ORTHOGONAL = {
+    "org2l": ("s d", False), "orgql": ("s d", False), "ung2l": ("c z", False), "ungql": ("c z", False),
+    "orm2l": ("s d", False), "ormql": ("s d", False), "unm2l": ("c z", False), "unmql": ("c z", False),
+    "orgbr": ("s d", False), "ungbr": ("c z", False), "orgtr": ("s d", False), "ungtr": ("c z", False),
+    "ormtr": ("s d", False), "unmtr": ("c z", False),
 }
 
 

@@ -460,7 +460,8 @@ def test_manifest_covers_the_families():
     assert {"hipsolverCheevjBatched", "hipsolverZungqr", "hipsolverCunmqr", "hipsolverZhegvd", "hipsolverCCgels",
             "hipsolverSorgqr", "hipsolverDsytrd", "hipsolverChetrd"} <= set(hipsolver.MANIFEST)
     assert "hipsolverSungqr" not in hipsolver.MANIFEST and hipsolver.UNAVAILABLE == []
-    assert set(CHECKS) | {"getrf", "getrs", "potrf", "potrs", "geqrf", "gesvd", "syevd", "potrsBatched"} == set(
+    assert set(CHECKS) | {"getrf", "getrs", "potrf", "potrs", "geqrf", "gesvd", "syevd", "potrsBatched",
+                          "orgbr", "orgtr", "ormtr"} == set(
         hipsolver.FAMILIES)
 
 

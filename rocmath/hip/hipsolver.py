@@ -579,6 +579,11 @@ def _esort(a: Any) -> Esort:
     return Esort.ascending if a.params.sort_eig or not hasattr(a, "batch_count") else Esort.none
 
 
+def _storev(a: Any) -> Any:
+    """hip2rocblas_side2storev: orgbr's ``side`` (left; right: both is INVALID_ENUM on entry) as rocSOLVER's storev."""
+    return _solver.Storev.column_wise if a.side == _solver.Side.left else _solver.Storev.row_wise
+
+
 _SDCZ = dict.fromkeys("SDCZ", "")
 _SYHE = {"S": "sy", "D": "sy", "C": "he", "Z": "he"}
 _ORUN = {"S": "or", "D": "or", "C": "un", "Z": "un"}
@@ -635,6 +640,20 @@ FAMILIES: dict[str, Family] = {
         "side trans m n k A lda tau C ldc lwork",
         lambda a: [(a.op, (a.side, a.trans, a.m, a.n, a.k, None, a.lda, None, None, a.ldc))],
         lambda a: (a.op, (a.side, a.trans, a.m, a.n, a.k, a.A, a.lda, a.tau, a.C, a.ldc)), zero_info=True),
+    "orgbr": Family(
+        # ``side`` is rocSOLVER's storev (hip2rocblas_side2storev): left column-wise (Q), right row-wise (P^H).
+        _each("gbr", _ORUN), "side m n k A lda tau work lwork devInfo", "side m n k A lda tau lwork",
+        lambda a: [(a.op, (_storev(a), a.m, a.n, a.k, None, a.lda, None))],
+        lambda a: (a.op, (_storev(a), a.m, a.n, a.k, a.A, a.lda, a.tau)), zero_info=True),
+    "orgtr": Family(
+        _each("gtr", _ORUN), "uplo n A lda tau work lwork devInfo", "uplo n A lda tau lwork",
+        lambda a: [(a.op, (a.uplo, a.n, None, a.lda, None))],
+        lambda a: (a.op, (a.uplo, a.n, a.A, a.lda, a.tau)), zero_info=True),
+    "ormtr": Family(
+        _each("mtr", _ORUN), "side uplo trans m n A lda tau C ldc work lwork devInfo",
+        "side uplo trans m n A lda tau C ldc lwork",
+        lambda a: [(a.op, (a.side, a.uplo, a.trans, a.m, a.n, None, a.lda, None, None, a.ldc))],
+        lambda a: (a.op, (a.side, a.uplo, a.trans, a.m, a.n, a.A, a.lda, a.tau, a.C, a.ldc)), zero_info=True),
     "gels": Family(
         _each("gels"), "m n nrhs A lda B ldb X ldx work lwork niters devInfo", "m n nrhs A lda B ldb X ldx lwork",
         lambda a: [("gels", (Operation.none, a.m, a.n, a.nrhs, None, a.lda, None, max(a.m, a.n, 1), None))],
