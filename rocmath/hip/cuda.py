@@ -47,7 +47,11 @@ HIP_ONLY = frozenset({
     "hipExtHostRegisterCoarseGrained", "hipStreamWaitValueGte", "hipStreamWaitValueEq", "hipStreamWaitValueAnd",
     "hipStreamWaitValueNor", "hipHostMallocDefault", "hipHostMallocPortable", "hipHostMallocMapped",
     "hipHostMallocWriteCombined", "hipHostMallocNumaUser", "hipHostMallocCoherent", "hipHostMallocNonCoherent",
-    "hipDataType", "hipDeviceAttribute_t", "hipDeviceProp_t", "hipError_t", "hipMemcpyKind"
+    "hipDataType", "hipDeviceAttribute_t", "hipDeviceProp_t", "hipError_t", "hipMemcpyKind",
+    # driver-API-only functions (their cu* names are in RENAMED), and types whose CUDA classes are not provided
+    "hipMemAllocPitch", "hipMemsetD8Async", "hipMemsetD16", "hipMemsetD16Async", "hipMemsetD32", "hipMemsetD32Async",
+    "hipMemPtrGetInfo", "hipMemGetAddressRange", "hipStreamGetDevice", "hipMemoryType", "hipMemoryAdvise",
+    "hipLimit_t", "hipPointerAttribute_t", "hipStreamCallback_t",
 })
 
 #: HIP name -> the CUDA names (driver API, renamed runtime functions and constants) aliasing it.
@@ -136,6 +140,23 @@ hipMemcpyDtoDAsync: cuMemcpyDtoDAsync cuMemcpyDtoDAsync_v2
 hipMemsetD8: cuMemsetD8 cuMemsetD8_v2
 hipMemGetInfo: cuMemGetInfo cuMemGetInfo_v2
 hipLaunchHostFunc: cuLaunchHostFunc
+hipMemAllocPitch: cuMemAllocPitch cuMemAllocPitch_v2
+hipMemsetD8Async: cuMemsetD8Async
+hipMemsetD16: cuMemsetD16 cuMemsetD16_v2
+hipMemsetD16Async: cuMemsetD16Async
+hipMemsetD32: cuMemsetD32 cuMemsetD32_v2
+hipMemsetD32Async: cuMemsetD32Async
+hipDeviceCanAccessPeer: cuDeviceCanAccessPeer
+hipMemGetAddressRange: cuMemGetAddressRange cuMemGetAddressRange_v2
+hipHostRegister: cuMemHostRegister cuMemHostRegister_v2
+hipHostUnregister: cuMemHostUnregister
+hipHostGetFlags: cuMemHostGetFlags
+hipStreamAddCallback: cuStreamAddCallback
+hipDeviceGetStreamPriorityRange: cuCtxGetStreamPriorityRange
+hipMemPrefetchAsync: cuMemPrefetchAsync
+hipMemAdvise: cuMemAdvise
+hipDeviceGetLimit: cuCtxGetLimit
+hipDeviceSetLimit: cuCtxSetLimit
 """.strip().splitlines())}
 
 #: Enum members whose CUDA spellings the rules below do not produce (hipify's mapping).

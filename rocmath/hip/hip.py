@@ -12,22 +12,39 @@ simplifications: ``hipMemcpyKind`` is validated but the direction always comes f
 the pointers (the AMD runtime does the same), and ``hipStreamPerThread`` is the null
 stream.  Pinned (``hipHostMalloc``) and managed (``hipMallocManaged``) memory is
 returned at the real host address of its backing store, so ctypes and numpy can read
-it directly, as on a GPU system.
+it directly, as on a GPU system.  Memory registered with ``hipHostRegister`` is known
+to the runtime (pointer attributes, address range, device pointer) but copies treat it
+as pageable memory: correct, just not overlapped with the host.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import itertools
 import operator
 import threading
+import weakref
+from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 import rocmath
 from rocmath import memory as _memory
-from rocmath.device import get_device_object, get_device_properties
-from rocmath.errors import HipInvalidHandleError, HipInvalidValueError, HipStatus, InvalidDevicePointerError
-from rocmath.stream import Event, Stream
+from rocmath import multi as _multi
+from rocmath.device import Device, get_device_object, get_device_properties
+from rocmath.errors import (
+    HipError,
+    HipInvalidHandleError,
+    HipInvalidValueError,
+    HipNotSupportedError,
+    HipStatus,
+    InvalidDeviceError,
+    InvalidDevicePointerError,
+)
+from rocmath.memory import MemoryKind, address_space
+from rocmath.stream import Event, Stream, wait_device_idle
 
 from ._api import StatusTable, binding
 from ._types import (
@@ -130,6 +147,22 @@ hipDeviceAttribute_t = c_enum("hipDeviceAttribute_t", [
     ("hipDeviceAttributeAmdSpecificEnd", 19999), ("hipDeviceAttributeVendorSpecificBegin", 20000),
 ], _MODULE, "``hipDeviceAttribute_t``: device attributes for :func:`hipDeviceGetAttribute`.")
 
+hipMemoryType = c_enum("hipMemoryType", [
+    ("hipMemoryTypeUnregistered", 0), ("hipMemoryTypeHost", 1), ("hipMemoryTypeDevice", 2),
+    ("hipMemoryTypeManaged", 3), ("hipMemoryTypeArray", 10), ("hipMemoryTypeUnified", 11),
+], _MODULE, "``hipMemoryType``: what a pointer points into (:class:`hipPointerAttribute_t`'s ``type``).")
+
+hipMemoryAdvise = c_enum("hipMemoryAdvise", [
+    ("hipMemAdviseSetReadMostly", 1), ("hipMemAdviseUnsetReadMostly", 2), ("hipMemAdviseSetPreferredLocation", 3),
+    ("hipMemAdviseUnsetPreferredLocation", 4), ("hipMemAdviseSetAccessedBy", 5), ("hipMemAdviseUnsetAccessedBy", 6),
+    ("hipMemAdviseSetCoarseGrain", 100), ("hipMemAdviseUnsetCoarseGrain", 101),
+], _MODULE, "``hipMemoryAdvise``: advice for :func:`hipMemAdvise`.")
+
+hipLimit_t = c_enum("hipLimit_t", [
+    ("hipLimitStackSize", 0x0), ("hipLimitPrintfFifoSize", 0x1), ("hipLimitMallocHeapSize", 0x2),
+    ("hipLimitRange", 0x3),
+], _MODULE, "``hipLimit_t``: device limits for :func:`hipDeviceGetLimit` / :func:`hipDeviceSetLimit`.")
+
 # --- #define constants ------------------------------------------------------------------------------
 
 HIP_VERSION_MAJOR = 6
@@ -206,7 +239,7 @@ def _hip_status(exc: BaseException) -> Any:
     if isinstance(exc, MemoryError) and not isinstance(exc, rocmath.RocmathError):
         return hipError_t.hipErrorOutOfMemory
     status = getattr(exc, "status", None)
-    if isinstance(status, HipStatus):
+    if isinstance(status, (HipStatus, hipError_t)):
         return hipError_t(int(status))
     return hipError_t.hipErrorUnknown
 
@@ -229,6 +262,59 @@ def _size(value: Any, arg: str) -> int:
     if n < 0:
         raise OverflowError(f"can't convert negative value to size_t (argument '{arg}')")
     return n
+
+
+#: C integer types of hip-python's typed parameters -> their bounds (LP64).
+_C_BOUNDS: dict[str, tuple[int, int]] = {
+    "unsigned char": (0, (1 << 8) - 1), "unsigned short": (0, (1 << 16) - 1),
+    "int": (-(1 << 31), (1 << 31) - 1), "unsigned int": (0, (1 << 32) - 1), "size_t": (0, (1 << 64) - 1),
+}
+
+
+def _c_typed(value: Any, arg: str, ctype: str) -> int:
+    """An integer argument converted as Cython converts one of C type ``ctype``: ``TypeError`` for a
+    non-integer, ``OverflowError`` (naming the argument) for a value the type cannot hold."""
+    v = _c_int(value, arg)
+    low, high = _C_BOUNDS[ctype]
+    if v < low and low == 0:
+        raise OverflowError(f"can't convert negative value to {ctype} (argument '{arg}')")
+    if not low <= v <= high:
+        raise OverflowError(f"value too large to convert to {ctype} (argument '{arg}')")
+    return v
+
+
+# Runtime errors whose hipError_t rocmath.errors has no exception class for (``_hip_status`` maps
+# their ``status``, a hipError_t member, directly).
+
+
+class InvalidPitchValueError(HipError, ValueError):
+    """A pitch smaller than the row width of a 2D copy (``hipErrorInvalidPitchValue``)."""
+
+    status = hipError_t.hipErrorInvalidPitchValue  # type: ignore[assignment]
+
+
+class NotFoundError(HipError):
+    """No allocation holds the pointer (``hipErrorNotFound``)."""
+
+    status = hipError_t.hipErrorNotFound  # type: ignore[assignment]
+
+
+class UnsupportedLimitError(HipError):
+    """A :class:`hipLimit_t` the device does not support (``hipErrorUnsupportedLimit``)."""
+
+    status = hipError_t.hipErrorUnsupportedLimit  # type: ignore[assignment]
+
+
+class HostMemoryAlreadyRegisteredError(HipError):
+    """``hipHostRegister`` of host memory already registered (``hipErrorHostMemoryAlreadyRegistered``)."""
+
+    status = hipError_t.hipErrorHostMemoryAlreadyRegistered  # type: ignore[assignment]
+
+
+class HostMemoryNotRegisteredError(HipError):
+    """``hipHostUnregister`` of memory never registered (``hipErrorHostMemoryNotRegistered``)."""
+
+    status = hipError_t.hipErrorHostMemoryNotRegistered  # type: ignore[assignment]
 
 
 # --- handles: streams and events ---------------------------------------------------------------------
@@ -689,6 +775,10 @@ def hipGetErrorString(hipError: Any) -> tuple[Any, CStr]:
 
 # --- memory --------------------------------------------------------------------------------------------------
 
+#: rocmath address -> (device current at the allocation, allocation flags) of hipHostMalloc and
+#: hipExtMallocWithFlags memory, for :func:`hipPointerGetAttributes` and :func:`hipHostGetFlags`.
+_alloc_meta: dict[int, tuple[int, int]] = {}
+
 
 def _device_array(address: int, nbytes: int) -> DeviceArray | None:
     if address == 0:
@@ -708,9 +798,12 @@ def hipMalloc(size: int) -> DeviceArray | None:
 @binding(_HIP, 1)
 def hipExtMallocWithFlags(sizeBytes: int, flags: int) -> DeviceArray | None:
     """:func:`hipMalloc` with allocation flags (all flags allocate plain device memory here)."""
-    _c_int(flags, "flags")
+    flags = _c_int(flags, "flags")
     n = _size(sizeBytes, "sizeBytes")
-    return _device_array(rocmath.malloc(n), n)
+    ptr = rocmath.malloc(n)
+    if ptr:
+        _alloc_meta[ptr] = (rocmath.get_device(), flags)
+    return _device_array(ptr, n)
 
 
 @binding(_HIP, 1)
@@ -734,9 +827,11 @@ def hipMallocManaged(size: int, flags: int = hipMemAttachGlobal) -> DeviceArray 
 def hipHostMalloc(size: int, flags: int = hipHostMallocDefault) -> Pointer | None:
     """Pinned host memory: copies from and to it are truly asynchronous.  The pointer is a real
     host address (read it with ctypes or numpy)."""
-    _c_int(flags, "flags")
+    flags = _c_int(flags, "flags")
     n = _size(size, "size")
     ptr = rocmath.malloc_host(n)
+    if ptr:
+        _alloc_meta[ptr] = (rocmath.get_device(), flags)
     return Pointer.fromPtr(host_mapped(ptr)) if ptr else None
 
 
@@ -760,6 +855,7 @@ def hipFree(ptr: Any) -> None:
     """Free device or managed memory (waits for the device's work first); NULL does nothing."""
     address, mapped = _free_target(ptr)
     rocmath.free(address)
+    _alloc_meta.pop(address, None)
     if mapped:
         unmap_host(mapped)
 
@@ -769,6 +865,7 @@ def hipFreeAsync(dev_ptr: Any, stream: Any) -> None:
     """Return memory to the pool once ``stream`` reaches this point."""
     address, _ = _free_target(dev_ptr)
     _memory.free_async(address, _as_stream(stream))
+    _alloc_meta.pop(address, None)
 
 
 @binding(_HIP)
@@ -776,6 +873,7 @@ def hipHostFree(ptr: Any) -> None:
     """Free pinned host memory."""
     address, mapped = _free_target(ptr)
     rocmath.free_host(address)
+    _alloc_meta.pop(address, None)
     if mapped:
         unmap_host(mapped)
 
@@ -880,11 +978,11 @@ def hipMemsetD8(dest: Any, value: int, count: int) -> None:
 
 @binding(_HIP, 1)
 def hipHostGetDevicePointer(hstPtr: Any, flags: int) -> Pointer:
-    """The device-side address of pinned host memory (the same address: memory is unified)."""
+    """The device-side address of pinned or registered host memory (the same address: memory is unified)."""
     _c_int(flags, "flags")
     r = resolve(hstPtr)
-    if not r.device:
-        raise HipInvalidValueError("not memory from hipHostMalloc", arg="hstPtr")
+    if not r.device and (r.address == 0 or _registered_at(r.address) is None):
+        raise HipInvalidValueError("not memory from hipHostMalloc or hipHostRegister", arg="hstPtr")
     return Pointer.fromPtr(pointer_value(hstPtr))
 
 
@@ -1010,3 +1108,778 @@ def hipEventDestroy(event: Any) -> None:
     with _handles_lock:
         _handles.pop(handle._ptr, None)
 
+
+# --- pitched memory and 2D copies and fills ----------------------------------------------------------------
+
+#: Row alignment of pitched allocations: the AMD runtime aligns the pitch to the device's image pitch
+#: alignment (``imagePitchAlignment_``, 256 bytes on ROCm devices), which is also what
+#: ``hipDeviceProp_t.texturePitchAlignment`` reports.
+PITCH_ALIGNMENT = 256
+
+
+def _pitched(width: int, height: int) -> tuple[Pointer | None, int]:
+    if width == 0 or height == 0:
+        return None, 0  # no allocation (HIP leaves the pitch unset; 0 here)
+    pitch = -(-width // PITCH_ALIGNMENT) * PITCH_ALIGNMENT
+    ptr = rocmath.malloc(pitch * height)
+    return Pointer.fromPtr(ptr), pitch
+
+
+@binding(_HIP, 2)
+def hipMallocPitch(width: int, height: int) -> tuple[Pointer | None, int]:
+    """Device memory for ``height`` rows of ``width`` bytes, each row starting ``pitch`` bytes after the
+    previous one; ``(err, ptr, pitch)``.  The pitch is ``width`` rounded up to 256 bytes, as the AMD runtime
+    rounds it; a zero width or height allocates nothing (``ptr`` None)."""
+    return _pitched(_size(width, "width"), _size(height, "height"))
+
+
+@binding(_HIP, 2)
+def hipMemAllocPitch(widthInBytes: int, height: int, elementSizeBytes: int) -> tuple[Pointer | None, int]:
+    """:func:`hipMallocPitch` (driver API): a zero size or an ``elementSizeBytes`` other than 4, 8 or 16
+    is ``hipErrorInvalidValue``."""
+    width = _size(widthInBytes, "widthInBytes")
+    rows = _size(height, "height")
+    element = _c_typed(elementSizeBytes, "elementSizeBytes", "unsigned int")
+    if width == 0 or rows == 0:
+        raise HipInvalidValueError("widthInBytes and height must be positive", arg="widthInBytes")
+    if element not in (4, 8, 16):
+        raise HipInvalidValueError(f"elementSizeBytes must be 4, 8 or 16, got {element}", arg="elementSizeBytes")
+    return _pitched(width, rows)
+
+
+#: Marks the synchronous calls (their stream argument is absent, not NULL).
+_SYNC = object()
+
+
+def _rows(flat: np.ndarray, pitch: int, width: int, height: int) -> np.ndarray:
+    """``height`` rows of ``width`` bytes, ``pitch`` bytes apart, of a flat byte view (no copy)."""
+    return np.lib.stride_tricks.as_strided(flat, shape=(height, width), strides=(pitch, 1))
+
+
+def _run_on(d: Any, s: Any, task: Callable[[], None], name: str, nbytes: int, stream: Stream | None,
+            info: dict[str, Any]) -> None:
+    """Run one copy or fill task as rocmath's 1D copies run it: a synchronous call (``stream`` None) runs
+    at once when both sides are pageable host memory, else on the null stream of the memory's device,
+    waiting for it; an asynchronous one is ordered on ``stream`` and waits only when the destination is
+    pageable host memory (as HIP does)."""
+    if stream is None and d.span is None and s.span is None:
+        task()
+        return
+    target = _memory._stream_for(d, s, stream, sync=stream is None)
+    done = target.enqueue(task, name, keep=(d, s), inline=nbytes <= _memory._INLINE_BYTES, info=info)
+    if stream is None or d.pageable:
+        done.wait()
+
+
+def _memcpy2d(dst: Any, dpitch: int, src: Any, spitch: int, width: int, height: int, kind: Any,
+              stream: Any, op: str) -> None:
+    _kind(kind)
+    dp, sp = _size(dpitch, "dpitch"), _size(spitch, "spitch")
+    w, h = _size(width, "width"), _size(height, "height")
+    st = None if stream is _SYNC else _as_stream(stream)
+    if w == 0 or h == 0:
+        return
+    if w > dp or w > sp:
+        raise InvalidPitchValueError(f"{op}: width {w} is larger than dpitch {dp} or spitch {sp}", arg="width")
+    d_extent, s_extent = (h - 1) * dp + w, (h - 1) * sp + w
+    d = _memory._side(_copy_side(dst, d_extent, "dst"), d_extent, op, "dst", writable=True)
+    s = _memory._side(_copy_side(src, s_extent, "src"), s_extent, op, "src", writable=False)
+    if st is not None and s.pageable:  # a pageable source is staged at the call, as HIP stages it
+        s = _memory._Side(None, s.nbytes_view(s_extent).copy())
+
+    def run() -> None:
+        np.copyto(_rows(d.nbytes_view(d_extent), dp, w, h), _rows(s.nbytes_view(s_extent), sp, w, h))
+        for side in (d, s):
+            if side.span is not None:
+                side.span.alloc.last_op = op
+
+    _run_on(d, s, run, op, w * h, st, _memory._copy_info(d, s, w * h))
+
+
+@binding(_HIP)
+def hipMemcpy2D(dst: Any, dpitch: int, src: Any, spitch: int, width: int, height: int, kind: Any) -> None:
+    """Copy ``height`` rows of ``width`` bytes from rows ``spitch`` bytes apart to rows ``dpitch`` bytes
+    apart, synchronously, in any direction; bytes between the rows stay as they were.
+
+    ``width`` larger than either pitch is ``hipErrorInvalidPitchValue``; rows running past an allocation
+    (or a host buffer) are refused before anything is copied.
+    """
+    _memcpy2d(dst, dpitch, src, spitch, width, height, kind, _SYNC, "hipMemcpy2D")
+
+
+@binding(_HIP)
+def hipMemcpy2DAsync(dst: Any, dpitch: int, src: Any, spitch: int, width: int, height: int, kind: Any,
+                     stream: Any) -> None:
+    """Stream-ordered :func:`hipMemcpy2D`: one task on ``stream`` (a pageable host source is staged at
+    the call, a pageable host destination makes the call wait, as in HIP)."""
+    _memcpy2d(dst, dpitch, src, spitch, width, height, kind, stream, "hipMemcpy2DAsync")
+
+
+def _memset2d(dst: Any, pitch: int, value: int, width: int, height: int, stream: Any, op: str) -> None:
+    p = _size(pitch, "pitch")
+    byte = _c_typed(value, "value", "int") & 0xFF
+    w, h = _size(width, "width"), _size(height, "height")
+    st = None if stream is _SYNC else _as_stream(stream)
+    if w == 0 or h == 0:
+        return
+    if p < w:  # the AMD runtime's row rectangle is invalid then
+        raise HipInvalidValueError(f"{op}: pitch {p} is smaller than width {w}", arg="pitch")
+    extent = (h - 1) * p + w
+    d = _memory._plan_fill(_copy_side(dst, extent, "dst"), 0, extent, op)
+
+    def run() -> None:
+        _rows(d.nbytes_view(extent), p, w, h).fill(byte)
+        assert d.span is not None
+        d.span.alloc.last_op = op
+
+    _run_on(d, d, run, op, w * h, st, {"cat": "memset", "bytes": w * h})
+
+
+@binding(_HIP)
+def hipMemset2D(dst: Any, pitch: int, value: int, width: int, height: int) -> None:
+    """Set ``height`` rows of ``width`` bytes, ``pitch`` bytes apart, to ``value & 0xFF``; the bytes
+    between the rows stay as they were."""
+    _memset2d(dst, pitch, value, width, height, _SYNC, "hipMemset2D")
+
+
+@binding(_HIP)
+def hipMemset2DAsync(dst: Any, pitch: int, value: int, width: int, height: int, stream: Any) -> None:
+    """Stream-ordered :func:`hipMemset2D` (one task)."""
+    _memset2d(dst, pitch, value, width, height, stream, "hipMemset2DAsync")
+
+
+def _memset_pattern(dest: Any, value: int, count: int, itemsize: int, stream: Any, op: str, arg: str) -> None:
+    """Fill ``count`` items of ``itemsize`` bytes with ``value`` (its low bytes, little endian)."""
+    n = _size(count, "count") * itemsize
+    st = None if stream is _SYNC else _as_stream(stream)
+    if n == 0:
+        return
+    d = _memory._plan_fill(_copy_side(dest, n, arg), 0, n, op)
+    dtype = {1: np.uint8, 2: np.dtype("<u2"), 4: np.dtype("<u4")}[itemsize]
+    pattern = value & ((1 << (8 * itemsize)) - 1)
+
+    def run() -> None:
+        d.nbytes_view(n).view(dtype).fill(pattern)
+        assert d.span is not None
+        d.span.alloc.last_op = op
+
+    _run_on(d, d, run, op, n, st, {"cat": "memset", "bytes": n})
+
+
+@binding(_HIP)
+def hipMemsetD8Async(dest: Any, value: int, count: int, stream: Any) -> None:
+    """Stream-ordered :func:`hipMemsetD8`."""
+    _memset_pattern(dest, _c_typed(value, "value", "unsigned char"), count, 1, stream, "hipMemsetD8Async", "dest")
+
+
+@binding(_HIP)
+def hipMemsetD16(dest: Any, value: int, count: int) -> None:
+    """Set ``count`` 16-bit words to ``value`` (an unsigned short)."""
+    _memset_pattern(dest, _c_typed(value, "value", "unsigned short"), count, 2, _SYNC, "hipMemsetD16", "dest")
+
+
+@binding(_HIP)
+def hipMemsetD16Async(dest: Any, value: int, count: int, stream: Any) -> None:
+    """Stream-ordered :func:`hipMemsetD16`."""
+    _memset_pattern(dest, _c_typed(value, "value", "unsigned short"), count, 2, stream, "hipMemsetD16Async",
+                    "dest")
+
+
+@binding(_HIP)
+def hipMemsetD32(dest: Any, value: int, count: int) -> None:
+    """Set ``count`` 32-bit words to ``value`` (a C ``int``: pass ``0xDEADBEEF`` as ``-559038737``, or
+    wrap it with ``ctypes.c_int(...).value``)."""
+    _memset_pattern(dest, _c_typed(value, "value", "int"), count, 4, _SYNC, "hipMemsetD32", "dest")
+
+
+@binding(_HIP)
+def hipMemsetD32Async(dst: Any, value: int, count: int, stream: Any) -> None:
+    """Stream-ordered :func:`hipMemsetD32`."""
+    _memset_pattern(dst, _c_typed(value, "value", "int"), count, 4, stream, "hipMemsetD32Async", "dst")
+
+
+# --- peer access and peer copies ---------------------------------------------------------------------------
+
+
+def _device_index(value: Any, arg: str) -> int:
+    index = _c_typed(value, arg, "int")
+    if not 0 <= index < rocmath.get_device_count():
+        raise InvalidDeviceError(f"device {index} does not exist ({rocmath.get_device_count()} device(s))", arg=arg)
+    return index
+
+
+@binding(_HIP, 1)
+def hipDeviceCanAccessPeer(deviceId: int, peerDeviceId: int) -> int:
+    """1 when ``deviceId`` can map ``peerDeviceId``'s memory (any two distinct simulated devices can);
+    0 for a device and itself (checked first, as the AMD runtime does)."""
+    device = _c_typed(deviceId, "deviceId", "int")
+    peer = _c_typed(peerDeviceId, "peerDeviceId", "int")
+    if device == peer:
+        return 0
+    _device_index(device, "deviceId")
+    _device_index(peer, "peerDeviceId")
+    return 1
+
+
+def _peer_of_current(peerDeviceId: Any) -> int:
+    peer = _c_typed(peerDeviceId, "peerDeviceId", "int")
+    if peer == rocmath.get_device():
+        raise InvalidDeviceError(f"device {peer} cannot be its own peer", arg="peerDeviceId")
+    return _device_index(peer, "peerDeviceId")
+
+
+@binding(_HIP)
+def hipDeviceEnablePeerAccess(peerDeviceId: int, flags: int) -> None:
+    """Let the current device reach ``peerDeviceId``'s memory (one-way).  Non-zero ``flags`` is
+    ``hipErrorInvalidValue``, itself or a missing device ``hipErrorInvalidDevice``, a second enable
+    ``hipErrorPeerAccessAlreadyEnabled``."""
+    if _c_typed(flags, "flags", "unsigned int") != 0:
+        raise HipInvalidValueError("flags must be 0", arg="flags")
+    _multi.enable_peer_access(_peer_of_current(peerDeviceId))
+
+
+@binding(_HIP)
+def hipDeviceDisablePeerAccess(peerDeviceId: int) -> None:
+    """Withdraw the current device's access to ``peerDeviceId`` (``hipErrorPeerAccessNotEnabled`` when it
+    was not enabled)."""
+    _multi.disable_peer_access(_peer_of_current(peerDeviceId))
+
+
+def _peer_pointer(obj: Any) -> Any:
+    r = resolve(obj)
+    return r.host if r.host is not None else r.address
+
+
+@binding(_HIP)
+def hipMemcpyPeer(dst: Any, dstDeviceId: int, src: Any, srcDeviceId: int, sizeBytes: int) -> None:
+    """Copy ``sizeBytes`` from ``src`` on ``srcDeviceId`` to ``dst`` on ``dstDeviceId`` after all earlier
+    work of both devices, returning when done (pointers must be memory of the devices named)."""
+    d = _device_index(dstDeviceId, "dstDeviceId")
+    s = _device_index(srcDeviceId, "srcDeviceId")
+    _multi.memcpy_peer(_peer_pointer(dst), d, _peer_pointer(src), s, _size(sizeBytes, "sizeBytes"))
+
+
+@binding(_HIP)
+def hipMemcpyPeerAsync(dst: Any, dstDeviceId: int, src: Any, srcDevice: int, sizeBytes: int, stream: Any) -> None:
+    """:func:`hipMemcpyPeer` ordered on ``stream`` only (order the other device's work with events)."""
+    d = _device_index(dstDeviceId, "dstDeviceId")
+    s = _device_index(srcDevice, "srcDevice")
+    st = _as_stream(stream)
+    _multi.memcpy_peer_async(_peer_pointer(dst), d, _peer_pointer(src), s, _size(sizeBytes, "sizeBytes"), st)
+
+
+# --- pointer attributes and address ranges -----------------------------------------------------------------
+
+
+class _PointerAttributeStruct(ctypes.Structure):
+    """The C layout of ``hipPointerAttribute_t`` (hip_runtime_api.h)."""
+
+    _fields_ = [("type", ctypes.c_int), ("device", ctypes.c_int), ("devicePointer", ctypes.c_void_p),
+                ("hostPointer", ctypes.c_void_p), ("isManaged", ctypes.c_int), ("allocationFlags", ctypes.c_uint)]
+
+
+class hipPointerAttribute_t(Pointer):
+    """``hipPointerAttribute_t``, as hip-python wraps it: a :class:`Pointer` to the C struct, which
+    ``hipPointerAttribute_t()`` allocates (and owns); ``fromObj`` adapts an address or a buffer of the
+    struct's size.  Members: ``type`` (a :class:`hipMemoryType`), ``device``, ``devicePointer`` and
+    ``hostPointer`` (Pointers), ``isManaged``, ``allocationFlags``."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(None)
+        self._struct = _PointerAttributeStruct()
+        self._ptr = ctypes.addressof(self._struct)
+        names = self.PROPERTIES()
+        if len(args) > len(names):
+            raise ValueError("More positional arguments specified than this type has properties.")
+        for name, value in zip(names, args, strict=False):
+            setattr(self, name, value)
+        for key, value in kwargs.items():
+            if key in names[: len(args)]:
+                raise KeyError(f"argument '{key}' has already been specified as positional argument.")
+            if key not in names:
+                valid = ", ".join(f"'{n}'" for n in names)
+                raise KeyError(f"'{key}' is no valid property name. Valid names: {valid}")
+            setattr(self, key, value)
+
+    @classmethod
+    def fromObj(cls, pyobj: Any) -> hipPointerAttribute_t:
+        """``pyobj`` itself when it is one, else an adapter for the struct at its address (not owned)."""
+        if isinstance(pyobj, cls):
+            return pyobj
+        obj = cls.__new__(cls)
+        Pointer.__init__(obj, pyobj)
+        return obj
+
+    @staticmethod
+    def PROPERTIES() -> list[str]:
+        """The member names."""
+        return ["type", "device", "devicePointer", "hostPointer", "isManaged", "allocationFlags"]
+
+    def c_sizeof(self) -> int:
+        """The size of the C struct in bytes."""
+        return ctypes.sizeof(_PointerAttributeStruct)
+
+    def _at(self, i: int) -> _PointerAttributeStruct:
+        if self._ptr < 4096:
+            raise ValueError(f"hipPointerAttribute_t at 0x{self._ptr:x} is not a valid address")
+        return _PointerAttributeStruct.from_address(self._ptr + int(i) * ctypes.sizeof(_PointerAttributeStruct))
+
+    def get_type(self, i: int) -> Any:
+        """``type`` of the ``i``-th struct."""
+        return hipMemoryType(self._at(i).type)
+
+    def set_type(self, i: int, value: Any) -> None:
+        """Set ``type`` of the ``i``-th struct (a :class:`hipMemoryType`)."""
+        if not isinstance(value, hipMemoryType):
+            raise TypeError("'value' must be of type 'hipMemoryType'")
+        self._at(i).type = int(value)
+
+    def get_device(self, i: int) -> int:
+        """``device`` of the ``i``-th struct."""
+        return int(self._at(i).device)
+
+    def set_device(self, i: int, value: int) -> None:
+        """Set ``device`` of the ``i``-th struct."""
+        self._at(i).device = _c_typed(value, "value", "int")
+
+    def get_devicePointer(self, i: int) -> Pointer:
+        """``devicePointer`` of the ``i``-th struct."""
+        return Pointer.fromPtr(self._at(i).devicePointer or 0)
+
+    def set_devicePointer(self, i: int, value: Any) -> None:
+        """Set ``devicePointer`` of the ``i``-th struct."""
+        self._at(i).devicePointer = pointer_value(value) or None
+
+    def get_hostPointer(self, i: int) -> Pointer:
+        """``hostPointer`` of the ``i``-th struct."""
+        return Pointer.fromPtr(self._at(i).hostPointer or 0)
+
+    def set_hostPointer(self, i: int, value: Any) -> None:
+        """Set ``hostPointer`` of the ``i``-th struct."""
+        self._at(i).hostPointer = pointer_value(value) or None
+
+    def get_isManaged(self, i: int) -> int:
+        """``isManaged`` of the ``i``-th struct."""
+        return int(self._at(i).isManaged)
+
+    def set_isManaged(self, i: int, value: int) -> None:
+        """Set ``isManaged`` of the ``i``-th struct."""
+        self._at(i).isManaged = _c_typed(value, "value", "int")
+
+    def get_allocationFlags(self, i: int) -> int:
+        """``allocationFlags`` of the ``i``-th struct."""
+        return int(self._at(i).allocationFlags)
+
+    def set_allocationFlags(self, i: int, value: int) -> None:
+        """Set ``allocationFlags`` of the ``i``-th struct."""
+        self._at(i).allocationFlags = _c_typed(value, "value", "unsigned int")
+
+    type = property(lambda self: self.get_type(0), lambda self, v: self.set_type(0, v), doc="hipMemoryType")
+    device = property(lambda self: self.get_device(0), lambda self, v: self.set_device(0, v), doc="device")
+    devicePointer = property(lambda self: self.get_devicePointer(0), lambda self, v: self.set_devicePointer(0, v),
+                             doc="device-side address")
+    hostPointer = property(lambda self: self.get_hostPointer(0), lambda self, v: self.set_hostPointer(0, v),
+                           doc="host-side address (NULL for device memory)")
+    isManaged = property(lambda self: self.get_isManaged(0), lambda self, v: self.set_isManaged(0, v),
+                         doc="1 for managed memory")
+    allocationFlags = property(lambda self: self.get_allocationFlags(0),
+                               lambda self, v: self.set_allocationFlags(0, v), doc="flags given at allocation")
+
+    def __getitem__(self, item: Any) -> Any:  # type: ignore[override]
+        names = self.PROPERTIES()
+        if isinstance(item, int):
+            if not 0 <= item < len(names):
+                raise IndexError()
+            return getattr(self, names[item])
+        raise ValueError("'item' type must be 'int'")
+
+    def __contains__(self, item: Any) -> bool:
+        return item in self.PROPERTIES()
+
+    def __repr__(self) -> str:
+        return f"<hipPointerAttribute_t object, ptr: {self._ptr}>"
+
+
+
+class _Registered:
+    """A ``hipHostRegister`` range: its size, flags, the device current then, and the buffer it came from."""
+
+    __slots__ = ("device", "flags", "keep", "size")
+
+    def __init__(self, size: int, flags: int, device: int, keep: Any):
+        self.size, self.flags, self.device, self.keep = size, flags, device, keep
+
+
+_registered: dict[int, _Registered] = {}
+_registered_lock = threading.Lock()
+
+
+def _registered_at(address: int) -> tuple[int, _Registered] | None:
+    """The registered range holding host ``address``: ``(start, entry)``."""
+    with _registered_lock:
+        for start, entry in _registered.items():
+            if start <= address < start + entry.size:
+                return start, entry
+    return None
+
+
+def _known(ptr: Any) -> tuple[int, int, Any] | None:
+    """What the runtime knows of a pointer: ``(user-visible base, offset, allocation or registered range)``,
+    None when it is no live allocation's and no registered range's (the AMD runtime's memory-object lookup)."""
+    r = resolve(ptr)
+    if r.address == 0:
+        return None
+    raw = pointer_value(ptr) if r.host is None else r.address
+    if r.device:
+        alloc = address_space.find(r.address)
+        if alloc is None or not alloc.live or alloc.pooled:
+            return None
+        offset = r.address - alloc.ptr
+        return raw - offset, offset, alloc
+    found = _registered_at(r.address)
+    if found is None:
+        return None
+    start, entry = found
+    return start, r.address - start, entry
+
+
+def _struct_target(attributes: Any) -> _PointerAttributeStruct:
+    if isinstance(attributes, hipPointerAttribute_t):
+        return attributes._at(0)
+    r = resolve(attributes)
+    if r.address == 0:
+        raise HipInvalidValueError("attributes is NULL", arg="attributes")
+    if r.device or (r.host is not None and r.host.nbytes < ctypes.sizeof(_PointerAttributeStruct)):
+        raise HipInvalidValueError("attributes must be host memory holding a hipPointerAttribute_t",
+                                   arg="attributes")
+    _host_bytes(r.address, ctypes.sizeof(_PointerAttributeStruct), what="attributes")  # refuses the null page
+    return _PointerAttributeStruct.from_address(r.address)
+
+
+@binding(_HIP)
+def hipPointerGetAttributes(attributes: Any, ptr: Any) -> None:
+    """Fill ``attributes`` (a :class:`hipPointerAttribute_t`) with what ``ptr`` points into.
+
+    Device memory: ``hipMemoryTypeDevice``, no host pointer; pinned (``hipHostMalloc``) and registered
+    host memory: ``hipMemoryTypeHost``, host and device pointer the same address; managed memory:
+    ``hipMemoryTypeManaged``, ``isManaged`` 1.  Any other pointer (pageable or freed memory) is
+    ``hipMemoryTypeUnregistered`` on device ``hipInvalidDeviceId``, with success, as the AMD runtime
+    answers; a NULL ``ptr`` or ``attributes`` is ``hipErrorInvalidValue``.
+    """
+    target = _struct_target(attributes)
+    if pointer_value(ptr) == 0:
+        raise HipInvalidValueError("ptr is NULL", arg="ptr")
+    known = _known(ptr)
+    raw = pointer_value(ptr)
+    ctypes.memset(ctypes.addressof(target), 0, ctypes.sizeof(target))
+    if known is None:
+        target.type, target.device = int(hipMemoryType.hipMemoryTypeUnregistered), hipInvalidDeviceId
+        return
+    _, _, what = known
+    target.devicePointer = raw
+    if isinstance(what, _Registered):
+        target.type, target.device, target.allocationFlags = int(hipMemoryType.hipMemoryTypeHost), what.device, \
+            what.flags
+        target.hostPointer = raw
+        return
+    device, flags = _alloc_meta.get(what.ptr, (what.device if what.device >= 0 else rocmath.get_device(), 0))
+    target.device, target.allocationFlags = device, flags
+    if what.kind is MemoryKind.DEVICE:
+        target.type = int(hipMemoryType.hipMemoryTypeDevice)
+    else:
+        target.hostPointer = raw
+        managed = what.kind is MemoryKind.MANAGED
+        target.type = int(hipMemoryType.hipMemoryTypeManaged if managed else hipMemoryType.hipMemoryTypeHost)
+        target.isManaged = int(managed)
+
+
+@binding(_HIP, 1)
+def hipMemPtrGetInfo(ptr: Any) -> int:
+    """The size of the whole allocation (or registered range) ``ptr`` points into."""
+    known = _known(ptr)
+    if known is None:
+        raise HipInvalidValueError("ptr is not memory of the HIP runtime", arg="ptr")
+    return known[2].size if isinstance(known[2], _Registered) else known[2].nbytes
+
+
+@binding(_HIP, 2)
+def hipMemGetAddressRange(dptr: Any) -> tuple[Pointer, int]:
+    """``(base, size)`` of the allocation ``dptr`` points into (``hipErrorNotFound`` for any other pointer)."""
+    known = _known(dptr)
+    if known is None:
+        raise NotFoundError("dptr is in no allocation", arg="dptr")
+    base, _, what = known
+    return Pointer.fromPtr(base), (what.size if isinstance(what, _Registered) else what.nbytes)
+
+
+# --- registered host memory ------------------------------------------------------------------------------
+
+
+@binding(_HIP)
+def hipHostRegister(hostPtr: Any, sizeBytes: int, flags: int) -> None:
+    """Register ``sizeBytes`` of host memory with the runtime (page-lock it): it then has pointer
+    attributes and an address range, and :func:`hipHostGetDevicePointer` gives its (same) device address.
+    Copies from and to it stay correct and synchronous as pageable ones (the simulation keeps no
+    separate page-locked path).  The buffer object given is kept alive until :func:`hipHostUnregister`.
+
+    NULL, a zero size or flags above 15 are ``hipErrorInvalidValue``; a range overlapping a registered
+    one (or pinned memory) is ``hipErrorHostMemoryAlreadyRegistered``.
+    """
+    n = _size(sizeBytes, "sizeBytes")
+    f = _c_typed(flags, "flags", "unsigned int")
+    r = resolve(hostPtr)
+    if r.address == 0 or n == 0 or f > 15:
+        raise HipInvalidValueError("hostPtr must be non-NULL, sizeBytes positive and flags at most 15",
+                                   arg="hostPtr" if r.address == 0 else ("sizeBytes" if n == 0 else "flags"))
+    if r.device:
+        alloc = address_space.find(r.address)
+        if alloc is not None and alloc.kind is not MemoryKind.DEVICE:
+            raise HostMemoryAlreadyRegisteredError("pinned or managed memory is registered already", arg="hostPtr")
+        raise HipInvalidValueError("device memory cannot be registered as host memory", arg="hostPtr")
+    if r.host is not None and r.host.nbytes < n:
+        raise HipInvalidValueError(f"the buffer holds {r.host.nbytes} bytes, not {n}", arg="sizeBytes")
+    _host_bytes(r.address, n, what="hostPtr")  # refuses the null page
+    with _registered_lock:
+        for start, entry in _registered.items():
+            if start < r.address + n and r.address < start + entry.size:
+                raise HostMemoryAlreadyRegisteredError(
+                    f"[0x{r.address:x}, +{n}) overlaps the registered range 0x{start:x} of {entry.size} bytes",
+                    arg="hostPtr")
+        _registered[r.address] = _Registered(n, f, rocmath.get_device(), hostPtr if r.host is not None else None)
+
+
+@binding(_HIP)
+def hipHostUnregister(hostPtr: Any) -> None:
+    """Unregister memory of :func:`hipHostRegister` (after the device's queued work, as HIP waits for it);
+    ``hipErrorHostMemoryNotRegistered`` for a pointer that does not start a registered range."""
+    r = resolve(hostPtr)
+    if r.address == 0:
+        raise HipInvalidValueError("hostPtr is NULL", arg="hostPtr")
+    with _registered_lock:
+        entry = None if r.device else _registered.get(r.address)
+    if entry is None:
+        raise HostMemoryNotRegisteredError(f"0x{r.address:x} starts no registered range", arg="hostPtr")
+    if entry.device < rocmath.get_device_count():
+        wait_device_idle(entry.device)
+    with _registered_lock:
+        _registered.pop(r.address, None)
+
+
+@binding(_HIP, 1)
+def hipHostGetFlags(hostPtr: Any) -> int:
+    """The flags ``hostPtr``'s memory was allocated with: pinned (``hipHostMalloc``) or managed memory only.
+    Device memory, unknown pointers and, as in the AMD runtime, registered memory are
+    ``hipErrorInvalidValue``."""
+    known = _known(hostPtr)
+    if known is None or isinstance(known[2], _Registered) or known[2].kind is MemoryKind.DEVICE:
+        raise HipInvalidValueError("hostPtr is not memory of hipHostMalloc or hipMallocManaged", arg="hostPtr")
+    return _alloc_meta.get(known[2].ptr, (0, 0))[1]
+
+
+# --- streams: callbacks, devices, priorities --------------------------------------------------------------
+
+
+class hipStreamCallback_t(Pointer):
+    """``hipStreamCallback_t``: a C function pointer ``void (*)(hipStream_t, hipError_t, void*)``."""
+
+    def __repr__(self) -> str:
+        return f"<hipStreamCallback_t object, ptr: {self._ptr}>"
+
+
+#: The C type of a stream callback, for callbacks given as function addresses.
+_STREAM_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p)
+
+
+def _stream_callback(callback: Any, stream: Any, userData: Any) -> tuple[Callable[[Any], None], str]:
+    """The host function a callback argument stands for, called with the stream's status.
+
+    A ctypes function pointer (or the address of one: an int, ``c_void_p`` or :class:`Pointer`, what
+    hip-python passes to C) is called as C would call it, with the stream handle's address, the status as
+    an int and ``userData``'s address; any other Python callable gets the ``stream`` and ``userData``
+    objects given here and a :class:`hipError_t`.
+    """
+    name = getattr(callback, "__name__", "stream callback")
+    if isinstance(callback, ctypes._CFuncPtr) or not callable(callback):
+        fn = callback if isinstance(callback, ctypes._CFuncPtr) else None
+        if fn is None:
+            address = pointer_value(callback)
+            if address == 0:
+                raise HipInvalidValueError("callback is NULL", arg="callback")
+            fn = _STREAM_CALLBACK(address)
+        stream_address = pointer_value(stream) if stream is not None else 0
+        user_address = pointer_value(userData)
+
+        def c_call(status: Any) -> None:
+            fn(ctypes.c_void_p(stream_address or None), ctypes.c_int(int(status)),
+               ctypes.c_void_p(user_address or None))
+
+        return c_call, name
+    return (lambda status: callback(stream, hipError_t(int(status)), userData)), name
+
+
+@binding(_HIP)
+def hipStreamAddCallback(stream: Any, callback: Any, userData: Any, flags: int) -> None:
+    """Call ``callback(stream, status, userData)`` on the host once all work queued on ``stream`` so far is
+    done; later work on the stream waits for it.  ``status`` is ``hipSuccess``, or the error of earlier
+    failed work (the callback still runs).  ``callback`` is a ctypes function pointer or its address (as
+    hip-python passes it to C) or any Python callable; non-zero ``flags`` or a NULL callback is
+    ``hipErrorInvalidValue``."""
+    if _c_typed(flags, "flags", "unsigned int") != 0:
+        raise HipInvalidValueError("flags must be 0", arg="flags")
+    if callback is None:
+        raise HipInvalidValueError("callback is NULL", arg="callback")
+    s = _as_stream(stream)
+    call, name = _stream_callback(callback, stream, userData)
+
+    def run(_stream: Any, status: Any, _data: Any) -> None:
+        call(status)
+
+    run.__name__ = name
+    s.add_callback(run)
+
+
+@binding(_HIP, 1)
+def hipStreamGetDevice(stream: Any) -> int:
+    """The device of ``stream`` (the current device for the null stream)."""
+    return _as_stream(stream).device.index
+
+
+#: ``hip::Stream::Priority``: Low = 1 is the least priority, High = -1 the greatest.
+_LEAST_PRIORITY, _GREATEST_PRIORITY = 1, -1
+
+
+@binding(_HIP, 2)
+def hipDeviceGetStreamPriorityRange() -> tuple[int, int]:
+    """``(leastPriority, greatestPriority)``: ``(1, -1)``, the AMD runtime's stream priorities."""
+    return _LEAST_PRIORITY, _GREATEST_PRIORITY
+
+
+# --- unified memory hints --------------------------------------------------------------------------------
+
+
+def _hint_range(dev_ptr: Any, count: int) -> Any:
+    """The allocation a prefetch or advice covers (None for memory the runtime does not know), after
+    HIP's checks: NULL or a zero count, and a range past the allocation, are ``hipErrorInvalidValue``."""
+    if pointer_value(dev_ptr) == 0 or count == 0:
+        raise HipInvalidValueError("dev_ptr must be non-NULL and count positive",
+                                   arg="dev_ptr" if count else "count")
+    known = _known(dev_ptr)
+    if known is None:
+        return None
+    _, offset, what = known
+    size = what.size if isinstance(what, _Registered) else what.nbytes
+    if count > size - offset:
+        raise HipInvalidValueError(f"[{offset}, {offset + count}) runs past the {size} bytes of the allocation",
+                                   arg="count")
+    return what
+
+
+@binding(_HIP)
+def hipMemPrefetchAsync(dev_ptr: Any, count: int, device: int, stream: Any) -> None:
+    """Migrate managed memory to ``device`` (``hipCpuDeviceId`` for the host) in stream order.  Memory
+    is unified here, so this only orders a marker on ``stream`` (the target device's null stream for
+    NULL); pageable host memory is ``hipErrorNotSupported`` on a device without XNACK, as on gfx942."""
+    n = _size(count, "count")
+    dev = _c_typed(device, "device", "int")
+    what = _hint_range(dev_ptr, n)
+    st = None if stream is None or pointer_value(stream) == hipStreamLegacy else _as_stream(stream)
+    if dev != hipCpuDeviceId:
+        dev = _device_index(dev, "device")
+    if what is None and dev != hipCpuDeviceId:
+        raise HipNotSupportedError("prefetching pageable host memory needs XNACK", arg="dev_ptr")
+    if st is None:
+        st = rocmath.null_stream(rocmath.get_device() if dev == hipCpuDeviceId else dev)
+    st.enqueue(lambda: None, "hipMemPrefetchAsync", info={"cat": "prefetch", "bytes": n})
+
+
+@binding(_HIP)
+def hipMemAdvise(dev_ptr: Any, count: int, advice: Any, device: int) -> None:
+    """Advise the runtime about a managed range (accepted and checked; memory is unified here, so advice
+    changes nothing).  A device naming none is ``hipErrorInvalidDevice`` (except for the read-mostly
+    advice, which ignores it), memory the runtime does not know ``hipErrorInvalidValue``."""
+    check_enum(advice, hipMemoryAdvise, "advice")
+    n = _size(count, "count")
+    dev = _c_typed(device, "device", "int")
+    read_mostly = advice in (hipMemoryAdvise.hipMemAdviseSetReadMostly, hipMemoryAdvise.hipMemAdviseUnsetReadMostly)
+    if not read_mostly and dev != hipCpuDeviceId:
+        _device_index(dev, "device")
+    if _hint_range(dev_ptr, n) is None:
+        raise HipInvalidValueError("dev_ptr is not memory of the HIP runtime", arg="dev_ptr")
+
+
+# --- device flags and limits --------------------------------------------------------------------------------
+
+#: The AMD runtime's defaults: scheduling flag hipDeviceScheduleSpin, a 1 KiB stack per thread
+#: (settable up to 128 KiB - 16, rounded up to 16 bytes) and an 8 MiB device malloc heap.
+_DEFAULT_FLAGS = hipDeviceScheduleSpin
+_DEFAULT_STACK = 1024
+_MAX_STACK = 128 * 1024 - 16
+_DEFAULT_HEAP = 8 << 20
+
+# Keyed by the Device object: rocmath.configure() (new devices) starts from the defaults again.
+_device_settings: weakref.WeakKeyDictionary[Device, dict[str, int]] = weakref.WeakKeyDictionary()
+_settings_lock = threading.Lock()
+
+
+def _settings() -> dict[str, int]:
+    dev = get_device_object()
+    with _settings_lock:
+        return _device_settings.setdefault(dev, {"flags": _DEFAULT_FLAGS, "stack": _DEFAULT_STACK,
+                                                 "heap": _DEFAULT_HEAP})
+
+
+@binding(_HIP, 1)
+def hipGetDeviceFlags() -> int:
+    """The current device's scheduling flag (``hipDeviceScheduleSpin`` until set)."""
+    return _settings()["flags"]
+
+
+@binding(_HIP)
+def hipSetDeviceFlags(flags: int) -> None:
+    """Set the current device's flags: at most one of ``hipDeviceScheduleSpin``/``Yield``/``BlockingSync``,
+    plus ``hipDeviceMapHost`` and ``hipDeviceLmemResizeToMax``; anything else is ``hipErrorInvalidValue``.
+    As the AMD runtime does, only the scheduling part is kept (what :func:`hipGetDeviceFlags` returns)."""
+    f = _c_typed(flags, "flags", "unsigned int")
+    schedule = f & hipDeviceScheduleMask
+    if schedule not in (hipDeviceScheduleAuto, hipDeviceScheduleSpin, hipDeviceScheduleYield,
+                        hipDeviceScheduleBlockingSync):
+        raise HipInvalidValueError(f"only one scheduling flag may be set, got 0x{schedule:x}", arg="flags")
+    if f & ~(hipDeviceScheduleMask | hipDeviceMapHost | hipDeviceLmemResizeToMax):
+        raise HipInvalidValueError(f"unsupported flags 0x{f:x}", arg="flags")
+    _settings()["flags"] = schedule
+
+
+@binding(_HIP, 1)
+def hipDeviceGetLimit(limit: Any) -> int:
+    """``hipLimitStackSize`` (bytes per thread) or ``hipLimitMallocHeapSize`` of the current device;
+    ``hipLimitPrintfFifoSize`` is ``hipErrorUnsupportedLimit``, ``hipLimitRange`` ``hipErrorInvalidValue``."""
+    check_enum(limit, hipLimit_t, "limit")
+    if limit >= hipLimit_t.hipLimitRange:
+        raise HipInvalidValueError(f"{limit.name} is no limit", arg="limit")
+    if limit == hipLimit_t.hipLimitStackSize:
+        return _settings()["stack"]
+    if limit == hipLimit_t.hipLimitMallocHeapSize:
+        return _settings()["heap"]
+    raise UnsupportedLimitError(f"{limit.name} is not supported", arg="limit")
+
+
+@binding(_HIP)
+def hipDeviceSetLimit(limit: Any, value: int) -> None:
+    """Set a limit of the current device: the stack size (at most 128 KiB - 16 bytes per thread, rounded
+    up to 16) or the malloc heap size (less than the device's memory); other values are
+    ``hipErrorInvalidValue``, ``hipLimitPrintfFifoSize`` ``hipErrorUnsupportedLimit``."""
+    check_enum(limit, hipLimit_t, "limit")
+    v = _size(value, "value")
+    if limit >= hipLimit_t.hipLimitRange:
+        raise HipInvalidValueError(f"{limit.name} is no limit", arg="limit")
+    if limit == hipLimit_t.hipLimitStackSize:
+        if v > _MAX_STACK:
+            raise HipInvalidValueError(f"a stack of {v} bytes exceeds {_MAX_STACK}", arg="value")
+        _settings()["stack"] = -(-v // 16) * 16
+    elif limit == hipLimit_t.hipLimitMallocHeapSize:
+        total = get_device_properties().totalGlobalMem
+        if v >= total:
+            raise HipInvalidValueError(f"a heap of {v} bytes does not fit the device's {total}", arg="value")
+        _settings()["heap"] = v
+    else:
+        raise UnsupportedLimitError(f"{limit.name} is not supported", arg="limit")
