@@ -923,3 +923,10 @@ __all__ = sorted([
     "ROCBLAS_TO_HIPSOLVER", "convert_status", "FAMILIES", "MANIFEST", "UNAVAILABLE", "Family",
     "hipsolverVersionMajor", "hipsolverVersionMinor", "hipsolverVersionPatch",
 ])
+
+# --- the compatibility API (hipsolverDn*), derived from the names above by rocmath.hip._hipsolver_dn ---------------
+from ._hipsolver_dn import compat_api as _compat_api  # noqa: E402
+
+_DN = _compat_api()
+globals().update(_DN)
+__all__ = sorted([*__all__, *_DN])
