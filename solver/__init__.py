@@ -58,6 +58,8 @@ from ._types import *  # noqa: F403
 from .arrays import *  # noqa: F403
 from .cholesky import *  # noqa: F403
 from .eig import *  # noqa: F403
+from .eigx import *  # noqa: F403
 from .lu import *  # noqa: F403
 from .orthogonal import *  # noqa: F403
 from .qr import *  # noqa: F403
+from .sytrf import *  # noqa: F403

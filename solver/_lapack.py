@@ -30,6 +30,8 @@ ROUTINES: dict[str, int] = {
     "potri": 5,  # uplo, n, a, lda, info
     "trtri": 6,  # uplo, diag, n, a, lda, info
     "lauum": 5,  # uplo, n, a, lda, info
+    "sytf2": 6,  # uplo, n, a, lda, ipiv, info
+    "sytrf": 8,  # uplo, n, a, lda, ipiv, work, lwork, info
 }
 
 _VP = types.voidptr

@@ -31,8 +31,8 @@ def _expand(table: dict[str, tuple[str, bool]]) -> list[str]:
 
 def compute_routines() -> frozenset[str]:
     """Every rocSOLVER routine name rocmath.solver exports (without ``rocsolver_``)."""
-    return frozenset(_expand(LU) + _expand(CHOLESKY) + _expand(QR) + _expand(ORTHOGONAL) + _expand(EIG)
-                     + ilp64_routines())
+    return frozenset(_expand(LU) + _expand(CHOLESKY) + _expand(INDEFINITE) + _expand(QR) + _expand(ORTHOGONAL)
+                     + _expand(EIG) + ilp64_routines())
 
 
 def ilp64_routines() -> list[str]:
@@ -45,6 +45,10 @@ CHOLESKY = {
     "potf2": ("s d c z", True), "potrf": ("s d c z", True), "potrs": ("s d c z", True), "posv": ("s d c z", True),
     "potri": ("s d c z", True), "trtri": ("s d c z", True), "lauum": ("s d c z", False),
 }
+
+
+#: The symmetric indefinite factorization (Bunch-Kaufman, solver/sytrf.py): routine -> (precisions, batched).
+INDEFINITE = {"sytf2": ("s d c z", True), "sytrf": ("s d c z", True)}
 
 
 #: The Householder (QR) family: routine -> (precisions, has batched forms).
@@ -77,6 +81,9 @@ EIG = {
     "gebd2": ("s d c z", True), "gebrd": ("s d c z", True), "syev": ("s d", True), "heev": ("c z", True),
     "syevd": ("s d", True), "heevd": ("c z", True), "syevj": ("s d", True), "heevj": ("c z", True),
     "sygv": ("s d", True), "hegv": ("c z", True), "gesvd": ("s d c z", True), "gesvdj": ("s d c z", True),
+    # subsets of eigenpairs and the generalized Jacobi (solver/eigx.py)
+    "syevdx": ("s d", True), "heevdx": ("c z", True), "sygvdx": ("s d", True), "hegvdx": ("c z", True),
+    "sygvj": ("s d", True), "hegvj": ("c z", True),
 }
 
 

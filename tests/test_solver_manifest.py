@@ -36,6 +36,10 @@ def test_manifest_matches_rocsolver_tables() -> None:
     assert len(_manifest._expand(_manifest.LU)) == 10 * 4 * 3 + 4
     # 6 Cholesky/triangular routines in 4 precisions and 3 flavours, lauum plain only.
     assert len(_manifest._expand(_manifest.CHOLESKY)) == 6 * 4 * 3 + 4
+    # sytf2 and sytrf in 4 precisions and 3 flavours; syevdx/heevdx, sygvdx/hegvdx, sygvj/hegvj likewise.
+    assert len(_manifest._expand(_manifest.INDEFINITE)) == 2 * 4 * 3
+    assert {f"{p}{r}{f}" for p, r in (("s", "syevdx"), ("d", "sygvdx"), ("c", "hegvj"), ("z", "heevdx"))
+            for f in ("", "_batched", "_strided_batched")} <= names
     assert "zpotrf_strided_batched" in names and "dtrtri_batched" in names and "spotri_strided_batched" in names
     assert "dlauum" in names and "dlauum_batched" not in names and "dlauum_strided_batched" not in names
     assert "dgetrf_strided_batched" in names and "zgetri_npvt_outofplace_batched" in names
