@@ -59,6 +59,7 @@ from .arrays import *  # noqa: F403
 from .cholesky import *  # noqa: F403
 from .eig import *  # noqa: F403
 from .eigx import *  # noqa: F403
+from .gesvdx import *  # noqa: F403
 from .lu import *  # noqa: F403
 from .orthogonal import *  # noqa: F403
 from .qr import *  # noqa: F403

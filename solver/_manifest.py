@@ -32,7 +32,7 @@ def _expand(table: dict[str, tuple[str, bool]]) -> list[str]:
 def compute_routines() -> frozenset[str]:
     """Every rocSOLVER routine name rocmath.solver exports (without ``rocsolver_``)."""
     return frozenset(_expand(LU) + _expand(CHOLESKY) + _expand(INDEFINITE) + _expand(QR) + _expand(ORTHOGONAL)
-                     + _expand(EIG) + ilp64_routines())
+                     + _expand(EIG) + UNDECLARED + ilp64_routines())
 
 
 def ilp64_routines() -> list[str]:
@@ -83,8 +83,12 @@ EIG = {
     "sygv": ("s d", True), "hegv": ("c z", True), "gesvd": ("s d c z", True), "gesvdj": ("s d c z", True),
     # subsets of eigenpairs and the generalized Jacobi (solver/eigx.py)
     "syevdx": ("s d", True), "heevdx": ("c z", True), "sygvdx": ("s d", True), "hegvdx": ("c z", True),
-    "sygvj": ("s d", True), "hegvj": ("c z", True),
+    "sygvj": ("s d", True), "hegvj": ("c z", True), "gesvdx": ("s d c z", True),
 }
+
+#: Routines rocSOLVER exports without declaring them in its headers (ROCSOLVER_EXPORT in the source): the
+#: partial SVD hipSOLVER's gesvdaStridedBatched calls (roclapack_gesvdx_notransv_strided_batched.cpp).
+UNDECLARED = [f"{p}gesvdx_notransv_strided_batched" for p in "sdcz"]
 
 
 #: The routines with an ILP64 form (``rocsolver_<p><routine><flavour>_64`` in rocsolver-functions.h):

@@ -22,6 +22,7 @@ from hip_util import check, to_device, to_host
 from rocmath.hip import hip, hipblas, hipsolver
 from rocmath.hip._hipsolver_dn import DnParams
 from rocmath.hip._lib import find
+from rocmath.solver import gesvdx
 
 S = hipsolver.hipsolverStatus_t
 T = hip.hipDataType
@@ -100,7 +101,7 @@ hipsolverDnXgetrf hipsolverDnXgetrs
 HIP_PYTHON_DN = _HIP_PYTHON_DN.split()
 
 #: hip-python 6.2's parameters of the single-precision (or precision-free) Dn functions; the other precisions'
-#: are the same (gesvdaStridedBatched, never bound, left out).
+#: are the same.
 SIGNATURES = {
     "hipsolverDnCreate": "",
     "hipsolverDnDestroy": "handle",
@@ -144,6 +145,10 @@ SIGNATURES = {
     "hipsolverDnSgesvdj": "handle jobz econ m n A lda S U ldu V ldv work lwork devInfo params",
     "hipsolverDnSgesvdjBatched_bufferSize": "handle jobz m n A lda S U ldu V ldv lwork params batch_count",
     "hipsolverDnSgesvdjBatched": "handle jobz m n A lda S U ldu V ldv work lwork devInfo params batch_count",
+    "hipsolverDnSgesvdaStridedBatched_bufferSize": "handle jobz rank m n A lda strideA S strideS U ldu strideU V ldv "
+                                                   "strideV lwork batch_count",
+    "hipsolverDnSgesvdaStridedBatched": "handle jobz rank m n A lda strideA S strideS U ldu strideU V ldv strideV work "
+                                        "lwork devInfo hRnrmF batch_count",
     "hipsolverDnSgetrf_bufferSize": "handle m n A lda lwork",
     "hipsolverDnSgetrf": "handle m n A lda work devIpiv devInfo",
     "hipsolverDnSgetrs": "handle trans n nrhs A lda devIpiv B ldb devInfo",
@@ -265,7 +270,8 @@ def test_the_names_are_hip_pythons():
     unavailable = set(hipsolver.DN_UNAVAILABLE)
     assert made | unavailable == names and not made & unavailable
     assert sorted(unavailable) == hipsolver.DN_UNAVAILABLE
-    assert {f"hipsolverDn{p}gesvdaStridedBatched{q}" for p in "SDCZ" for q in ("", "_bufferSize")} <= unavailable
+    gesvda = {f"hipsolverDn{p}gesvdaStridedBatched{q}" for p in "SDCZ" for q in ("", "_bufferSize")}
+    assert gesvda <= made and all(hipsolver.DN_MANIFEST[name] is None for name in gesvda)  # written out
     for name, fn in bound().items():
         assert fn.__name__ == name and name in hipsolver.__all__, name
         twin = hipsolver.DN_MANIFEST[name]
@@ -635,3 +641,115 @@ def test_xgetrf_xgetrs_statuses_in_hipsolvers_order(handle, params, dev):
         s(handle, params, 111, N, 1, R64, dA, N, ipiv, R64, dB, N, info)
     with pytest.raises(OverflowError, match="'lworkOnDevice'"):
         f(handle, params, N, N, R64, dA, N, ipiv, R64, None, -1, None, 0, info)
+
+
+# --- gesvdaStridedBatched: rocSOLVER's gesvdx_notransv_strided_batched -----------------------------------------------
+
+
+def _gesvda_layout(letter: str, a: np.ndarray, rank: int) -> dict[str, Any]:
+    """Strided operands with padding: A (lda = m + 1, one more element between entries), S (rank + 1 apart),
+    U (ldu = m + 2), V (ldv = n + 1: n x rank columns)."""
+    batch, m, n = a.shape
+    lda, ldu, ldv = m + 1, m + 2, n + 1
+    lay = dict(m=m, n=n, rank=rank, batch_count=batch, lda=lda, strideA=lda * n + 1, ldu=ldu, strideU=ldu * rank,
+               ldv=ldv, strideV=ldv * rank, strideS=rank + 1)
+    flat = np.zeros(lay["strideA"] * batch, DTYPE[letter])
+    for e in range(batch):
+        for j in range(n):
+            flat[e * lay["strideA"] + j * lda:][:m] = a[e, :, j]
+    lay["A_host"] = flat
+    return lay
+
+
+def _entries(flat: np.ndarray, rows: int, cols: int, ld: int, stride: int, batch: int) -> np.ndarray:
+    return np.stack([np.stack([flat[e * stride + j * ld:][:rows] for j in range(cols)], axis=1) for e in range(batch)])
+
+
+def test_gesvda_strided_batched(handle, dev):
+    """The rank largest singular values (SciPy's), U (m x rank) and V (n x rank, not transposed) with A V = U S, on a
+    given work or the handle's (bitwise the same), devInfo 0, hRnrmF untouched; the query's answer; statuses in
+    hipSOLVER's order."""
+    rank, batch = 2, 2
+    novector = hipsolver.hipsolverEigMode_t.HIPSOLVER_EIG_MODE_NOVECTOR
+    for letter in "SDCZ":
+        dt, real = DTYPE[letter], np.float32 if letter in "SC" else np.float64
+        eps = np.finfo(real).eps
+        a = rand(letter, batch, 6, 4, seed=40)
+        lay = _gesvda_layout(letter, a, rank)
+        m, n = lay["m"], lay["n"]
+        query = getattr(hipsolver, f"hipsolverDn{letter}gesvdaStridedBatched_bufferSize")
+        run = getattr(hipsolver, f"hipsolverDn{letter}gesvdaStridedBatched")
+        shape = {k: lay[k] for k in ("rank", "m", "n", "lda", "strideA", "strideS", "ldu", "strideU", "ldv",
+                                     "strideV", "batch_count")}
+        lwork = ctypes.c_int(-1)
+        check(query(handle, VECTOR, A=None, S=None, U=None, V=None, lwork=lwork, **shape))
+        # rocSOLVER's own query, then nsv (an int per entry) and ifail (min(m, n) per entry), each rounded to 64
+        h = hipsolver._handle(handle)
+        h.start_device_memory_size_query()
+        getattr(gesvdx, f"{letter.lower()}gesvdx_notransv_strided_batched")(
+            h, 192, 192, 263, m, n, None, lay["lda"], lay["strideA"], 0, 0, 1, rank, None, None, lay["strideS"], None,
+            lay["ldu"], lay["strideU"], None, lay["ldv"], lay["strideV"], None, n, None, batch)
+        roc = h.stop_device_memory_size_query()
+        assert lwork.value == -(-roc // 64) * 64 + 64 + 64 > 128
+        assert query(handle, VECTOR, **shape, A=None, S=None, U=None, V=None) == (SUCCESS, lwork.value)
+        results = []
+        for work in (dev.put(np.zeros(lwork.value, np.uint8)), None):
+            dA = dev.put(lay["A_host"])
+            dS = dev.put(np.full(lay["strideS"] * batch, -1, real))
+            U = dev.put(np.full(lay["strideU"] * batch, 5, dt))
+            V = dev.put(np.full(lay["strideV"] * batch, 5, dt))
+            info, rnrm = dev.info(batch + 1), np.full(batch, -1.0)
+            check(run(handle, VECTOR, A=dA, S=dS, U=U, V=V, work=work, lwork=lwork.value if work else 0, devInfo=info,
+                      hRnrmF=rnrm, **shape))
+            assert host(info, (batch + 1,), np.int32).tolist() == [0] * batch + [-7]
+            assert (rnrm == -1).all()  # hipSOLVER on AMD never writes hRnrmF
+            s_flat = host(dS, (lay["strideS"] * batch,), real)
+            u_flat, v_flat = host(U, (lay["strideU"] * batch,), dt), host(V, (lay["strideV"] * batch,), dt)
+            results.append((s_flat.tobytes(), u_flat.tobytes(), v_flat.tobytes()))
+            s = np.stack([s_flat[e * lay["strideS"]:][:rank] for e in range(batch)])
+            assert (s_flat.reshape(batch, rank + 1)[:, rank] == -1).all()  # the gap between entries
+            u = _entries(u_flat, m, rank, lay["ldu"], lay["strideU"], batch)
+            v = _entries(v_flat, n, rank, lay["ldv"], lay["strideV"], batch)
+            for e in range(batch):
+                x = a[e].astype(np.complex128)
+                ref = np.linalg.svd(x, compute_uv=False)[:rank]
+                np.testing.assert_allclose(s[e], ref, rtol=30 * 6 * eps)
+                resid = np.abs(x @ v[e] - u[e] * s[e]).sum(axis=0).max() / (np.abs(x).sum(axis=0).max() * 6 * eps)
+                assert resid < 30
+                for q in (u[e], v[e]):
+                    assert np.abs(np.eye(rank) - q.conj().T @ q).sum(axis=0).max() / (6 * eps) < 30
+        assert results[0] == results[1]
+        # without vectors: S only, U and V untouched (ldu and ldv only >= 1)
+        dA, dS, U, info = dev.put(lay["A_host"]), dev.put(np.zeros(lay["strideS"] * batch, real)), dev.put(
+            np.full(3, 5, dt)), dev.info(batch)
+        check(run(handle, novector, **{**shape, "ldu": 1, "ldv": 1}, A=dA, S=dS, U=U, V=U, work=None, lwork=0,
+                  devInfo=info, hRnrmF=None))
+        np.testing.assert_allclose(host(dS, (lay["strideS"] * batch,), real).reshape(batch, rank + 1)[:, :rank],
+                                   [np.linalg.svd(x, compute_uv=False)[:rank] for x in a], rtol=30 * 6 * eps)
+        assert (host(U, (3,), dt) == 5).all() and not host(info, (batch,), np.int32).any()
+
+    # statuses, hipSOLVER's order: the handle (NULL, then, in the query, the lwork pointer), then rocSOLVER's checks
+    a = rand("D", 1, 3, 3, seed=41)
+    lay = _gesvda_layout("D", a, 2)
+    shape = {k: lay[k] for k in ("rank", "m", "n", "lda", "strideA", "strideS", "ldu", "strideU", "ldv", "strideV",
+                                 "batch_count")}
+    dA, dS, info = dev.put(lay["A_host"]), dev.put(np.zeros(4)), dev.info()
+    UV = dev.put(np.zeros(16))
+    bad, args = (S.HIPSOLVER_STATUS_INVALID_VALUE,), dict(A=dA, S=dS, U=UV, V=UV, devInfo=info, hRnrmF=None)
+    run, query = hipsolver.hipsolverDnDgesvdaStridedBatched, hipsolver.hipsolverDnDgesvdaStridedBatched_bufferSize
+    q = dict(A=dA, S=dS, U=UV, V=UV)
+    assert run(None, VECTOR, **shape, work=None, lwork=0, **{**args, "devInfo": None}) == (
+        S.HIPSOLVER_STATUS_NOT_INITIALIZED,)
+    assert query(None, VECTOR, **shape, **q, lwork=None) == (S.HIPSOLVER_STATUS_NOT_INITIALIZED,)
+    assert query(handle, VECTOR, **{**shape, "rank": 9}, **q, lwork=None) == bad  # NULL lwork before the sizes
+    lwork = ctypes.c_int(-1)
+    assert query(handle, VECTOR, **{**shape, "rank": 4}, **q, lwork=lwork) == bad and lwork.value == 0
+    for change in (dict(rank=4), dict(rank=0), dict(ldv=2), dict(ldu=2), dict(lda=2)):
+        assert run(handle, VECTOR, **{**shape, **change}, work=None, lwork=0, **args) == bad, change
+    assert run(handle, VECTOR, **shape, work=None, lwork=0, **{**args, "devInfo": None}) == bad
+    assert run(handle, VECTOR, **shape, work=None, lwork=0, **{**args, "V": None}) == bad
+    assert host(info, (1,), np.int32)[0] == -7
+    with pytest.raises(TypeError, match="_hipsolverEigMode_t__Base"):
+        run(handle, 202, **shape, work=None, lwork=0, **args)
+    with pytest.raises(OverflowError, match="'strideA'"):
+        run(handle, VECTOR, **{**shape, "strideA": 2**63}, work=None, lwork=0, **args)

@@ -32,11 +32,25 @@ internal ``getrf_info32``): rocmath's ``getrf_64`` writes an int64 info into 8 s
 bytes (outside the ``lworkOnDevice`` workspace), whose low half is then copied to ``devInfo`` on the
 handle's stream.
 
+``hipsolverDn<P>gesvdaStridedBatched`` and its ``_bufferSize`` (no regular twin) are written out too, as
+hipsolver.cpp has them on AMD: rocSOLVER's ``<p>gesvdx_notransv_strided_batched`` (rocmath.solver:
+the partial SVD by index range returning V, n x rank, not V^H) with both sides ``singular`` for
+``HIPSOLVER_EIG_MODE_VECTOR`` (``none`` otherwise), ``srange`` index, ``vl = vu = 0``, ``il = 1``, ``iu = rank``,
+``strideF = min(m, n)`` and ``devInfo`` as its info.  The ``rank`` largest singular values land in S; a rank
+outside ``1..min(m, n)`` (0 allowed when min(m, n) = 0), ``ldv < n`` with vectors and the other rocSOLVER checks
+are INVALID_VALUE.  ``A`` is ``const`` in the prototype but rocSOLVER destroys it (hipSOLVER casts the
+``const`` away), so it does here.  ``hRnrmF`` (cuSOLVER's residual norms, host doubles) is never written, as on
+AMD.  The query answers rocSOLVER's workspace plus an int per entry (nsv) and ``min(m, n)`` per entry (ifail),
+each rounded to 64 bytes as ``rocblas_set_optimal_device_memory_size`` rounds them (more than INT_MAX:
+INTERNAL_ERROR; a failing rocSOLVER query's status is the answer's, ``lwork`` then 0).  A given ``work``/``lwork``
+holds nsv and ifail at its front (unaligned, as hipSOLVER places them) and serves as the workspace after them
+(what remains of ``lwork``: hipSOLVER passes all of it on, past the end of ``work``, which rocmath's bounds
+checks refuse); without one, the query's size becomes the handle's workspace and nsv/ifail are stream-ordered
+allocations.
+
 Not bound (:data:`UNAVAILABLE`, ``hipsolver.DN_UNAVAILABLE``): the Dn names of :data:`PENDING`'s families
 (orgbr/ungbr, orgtr/ungtr, ormtr/unmtr, syevdx/heevdx, sygvdx/hegvdx, sygvj/hegvj, sytrf) while their regular
-twins are missing -- each is bound as soon as ``rocmath.hip.hipsolver`` exports its twin -- and
-``hipsolverDn<P>gesvdaStridedBatched`` with its query, which hipSOLVER runs on rocSOLVER's
-``gesvdx_notransv_strided_batched`` (a partial SVD by index range): rocmath.solver has no ``gesvdx``.
+twins are missing -- each is bound as soon as ``rocmath.hip.hipsolver`` exports its twin.
 """
 
 from __future__ import annotations
@@ -45,16 +59,19 @@ import inspect
 import itertools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from types import MappingProxyType, SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 import rocmath
+import rocmath.solver as _solver
+from rocmath.solver import Srange, Svect
 
 from . import hip as _hip
 from ._api import binding, last_exception
-from ._lib import Opaque, c_integer, call_arguments, find, out_parameters, write_host
+from ._lib import INT_BOUNDS, Opaque, c_integer, call_arguments, find, out_parameters, write_host
 from ._types import c_enum, check_enum, device_address, pointer_value
 from .hipblas import hipblasOperation_t
 
@@ -171,7 +188,7 @@ DEPARTURES: dict[tuple[str, bool], Departure] = {
 
 #: hipSOLVER's compatibility routines whose regular twins rocmath.hip.hipsolver may lack: FAMILIES-style key ->
 #: (the operation per precision letter, whether a ``_bufferSize`` comes with it).  Their Dn names are in
-#: :data:`UNAVAILABLE` until the regular ones exist (gesvdaStridedBatched has none: see the module's docstring).
+#: :data:`UNAVAILABLE` until the regular ones exist.
 PENDING: dict[str, tuple[dict[str, str], bool]] = {
     "orgbr": ({"S": "orgbr", "D": "orgbr", "C": "ungbr", "Z": "ungbr"}, True),
     "orgtr": ({"S": "orgtr", "D": "orgtr", "C": "ungtr", "Z": "ungtr"}, True),
@@ -180,7 +197,6 @@ PENDING: dict[str, tuple[dict[str, str], bool]] = {
     "sygvdx": ({"S": "sygvdx", "D": "sygvdx", "C": "hegvdx", "Z": "hegvdx"}, True),
     "sygvj": ({"S": "sygvj", "D": "sygvj", "C": "hegvj", "Z": "hegvj"}, True),
     "sytrf": (dict.fromkeys("SDCZ", "sytrf"), True),
-    "gesvdaStridedBatched": (dict.fromkeys("SDCZ", "gesvdaStridedBatched"), True),
 }
 
 
@@ -404,9 +420,114 @@ def _written_out(regular: Any) -> dict[str, Callable[..., tuple[Any, ...]]]:
          "solve op(A) X = B with hipsolverDnXgetrf's factors (int64 ``devIpiv``) over rocmath.solver's getrs_64, "
          "on the handle's workspace; ``devInfo`` zeroed"),
     )
-    for name, params, ints, enums, outs, impl, doc in specs:
+    for name, params, ints, enums, outs, impl, doc in (*specs, *_gesvda_specs(regular)):
         made[name] = _generic(name, tuple(params.split()), ints, enums, outs, impl, doc, table, regular)
     return made
+
+
+# --- gesvdaStridedBatched (hipsolver.cpp, amd_detail) --------------------------------------------------------------
+
+_GESVDA_QUERY = "handle jobz rank m n A lda strideA S strideS U ldu strideU V ldv strideV lwork batch_count"
+_GESVDA = ("handle jobz rank m n A lda strideA S strideS U ldu strideU V ldv strideV work lwork devInfo hRnrmF "
+           "batch_count")
+#: Its integers' C types (hip-python 6.2: ``int``, the strides ``long long``).
+_GESVDA_INTS = {**dict.fromkeys(("rank", "m", "n", "lda", "ldu", "ldv", "lwork", "batch_count"), "int"),
+                **dict.fromkeys(("strideA", "strideS", "strideU", "strideV"), "long long")}
+_ALIGN = 64  # rocBLAS's device memory chunk: rocblas_set_optimal_device_memory_size rounds each size to it
+
+
+def _rounded(nbytes: int) -> int:
+    return -(-nbytes // _ALIGN) * _ALIGN
+
+
+def _gesvda_specs(regular: Any) -> list[tuple[str, str, dict[str, str], tuple[str, ...], tuple[str, ...], Any, str]]:
+    """hipsolverDn<P>gesvdaStridedBatched_bufferSize and hipsolverDn<P>gesvdaStridedBatched, P in S D C Z."""
+    hs, S = regular, regular.hipsolverStatus_t
+    Error = hs.HipsolverStatusError
+    vector = regular.hipsolverEigMode_t.HIPSOLVER_EIG_MODE_VECTOR
+
+    def routine(p: str) -> Callable[..., Any]:
+        return getattr(_solver, f"{p.lower()}gesvdx_notransv_strided_batched")  # type: ignore[no-any-return]
+
+    def svect(g: dict[str, Any]) -> Svect:
+        """hip2rocblas_evect2svect(jobz, 1): the economy vectors (singular) or none."""
+        return Svect.singular if int(g["jobz"]) == int(vector) else Svect.none
+
+    def rocsolver_args(g: dict[str, Any], nsv: int, ifail: int, strideF: int) -> tuple[Any, ...]:
+        """gesvdx_notransv_strided_batched's arguments after the handle: both sides alike, srange index, vl = vu = 0,
+        il = 1, iu = rank (NULL pointers as None)."""
+        job = svect(g)
+        ptr = {k: device_address(g[k]) or None for k in ("A", "S", "U", "V", "devInfo") if k in g}
+        return (job, job, Srange.index, g["m"], g["n"], ptr.get("A"), g["lda"], g["strideA"], 0, 0, 1, g["rank"],
+                nsv or None, ptr.get("S"), g["strideS"], ptr.get("U"), g["ldu"], g["strideU"], ptr.get("V"), g["ldv"],
+                g["strideV"], ifail or None, strideF, ptr.get("devInfo"), g["batch_count"])
+
+    def size(h: Any, p: str, g: dict[str, Any]) -> int:
+        """The bytes hipSOLVER's query answers: rocSOLVER's size query (its pointers NULL, strideF n), then that size,
+        nsv's and ifail's, each rounded, summed; a failing rocSOLVER query's status is the answer."""
+        m, n, batch = g["m"], g["n"], g["batch_count"]
+        h.start_device_memory_size_query()
+        try:
+            routine(p)(h, *rocsolver_args({**g, "A": None, "S": None, "U": None, "V": None}, 0, 0, n))
+        finally:
+            need = h.stop_device_memory_size_query()
+        need = sum(_rounded(x) for x in (need, 4 * batch, 4 * min(m, n) * batch))
+        if need > INT_BOUNDS["int"][1]:
+            raise Error(S.HIPSOLVER_STATUS_INTERNAL_ERROR, f"workspace of {need} bytes exceeds int")
+        return need
+
+    def buffer_size(p: str, given: dict[str, Any], write: bool) -> int:
+        if pointer_value(given["handle"]) == 0:
+            raise Error(S.HIPSOLVER_STATUS_NOT_INITIALIZED, "null handle", arg="handle")
+        if write:  # checked, then zeroed, before anything else: a failing query leaves 0 there
+            if pointer_value(given["lwork"]) == 0:
+                raise Error(S.HIPSOLVER_STATUS_INVALID_VALUE, "null pointer", arg="lwork")
+            write_host(given["lwork"], 0, np.int32, "lwork", hs._error)
+        need = size(hs._handle(given["handle"]), p, given)
+        if write:
+            write_host(given["lwork"], need, np.int32, "lwork", hs._error)
+        return need
+
+    def compute(p: str, given: dict[str, Any]) -> None:
+        h = hs._handle(given["handle"])  # NULL: NOT_INITIALIZED; not a handle: rocBLAS's invalid_handle (the same)
+        m, n, batch = given["m"], given["n"], given["batch_count"]
+        k = min(m, n)
+        work, lwork = device_address(given["work"]), given["lwork"]
+        user, owned = bool(work and lwork), 0
+        if user:  # nsv, then ifail, at the front of work (each only when it holds something); the rest is workspace
+            nsv = work
+            ifail = nsv + (4 * batch if batch > 0 else 0)
+            rest = ifail + (4 * k * batch if k * batch > 0 else 0)
+            h.set_workspace(rest, max(lwork - (rest - work), 0))
+        else:
+            hs._manage_workspace(h, size(h, p, given))
+            nbytes = _rounded(4 * batch)
+            total = nbytes + _rounded(4 * k * batch)
+            owned = rocmath.malloc_async(total, h.stream) if total else 0
+            nsv, ifail = owned, owned + nbytes if owned else 0
+        try:
+            routine(p)(h, *rocsolver_args(given, nsv, ifail, k))
+        finally:
+            if owned:
+                rocmath.free_async(owned, h.stream)
+            if user:  # the given work serves this call only (see the regular API)
+                h.set_workspace(0, 0)
+
+    specs = []
+    for p in "SDCZ":
+        name = f"hipsolverDn{p}gesvdaStridedBatched"
+        query_ints = {k: v for k, v in _GESVDA_INTS.items() if k != "lwork"}
+        specs += [
+            (f"{name}_bufferSize", _GESVDA_QUERY, query_ints, ("jobz",), ("lwork",), partial(buffer_size, p),
+             f"the workspace bytes of {name} (rocSOLVER's {p.lower()}gesvdx_notransv_strided_batched query, plus nsv "
+             "and ifail), written through ``lwork`` (int*) or returned"),
+            (name, _GESVDA, _GESVDA_INTS, ("jobz",), (), partial(compute, p),
+             f"the ``rank`` largest singular values of each m x n entry of A (destroyed) in S, descending, and with "
+             f"HIPSOLVER_EIG_MODE_VECTOR their left vectors in U (m x rank) and right vectors in V (n x rank, not "
+             f"transposed), over rocmath.solver's {p.lower()}gesvdx_notransv_strided_batched; ``work``/``lwork`` "
+             "(bytes) or the handle's workspace; info per entry in ``devInfo``; ``hRnrmF`` not written"),
+        ]
+    return specs
 
 
 def _copy_meta(fn: Callable[..., tuple[Any, ...]], like: Callable[..., Any]) -> Callable[..., tuple[Any, ...]]:
@@ -424,7 +545,7 @@ def _generic(name: str, names: tuple[str, ...], ints: dict[str, str], enums: tup
     -- or, with out-parameters, of ``impl(given, write)`` (``write``: hip-python's call, ``impl`` writes
     them; else rocmath's call without them, their values returned)."""
     enum_types = {"trans": hipblasOperation_t, "dataTypeA": _hip.hipDataType, "dataTypeB": _hip.hipDataType,
-                  "computeType": _hip.hipDataType}
+                  "computeType": _hip.hipDataType, "jobz": regular.hipsolverEigMode_t}
 
     def written(given: dict[str, Any]) -> None:
         impl(given, True)
