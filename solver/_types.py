@@ -99,7 +99,8 @@ class Esort(_Lettered):
 
 
 class Srange(_Lettered):
-    """``rocblas_srange``: which singular values: all, those in (vl, vu], or indices il..iu."""
+    """``rocblas_srange``: which singular values: all, those in [vl, vu) (gesvdx, as rocSOLVER's bdsvdx), or
+    indices il..iu (from the largest)."""
 
     all = 261
     value = 262
