@@ -221,6 +221,13 @@ class _Operands:
                 v[name] = _ENUM_DEFAULTS[name]
             elif name in _NUMBER_DEFAULTS:
                 v[name] = _NUMBER_DEFAULTS[name]
+        # The partial decompositions' range (rocsolver-bench's testing defaults: vl = 0, vu = 1 for a value
+        # range, il = iu = 1 for an index range, else 0).
+        kind = str(v.get("erange", v.get("srange", "A"))).upper()[:1]
+        for name, default in (("vl", 0), ("vu", 1 if kind == "V" else 0), ("il", 1 if kind == "I" else 0),
+                              ("iu", 1 if kind == "I" else 0)):
+            if name in self.names and name not in v:
+                v[name] = default
         size = max([int(v[s]) for s in _SIZES if s in v] or [DEFAULT_SIZE])
         rows = max(int(v.get("m", size)), int(v.get("n", size)), 1)
         batch = int(v.setdefault("batch_count", 1)) if "batch_count" in self.names else 1

@@ -365,6 +365,28 @@ def test_rocsolver_bench_defaults_of_the_eigen_and_svd_routines() -> None:
     assert (v["strideA"], v["strideP"], v["strideB"]) == (64, 8, 16)
     v = _operands("-f sytrd_strided_batched -r d -n 8").values
     assert (v["strideD"], v["strideE"], v["strideP"]) == (8, 7, 7)
+    # The partial decompositions' ranges (testing_syevdx_heevdx.hpp, testing_gesvdx.hpp): vl = 0, and vu = 1
+    # for a value range, il = iu = 1 for an index range, 0 otherwise.
+    v = _operands("-f syevdx -r d -n 8").values
+    assert (v["erange"], v["vl"], v["vu"], v["il"], v["iu"]) == ("A", 0, 0, 0, 0)
+    v = _operands("-f gesvdx_strided_batched -r d -m 9 -n 6 --srange V").values
+    assert (v["vl"], v["vu"], v["il"], v["iu"]) == (0, 1, 0, 0)
+    v = _operands("-f hegvdx -r c -n 8 --erange I --iu 3").values
+    assert (v["vl"], v["vu"], v["il"], v["iu"]) == (0, 0, 1, 3)
+
+
+@pytest.mark.parametrize("line", [
+    "solver -f sytrf_strided_batched -r d -n 12 --batch_count 3 -i 1",
+    "solver -f orgtr -r s -n 10 -i 1",
+    "solver -f syevdx -r d -n 10 --erange I --il 2 --iu 4 --evect V -i 1",
+    "solver -f gesvdx_strided_batched -r z -m 9 -n 6 --srange V --vl 0.5 --vu 3 --left_svect S --batch_count 2 -i 1",
+    "solver -f sygvj -r s -n 8 -i 1",
+])
+def test_the_newer_routines_run(line: str) -> None:
+    status, text = _run(line)
+    assert status == 0, text
+    header, row = text.splitlines()[1:3]
+    assert float(dict(zip(header.split(","), row.split(","), strict=True))["gpu_time_us"]) > 0
 
 
 def test_rocsolver_bench_tool_options() -> None:
