@@ -333,7 +333,9 @@ class Problem:
             "work": None, "lwork": 0, "rwork": None, "niters": None, "batch_count": count, "econ": 0,
             "uplo": LOWER, "trans": OP.HIPBLAS_OP_N, "side": hipblas.hipblasSideMode_t.HIPBLAS_SIDE_LEFT,
             "jobz": VECTOR, "itype": hipsolver.hipsolverEigType_t.HIPSOLVER_EIG_TYPE_1, "jobu": ord("A"),
-            "jobv": ord("A"), "params": dev.params(kind), **OPTIONS.get(family, {}),
+            "jobv": ord("A"), "params": dev.params(kind),
+            "range": hipsolver.hipsolverEigRange_t.HIPSOLVER_EIG_RANGE_V, "vl": -1.0, "vu": 1.0, "il": 1, "iu": N,
+            "nev": None, "ipiv": buf(np.zeros(N * count, np.int32)), **OPTIONS.get(family, {}),
         }
 
     def written(self) -> list[bytes]:

@@ -461,7 +461,7 @@ def test_manifest_covers_the_families():
             "hipsolverSorgqr", "hipsolverDsytrd", "hipsolverChetrd"} <= set(hipsolver.MANIFEST)
     assert "hipsolverSungqr" not in hipsolver.MANIFEST and hipsolver.UNAVAILABLE == []
     assert set(CHECKS) | {"getrf", "getrs", "potrf", "potrs", "geqrf", "gesvd", "syevd", "potrsBatched",
-                          "orgbr", "orgtr", "ormtr"} == set(
+                          "orgbr", "orgtr", "ormtr", "syevdx", "sygvdx", "sygvj", "sytrf"} == set(
         hipsolver.FAMILIES)
 
 

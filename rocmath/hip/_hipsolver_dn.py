@@ -48,9 +48,9 @@ holds nsv and ifail at its front (unaligned, as hipSOLVER places them) and serve
 checks refuse); without one, the query's size becomes the handle's workspace and nsv/ifail are stream-ordered
 allocations.
 
-Not bound (:data:`UNAVAILABLE`, ``hipsolver.DN_UNAVAILABLE``): the Dn names of :data:`PENDING`'s families
-(orgbr/ungbr, orgtr/ungtr, ormtr/unmtr, syevdx/heevdx, sygvdx/hegvdx, sygvj/hegvj, sytrf) while their regular
-twins are missing -- each is bound as soon as ``rocmath.hip.hipsolver`` exports its twin.
+Not bound (:data:`UNAVAILABLE`, ``hipsolver.DN_UNAVAILABLE``): the Dn names of :data:`PENDING`'s families, whose
+regular twins are missing (none now: all 240 of hip-python 6.2's Dn names are bound); a family listed there is
+bound as soon as ``rocmath.hip.hipsolver`` exports its twin.
 """
 
 from __future__ import annotations
@@ -189,15 +189,7 @@ DEPARTURES: dict[tuple[str, bool], Departure] = {
 #: hipSOLVER's compatibility routines whose regular twins rocmath.hip.hipsolver may lack: FAMILIES-style key ->
 #: (the operation per precision letter, whether a ``_bufferSize`` comes with it).  Their Dn names are in
 #: :data:`UNAVAILABLE` until the regular ones exist.
-PENDING: dict[str, tuple[dict[str, str], bool]] = {
-    "orgbr": ({"S": "orgbr", "D": "orgbr", "C": "ungbr", "Z": "ungbr"}, True),
-    "orgtr": ({"S": "orgtr", "D": "orgtr", "C": "ungtr", "Z": "ungtr"}, True),
-    "ormtr": ({"S": "ormtr", "D": "ormtr", "C": "unmtr", "Z": "unmtr"}, True),
-    "syevdx": ({"S": "syevdx", "D": "syevdx", "C": "heevdx", "Z": "heevdx"}, True),
-    "sygvdx": ({"S": "sygvdx", "D": "sygvdx", "C": "hegvdx", "Z": "hegvdx"}, True),
-    "sygvj": ({"S": "sygvj", "D": "sygvj", "C": "hegvj", "Z": "hegvj"}, True),
-    "sytrf": (dict.fromkeys("SDCZ", "sytrf"), True),
-}
+PENDING: dict[str, tuple[dict[str, str], bool]] = {}  # none: every regular twin exists
 
 
 def dn_name(regular_name: str) -> str:

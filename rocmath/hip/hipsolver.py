@@ -27,7 +27,13 @@ routine is composed of rocmath.solver's and rocmath.blas's, with the same result
 ``sygvd``/``hegvd`` run ``sygv``/``hegv`` (rocmath has no divide-and-conquer variant of
 the generalized problem; same contract); ``gesvdj`` (which returns V, not V^H) runs
 ``gesvdj`` into a scratch V^H that ``geam`` conjugate-transposes into V; the out-of-place
-``gels``/``gesv`` (X != B) copy B with ``geam`` and solve in place, leaving B unchanged.
+``gels``/``gesv`` (X != B) copy B with ``geam`` and solve in place, leaving B unchanged;
+``syevdx``/``heevdx`` and ``sygvdx``/``hegvdx`` (rocSOLVER's ``_inplace`` routines on AMD:
+the eigenvectors in A, ``nev`` a host ``int*``, abstol 0) run ``syevdx``/``sygvdx`` into a
+scratch Z (n x n, with vectors) and a scratch device nev, then copy nev to the host (the
+handle's stream synchronized, as rocSOLVER does) and Z's first nev columns into A (``geam``);
+a NULL ``nev`` is INVALID_VALUE.  ``vl``/``vu`` are C ``float`` in the S/C routines (Cython
+rounds them on entry), ``double`` in the D/Z ones.
 Such scratch space is part of the ``_bufferSize`` answer, taken from the front of a given
 ``work``.
 
@@ -39,6 +45,8 @@ statuses follow hipSOLVER's ``rocblas2hip_status``.
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -62,7 +70,7 @@ from rocmath.errors import (
     RocmathError,
 )
 from rocmath.handle import PointerMode
-from rocmath.solver import Eform, Esort, Evect, Operation, Svect, Workmode
+from rocmath.solver import Eform, Erange, Esort, Evect, Fill, Operation, Svect, Workmode
 
 from . import hip as _hip
 from ._api import binding
@@ -79,6 +87,7 @@ from ._lib import (
     out_parameters,
     stream_of,
     target_of,
+    write_host,
 )
 from ._types import c_enum, check_enum, device_address, pointer_value
 from .hipblas import hipblasFillMode_t, hipblasOperation_t, hipblasSideMode_t
@@ -359,6 +368,7 @@ def _jacobi_api(kind: str, cls: type[_JacobiInfo]) -> dict[str, Callable[..., tu
 _SVECT = {ord("N"): Svect.none, ord("A"): Svect.all, ord("S"): Svect.singular, ord("O"): Svect.overwrite}
 _EVECT = {201: Evect.none, 202: Evect.original}
 _EFORM = {211: Eform.ax, 212: Eform.abx, 213: Eform.bax}
+_ERANGE = {221: Erange.all, 222: Erange.value, 223: Erange.index}
 
 
 def _fill(value: Any, arg: str) -> int:
@@ -386,8 +396,8 @@ def _svect(value: Any, arg: str) -> Svect:
 #: ``wide`` families' computations (gels, gesv) and ``signed char`` for gesvd's ``jobu``/``jobv``.  Cython converts
 #: them on entry (:func:`_integers`), before hipSOLVER checks anything.
 _INT_TYPES: dict[str, str] = {
-    **dict.fromkeys(("m", "n", "k", "nrhs", "lda", "ldb", "ldc", "ldu", "ldv", "ldx", "lwork", "econ", "batch_count"),
-                    "int"),
+    **dict.fromkeys(("m", "n", "k", "nrhs", "lda", "ldb", "ldc", "ldu", "ldv", "ldx", "lwork", "econ", "batch_count",
+                     "il", "iu"), "int"),
     "jobu": "signed char", "jobv": "signed char",
 }
 
@@ -399,14 +409,37 @@ _CONVERT: dict[str, Callable[[Any, str], Any]] = {
     "jobz": lambda v, a: _EVECT[int(check_enum(v, hipsolverEigMode_t, a))], "jobu": _svect, "jobv": _svect,
     "itype": lambda v, a: _EFORM[int(check_enum(v, hipsolverEigType_t, a))], "params": _params,
     "niters": lambda v, a: None,  # hipSOLVER on AMD never writes it
+    "range": lambda v, a: _ERANGE[int(check_enum(v, hipsolverEigRange_t, a))],
+    "vl": c_double, "vu": c_double,  # converted on entry (:func:`_c_real`): float for S/C, double for D/Z
+    "nev": lambda v, a: v,  # a host int*: written as it is given (a ctypes.c_int is its own storage)
 }
+
+#: The real scalar parameters: C ``float`` in the S/C routines, ``double`` in the D/Z ones (hipsolver-functions.h).
+_REALS = ("vl", "vu")
+
+
+def _real_types(letter: str, names: tuple[str, ...]) -> dict[str, str]:
+    return {n: "float" if letter in "SC" else "double" for n in names if n in _REALS}
+
+
+def _c_real(value: Any, arg: str, ctype: str) -> float:
+    """A C ``float``/``double`` argument as Cython converts it (a ``float`` rounded to single precision)."""
+    x = c_double(value, arg)
+    if ctype == "float":
+        with np.errstate(over="ignore"):
+            x = float(np.float32(x))
+    return x
+
+
+def _c_value(value: Any, arg: str, ctype: str) -> Any:
+    return _c_real(value, arg, ctype) if ctype in ("float", "double") else c_integer(value, arg, ctype)
 
 
 # --- the table ----------------------------------------------------------------------------------------------
 
 #: One routine call: (name, arguments after the handle); ``blas:`` names are rocmath.blas's, the others
 #: rocmath.solver's (both with the precision letter in front).
-Call = tuple[str, tuple[Any, ...]]
+Call = tuple[str | Callable[..., Any], tuple[Any, ...]]
 
 
 @dataclass(frozen=True)
@@ -442,6 +475,9 @@ class Family:
         The precision letter is written twice (``hipsolverDDgels``).
     wide
         ``lwork`` is a ``size_t`` (no INT_MAX limit).
+    manage
+        Bytes hipSOLVER adds to the queried size when the handle manages the workspace (sygvj's
+        ``sizeof(float) * n``).
     """
 
     ops: dict[str, str]
@@ -456,6 +492,7 @@ class Family:
     check: Callable[[Any, bool], None] | None = None
     twice: bool = False
     wide: bool = False
+    manage: Callable[[Any], int] = lambda a: 0
 
 
 def _count(*dims: int) -> int:
@@ -582,6 +619,63 @@ def _esort(a: Any) -> Esort:
 def _storev(a: Any) -> Any:
     """hip2rocblas_side2storev: orgbr's ``side`` (left; right: both is INVALID_ENUM on entry) as rocSOLVER's storev."""
     return _solver.Storev.column_wise if a.side == _solver.Side.left else _solver.Storev.row_wise
+
+
+def _rounded(nbytes: int) -> int:
+    """``nbytes`` rounded up to 64 bytes, as rocBLAS rounds the device memory it hands out."""
+    return -(-max(nbytes, 0) // 64) * 64
+
+
+def _evdx_z_bytes(a: Any) -> int:
+    """Bytes of the scratch Z (n x n) the subset eigensolvers compute the eigenvectors into (none without)."""
+    return _rounded(a.item * _count(a.n, a.n)) if a.jobz is Evect.original else 0
+
+
+def _evdx_scratch(a: Any) -> int:
+    """syevdx/sygvdx: rocSOLVER's ``_inplace`` routines (eigenvectors in A, nev to the host) run as rocmath's
+    syevdx/sygvdx into a scratch Z, then a scratch device nev (64 bytes)."""
+    return _evdx_z_bytes(a) + _rounded(4)
+
+
+def _evdx_call(a: Any, query: bool = False) -> Call:
+    """rocmath's syevdx/sygvdx for hipSOLVER's ``_inplace`` call: Z (ldz = n) and nev in the scratch; the size
+    query's with NULL pointers."""
+    vectors = a.jobz is Evect.original
+    z = None if query or not vectors else a.E
+    nev = None if query else a.E + _evdx_z_bytes(a)
+    A, W, info = (None, None, None) if query else (a.A, a.W, a.devInfo)
+    head = (a.jobz, a.range, a.uplo, a.n, A, a.lda)
+    if hasattr(a, "itype"):
+        head = (a.itype, *head, None if query else a.B, a.ldb)
+    return (a.op, (*head, a.vl, a.vu, a.il, a.iu, nev, W, z, max(a.n, 1), info))
+
+
+def _evdx_finish(h: BlasHandle, a: Any) -> None:
+    """The end of rocSOLVER's ``_inplace`` routines: nev to the host (hipMemcpyAsync on the handle's stream, then
+    hipStreamSynchronize), here before the first nev columns of Z are copied into A (geam)."""
+    nev = np.zeros(1, np.int32)
+    rocmath.memcpy_async(nev, a.E + _evdx_z_bytes(a), 4, stream=h.stream)
+    h.stream.synchronize()
+    if a.jobz is Evect.original:
+        for name, args in _copy(a.n, int(nev[0]), a.E, max(a.n, 1), a.A, a.lda):
+            _routine(a.letter, name)(h, *args)
+    write_host(a.nev, nev, np.int32, "nev", _error)
+
+
+def _evdx_calls(a: Any) -> list[Call]:
+    return [_evdx_call(a), (_evdx_finish, (a,))]
+
+
+def _check_evdx(a: Any, query: bool) -> None:
+    """The host nev of rocSOLVER's ``_inplace`` checks (the others are rocmath's syevdx/sygvdx's, which
+    takes its nev from the scratch): NULL is invalid_pointer -- after the size checks, which the call makes."""
+    if query or isinstance(a.nev, ctypes._SimpleCData) or pointer_value(a.nev) != 0:
+        return
+    n, index = a.n, a.range is Erange.index
+    if (n < 0 or a.lda < n or getattr(a, "ldb", n) < n or (a.range is Erange.value and a.vl >= a.vu)
+            or (index and (a.il < 1 or a.iu < 0 or a.iu > n or (n > 0 and a.il > a.iu)))):
+        return
+    raise RocblasInvalidPointerError("null nev", arg="nev")
 
 
 _SDCZ = dict.fromkeys("SDCZ", "")
@@ -719,6 +813,28 @@ FAMILIES: dict[str, Family] = {
                           a.params.residual or None, a.params.max_sweeps, a.params.n_sweeps or None, a.W, a.n,
                           a.devInfo, a.batch_count)),
         roc={"syevjBatched": "syevj_strided_batched", "heevjBatched": "heevj_strided_batched"}),
+    "syevdx": Family(
+        # rocsolver_<p>syevdx_inplace (abstol 0, nev a host int*) over rocmath's syevdx: see _evdx_scratch
+        _each("evdx", _SYHE), "jobz range uplo n A lda vl vu il iu nev W work lwork devInfo",
+        "jobz range uplo n A lda vl vu il iu nev W lwork",
+        lambda a: [_evdx_call(a, query=True)], _evdx_calls, scratch=_evdx_scratch, check=_check_evdx),
+    "sygvdx": Family(
+        _each("gvdx", _SYHE), "itype jobz range uplo n A lda B ldb vl vu il iu nev W work lwork devInfo",
+        "itype jobz range uplo n A lda B ldb vl vu il iu nev W lwork",
+        lambda a: [_evdx_call(a, query=True)], _evdx_calls, scratch=_evdx_scratch, check=_check_evdx),
+    "sygvj": Family(
+        _each("gvj", _SYHE), "itype jobz uplo n A lda B ldb W work lwork devInfo params",
+        "itype jobz uplo n A lda B ldb W lwork params",
+        lambda a: [(a.op, (a.itype, a.jobz, a.uplo, a.n, None, a.lda, None, a.ldb, a.params.tolerance, None,
+                           a.params.max_sweeps, None, None, None))],
+        lambda a: (a.op, (a.itype, a.jobz, a.uplo, a.n, a.A, a.lda, a.B, a.ldb, a.params.tolerance,
+                          a.params.residual or None, a.params.max_sweeps, a.params.n_sweeps or None, a.W, a.devInfo)),
+        manage=lambda a: 4 * a.n),  # hipsolverManageWorkspace(handle, lwork + sizeof(float) * n), every precision
+    "sytrf": Family(
+        # The query has no uplo: hipSOLVER asks for rocblas_fill_upper's size.
+        _each("sytrf"), "uplo n A lda ipiv work lwork devInfo", "n A lda lwork",
+        lambda a: [("sytrf", (Fill.upper, a.n, None, a.lda, None, None))],
+        lambda a: ("sytrf", (a.uplo, a.n, a.A, a.lda, a.ipiv, a.devInfo))),
 }
 
 _REAL_SIZE = {"S": 4, "D": 8, "C": 4, "Z": 8}
@@ -731,7 +847,7 @@ def _args(letter: str, op: str, names: tuple[str, ...], values: tuple[Any, ...])
     (gebrd's, sytrd's) is ``E_``: ``E`` is the scratch address.
     """
     real = _REAL_SIZE[letter]
-    a = SimpleNamespace(op=op, E=None, real=real, item=real * (2 if letter in "CZ" else 1))
+    a = SimpleNamespace(op=op, letter=letter, E=None, real=real, item=real * (2 if letter in "CZ" else 1))
     given = dict(zip(names, values, strict=True))
     for name in sorted(names, key=lambda n: n != "params"):
         value, convert = given[name], _CONVERT.get(name)
@@ -740,7 +856,9 @@ def _args(letter: str, op: str, names: tuple[str, ...], values: tuple[Any, ...])
     return a
 
 
-def _routine(letter: str, name: str) -> Callable[..., Any]:
+def _routine(letter: str, name: str | Callable[..., Any]) -> Callable[..., Any]:
+    if callable(name):  # a step of hipSOLVER's own (called with the handle first)
+        return name
     module, _, op = name.rpartition(":")
     return getattr(_blas if module else _solver, f"{letter.lower()}{op}")  # type: ignore[no-any-return]
 
@@ -808,7 +926,7 @@ def _int_types(family: Family, names: tuple[str, ...], query: bool) -> dict[str,
 def _integers(types: dict[str, str], names: tuple[str, ...], values: tuple[Any, ...]) -> tuple[Any, ...]:
     """The integer arguments converted to their C types, in order, as Cython converts them on entry (TypeError,
     OverflowError naming the argument); the others as given."""
-    return tuple(c_integer(v, n, types[n]) if n in types else v for n, v in zip(names, values, strict=True))
+    return tuple(_c_value(v, n, types[n]) if n in types else v for n, v in zip(names, values, strict=True))
 
 
 def _signature(params: tuple[str, ...]) -> inspect.Signature:
@@ -833,14 +951,34 @@ def _bind_query(name: str, letter: str, family: Family) -> Callable[..., tuple[A
                     f"{name.removesuffix('_bufferSize')}, written through ``lwork`` "
                     f"({'size_t' if family.wide else 'int'}*) or returned when it is omitted.")
     lwork = np.dtype(np.uint64 if family.wide else np.int32)
-    return out_parameters(_HIPSOLVER, impl, {"lwork": lwork}, _error, integers=types)
+    bound = out_parameters(_HIPSOLVER, impl, {"lwork": lwork}, _error, integers=types)
+    reals = _real_types(letter, names)
+    return _on_entry(bound, params, {**types, **reals}) if reals else bound
+
+
+def _on_entry(fn: Callable[..., tuple[Any, ...]], params: tuple[str, ...],
+              types: dict[str, str]) -> Callable[..., tuple[Any, ...]]:
+    """A size query binding with its ``float``/``double`` parameters converted on entry among the integers, in
+    parameter order, as Cython converts them (the integers again by ``fn``: the same values); ``lwork`` may be
+    left out (rocmath's form, returning it)."""
+    others = tuple(p for p in params if p != "lwork")
+
+    @functools.wraps(fn)
+    def call(*args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        order = params if len(args) + len(kwargs) == len(params) else others
+        args = tuple(_c_value(v, n, types[n]) if n in types else v for n, v in zip(order, args, strict=False)) + \
+            args[len(order):]
+        kwargs = {k: _c_value(v, k, types[k]) if k in types else v for k, v in kwargs.items()}
+        return fn(*args, **kwargs)
+
+    return call
 
 
 def _bind_compute(name: str, letter: str, family: Family) -> Callable[..., tuple[Any, ...]]:
     names = tuple(family.params.split())
     op = family.ops[letter]
     roc = family.roc.get(op, op)
-    types = _int_types(family, names, False)
+    types = {**_int_types(family, names, False), **_real_types(letter, names)}
 
     def impl(*args: Any, **kwargs: Any) -> None:
         given = call_arguments(name, ("handle", *names), args, kwargs)
@@ -862,7 +1000,7 @@ def _bind_compute(name: str, letter: str, family: Family) -> Callable[..., tuple
                 lwork = max(lwork - extra, 0)
             h.set_workspace(work, lwork)
         else:
-            _manage_workspace(h, _query(h, letter, family, a))
+            _manage_workspace(h, _query(h, letter, family, a) + family.manage(a))
             if extra:
                 owned = a.E = rocmath.malloc_async(extra, h.stream)
         try:
