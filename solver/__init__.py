@@ -58,6 +58,7 @@ from ._types import *  # noqa: F403
 from .arrays import *  # noqa: F403
 from .cholesky import *  # noqa: F403
 from .eig import *  # noqa: F403
+from .eigdj import *  # noqa: F403
 from .eigx import *  # noqa: F403
 from .gesvdx import *  # noqa: F403
 from .lu import *  # noqa: F403

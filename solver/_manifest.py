@@ -84,6 +84,8 @@ EIG = {
     # subsets of eigenpairs and the generalized Jacobi (solver/eigx.py)
     "syevdx": ("s d", True), "heevdx": ("c z", True), "sygvdx": ("s d", True), "hegvdx": ("c z", True),
     "sygvj": ("s d", True), "hegvj": ("c z", True), "gesvdx": ("s d c z", True),
+    # Jacobi-based divide and conquer (solver/eigdj.py)
+    "syevdj": ("s d", True), "heevdj": ("c z", True), "sygvdj": ("s d", True), "hegvdj": ("c z", True),
 }
 
 #: Routines rocSOLVER exports without declaring them in its headers (ROCSOLVER_EXPORT in the source): the
