@@ -60,6 +60,7 @@ from .cholesky import *  # noqa: F403
 from .eig import *  # noqa: F403
 from .eigdj import *  # noqa: F403
 from .eigx import *  # noqa: F403
+from .generalized import *  # noqa: F403
 from .gesvdx import *  # noqa: F403
 from .lu import *  # noqa: F403
 from .orthogonal import *  # noqa: F403

@@ -86,6 +86,9 @@ EIG = {
     "sygvj": ("s d", True), "hegvj": ("c z", True), "gesvdx": ("s d c z", True),
     # Jacobi-based divide and conquer (solver/eigdj.py)
     "syevdj": ("s d", True), "heevdj": ("c z", True), "sygvdj": ("s d", True), "hegvdj": ("c z", True),
+    # the reduction of the generalized problem and divide and conquer on it, gebrd's Q/P applied (generalized.py)
+    "sygs2": ("s d", True), "hegs2": ("c z", True), "sygst": ("s d", True), "hegst": ("c z", True),
+    "sygvd": ("s d", True), "hegvd": ("c z", True), "ormbr": ("s d", False), "unmbr": ("c z", False),
 }
 
 #: Routines rocSOLVER exports without declaring them in its headers (ROCSOLVER_EXPORT in the source): the
