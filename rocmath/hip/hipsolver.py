@@ -22,20 +22,17 @@ argument, a non-integer ``TypeError``.
 The Jacobi routines (syevj/heevj, gesvdj and their Batched forms) take a parameters object
 (``hipsolverCreateSyevjInfo`` / ``hipsolverCreateGesvdjInfo``: tolerance, maximum sweeps,
 sorting; afterwards the residual and the sweeps done, ``hipsolverX<kind>GetResidual`` /
-``GetSweeps``).  Where hipSOLVER calls a rocSOLVER routine rocmath.solver lacks, the
-routine is composed of rocmath.solver's and rocmath.blas's, with the same results:
-``sygvd``/``hegvd`` run ``sygv``/``hegv`` (rocmath has no divide-and-conquer variant of
-the generalized problem; same contract); ``gesvdj`` (which returns V, not V^H) runs
-``gesvdj`` into a scratch V^H that ``geam`` conjugate-transposes into V; the out-of-place
-``gels``/``gesv`` (X != B) copy B with ``geam`` and solve in place, leaving B unchanged;
-``syevdx``/``heevdx`` and ``sygvdx``/``hegvdx`` (rocSOLVER's ``_inplace`` routines on AMD:
-the eigenvectors in A, ``nev`` a host ``int*``, abstol 0) run ``syevdx``/``sygvdx`` into a
-scratch Z (n x n, with vectors) and a scratch device nev, then copy nev to the host (the
-handle's stream synchronized, as rocSOLVER does) and Z's first nev columns into A (``geam``);
-a NULL ``nev`` is INVALID_VALUE.  ``vl``/``vu`` are C ``float`` in the S/C routines (Cython
-rounds them on entry), ``double`` in the D/Z ones.
-Such scratch space is part of the ``_bufferSize`` answer, taken from the front of a given
-``work``.
+``GetSweeps``). Where hipSOLVER calls a rocSOLVER routine rocmath.solver lacks, the routine is
+composed of rocmath.solver's and rocmath.blas's, with the same results: ``gesvdj`` (which returns V,
+not V^H) runs ``gesvdj`` into a scratch V^H that ``geam`` conjugate-transposes into V; the out-of-
+place ``gels``/``gesv`` (X != B) copy B with ``geam`` and solve in place, leaving B unchanged;
+``syevdx``/``heevdx`` and ``sygvdx``/``hegvdx`` (rocSOLVER's ``_inplace`` routines on AMD: the
+eigenvectors in A, ``nev`` a host ``int*``, abstol 0) run ``syevdx``/``sygvdx`` into a scratch Z (n
+x n, with vectors) and a scratch device nev, then copy nev to the host (the handle's stream
+synchronized, as rocSOLVER does) and Z's first nev columns into A (``geam``); a NULL ``nev`` is
+INVALID_VALUE. ``vl``/``vu`` are C ``float`` in the S/C routines (Cython rounds them on entry),
+``double`` in the D/Z ones. Such scratch space is part of the ``_bufferSize`` answer, taken from the
+front of a given ``work``.
 
 The routines are generated from one table, :data:`FAMILIES` (per family: its
 parameters, the rocSOLVER calls its size query makes, the calls it computes with), for
@@ -797,7 +794,7 @@ FAMILIES: dict[str, Family] = {
         "itype jobz uplo n A lda B ldb W lwork",
         lambda a: [(a.op, (a.itype, a.jobz, a.uplo, a.n, None, a.lda, None, a.ldb, None, None, None))],
         lambda a: (a.op, (a.itype, a.jobz, a.uplo, a.n, a.A, a.lda, a.B, a.ldb, a.W, a.E, a.devInfo)),
-        roc={"sygvd": "sygv", "hegvd": "hegv"}, scratch=lambda a: a.real * max(a.n, 0)),
+        scratch=lambda a: a.real * max(a.n, 0)),
     "syevj": Family(
         _each("evj", _SYHE), "jobz uplo n A lda W work lwork devInfo params", "jobz uplo n A lda W lwork params",
         lambda a: [(a.op, (_esort(a), a.jobz, a.uplo, a.n, None, a.lda, a.params.tolerance, None,
