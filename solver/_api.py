@@ -29,7 +29,12 @@ differently:
   handle is checked, as rocSOLVER's ``ROCSOLVER_ENTER_TOP`` does; bit 4 profiles
   the calls that pass their checks: calls and device time per distinct problem (its
   bench command), written to ``ROCSOLVER_LOG_PROFILE_PATH`` (or stderr) by
-  :func:`log_flush_profile` or at exit.
+  :func:`log_flush_profile` or at exit.  Between ``rocsolver_log_begin`` and
+  ``rocsolver_log_end`` (:mod:`rocmath.solver.auxiliary`) a :class:`LogSession` governs
+  instead, as rocSOLVER's logger: layers, max levels and log files read once at
+  ``log_begin`` (and changed by ``log_set_*``), its own profile table written at
+  ``log_end``; a routine called from inside another (on the same handle) is a nested
+  entry, traced (indented) and profiled only down to the max levels, never bench-logged.
 
 Numerical failure is data: kernels write ``info`` and never raise.
 """
@@ -63,7 +68,7 @@ from rocmath.stream import Task
 from ._types import ENUM_ARGUMENTS
 from ._workspace import rounded
 
-__all__ = ["BATCHED", "PLAIN", "STRIDED", "Flavour", "IntVector", "SolverCall", "SolverRoutine", "bind",
+__all__ = ["BATCHED", "PLAIN", "STRIDED", "Flavour", "IntVector", "LogSession", "SolverCall", "SolverRoutine", "bind",
            "log_flush_profile", "log_write_profile", "profile_table", "public_names"]
 
 INFO_DTYPE = np.dtype(np.int32)  # rocblas_int
@@ -380,6 +385,79 @@ def layer_mode() -> LayerMode:
         return LayerMode.none
 
 
+def _env_max_levels() -> int:
+    """Outside a session: how deep nested entries are logged, from ``ROCSOLVER_LEVELS`` (default 1)."""
+    try:
+        return max(1, int(os.environ.get("ROCSOLVER_LEVELS") or "1", 0))
+    except ValueError:
+        return 1
+
+
+def log_paths() -> dict[str, str | None]:
+    """Where each kind of line goes: ``ROCSOLVER_LOG_<KIND>_PATH``, else ``ROCSOLVER_LOG_PATH``, else None
+    (stderr), as rocSOLVER's ``open_log_stream`` chooses (library/src/common/rocsolver_logger.cpp)."""
+    common = os.environ.get("ROCSOLVER_LOG_PATH") or None
+    return {kind: os.environ.get(f"ROCSOLVER_LOG_{kind.upper()}_PATH") or common
+            for kind in ("trace", "bench", "profile")}
+
+
+def _env_logger() -> Logger:
+    logger = Logger("rocsolver")
+    logger.paths = log_paths()
+    return logger
+
+
+class LogSession:
+    """rocSOLVER's logger between ``rocsolver_log_begin`` and ``rocsolver_log_end``
+    (:mod:`rocmath.solver.auxiliary`): while one exists it, not the environment of each
+    call, decides what the routines log.
+
+    Attributes
+    ----------
+    layer
+        The layers (trace, bench, profile bits of ``rocblas_layer_mode``).
+    max_levels
+        The deepest nested entry traced and profiled (the outermost routine is level 1).
+    logger
+        The log files, chosen at ``log_begin``.
+    profile
+        The session's profile table, written at ``log_end`` / ``log_write_profile`` /
+        ``log_flush_profile`` (never at exit).
+    """
+
+    def __init__(self, logger: Logger) -> None:
+        self.layer = LayerMode.none
+        self.max_levels = 1
+        self.logger = logger
+        self.profile = ProfileTable()
+
+
+#: The session begun by ``rocsolver_log_begin`` (None: none, the environment of each call decides).
+_session: LogSession | None = None
+#: Serializes the session's begin, end and settings (rocsolver_logger's mutex).
+session_lock = threading.Lock()
+
+#: Logged routine entries in progress, per handle (rocsolver_logger's call stack, keyed by handle).
+_stack_lock = threading.Lock()
+_stacks: dict[int, int] = {}
+
+
+def current_session() -> LogSession | None:
+    return _session
+
+
+def set_session(session: LogSession | None) -> None:
+    """Install or remove the session (the caller holds :data:`session_lock`)."""
+    global _session
+    _session = session
+
+
+def entries_in_progress() -> bool:
+    """Whether a logged routine entry has not returned yet (``rocsolver_log_end`` refuses to end then)."""
+    with _stack_lock:
+        return bool(_stacks)
+
+
 def _letter(name: str, value: Any) -> str:
     """An enum argument as rocsolver-bench's letter (a value outside the enum as it was given)."""
     cls = ENUM_ARGUMENTS.get(name)
@@ -399,15 +477,44 @@ def _bench_line(fname: str, routine: SolverRoutine, names: tuple[str, ...], valu
     return f"rocmath-bench solver -f {fname[1:]} -r {fname[0]} " + " ".join(flags)
 
 
-def _log(layer: LayerMode, fname: str, routine: SolverRoutine, names: tuple[str, ...],
-         values: dict[str, Any]) -> None:
-    logger = Logger("rocsolver")
-    if layer & LayerMode.log_trace:
+def _log(logger: Logger, layer: LayerMode, level: int, max_levels: int, fname: str, routine: SolverRoutine,
+         names: tuple[str, ...], values: dict[str, Any]) -> None:
+    """The lines of one entry at ``level`` (1: the outermost routine): trace down to ``max_levels``,
+    indented 4 spaces a nesting level as rocSOLVER's trace tree; bench for the outermost only (rocSOLVER
+    writes it in ``ROCSOLVER_ENTER_TOP``)."""
+    if layer & LayerMode.log_trace and level <= max_levels:
         # Every argument keeps its place (a missing one prints as 0, a null pointer).
-        logger.trace(f"rocsolver_{fname}", *(0 if values[n] is None else values[n] for n in names[1:]))
-    if layer & LayerMode.log_bench:
+        logger.trace(" " * (4 * (level - 1)) + f"rocsolver_{fname}",
+                     *(0 if values[n] is None else values[n] for n in names[1:]))
+    if layer & LayerMode.log_bench and level == 1:
         # rocsolver-bench's flags, replayed by rocmath-bench's solver command.
         logger.bench(_bench_line(fname, routine, names, values))
+
+
+def _logged(session: LogSession | None, layer: LayerMode, fname: str, routine: SolverRoutine,
+            names: tuple[str, ...], values: dict[str, Any], run: Callable[..., Any]) -> Any:
+    """A call with logging on: push its entry on its handle's stack, write its lines, run it (profiled
+    down to the max levels: a deeper entry's work counts to the nearest profiled caller), pop."""
+    if session is None:
+        logger, max_levels = _env_logger(), _env_max_levels()
+        table = profile_table() if layer & LayerMode.log_profile else None
+    else:
+        logger, max_levels, table = session.logger, session.max_levels, session.profile
+    key = id(values["handle"])
+    with _stack_lock:
+        level = _stacks.get(key, 0) + 1
+        _stacks[key] = level
+    try:
+        _log(logger, layer, level, max_levels, fname, routine, names, values)
+        profiled = layer & LayerMode.log_profile and level <= max_levels
+        return run(values, table if profiled else None)
+    finally:
+        with _stack_lock:
+            left = _stacks[key] - 1
+            if left:
+                _stacks[key] = left
+            else:
+                del _stacks[key]
 
 
 _profile_lock = threading.Lock()
@@ -433,8 +540,9 @@ def log_write_profile() -> None:
     if table is None:
         return
     rocmath.device_synchronize()  # the device time of launched work is added when it runs
+    logger = _env_logger()
     for line in table.lines():
-        Logger("rocsolver").write("profile", line)
+        logger.write("profile", line)
 
 
 def log_flush_profile() -> None:
@@ -445,7 +553,7 @@ def log_flush_profile() -> None:
         return
     with contextlib.suppress(Exception):  # pending errors belong to the next synchronize
         rocmath.device_synchronize()
-    table.flush(Logger("rocsolver"))
+    table.flush(_env_logger())
 
 
 # --- binding ------------------------------------------------------------------------------------
@@ -471,11 +579,7 @@ def bind(routine: SolverRoutine, precision: Precision, flavour: Flavour = PLAIN,
     public = f"{fname}_64" if ilp64 else fname
     optional = set(routine.optional)
 
-    def entry(*args: Any, **kwargs: Any) -> Any:
-        values = bind_arguments(public, names, args, kwargs, optional)
-        layer = layer_mode()
-        if layer:
-            _log(layer, fname, routine, names, values)
+    def run(values: dict[str, Any], table: ProfileTable | None) -> Any:
         handle = check_handle(values["handle"])
         c = SolverCall(fname, routine, precision, flavour, names, values, ilp64=ilp64)
         if routine.check is not None:
@@ -484,10 +588,18 @@ def bind(routine: SolverRoutine, precision: Precision, flavour: Flavour = PLAIN,
             need = c.workspace_bytes()
             status = handle.size_query(need) if need else RocblasStatus.size_unchanged
             return status
-        if layer & LayerMode.log_profile:  # checked calls only: a problem is what ran
-            with profiling(profile_table(), (f"rocsolver_{fname}", _bench_line(fname, routine, names, values))):
+        if table is not None:  # checked calls only: a problem is what ran
+            with profiling(table, (f"rocsolver_{fname}", _bench_line(fname, routine, names, values))):
                 return routine.impl(c)
         return routine.impl(c)
+
+    def entry(*args: Any, **kwargs: Any) -> Any:
+        values = bind_arguments(public, names, args, kwargs, optional)
+        session = _session
+        layer = layer_mode() if session is None else session.layer
+        if layer:
+            return _logged(session, layer, fname, routine, names, values, run)
+        return run(values, None)
 
     entry.__name__ = entry.__qualname__ = public
     entry.__module__ = "rocmath.solver"

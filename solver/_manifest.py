@@ -32,7 +32,7 @@ def _expand(table: dict[str, tuple[str, bool]]) -> list[str]:
 def compute_routines() -> frozenset[str]:
     """Every rocSOLVER routine name rocmath.solver exports (without ``rocsolver_``)."""
     return frozenset(_expand(LU) + _expand(CHOLESKY) + _expand(INDEFINITE) + _expand(QR) + _expand(ORTHOGONAL)
-                     + _expand(EIG) + UNDECLARED + ilp64_routines())
+                     + _expand(EIG) + UNDECLARED + AUXILIARY + ilp64_routines())
 
 
 def ilp64_routines() -> list[str]:
@@ -90,6 +90,11 @@ EIG = {
     "sygs2": ("s d", True), "hegs2": ("c z", True), "sygst": ("s d", True), "hegst": ("c z", True),
     "sygvd": ("s d", True), "hegvd": ("c z", True), "ormbr": ("s d", False), "unmbr": ("c z", False),
 }
+
+#: rocSOLVER's functions without a precision prefix (solver/auxiliary.py): version, logging, rfinfo.
+AUXILIARY = ["get_version_string", "get_version_string_size", "log_begin", "log_end", "log_set_layer_mode",
+             "log_set_max_levels", "log_restore_defaults", "log_write_profile", "log_flush_profile",
+             "create_rfinfo", "destroy_rfinfo", "set_rfinfo_mode", "get_rfinfo_mode"]
 
 #: Routines rocSOLVER exports without declaring them in its headers (ROCSOLVER_EXPORT in the source): the
 #: partial SVD hipSOLVER's gesvdaStridedBatched calls (roclapack_gesvdx_notransv_strided_batched.cpp).
