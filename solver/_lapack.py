@@ -32,6 +32,7 @@ ROUTINES: dict[str, int] = {
     "lauum": 5,  # uplo, n, a, lda, info
     "sytf2": 6,  # uplo, n, a, lda, ipiv, info
     "sytrf": 8,  # uplo, n, a, lda, ipiv, work, lwork, info
+    "stein": 13,  # n, d, e, m, w, iblock, isplit, z, ldz, work, iwork, ifail, info
 }
 
 _VP = types.voidptr

@@ -89,6 +89,9 @@ EIG = {
     # the reduction of the generalized problem and divide and conquer on it, gebrd's Q/P applied (generalized.py)
     "sygs2": ("s d", True), "hegs2": ("c z", True), "sygst": ("s d", True), "hegst": ("c z", True),
     "sygvd": ("s d", True), "hegvd": ("c z", True), "ormbr": ("s d", False), "unmbr": ("c z", False),
+    # bisection and inverse iteration (bisection.py)
+    "stebz": ("s d", False), "stein": ("s d c z", False), "syevx": ("s d", True), "heevx": ("c z", True),
+    "sygvx": ("s d", True), "hegvx": ("c z", True),
 }
 
 #: rocSOLVER's functions without a precision prefix (solver/auxiliary.py): version, logging, rfinfo.
