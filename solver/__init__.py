@@ -67,4 +67,5 @@ from .gesvdx import *  # noqa: F403
 from .lu import *  # noqa: F403
 from .orthogonal import *  # noqa: F403
 from .qr import *  # noqa: F403
+from .refact import *  # noqa: F403
 from .sytrf import *  # noqa: F403

@@ -32,7 +32,7 @@ def _expand(table: dict[str, tuple[str, bool]]) -> list[str]:
 def compute_routines() -> frozenset[str]:
     """Every rocSOLVER routine name rocmath.solver exports (without ``rocsolver_``)."""
     return frozenset(_expand(LU) + _expand(CHOLESKY) + _expand(INDEFINITE) + _expand(QR) + _expand(ORTHOGONAL)
-                     + _expand(EIG) + UNDECLARED + AUXILIARY + ilp64_routines())
+                     + _expand(EIG) + _expand(REFACT) + UNDECLARED + AUXILIARY + ilp64_routines())
 
 
 def ilp64_routines() -> list[str]:
@@ -93,6 +93,10 @@ EIG = {
     "stebz": ("s d", False), "stein": ("s d c z", False), "syevx": ("s d", True), "heevx": ("c z", True),
     "sygvx": ("s d", True), "hegvx": ("c z", True),
 }
+
+#: The sparse refactorization (solver/refact.py): routine -> (precisions, has batched forms).
+REFACT = {"csrrf_sumlu": ("s d", False), "csrrf_splitlu": ("s d", False), "csrrf_analysis": ("s d", False),
+          "csrrf_refactlu": ("s d", False), "csrrf_refactchol": ("s d", False), "csrrf_solve": ("s d", False)}
 
 #: rocSOLVER's functions without a precision prefix (solver/auxiliary.py): version, logging, rfinfo.
 AUXILIARY = ["get_version_string", "get_version_string_size", "log_begin", "log_end", "log_set_layer_mode",
