@@ -58,6 +58,7 @@ from ._types import *  # noqa: F403
 from .arrays import *  # noqa: F403
 from .auxiliary import *  # noqa: F403
 from .bisection import *  # noqa: F403
+from .blocktri import *  # noqa: F403
 from .cholesky import *  # noqa: F403
 from .eig import *  # noqa: F403
 from .eigdj import *  # noqa: F403

@@ -32,7 +32,8 @@ def _expand(table: dict[str, tuple[str, bool]]) -> list[str]:
 def compute_routines() -> frozenset[str]:
     """Every rocSOLVER routine name rocmath.solver exports (without ``rocsolver_``)."""
     return frozenset(_expand(LU) + _expand(CHOLESKY) + _expand(INDEFINITE) + _expand(QR) + _expand(ORTHOGONAL)
-                     + _expand(EIG) + _expand(REFACT) + UNDECLARED + AUXILIARY + ilp64_routines())
+                     + _expand(EIG) + _expand(REFACT) + _expand(BLOCK_TRIDIAGONAL)
+                     + INTERLEAVED + UNDECLARED + AUXILIARY + ilp64_routines())
 
 
 def ilp64_routines() -> list[str]:
@@ -93,6 +94,10 @@ EIG = {
     "stebz": ("s d", False), "stein": ("s d c z", False), "syevx": ("s d", True), "heevx": ("c z", True),
     "sygvx": ("s d", True), "hegvx": ("c z", True),
 }
+
+#: The block tridiagonal factorization without pivoting (solver/blocktri.py), and its interleaved batches.
+BLOCK_TRIDIAGONAL = {"geblttrf_npvt": ("s d c z", True), "geblttrs_npvt": ("s d c z", True)}
+INTERLEAVED = [f"{p}{r}_interleaved_batched" for p in "sdcz" for r in ("geblttrf_npvt", "geblttrs_npvt")]
 
 #: The sparse refactorization (solver/refact.py): routine -> (precisions, has batched forms).
 REFACT = {"csrrf_sumlu": ("s d", False), "csrrf_splitlu": ("s d", False), "csrrf_analysis": ("s d", False),
