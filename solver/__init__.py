@@ -57,6 +57,7 @@ ones; the path depends on sizes only, so the same inputs give the same bits.
 from ._types import *  # noqa: F403
 from .arrays import *  # noqa: F403
 from .auxiliary import *  # noqa: F403
+from .auxiliary_lapack import *  # noqa: F403
 from .bisection import *  # noqa: F403
 from .blocktri import *  # noqa: F403
 from .cholesky import *  # noqa: F403

@@ -32,6 +32,9 @@ ROUTINES: dict[str, int] = {
     "lauum": 5,  # uplo, n, a, lda, info
     "sytf2": 6,  # uplo, n, a, lda, ipiv, info
     "sytrf": 8,  # uplo, n, a, lda, ipiv, work, lwork, info
+    "labrd": 13,  # m, n, nb, a, lda, d, e, tauq, taup, x, ldx, y, ldy
+    "latrd": 9,  # uplo, n, nb, a, lda, e, tau, w, ldw
+    "lasyf": 10,  # uplo, n, nb, kb, a, lda, ipiv, w, ldw, info
     "stein": 13,  # n, d, e, m, w, iblock, isplit, z, ldz, work, iwork, ifail, info
 }
 

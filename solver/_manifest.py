@@ -93,6 +93,8 @@ EIG = {
     # bisection and inverse iteration (bisection.py)
     "stebz": ("s d", False), "stein": ("s d c z", False), "syevx": ("s d", True), "heevx": ("c z", True),
     "sygvx": ("s d", True), "hegvx": ("c z", True),
+    # LAPACK-style auxiliaries (auxiliary_lapack.py)
+    "labrd": ("s d c z", False), "latrd": ("s d c z", False), "lasyf": ("s d c z", False), "bdsvdx": ("s d", False),
 }
 
 #: The block tridiagonal factorization without pivoting (solver/blocktri.py), and its interleaved batches.
