@@ -45,7 +45,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from rocmath.blas import _kernels_l3 as k3
 from rocmath.precision import C, D, S, Z
 
 from . import _kernels_chol as kc
@@ -53,7 +52,7 @@ from . import _kernels_eig as ke
 from ._api import BATCHED, STRIDED, SolverCall, SolverRoutine, bind, public_names
 from ._types import Eform, Evect, Fill
 from ._workspace import host_carve, rounded
-from .eigx import _bytes, _evect, _extent, _flops, _hermitian_from, _sizes, _tr, _uplo
+from .eigx import _bytes, _evect, _extent, _flops, _sizes, _uplo, back_transform, reduce_to_standard, write_back
 
 _INT = np.dtype(np.int32)
 _ITYPE = {Eform.ax: 1, Eform.abx: 2, Eform.bax: 3}
@@ -134,31 +133,14 @@ def gvdj_run(A: np.ndarray, B: np.ndarray, W: np.ndarray, info: np.ndarray, ws: 
     jinfo, off = host_carve(ws, off, (nb,), _INT)
     rest = ws[off:]
     kc.potrf(B, pinfo, upper, serial, rest)
-    _hermitian_from(A, upper, c)
-    conj, plain = k3.OP_C, k3.OP_N
-    if itype == 1:  # C = inv(L) A inv(L^H) / inv(U^H) A inv(U)
-        _tr(True, k3.LEFT, upper, conj if upper else plain, B, c)
-        _tr(True, k3.RIGHT, upper, plain if upper else conj, B, c)
-    else:  # C = L^H A L / U A U^H
-        _tr(False, k3.LEFT, upper, plain if upper else conj, B, c)
-        _tr(False, k3.RIGHT, upper, conj if upper else plain, B, c)
+    reduce_to_standard(A, B, c, itype, upper)
     evdj_run(c, W, jinfo, rest, not upper, vectors, serial)  # C is whole: either triangle will do
-    if vectors:  # x = inv(L^H) y / inv(U) y (ax, abx); x = L y / U^H y (bax)
-        if itype == 3:
-            _tr(False, k3.LEFT, upper, conj if upper else plain, B, c)
-        else:
-            _tr(True, k3.LEFT, upper, plain if upper else conj, B, c)
+    if vectors:
+        back_transform(B, c, itype, upper)
         keep = np.ones((n, n), bool)
     else:  # A's uplo triangle gets C's
         keep = np.tri(n, dtype=bool).T if upper else np.tri(n, dtype=bool)
-    fail = np.where(pinfo > 0, n + pinfo, jinfo)
-    if serial:  # overlapping entries: in entry order, the last one wins
-        for b in range(nb):
-            A[b][keep] = c[b][keep]
-            info[b] = fail[b]
-    else:
-        A[:, keep] = c[:, keep]
-        info[:] = fail
+    write_back(A, c, keep, serial, info, np.where(pinfo > 0, n + pinfo, jinfo))
 
 
 # --- syevdj/heevdj -------------------------------------------------------------------------------------

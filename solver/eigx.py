@@ -254,6 +254,45 @@ def _sygvj_bytes(n: int, batch: int, isz: int, risz: int, vectors: bool) -> int:
     return rounded(batch * n * n * isz) + 2 * rounded(4 * batch) + kernels
 
 
+def reduce_to_standard(A: np.ndarray, B: np.ndarray, c: np.ndarray, itype: int, upper: bool) -> None:
+    """c := the standard form of each entry's pencil (A's uplo triangle, B's Cholesky factor over B): inv(L) A
+    inv(L^H) / inv(U^H) A inv(U) for itype 1, L^H A L / U A U^H for 2 and 3 (the two-sided trsm / trmm of
+    sygst); ``c`` column-major (entries, rows, columns) scratch."""
+    _hermitian_from(A, upper, c)
+    conj, plain = k3.OP_C, k3.OP_N
+    if itype == 1:
+        _tr(True, k3.LEFT, upper, conj if upper else plain, B, c)
+        _tr(True, k3.RIGHT, upper, plain if upper else conj, B, c)
+    else:
+        _tr(False, k3.LEFT, upper, plain if upper else conj, B, c)
+        _tr(False, k3.RIGHT, upper, conj if upper else plain, B, c)
+
+
+def back_transform(B: np.ndarray, c: np.ndarray, itype: int, upper: bool) -> None:
+    """The generalized problem's eigenvectors from the standard one's in ``c``: x = inv(L^H) y / inv(U) y
+    (itype 1, 2), x = L y / U^H y (itype 3)."""
+    conj, plain = k3.OP_C, k3.OP_N
+    if itype == 3:
+        _tr(False, k3.LEFT, upper, conj if upper else plain, B, c)
+    else:
+        _tr(True, k3.LEFT, upper, plain if upper else conj, B, c)
+
+
+def write_back(A: np.ndarray, c: np.ndarray, keep: np.ndarray, serial: bool, info: np.ndarray | None = None,
+               fail: np.ndarray | None = None) -> None:
+    """A[keep] := c[keep] (and info := fail) for every entry; overlapping entries (``serial``) in entry order,
+    the last one winning."""
+    if serial:
+        for b in range(A.shape[0]):
+            A[b][keep] = c[b][keep]
+            if info is not None:
+                info[b] = fail[b]  # type: ignore[index]
+    else:
+        A[:, keep] = c[:, keep]
+        if info is not None:
+            info[:] = fail
+
+
 def sygvj_run(A: np.ndarray, B: np.ndarray, W: np.ndarray, residual: np.ndarray, n_sweeps: np.ndarray,
               info: np.ndarray, ws: np.ndarray, itype: int, upper: bool, vectors: bool, abstol: float,
               max_sweeps: int, serial: bool) -> None:
@@ -265,14 +304,7 @@ def sygvj_run(A: np.ndarray, B: np.ndarray, W: np.ndarray, residual: np.ndarray,
     jinfo, off = host_carve(ws, off, (nb,), _INT)
     rest = ws[off:]
     kc.potrf(B, pinfo, upper, serial, rest)
-    _hermitian_from(A, upper, c)
-    conj, plain = k3.OP_C, k3.OP_N
-    if itype == 1:  # C = inv(L) A inv(L^H) / inv(U^H) A inv(U)
-        _tr(True, k3.LEFT, upper, conj if upper else plain, B, c)
-        _tr(True, k3.RIGHT, upper, plain if upper else conj, B, c)
-    else:  # C = L^H A L / U A U^H
-        _tr(False, k3.LEFT, upper, plain if upper else conj, B, c)
-        _tr(False, k3.RIGHT, upper, conj if upper else plain, B, c)
+    reduce_to_standard(A, B, c, itype, upper)
     if n == 1:  # syevj's scalar case
         W[:, 0] = c[:, 0, 0].real
         residual[:] = 0
@@ -283,22 +315,12 @@ def sygvj_run(A: np.ndarray, B: np.ndarray, W: np.ndarray, residual: np.ndarray,
     else:
         ke.syevj(c, W, residual, n_sweeps, jinfo, not upper, vectors, True, abstol, max_sweeps, serial, rest,
                  blocked=n > SYEVJ_BLOCKED_SWITCH)
-    if vectors:  # x = inv(L^H) y / inv(U) y (ax, abx); x = L y / U^H y (bax)
-        if itype == 3:
-            _tr(False, k3.LEFT, upper, conj if upper else plain, B, c)
-        else:
-            _tr(True, k3.LEFT, upper, plain if upper else conj, B, c)
+    if vectors:
+        back_transform(B, c, itype, upper)
         keep = np.ones((n, n), bool)
     else:  # A's uplo triangle is destroyed (it gets C's)
         keep = np.tri(n, dtype=bool).T if upper else np.tri(n, dtype=bool)
-    fail = np.where(pinfo > 0, n + pinfo, jinfo)
-    if serial:
-        for b in range(nb):
-            A[b][keep] = c[b][keep]
-            info[b] = fail[b]
-    else:
-        A[:, keep] = c[:, keep]
-        info[:] = fail
+    write_back(A, c, keep, serial, info, np.where(pinfo > 0, n + pinfo, jinfo))
 
 
 # --- syevdx/heevdx -------------------------------------------------------------------------------------

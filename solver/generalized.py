@@ -50,7 +50,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from rocmath.blas import _kernels_l3 as k3
 from rocmath.precision import C, D, S, Z
 
 from . import _kernels_chol as kc
@@ -60,7 +59,7 @@ from ._api import BATCHED, STRIDED, SolverCall, SolverRoutine, bind, public_name
 from ._types import Eform, Evect, Fill, Operation, Side, Storev
 from ._workspace import host_carve, rounded
 from .eigdj import _Dims
-from .eigx import _extent, _hermitian_from, _sizes, _tr, _uplo
+from .eigx import _extent, _sizes, _uplo, back_transform, reduce_to_standard, write_back
 from .qr import _operation
 
 _INT = np.dtype(np.int32)
@@ -85,22 +84,10 @@ def reduce_run(A: np.ndarray, B: np.ndarray, ws: np.ndarray, itype: int, upper: 
     nb, n, _ = A.shape
     flat, _ = host_carve(ws, 0, (nb, n, n), A.dtype)
     c = flat.transpose(0, 2, 1)  # column-major entries, as BLAS reads them
-    _hermitian_from(A, upper, c)
-    conj, plain = k3.OP_C, k3.OP_N
-    if itype == 1:  # inv(U^H) A inv(U) / inv(L) A inv(L^H)
-        _tr(True, k3.LEFT, upper, conj if upper else plain, B, c)
-        _tr(True, k3.RIGHT, upper, plain if upper else conj, B, c)
-    else:  # U A U^H / L^H A L
-        _tr(False, k3.LEFT, upper, plain if upper else conj, B, c)
-        _tr(False, k3.RIGHT, upper, conj if upper else plain, B, c)
+    reduce_to_standard(A, B, c, itype, upper)
     i = np.arange(n)
     c[:, i, i] = c[:, i, i].real  # the reduced matrix is Hermitian: its diagonal is real, as LAPACK writes it
-    keep = np.tri(n, dtype=bool).T if upper else np.tri(n, dtype=bool)
-    if serial:  # overlapping entries: in entry order, the last one wins
-        for b in range(nb):
-            A[b][keep] = c[b][keep]
-    else:
-        A[:, keep] = c[:, keep]
+    write_back(A, c, np.tri(n, dtype=bool).T if upper else np.tri(n, dtype=bool), serial)
 
 
 def _sygvd_bytes(n: int, batch: int, isz: int, risz: int, vectors: bool) -> int:
@@ -123,12 +110,8 @@ def sygvd_run(A: np.ndarray, B: np.ndarray, D: np.ndarray, E: np.ndarray, info: 
     kc.potrf(B, pinfo, upper, serial, rest)
     reduce_run(A, B, rest, itype, upper, serial)
     ke.syev(A, D, E, jinfo, ord("U" if upper else "L"), vectors, True, serial, rest)
-    if vectors:  # x = inv(U) y / inv(L^H) y (ax, abx); x = U^H y / L y (bax)
-        conj, plain = k3.OP_C, k3.OP_N
-        if itype == 3:
-            _tr(False, k3.LEFT, upper, conj if upper else plain, B, A)
-        else:
-            _tr(True, k3.LEFT, upper, plain if upper else conj, B, A)
+    if vectors:
+        back_transform(B, A, itype, upper)
     fail = np.where(pinfo > 0, n + pinfo, jinfo)  # rocSOLVER's sygv_update_info
     if serial:
         for b in range(nb):
