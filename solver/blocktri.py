@@ -139,7 +139,9 @@ def _identity(ws: np.ndarray, batch: int, nb: int) -> tuple[np.ndarray, int]:
     """getrs's pivots for an LU without pivoting: 1..nb, one row shared by every entry (stride 0)."""
     row, off = host_carve(ws, 0, (nb,), _INT)
     row[:] = np.arange(1, nb + 1, dtype=_INT)
-    return np.broadcast_to(row, (batch, nb)), off
+    # A writable stride-0 view (broadcast_to's is read-only): the kernels then see the array type getrs's own
+    # pivots have, and compile nothing more.
+    return np.lib.stride_tricks.as_strided(row, (batch, nb), (0, row.itemsize), writeable=True), off
 
 
 def _solve(lu: np.ndarray, piv: np.ndarray, x: np.ndarray, ws: np.ndarray) -> None:
