@@ -1065,3 +1065,10 @@ from ._hipsolver_dn import compat_api as _compat_api  # noqa: E402
 _DN = _compat_api()
 globals().update(_DN)
 __all__ = sorted([*__all__, *_DN])
+
+# --- the refactorization API (hipsolverRf*), over rocmath.solver's csrrf_* by rocmath.hip._hipsolver_rf ------------
+from ._hipsolver_rf import rf_api as _rf_api  # noqa: E402
+
+_RF = _rf_api()
+globals().update(_RF)
+__all__ = sorted([*__all__, *_RF])
