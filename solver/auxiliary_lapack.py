@@ -98,6 +98,7 @@ from ._api import PLAIN, SolverCall, SolverRoutine, bind, public_names
 from ._kernels_lu import _KIND, _colmajor, _finish, _ld, _vector_rows
 from ._types import Fill, Srange, Svect
 from ._workspace import host_carve, layout, scratch
+from .eig import real_arg
 
 _INT = np.dtype(np.int32)
 _FILLS = (Fill.upper, Fill.lower)
@@ -514,17 +515,6 @@ LASYF = SolverRoutine("lasyf", ("uplo", "n", "nb", "kb", "A", "lda", "ipiv", "in
 # bdsvdx
 
 
-def _real(c: SolverCall, name: str) -> float:
-    """vl or vu as the routine's real C type holds it."""
-    value = c.values[name]
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise c.invalid_size(name, f"must be a number, got {value!r}") from None
-    with np.errstate(over="ignore", under="ignore"):
-        return float(c.precision.real.dtype.type(x))
-
-
 def _check_bdsvdx(c: SolverCall) -> _Dims:
     upper = _uplo(c)
     svect = c.enum("svect", Svect, (Svect.none, Svect.singular))
@@ -535,7 +525,7 @@ def _check_bdsvdx(c: SolverCall) -> _Dims:
     vl = vu = 0.0
     il = iu = 0
     if srange is Srange.value:
-        vl, vu = _real(c, "vl"), _real(c, "vu")
+        vl, vu = real_arg(c, "vl"), real_arg(c, "vu")
         if vl < 0:
             raise c.invalid_size("vl", f"must be >= 0, got {vl}")
         if vl >= vu:  # (a NaN passes both tests, as in rocSOLVER, and selects nothing)

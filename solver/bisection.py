@@ -82,8 +82,8 @@ from ._api import BATCHED, STRIDED, SolverCall, SolverRoutine, bind, public_name
 from ._lapack import _capsule_address, external
 from ._types import Eform, Eorder, Erange, Evect
 from ._workspace import rounded
-from .eig import _reset
-from .eigx import _evect, _letter, _real_arg, _uplo, _z_columns
+from .eig import _reset, real_arg
+from .eigx import _evect, _letter, _uplo, _z_columns
 
 _INT = np.dtype(np.int32)
 _ITYPE = {Eform.ax: 1, Eform.abx: 2, Eform.bax: 3}
@@ -301,7 +301,7 @@ def _range_checks(c: SolverCall, erange: Erange, n: int, index_bounds_first: boo
     vl = vu = 0.0
     il, iu = 1, 0
     if erange is Erange.value:
-        vl, vu = _real_arg(c, "vl"), _real_arg(c, "vu")
+        vl, vu = real_arg(c, "vl"), real_arg(c, "vu")
         if vl >= vu:
             raise c.invalid_size("vl", f"must be < vu, got vl = {vl}, vu = {vu}")
     elif erange is Erange.index:
@@ -380,7 +380,7 @@ def _stebz(c: SolverCall) -> None:
     c.require("D", "W", "iblock", "isplit", when=n > 0)
     c.require("E", when=n > 1)
     c.require("info", "nev", "nsplit")
-    abstol = _real_arg(c, "abstol")
+    abstol = real_arg(c, "abstol")
     if n == 0:
         _reset(c, "nev", "nsplit", "info")
         return
@@ -622,7 +622,7 @@ def _syevx(c: SolverCall, generalized: bool) -> None:
     c.require("Z", "ifail", when=vectors and n > 0)
     if batch == 0:
         return
-    abstol = _real_arg(c, "abstol")
+    abstol = real_arg(c, "abstol")
     if n == 0:
         _reset(c, "info", "nev")
         return

@@ -439,16 +439,22 @@ def _check_syevj(c: SolverCall) -> _Dims:
     return _Dims(n, n, batch, (esort, evect, uplo, sweeps))
 
 
-def _abstol(c: SolverCall) -> float:
-    """``abstol`` as the C parameter of the routine's real type holds it: a value that underflows to 0 in
-    single precision then selects eps (``abstol <= 0``), as in rocSOLVER."""
-    value = c.values["abstol"]
+def real_arg(c: SolverCall, name: str) -> float:
+    """A real scalar parameter (abstol, vl, vu) as the C parameter of the routine's real type holds it
+    (invalid_size for something that is not a number)."""
+    value = c.values[name]
     try:
         x = float(value)
     except (TypeError, ValueError):
-        raise c.invalid_size("abstol", f"must be a number, got {value!r}") from None
+        raise c.invalid_size(name, f"must be a number, got {value!r}") from None
     with np.errstate(over="ignore", under="ignore"):
         return float(c.precision.real.dtype.type(x))
+
+
+def _abstol(c: SolverCall) -> float:
+    """``abstol`` as the routine's real type holds it: a value that underflows to 0 in single precision then
+    selects eps (``abstol <= 0``), as in rocSOLVER."""
+    return real_arg(c, "abstol")
 
 
 def _syevj_workspace(c: SolverCall) -> int:

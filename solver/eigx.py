@@ -57,7 +57,7 @@ from . import _kernels_eig as ke
 from ._api import BATCHED, STRIDED, SolverCall, SolverRoutine, bind, public_names
 from ._types import Eform, Erange, Evect, Fill
 from ._workspace import host_carve, rounded
-from .eig import _reset
+from .eig import _reset, real_arg
 
 _INT = np.dtype(np.int32)
 _FILLS = (Fill.upper, Fill.lower)
@@ -102,17 +102,6 @@ def _bytes(c: SolverCall, *elements: float) -> float:
     return 2.0 * c.dims.batch * c.precision.itemsize * sum(elements)
 
 
-def _real_arg(c: SolverCall, name: str) -> float:
-    """A real scalar parameter (vl, vu, abstol) as the C parameter of the routine's real type holds it."""
-    value = c.values[name]
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise c.invalid_size(name, f"must be a number, got {value!r}") from None
-    with np.errstate(over="ignore", under="ignore"):
-        return float(c.precision.real.dtype.type(x))
-
-
 def _evect(c: SolverCall) -> Evect:
     return c.enum("evect", Evect, (Evect.original, Evect.none))
 
@@ -130,7 +119,7 @@ def _check_range(c: SolverCall, erange: Erange, n: int) -> _Range:
     """rocSOLVER's range checks, after the other sizes: vl < vu (value); il >= 1 and iu >= 0, then
     iu <= n and il <= iu unless n = 0 (index)."""
     if erange is Erange.value:
-        vl, vu = _real_arg(c, "vl"), _real_arg(c, "vu")
+        vl, vu = real_arg(c, "vl"), real_arg(c, "vu")
         if vl >= vu:
             raise c.invalid_size("vl", f"must be < vu, got vl = {vl}, vu = {vu}")
         return _Range(erange, vl, vu)
@@ -480,7 +469,7 @@ def _sygvj(c: SolverCall) -> None:
     c.require("residual", "n_sweeps", "info", when=batch > 0)
     if batch == 0:
         return
-    abstol = _real_arg(c, "abstol")
+    abstol = real_arg(c, "abstol")
     if n == 0:
         _reset(c, "residual", "n_sweeps", "info")
         return

@@ -56,7 +56,7 @@ from . import _kernels_eig as ke
 from ._api import BATCHED, PLAIN, STRIDED, SolverCall, bind, public_names
 from ._types import Srange, Svect
 from ._workspace import host_carve, layout, scratch
-from .eig import EigRoutine, _Dims, _extent, _serial, _strided_matrix
+from .eig import EigRoutine, _Dims, _extent, _serial, _strided_matrix, real_arg
 
 _INT = np.dtype(np.int32)
 _SIDES = (Svect.singular, Svect.none)
@@ -64,17 +64,6 @@ S_, N_ = ord("S"), ord("N")
 
 
 # --- checks ------------------------------------------------------------------------------------
-
-
-def _real(c: SolverCall, name: str) -> float:
-    """vl or vu as the C parameter of the routine's real type holds it."""
-    value = c.values[name]
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise c.invalid_size(name, f"must be a number, got {value!r}") from None
-    with np.errstate(over="ignore", under="ignore"):
-        return float(c.precision.real.dtype.type(x))
 
 
 def _check(c: SolverCall, transv: bool) -> _Dims:
@@ -94,7 +83,7 @@ def _check(c: SolverCall, transv: bool) -> _Dims:
         c.lds(("ldv", nsv_max if transv else n))
     vl = vu = 0.0
     if srange is Srange.value:
-        vl, vu = _real(c, "vl"), _real(c, "vu")
+        vl, vu = real_arg(c, "vl"), real_arg(c, "vu")
         if vl < 0:
             raise c.invalid_size("vl", f"must be >= 0, got {vl}")
         if vl >= vu:  # (a NaN passes both tests, as in rocSOLVER, and selects nothing)
