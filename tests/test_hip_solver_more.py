@@ -451,6 +451,18 @@ def test_a_given_workspace_serves_one_call(handle):
 # --- the manifest and the parameters objects ---------------------------------------------------------------
 
 
+def test_size_queries_check_the_handle_before_a_null_lwork(handle):
+    # hipsolver.cpp's _bufferSize functions: !handle (NOT_INITIALIZED), then !lwork (INVALID_VALUE), then the rest.
+    S = hipsolver.hipsolverStatus_t
+    for name, args in (("hipsolverSgetrf_bufferSize", (4, 4, None, 4)), ("hipsolverDgeqrf_bufferSize", (4, 4, None, 4)),
+                       ("hipsolverDnZgetrf_bufferSize", (4, 4, None, 4))):
+        fn = getattr(hipsolver, name)
+        assert fn(None, *args, 0) == (S.HIPSOLVER_STATUS_NOT_INITIALIZED,), name
+        assert fn(handle, *args, 0) == (S.HIPSOLVER_STATUS_INVALID_VALUE,), name
+        lwork = ctypes.c_int(-1)
+        assert fn(handle, *args, lwork) == (S.HIPSOLVER_STATUS_SUCCESS,) and lwork.value >= 0, name
+
+
 def test_manifest_covers_the_families():
     for family, fam in hipsolver.FAMILIES.items():
         for letter, op in fam.ops.items():

@@ -306,7 +306,8 @@ def stream_of(obj: Any, arg: str, error: ErrorFactory) -> Any:
 
 def out_parameters(table: StatusTable, fn: Callable[..., Any], outs: dict[str, Any], error: ErrorFactory,
                    store: Callable[[Any], Any] = pointer_value, *, null_first: bool = True,
-                   integers: dict[str, str] | None = None) -> Callable[..., tuple[Any, ...]]:
+                   integers: dict[str, str] | None = None,
+                   before: Callable[[dict[str, Any]], Any] | None = None) -> Callable[..., tuple[Any, ...]]:
     """Bind ``fn`` in both forms of its C out-parameters ``outs`` (name -> the C type's dtype).
 
     ``fn`` is an exception-style implementation whose parameters include the out-parameters
@@ -319,7 +320,8 @@ def out_parameters(table: StatusTable, fn: Callable[..., Any], outs: dict[str, A
     C value of handles, enums and integers alike (:func:`~rocmath.hip._types.pointer_value`).
     ``integers`` (parameter -> C type) are converted first, in parameter order, by :func:`c_integer`
     (Cython converts them on entry: their ``TypeError``/``OverflowError`` comes before any status, a
-    NULL out-parameter's included); ``fn`` receives them converted.
+    NULL out-parameter's included); ``fn`` receives them converted.  ``before`` (given the arguments by name)
+    runs ahead of the NULL out-parameter checks: a check the C library makes first (hipSOLVER's handle).
     """
     names = tuple(inspect.signature(fn).parameters)
     others = tuple(n for n in names if n not in outs)
@@ -330,6 +332,8 @@ def out_parameters(table: StatusTable, fn: Callable[..., Any], outs: dict[str, A
 
     def written(*args: Any) -> None:
         given = dict(zip(names, args, strict=True))
+        if before is not None:
+            before(given)
         for name in outs if null_first else ():  # a ctypes scalar is storage here (its value is what it receives)
             if not isinstance(given[name], ctypes._SimpleCData) and pointer_value(given[name]) == 0:
                 raise error("null pointer", name)

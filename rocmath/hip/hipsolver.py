@@ -948,7 +948,9 @@ def _bind_query(name: str, letter: str, family: Family) -> Callable[..., tuple[A
                     f"{name.removesuffix('_bufferSize')}, written through ``lwork`` "
                     f"({'size_t' if family.wide else 'int'}*) or returned when it is omitted.")
     lwork = np.dtype(np.uint64 if family.wide else np.int32)
-    bound = out_parameters(_HIPSOLVER, impl, {"lwork": lwork}, _error, integers=types)
+    # hipSOLVER checks the handle, then a NULL lwork, then the rest.
+    bound = out_parameters(_HIPSOLVER, impl, {"lwork": lwork}, _error, integers=types,
+                           before=lambda given: _handle(given["handle"]))
     reals = _real_types(letter, names)
     return _on_entry(bound, params, {**types, **reals}) if reals else bound
 
