@@ -519,36 +519,46 @@ def _sygv_workspace(c: SolverCall) -> int:
     return ke.sygv_workspace(c.dims.n, c.dims.batch, *_sizes(c))
 
 
-def _sygv(c: SolverCall) -> None:
-    n, _, batch, (itype, evect, uplo) = c.dims
+def gv_operands(c: SolverCall, n: int, batch: int) -> tuple[Any, ...] | None:
+    """The generalized eigensolvers' (sygv, sygvd) pointer checks, quick returns and operands: (A, B, D, E,
+    whether entries overlap), or None when the call returns here."""
     c.require("A", "B", "D", "E", when=n > 0)
     c.require("info", when=batch > 0)
     if batch == 0:
-        return
+        return None
     if n == 0:
         c.reset_info()
-        return
+        return None
     lda, ldb, real = c.int("lda"), c.int("ldb"), c.precision.real.dtype
     a = c.matrix("A", n, n, lda, writable=True)
     b = c.matrix("B", n, n, ldb, writable=True)
     d = c.vector("D", n, writable=True, dtype=real)
     e = c.vector("E", n, writable=True, dtype=real)
-    kind = {Eform.ax: 1, Eform.abx: 2, Eform.bax: 3}[itype]
     serial = c.overlapping(("A", _extent(n, n, lda)), ("B", _extent(n, n, ldb)), ("D", n), ("E", n))
+    return a, b, d, e, serial
+
+
+def _sygv(c: SolverCall) -> None:
+    n, _, batch, (itype, evect, uplo) = c.dims
+    operands = gv_operands(c, n, batch)
+    if operands is None:
+        return
+    a, b, d, e, serial = operands
+    kind = {Eform.ax: 1, Eform.abx: 2, Eform.bax: 3}[itype]
     work = c.workspace_buffer()
     c.launch(ke.sygv, a, b, d, e, c.info(), kind, _fill_letter(uplo), evect is Evect.original, serial, work,
              flops=_flops(c, 3.0 * n**3), bytes=_bytes(c, 2 * n * n))
 
 
-_GV_PARAMS = ("itype", "evect", "uplo", "n", "A", "lda", "B", "ldb", "D", "E", "info")
+GV_PARAMS = ("itype", "evect", "uplo", "n", "A", "lda", "B", "ldb", "D", "E", "info")
 _GV_SUMMARY = ("Eigenvalues (ascending in D) and optionally eigenvectors (over A, B-orthonormal) of the "
                "{kind}-definite generalized problem A x = l B x (itype ax), A B x = l x (abx) or B A x = l x "
                "(bax); B gets its Cholesky factor; info = n + i when B is not positive definite (A, D, E are then "
                "garbage), else syev's info.")
-SYGV = SolverRoutine("sygv", _GV_PARAMS, {"A": "lda", "B": "ldb"}, _sygv, check=_check_sygv, vectors=_EV_VECTORS,
+SYGV = SolverRoutine("sygv", GV_PARAMS, {"A": "lda", "B": "ldb"}, _sygv, check=_check_sygv, vectors=_EV_VECTORS,
                      workspace=_sygv_workspace,
                      summary=_GV_SUMMARY.format(kind="symmetric"))
-HEGV = SolverRoutine("hegv", _GV_PARAMS, {"A": "lda", "B": "ldb"}, _sygv, check=_check_sygv, vectors=_EV_VECTORS,
+HEGV = SolverRoutine("hegv", GV_PARAMS, {"A": "lda", "B": "ldb"}, _sygv, check=_check_sygv, vectors=_EV_VECTORS,
                      workspace=_sygv_workspace,
                      summary=_GV_SUMMARY.format(kind="Hermitian"))
 

@@ -58,6 +58,7 @@ from . import _kernels_qr as kq
 from ._api import BATCHED, STRIDED, SolverCall, SolverRoutine, bind, public_names
 from ._types import Eform, Evect, Fill, Operation, Side, Storev
 from ._workspace import host_carve, rounded
+from .eig import GV_PARAMS, gv_operands
 from .eigdj import _Dims
 from .eigx import _extent, _sizes, _uplo, back_transform, reduce_to_standard, write_back
 from .qr import _operation
@@ -197,19 +198,10 @@ def _sygvd_workspace(c: SolverCall) -> int:
 
 def _sygvd(c: SolverCall) -> None:
     n, batch, (itype, evect, uplo) = c.dims
-    c.require("A", "B", "D", "E", when=n > 0)
-    c.require("info", when=batch > 0)
-    if batch == 0:
+    operands = gv_operands(c, n, batch)
+    if operands is None:
         return
-    if n == 0:
-        c.reset_info()
-        return
-    lda, ldb, real = c.int("lda"), c.int("ldb"), c.precision.real.dtype
-    a = c.matrix("A", n, n, lda, writable=True)
-    b = c.matrix("B", n, n, ldb, writable=True)
-    d = c.vector("D", n, writable=True, dtype=real)
-    e = c.vector("E", n, writable=True, dtype=real)
-    serial = c.overlapping(("A", _extent(n, n, lda)), ("B", _extent(n, n, ldb)), ("D", n), ("E", n))
+    a, b, d, e, serial = operands
     vectors = evect is Evect.original
     work = c.workspace_buffer()
     c.launch(partial(sygvd_run, itype=_ITYPE[itype], upper=uplo is Fill.upper, vectors=vectors, serial=serial),
@@ -217,16 +209,15 @@ def _sygvd(c: SolverCall) -> None:
              bytes=_bytes(c, 2 * n * n, batch))
 
 
-_GVD_PARAMS = ("itype", "evect", "uplo", "n", "A", "lda", "B", "ldb", "D", "E", "info")
 _GVD_SUMMARY = ("Eigenvalues (ascending in D) and optionally eigenvectors (over A; B-orthonormal, B^-1-orthonormal "
                 "for bax) of the {kind}-definite generalized problem A x = l B x (itype ax), A B x = l x (abx) or "
                 "B A x = l x (bax), by B's Cholesky factorization (over B), the reduction to standard form and "
                 "divide and conquer; info = n + i when B's leading minor of order i is not positive definite (A, D, "
                 "E are then garbage), else i > 0 when the eigensolver did not converge.")
-SYGVD = SolverRoutine("sygvd", _GVD_PARAMS, {"A": "lda", "B": "ldb"}, _sygvd, check=_check_sygvd,
+SYGVD = SolverRoutine("sygvd", GV_PARAMS, {"A": "lda", "B": "ldb"}, _sygvd, check=_check_sygvd,
                       workspace=_sygvd_workspace, vectors={"D": "strideD", "E": "strideE"},
                       summary=_GVD_SUMMARY.format(kind="symmetric"))
-HEGVD = SolverRoutine("hegvd", _GVD_PARAMS, {"A": "lda", "B": "ldb"}, _sygvd, check=_check_sygvd,
+HEGVD = SolverRoutine("hegvd", GV_PARAMS, {"A": "lda", "B": "ldb"}, _sygvd, check=_check_sygvd,
                       workspace=_sygvd_workspace, vectors={"D": "strideD", "E": "strideE"},
                       summary=_GVD_SUMMARY.format(kind="Hermitian"))
 

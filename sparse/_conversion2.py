@@ -331,9 +331,13 @@ def _csrsort_buffer_size(c: Call) -> int:
     c.check_array("csr_col_ind", nnz)
     if m == 0 or n == 0 or nnz == 0:
         return 0
-    isz = c.index_dtype("csr_row_ptr", "csr_col_ind").itemsize
-    # Sort workspace (a double buffer of keys and values), two nnz scratch arrays and m + 1 shifted offsets.
-    return _align256(2 * isz * nnz) + 2 * _align256(isz * nnz) + (isz * m // 256 + 1) * 256
+    return sort_buffer_bytes(c.index_dtype("csr_row_ptr", "csr_col_ind").itemsize, nnz, m)
+
+
+def sort_buffer_bytes(isz: int, nnz: int, segments: int) -> int:
+    """csrsort's (and cscsort's, with the columns as segments) temp_buffer: the sort's double buffer of keys
+    and values, two nnz scratch arrays and segments + 1 shifted offsets."""
+    return _align256(2 * isz * nnz) + 2 * _align256(isz * nnz) + (isz * segments // 256 + 1) * 256
 
 
 csrsort_buffer_size = bind(Routine("csrsort_buffer_size", ("m", "n", "nnz", "csr_row_ptr", "csr_col_ind"),

@@ -56,7 +56,7 @@ from . import _kernels_conv as kc
 from . import _kernels_formats as kf
 from . import _kernels_gebsr as kg
 from ._api import Call, Routine, bind, is_null
-from ._conversion2 import _align256, _fill, _span
+from ._conversion2 import _align256, _fill, _span, sort_buffer_bytes
 from ._formats import (
     _FLT_MIN,
     BLOCK_GROUPS,
@@ -712,9 +712,7 @@ def _cscsort_buffer_size(c: Call) -> int:
     c.check_array("csc_row_ind", nnz)
     if m == 0 or n == 0 or nnz == 0:
         return 0
-    isz = c.index_dtype("csc_col_ptr", "csc_row_ind").itemsize
-    # csrsort_buffer_size(n, m, nnz): a sort's double buffer, two nnz scratch arrays and n + 1 shifted offsets
-    return _align256(2 * isz * nnz) + 2 * _align256(isz * nnz) + (isz * n // 256 + 1) * 256
+    return sort_buffer_bytes(c.index_dtype("csc_col_ptr", "csc_row_ind").itemsize, nnz, n)  # csrsort's (n, m)
 
 
 cscsort_buffer_size = bind(Routine("cscsort_buffer_size", ("m", "n", "nnz", "csc_col_ptr", "csc_row_ind"),

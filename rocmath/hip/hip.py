@@ -422,6 +422,21 @@ def wrap_stream(stream: Stream) -> ihipStream_t | None:
 # --- structs -----------------------------------------------------------------------------------------
 
 
+def _set_properties(obj: Any, names: tuple[str, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """A hip-python struct's constructor: properties by position, then by keyword, with hip-python's errors."""
+    if len(args) > len(names):
+        raise ValueError("More positional arguments specified than this type has properties.")
+    for name, value in zip(names, args, strict=False):
+        setattr(obj, name, value)
+    for key, value in kwargs.items():
+        if key in names[: len(args)]:
+            raise KeyError(f"argument '{key}' has already been specified as positional argument.")
+        if key not in names:
+            valid = ", ".join(f"'{n}'" for n in names)
+            raise KeyError(f"'{key}' is no valid property name. Valid names: {valid}")
+        setattr(obj, key, value)
+
+
 class dim3:
     """``dim3``: x, y, z (default 1); indexable (``block[0]``) and unpackable (``*grid``).
 
@@ -430,17 +445,7 @@ class dim3:
 
     def __init__(self, *args: Any, **kwargs: Any):
         self.x = self.y = self.z = 1
-        names = self.PROPERTIES()
-        if len(args) > len(names):
-            raise ValueError("More positional arguments specified than this type has properties.")
-        for name, value in zip(names, args, strict=False):
-            setattr(self, name, value)
-        for key, value in kwargs.items():
-            if key in names[: len(args)]:
-                raise KeyError(f"argument '{key}' has already been specified as positional argument.")
-            if key not in names:
-                raise KeyError(f"'{key}' is no valid property name. Valid names: 'x', 'y', 'z'")
-            setattr(self, key, value)
+        _set_properties(self, self.PROPERTIES(), args, kwargs)
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name in ("x", "y", "z"):
@@ -1388,18 +1393,7 @@ class hipPointerAttribute_t(Pointer):
         super().__init__(None)
         self._struct = _PointerAttributeStruct()
         self._ptr = ctypes.addressof(self._struct)
-        names = self.PROPERTIES()
-        if len(args) > len(names):
-            raise ValueError("More positional arguments specified than this type has properties.")
-        for name, value in zip(names, args, strict=False):
-            setattr(self, name, value)
-        for key, value in kwargs.items():
-            if key in names[: len(args)]:
-                raise KeyError(f"argument '{key}' has already been specified as positional argument.")
-            if key not in names:
-                valid = ", ".join(f"'{n}'" for n in names)
-                raise KeyError(f"'{key}' is no valid property name. Valid names: {valid}")
-            setattr(self, key, value)
+        _set_properties(self, self.PROPERTIES(), args, kwargs)
 
     @classmethod
     def fromObj(cls, pyobj: Any) -> hipPointerAttribute_t:
