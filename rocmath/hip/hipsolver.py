@@ -1074,3 +1074,10 @@ from ._hipsolver_rf import rf_api as _rf_api  # noqa: E402
 _RF = _rf_api()
 globals().update(_RF)
 __all__ = sorted([*__all__, *_RF])
+
+# --- the sparse API (hipsolverSp*: csrlsvchol), over csrrf_* by rocmath.hip._hipsolver_sp -------------------------
+from ._hipsolver_sp import sp_api as _sp_api  # noqa: E402
+
+_SP = _sp_api()
+globals().update(_SP)
+__all__ = sorted([*__all__, *_SP])
