@@ -7,14 +7,17 @@ members of this module's enums (a plain int raises ``TypeError``, as in hip-pyth
 ``#define`` constants are module ints.
 
 Semantics are rocmath's: streams are real ordered queues, events time the actual
-work, copies and fills are checked against the allocations they touch.  Two
-simplifications: ``hipMemcpyKind`` is validated but the direction always comes from
-the pointers (the AMD runtime does the same), and ``hipStreamPerThread`` is the null
-stream.  Pinned (``hipHostMalloc``) and managed (``hipMallocManaged``) memory is
-returned at the real host address of its backing store, so ctypes and numpy can read
-it directly, as on a GPU system.  Memory registered with ``hipHostRegister`` is known
-to the runtime (pointer attributes, address range, device pointer) but copies treat it
-as pageable memory: correct, just not overlapped with the host.
+work, copies and fills are checked against the allocations they touch.  One
+simplification: ``hipMemcpyKind`` is validated but the direction always comes from
+the pointers (the AMD runtime does the same).  ``hipStreamPerThread`` is the calling
+thread's own blocking stream on the current device, and ``hipMallocAsync`` allocates
+from the device's stream-ordered memory pool (both in :mod:`rocmath.hip._hip_runtime2`,
+which adds the rest of the runtime API at the end of this module).  Pinned
+(``hipHostMalloc``) and managed (``hipMallocManaged``) memory is returned at the real
+host address of its backing store, so ctypes and numpy can read it directly, as on a
+GPU system.  Memory registered with ``hipHostRegister`` is known to the runtime (pointer
+attributes, address range, device pointer) but copies treat it as pageable memory:
+correct, just not overlapped with the host.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import contextlib
 import ctypes
 import itertools
 import operator
+import sys
 import threading
 import weakref
 from collections.abc import Callable
@@ -386,12 +390,18 @@ def _lookup(obj: Any, cls: type, what: str) -> Any:
 
 
 def _as_stream(obj: Any) -> Stream:
-    """A stream argument: NULL, ``hipStreamLegacy`` or ``hipStreamPerThread`` mean the null stream."""
+    """A stream argument: NULL and ``hipStreamLegacy`` mean the null stream, ``hipStreamPerThread`` the
+    calling thread's default stream on the current device."""
     if isinstance(obj, Stream):
         return obj
-    if obj is None or (not isinstance(obj, ihipStream_t) and pointer_value(obj) in (0, hipStreamLegacy,
-                                                                                    hipStreamPerThread)):
+    if obj is None:
         return rocmath.null_stream()
+    if not isinstance(obj, ihipStream_t) or obj._stream is None:
+        address = pointer_value(obj)
+        if address in (0, hipStreamLegacy):
+            return rocmath.null_stream()
+        if address == hipStreamPerThread:
+            return _runtime2.per_thread_stream()
     stream = _lookup(obj, ihipStream_t, "stream")._stream
     assert stream is not None
     return stream
@@ -712,8 +722,10 @@ def hipGetDeviceProperties(*args: Any) -> tuple[Any, ...]:
 
 @binding(_HIP)
 def hipDeviceSynchronize() -> None:
-    """Wait for all work on the current device; report the first asynchronous error."""
+    """Wait for all work on the current device; report the first asynchronous error.  The device's memory
+    pools then give their freed blocks beyond the release threshold back (as after any synchronize here)."""
     rocmath.device_synchronize()
+    _runtime2.synchronized(rocmath.get_device())
 
 
 @binding(_HIP)
@@ -812,13 +824,6 @@ def hipExtMallocWithFlags(sizeBytes: int, flags: int) -> DeviceArray | None:
 
 
 @binding(_HIP, 1)
-def hipMallocAsync(size: int, stream: Any) -> DeviceArray | None:
-    """Stream-ordered device memory from the device's pool."""
-    n = _size(size, "size")
-    return _device_array(_memory.malloc_async(n, _as_stream(stream)), n)
-
-
-@binding(_HIP, 1)
 def hipMallocManaged(size: int, flags: int = hipMemAttachGlobal) -> DeviceArray | None:
     """Managed memory: one address the host and the device both use (the real host address of
     its storage, so the host may read and write it directly)."""
@@ -857,20 +862,16 @@ def _free_target(ptr: Any) -> tuple[int, int]:
 
 @binding(_HIP)
 def hipFree(ptr: Any) -> None:
-    """Free device or managed memory (waits for the device's work first); NULL does nothing."""
+    """Free device or managed memory (waits for the device's work first, and a memory pool's block goes back
+    to its pool, as in HIP); NULL does nothing."""
     address, mapped = _free_target(ptr)
+    if _runtime2.free_to_pool(address):
+        return
     rocmath.free(address)
     _alloc_meta.pop(address, None)
+    _pitch_shapes.pop(address, None)
     if mapped:
         unmap_host(mapped)
-
-
-@binding(_HIP)
-def hipFreeAsync(dev_ptr: Any, stream: Any) -> None:
-    """Return memory to the pool once ``stream`` reaches this point."""
-    address, _ = _free_target(dev_ptr)
-    _memory.free_async(address, _as_stream(stream))
-    _alloc_meta.pop(address, None)
 
 
 @binding(_HIP)
@@ -1028,7 +1029,9 @@ def hipStreamDestroy(stream: Any) -> None:
 @binding(_HIP)
 def hipStreamSynchronize(stream: Any) -> None:
     """Wait for the stream's work; report its first error."""
-    _as_stream(stream).synchronize()
+    s = _as_stream(stream)
+    s.synchronize()
+    _runtime2.synchronized(s.device.index)
 
 
 @binding(_HIP)
@@ -1042,7 +1045,9 @@ def hipStreamQuery(stream: Any) -> None:
 def hipStreamWaitEvent(stream: Any, event: Any, flags: int = 0) -> None:
     """Make later work on ``stream`` wait for the work ``event`` captured."""
     _c_int(flags, "flags")
-    _as_stream(stream).wait_event(_as_event(event))
+    e = _as_event(event)
+    _as_stream(stream).wait_event(e)
+    _runtime2.stream_waited(stream, e)
 
 
 @binding(_HIP, 1)
@@ -1090,7 +1095,9 @@ def hipEventRecord(event: Any, stream: Any = None) -> None:
 @binding(_HIP)
 def hipEventSynchronize(event: Any) -> None:
     """Wait until the captured work is done."""
-    _as_event(event).synchronize()
+    e = _as_event(event)
+    e.synchronize()
+    _runtime2.synchronized(e.device.index)
 
 
 @binding(_HIP)
@@ -1122,11 +1129,17 @@ def hipEventDestroy(event: Any) -> None:
 PITCH_ALIGNMENT = 256
 
 
-def _pitched(width: int, height: int) -> tuple[Pointer | None, int]:
-    if width == 0 or height == 0:
+#: Pitched allocations (their start) -> (pitch, width, height, depth): what HIP keeps with them for the 3D
+#: copies' and fills' checks.
+_pitch_shapes: dict[int, tuple[int, int, int, int]] = {}
+
+
+def _pitched(width: int, height: int, depth: int = 1) -> tuple[Pointer | None, int]:
+    if width == 0 or height == 0 or depth == 0:
         return None, 0  # no allocation (HIP leaves the pitch unset; 0 here)
     pitch = -(-width // PITCH_ALIGNMENT) * PITCH_ALIGNMENT
-    ptr = rocmath.malloc(pitch * height)
+    ptr = rocmath.malloc(pitch * height * depth)
+    _pitch_shapes[ptr] = (pitch, width, height, depth)
     return Pointer.fromPtr(ptr), pitch
 
 
@@ -1784,6 +1797,7 @@ def hipMemPrefetchAsync(dev_ptr: Any, count: int, device: int, stream: Any) -> N
     if st is None:
         st = rocmath.null_stream(rocmath.get_device() if dev == hipCpuDeviceId else dev)
     st.enqueue(lambda: None, "hipMemPrefetchAsync", info={"cat": "prefetch", "bytes": n})
+    _runtime2.prefetched(dev_ptr, n, dev)  # the range's last prefetch location (hipMemRangeGetAttribute)
 
 
 @binding(_HIP)
@@ -1799,6 +1813,7 @@ def hipMemAdvise(dev_ptr: Any, count: int, advice: Any, device: int) -> None:
         _device_index(dev, "device")
     if _hint_range(dev_ptr, n) is None:
         raise HipInvalidValueError("dev_ptr is not memory of the HIP runtime", arg="dev_ptr")
+    _runtime2.advised(dev_ptr, n, advice, dev)  # what hipMemRangeGetAttribute reports
 
 
 # --- device flags and limits --------------------------------------------------------------------------------
@@ -1877,3 +1892,9 @@ def hipDeviceSetLimit(limit: Any, value: int) -> None:
         _settings()["heap"] = v
     else:
         raise UnsupportedLimitError(f"{limit.name} is not supported", arg="limit")
+
+
+# --- the rest of the runtime API (per-thread stream, memory pools, 3D copies, contexts...) ---------------------
+from . import _hip_runtime2 as _runtime2  # noqa: E402
+
+globals().update(_runtime2.runtime_api(sys.modules[__name__]))
