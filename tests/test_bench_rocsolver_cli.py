@@ -1,6 +1,6 @@
-"""rocmath-bench solver: rocsolver-bench's command line over any rocmath.solver routine, its ``-v 1``
-verification (residuals against the CPU reference, the error column), and ROCSOLVER_LAYER=2 bench
-lines that replay through it."""
+"""rocmath-bench solver: rocsolver-bench's command line over any rocmath.solver routine (its defaults, and
+operands that make each routine do its real work), its ``-v 1`` verification (residuals against the CPU
+reference, the error column), and ROCSOLVER_LAYER=2 bench lines that replay through it."""
 
 from __future__ import annotations
 
@@ -420,3 +420,241 @@ def test_rocsolver_bench_letters_of_rocsolver_enums() -> None:
     assert _enum_value("left_svect", "S") == int(solver.Svect.singular) and _enum_value("itype", 2) == int(
         solver.Eform.abx)
     assert _enum_value("uplo", "U") == "U" and _enum_value("evect", 213) == 213  # others, and values, as given
+
+
+# --- every routine: rocsolver-bench's defaults and meaningful operands ---------------------------------------
+
+
+def test_operands_for_every_routine_without_running_it() -> None:
+    """Every rocmath.solver routine with a precision (the manifest's names but for rocSOLVER's version,
+    logging and rfinfo functions, which rocsolver-bench does not run) gets its operands at tiny sizes."""
+    from rocmath.solver._manifest import AUXILIARY, compute_routines
+
+    names = sorted(compute_routines())
+    routines = [name for name in names if hasattr(getattr(solver, name), "routine")]
+    assert sorted(set(names) - set(routines)) == sorted(AUXILIARY) and len(routines) == 878
+    tiny = {"m": 3, "n": 2, "k": 2, "nrhs": 2, "nb": 2, "nblocks": 2, "batch_count": 2}
+    for name in routines:
+        fn = getattr(solver, name)
+        params = fn.routine.signature(fn.flavour)[1:]
+        flags = " ".join(f"--{k} {v}" for k, v in tiny.items() if k in params)
+        ops = _operands(f"-f {name[1:]} -r {name[0]} {flags}")
+        assert set(params) <= set(ops.values) | {"rfinfo"}, name  # a value for every argument
+    assert _run("solver -f get_version_string -r s")[0] == 2
+
+
+#: One run of each family the command could not run before (no -v: rocsolver-bench checks none of them).
+FIXED_RUNS = [
+    "-f lacgv -r z -n 6",  # incx: rocsolver-bench's 1
+    "-f larfg_64 -r d -n 6",
+    "-f larf -r d -m 6 -n 4 --side R",
+    "-f larft -r d -n 8 -k 3 --direct B --storev R",  # storev: C unless given
+    "-f larfb -r d -m 6 -n 5 -k 3",
+    "-f orgbr -r d -m 6 -n 5 -k 4",
+    "-f unmbr -r z -m 6 -n 5 -k 3 --storev R --side R",
+    "-f orgqr -r d -m 8 -n 6",  # k: the reflectors the matrix allows
+    "-f ormlq -r d -m 6 -n 5",
+    "-f bdsqr -r d -n 6 --nv 6 --nu 6 --nc 2",
+    "-f bdsvdx -r d -n 6",  # svect N
+    "-f laswp -r d -n 5",
+    "-f lasyf -r d -n 8",  # nb = n
+    "-f stein -r d -n 8",
+    "-f csrrf_analysis -r d -n 20 --nrhs 2 --rfinfo_mode 2",
+]
+
+
+@pytest.mark.parametrize("line", FIXED_RUNS)
+def test_the_routines_it_could_not_run(line: str) -> None:
+    status, text = _run(f"solver {line} -i 1 -j 0")
+    assert status == 0, text
+    assert float(_cells(text)["gpu_time_us"]) > 0
+
+
+#: -v 1 for the block tridiagonal and sparse refactorization routines, in each flavour they have.
+CHECKED_RUNS = [
+    "-f geblttrf_npvt -r d --nb 3 --nblocks 4",
+    "-f geblttrf_npvt_batched -r d --nb 3 --nblocks 3 --batch_count 2",
+    "-f geblttrf_npvt_strided_batched -r d --nb 2 --nblocks 4 --batch_count 2",
+    "-f geblttrf_npvt_interleaved_batched -r d --nb 3 --nblocks 3 --batch_count 2 --inca 2 --lda 6 --strideA 1 "
+    "--incb 2 --ldb 6 --strideB 1 --incc 2 --ldc 6 --strideC 1",  # entries interleaved element by element
+    "-f geblttrs_npvt -r d --nb 3 --nblocks 4 --nrhs 2",
+    "-f geblttrs_npvt_batched -r d --nb 2 --nblocks 3 --batch_count 2",
+    "-f geblttrs_npvt_strided_batched -r d --nb 3 --nblocks 3 --nrhs 1 --batch_count 2",
+    "-f geblttrs_npvt_interleaved_batched -r z --nb 2 --nblocks 3 --nrhs 2 --batch_count 2",
+    "-f csrrf_sumlu -r d -n 12",
+    "-f csrrf_splitlu -r d -n 12 --nnzT 40",
+    "-f csrrf_refactlu -r d -n 20 --nnzA 90",
+    "-f csrrf_refactchol -r d -n 20",
+    "-f csrrf_solve -r d -n 20 --nrhs 3",
+    "-f csrrf_solve -r d -n 20 --nrhs 2 --rfinfo_mode 2",
+]
+
+
+@pytest.mark.parametrize("line", CHECKED_RUNS)
+def test_verify_of_the_block_tridiagonal_and_refactorization_routines(line: str) -> None:
+    status, text = _run(f"solver {line} -i 1 -j 0 -v 1")
+    assert status == 0, text
+    cells = _cells(text)
+    order = int(cells["n"]) if "n" in cells else int(cells["nb"]) * int(cells["nblocks"])
+    exact = "sumlu" in line or "splitlu" in line  # copies: exactly right
+    assert 0 <= float(cells["error"]) <= (0 if exact else 30 * order * _eps(line.split()[3]))
+
+
+@pytest.mark.parametrize(("line", "routine", "output"), [
+    ("-f geblttrf_npvt -r d --nb 3 --nblocks 3", "dgeblttrf_npvt", 5),  # B: the factors of M
+    ("-f geblttrs_npvt -r d --nb 3 --nblocks 3", "dgeblttrs_npvt", 10),  # X
+    ("-f csrrf_refactlu -r d -n 12", "dcsrrf_refactlu", 9),  # valT
+    ("-f csrrf_refactchol -r d -n 12", "dcsrrf_refactchol", 9),
+    ("-f csrrf_solve -r d -n 12 --nrhs 2", "dcsrrf_solve", 9),  # B
+    ("-f csrrf_sumlu -r d -n 12", "dcsrrf_sumlu", 12),  # valT
+    ("-f csrrf_splitlu -r d -n 12", "dcsrrf_splitlu", 11),  # valU
+])
+def test_verify_catches_a_wrong_block_tridiagonal_or_sparse_result(monkeypatch: pytest.MonkeyPatch, line: str,
+                                                                   routine: str, output: int) -> None:
+    real = getattr(solver, routine)
+
+    def off_by_a_bit(handle: Any, *args: Any) -> None:
+        real(handle, *args)
+        handle.stream.synchronize()
+        out = args[output - 1]
+        out.set(out.get() * 1.001)  # a result 0.1 % off
+
+    for attr in ("routine", "flavour", "precision"):
+        setattr(off_by_a_bit, attr, getattr(real, attr))
+    monkeypatch.setattr(solver, routine, off_by_a_bit)
+    status, text = _run(f"solver {line} -i 1 -j 0 -v 1")
+    assert status == 1 and float(_cells(text)["error"]) > 1e-5, text
+
+
+def test_rocsolver_bench_defaults_of_the_other_routines() -> None:
+    """Without running: the sizes, leading dimensions and strides rocsolver-bench's testing_*.hpp derive."""
+    v = _operands("-f getrf -r d -m 12").values
+    assert (v["n"], v["lda"], v["m"]) == (12, 12, 12)  # n = m, a square matrix
+    v = _operands("-f getrs_strided_batched -r d -n 8").values
+    assert (v["nrhs"], v["ldb"], v["strideB"]) == (8, 8, 64)  # nrhs = n
+    v = _operands("-f gels -r d -m 5 -n 8").values
+    assert (v["nrhs"], v["lda"], v["ldb"]) == (8, 5, 8)
+    v = _operands("-f orgqr -r d -m 8 -n 6").values
+    assert (v["k"], v["lda"]) == (6, 8)
+    assert _operands("-f orglq -r d -m 4 -n 8").values["k"] == 4
+    v = _operands("-f ormqr -r d -m 8 -n 5").values  # side L: nq = m
+    assert (v["k"], v["lda"], v["ldc"]) == (8, 8, 8)
+    v = _operands("-f ormql -r d -m 8 -n 5 --side R").values
+    assert (v["k"], v["lda"]) == (5, 5)
+    v = _operands("-f ormlq -r d -m 6 -n 5").values
+    assert (v["k"], v["lda"]) == (6, 6)  # lda = k
+    assert _operands("-f ormbr -r d -m 6 -n 5 -k 9 --storev R").values["lda"] == 6  # min(nq, k)
+    v = _operands("-f larfb -r d -m 8 -n 5 --storev R").values
+    assert (v["k"], v["ldv"], v["ldt"], v["lda"], v["storev"], v["direct"]) == (5, 5, 5, 8, "R", "F")
+    v = _operands("-f larft -r d -n 8").values
+    assert (v["k"], v["ldv"], v["ldt"], v["storev"]) == (8, 8, 8, "C")
+    v = _operands("-f labrd -r d -m 9 -n 6").values
+    assert (v["k"], v["ldx"], v["ldy"]) == (6, 9, 6)
+    assert _operands("-f latrd -r d -n 7").values["ldw"] == 7
+    v = _operands("-f bdsqr -r d -n 6").values
+    assert (v["nv"], v["nu"], v["nc"], v["ldv"], v["ldu"], v["ldc"]) == (0, 0, 0, 1, 1, 1)
+    v = _operands("-f bdsqr -r d -n 6 --nv 3 --nu 4 --nc 2").values
+    assert (v["ldv"], v["ldu"], v["ldc"]) == (6, 4, 6)
+    v = _operands("-f bdsvdx -r d -n 6").values
+    assert (v["svect"], v["ldz"]) == ("N", 12)
+    v = _operands("-f lasyf -r d -n 9").values
+    assert (v["nb"], v["lda"]) == (9, 9)
+    v = _operands("-f laswp -r d -n 7").values
+    assert (v["k1"], v["k2"], v["lda"], v["incx"]) == (1, 7, 7, 1)
+    ops = _operands("-f stein -r d -n 8")
+    assert ops.values["ldz"] == 8 and ops.values["nev"].get()[0] == 5  # stebz's 5 largest
+    v = _operands("-f geblttrs_npvt_strided_batched -r d").values
+    assert (v["nb"], v["nblocks"], v["nrhs"], v["lda"], v["strideA"], v["strideX"]) == (32, 20, 32, 32, 32 * 32 * 20,
+                                                                                         32 * 32 * 20)
+    v = _operands("-f geblttrf_npvt_interleaved_batched -r d --nb 3 --nblocks 4").values
+    assert (v["inca"], v["lda"], v["strideA"], v["incc"]) == (1, 3, 36, 1)
+    v = _operands("-f csrrf_solve -r d -n 20").values
+    assert (v["nrhs"], v["ldb"]) == (20, 20)
+    assert _operands("-f csrrf_analysis -r d -n 20").values["nrhs"] == 0
+    # The sparse matrix: a 5 x 4 grid's 2D Laplacian pattern (82 entries), or the count asked for.
+    assert _operands("-f csrrf_refactlu -r d -n 20").values["nnzA"] == 82
+    assert _operands("-f csrrf_refactchol -r d -n 20 --nnzA 120").values["nnzA"] == 120
+    v = _operands("-f csrrf_sumlu -r d -n 10").values
+    assert (v["nnzL"], v["nnzU"]) == (30, 30)
+    assert _operands("-f csrrf_sumlu -r d -n 10 --nnzL 17 --nnzU 21").values["nnzU"] == 21
+    assert _operands("-f csrrf_splitlu -r d -n 10 --nnzT 33").values["nnzT"] == 33
+    with pytest.raises(UsageError):
+        _operands("-f csrrf_solve -r d -n 20 --rfinfo_mode 3")
+    with pytest.raises(UsageError):
+        _operands("-f csrrf_refactlu -r d -n 20 --rfinfo_mode 1")  # rocsolver-bench reads it for analysis, solve
+
+
+def _host_run(line: str) -> Any:
+    """The operands of ``line`` after one call of the routine on them (and its handle, destroyed)."""
+    from rocmath.bench.rocsolver_cli import _resolve
+
+    cmd = parse_command(line.split())
+    fn = _resolve(cmd.function, cmd.precision)
+    ops = _operands(line)
+    h = blas.create_handle()
+    try:
+        ops.attach(h)
+        fn(h, *(ops.call_values[n] for n in ops.names[1:]))
+        h.stream.synchronize()
+    finally:
+        ops.release()
+        blas.destroy_handle(h)
+    return ops
+
+
+def _orthonormality(q: np.ndarray) -> float:
+    q = q.astype(np.complex128)
+    return float(np.abs(np.swapaxes(q, -1, -2).conj() @ q - np.eye(q.shape[-1])).max())
+
+
+@pytest.mark.parametrize("line", ["-f orgbr -r d -m 6 -n 5 -k 4", "-f ungbr -r z -m 5 -n 7 -k 3 --storev R",
+                                  "-f orgtr -r d -n 6 --uplo U", "-f ung2l -r z -m 7 -n 5 -k 3"])
+def test_householder_operands_are_reflectors(line: str) -> None:
+    """tau_i = 2 / ||v_i||^2 for the vectors where the routine reads them: its Q is orthonormal."""
+    ops = _host_run(line)
+    n = int(ops.values["n"])
+    m = int(ops.values.get("m", n))
+    q = ops.matrix("A")[:, :m, :n]
+    assert _orthonormality(q if "storev R" not in line else np.swapaxes(q, -1, -2).conj()) < 1e-13
+
+
+def test_larfb_applies_the_reflectors_of_its_t() -> None:
+    """larfb's T is larft's for V and its taus: I - V T V^H is orthogonal, so A keeps its norm."""
+    ops = _host_run("-f larfb -r z -m 7 -n 5 -k 3 --storev R --direct B --side R")
+    before, after = ops.matrix("A", initial=True)[:, :7, :5], ops.matrix("A")[:, :7, :5]
+    assert abs(np.linalg.norm(after) - np.linalg.norm(before)) < 1e-13 * np.linalg.norm(before)
+    assert np.abs(after - before).max() > 0.1
+
+
+def test_tridiagonal_operands_are_rocsolver_tests() -> None:
+    """bdsqr's D, E: singular values as LAPACK's; stein's W, iblock, isplit from stebz: eigenpairs of T."""
+    import scipy.linalg as sl
+
+    ops = _host_run("-f bdsqr -r d -n 8 --nv 8 --nu 8")
+    d, e = (ops.vector(x, np.float64, initial=True)[0] for x in ("D", "E"))
+    assert np.abs(np.sort(ops.vector("D", np.float64)[0]) - np.sort(sl.svdvals(np.diag(d) + np.diag(e[:7], 1)))
+                  ).max() < 1e-13 * np.abs(d).max()
+    ops = _host_run("-f stein -r d -n 10")
+    d, e = (ops.vector(x, np.float64, initial=True)[0] for x in ("D", "E"))
+    t = np.diag(d) + np.diag(e[:9], 1) + np.diag(e[:9], -1)
+    w, z = ops.vector("W", np.float64)[0, :5], ops.matrix("Z")[0, :10, :5]
+    assert np.abs(np.sort(w) - sl.eigvalsh(t)[-5:]).max() < 1e-12 and np.abs(t @ z - z * w).max() < 1e-12
+    assert np.all(np.abs(w) <= 20)  # rocSOLVER's scaling: the spectrum in [-20, 20]
+
+
+def test_the_new_routines_bench_lines_replay(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    """The calls of a run log their bench lines (csrrf_analysis's before refactlu's too); each replays."""
+    bench = tmp_path / "bench.log"
+    monkeypatch.setenv("ROCSOLVER_LAYER", "2")
+    monkeypatch.setenv("ROCSOLVER_LOG_BENCH_PATH", str(bench))
+    for line in ("-f geblttrs_npvt_interleaved_batched -r d --nb 2 --nblocks 3 --batch_count 2",
+                 "-f csrrf_refactlu -r d -n 12", "-f csrrf_sumlu -r s -n 6 --nnzL 9 --nnzU 10"):
+        assert _run(f"solver {line} -i 1 -j 0")[0] == 0
+    close_logs()
+    monkeypatch.delenv("ROCSOLVER_LAYER")
+    lines = sorted(set(bench.read_text().splitlines()))
+    assert [x.split()[3] for x in lines] == ["csrrf_analysis", "csrrf_refactlu", "csrrf_sumlu",
+                                             "geblttrs_npvt_interleaved_batched"]
+    for line in lines:
+        status, text = _run(line.removeprefix("rocmath-bench ") + " -i 1 -j 0")
+        assert status == 0, (line, text)
