@@ -1,8 +1,8 @@
 """rocmath: AMD ROCm's math libraries on a simulated GPU device.
 
 This package is the runtime every library stands on: simulated devices, device
-memory, streams and events, the kernel launcher, DeviceArray, the base handle,
-the precision table and the exception hierarchy.  The libraries live in
+memory, streams and events, stream capture and graphs, the kernel launcher,
+DeviceArray, the base handle, the precision table and the exception hierarchy.  The libraries live in
 ``rocmath.blas``, ``rocmath.solver``, ``rocmath.fft`` and ``rocmath.sparse``; the
 testing kit in ``rocmath.testing`` and the bench harness in ``rocmath.bench``.
 """
@@ -21,6 +21,7 @@ from .device import (
     set_device,
 )
 from .errors import MemoryAccessFault, OutOfMemoryError, RocmathError
+from .graph import CaptureMode, CaptureStatus, Graph, GraphExec
 from .handle import AtomicsMode, Handle, LayerMode, PointerMode
 from .kernel import kernel  # importing it selects numba's thread-safe layer
 from .launch import Buffer, LaunchRecord, buffer, launch, profile
@@ -60,8 +61,9 @@ from .trace import trace
 __version__ = "0.1.0"
 
 __all__ = [
-    "ARCH_PROFILES", "AtomicsMode", "Buffer", "DeviceArray", "DeviceProperties", "Event", "Handle",
-    "LaunchRecord", "LayerMode", "MemcpyKind", "MemoryAccessFault", "OutOfMemoryError", "PointerMode",
+    "ARCH_PROFILES", "AtomicsMode", "Buffer", "CaptureMode", "CaptureStatus", "DeviceArray", "DeviceProperties",
+    "Event", "Graph", "GraphExec", "Handle", "LaunchRecord", "LayerMode", "MemcpyKind", "MemoryAccessFault",
+    "OutOfMemoryError", "PointerMode",
     "Precision", "RocmathError", "Stream", "buffer", "checking", "checking_enabled", "configure",
     "current_stream", "device_synchronize", "elapsed_time", "empty", "empty_like", "errors", "free",
     "free_async", "free_host", "full", "get_device", "get_device_count", "get_device_properties",

@@ -33,13 +33,25 @@ class HipStatus(enum.IntEnum):
     hipErrorInvalidImage = 200
     hipErrorInvalidContext = 201
     hipErrorInvalidHandle = 400
+    hipErrorIllegalState = 401
     hipErrorNotFound = 500
     hipErrorNotReady = 600
     hipErrorIllegalAddress = 700
     hipErrorPeerAccessAlreadyEnabled = 704
     hipErrorPeerAccessNotEnabled = 705
+    hipErrorContextIsDestroyed = 709
     hipErrorLaunchFailure = 719
     hipErrorNotSupported = 801
+    hipErrorStreamCaptureUnsupported = 900
+    hipErrorStreamCaptureInvalidated = 901
+    hipErrorStreamCaptureMerge = 902
+    hipErrorStreamCaptureUnmatched = 903
+    hipErrorStreamCaptureUnjoined = 904
+    hipErrorStreamCaptureIsolation = 905
+    hipErrorStreamCaptureImplicit = 906
+    hipErrorCapturedEvent = 907
+    hipErrorStreamCaptureWrongThread = 908
+    hipErrorGraphExecUpdateFailure = 910
     hipErrorUnknown = 999
 
 
@@ -178,6 +190,93 @@ class LaunchFailureError(HipError):
 
 class HipNotSupportedError(HipError):
     status = HipStatus.hipErrorNotSupported
+
+
+class IllegalStateError(HipError):
+    """An operation the object's state does not allow: ending a capture the stream is not in, destroying a
+    destroyed graph (``hipErrorIllegalState``)."""
+
+    status = HipStatus.hipErrorIllegalState
+
+
+class ContextIsDestroyedError(HipError):
+    """A stream handle that names no live stream, where HIP's graph and capture functions check it
+    (``hipErrorContextIsDestroyed``)."""
+
+    status = HipStatus.hipErrorContextIsDestroyed
+
+
+# --- stream capture and graphs (rocmath.graph) ----------------------------------------------
+
+
+class StreamCaptureUnsupportedError(HipError):
+    """An operation not allowed while a stream captures (synchronizing it, a device synchronize,
+    an unsafe call in global or thread-local mode), or a capture on the null stream
+    (``hipErrorStreamCaptureUnsupported``)."""
+
+    status = HipStatus.hipErrorStreamCaptureUnsupported
+
+
+class StreamCaptureInvalidatedError(HipError):
+    """Work on, or the end of, a capture an earlier illegal operation invalidated
+    (``hipErrorStreamCaptureInvalidated``)."""
+
+    status = HipStatus.hipErrorStreamCaptureInvalidated
+
+
+class StreamCaptureMergeError(HipError):
+    """A stream capturing one sequence waited on an event of another (``hipErrorStreamCaptureMerge``)."""
+
+    status = HipStatus.hipErrorStreamCaptureMerge
+
+
+class StreamCaptureUnmatchedError(HipError):
+    """A capture ended on a stream other than the one that began it (``hipErrorStreamCaptureUnmatched``)."""
+
+    status = HipStatus.hipErrorStreamCaptureUnmatched
+
+
+class StreamCaptureUnjoinedError(HipError):
+    """A capture ended while a stream it forked had not been joined back
+    (``hipErrorStreamCaptureUnjoined``)."""
+
+    status = HipStatus.hipErrorStreamCaptureUnjoined
+
+
+class StreamCaptureIsolationError(HipError):
+    """A capturing stream made to depend on work outside its capture, or on an event of a capturing
+    stream recorded before its capture began (``hipErrorStreamCaptureIsolation``)."""
+
+    status = HipStatus.hipErrorStreamCaptureIsolation
+
+
+class StreamCaptureImplicitError(HipError):
+    """Null-stream work that would synchronize implicitly with a capturing blocking stream
+    (``hipErrorStreamCaptureImplicit``)."""
+
+    status = HipStatus.hipErrorStreamCaptureImplicit
+
+
+class CapturedEventError(HipError):
+    """Synchronizing with or querying an event of a capturing stream (``hipErrorCapturedEvent``)."""
+
+    status = HipStatus.hipErrorCapturedEvent
+
+
+class StreamCaptureWrongThreadError(HipError):
+    """A global or thread-local capture ended from another thread than the one that began it
+    (``hipErrorStreamCaptureWrongThread``)."""
+
+    status = HipStatus.hipErrorStreamCaptureWrongThread
+
+
+class GraphExecUpdateFailureError(HipError):
+    """An executable graph that cannot take a graph's parameters (``hipErrorGraphExecUpdateFailure``);
+    ``result`` and ``node`` say why and where."""
+
+    status = HipStatus.hipErrorGraphExecUpdateFailure
+    result: Any = None
+    node: Any = None
 
 
 # --- rocBLAS-status errors (rocBLAS, rocSOLVER, and the base handle) ------------------------

@@ -10,6 +10,9 @@ stream waits for earlier null-stream work.  Non-blocking streams
 An exception raised by work on a stream is kept (sticky, like ``hipGetLastError``):
 later work on that stream is skipped, and the next synchronize of the stream, an
 event recorded after it, or the device raises it with the operation named.
+
+A stream may capture its work into a graph instead of running it (:meth:`Stream.begin_capture`,
+:mod:`rocmath.graph`): ``enqueue`` then records a node.
 """
 
 from __future__ import annotations
@@ -39,6 +42,11 @@ from .errors import (
 )
 
 _ids = itertools.count(1)
+#: The number of captures not ended (rocmath.graph keeps it): synchronizing calls test it before
+#: looking at captures.
+_capturing = 0
+#: Memory of graphs no longer used, given back at the next synchronize (see release_graph_memory).
+_graph_released: collections.deque[tuple[list[Callable[[], Any]], list[int]]] = collections.deque()
 # ROCMATH_INLINE=0 sends all work through the stream workers (small work runs inline otherwise).
 _INLINE = os.environ.get("ROCMATH_INLINE", "1").lower() not in ("0", "false", "no", "off")
 
@@ -149,6 +157,13 @@ class _State:
         self.thread: threading.Thread | None = None
         self.destroyed = False
         self.busy = False  # a task is running (on the worker, or inline on an enqueuing thread)
+        self.capture: Any = None  # the rocmath.graph capture the stream is in
+        self.capture_blockers = 0  # (the null stream) blocking streams of its device that capture
+        # Destroyed, capturing, or a null stream whose device captures: enqueue's one test of the unusual.
+        self.slow = False
+
+    def refresh_slow(self) -> None:
+        self.slow = self.destroyed or self.capture is not None or self.capture_blockers > 0
 
     def start(self) -> None:
         self.thread = threading.Thread(target=_worker, args=(self,), name=f"rocmath-{self.label}", daemon=True)
@@ -411,11 +426,22 @@ class Stream:
         stream is idle and nothing it must wait for is pending: the order is the same as through
         the worker, and a tiny call does not pay for two thread switches.  ``info`` is what the
         timeline (:mod:`rocmath.trace`) shows: its category (``"cat"``) and arguments.
+
+        On a capturing stream nothing is queued: the work becomes a node of the capture's graph and
+        a :class:`rocmath.graph.CapturedTask` is returned (see :mod:`rocmath.graph`).
         """
         state = self._state
         dev = self.device
-        if state.destroyed or dev.retired:
+        if state.slow or dev.retired:
             self._check_alive()
+            if state.capture is not None and info is not _OUTSIDE_CAPTURE:
+                from . import graph
+
+                return graph.captured_enqueue(self, fn, name, deps, keep, always_run, inline, info)
+            if state.capture_blockers:
+                from . import graph
+
+                graph.check_null_stream(state, name, info)
         # Two locks taken with acquire/release: this runs on every launch, and a ``with`` block
         # costs twice as much (200 against 90 ns here).
         dev_lock, lock = dev._lock, state.lock
@@ -459,7 +485,11 @@ class Stream:
         state = self._state
         if state.destroyed or self.device.retired:
             self._check_alive()
-        if _memory._deferred:
+        if _capturing and state.ident:
+            from . import graph
+
+            graph.check_stream_sync(state, "synchronize")
+        if _memory._deferred or _graph_released:
             _memory_safe_point()
         t0 = time.perf_counter_ns() if _trace._recorders else 0
         state.wait_idle()
@@ -472,16 +502,29 @@ class Stream:
     def query(self) -> bool:
         """True when all queued work has run (``hipStreamQuery`` success), False when not ready."""
         self._check_alive()
+        if _capturing and self._state.ident:
+            from . import graph
+
+            graph.check_stream_sync(self._state, "query")
         last = self._state.last
         return last is None or last.finished
 
     def wait_event(self, event: Event) -> None:
-        """Make later work on this stream wait for the work ``event`` captured (``hipStreamWaitEvent``)."""
+        """Make later work on this stream wait for the work ``event`` marks (``hipStreamWaitEvent``).
+
+        An event recorded on a capturing stream makes this stream join the capture (its later work is
+        captured after the event's nodes); see :mod:`rocmath.graph`."""
         if not isinstance(event, Event):
             raise HipInvalidHandleError("expected an Event", arg="event")
+        if _capturing:
+            from . import graph
+
+            if graph.wait_event(self, event):
+                return
         task = event._task
         if task is not None:
-            self.enqueue(_noop, "wait_event", deps=[task], info={"cat": "wait"})
+            # On a capturing stream the wait is the stream's own, not the graph's (as in HIP).
+            self.enqueue(_noop, "wait_event", deps=[task], info=_OUTSIDE_CAPTURE)
 
     def add_callback(self, callback: Callable[[Stream, Any, Any], Any], user_data: Any = None) -> None:
         """Call ``callback(stream, status, user_data)`` on the host once earlier work is done
@@ -506,8 +549,64 @@ class Stream:
         if self.is_null:
             raise HipInvalidHandleError("the null stream cannot be destroyed", arg="stream")
         self._check_alive()
+        if self._state.capture is not None:
+            from . import graph
+
+            graph.forget_stream(self._state)
         self._state.destroyed = True
+        self._state.refresh_slow()
         _finalize_state(self._state)
+
+    # -- capture (rocmath.graph) -----------------------------------------------------------------
+
+    def begin_capture(self, mode: Any = 0) -> None:
+        """Capture the stream's work into a graph instead of running it (``hipStreamBeginCapture``).
+
+        Parameters
+        ----------
+        mode
+            A :class:`rocmath.graph.CaptureMode` (or its value, or ``"global"``, ``"thread_local"``,
+            ``"relaxed"``): which calls the capture forbids meanwhile.
+
+        Raises
+        ------
+        StreamCaptureUnsupportedError
+            On the null stream.
+        IllegalStateError
+            When the stream captures already.
+        """
+        from . import graph
+
+        graph.begin_capture(self, mode)
+
+    def end_capture(self) -> Any:
+        """End the capture this stream began; returns its :class:`rocmath.graph.Graph`
+        (``hipStreamEndCapture``).  See :func:`rocmath.graph.end_capture` for its errors."""
+        from . import graph
+
+        return graph.end_capture(self)
+
+    def capture_status(self) -> Any:
+        """The stream's :class:`rocmath.graph.CaptureStatus` (``hipStreamIsCapturing``)."""
+        from . import graph
+
+        return graph.capture_status(self)
+
+    def is_capturing(self) -> bool:
+        """Whether the stream captures (as CuPy's ``Stream.is_capturing``).
+
+        Raises
+        ------
+        StreamCaptureInvalidatedError
+            When its capture was invalidated.
+        """
+        from .errors import StreamCaptureInvalidatedError
+        from .graph import CaptureStatus
+
+        status = self.capture_status()
+        if status is CaptureStatus.invalidated:
+            raise StreamCaptureInvalidatedError(f"the capture on {self._state.label} was invalidated", arg="stream")
+        return status is CaptureStatus.active
 
     # -- current stream ----------------------------------------------------------------------
 
@@ -576,13 +675,50 @@ def in_stream_work() -> bool:
 
 
 def wait_device_idle(device: int) -> None:
-    """Wait for all work on a device without raising its errors (used by ``free``)."""
+    """Wait for all work on a device without raising its errors (used by ``free``).  During a stream
+    capture it is an unsafe call (see :func:`rocmath.graph.check_unsafe`)."""
+    if _capturing:
+        from . import graph
+
+        graph.check_unsafe("a free")
     for state in _device_states(_device.get_device_object(device)):
         state.wait_idle()
 
 
 def _memory_safe_point() -> None:
+    if _graph_released:
+        release_graph_memory()
     _memory.release_deferred()
+
+
+#: The info of the one wait a capturing stream queues for itself (on an event recorded outside a capture).
+_OUTSIDE_CAPTURE: dict[str, Any] = {"cat": "wait"}
+
+
+def defer_graph_release(frees: list[Callable[[], Any]], ptrs: list[int]) -> None:
+    """Hand over the memory a graph kept (its deferred frees, its adopted workspaces) once nothing uses
+    it: lock-free, as a finalizer must be; the next synchronize gives it back."""
+    if frees or ptrs:
+        _graph_released.append((frees, ptrs))
+
+
+def release_graph_memory() -> None:
+    """Give back the memory :func:`defer_graph_release` collected: run the frees, free the workspaces
+    after the device's queued work (:func:`rocmath.memory.free_later`)."""
+    while _graph_released:
+        try:
+            frees, ptrs = _graph_released.popleft()
+        except IndexError:
+            return
+        for free in frees:
+            try:
+                free()
+            except RocmathError as exc:  # freed twice meanwhile: nothing left to give back
+                import warnings
+
+                warnings.warn(f"rocmath: a graph's deferred free: {exc}", RuntimeWarning, stacklevel=2)
+        for ptr in ptrs:
+            _memory.free_later(ptr)
 
 
 def _after_sync(dev: _device.Device) -> None:
@@ -612,6 +748,10 @@ def device_synchronize(device: int | None = None) -> None:
     as its notes.
     """
     dev = _device.get_device_object(device)
+    if _capturing:
+        from . import graph
+
+        graph.check_device_sync()
     _memory_safe_point()
     states = _device_states(dev)
     t0 = time.perf_counter_ns()
@@ -649,10 +789,19 @@ class Event:
         self.timing = timing
         self._task: Task | None = None
         self._time_ns = 0
+        self._state: _State | None = None  # the stream it was last recorded on
+        self._captured: Any = None  # (capture, its nodes) when last recorded during a capture
 
     def record(self, stream: Any = None) -> Event:
-        """Capture all work queued on ``stream`` so far (``hipEventRecord``)."""
+        """Mark all work queued on ``stream`` so far (``hipEventRecord``).  On a capturing stream the event
+        marks the capture's current nodes instead (a captured event, which other streams may wait on to
+        join the capture)."""
         s = as_stream(stream)
+        if s._state.capture is not None:
+            from . import graph
+
+            graph.record_event(self, s)
+            return self
         holder: list[int] = [0]
 
         def mark() -> None:
@@ -661,10 +810,15 @@ class Event:
 
         self._time_ns = 0
         self._task = s.enqueue(mark, "event record", always_run=True, info={"cat": "event"})
+        self._state, self._captured = s._state, None
         return self
 
     def synchronize(self) -> None:
-        """Wait until the captured work is done; raise the stream's pending error."""
+        """Wait until the marked work is done; raise the stream's pending error."""
+        if _capturing:
+            from . import graph
+
+            graph.check_event_sync(self, query=False)
         if self._task is not None:
             if _local.state is not self._task.state:
                 self._task.state.run_queued(self._task)
@@ -672,11 +826,16 @@ class Event:
             self._task.state.raise_pending()
 
     def query(self) -> bool:
-        """True when the captured work is done (or the event was never recorded)."""
+        """True when the marked work is done (or the event was never recorded)."""
+        if _capturing:
+            from . import graph
+
+            graph.check_event_sync(self, query=True)
         return self._task is None or self._task.finished
 
     def __repr__(self) -> str:
-        return f"<rocmath Event on device {self.device.index}, {'done' if self.query() else 'pending'}>"
+        done = self._task is None or self._task.finished  # (not query(): a repr must not invalidate a capture)
+        return f"<rocmath Event on device {self.device.index}, {'done' if done else 'pending'}>"
 
 
 def elapsed_time(start: Event, end: Event) -> float:

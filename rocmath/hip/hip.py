@@ -37,6 +37,7 @@ import numpy as np
 import rocmath
 from rocmath import memory as _memory
 from rocmath import multi as _multi
+from rocmath import stream as _stream_module
 from rocmath.device import Device, get_device_object, get_device_properties
 from rocmath.errors import (
     HipError,
@@ -805,9 +806,19 @@ def _device_array(address: int, nbytes: int) -> DeviceArray | None:
     return arr.configure(_force=True, shape=(nbytes,))  # type: ignore[return-value]
 
 
+def _capture_unsafe(op: str) -> None:
+    """HIP's CHECK_STREAM_CAPTURE_SUPPORTED: allocations and host-memory registration are refused during a
+    stream capture (by its mode; :func:`rocmath.graph.check_unsafe`), the capture invalidated."""
+    if _stream_module._capturing:
+        from rocmath import graph
+
+        graph.check_unsafe(op)
+
+
 @binding(_HIP, 1)
 def hipMalloc(size: int) -> DeviceArray | None:
     """Device memory of ``size`` bytes, as a :class:`DeviceArray` (None for size 0)."""
+    _capture_unsafe("hipMalloc")
     n = _size(size, "size")
     return _device_array(rocmath.malloc(n), n)
 
@@ -827,6 +838,7 @@ def hipExtMallocWithFlags(sizeBytes: int, flags: int) -> DeviceArray | None:
 def hipMallocManaged(size: int, flags: int = hipMemAttachGlobal) -> DeviceArray | None:
     """Managed memory: one address the host and the device both use (the real host address of
     its storage, so the host may read and write it directly)."""
+    _capture_unsafe("hipMallocManaged")
     _c_int(flags, "flags")
     n = _size(size, "size")
     ptr = rocmath.malloc_managed(n)
@@ -837,6 +849,7 @@ def hipMallocManaged(size: int, flags: int = hipMemAttachGlobal) -> DeviceArray 
 def hipHostMalloc(size: int, flags: int = hipHostMallocDefault) -> Pointer | None:
     """Pinned host memory: copies from and to it are truly asynchronous.  The pointer is a real
     host address (read it with ctypes or numpy)."""
+    _capture_unsafe("hipHostMalloc")
     flags = _c_int(flags, "flags")
     n = _size(size, "size")
     ptr = rocmath.malloc_host(n)
@@ -877,6 +890,7 @@ def hipFree(ptr: Any) -> None:
 @binding(_HIP)
 def hipHostFree(ptr: Any) -> None:
     """Free pinned host memory."""
+    _capture_unsafe("hipHostFree")
     address, mapped = _free_target(ptr)
     rocmath.free_host(address)
     _alloc_meta.pop(address, None)
@@ -935,7 +949,8 @@ def hipMemcpyWithStream(dst: Any, src: Any, sizeBytes: int, kind: Any, stream: A
     n = _size(sizeBytes, "sizeBytes")
     s = _as_stream(stream)
     rocmath.memcpy_async(_copy_side(dst, n, "dst"), _copy_side(src, n, "src"), n, stream=s)
-    s.synchronize()
+    if s._state.capture is None:  # captured as a copy node, as HIP does
+        s.synchronize()
 
 
 def _directed(name: str, is_async: bool) -> Any:
@@ -1148,6 +1163,7 @@ def hipMallocPitch(width: int, height: int) -> tuple[Pointer | None, int]:
     """Device memory for ``height`` rows of ``width`` bytes, each row starting ``pitch`` bytes after the
     previous one; ``(err, ptr, pitch)``.  The pitch is ``width`` rounded up to 256 bytes, as the AMD runtime
     rounds it; a zero width or height allocates nothing (``ptr`` None)."""
+    _capture_unsafe("hipMallocPitch")
     return _pitched(_size(width, "width"), _size(height, "height"))
 
 
@@ -1155,6 +1171,7 @@ def hipMallocPitch(width: int, height: int) -> tuple[Pointer | None, int]:
 def hipMemAllocPitch(widthInBytes: int, height: int, elementSizeBytes: int) -> tuple[Pointer | None, int]:
     """:func:`hipMallocPitch` (driver API): a zero size or an ``elementSizeBytes`` other than 4, 8 or 16
     is ``hipErrorInvalidValue``."""
+    _capture_unsafe("hipMemAllocPitch")
     width = _size(widthInBytes, "widthInBytes")
     rows = _size(height, "height")
     element = _c_typed(elementSizeBytes, "elementSizeBytes", "unsigned int")
@@ -1632,6 +1649,7 @@ def hipHostRegister(hostPtr: Any, sizeBytes: int, flags: int) -> None:
     NULL, a zero size or flags above 15 are ``hipErrorInvalidValue``; a range overlapping a registered
     one (or pinned memory) is ``hipErrorHostMemoryAlreadyRegistered``.
     """
+    _capture_unsafe("hipHostRegister")
     n = _size(sizeBytes, "sizeBytes")
     f = _c_typed(flags, "flags", "unsigned int")
     r = resolve(hostPtr)
@@ -1898,3 +1916,7 @@ def hipDeviceSetLimit(limit: Any, value: int) -> None:
 from . import _hip_runtime2 as _runtime2  # noqa: E402
 
 globals().update(_runtime2.runtime_api(sys.modules[__name__]))
+
+from ._hip_graph import graph_api as _graph_api  # noqa: E402
+
+globals().update(_graph_api(sys.modules[__name__]))
