@@ -3,16 +3,23 @@
 hip-python's ``hip-python-as-cuda`` package lets CUDA Python programs run on HIP: its
 ``cuda.cuda`` and ``cuda.cudart`` modules (identical in content) make every CUDA name an
 alias of the HIP object, so ``cudart.cudaMalloc is hip.hipMalloc`` and calls return
-``hipError_t`` statuses.  This module is built the same way, from :mod:`rocmath.hip.hip`:
+``hipError_t`` statuses.  This module is built the same way, from :mod:`rocmath.hip.hip`, and
+defines the names hip-python-as-cuda 6.2 defines whose HIP object rocmath has, and no others:
 
-* functions and ``#define`` constants: ``cudaX`` aliases ``hipX`` by rule (except the
-  HIP-only names in :data:`HIP_ONLY`), and the driver API's and renamed runtime names
-  come from one table, :data:`RENAMED` (hipify's mapping, as in hip-python 6.2);
-* enums: each CUDA enum class (``cudaError_t``, ``CUresult``, ``cudaMemcpyKind``,
-  ``cudaDeviceAttr``...) derives from the HIP enum's base (``_hipError_t__Base``), so
-  HIP's enum-typed parameters accept its members; its members are the HIP ones (first,
-  so ``.name`` is the HIP name) plus the CUDA spellings -- ``cudaErrorX``/``CUDA_ERROR_X``
-  by rule from ``hipErrorX``, and the exceptions in :data:`RENAMED_MEMBERS`;
+* functions and ``#define`` constants: ``cudaX`` aliases ``hipX`` by rule, except the HIP-only
+  names in :data:`HIP_ONLY` and the per-thread-stream ``_spt`` variants (hip-python-as-cuda has
+  none); the driver API's and renamed runtime names come from one table, :data:`RENAMED`
+  (hipify's mapping, as in hip-python 6.2);
+* structs and handles: a CUDA name of a HIP struct or handle class (``cudaPitchedPtr``,
+  ``CUmemPoolProps``, ``CUstream_st``...) is a subclass of it, as hip-python-as-cuda's are, so
+  constructing one gives an object HIP's functions accept; a CUDA name of a HIP typedef
+  (``CUuuid``, ``cudaStream_t``, ``CUmemoryPool``...) is the class itself;
+* enums: each CUDA enum class (``cudaError_t``, ``CUresult``, ``cudaMemPoolAttr``,
+  ``CUpointer_attribute``...) derives from the HIP enum's base (``_hipError_t__Base``), so
+  HIP's enum-typed parameters accept its members; its members are the HIP ones (first, so
+  ``.name`` is the HIP name) plus the CUDA spellings: ``cudaErrorX``/``CUDA_ERROR_X`` by rule
+  from ``hipErrorX`` (and so on, per enum), all of a member's spellings from
+  :data:`RENAMED_MEMBERS` where the rules do not give them, none for :data:`HIP_ONLY_MEMBERS`;
 * enum constant hallucination: with ``HIP_PYTHON_<enum>_HALLUCINATE=1`` in the
   environment (or the module variable of that name set true), a CUDA constant with no HIP
   counterpart reads as a fresh value of the enum instead of raising ``AttributeError``.
@@ -32,12 +39,13 @@ from typing import Any
 
 from . import hip
 
-__all__ = ["HIP_PYTHON", "HIP_ONLY", "RENAMED", "RENAMED_MEMBERS", "hip", "hip_python_mod"]
+__all__ = ["HIP_PYTHON", "hip", "hip_python_mod"]
 
 HIP_PYTHON = True
 hip_python_mod = hip
 
-#: HIP names of :mod:`rocmath.hip.hip` whose ``cudaX`` spelling is not a CUDA name.
+#: HIP names of :mod:`rocmath.hip.hip` whose ``cudaX`` spelling is not a CUDA name (besides the ``_spt`` variants
+#: and the enums of ``_ENUM_RULES``, which the rule leaves out).
 HIP_ONLY = frozenset({
     "hipInit", "hipDeviceGet", "hipDeviceGetName", "hipDeviceTotalMem", "hipDeviceComputeCapability",
     "hipExtMallocWithFlags", "hipHostMalloc", "hipHostFree", "hipMemcpyHtoD", "hipMemcpyDtoH", "hipMemcpyDtoD",
@@ -47,14 +55,26 @@ HIP_ONLY = frozenset({
     "hipExtHostRegisterCoarseGrained", "hipStreamWaitValueGte", "hipStreamWaitValueEq", "hipStreamWaitValueAnd",
     "hipStreamWaitValueNor", "hipHostMallocDefault", "hipHostMallocPortable", "hipHostMallocMapped",
     "hipHostMallocWriteCombined", "hipHostMallocNumaUser", "hipHostMallocCoherent", "hipHostMallocNonCoherent",
-    "hipDataType", "hipDeviceAttribute_t", "hipDeviceProp_t", "hipError_t", "hipMemcpyKind",
-    # driver-API-only functions (their cu* names are in RENAMED), and types whose CUDA classes are not provided
+    "hipExtGetLastError", "hipExtGetLinkTypeAndHopCount", "hipExtStreamCreateWithCUMask", "hipExtStreamGetCUMask",
+    "hipGetStreamDeviceId", "hipSetValidDevices", "hipMemRangeCoherencyMode",
+    # driver-API-only functions and handles (their cu*/CU* names are in RENAMED)
     "hipMemAllocPitch", "hipMemsetD8Async", "hipMemsetD16", "hipMemsetD16Async", "hipMemsetD32", "hipMemsetD32Async",
-    "hipMemPtrGetInfo", "hipMemGetAddressRange", "hipStreamGetDevice", "hipMemoryType", "hipMemoryAdvise",
-    "hipLimit_t", "hipPointerAttribute_t", "hipStreamCallback_t",
+    "hipMemPtrGetInfo", "hipMemGetAddressRange", "hipStreamGetDevice", "hipMemAllocHost", "hipMemcpyParam2D",
+    "hipMemcpyParam2DAsync", "hipDrvMemcpy2DUnaligned", "hipDrvMemcpy3D", "hipDrvMemcpy3DAsync",
+    "hipDrvGetErrorName", "hipDrvGetErrorString", "hipDrvPointerGetAttributes", "hipPointerGetAttribute",
+    "hipPointerSetAttribute", "hipStreamWaitValue32", "hipStreamWaitValue64", "hipStreamWriteValue32",
+    "hipStreamWriteValue64", "hipDeviceGetUuid", "hipCtx_t", "hipCtxCreate", "hipCtxDestroy", "hipCtxPushCurrent",
+    "hipCtxPopCurrent", "hipCtxSetCurrent", "hipCtxGetCurrent", "hipCtxGetDevice", "hipCtxGetApiVersion",
+    "hipCtxGetCacheConfig", "hipCtxSetCacheConfig", "hipCtxGetSharedMemConfig", "hipCtxSetSharedMemConfig",
+    "hipCtxSynchronize", "hipCtxGetFlags", "hipCtxEnablePeerAccess", "hipCtxDisablePeerAccess",
+    "hipDevicePrimaryCtxGetState", "hipDevicePrimaryCtxRelease", "hipDevicePrimaryCtxRetain",
+    "hipDevicePrimaryCtxReset", "hipDevicePrimaryCtxSetFlags",
+    # structs whose CUDA names are others (in RENAMED)
+    "hipDeviceProp_t", "hipPointerAttribute_t", "hipUUID", "hipUUID_t",
 })
 
-#: HIP name -> the CUDA names (driver API, renamed runtime functions and constants) aliasing it.
+#: HIP name -> the CUDA names (driver API, renamed runtime functions and constants, struct and handle types)
+#: aliasing it (subclassing it, for a struct or handle class).
 RENAMED: dict[str, tuple[str, ...]] = {hip_name: tuple(cuda_names.split()) for hip_name, cuda_names in (
     line.split(":") for line in """
 HIP_LAUNCH_PARAM_BUFFER_POINTER: CU_LAUNCH_PARAM_BUFFER_POINTER
@@ -104,10 +124,48 @@ hipDeviceGet: cuDeviceGet
 hipDeviceComputeCapability: cuDeviceComputeCapability
 hipDeviceGetName: cuDeviceGetName
 hipDeviceTotalMem: cuDeviceTotalMem cuDeviceTotalMem_v2
+hipDeviceGetUuid: cuDeviceGetUuid cuDeviceGetUuid_v2
+hipDeviceGetP2PAttribute: cuDeviceGetP2PAttribute
+hipDeviceGetPCIBusId: cuDeviceGetPCIBusId
+hipDeviceGetByPCIBusId: cuDeviceGetByPCIBusId
 hipDeviceSynchronize: cudaThreadSynchronize
 hipDeviceReset: cudaThreadExit
 hipGetDeviceCount: cuDeviceGetCount
 hipDeviceGetAttribute: cuDeviceGetAttribute
+hipDeviceGetCacheConfig: cudaThreadGetCacheConfig
+hipDeviceSetCacheConfig: cudaThreadSetCacheConfig
+hipDeviceGetLimit: cuCtxGetLimit
+hipDeviceSetLimit: cuCtxSetLimit
+hipDeviceGetStreamPriorityRange: cuCtxGetStreamPriorityRange
+hipDeviceGetDefaultMemPool: cuDeviceGetDefaultMemPool
+hipDeviceGetMemPool: cuDeviceGetMemPool
+hipDeviceSetMemPool: cuDeviceSetMemPool
+hipDeviceCanAccessPeer: cuDeviceCanAccessPeer
+hipDrvGetErrorName: cuGetErrorName
+hipDrvGetErrorString: cuGetErrorString
+hipProfilerStart: cuProfilerStart
+hipProfilerStop: cuProfilerStop
+hipCtxCreate: cuCtxCreate cuCtxCreate_v2
+hipCtxDestroy: cuCtxDestroy cuCtxDestroy_v2
+hipCtxPushCurrent: cuCtxPushCurrent cuCtxPushCurrent_v2
+hipCtxPopCurrent: cuCtxPopCurrent cuCtxPopCurrent_v2
+hipCtxSetCurrent: cuCtxSetCurrent
+hipCtxGetCurrent: cuCtxGetCurrent
+hipCtxGetDevice: cuCtxGetDevice
+hipCtxGetApiVersion: cuCtxGetApiVersion
+hipCtxGetCacheConfig: cuCtxGetCacheConfig
+hipCtxSetCacheConfig: cuCtxSetCacheConfig
+hipCtxGetSharedMemConfig: cuCtxGetSharedMemConfig
+hipCtxSetSharedMemConfig: cuCtxSetSharedMemConfig
+hipCtxSynchronize: cuCtxSynchronize
+hipCtxGetFlags: cuCtxGetFlags
+hipCtxEnablePeerAccess: cuCtxEnablePeerAccess
+hipCtxDisablePeerAccess: cuCtxDisablePeerAccess
+hipDevicePrimaryCtxGetState: cuDevicePrimaryCtxGetState
+hipDevicePrimaryCtxRelease: cuDevicePrimaryCtxRelease cuDevicePrimaryCtxRelease_v2
+hipDevicePrimaryCtxRetain: cuDevicePrimaryCtxRetain
+hipDevicePrimaryCtxReset: cuDevicePrimaryCtxReset cuDevicePrimaryCtxReset_v2
+hipDevicePrimaryCtxSetFlags: cuDevicePrimaryCtxSetFlags cuDevicePrimaryCtxSetFlags_v2
 hipStreamCreateWithFlags: cuStreamCreate
 hipStreamCreateWithPriority: cuStreamCreateWithPriority
 hipStreamDestroy: cuStreamDestroy cuStreamDestroy_v2
@@ -116,6 +174,13 @@ hipStreamSynchronize: cuStreamSynchronize
 hipStreamWaitEvent: cuStreamWaitEvent
 hipStreamGetFlags: cuStreamGetFlags
 hipStreamGetPriority: cuStreamGetPriority
+hipStreamAddCallback: cuStreamAddCallback
+hipStreamAttachMemAsync: cuStreamAttachMemAsync
+hipStreamWaitValue32: cuStreamWaitValue32 cuStreamWaitValue32_v2
+hipStreamWaitValue64: cuStreamWaitValue64 cuStreamWaitValue64_v2
+hipStreamWriteValue32: cuStreamWriteValue32 cuStreamWriteValue32_v2
+hipStreamWriteValue64: cuStreamWriteValue64 cuStreamWriteValue64_v2
+hipLaunchHostFunc: cuLaunchHostFunc
 hipEventCreateWithFlags: cuEventCreate
 hipEventRecord: cuEventRecord
 hipEventDestroy: cuEventDestroy cuEventDestroy_v2
@@ -124,71 +189,212 @@ hipEventElapsedTime: cuEventElapsedTime
 hipEventQuery: cuEventQuery
 hipMalloc: cuMemAlloc cuMemAlloc_v2
 hipHostMalloc: cudaMallocHost
+hipMemAllocHost: cuMemAllocHost cuMemAllocHost_v2
 hipMallocManaged: cuMemAllocManaged
 hipMallocAsync: cuMemAllocAsync
 hipFreeAsync: cuMemFreeAsync
+hipMallocFromPoolAsync: cuMemAllocFromPoolAsync
 hipHostAlloc: cuMemHostAlloc
 hipHostGetDevicePointer: cuMemHostGetDevicePointer cuMemHostGetDevicePointer_v2
 hipFree: cuMemFree cuMemFree_v2
 hipHostFree: cuMemFreeHost cudaFreeHost
+hipHostRegister: cuMemHostRegister cuMemHostRegister_v2
+hipHostUnregister: cuMemHostUnregister
+hipHostGetFlags: cuMemHostGetFlags
+hipMemAllocPitch: cuMemAllocPitch cuMemAllocPitch_v2
+hipMemGetInfo: cuMemGetInfo cuMemGetInfo_v2
+hipMemGetAddressRange: cuMemGetAddressRange cuMemGetAddressRange_v2
+hipMemPrefetchAsync: cuMemPrefetchAsync
+hipMemAdvise: cuMemAdvise
+hipMemRangeGetAttribute: cuMemRangeGetAttribute
+hipMemRangeGetAttributes: cuMemRangeGetAttributes
+hipMemPoolCreate: cuMemPoolCreate
+hipMemPoolDestroy: cuMemPoolDestroy
+hipMemPoolTrimTo: cuMemPoolTrimTo
+hipMemPoolSetAttribute: cuMemPoolSetAttribute
+hipMemPoolGetAttribute: cuMemPoolGetAttribute
+hipMemPoolSetAccess: cuMemPoolSetAccess
+hipMemPoolGetAccess: cuMemPoolGetAccess
+hipMemPoolExportToShareableHandle: cuMemPoolExportToShareableHandle
+hipMemPoolImportFromShareableHandle: cuMemPoolImportFromShareableHandle
 hipMemcpyHtoD: cuMemcpyHtoD cuMemcpyHtoD_v2
 hipMemcpyDtoH: cuMemcpyDtoH cuMemcpyDtoH_v2
 hipMemcpyDtoD: cuMemcpyDtoD cuMemcpyDtoD_v2
 hipMemcpyHtoDAsync: cuMemcpyHtoDAsync cuMemcpyHtoDAsync_v2
 hipMemcpyDtoHAsync: cuMemcpyDtoHAsync cuMemcpyDtoHAsync_v2
 hipMemcpyDtoDAsync: cuMemcpyDtoDAsync cuMemcpyDtoDAsync_v2
+hipMemcpyParam2D: cuMemcpy2D cuMemcpy2D_v2
+hipMemcpyParam2DAsync: cuMemcpy2DAsync cuMemcpy2DAsync_v2
+hipDrvMemcpy2DUnaligned: cuMemcpy2DUnaligned cuMemcpy2DUnaligned_v2
+hipDrvMemcpy3D: cuMemcpy3D cuMemcpy3D_v2
+hipDrvMemcpy3DAsync: cuMemcpy3DAsync cuMemcpy3DAsync_v2
 hipMemsetD8: cuMemsetD8 cuMemsetD8_v2
-hipMemGetInfo: cuMemGetInfo cuMemGetInfo_v2
-hipLaunchHostFunc: cuLaunchHostFunc
-hipMemAllocPitch: cuMemAllocPitch cuMemAllocPitch_v2
 hipMemsetD8Async: cuMemsetD8Async
 hipMemsetD16: cuMemsetD16 cuMemsetD16_v2
 hipMemsetD16Async: cuMemsetD16Async
 hipMemsetD32: cuMemsetD32 cuMemsetD32_v2
 hipMemsetD32Async: cuMemsetD32Async
-hipDeviceCanAccessPeer: cuDeviceCanAccessPeer
-hipMemGetAddressRange: cuMemGetAddressRange cuMemGetAddressRange_v2
-hipHostRegister: cuMemHostRegister cuMemHostRegister_v2
-hipHostUnregister: cuMemHostUnregister
-hipHostGetFlags: cuMemHostGetFlags
-hipStreamAddCallback: cuStreamAddCallback
-hipDeviceGetStreamPriorityRange: cuCtxGetStreamPriorityRange
-hipMemPrefetchAsync: cuMemPrefetchAsync
-hipMemAdvise: cuMemAdvise
-hipDeviceGetLimit: cuCtxGetLimit
-hipDeviceSetLimit: cuCtxSetLimit
+hipPointerGetAttribute: cuPointerGetAttribute
+hipPointerSetAttribute: cuPointerSetAttribute
+hipDrvPointerGetAttributes: cuPointerGetAttributes
+hipIpcGetMemHandle: cuIpcGetMemHandle
+hipIpcOpenMemHandle: cuIpcOpenMemHandle
+hipIpcCloseMemHandle: cuIpcCloseMemHandle
+ihipStream_t: CUstream_st
+ihipEvent_t: CUevent_st
+hipCtx_t: CUcontext
+ihipCtx_t: CUctx_st
+hipMemPool_t: CUmemoryPool
+ihipMemPoolHandle_t: CUmemPoolHandle_st
+hipIpcMemHandle_t: CUipcMemHandle CUipcMemHandle_v1
+hipIpcMemHandle_st: CUipcMemHandle_st
+hipIpcEventHandle_t: CUipcEventHandle CUipcEventHandle_v1
+hipIpcEventHandle_st: CUipcEventHandle_st
+hipUUID: CUuuid cudaUUID_t
+hipUUID_t: CUuuid_st
+hipDeviceProp_t: cudaDeviceProp
+hipPointerAttribute_t: cudaPointerAttributes
+hipStreamCallback_t: CUstreamCallback
+hip_Memcpy2D: CUDA_MEMCPY2D CUDA_MEMCPY2D_st CUDA_MEMCPY2D_v1 CUDA_MEMCPY2D_v1_st CUDA_MEMCPY2D_v2
+HIP_MEMCPY3D: CUDA_MEMCPY3D CUDA_MEMCPY3D_st CUDA_MEMCPY3D_v1 CUDA_MEMCPY3D_v1_st CUDA_MEMCPY3D_v2
+hipMemLocation: CUmemLocation CUmemLocation_st CUmemLocation_v1
+hipMemAccessDesc: CUmemAccessDesc CUmemAccessDesc_st CUmemAccessDesc_v1
+hipMemPoolProps: CUmemPoolProps CUmemPoolProps_st CUmemPoolProps_v1
+hipMemPoolPtrExportData: CUmemPoolPtrExportData CUmemPoolPtrExportData_st CUmemPoolPtrExportData_v1
 """.strip().splitlines())}
 
-#: Enum members whose CUDA spellings the rules below do not produce (hipify's mapping).
+#: Enum members whose CUDA spellings the rules below do not give: all of them (hipify's mapping).
 RENAMED_MEMBERS: dict[str, tuple[str, ...]] = {hip_name: tuple(cuda_names.split()) for hip_name, cuda_names in (
     line.split(":") for line in """
-hipErrorOutOfMemory: cudaErrorMemoryAllocation
-hipErrorNotInitialized: cudaErrorInitializationError
-hipErrorDeinitialized: cudaErrorCudartUnloading
-hipErrorInvalidImage: cudaErrorInvalidKernelImage
-hipErrorInvalidContext: cudaErrorDeviceUninitialized
-hipErrorMapFailed: cudaErrorMapBufferObjectFailed
-hipErrorUnmapFailed: cudaErrorUnmapBufferObjectFailed
-hipErrorNoBinaryForGpu: cudaErrorNoKernelImageForDevice
+hipErrorOutOfMemory: CUDA_ERROR_OUT_OF_MEMORY cudaErrorMemoryAllocation
+hipErrorNotInitialized: CUDA_ERROR_NOT_INITIALIZED cudaErrorInitializationError
+hipErrorDeinitialized: CUDA_ERROR_DEINITIALIZED cudaErrorCudartUnloading
+hipErrorInvalidImage: CUDA_ERROR_INVALID_IMAGE cudaErrorInvalidKernelImage
+hipErrorInvalidContext: CUDA_ERROR_INVALID_CONTEXT cudaErrorDeviceUninitialized
+hipErrorMapFailed: CUDA_ERROR_MAP_FAILED cudaErrorMapBufferObjectFailed
+hipErrorUnmapFailed: CUDA_ERROR_UNMAP_FAILED cudaErrorUnmapBufferObjectFailed
+hipErrorNoBinaryForGpu: CUDA_ERROR_NO_BINARY_FOR_GPU cudaErrorNoKernelImageForDevice
 hipErrorECCNotCorrectable: CUDA_ERROR_ECC_UNCORRECTABLE cudaErrorECCUncorrectable
-hipErrorContextAlreadyInUse: cudaErrorDeviceAlreadyInUse
+hipErrorContextAlreadyInUse: CUDA_ERROR_CONTEXT_ALREADY_IN_USE cudaErrorDeviceAlreadyInUse
 hipErrorInvalidKernelFile: CUDA_ERROR_INVALID_PTX cudaErrorInvalidPtx
-hipErrorInvalidHandle: cudaErrorInvalidResourceHandle
-hipErrorNotFound: cudaErrorSymbolNotFound
+hipErrorInvalidHandle: CUDA_ERROR_INVALID_HANDLE cudaErrorInvalidResourceHandle
+hipErrorNotFound: CUDA_ERROR_NOT_FOUND cudaErrorSymbolNotFound
 hipErrorLaunchTimeOut: CUDA_ERROR_LAUNCH_TIMEOUT cudaErrorLaunchTimeout
-hipErrorSetOnActiveProcess: CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE
-hipErrorLaunchFailure: CUDA_ERROR_LAUNCH_FAILED
-hipDeviceAttributeAsyncEngineCount: CU_DEVICE_ATTRIBUTE_GPU_OVERLAP cudaDevAttrGpuOverlap
-hipDeviceAttributeIsMultiGpuBoard: CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD
+hipErrorSetOnActiveProcess: CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE cudaErrorSetOnActiveProcess
+hipErrorLaunchFailure: CUDA_ERROR_LAUNCH_FAILED cudaErrorLaunchFailure
+hipErrorContextAlreadyCurrent: CUDA_ERROR_CONTEXT_ALREADY_CURRENT
+hipErrorInvalidConfiguration: cudaErrorInvalidConfiguration
+hipErrorInvalidPitchValue: cudaErrorInvalidPitchValue
+hipErrorInvalidSymbol: cudaErrorInvalidSymbol
+hipErrorInvalidDevicePointer: cudaErrorInvalidDevicePointer
+hipErrorInvalidMemcpyDirection: cudaErrorInvalidMemcpyDirection
+hipErrorInsufficientDriver: cudaErrorInsufficientDriver
+hipErrorMissingConfiguration: cudaErrorMissingConfiguration
+hipErrorPriorLaunchFailure: cudaErrorPriorLaunchFailure
+hipErrorInvalidDeviceFunction: cudaErrorInvalidDeviceFunction
+hipDeviceAttributeAsyncEngineCount: CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT CU_DEVICE_ATTRIBUTE_GPU_OVERLAP
+ cudaDevAttrAsyncEngineCount cudaDevAttrGpuOverlap
+hipDeviceAttributeGlobalL1CacheSupported: CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED
+ cudaDevAttrGlobalL1CacheSupported
+hipDeviceAttributeLocalL1CacheSupported: CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED cudaDevAttrLocalL1CacheSupported
+hipDeviceAttributeL2CacheSize: CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE cudaDevAttrL2CacheSize
+hipDeviceAttributeIsMultiGpuBoard: CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD cudaDevAttrIsMultiGpuBoard
+hipDeviceAttributeMultiGpuBoardGroupID: cudaDevAttrMultiGpuBoardGroupID
 hipDeviceAttributeMaxThreadsPerMultiProcessor: CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR
+ cudaDevAttrMaxThreadsPerMultiProcessor
 hipDeviceAttributeMemoryBusWidth: CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH cudaDevAttrGlobalMemoryBusWidth
-hipDeviceAttributeMultiprocessorCount: cudaDevAttrMultiProcessorCount
-hipDeviceAttributePciDomainID: cudaDevAttrPciDomainId
-hipDeviceAttributeMaxRegistersPerBlock: CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK
-hipDeviceAttributeMaxSharedMemoryPerBlock: CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK
+hipDeviceAttributeMultiprocessorCount: CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT cudaDevAttrMultiProcessorCount
+hipDeviceAttributePciDomainID: CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID cudaDevAttrPciDomainId
+hipDeviceAttributeMaxRegistersPerBlock: CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK
+ CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK cudaDevAttrMaxRegistersPerBlock
+hipDeviceAttributeMaxSharedMemoryPerBlock: CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK
+ CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK cudaDevAttrMaxSharedMemoryPerBlock
 hipDeviceAttributeSharedMemPerBlockOptin: CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
  cudaDevAttrMaxSharedMemoryPerBlockOptin
+hipDeviceAttributeVirtualMemoryManagementSupported: CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED
+hipDeviceAttributeCanUseStreamWaitValue: CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR
+ CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1 cudaDevAttrReserved94
+hipDeviceAttributeMaxSurface1D: CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH cudaDevAttrMaxSurface1DWidth
+hipDeviceAttributeMaxSurface1DLayered: CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH
+ cudaDevAttrMaxSurface1DLayeredWidth
+hipDeviceAttributeMaxSurface2D: CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT
+ cudaDevAttrMaxSurface2DWidth cudaDevAttrMaxSurface2DHeight
+hipDeviceAttributeMaxSurface2DLayered: CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH
+ CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT cudaDevAttrMaxSurface2DLayeredWidth
+ cudaDevAttrMaxSurface2DLayeredHeight
+hipDeviceAttributeMaxSurface3D: CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT
+ CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH cudaDevAttrMaxSurface3DWidth cudaDevAttrMaxSurface3DHeight
+ cudaDevAttrMaxSurface3DDepth
+hipDeviceAttributeMaxSurfaceCubemap: CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH cudaDevAttrMaxSurfaceCubemapWidth
+hipDeviceAttributeMaxSurfaceCubemapLayered: CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH
+ cudaDevAttrMaxSurfaceCubemapLayeredWidth
+hipDeviceAttributeMaxTexture1DWidth: CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH cudaDevAttrMaxTexture1DWidth
+hipDeviceAttributeMaxTexture1DLayered: CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH
+ cudaDevAttrMaxTexture1DLayeredWidth
+hipDeviceAttributeMaxTexture1DLinear: CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH
+ cudaDevAttrMaxTexture1DLinearWidth
+hipDeviceAttributeMaxTexture1DMipmap: CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH
+ cudaDevAttrMaxTexture1DMipmappedWidth
+hipDeviceAttributeMaxTexture2DWidth: CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH cudaDevAttrMaxTexture2DWidth
+hipDeviceAttributeMaxTexture2DHeight: CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT cudaDevAttrMaxTexture2DHeight
+hipDeviceAttributeMaxTexture2DGather: CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH
+ CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT cudaDevAttrMaxTexture2DGatherWidth
+ cudaDevAttrMaxTexture2DGatherHeight
+hipDeviceAttributeMaxTexture2DLayered: CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH
+ CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH
+ CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT cudaDevAttrMaxTexture2DLayeredWidth
+ cudaDevAttrMaxTexture2DLayeredHeight
+hipDeviceAttributeMaxTexture2DLinear: CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH
+ CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH
+ cudaDevAttrMaxTexture2DLinearWidth cudaDevAttrMaxTexture2DLinearHeight cudaDevAttrMaxTexture2DLinearPitch
+hipDeviceAttributeMaxTexture2DMipmap: CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH
+ CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT cudaDevAttrMaxTexture2DMipmappedWidth
+ cudaDevAttrMaxTexture2DMipmappedHeight
+hipDeviceAttributeMaxTexture3DWidth: CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH cudaDevAttrMaxTexture3DWidth
+hipDeviceAttributeMaxTexture3DHeight: CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT cudaDevAttrMaxTexture3DHeight
+hipDeviceAttributeMaxTexture3DDepth: CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH cudaDevAttrMaxTexture3DDepth
+hipDeviceAttributeMaxTexture3DAlt: CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE
+ CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE
+ cudaDevAttrMaxTexture3DWidthAlt cudaDevAttrMaxTexture3DHeightAlt cudaDevAttrMaxTexture3DDepthAlt
+hipDeviceAttributeMaxTextureCubemap: CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH cudaDevAttrMaxTextureCubemapWidth
+hipDeviceAttributeMaxTextureCubemapLayered: CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH
+ cudaDevAttrMaxTextureCubemapLayeredWidth
+hipDevP2PAttrHipArrayAccessSupported: CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED
+ CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED CU_DEVICE_P2P_ATTRIBUTE_ARRAY_ACCESS_ACCESS_SUPPORTED
+ cudaDevP2PAttrCudaArrayAccessSupported
+HIP_GET_PROC_ADDRESS_SUCCESS: CU_GET_PROC_ADDRESS_SUCCESS cudaDriverEntryPointSuccess
+HIP_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND: CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND cudaDriverEntryPointSymbolNotFound
+HIP_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT: CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT
+ cudaDriverEntryPointVersionNotSufficent
+hipSharedMemBankSizeDefault: CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE cudaSharedMemBankSizeDefault
+hipSharedMemBankSizeFourByte: CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE cudaSharedMemBankSizeFourByte
+hipSharedMemBankSizeEightByte: CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE cudaSharedMemBankSizeEightByte
+hipMemAccessFlagsProtReadWrite: CU_MEM_ACCESS_FLAGS_PROT_READWRITE cudaMemAccessFlagsProtReadWrite
+hipMemHandleTypeWin32Kmt: CU_MEM_HANDLE_TYPE_WIN32_KMT cudaMemHandleTypeWin32Kmt
+hipMemoryTypeManaged: cudaMemoryTypeManaged
+hipMemoryTypeArray: CU_MEMORYTYPE_ARRAY
+hipMemoryTypeUnified: CU_MEMORYTYPE_UNIFIED
+HIP_POINTER_ATTRIBUTE_IS_LEGACY_HIP_IPC_CAPABLE: CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE
 """.strip().replace("\n ", " ").splitlines())}
+
+#: Enum members without a CUDA spelling (HIP's own, and deprecated HIP aliases of other members).
+HIP_ONLY_MEMBERS = frozenset({
+    "hipErrorMemoryAllocation", "hipErrorInitializationError", "hipErrorMapBufferObjectFailed",
+    "hipErrorInvalidResourceHandle", "hipErrorRuntimeMemory", "hipErrorRuntimeOther", "hipErrorTbd",
+    "hipMemcpyDeviceToDeviceNoCU", "hipLimitRange", "hipMemRangeAttributeCoherencyMode", "hipMemAdviseSetCoarseGrain",
+    "hipMemAdviseUnsetCoarseGrain", "hipMemoryTypeUnregistered",
+    "HIP_R_4I", "HIP_C_4I", "HIP_R_4U", "HIP_C_4U", "HIP_R_16I", "HIP_C_16I", "HIP_R_16U", "HIP_C_16U", "HIP_R_64I",
+    "HIP_C_64I", "HIP_R_64U", "HIP_C_64U", "HIP_R_8F_E4M3_FNUZ", "HIP_R_8F_E5M2_FNUZ",
+    *(f"hipDeviceAttribute{name}" for name in (
+        "CudaCompatibleBegin", "CudaCompatibleEnd", "AmdSpecificBegin", "AmdSpecificEnd", "VendorSpecificBegin",
+        "AccessPolicyMaxWindowSize", "DeviceOverlap", "Luid", "LuidDeviceNodeMask", "MaxBlocksPerMultiProcessor",
+        "MaxThreadsDim", "PersistingL2CacheMaxSize", "ReservedSharedMemPerBlock", "SharedMemPerMultiprocessor",
+        "TotalGlobalMem", "MemoryPoolSupportedHandleTypes", "PciDomainId", "Unused1", "Unused2", "Unused3", "Unused4",
+        "Unused5", "ClockInstructionRate", "HdpMemFlushCntl", "HdpRegFlushCntl",
+        "CooperativeMultiDeviceUnmatchedFunc", "CooperativeMultiDeviceUnmatchedGridDim",
+        "CooperativeMultiDeviceUnmatchedBlockDim", "CooperativeMultiDeviceUnmatchedSharedMem", "IsLargeBar",
+        "AsicRevision", "ImageSupport", "PhysicalMultiProcessorCount", "FineGrainSupport", "WallClockRate")),
+})
 
 
 def _snake(camel: str) -> str:
@@ -196,7 +402,8 @@ def _snake(camel: str) -> str:
     return re.sub(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", camel).upper()
 
 
-# Each HIP enum -> its CUDA classes and the rules giving a member's CUDA spellings.
+# Each HIP enum -> its CUDA classes and the rules giving a member's CUDA spellings: (HIP prefix, CUDA prefix,
+# whether the rest goes to upper snake case).
 _ENUM_RULES: dict[str, tuple[tuple[str, ...], tuple[tuple[str, str, bool], ...]]] = {
     "hipError_t": (("cudaError_t", "cudaError", "cudaError_enum", "CUresult"),
                    (("hipSuccess", "cudaSuccess", False), ("hipSuccess", "CUDA_SUCCESS", False),
@@ -206,13 +413,51 @@ _ENUM_RULES: dict[str, tuple[tuple[str, ...], tuple[tuple[str, str, bool], ...]]
                              (("hipDeviceAttribute", "cudaDevAttr", False),
                               ("hipDeviceAttribute", "CU_DEVICE_ATTRIBUTE_", True))),
     "hipDataType": (("cudaDataType", "cudaDataType_t", "cublasDataType_t"), (("HIP_", "CUDA_", False),)),
+    "hipDeviceP2PAttr": (("cudaDeviceP2PAttr", "CUdevice_P2PAttribute", "CUdevice_P2PAttribute_enum"),
+                         (("hipDevP2PAttr", "cudaDevP2PAttr", False),
+                          ("hipDevP2PAttr", "CU_DEVICE_P2P_ATTRIBUTE_", True))),
+    "hipFuncCache_t": (("cudaFuncCache", "CUfunc_cache", "CUfunc_cache_enum"),
+                       (("hipFuncCache", "cudaFuncCache", False), ("hipFuncCache", "CU_FUNC_CACHE_", True))),
+    "hipSharedMemConfig": (("cudaSharedMemConfig", "CUsharedconfig", "CUsharedconfig_enum"), ()),
+    "hipLimit_t": (("cudaLimit", "CUlimit", "CUlimit_enum"),
+                   (("hipLimit", "cudaLimit", False), ("hipLimit", "CU_LIMIT_", True))),
+    "hipMemoryType": (("cudaMemoryType", "CUmemorytype", "CUmemorytype_enum"),
+                      (("hipMemoryType", "cudaMemoryType", False), ("hipMemoryType", "CU_MEMORYTYPE_", True))),
+    "hipMemoryAdvise": (("cudaMemoryAdvise", "CUmem_advise", "CUmem_advise_enum"),
+                        (("hipMemAdvise", "cudaMemAdvise", False), ("hipMemAdvise", "CU_MEM_ADVISE_", True))),
+    "hipMemRangeAttribute": (("cudaMemRangeAttribute", "CUmem_range_attribute", "CUmem_range_attribute_enum"),
+                             (("hipMemRangeAttribute", "cudaMemRangeAttribute", False),
+                              ("hipMemRangeAttribute", "CU_MEM_RANGE_ATTRIBUTE_", True))),
+    "hipPointer_attribute": (("CUpointer_attribute", "CUpointer_attribute_enum"),
+                             (("HIP_POINTER_ATTRIBUTE_", "CU_POINTER_ATTRIBUTE_", False),)),
+    "hipMemPoolAttr": (("cudaMemPoolAttr", "CUmemPool_attribute", "CUmemPool_attribute_enum"),
+                       (("hipMemPool", "cudaMemPool", False), ("hipMemPoolAttr", "CU_MEMPOOL_ATTR_", True),
+                        ("hipMemPoolReuse", "CU_MEMPOOL_ATTR_REUSE_", True))),
+    "hipMemLocationType": (("cudaMemLocationType", "CUmemLocationType", "CUmemLocationType_enum"),
+                           (("hipMemLocationType", "cudaMemLocationType", False),
+                            ("hipMemLocationType", "CU_MEM_LOCATION_TYPE_", True))),
+    "hipMemAccessFlags": (("cudaMemAccessFlags", "CUmemAccess_flags", "CUmemAccess_flags_enum"),
+                          (("hipMemAccessFlags", "cudaMemAccessFlags", False),
+                           ("hipMemAccessFlags", "CU_MEM_ACCESS_FLAGS_", True))),
+    "hipMemAllocationType": (("cudaMemAllocationType", "CUmemAllocationType", "CUmemAllocationType_enum"),
+                             (("hipMemAllocationType", "cudaMemAllocationType", False),
+                              ("hipMemAllocationType", "CU_MEM_ALLOCATION_TYPE_", True))),
+    "hipMemAllocationHandleType": (("cudaMemAllocationHandleType", "CUmemAllocationHandleType",
+                                    "CUmemAllocationHandleType_enum"),
+                                   (("hipMemHandleType", "cudaMemHandleType", False),
+                                    ("hipMemHandleType", "CU_MEM_HANDLE_TYPE_", True))),
+    "hipDriverProcAddressQueryResult": (("cudaDriverEntryPointQueryResult", "CUdriverProcAddressQueryResult",
+                                         "CUdriverProcAddressQueryResult_enum"), ()),
 }
 
 
-def _cuda_spellings(hip_name: str, rules: tuple[tuple[str, str, bool], ...]) -> list[str]:
-    names = [cuda + (_snake(hip_name[len(prefix):]) if snake else hip_name[len(prefix):])
-             for prefix, cuda, snake in rules if hip_name.startswith(prefix)]
-    return [*names, *RENAMED_MEMBERS.get(hip_name, ())]
+def _cuda_spellings(hip_name: str, rules: tuple[tuple[str, str, bool], ...]) -> tuple[str, ...]:
+    if hip_name in HIP_ONLY_MEMBERS:
+        return ()
+    if hip_name in RENAMED_MEMBERS:
+        return RENAMED_MEMBERS[hip_name]
+    return tuple(cuda + (_snake(hip_name[len(prefix):]) if snake else hip_name[len(prefix):])
+                 for prefix, cuda, snake in rules if hip_name.startswith(prefix))
 
 
 def _hallucinate(name: str) -> bool:
@@ -282,25 +527,31 @@ def _cuda_enum(cls_name: str, hip_enum: type[enum.IntEnum], rules: tuple[tuple[s
     return cls
 
 
+def _cuda_object(cuda_name: str, hip_name: str) -> Any:
+    """The object ``cuda_name`` stands for: a subclass of a HIP struct or handle class named by ``hip_name`` (as
+    hip-python-as-cuda's ``cdef class`` wrappers are), else the HIP object (functions, constants, typedefs)."""
+    obj = getattr(hip, hip_name)
+    if isinstance(obj, type) and obj.__name__ == hip_name and not issubclass(obj, enum.Enum):
+        return type(cuda_name, (obj,), {"__module__": __name__, "__doc__": f"``{cuda_name}``: {hip_name}."})
+    return obj
+
+
 def _build() -> dict[str, Any]:
     names: dict[str, Any] = {}
-    for hip_name, obj in vars(hip).items():
-        if hip_name.startswith("hip") and hip_name[3:4].isupper() and hip_name not in HIP_ONLY:
-            names["cuda" + hip_name[3:]] = obj
+    for hip_name in vars(hip):
+        if (hip_name.startswith("hip") and hip_name[3:4].isupper() and hip_name not in HIP_ONLY
+                and hip_name not in _ENUM_RULES and not hip_name.endswith("_spt")):
+            names["cuda" + hip_name[3:]] = _cuda_object("cuda" + hip_name[3:], hip_name)
     for hip_name, cuda_names in RENAMED.items():
         for cuda_name in cuda_names:
-            names[cuda_name] = getattr(hip, hip_name)
+            names[cuda_name] = _cuda_object(cuda_name, hip_name)
+    # hip-python's typedefs hipStream_t and hipEvent_t (which rocmath.hip.hip leaves out) name the handle classes.
+    names.update(cudaStream_t=hip.ihipStream_t, CUstream=hip.ihipStream_t, cudaEvent_t=hip.ihipEvent_t,
+                 CUevent=hip.ihipEvent_t)
     for hip_enum_name, (cuda_classes, rules) in _ENUM_RULES.items():
         for cls_name in cuda_classes:
             names[cls_name] = _cuda_enum(cls_name, getattr(hip, hip_enum_name), rules)
             names[f"HIP_PYTHON_{cls_name}_HALLUCINATE"] = _hallucinate(cls_name)
-    # Handle types and structs: the HIP classes, and CUDA subclasses where CUDA names the struct.
-    names.update(cudaStream_t=hip.ihipStream_t, CUstream=hip.ihipStream_t, cudaEvent_t=hip.ihipEvent_t,
-                 CUevent=hip.ihipEvent_t, dim3=hip.dim3)
-    for cls_name, base in (("CUstream_st", hip.ihipStream_t), ("CUevent_st", hip.ihipEvent_t),
-                           ("cudaDeviceProp", hip.hipDeviceProp_t)):
-        names[cls_name] = type(cls_name, (base,), {"__module__": __name__,
-                                                   "__doc__": f"``{cls_name}``: {base.__name__}."})
     return names
 
 
