@@ -71,6 +71,12 @@ HIP_ONLY = frozenset({
     "hipDevicePrimaryCtxReset", "hipDevicePrimaryCtxSetFlags",
     # structs whose CUDA names are others (in RENAMED)
     "hipDeviceProp_t", "hipPointerAttribute_t", "hipUUID", "hipUUID_t",
+    # graphs and stream capture
+    "hipDrvGraphAddMemcpyNode", "hipDrvGraphAddMemsetNode", "hipStreamGetCaptureInfo_v2", "hipGraphNode",
+    "hipGraphExec", "hipUserObject", "hipGraphNodeParams_union_0", "hipGraphKernelNodePortDefault",
+    "hipGraphKernelNodePortLaunchCompletion", "hipGraphKernelNodePortProgrammatic", "hipKernelNodeAttrID",
+    "hipKernelNodeAttrValue", "hipKernelNodeAttributeAccessPolicyWindow", "hipKernelNodeAttributeCooperative",
+    "hipKernelNodeAttributePriority",
 })
 
 #: HIP name -> the CUDA names (driver API, renamed runtime functions and constants, struct and handle types)
@@ -261,7 +267,115 @@ hipMemLocation: CUmemLocation CUmemLocation_st CUmemLocation_v1
 hipMemAccessDesc: CUmemAccessDesc CUmemAccessDesc_st CUmemAccessDesc_v1
 hipMemPoolProps: CUmemPoolProps CUmemPoolProps_st CUmemPoolProps_v1
 hipMemPoolPtrExportData: CUmemPoolPtrExportData CUmemPoolPtrExportData_st CUmemPoolPtrExportData_v1
-""".strip().splitlines())}
+hipGraph_t: CUgraph
+hipGraphNode_t: CUgraphNode
+hipGraphExec_t: CUgraphExec
+hipUserObject_t: CUuserObject
+hipStreamBeginCapture: cuStreamBeginCapture cuStreamBeginCapture_v2
+hipStreamBeginCaptureToGraph: cuStreamBeginCaptureToGraph
+hipStreamEndCapture: cuStreamEndCapture
+hipStreamGetCaptureInfo: cuStreamGetCaptureInfo
+hipStreamGetCaptureInfo_v2: cuStreamGetCaptureInfo_v2
+hipStreamIsCapturing: cuStreamIsCapturing
+hipStreamUpdateCaptureDependencies: cuStreamUpdateCaptureDependencies
+hipThreadExchangeStreamCaptureMode: cuThreadExchangeStreamCaptureMode
+hipGraphCreate: cuGraphCreate
+hipGraphDestroy: cuGraphDestroy
+hipGraphAddDependencies: cuGraphAddDependencies
+hipGraphRemoveDependencies: cuGraphRemoveDependencies
+hipGraphGetEdges: cuGraphGetEdges
+hipGraphGetNodes: cuGraphGetNodes
+hipGraphGetRootNodes: cuGraphGetRootNodes
+hipGraphNodeGetDependencies: cuGraphNodeGetDependencies
+hipGraphNodeGetDependentNodes: cuGraphNodeGetDependentNodes
+hipGraphNodeGetType: cuGraphNodeGetType
+hipGraphDestroyNode: cuGraphDestroyNode
+hipGraphClone: cuGraphClone
+hipGraphNodeFindInClone: cuGraphNodeFindInClone
+hipGraphInstantiate: cuGraphInstantiate cuGraphInstantiate_v2
+hipGraphInstantiateWithFlags: cuGraphInstantiateWithFlags
+hipGraphInstantiateWithParams: cuGraphInstantiateWithParams
+hipGraphLaunch: cuGraphLaunch
+hipGraphUpload: cuGraphUpload
+hipGraphAddNode: cuGraphAddNode
+hipGraphExecDestroy: cuGraphExecDestroy
+hipGraphExecUpdate: cuGraphExecUpdate
+hipGraphAddKernelNode: cuGraphAddKernelNode
+hipGraphKernelNodeGetParams: cuGraphKernelNodeGetParams
+hipGraphKernelNodeSetParams: cuGraphKernelNodeSetParams
+hipGraphExecKernelNodeSetParams: cuGraphExecKernelNodeSetParams
+hipDrvGraphAddMemcpyNode: cuGraphAddMemcpyNode
+hipGraphKernelNodeSetAttribute: cuGraphKernelNodeSetAttribute
+hipGraphKernelNodeGetAttribute: cuGraphKernelNodeGetAttribute
+hipGraphMemsetNodeGetParams: cuGraphMemsetNodeGetParams
+hipGraphMemsetNodeSetParams: cuGraphMemsetNodeSetParams
+hipGraphAddHostNode: cuGraphAddHostNode
+hipGraphHostNodeGetParams: cuGraphHostNodeGetParams
+hipGraphHostNodeSetParams: cuGraphHostNodeSetParams
+hipGraphExecHostNodeSetParams: cuGraphExecHostNodeSetParams
+hipGraphAddChildGraphNode: cuGraphAddChildGraphNode
+hipGraphChildGraphNodeGetGraph: cuGraphChildGraphNodeGetGraph
+hipGraphExecChildGraphNodeSetParams: cuGraphExecChildGraphNodeSetParams
+hipGraphAddEmptyNode: cuGraphAddEmptyNode
+hipGraphAddEventRecordNode: cuGraphAddEventRecordNode
+hipGraphEventRecordNodeGetEvent: cuGraphEventRecordNodeGetEvent
+hipGraphEventRecordNodeSetEvent: cuGraphEventRecordNodeSetEvent
+hipGraphExecEventRecordNodeSetEvent: cuGraphExecEventRecordNodeSetEvent
+hipGraphAddEventWaitNode: cuGraphAddEventWaitNode
+hipGraphEventWaitNodeGetEvent: cuGraphEventWaitNodeGetEvent
+hipGraphEventWaitNodeSetEvent: cuGraphEventWaitNodeSetEvent
+hipGraphExecEventWaitNodeSetEvent: cuGraphExecEventWaitNodeSetEvent
+hipGraphAddMemAllocNode: cuGraphAddMemAllocNode
+hipGraphMemAllocNodeGetParams: cuGraphMemAllocNodeGetParams
+hipGraphMemFreeNodeGetParams: cuGraphMemFreeNodeGetParams
+hipDeviceGetGraphMemAttribute: cuDeviceGetGraphMemAttribute
+hipDeviceSetGraphMemAttribute: cuDeviceSetGraphMemAttribute
+hipDeviceGraphMemTrim: cuDeviceGraphMemTrim
+hipUserObjectCreate: cuUserObjectCreate
+hipUserObjectRelease: cuUserObjectRelease
+hipUserObjectRetain: cuUserObjectRetain
+hipGraphRetainUserObject: cuGraphRetainUserObject
+hipGraphReleaseUserObject: cuGraphReleaseUserObject
+hipGraphDebugDotPrint: cuGraphDebugDotPrint
+hipGraphKernelNodeCopyAttributes: cuGraphKernelNodeCopyAttributes
+hipGraphNodeSetEnabled: cuGraphNodeSetEnabled
+hipGraphNodeGetEnabled: cuGraphNodeGetEnabled
+hipGraphAddExternalSemaphoresWaitNode: cuGraphAddExternalSemaphoresWaitNode
+hipGraphAddExternalSemaphoresSignalNode: cuGraphAddExternalSemaphoresSignalNode
+hipGraphExternalSemaphoresSignalNodeSetParams: cuGraphExternalSemaphoresSignalNodeSetParams
+hipGraphExternalSemaphoresWaitNodeSetParams: cuGraphExternalSemaphoresWaitNodeSetParams
+hipGraphExternalSemaphoresSignalNodeGetParams: cuGraphExternalSemaphoresSignalNodeGetParams
+hipGraphExternalSemaphoresWaitNodeGetParams: cuGraphExternalSemaphoresWaitNodeGetParams
+hipGraphExecExternalSemaphoresSignalNodeSetParams: cuGraphExecExternalSemaphoresSignalNodeSetParams
+hipGraphExecExternalSemaphoresWaitNodeSetParams: cuGraphExecExternalSemaphoresWaitNodeSetParams
+hipDrvGraphAddMemsetNode: cuGraphAddMemsetNode
+ihipGraph: CUgraph_st
+hipGraphNode: CUgraphNode_st
+hipGraphExec: CUgraphExec_st
+hipUserObject: CUuserObject_st
+hipHostFn_t: CUhostFn
+hipHostNodeParams: CUDA_HOST_NODE_PARAMS CUDA_HOST_NODE_PARAMS_st CUDA_HOST_NODE_PARAMS_v1
+hipKernelNodeParams: CUDA_KERNEL_NODE_PARAMS CUDA_KERNEL_NODE_PARAMS_st CUDA_KERNEL_NODE_PARAMS_v1
+hipMemAllocNodeParams: CUDA_MEM_ALLOC_NODE_PARAMS CUDA_MEM_ALLOC_NODE_PARAMS_st CUDA_MEM_ALLOC_NODE_PARAMS_v1
+ CUDA_MEM_ALLOC_NODE_PARAMS_v1_st
+hipAccessPolicyWindow: CUaccessPolicyWindow CUaccessPolicyWindow_st
+hipLaunchAttributeValue: CUlaunchAttributeValue CUlaunchAttributeValue_union
+HIP_MEMSET_NODE_PARAMS: CUDA_MEMSET_NODE_PARAMS CUDA_MEMSET_NODE_PARAMS_st CUDA_MEMSET_NODE_PARAMS_v1
+hipGraphInstantiateParams: CUDA_GRAPH_INSTANTIATE_PARAMS CUDA_GRAPH_INSTANTIATE_PARAMS_st cudaGraphInstantiateParams_st
+hipExternalSemaphoreSignalNodeParams: CUDA_EXT_SEM_SIGNAL_NODE_PARAMS CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_st
+ CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2 CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v2_st
+ cudaExternalSemaphoreSignalNodeParamsV2
+hipExternalSemaphoreWaitNodeParams: CUDA_EXT_SEM_WAIT_NODE_PARAMS CUDA_EXT_SEM_WAIT_NODE_PARAMS_st
+ CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2 CUDA_EXT_SEM_WAIT_NODE_PARAMS_v2_st
+ cudaExternalSemaphoreWaitNodeParamsV2
+hipMemcpyNodeParams: CUDA_MEMCPY_NODE_PARAMS CUDA_MEMCPY_NODE_PARAMS_st
+hipChildGraphNodeParams: CUDA_CHILD_GRAPH_NODE_PARAMS CUDA_CHILD_GRAPH_NODE_PARAMS_st
+hipEventWaitNodeParams: CUDA_EVENT_WAIT_NODE_PARAMS CUDA_EVENT_WAIT_NODE_PARAMS_st
+hipEventRecordNodeParams: CUDA_EVENT_RECORD_NODE_PARAMS CUDA_EVENT_RECORD_NODE_PARAMS_st
+hipMemFreeNodeParams: CUDA_MEM_FREE_NODE_PARAMS CUDA_MEM_FREE_NODE_PARAMS_st
+hipGraphNodeParams: CUgraphNodeParams CUgraphNodeParams_st
+hipGraphEdgeData: CUgraphEdgeData CUgraphEdgeData_st cudaGraphEdgeData_st
+""".strip().replace("\n ", " ").splitlines())}
 
 #: Enum members whose CUDA spellings the rules below do not give: all of them (hipify's mapping).
 RENAMED_MEMBERS: dict[str, tuple[str, ...]] = {hip_name: tuple(cuda_names.split()) for hip_name, cuda_names in (
@@ -375,6 +489,10 @@ hipMemoryTypeManaged: cudaMemoryTypeManaged
 hipMemoryTypeArray: CU_MEMORYTYPE_ARRAY
 hipMemoryTypeUnified: CU_MEMORYTYPE_UNIFIED
 HIP_POINTER_ATTRIBUTE_IS_LEGACY_HIP_IPC_CAPABLE: CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE
+hipGraphInstantiateMultipleDevicesNotSupported: CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED
+ cudaGraphInstantiateMultipleDevicesNotSupported
+hipGraphNodeTypeExtSemaphoreSignal: CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL cudaGraphNodeTypeExtSemaphoreSignal
+hipGraphNodeTypeExtSemaphoreWait: CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT cudaGraphNodeTypeExtSemaphoreWait
 """.strip().replace("\n ", " ").splitlines())}
 
 #: Enum members without a CUDA spelling (HIP's own, and deprecated HIP aliases of other members).
@@ -382,7 +500,8 @@ HIP_ONLY_MEMBERS = frozenset({
     "hipErrorMemoryAllocation", "hipErrorInitializationError", "hipErrorMapBufferObjectFailed",
     "hipErrorInvalidResourceHandle", "hipErrorRuntimeMemory", "hipErrorRuntimeOther", "hipErrorTbd",
     "hipMemcpyDeviceToDeviceNoCU", "hipLimitRange", "hipMemRangeAttributeCoherencyMode", "hipMemAdviseSetCoarseGrain",
-    "hipMemAdviseUnsetCoarseGrain", "hipMemoryTypeUnregistered",
+    "hipMemAdviseUnsetCoarseGrain", "hipMemoryTypeUnregistered", "hipGraphNodeTypeMemcpyFromSymbol",
+    "hipGraphNodeTypeMemcpyToSymbol",
     "HIP_R_4I", "HIP_C_4I", "HIP_R_4U", "HIP_C_4U", "HIP_R_16I", "HIP_C_16I", "HIP_R_16U", "HIP_C_16U", "HIP_R_64I",
     "HIP_C_64I", "HIP_R_64U", "HIP_C_64U", "HIP_R_8F_E4M3_FNUZ", "HIP_R_8F_E5M2_FNUZ",
     *(f"hipDeviceAttribute{name}" for name in (
@@ -448,6 +567,54 @@ _ENUM_RULES: dict[str, tuple[tuple[str, ...], tuple[tuple[str, str, bool], ...]]
                                     ("hipMemHandleType", "CU_MEM_HANDLE_TYPE_", True))),
     "hipDriverProcAddressQueryResult": (("cudaDriverEntryPointQueryResult", "CUdriverProcAddressQueryResult",
                                          "CUdriverProcAddressQueryResult_enum"), ()),
+    "hipGraphNodeType": (("cudaGraphNodeType", "CUgraphNodeType", "CUgraphNodeType_enum"),
+                         (("hipGraphNodeType", "cudaGraphNodeType", False),
+                          ("hipGraphNodeType", "CU_GRAPH_NODE_TYPE_", True))),
+    "hipGraphExecUpdateResult": (("cudaGraphExecUpdateResult", "CUgraphExecUpdateResult",
+                                  "CUgraphExecUpdateResult_enum"),
+                                 (("hipGraphExecUpdate", "cudaGraphExecUpdate", False),
+                                  ("hipGraphExecUpdate", "CU_GRAPH_EXEC_UPDATE_", True))),
+    "hipGraphInstantiateFlags": (("cudaGraphInstantiateFlags", "CUgraphInstantiate_flags",
+                                  "CUgraphInstantiate_flags_enum"),
+                                 (("hipGraphInstantiateFlag", "cudaGraphInstantiateFlag", False),
+                                  ("hipGraphInstantiateFlag", "CUDA_GRAPH_INSTANTIATE_FLAG_", True))),
+    "hipGraphInstantiateResult": (("cudaGraphInstantiateResult", "CUgraphInstantiateResult",
+                                   "CUgraphInstantiateResult_enum"),
+                                  (("hipGraphInstantiate", "cudaGraphInstantiate", False),
+                                   ("hipGraphInstantiate", "CUDA_GRAPH_INSTANTIATE_", True))),
+    "hipGraphDebugDotFlags": (("cudaGraphDebugDotFlags", "CUgraphDebugDot_flags", "CUgraphDebugDot_flags_enum"),
+                              (("hipGraphDebugDotFlags", "cudaGraphDebugDotFlags", False),
+                               ("hipGraphDebugDotFlags", "CU_GRAPH_DEBUG_DOT_FLAGS_", True))),
+    "hipGraphDependencyType": (("cudaGraphDependencyType", "cudaGraphDependencyType_enum", "CUgraphDependencyType",
+                                "CUgraphDependencyType_enum"),
+                               (("hipGraphDependencyType", "cudaGraphDependencyType", False),
+                                ("hipGraphDependencyType", "CU_GRAPH_DEPENDENCY_TYPE_", True))),
+    "hipGraphMemAttributeType": (("cudaGraphMemAttributeType", "CUgraphMem_attribute", "CUgraphMem_attribute_enum"),
+                                 (("hipGraphMemAttr", "cudaGraphMemAttr", False),
+                                  ("hipGraphMemAttr", "CU_GRAPH_MEM_ATTR_", True))),
+    "hipStreamCaptureMode": (("cudaStreamCaptureMode", "CUstreamCaptureMode", "CUstreamCaptureMode_enum"),
+                             (("hipStreamCaptureMode", "cudaStreamCaptureMode", False),
+                              ("hipStreamCaptureMode", "CU_STREAM_CAPTURE_MODE_", True))),
+    "hipStreamCaptureStatus": (("cudaStreamCaptureStatus", "CUstreamCaptureStatus", "CUstreamCaptureStatus_enum"),
+                               (("hipStreamCaptureStatus", "cudaStreamCaptureStatus", False),
+                                ("hipStreamCaptureStatus", "CU_STREAM_CAPTURE_STATUS_", True))),
+    "hipStreamUpdateCaptureDependenciesFlags": (("cudaStreamUpdateCaptureDependenciesFlags",
+                                                 "CUstreamUpdateCaptureDependencies_flags",
+                                                 "CUstreamUpdateCaptureDependencies_flags_enum"),
+                                                (("hipStream", "cudaStream", False),
+                                                 ("hipStream", "CU_STREAM_", True))),
+    "hipUserObjectFlags": (("cudaUserObjectFlags", "CUuserObject_flags", "CUuserObject_flags_enum"),
+                           (("hipUserObject", "cudaUserObject", False), ("hipUserObject", "CU_USER_OBJECT_", True))),
+    "hipUserObjectRetainFlags": (("cudaUserObjectRetainFlags", "CUuserObjectRetain_flags",
+                                  "CUuserObjectRetain_flags_enum"),
+                                 (("hipGraphUserObject", "cudaGraphUserObject", False),
+                                  ("hipGraphUserObject", "CU_GRAPH_USER_OBJECT_", True))),
+    "hipAccessProperty": (("cudaAccessProperty", "CUaccessProperty", "CUaccessProperty_enum"),
+                          (("hipAccessProperty", "cudaAccessProperty", False),
+                           ("hipAccessProperty", "CU_ACCESS_PROPERTY_", True))),
+    "hipLaunchAttributeID": (("cudaLaunchAttributeID", "CUlaunchAttributeID", "CUlaunchAttributeID_enum"),
+                             (("hipLaunchAttribute", "cudaLaunchAttribute", False),
+                              ("hipLaunchAttribute", "CU_LAUNCH_ATTRIBUTE_", True))),
 }
 
 
