@@ -209,8 +209,12 @@ _R: Any = None
 
 
 def _status(name: str, message: str, arg: str) -> Exception:
-    """A hipSOLVER status of its own, ``HIPSOLVER_STATUS_<name>``."""
-    return _R.HipsolverStatusError(getattr(_R.hipsolverStatus_t, f"HIPSOLVER_STATUS_{name}"), message, arg=arg)
+    """A hipSOLVER status of its own, ``HIPSOLVER_STATUS_<name>`` (also the sparse API's,
+    rocmath.hip._hipsolver_sp)."""
+    from . import hipsolver as regular  # complete whenever a call runs
+
+    return regular.HipsolverStatusError(getattr(regular.hipsolverStatus_t, f"HIPSOLVER_STATUS_{name}"), message,
+                                        arg=arg)
 
 
 def _error(message: str, arg: str) -> Exception:

@@ -80,6 +80,7 @@ from rocmath.solver import RfinfoMode
 
 from . import hip as _hip
 from ._api import binding
+from ._hipsolver_rf import _error, _nonnull, _status
 from ._lib import Opaque, c_double, c_integer, call_arguments, find, read_host, stream_of, write_host
 from ._types import device_address, pointer_value
 from .hipsparse import hipsparseMatDescr_t
@@ -150,15 +151,6 @@ class hipsolverSpHandle_t(Opaque):
 _R: Any = None
 
 
-def _status(name: str, message: str, arg: str) -> Exception:
-    """A hipSOLVER status of its own, ``HIPSOLVER_STATUS_<name>``."""
-    return _R.HipsolverStatusError(getattr(_R.hipsolverStatus_t, f"HIPSOLVER_STATUS_{name}"), message, arg=arg)
-
-
-def _error(message: str, arg: str) -> Exception:
-    return _status("INVALID_VALUE", message, arg)
-
-
 def _sp(obj: Any) -> SpHandle:
     """The handle argument: NULL (or no live Sp handle) is NOT_INITIALIZED."""
     found = find(obj, hipsolverSpHandle_t)
@@ -166,14 +158,6 @@ def _sp(obj: Any) -> SpHandle:
         what = "null handle" if pointer_value(obj) == 0 else "not a live hipsolverSpHandle_t"
         raise _status("NOT_INITIALIZED", what, "handle")
     return found.target  # type: ignore[no-any-return]
-
-
-def _nonnull(a: SimpleNamespace, *names: str) -> None:
-    """hipSOLVER's ``if(!p || ...) return INVALID_VALUE`` over ``names``."""
-    for name in names:
-        value = getattr(a, name)
-        if not isinstance(value, ctypes._SimpleCData) and pointer_value(value) == 0:
-            raise _status("INVALID_VALUE", "null pointer", name)
 
 
 def _fault(name: str, arg: str, why: str) -> MemoryAccessFault:
