@@ -138,6 +138,38 @@ def _first_only() -> Any:
     return check
 
 
+@bench_case("blas.saxpy_graph_replay", sizes={"quick": [100], "full": [100]})
+def saxpy_graph_replay(calls: int) -> Problem:
+    """Per-call overhead through a graph: ``calls`` saxpy on 16 elements captured once (rocmath.graph), the
+    graph launched plus synchronize, vs as many scipy.linalg.blas.saxpy calls (compare blas.saxpy_tiny_overhead:
+    a replay skips the argument checks and plan lookups)."""
+    import scipy.linalg.blas as sblas
+
+    from .level1 import saxpy
+
+    n = 16
+    rng = np.random.default_rng(SEED)
+    x = rng.standard_normal(n, dtype=np.float32)
+    y = rng.standard_normal(n, dtype=np.float32)
+    s, h, teardown = _session()
+    dx, dy = rm.to_device(x, s), rm.to_device(y, s)
+    s.synchronize()
+    s.begin_capture()
+    for _ in range(calls):
+        saxpy(h, n, 2.0, dx, 1, dy, 1)
+    replay = s.end_capture().instantiate()
+    hy = [y.copy()]
+
+    def reference() -> np.ndarray:
+        for _ in range(calls):
+            hy[0] = sblas.saxpy(x, hy[0], a=2.0)
+        return hy[0]
+
+    return Problem(run=lambda: (replay.launch(s), dy)[1], reference=reference, flops=2.0 * n * calls,
+                   bytes=12.0 * n * calls, stream=s, tol=1e-5, label=f"{calls} x {n} f32", teardown=teardown,
+                   check=_first_only())
+
+
 @bench_case("blas.dot_d", sizes={"quick": [1 << 20], "full": [1 << 16, 1 << 20, 10**7]})
 def dot_d(n: int) -> Problem:
     """ddot (host pointer mode: returns the value, so it synchronizes) vs ``np.dot``."""
