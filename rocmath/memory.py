@@ -26,7 +26,7 @@ import math
 import os
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -229,6 +229,7 @@ class AddressSpace:
         self._serial = 0
 
     def reset_for_configure(self) -> None:
+        release_cached(None)  # outside the lock: a cache takes its own lock first, then this one
         with self.lock:
             for device in list(self.pool_bytes):
                 self.trim_pool(device, 0)
@@ -302,6 +303,13 @@ class AddressSpace:
 
     def _touch(self, alloc: Allocation) -> None:
         self.regions[_HOST_REGION if alloc.kind is MemoryKind.HOST else alloc.device + 1].version += 1
+
+    def set_pooled(self, alloc: Allocation, pooled: bool) -> None:
+        """Mark an allocation a pool holds as released to it (``pooled``: its pointers are refused, as freed
+        ones) or as in use again."""
+        with self.lock:
+            alloc.pooled = pooled
+            self._touch(alloc)  # the region's pointer table caches which allocations are usable
 
     def release(self, alloc: Allocation, op: str = "free") -> None:
         """Free an allocation now (no synchronization)."""
@@ -432,6 +440,31 @@ class AddressSpace:
 
 
 address_space = AddressSpace()
+
+
+# --- caches of freed memory kept above the runtime ------------------------------------------
+
+#: Callbacks of layers that keep freed memory for reuse (the HIP layer's memory pools): the runtime cannot
+#: import them, they register here.
+_cache_releasers: list[Callable[[int | None], None]] = []
+
+
+def on_release_cached(release: Callable[[int | None], None]) -> None:
+    """Register ``release(device)``, which gives back memory a cache above the runtime keeps.
+
+    It is called with a device index after each synchronization of that device (a stream's or the
+    device's): the cache gives back what its own policy frees then (a memory pool: its freed blocks beyond
+    the release threshold); and with None before :func:`rocmath.configure` checks for live allocations: it
+    then gives back every freed block of every device, so a cache never blocks a reconfiguration.
+    """
+    if release not in _cache_releasers:
+        _cache_releasers.append(release)
+
+
+def release_cached(device: int | None) -> None:
+    """Call the :func:`on_release_cached` callbacks for ``device`` (None: all devices, everything)."""
+    for release in list(_cache_releasers):
+        release(device)
 
 
 # --- public allocation API -----------------------------------------------------------------

@@ -725,6 +725,8 @@ def _after_sync(dev: _device.Device) -> None:
     space = _memory.address_space
     if space.pool_bytes.get(dev.index):
         space.trim_pool(dev.index, 0)
+    if _memory._cache_releasers:
+        _memory.release_cached(dev.index)
     if _memory._checking:
         _memory.check_all_guards(dev.index)
 

@@ -70,8 +70,8 @@ check(cudart.cudaMemset(x_d, 0, x_h.nbytes))
 check(cudart.cudaMemcpy(x_h, x_d, x_h.nbytes, cudart.cudaMemcpyKind.cudaMemcpyDeviceToHost))
 assert not x_h.any()
 err, = cudart.cudaFree(0x1234)
-assert err == cudart.cudaError_t.cudaErrorInvalidDevicePointer, err
-assert cudart.cudaGetLastError()[0] == cudart.cudaError_t.cudaErrorInvalidDevicePointer
+assert err == cudart.cudaError_t.cudaErrorInvalidValue, err
+assert cudart.cudaGetLastError()[0] == cudart.cudaError_t.cudaErrorInvalidValue
 for obj in (stream,):
     check(cudart.cudaStreamDestroy(obj))
 check(cudart.cudaFree(x_d))

@@ -271,13 +271,13 @@ def test_memcpy_2d_errors(mem, stream):
     assert hip.hipMemcpy2D(d, 32, host, 64, 64, 4, K.hipMemcpyDefault) == (E.hipErrorInvalidPitchValue,)
     assert hip.hipMemcpy2DAsync(d, pitch, host, 32, 64, 4, K.hipMemcpyDefault, stream) == \
         (E.hipErrorInvalidPitchValue,)
-    # rows past the allocation (a fifth row) or past a host buffer: refused, nothing written
+    # rows past the allocation (a fifth row: HIP's validateRegion) or past a host buffer: refused, nothing written
     assert hip.hipMemcpy2D(d, pitch, np.zeros(5 * 64, np.uint8), 64, 64, 5, K.hipMemcpyDefault) == \
-        (E.hipErrorIllegalAddress,)
-    assert "hipMemcpy2D" in str(last_exception()) and "'dst'" in str(last_exception())
+        (E.hipErrorInvalidValue,)
+    assert "1024 bytes" in str(last_exception()) and "'dst'" in str(last_exception())
     assert hip.hipMemcpy2DAsync(d, 64, host, 64, 64, 5, K.hipMemcpyDefault, stream) == (E.hipErrorIllegalAddress,)
     assert "hipMemcpy2DAsync" in str(last_exception()) and "host buffer" in str(last_exception())
-    assert hip.hipMemcpy2D(host, 64, d, pitch, 64, 5, K.hipMemcpyDefault) == (E.hipErrorIllegalAddress,)
+    assert hip.hipMemcpy2D(host, 64, d, pitch, 64, 5, K.hipMemcpyDefault) == (E.hipErrorInvalidValue,)
     np.testing.assert_array_equal(device_bytes(d, pitch * 4), before)
     # NULL, read-only destinations, freed memory, destroyed streams
     assert hip.hipMemcpy2D(None, 64, host, 64, 64, 4, K.hipMemcpyDefault) == (E.hipErrorInvalidValue,)
@@ -287,7 +287,7 @@ def test_memcpy_2d_errors(mem, stream):
     assert hip.hipMemcpy2D(host, 64, gone, 64, 64, 4, K.hipMemcpyDefault) == (E.hipErrorInvalidDevicePointer,)
     dead = check(hip.hipStreamCreate())
     check(hip.hipStreamDestroy(dead))
-    assert hip.hipMemcpy2DAsync(d, pitch, host, 64, 64, 4, K.hipMemcpyDefault, dead) == (E.hipErrorInvalidHandle,)
+    assert hip.hipMemcpy2DAsync(d, pitch, host, 64, 64, 4, K.hipMemcpyDefault, dead) == (E.hipErrorInvalidValue,)
     # nothing to copy: success, whatever the pointers
     assert hip.hipMemcpy2D(None, 0, None, 0, 0, 4, K.hipMemcpyDefault) == (E.hipSuccess,)
     assert hip.hipMemcpy2D(None, 0, None, 0, 8, 0, K.hipMemcpyDefault) == (E.hipSuccess,)
@@ -329,8 +329,8 @@ def test_memset_2d_sets_rows_and_keeps_padding(width, height, pad, value, on_str
 def test_memset_2d_errors(mem, stream):
     d, pitch = mem.pitched(100, 3)
     assert hip.hipMemset2D(d, 50, 0, 100, 3) == (E.hipErrorInvalidValue,)  # pitch < width
-    assert hip.hipMemset2D(d, pitch, 0, 100, 4) == (E.hipErrorIllegalAddress,)  # a fourth row
-    assert "hipMemset2D" in str(last_exception())
+    assert hip.hipMemset2D(d, pitch, 0, 100, 4) == (E.hipErrorInvalidValue,)  # a fourth row at its pitch
+    assert "height" in str(last_exception())
     assert hip.hipMemset2DAsync(np.zeros(1024, np.uint8), 256, 0, 100, 3, stream) == (E.hipErrorInvalidValue,)
     assert hip.hipMemset2D(None, 0, 0, 0, 3) == (E.hipSuccess,)
     pinned = mem.pinned(3 * 256)  # pinned host memory is the runtime's: fillable
@@ -361,7 +361,7 @@ def test_patterned_memsets(fn, itemsize, value, on_stream, mem, stream):
     expected[offset: offset + count * itemsize] = np.full(count, value & (256**itemsize - 1), dtype).view(np.uint8)
     np.testing.assert_array_equal(out, expected)
     assert getattr(hip, fn)(int(d) + nbytes - itemsize, value, 2, *((stream,) if on_stream else ()))[0] == \
-        E.hipErrorIllegalAddress  # past the allocation
+        E.hipErrorInvalidValue  # past the allocation (HIP's ihipMemset_validate)
 
 
 def test_patterned_memset_argument_types(mem, stream):
@@ -437,9 +437,21 @@ def test_peer_copies_between_devices(two_devices):
         np.testing.assert_array_equal(back[32:], a[:32])
         assert not back[:32].any()
         assert hip.hipMemcpyPeer(d1, 2, d0, 0, 8) == (E.hipErrorInvalidDevice,)
-        assert hip.hipMemcpyPeer(d1, 0, d0, 0, 8) == (E.hipErrorInvalidDevicePointer,)  # d1 is device 1's
-        assert hip.hipMemcpyPeer(d1, 1, d0, 0, a.nbytes + 8) == (E.hipErrorIllegalAddress,)
-        assert hip.hipMemcpyPeerAsync(d1, 1, np.zeros(8), 0, 8, s1) == (E.hipErrorInvalidValue,)  # host memory
+        assert hip.hipMemcpyPeer(d1, 1, d0, 0, a.nbytes + 8) == (E.hipErrorInvalidValue,)
+        assert hip.hipMemcpyPeer(None, 1, d0, 0, 8) == (E.hipErrorInvalidValue,)
+        # as in HIP the indices only have to name devices: the copy goes where the pointers are
+        check(hip.hipMemcpyPeer(d1, 0, int(d0) + 8, 1, 8))
+        check(hip.hipMemcpyPeerAsync(d1, 1, np.full(8, 0xEE, np.uint8), 0, 8, s1))  # a host source
+        check(hip.hipStreamSynchronize(s1))
+        back1 = np.zeros(a.nbytes, np.uint8)
+        check(hip.hipMemcpy(back1, d1, a.nbytes, K.hipMemcpyDeviceToHost))
+        assert (back1[:8] == 0xEE).all()
+        np.testing.assert_array_equal(back1[8:].view(np.float64), a[1:])
+        dead = check(hip.hipStreamCreate())
+        check(hip.hipStreamDestroy(dead))
+        hip.hipGetLastError()
+        assert hip.hipMemcpyPeerAsync(d1, 1, d0, 0, 8, dead) == (E.hipErrorContextIsDestroyed,)
+        assert hip.hipGetLastError() == (E.hipSuccess,)  # returned bare by HIP: not the last error
     finally:
         rocmath.device_synchronize(0)
         rocmath.device_synchronize(1)
@@ -620,8 +632,9 @@ def test_callback_errors(stream):
     assert hip.hipStreamAddCallback(stream, 0, None, 0) == (E.hipErrorInvalidValue,)
     dead = check(hip.hipStreamCreate())
     check(hip.hipStreamDestroy(dead))
-    assert hip.hipStreamAddCallback(dead, lambda *a: None, None, 0) == (E.hipErrorInvalidHandle,)
-    assert hip.hipStreamGetDevice(dead) == (E.hipErrorInvalidHandle, None)
+    assert hip.hipStreamAddCallback(dead, None, None, 0) == (E.hipErrorInvalidValue,)  # checked first
+    assert hip.hipStreamAddCallback(dead, lambda *a: None, None, 0) == (E.hipErrorContextIsDestroyed,)
+    assert hip.hipStreamGetDevice(dead) == (E.hipErrorContextIsDestroyed, None)
 
 
 def test_stream_priority_range_and_device(stream):

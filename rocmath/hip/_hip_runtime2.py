@@ -17,11 +17,14 @@
   ``hipFree`` (which waits for the device).  The freed block is marked released when its stream gets to the free
   (a stale pointer is then refused, as rocmath refuses freed memory) and is in use again as soon as an
   allocation takes it (a reuse on the freeing stream may come first: the free then leaves it alone).  Freed
-  blocks are given back to the device (really freed) at synchronizations (stream, event, device, ``hipFree``)
-  beyond the pool's release threshold (0 by default), by ``hipMemPoolTrimTo``, and when a free finds the freed
-  heap larger than the used one (direct dispatch, as on Linux).  The attributes report the pool's used and
-  reserved bytes and their high-water marks.  Pools are shared across processes as HIP shares them: the pool's
-  state in a POSIX shared-memory file (``hipMemPoolExportToShareableHandle`` gives its descriptor).
+  blocks are given back to the device (really freed) at synchronizations (stream, event, device, ``hipFree``,
+  and the runtime's own: :func:`release_cached`) beyond the pool's release threshold (0 by default), by
+  ``hipMemPoolTrimTo``, and when a free finds the freed heap larger than the used one (direct dispatch, as on
+  Linux); all of them before ``rocmath.configure`` checks for live allocations.  ``hipDeviceReset`` frees every
+  pool's memory and starts the device over with a new default pool (:func:`reset_device`).  The attributes report
+  the pool's used and reserved bytes and their high-water marks.  Pools are shared across processes as HIP shares
+  them: the pool's state in a POSIX shared-memory file (``hipMemPoolExportToShareableHandle`` gives its
+  descriptor).
 - **3D and parameter-struct copies and fills** (``hipMemcpy3D``, ``hipDrvMemcpy3D``, ``hipMemcpyParam2D``,
   ``hipMemset3D``...) with hip-python's structs (:class:`hipPitchedPtr`, :class:`hipExtent`, :class:`hipPos`,
   :class:`hipMemcpy3DParms`, :class:`HIP_MEMCPY3D`, :class:`hip_Memcpy2D`), validated as hip_memory.cpp
@@ -575,9 +578,7 @@ class _Block:
 
 def _set_pooled(alloc: Allocation, pooled: bool) -> None:
     """Mark a pool block released (a stale pointer is then refused) or in use again."""
-    with address_space.lock:
-        alloc.pooled = pooled
-        address_space._touch(alloc)  # the region's pointer table caches which blocks are usable
+    address_space.set_pooled(alloc, pooled)
 
 
 def _retire(block: _Block) -> Callable[[], None]:
@@ -719,15 +720,24 @@ class MemoryPool:
             self.refs -= 1
             if self.refs:
                 return
-            # The last reference: everything goes back to the device (after its frees ran), the pool is gone.
-            self._release(0, wait=True)
-            for block in list(self.busy.values()):
-                with address_space.lock:
-                    if block.alloc.live and not block.alloc.pooled:
-                        address_space.release(block.alloc, "hipMemPoolDestroy")
-            self.busy.clear()
-            self.handle._release()
-            self.handle.target = None
+            self._release_all("hipMemPoolDestroy")
+        self._forget()
+
+    def _release_all(self, op: str) -> None:
+        """Give every block back to the device (the freed ones after their frees ran, the used ones too) and
+        invalidate the handle: HIP's MemoryPool::ReleaseAllMemory before the pool is deleted."""
+        self._release(0, wait=True)
+        for block in list(self.busy.values()):
+            with address_space.lock:
+                if block.alloc.live and not block.alloc.pooled:
+                    address_space.release(block.alloc, op)
+        self.busy.clear()
+        self.busy_bytes = 0
+        self.handle._release()
+        self.handle.target = None
+
+    def _forget(self) -> None:
+        """Drop the pool from its device's list (and its shared state)."""
         pools = _pools(self.device)
         if self in pools.pools:
             pools.pools.remove(self)
@@ -839,14 +849,48 @@ def _holding_pool(alloc: Allocation) -> MemoryPool | None:
 
 
 def synchronized(device: int) -> None:
-    """After a synchronizing call (stream, event, device synchronize, ``hipFree``): each pool of the device frees
-    the released blocks beyond its release threshold (HIP's Device::ReleaseFreedMemory)."""
+    """After a synchronization (stream, event, device synchronize, ``hipFree``): each pool of the device frees
+    the released blocks beyond its release threshold (HIP's Device::ReleaseFreedMemory).  Besides HIP's own
+    synchronizing calls, the runtime calls it after each of its synchronizations (:func:`release_cached`)."""
     dev = get_device_object(device)
     with _pools_lock:
         pools = _device_pools.get(dev)
         live = list(pools.pools) if pools is not None else []
     for pool in live:
         pool.release_freed()
+
+
+def release_cached(device: int | None) -> None:
+    """The runtime's hook (:func:`rocmath.memory.on_release_cached`): after a synchronization of ``device``, as
+    :func:`synchronized`; with None (before ``rocmath.configure`` checks for live allocations), every freed
+    block of every pool goes back to its device, whatever the release threshold, once its free ran."""
+    if device is not None:
+        synchronized(device)
+        return
+    with _pools_lock:
+        live = [pool for dev, pools in list(_device_pools.items()) if not dev.retired for pool in pools.pools]
+    for pool in live:
+        with pool.lock:
+            pool._release(0, wait=True)
+
+
+def reset_device(device: Device) -> None:
+    """``hipDeviceReset``'s part for the pools (HIP's Device::Reset): every pool of ``device`` gives all its
+    memory back (freed blocks and those in use), the pools and their handles are gone, and the device starts
+    over with a new default pool as its current one."""
+    with _pools_lock:
+        pools = _device_pools.get(device)
+        if pools is None:
+            return
+        old = list(pools.pools)
+        fresh = _DevicePools()
+        _device_pools[device] = fresh
+        fresh.default = fresh.current = MemoryPool(device)
+    for pool in old:
+        with pool.lock:
+            pool._release_all("hipDeviceReset")
+        if pool.shared is not None:
+            pool.shared.close()
 
 
 def free_to_pool(address: int) -> bool:
@@ -1282,6 +1326,43 @@ def _strided(flat: np.ndarray, rect: _Rect, extent: tuple[int, int, int]) -> np.
     return np.lib.stride_tricks.as_strided(flat[rect.start:], shape=(d, h, w), strides=(rect.slice, rect.row, 1))
 
 
+def _check_sides(src: _Copy, dst: _Copy, extent: tuple[int, int, int],
+                 arg: str) -> tuple[tuple[str, int, _Rect], tuple[str, int, _Rect]]:
+    """HIP's checks of a (non-empty) region copy's sides, in ihipMemcpyParam3D's order: ``(memory type, address,
+    region)`` of the source and the destination; ``hipErrorInvalidValue`` for an array side, a NULL side, a
+    side named device memory the runtime does not know, pitches that cannot hold the region or a region past
+    its allocation."""
+    (stype, saddr), (dtype, daddr) = _resolve_type(src), _resolve_type(dst)
+    if "Array" in (stype, dtype) or {stype, dtype} - {"Host", "Device"}:
+        raise _invalid("rocmath has no arrays: an array side (or a memory type naming none) cannot be copied",
+                       arg)
+    if stype == "Host" and dtype == "Host":
+        if saddr == 0 or daddr == 0:
+            raise _invalid("srcHost and dstHost must be non-NULL", arg)
+        srect, drect = _rect(src, extent), _rect(dst, extent)
+    else:
+        sobj = _memobj(saddr) if stype == "Device" else None
+        dobj = _memobj(daddr) if dtype == "Device" else None
+        if (sobj is None if stype == "Device" else saddr == 0) or (dobj is None if dtype == "Device" else daddr == 0):
+            raise _invalid("a side is NULL, or device memory the runtime does not know", arg)
+        srect = _rect(src, extent)
+        if sobj is not None:
+            _within(srect, sobj, arg)
+        drect = _rect(dst, extent)
+        if dobj is not None:
+            _within(drect, dobj, arg)
+    return (stype, saddr, srect), (dtype, daddr, drect)
+
+
+def check_copy_2d(dst: int, dpitch: int, src: int, spitch: int, width: int, height: int, kind: int) -> None:
+    """The checks ``hipMemcpy2D`` makes of its sides once its width fits both pitches (HIP's ihipMemcpy2D: a
+    ``hip_Memcpy2D`` of the two pointers, with the memory types ``kind`` names, copied by ihipMemcpyParam3D)."""
+    types = _KIND_TYPES[kind]
+    sides = [_Copy(0, 0, 0, _memory_type(f"hipMemoryType{t}"), address, address, 0, pitch, 0)
+             for t, address, pitch in ((types[0], src, spitch), (types[1], dst, dpitch))]
+    _check_sides(sides[0], sides[1], (width, height, 1), "dst")
+
+
 def _memcpy_param_3d(src: _Copy, dst: _Copy, extent: tuple[int, int, int], stream: Any, is_async: bool,
                      op: str) -> None:
     """HIP's ihipMemcpyParam3D: check the stream and the sides, then copy the region as one stream task."""
@@ -1289,25 +1370,7 @@ def _memcpy_param_3d(src: _Copy, dst: _Copy, extent: tuple[int, int, int], strea
     w, h, d = extent
     if w == 0 or h == 0 or d == 0:
         return
-    (stype, saddr), (dtype, daddr) = _resolve_type(src), _resolve_type(dst)
-    if "Array" in (stype, dtype) or {stype, dtype} - {"Host", "Device"}:
-        raise _invalid("rocmath has no arrays: an array side (or a memory type naming none) cannot be copied",
-                       "pCopy")
-    if stype == "Host" and dtype == "Host":
-        if saddr == 0 or daddr == 0:
-            raise _invalid("srcHost and dstHost must be non-NULL", "pCopy")
-        srect, drect = _rect(src, extent), _rect(dst, extent)
-    else:
-        sobj = _memobj(saddr) if stype == "Device" else None
-        dobj = _memobj(daddr) if dtype == "Device" else None
-        if (sobj is None if stype == "Device" else saddr == 0) or (dobj is None if dtype == "Device" else daddr == 0):
-            raise _invalid("a side is NULL, or device memory the runtime does not know", "pCopy")
-        srect = _rect(src, extent)
-        if sobj is not None:
-            _within(srect, sobj, "pCopy")
-        drect = _rect(dst, extent)
-        if dobj is not None:
-            _within(drect, dobj, "pCopy")
+    (_, saddr, srect), (dtype, daddr, drect) = _check_sides(src, dst, extent, "pCopy")
     original = {int(src.type), int(dst.type)}
     wait = not is_async and original != {_memory_type("hipMemoryTypeDevice")}
     _copy_regions(daddr, drect, saddr, srect, extent, s, wait or dtype == "Host", op)
@@ -1339,10 +1402,7 @@ def _copy_regions(dst: int, drect: _Rect, src: int, srect: _Rect, extent: tuple[
 
 def _stream_or_destroyed(stream: Any) -> Stream:
     """A stream argument the copy functions check as HIP's isValid does: ``hipErrorContextIsDestroyed``."""
-    try:
-        return _h._as_stream(stream)  # type: ignore[no-any-return]
-    except HipInvalidHandleError as exc:
-        raise StatusError("hipErrorContextIsDestroyed", str(exc), arg="stream") from None
+    return _h._valid_stream(stream)  # type: ignore[no-any-return]
 
 
 def _param_2d(pCopy: Any, stream: Any, is_async: bool, op: str) -> None:
@@ -1468,34 +1528,40 @@ def hipMemcpy3D_spt(p: Any) -> None:
 
 
 def _memset_3d(pitchedDevPtr: Any, value: int, extent: Any, stream: Any, is_async: bool, op: str) -> None:
-    """HIP's ihipMemset3D: check the fill, then set it as one task on the stream."""
+    """HIP's ihipMemset3D of the structs' members (:func:`memset_pitched`)."""
     ps, ext = _read_struct(hipPitchedPtr, pitchedDevPtr, "pitchedDevPtr"), _read_struct(hipExtent, extent, "extent")
     byte = _h._c_typed(value, "value", "int") & 0xFF
     if ps is None or ext is None:
         raise _invalid("pitchedDevPtr and extent are passed by value: they cannot be NULL",
                        "extent" if ps is not None else "pitchedDevPtr")
+    memset_pitched(ps.ptr or 0, ps.pitch, ps.xsize, ps.ysize, (ext.width, ext.height, ext.depth), byte, stream,
+                   is_async, op, "pitchedDevPtr")
+
+
+def memset_pitched(ptr: Any, pitch: int, xsize: int, ysize: int, extent: tuple[int, int, int], byte: int,
+                   stream: Any, is_async: bool, op: str, arg: str) -> None:
+    """HIP's ihipMemset3D (``hipMemset3D``, and ``hipMemset2D`` as the one slice ``{dst, pitch, width, height}``
+    of ``{width, height, 1}``): check the fill, then set it as one task on the stream."""
     s = _h._as_stream(stream)
-    w, h, d = ext.width, ext.height, ext.depth
+    w, h, d = extent
     size_bytes = _wrap(w * h * d)
     if size_bytes == 0:
         return
-    ptr = ps.ptr or 0
-    obj = _memobj(ptr)
+    obj = _memobj(resolve(ptr).address)
     if obj is None or size_bytes > obj[1] - obj[0]:
-        raise _invalid("pitchedDevPtr.ptr is no device memory holding width * height * depth bytes",
-                       "pitchedDevPtr")
+        raise _invalid("no memory of the runtime holding width * height * depth bytes", arg)
     alloc = address_space.find(resolve(ptr).address)
     shape = _h._pitch_shapes.get(alloc.ptr) if alloc is not None else None
-    if ps.pitch == (shape[0] if shape else 0) and h > (shape[2] if shape else 0):
+    if pitch == (shape[0] if shape else 0) and h > (shape[2] if shape else 0):
         raise _invalid("the extent's height exceeds the pitched allocation's", "extent")
-    if ps.pitch == w:  # one contiguous run (slices of extent.height rows)
+    if pitch == w:  # one contiguous run (slices of extent.height rows)
         rect, region = _Rect(w, w * h, 0, size_bytes), (size_bytes, 1, 1)
     else:
-        if ps.pitch == 0 or ps.pitch < ps.xsize:
-            raise _invalid("the pitch is 0 or smaller than xsize", "pitchedDevPtr")
-        rect, region = _Rect(ps.pitch, _wrap(ps.pitch * ps.ysize), 0, 0), (w, h, d)
+        if pitch == 0 or pitch < xsize:
+            raise _invalid("the pitch is 0 or smaller than xsize", arg)
+        rect, region = _Rect(pitch, _wrap(pitch * ysize), 0, 0), (w, h, d)
         rect.end = (d - 1) * rect.slice + (h - 1) * rect.row + w
-    extent_bytes = rect.end if ps.pitch != w else size_bytes
+    extent_bytes = rect.end if pitch != w else size_bytes
     side = _memory._side(_h._copy_side(ptr, extent_bytes, "dst"), extent_bytes, op, "dst", writable=True)
 
     def run() -> None:
@@ -2108,10 +2174,8 @@ def hipDrvGetErrorString(hipError: Any) -> tuple[Any, CStr]:
     """``(status, description)`` of an error code, the AMD runtime's words; a code it has no words for reads
     "unknown error" with ``hipErrorInvalidValue``."""
     check_enum(hipError, _h.hipError_t, "hipError")
-    name = _h.hipError_t(int(hipError)).name
-    text = ERROR_STRINGS.get(name)
-    if text is None:
-        _h._record(_h.hipError_t.hipErrorInvalidValue)
+    text = ERROR_STRINGS.get(_h.hipError_t(int(hipError)).name)
+    if text is None:  # (not the thread's last error: hip_error.cpp returns it without HIP_RETURN)
         return (_h.hipError_t.hipErrorInvalidValue, CStr("unknown error"))
     return (_h.hipError_t.hipSuccess, CStr(text))
 
@@ -2616,6 +2680,7 @@ def runtime_api(hip_module: Any) -> dict[str, Any]:
     from . import _lib as lib
 
     _lib = lib
+    _memory.on_release_cached(release_cached)
     names: dict[str, Any] = {}
     for name, (fn, outputs) in _PUBLIC.items():
         names[name] = fn if outputs is None else binding(_h._HIP, outputs)(fn)

@@ -40,6 +40,7 @@ from rocmath import multi as _multi
 from rocmath import stream as _stream_module
 from rocmath.device import Device, get_device_object, get_device_properties
 from rocmath.errors import (
+    ContextIsDestroyedError,
     HipError,
     HipInvalidHandleError,
     HipInvalidValueError,
@@ -51,7 +52,7 @@ from rocmath.errors import (
 from rocmath.memory import MemoryKind, address_space
 from rocmath.stream import Event, Stream, wait_device_idle
 
-from ._api import StatusTable, binding
+from ._api import StatusTable, binding, last_exception
 from ._types import (
     CStr,
     DeviceArray,
@@ -237,7 +238,15 @@ _last = threading.local()
 
 
 def _record(status: Any) -> None:
-    _last.error = status
+    # A few HIP functions return some failures without HIP_RETURN: those are not the thread's last error.
+    if not getattr(last_exception(), "unrecorded", False):
+        _last.error = status
+
+
+def _unrecorded(exc: HipError) -> HipError:
+    """``exc``, a failure HIP returns with a bare ``return`` (the thread's last error stays as it was)."""
+    exc.unrecorded = True  # type: ignore[attr-defined]
+    return exc
 
 
 def _hip_status(exc: BaseException) -> Any:
@@ -412,6 +421,31 @@ def _as_event(obj: Any) -> Event:
     event = _lookup(obj, ihipEvent_t, "event")._event
     assert event is not None
     return event
+
+
+def _raw_address(obj: Any) -> int | None:
+    """The address a stream or event argument passes to C, None for a rocmath object or a live handle."""
+    if isinstance(obj, (Stream, Event)) or (isinstance(obj, ihipStream_t) and obj._stream is not None) or \
+            (isinstance(obj, ihipEvent_t) and obj._event is not None):
+        return None
+    return 0 if obj is None else pointer_value(obj)
+
+
+def _is_null_stream(obj: Any) -> bool:
+    """NULL or ``hipStreamLegacy``: the null stream."""
+    return obj.is_null if isinstance(obj, Stream) else _raw_address(obj) in (0, hipStreamLegacy)
+
+
+def _valid_stream(obj: Any) -> Stream:
+    """A stream argument where HIP checks ``hip::isValid``: NULL, ``hipStreamLegacy`` and ``hipStreamPerThread``
+    are valid; a handle of no live stream (destroyed, unknown, or of a device ``rocmath.configure`` replaced) is
+    ``hipErrorContextIsDestroyed``."""
+    try:
+        s = _as_stream(obj)
+        s._check_alive()
+    except HipInvalidHandleError as exc:
+        raise ContextIsDestroyedError(exc.message, arg="stream") from None
+    return s
 
 
 def as_stream(obj: Any) -> Stream:
@@ -658,9 +692,13 @@ def hipDeviceGet(ordinal: int) -> int:
 
 @binding(_HIP, 1)
 def hipDeviceGetName(len: int, device: int) -> bytes:
-    """The device name, truncated to ``len - 1`` bytes."""
-    name = get_device_properties(_c_int(device, "device")).name.encode()
-    return name[: max(_c_int(len, "len") - 1, 0)]
+    """The device name, truncated to ``len - 1`` bytes; no such device is ``hipErrorInvalidDevice``, then a
+    ``len`` below 1 ``hipErrorInvalidValue``."""
+    size = _c_typed(len, "len", "int")
+    name = get_device_properties(_c_typed(device, "device", "int")).name.encode()
+    if size <= 0:
+        raise HipInvalidValueError(f"len must be positive, got {size}", arg="len")
+    return name[: size - 1]
 
 
 @binding(_HIP, 1)
@@ -726,16 +764,33 @@ def hipDeviceSynchronize() -> None:
     """Wait for all work on the current device; report the first asynchronous error.  The device's memory
     pools then give their freed blocks beyond the release threshold back (as after any synchronize here)."""
     rocmath.device_synchronize()
-    _runtime2.synchronized(rocmath.get_device())
 
 
 @binding(_HIP)
 def hipDeviceReset() -> None:
-    """Wait for the current device's work and clear its errors (allocations stay: rocmath
-    cannot reset a device with live memory)."""
+    """Reset the current device as HIP's Device::Reset does, once its work is done (its errors cleared): its
+    memory pools give all their memory back and are gone (a new default pool is current), its streams of this
+    module are destroyed (their handles then give ``hipErrorContextIsDestroyed``), its flags are
+    ``hipDeviceScheduleSpin`` again.  Other allocations stay: rocmath's own objects (library handles, arrays)
+    may still own device memory, which HIP's reset would free under them."""
     with contextlib.suppress(rocmath.RocmathError):
         rocmath.device_synchronize()
     rocmath.get_last_error()
+    dev = get_device_object()
+    _runtime2.reset_device(dev)
+    with _handles_lock:
+        streams = [h for h in _handles.values() if isinstance(h, ihipStream_t) and h._stream is not None
+                   and h._stream.device is dev]
+    for handle in streams:
+        assert handle._stream is not None
+        if not handle._stream._state.destroyed:
+            handle._stream.destroy()
+        with _handles_lock:
+            _handles.pop(handle._ptr, None)
+    mine = (_runtime2._per_thread.streams or {}).get(dev.index)
+    if mine is not None and mine.device is dev and not mine._state.destroyed:
+        mine.destroy()  # the calling thread's per-thread stream: made anew on its next use (HIP's clear_spt)
+    _settings()["flags"] = _DEFAULT_FLAGS
 
 
 # --- errors ------------------------------------------------------------------------------------------------
@@ -759,35 +814,20 @@ def hipPeekAtLastError() -> tuple[Any]:
     return (hipError_t(int(rocmath.peek_at_last_error())),)
 
 
-_ERROR_STRINGS = {
-    "hipSuccess": "no error", "hipErrorInvalidValue": "invalid argument", "hipErrorOutOfMemory": "out of memory",
-    "hipErrorNotInitialized": "initialization error", "hipErrorDeinitialized": "driver shutting down",
-    "hipErrorInvalidConfiguration": "invalid configuration argument", "hipErrorInvalidSymbol": "invalid device symbol",
-    "hipErrorInvalidDevicePointer": "invalid device pointer",
-    "hipErrorInvalidMemcpyDirection": "invalid copy direction for memcpy",
-    "hipErrorInvalidDeviceFunction": "invalid device function",
-    "hipErrorNoDevice": "no ROCm-capable device is detected", "hipErrorInvalidDevice": "invalid device ordinal",
-    "hipErrorInvalidImage": "device kernel image is invalid", "hipErrorInvalidContext": "invalid device context",
-    "hipErrorInvalidHandle": "invalid resource handle", "hipErrorNotFound": "named symbol not found",
-    "hipErrorNotReady": "device not ready", "hipErrorIllegalAddress": "an illegal memory access was encountered",
-    "hipErrorLaunchFailure": "unspecified launch failure", "hipErrorNotSupported": "operation not supported",
-    "hipErrorUnknown": "unknown error",
-}
-
-
 def hipGetErrorName(hip_error: Any) -> tuple[Any, CStr]:
-    """The enumerator name of an error (``"hipErrorInvalidValue"``)."""
+    """The enumerator name of an error (``"hipErrorInvalidValue"``), always with ``hipSuccess`` and without
+    touching the last error.  HIP's name table (hip_error.cpp's ihipGetErrorName) has every ``hipError_t``
+    member, an alias by its first name (``hipErrorMemoryAllocation`` reads ``"hipErrorOutOfMemory"``); only a code
+    that is no member, which hip-python cannot pass, would read ``"hipErrorUnknown"``."""
     check_enum(hip_error, hipError_t, "hip_error")
-    return (hipError_t.hipSuccess, CStr(hip_error.name))
+    return (hipError_t.hipSuccess, CStr(hipError_t(int(hip_error)).name))
 
 
 def hipGetErrorString(hipError: Any) -> tuple[Any, CStr]:
-    """A short description of an error (``"invalid argument"``)."""
+    """The AMD runtime's description of an error (``"invalid argument"``: hip_error.cpp's ihipGetErrorString), always
+    with ``hipSuccess``; a code it has no words for (``hipErrorTbd``) reads ``"unknown error"``."""
     check_enum(hipError, hipError_t, "hipError")
-    text = _ERROR_STRINGS.get(hipError.name)
-    if text is None:  # the rarer codes: the name, in words
-        words = "".join(f" {c.lower()}" if c.isupper() else c for c in hipError.name.removeprefix("hipError"))
-        text = words.strip()
+    text = _runtime2.ERROR_STRINGS.get(hipError_t(int(hipError)).name, "unknown error")
     return (hipError_t.hipSuccess, CStr(text))
 
 
@@ -823,11 +863,21 @@ def hipMalloc(size: int) -> DeviceArray | None:
     return _device_array(rocmath.malloc(n), n)
 
 
+#: hipExtMallocWithFlags's flags (hipDeviceMallocUncached and hipDeviceMallocContiguous, 3 and 4, are #defines
+#: hip-python 6.2 does not export).
+_EXT_MALLOC_FLAGS = (hipDeviceMallocDefault, hipDeviceMallocFinegrained, hipMallocSignalMemory, 0x3, 0x4)
+
+
 @binding(_HIP, 1)
 def hipExtMallocWithFlags(sizeBytes: int, flags: int) -> DeviceArray | None:
-    """:func:`hipMalloc` with allocation flags (all flags allocate plain device memory here)."""
-    flags = _c_int(flags, "flags")
+    """:func:`hipMalloc` with one allocation flag (each allocates plain device memory here): a flag other than
+    ``hipDeviceMallocDefault``, ``Finegrained``, ``Uncached`` (3), ``Contiguous`` (4) or ``hipMallocSignalMemory``,
+    or signal memory of another size than 8 bytes, is ``hipErrorInvalidValue``."""
     n = _size(sizeBytes, "sizeBytes")
+    flags = _c_typed(flags, "flags", "unsigned int")
+    if flags not in _EXT_MALLOC_FLAGS or (flags == hipMallocSignalMemory and n != 8):
+        raise HipInvalidValueError(f"flags 0x{flags:x} with {n} bytes: one flag, signal memory of 8 bytes",
+                                   arg="flags")
     ptr = rocmath.malloc(n)
     if ptr:
         _alloc_meta[ptr] = (rocmath.get_device(), flags)
@@ -837,65 +887,115 @@ def hipExtMallocWithFlags(sizeBytes: int, flags: int) -> DeviceArray | None:
 @binding(_HIP, 1)
 def hipMallocManaged(size: int, flags: int = hipMemAttachGlobal) -> DeviceArray | None:
     """Managed memory: one address the host and the device both use (the real host address of
-    its storage, so the host may read and write it directly)."""
-    _capture_unsafe("hipMallocManaged")
-    _c_int(flags, "flags")
+    its storage, so the host may read and write it directly).  A zero size, or flags other than
+    ``hipMemAttachGlobal`` or ``hipMemAttachHost``, is ``hipErrorInvalidValue``."""
     n = _size(size, "size")
+    f = _c_typed(flags, "flags", "unsigned int")
+    _capture_unsafe("hipMallocManaged")
+    if n == 0 or f not in (hipMemAttachGlobal, hipMemAttachHost):
+        raise HipInvalidValueError(f"size {n} and flags 0x{f:x}: a positive size, hipMemAttachGlobal or Host",
+                                   arg="size" if n == 0 else "flags")
     ptr = rocmath.malloc_managed(n)
     return _device_array(host_mapped(ptr), n) if ptr else None
+
+
+def _host_malloc(size: Any, flags: Any, op: str, most: int | None = None) -> Pointer | None:
+    """HIP's ihipHostMalloc (after ``hipHostAlloc``'s flag bound ``most``): size 0 gives NULL, then both coherence
+    flags at once are ``hipErrorInvalidValue``."""
+    n = _size(size, "size")
+    f = _c_typed(flags, "flags", "unsigned int")
+    _capture_unsafe(op)
+    if most is not None and f > most:
+        raise HipInvalidValueError(f"flags 0x{f:x} exceed 0x{most:x}", arg="flags")
+    if n == 0:
+        return None
+    if f & hipHostMallocCoherent and f & hipHostMallocNonCoherent:
+        raise HipInvalidValueError("hipHostMallocCoherent and hipHostMallocNonCoherent exclude each other",
+                                   arg="flags")
+    ptr = rocmath.malloc_host(n)
+    _alloc_meta[ptr] = (rocmath.get_device(), f)
+    return Pointer.fromPtr(host_mapped(ptr))
 
 
 @binding(_HIP, 1)
 def hipHostMalloc(size: int, flags: int = hipHostMallocDefault) -> Pointer | None:
     """Pinned host memory: copies from and to it are truly asynchronous.  The pointer is a real
-    host address (read it with ctypes or numpy)."""
-    _capture_unsafe("hipHostMalloc")
-    flags = _c_int(flags, "flags")
-    n = _size(size, "size")
-    ptr = rocmath.malloc_host(n)
-    if ptr:
-        _alloc_meta[ptr] = (rocmath.get_device(), flags)
-    return Pointer.fromPtr(host_mapped(ptr)) if ptr else None
+    host address (read it with ctypes or numpy).  Size 0 gives None; ``hipHostMallocCoherent`` with
+    ``hipHostMallocNonCoherent`` is ``hipErrorInvalidValue``."""
+    return _host_malloc(size, flags, "hipHostMalloc")
+
+
+@binding(_HIP, 1)
+def hipHostAlloc(size: int, flags: int) -> Pointer | None:
+    """:func:`hipHostMalloc` (deprecated) with flags among ``hipHostAllocPortable``, ``Mapped`` and
+    ``WriteCombined`` only (a larger value is ``hipErrorInvalidValue``)."""
+    return _host_malloc(size, flags, "hipHostAlloc",
+                        most=hipHostMallocPortable | hipHostMallocMapped | hipHostMallocWriteCombined)
 
 
 hipMallocHost = hipHostMalloc
-hipHostAlloc = hipHostMalloc
 
 
-def _free_target(ptr: Any) -> tuple[int, int]:
-    """(rocmath address, mapped host address or 0) of a pointer given to a free function."""
+def _memory_object(obj: Any) -> tuple[int, int] | None:
+    """``(offset, size)`` of the memory object HIP's getMemoryObject finds for a pointer argument: a live allocation
+    (a memory pool's block included, freed to its pool or not) or a registered host range; None for any other
+    memory (pageable or freed)."""
+    r = resolve(obj)
+    if r.address == 0:
+        return None
+    if r.device:
+        alloc = address_space.find(r.address)
+        return None if alloc is None or not alloc.live else (r.address - alloc.ptr, alloc.nbytes)
+    found = _registered_at(r.address)
+    return None if found is None else (r.address - found[0], found[1].size)
+
+
+def _free(ptr: Any, op: str) -> None:
+    """HIP's ihipFree, behind ``hipFree`` and ``hipHostFree`` alike: NULL does nothing; memory of the runtime
+    (device, managed or pinned) is freed once the work of its device is done, a memory pool's block goes back to
+    its pool; any other pointer (pageable or freed memory) is ``hipErrorInvalidValue``.  Registered host memory
+    is refused (``hipErrorInvalidDevicePointer``: unregister it), and so is a pointer inside an allocation but
+    not at its start (HIP would hand it to the allocator's free)."""
     r = resolve(ptr)
     if r.address == 0:
-        return 0, 0
+        return
+    if _memory_object(ptr) is None:
+        raise HipInvalidValueError(f"{op}: 0x{r.address:x} is no memory of the runtime (pageable or freed)",
+                                   arg="ptr")
     if not r.device:
-        raise InvalidDevicePointerError(f"0x{r.address:x} was not allocated by the HIP runtime", arg="ptr")
+        raise InvalidDevicePointerError(f"{op}: 0x{r.address:x} is registered host memory (hipHostUnregister it)",
+                                        arg="ptr")
+    if _runtime2.free_to_pool(r.address):
+        return
+    alloc = address_space.find(r.address)
+    assert alloc is not None
+    if alloc.kind is MemoryKind.HOST:
+        device = _alloc_meta.get(alloc.ptr, (-1, 0))[0]
+        if 0 <= device < rocmath.get_device_count():
+            wait_device_idle(device)
+        rocmath.free_host(r.address)
+    else:
+        rocmath.free(r.address)
+    _alloc_meta.pop(r.address, None)
+    _pitch_shapes.pop(r.address, None)
     raw = pointer_value(ptr)
-    return r.address, (raw if raw != r.address else 0)
+    if raw != r.address:
+        unmap_host(raw)
 
 
 @binding(_HIP)
 def hipFree(ptr: Any) -> None:
-    """Free device or managed memory (waits for the device's work first, and a memory pool's block goes back
-    to its pool, as in HIP); NULL does nothing."""
-    address, mapped = _free_target(ptr)
-    if _runtime2.free_to_pool(address):
-        return
-    rocmath.free(address)
-    _alloc_meta.pop(address, None)
-    _pitch_shapes.pop(address, None)
-    if mapped:
-        unmap_host(mapped)
+    """Free memory of the runtime (waiting for its device's work first, a memory pool's block going back to its
+    pool, as in HIP); NULL does nothing, any other pointer is ``hipErrorInvalidValue``."""
+    _free(ptr, "hipFree")
 
 
 @binding(_HIP)
 def hipHostFree(ptr: Any) -> None:
-    """Free pinned host memory."""
+    """Free pinned host memory (as :func:`hipFree`, which frees any memory of the runtime: HIP's hipHostFree is
+    its ihipFree)."""
     _capture_unsafe("hipHostFree")
-    address, mapped = _free_target(ptr)
-    rocmath.free_host(address)
-    _alloc_meta.pop(address, None)
-    if mapped:
-        unmap_host(mapped)
+    _free(ptr, "hipHostFree")
 
 
 hipFreeHost = hipHostFree
@@ -926,84 +1026,116 @@ def _kind(kind: Any) -> None:
     check_enum(kind, hipMemcpyKind, "kind")
 
 
+def _check_copy(dst: Any, src: Any, n: int, kind: Any) -> bool:
+    """HIP's ihipMemcpy checks, in its order: a zero size copies nothing (whatever the pointers), a NULL side, a size
+    past either side's memory object, or two pageable sides with a kind other than host-to-host or default (the
+    device does not reach pageable memory) are ``hipErrorInvalidValue``, a default copy onto itself copies
+    nothing.  True when there is something to copy."""
+    if n == 0:
+        return False
+    d, s = resolve(dst), resolve(src)
+    if d.address == 0 or s.address == 0:
+        raise HipInvalidValueError("dst and src must be non-NULL", arg="dst" if d.address == 0 else "src")
+    dobj, sobj = _memory_object(dst), _memory_object(src)
+    for obj, arg in ((sobj, "src"), (dobj, "dst")):
+        if obj is not None and n > obj[1] - obj[0]:
+            raise HipInvalidValueError(f"{n} bytes from offset {obj[0]} run past the {obj[1]} bytes of its "
+                                       "allocation", arg=arg)
+    if dobj is None and sobj is None and kind not in (hipMemcpyKind.hipMemcpyHostToHost,
+                                                      hipMemcpyKind.hipMemcpyDefault):
+        raise HipInvalidValueError(f"two pageable host sides need hipMemcpyHostToHost or hipMemcpyDefault, not "
+                                   f"{kind.name}", arg="kind")
+    return not (d.address == s.address and kind == hipMemcpyKind.hipMemcpyDefault)
+
+
 @binding(_HIP)
 def hipMemcpy(dst: Any, src: Any, sizeBytes: int, kind: Any) -> None:
-    """Copy ``sizeBytes`` bytes, synchronously; host sides are buffers or host addresses."""
+    """Copy ``sizeBytes`` bytes, synchronously; host sides are buffers or host addresses.  Checked as HIP checks
+    it (:func:`_check_copy`): a size past an allocation is ``hipErrorInvalidValue``, before anything is copied."""
     _kind(kind)
     n = _size(sizeBytes, "sizeBytes")
-    rocmath.memcpy(_copy_side(dst, n, "dst"), _copy_side(src, n, "src"), n)
+    if _check_copy(dst, src, n, kind):
+        rocmath.memcpy(_copy_side(dst, n, "dst"), _copy_side(src, n, "src"), n)
 
 
 @binding(_HIP)
 def hipMemcpyAsync(dst: Any, src: Any, sizeBytes: int, kind: Any, stream: Any) -> None:
-    """Stream-ordered copy (pageable host memory is staged, as in HIP)."""
+    """Stream-ordered copy (pageable host memory is staged, as in HIP); a destroyed stream is
+    ``hipErrorContextIsDestroyed``, then checked as :func:`hipMemcpy`."""
     _kind(kind)
     n = _size(sizeBytes, "sizeBytes")
-    rocmath.memcpy_async(_copy_side(dst, n, "dst"), _copy_side(src, n, "src"), n, stream=_as_stream(stream))
+    s = _valid_stream(stream)
+    if _check_copy(dst, src, n, kind):
+        rocmath.memcpy_async(_copy_side(dst, n, "dst"), _copy_side(src, n, "src"), n, stream=s)
 
 
 @binding(_HIP)
 def hipMemcpyWithStream(dst: Any, src: Any, sizeBytes: int, kind: Any, stream: Any) -> None:
-    """Copy ordered on ``stream``, returning when done."""
+    """Copy ordered on ``stream``, returning when done; checked as :func:`hipMemcpyAsync`."""
     _kind(kind)
     n = _size(sizeBytes, "sizeBytes")
-    s = _as_stream(stream)
+    s = _valid_stream(stream)
+    if not _check_copy(dst, src, n, kind):
+        return
     rocmath.memcpy_async(_copy_side(dst, n, "dst"), _copy_side(src, n, "src"), n, stream=s)
     if s._state.capture is None:  # captured as a copy node, as HIP does
         s.synchronize()
 
 
-def _directed(name: str, is_async: bool) -> Any:
-    """``hipMemcpyHtoD`` and friends: :func:`hipMemcpy` without a kind argument."""
+def _directed(name: str, kind: Any, is_async: bool) -> Any:
+    """``hipMemcpyHtoD`` and friends: :func:`hipMemcpy` (or :func:`hipMemcpyAsync`) with the kind of their name."""
     if is_async:
         def copy(dst: Any, src: Any, sizeBytes: int, stream: Any) -> None:
             n = _size(sizeBytes, "sizeBytes")
-            rocmath.memcpy_async(_copy_side(dst, n, "dst"), _copy_side(src, n, "src"), n, stream=_as_stream(stream))
+            s = _valid_stream(stream)
+            if _check_copy(dst, src, n, kind):
+                rocmath.memcpy_async(_copy_side(dst, n, "dst"), _copy_side(src, n, "src"), n, stream=s)
     else:
         def copy(dst: Any, src: Any, sizeBytes: int) -> None:  # type: ignore[misc]
             n = _size(sizeBytes, "sizeBytes")
-            rocmath.memcpy(_copy_side(dst, n, "dst"), _copy_side(src, n, "src"), n)
+            if _check_copy(dst, src, n, kind):
+                rocmath.memcpy(_copy_side(dst, n, "dst"), _copy_side(src, n, "src"), n)
     copy.__name__ = copy.__qualname__ = name
-    copy.__doc__ = f"``{name}``: copy ``sizeBytes`` bytes{' on a stream' if is_async else ''}."
+    copy.__doc__ = f"``{name}``: copy ``sizeBytes`` bytes{' on a stream' if is_async else ''} ({kind.name})."
     return binding(_HIP)(copy)
 
 
-hipMemcpyHtoD = _directed("hipMemcpyHtoD", False)
-hipMemcpyDtoH = _directed("hipMemcpyDtoH", False)
-hipMemcpyDtoD = _directed("hipMemcpyDtoD", False)
-hipMemcpyHtoDAsync = _directed("hipMemcpyHtoDAsync", True)
-hipMemcpyDtoHAsync = _directed("hipMemcpyDtoHAsync", True)
-hipMemcpyDtoDAsync = _directed("hipMemcpyDtoDAsync", True)
+_K = hipMemcpyKind
+hipMemcpyHtoD = _directed("hipMemcpyHtoD", _K.hipMemcpyHostToDevice, False)
+hipMemcpyDtoH = _directed("hipMemcpyDtoH", _K.hipMemcpyDeviceToHost, False)
+hipMemcpyDtoD = _directed("hipMemcpyDtoD", _K.hipMemcpyDeviceToDevice, False)
+hipMemcpyHtoDAsync = _directed("hipMemcpyHtoDAsync", _K.hipMemcpyHostToDevice, True)
+hipMemcpyDtoHAsync = _directed("hipMemcpyDtoHAsync", _K.hipMemcpyDeviceToHost, True)
+hipMemcpyDtoDAsync = _directed("hipMemcpyDtoDAsync", _K.hipMemcpyDeviceToDevice, True)
 
 
 @binding(_HIP)
 def hipMemset(dst: Any, value: int, sizeBytes: int) -> None:
-    """Set ``sizeBytes`` bytes of device memory to ``value & 0xFF``, synchronously."""
-    n = _size(sizeBytes, "sizeBytes")
-    rocmath.memset(_copy_side(dst, n, "dst"), _c_int(value, "value"), n)
+    """Set ``sizeBytes`` bytes of memory of the runtime to ``value & 0xFF``, synchronously; checked as HIP's
+    ihipMemset_validate checks it (:func:`_memset_pattern`)."""
+    _memset_pattern(dst, _c_typed(value, "value", "int"), sizeBytes, 1, _SYNC, "hipMemset", "dst")
 
 
 @binding(_HIP)
 def hipMemsetAsync(dst: Any, value: int, sizeBytes: int, stream: Any) -> None:
     """Stream-ordered :func:`hipMemset`."""
-    n = _size(sizeBytes, "sizeBytes")
-    rocmath.memset_async(_copy_side(dst, n, "dst"), _c_int(value, "value"), n, _as_stream(stream))
+    _memset_pattern(dst, _c_typed(value, "value", "int"), sizeBytes, 1, stream, "hipMemsetAsync", "dst")
 
 
 @binding(_HIP)
 def hipMemsetD8(dest: Any, value: int, count: int) -> None:
-    """Set ``count`` bytes to ``value``."""
-    n = _size(count, "count")
-    rocmath.memset(_copy_side(dest, n, "dest"), _c_int(value, "value"), n)
+    """Set ``count`` bytes to ``value`` (an unsigned char)."""
+    _memset_pattern(dest, _c_typed(value, "value", "unsigned char"), count, 1, _SYNC, "hipMemsetD8", "dest")
 
 
 @binding(_HIP, 1)
 def hipHostGetDevicePointer(hstPtr: Any, flags: int) -> Pointer:
-    """The device-side address of pinned or registered host memory (the same address: memory is unified)."""
-    _c_int(flags, "flags")
-    r = resolve(hstPtr)
-    if not r.device and (r.address == 0 or _registered_at(r.address) is None):
-        raise HipInvalidValueError("not memory from hipHostMalloc or hipHostRegister", arg="hstPtr")
+    """The device-side address of memory of the runtime (pinned, registered, managed or device memory: the same
+    address, memory is unified).  Non-zero ``flags``, then any other pointer, is ``hipErrorInvalidValue``."""
+    if _c_typed(flags, "flags", "unsigned int") != 0:
+        raise HipInvalidValueError("flags must be 0", arg="flags")
+    if _memory_object(hstPtr) is None:
+        raise HipInvalidValueError("not memory of the runtime (hipHostMalloc, hipHostRegister...)", arg="hstPtr")
     return Pointer.fromPtr(pointer_value(hstPtr))
 
 
@@ -1033,56 +1165,80 @@ def hipStreamCreateWithPriority(flags: int, priority: int) -> ihipStream_t:
 
 @binding(_HIP)
 def hipStreamDestroy(stream: Any) -> None:
-    """Release a stream; work already queued still completes."""
-    handle = _lookup(stream, ihipStream_t, "stream")
-    assert handle._stream is not None
-    handle._stream.destroy()
+    """Release a stream; work already queued still completes.  NULL (or ``hipStreamLegacy``) is
+    ``hipErrorInvalidHandle``, ``hipStreamPerThread`` ``hipErrorInvalidResourceHandle`` (the same code), a handle
+    of no live stream ``hipErrorContextIsDestroyed``."""
+    if _is_null_stream(stream) or _raw_address(stream) == hipStreamPerThread:
+        raise HipInvalidHandleError("NULL and hipStreamPerThread cannot be destroyed", arg="stream")
+    s = _valid_stream(stream)
+    s.destroy()
     with _handles_lock:
-        _handles.pop(handle._ptr, None)
+        for address in [a for a, h in _handles.items() if isinstance(h, ihipStream_t) and h._stream is s]:
+            del _handles[address]
 
 
 @binding(_HIP)
 def hipStreamSynchronize(stream: Any) -> None:
-    """Wait for the stream's work; report its first error."""
-    s = _as_stream(stream)
-    s.synchronize()
-    _runtime2.synchronized(s.device.index)
+    """Wait for the stream's work; report its first error (a handle of no live stream is
+    ``hipErrorContextIsDestroyed``).  The device's memory pools then give their freed blocks beyond the release
+    threshold back, as after any synchronization of the runtime."""
+    _valid_stream(stream).synchronize()
 
 
 @binding(_HIP)
 def hipStreamQuery(stream: Any) -> None:
-    """``hipSuccess`` when the stream's work is done, ``hipErrorNotReady`` otherwise."""
-    if not _as_stream(stream).query():
+    """``hipSuccess`` when the stream's work is done, ``hipErrorNotReady`` otherwise (a handle of no live stream is
+    ``hipErrorContextIsDestroyed``)."""
+    if not _valid_stream(stream).query():
         raise rocmath.errors.NotReadyError("work is still queued on the stream", arg="stream")
 
 
 @binding(_HIP)
 def hipStreamWaitEvent(stream: Any, event: Any, flags: int = 0) -> None:
-    """Make later work on ``stream`` wait for the work ``event`` captured."""
-    _c_int(flags, "flags")
+    """Make later work on ``stream`` wait for the work ``event`` captured.  A NULL event or a handle of no live
+    stream is ``hipErrorInvalidHandle``; non-zero ``flags`` ``hipErrorInvalidValue``, unless the event's stream is
+    gone (HIP then takes its work as done: success) or it was recorded in a capture."""
+    f = _c_typed(flags, "flags", "unsigned int")
+    if _raw_address(event) == 0:
+        raise HipInvalidHandleError("event is NULL", arg="event")
+    try:
+        s = _valid_stream(stream)
+    except ContextIsDestroyedError as exc:
+        raise HipInvalidHandleError(exc.message, arg="stream") from None
     e = _as_event(event)
-    _as_stream(stream).wait_event(e)
-    _runtime2.stream_waited(stream, e)
+    gone = e._state is not None and e._state.destroyed
+    if f and not gone and e._captured is None:
+        raise HipInvalidValueError("flags must be 0", arg="flags")
+    s.wait_event(e)  # (the work of a destroyed stream is waited for all the same: it still runs here)
+    if not gone:
+        _runtime2.stream_waited(stream, e)
 
 
 @binding(_HIP, 1)
 def hipStreamGetFlags(stream: Any) -> int:
-    """``hipStreamNonBlocking`` or ``hipStreamDefault``."""
-    return hipStreamNonBlocking if _as_stream(stream).non_blocking else hipStreamDefault
+    """``hipStreamNonBlocking`` or ``hipStreamDefault``; the null stream (NULL) is ``hipErrorInvalidValue``, a
+    handle of no live stream ``hipErrorContextIsDestroyed``."""
+    if _is_null_stream(stream):
+        raise HipInvalidValueError("the null stream has no flags", arg="stream")
+    return hipStreamNonBlocking if _valid_stream(stream).non_blocking else hipStreamDefault
 
 
 @binding(_HIP, 1)
 def hipStreamGetPriority(stream: Any) -> int:
-    """The priority the stream was created with."""
-    return _as_stream(stream).priority
+    """The priority the stream was created with (0 for the null stream); a handle of no live stream is
+    ``hipErrorContextIsDestroyed``."""
+    if _is_null_stream(stream):
+        return 0
+    return _valid_stream(stream).priority
 
 
 @binding(_HIP)
 def hipLaunchHostFunc(stream: Any, fn: Any, userData: Any) -> None:
-    """Call ``fn(userData)`` on the host in stream order (``fn`` is a Python callable)."""
+    """Call ``fn(userData)`` on the host in stream order (``fn`` is a Python callable: anything else is
+    ``hipErrorInvalidValue``, then a handle of no live stream ``hipErrorContextIsDestroyed``)."""
     if not callable(fn):
         raise HipInvalidValueError("fn must be callable", arg="fn")
-    _as_stream(stream).launch_host_func(fn, userData)
+    _valid_stream(stream).launch_host_func(fn, userData)
 
 
 # --- events --------------------------------------------------------------------------------------------------
@@ -1094,17 +1250,37 @@ def hipEventCreate() -> ihipEvent_t:
     return ihipEvent_t._wrap(Event())
 
 
+#: hipEventDisableSystemFence, a #define hip-python 6.2 does not export, and the flags an event may have.
+_EVENT_DISABLE_SYSTEM_FENCE = 0x20000000
+_EVENT_RELEASE_FLAGS = hipEventReleaseToDevice | hipEventReleaseToSystem | _EVENT_DISABLE_SYSTEM_FENCE
+_EVENT_FLAGS = hipEventBlockingSync | hipEventDisableTiming | hipEventInterprocess | _EVENT_RELEASE_FLAGS
+
+
 @binding(_HIP, 1)
 def hipEventCreateWithFlags(flags: int) -> ihipEvent_t:
-    """A new event; ``hipEventDisableTiming`` makes it unusable for :func:`hipEventElapsedTime`."""
-    flags = _c_int(flags, "flags")
-    return ihipEvent_t._wrap(Event(timing=not flags & hipEventDisableTiming))
+    """A new event; ``hipEventDisableTiming`` makes it unusable for :func:`hipEventElapsedTime`.  Unknown flags,
+    more than one release flag (``hipEventReleaseToDevice``, ``ToSystem``, ``DisableSystemFence``), or
+    ``hipEventInterprocess`` without ``hipEventDisableTiming`` are ``hipErrorInvalidValue``."""
+    f = _c_typed(flags, "flags", "unsigned int")
+    release = f & _EVENT_RELEASE_FLAGS
+    if f & ~_EVENT_FLAGS or release & (release - 1) or (f & hipEventInterprocess and not f & hipEventDisableTiming):
+        raise HipInvalidValueError(f"flags 0x{f:x} are no valid event flags", arg="flags")
+    return ihipEvent_t._wrap(Event(timing=not f & hipEventDisableTiming))
 
 
 @binding(_HIP)
 def hipEventRecord(event: Any, stream: Any = None) -> None:
-    """Capture the work queued on ``stream`` so far."""
-    _as_event(event).record(_as_stream(stream))
+    """Capture the work queued on ``stream`` so far.  A NULL event is ``hipErrorInvalidHandle``, a handle of no
+    live stream ``hipErrorContextIsDestroyed``, an event of another device than the stream's (outside a capture)
+    ``hipErrorInvalidHandle``."""
+    if _raw_address(event) == 0:
+        raise HipInvalidHandleError("event is NULL", arg="event")
+    s = _valid_stream(stream)
+    e = _as_event(event)
+    if s._state.capture is None and e.device is not s.device:
+        raise HipInvalidHandleError(f"the event is device {e.device.index}'s, the stream device {s.device.index}'s",
+                                    arg="event")
+    e.record(s)
 
 
 @binding(_HIP)
@@ -1112,7 +1288,7 @@ def hipEventSynchronize(event: Any) -> None:
     """Wait until the captured work is done."""
     e = _as_event(event)
     e.synchronize()
-    _runtime2.synchronized(e.device.index)
+    _runtime2.synchronized(e.device.index)  # (an event's synchronize is no synchronization of the runtime's)
 
 
 @binding(_HIP)
@@ -1124,14 +1300,24 @@ def hipEventQuery(event: Any) -> None:
 
 @binding(_HIP, 1)
 def hipEventElapsedTime(start: Any, stop: Any) -> float:
-    """Milliseconds between two completed events."""
-    return float(rocmath.elapsed_time(_as_event(start), _as_event(stop)))
+    """Milliseconds between two completed events: events of two devices, or one never recorded or without timing,
+    are ``hipErrorInvalidHandle``, one not done yet ``hipErrorNotReady``."""
+    first, last = _as_event(start), _as_event(stop)
+    if first.device is not last.device:
+        raise HipInvalidHandleError("the events are of two devices", arg="stop")
+    return float(rocmath.elapsed_time(first, last))
 
 
 @binding(_HIP)
 def hipEventDestroy(event: Any) -> None:
-    """Release an event."""
-    handle = _lookup(event, ihipEvent_t, "event")
+    """Release an event: NULL is ``hipErrorInvalidHandle``, a handle of no live event
+    ``hipErrorContextIsDestroyed`` (not made the last error: HIP returns it without HIP_RETURN)."""
+    if _raw_address(event) == 0:
+        raise HipInvalidHandleError("event is NULL", arg="event")
+    try:
+        handle = _lookup(event, ihipEvent_t, "event")
+    except HipInvalidHandleError as exc:
+        raise _unrecorded(ContextIsDestroyedError(exc.message, arg="event")) from None
     with _handles_lock:
         _handles.pop(handle._ptr, None)
 
@@ -1208,14 +1394,23 @@ def _run_on(d: Any, s: Any, task: Callable[[], None], name: str, nbytes: int, st
 
 def _memcpy2d(dst: Any, dpitch: int, src: Any, spitch: int, width: int, height: int, kind: Any,
               stream: Any, op: str) -> None:
+    """HIP's hipMemcpy2D_common: a handle of no live stream is ``hipErrorInvalidValue`` (its
+    hipMemcpy2DValidateParams), nothing to copy is success, a width above a pitch ``hipErrorInvalidPitchValue``,
+    then the sides are checked as ihipMemcpyParam3D checks them (:func:`_hip_runtime2.check_copy_2d`)."""
     _kind(kind)
     dp, sp = _size(dpitch, "dpitch"), _size(spitch, "spitch")
     w, h = _size(width, "width"), _size(height, "height")
-    st = None if stream is _SYNC else _as_stream(stream)
+    st = None
+    if stream is not _SYNC:
+        try:
+            st = _valid_stream(stream)
+        except ContextIsDestroyedError as exc:
+            raise HipInvalidValueError(exc.message, arg="stream") from None
     if w == 0 or h == 0:
         return
     if w > dp or w > sp:
         raise InvalidPitchValueError(f"{op}: width {w} is larger than dpitch {dp} or spitch {sp}", arg="width")
+    _runtime2.check_copy_2d(resolve(dst).address, dp, resolve(src).address, sp, w, h, int(kind))
     d_extent, s_extent = (h - 1) * dp + w, (h - 1) * sp + w
     d = _memory._side(_copy_side(dst, d_extent, "dst"), d_extent, op, "dst", writable=True)
     s = _memory._side(_copy_side(src, s_extent, "src"), s_extent, op, "src", writable=False)
@@ -1234,10 +1429,11 @@ def _memcpy2d(dst: Any, dpitch: int, src: Any, spitch: int, width: int, height: 
 @binding(_HIP)
 def hipMemcpy2D(dst: Any, dpitch: int, src: Any, spitch: int, width: int, height: int, kind: Any) -> None:
     """Copy ``height`` rows of ``width`` bytes from rows ``spitch`` bytes apart to rows ``dpitch`` bytes
-    apart, synchronously, in any direction; bytes between the rows stay as they were.
+    apart, synchronously; bytes between the rows stay as they were.
 
-    ``width`` larger than either pitch is ``hipErrorInvalidPitchValue``; rows running past an allocation
-    (or a host buffer) are refused before anything is copied.
+    ``width`` larger than either pitch is ``hipErrorInvalidPitchValue``; rows running past an allocation, a NULL
+    side, or a side ``kind`` names device memory that is pageable host memory are ``hipErrorInvalidValue`` (HIP's
+    checks), rows past a host buffer ``hipErrorIllegalAddress``; nothing is copied then.
     """
     _memcpy2d(dst, dpitch, src, spitch, width, height, kind, _SYNC, "hipMemcpy2D")
 
@@ -1251,29 +1447,20 @@ def hipMemcpy2DAsync(dst: Any, dpitch: int, src: Any, spitch: int, width: int, h
 
 
 def _memset2d(dst: Any, pitch: int, value: int, width: int, height: int, stream: Any, op: str) -> None:
+    """HIP's hipMemset2D: its 3D fill of the one slice ``{dst, pitch, width, height}``."""
     p = _size(pitch, "pitch")
     byte = _c_typed(value, "value", "int") & 0xFF
     w, h = _size(width, "width"), _size(height, "height")
-    st = None if stream is _SYNC else _as_stream(stream)
-    if w == 0 or h == 0:
-        return
-    if p < w:  # the AMD runtime's row rectangle is invalid then
-        raise HipInvalidValueError(f"{op}: pitch {p} is smaller than width {w}", arg="pitch")
-    extent = (h - 1) * p + w
-    d = _memory._plan_fill(_copy_side(dst, extent, "dst"), 0, extent, op)
-
-    def run() -> None:
-        _rows(d.nbytes_view(extent), p, w, h).fill(byte)
-        assert d.span is not None
-        d.span.alloc.last_op = op
-
-    _run_on(d, d, run, op, w * h, st, {"cat": "memset", "bytes": w * h})
+    is_async = stream is not _SYNC
+    _runtime2.memset_pitched(dst, p, w, h, (w, h, 1), byte, stream if is_async else None, is_async, op, "dst")
 
 
 @binding(_HIP)
 def hipMemset2D(dst: Any, pitch: int, value: int, width: int, height: int) -> None:
     """Set ``height`` rows of ``width`` bytes, ``pitch`` bytes apart, to ``value & 0xFF``; the bytes
-    between the rows stay as they were."""
+    between the rows stay as they were.  Checked as HIP checks it: memory the runtime does not know, fewer than
+    ``width * height`` bytes left in the allocation, more rows than a pitched allocation has (at its pitch), or a
+    pitch below the width are ``hipErrorInvalidValue``."""
     _memset2d(dst, pitch, value, width, height, _SYNC, "hipMemset2D")
 
 
@@ -1284,20 +1471,29 @@ def hipMemset2DAsync(dst: Any, pitch: int, value: int, width: int, height: int, 
 
 
 def _memset_pattern(dest: Any, value: int, count: int, itemsize: int, stream: Any, op: str, arg: str) -> None:
-    """Fill ``count`` items of ``itemsize`` bytes with ``value`` (its low bytes, little endian)."""
-    n = _size(count, "count") * itemsize
+    """Fill ``count`` items of ``itemsize`` bytes with ``value`` (its low bytes, little endian), after HIP's
+    ihipMemset_validate: nothing to fill is success (whatever the pointer), a NULL pointer, memory the runtime
+    does not know (pageable or freed) or a fill past the allocation are ``hipErrorInvalidValue``.  Registered
+    host memory is the runtime's: it is filled in stream order, the call waiting for it."""
+    n = (_size(count, "count") * itemsize) & ((1 << 64) - 1)  # size_t arithmetic
     st = None if stream is _SYNC else _as_stream(stream)
     if n == 0:
         return
-    d = _memory._plan_fill(_copy_side(dest, n, arg), 0, n, op)
+    obj = _memory_object(dest)
+    if obj is None or n > obj[1] - obj[0]:
+        raise HipInvalidValueError(f"{op}: {n} bytes are no memory of the runtime (NULL, pageable or freed) or run "
+                                   "past its allocation", arg=arg)
+    d = _memory._side(_copy_side(dest, n, arg), n, op, arg, writable=True)
     dtype = {1: np.uint8, 2: np.dtype("<u2"), 4: np.dtype("<u4")}[itemsize]
     pattern = value & ((1 << (8 * itemsize)) - 1)
 
     def run() -> None:
         d.nbytes_view(n).view(dtype).fill(pattern)
-        assert d.span is not None
-        d.span.alloc.last_op = op
+        if d.span is not None:
+            d.span.alloc.last_op = op
 
+    if st is None and d.span is None:  # registered host memory: ordered on the null stream all the same
+        st = rocmath.null_stream()
     _run_on(d, d, run, op, n, st, {"cat": "memset", "bytes": n})
 
 
@@ -1385,22 +1581,60 @@ def _peer_pointer(obj: Any) -> Any:
     return r.host if r.host is not None else r.address
 
 
+def _on_device(obj: Any, device: int) -> bool:
+    """Whether ``obj`` points into device or managed memory of ``device``."""
+    r = resolve(obj)
+    alloc = address_space.find(r.address) if r.device else None
+    return alloc is not None and alloc.kind is not MemoryKind.HOST and alloc.device == device
+
+
+def _peer_args(dstDeviceId: Any, srcDeviceId: Any, sizeBytes: Any, src_arg: str) -> tuple[int, int, int]:
+    """``(dst device, src device, size)`` of a peer copy: a device index naming none is
+    ``hipErrorInvalidDevice``."""
+    d = _c_typed(dstDeviceId, "dstDeviceId", "int")
+    s = _c_typed(srcDeviceId, src_arg, "int")
+    n = _size(sizeBytes, "sizeBytes")
+    _device_index(s, src_arg)
+    _device_index(d, "dstDeviceId")
+    return d, s, n
+
+
+def _peer_copy(dst: Any, d: int, src: Any, s: int, n: int, stream: Stream | None) -> None:
+    """A checked peer copy: between memory of the devices named, after their work (or on ``stream``); any other
+    pointers are copied as :func:`hipMemcpy` (or :func:`hipMemcpyAsync`) copies them, as HIP copies them."""
+    if _on_device(dst, d) and _on_device(src, s):
+        if stream is None:
+            _multi.memcpy_peer(_peer_pointer(dst), d, _peer_pointer(src), s, n)
+        else:
+            _multi.memcpy_peer_async(_peer_pointer(dst), d, _peer_pointer(src), s, n, stream)
+    elif stream is None:
+        rocmath.memcpy(_copy_side(dst, n, "dst"), _copy_side(src, n, "src"), n)
+    else:
+        rocmath.memcpy_async(_copy_side(dst, n, "dst"), _copy_side(src, n, "src"), n, stream=stream)
+
+
 @binding(_HIP)
 def hipMemcpyPeer(dst: Any, dstDeviceId: int, src: Any, srcDeviceId: int, sizeBytes: int) -> None:
     """Copy ``sizeBytes`` from ``src`` on ``srcDeviceId`` to ``dst`` on ``dstDeviceId`` after all earlier
-    work of both devices, returning when done (pointers must be memory of the devices named)."""
-    d = _device_index(dstDeviceId, "dstDeviceId")
-    s = _device_index(srcDeviceId, "srcDeviceId")
-    _multi.memcpy_peer(_peer_pointer(dst), d, _peer_pointer(src), s, _size(sizeBytes, "sizeBytes"))
+    work of both devices, returning when done.  As in HIP, the device indices are only checked to name devices
+    (``hipErrorInvalidDevice``), then the copy is checked as :func:`hipMemcpy` checks a device-to-device one and
+    goes where the pointers are."""
+    d, s, n = _peer_args(dstDeviceId, srcDeviceId, sizeBytes, "srcDeviceId")
+    if _check_copy(dst, src, n, hipMemcpyKind.hipMemcpyDeviceToDevice):
+        _peer_copy(dst, d, src, s, n, None)
 
 
 @binding(_HIP)
 def hipMemcpyPeerAsync(dst: Any, dstDeviceId: int, src: Any, srcDevice: int, sizeBytes: int, stream: Any) -> None:
-    """:func:`hipMemcpyPeer` ordered on ``stream`` only (order the other device's work with events)."""
-    d = _device_index(dstDeviceId, "dstDeviceId")
-    s = _device_index(srcDevice, "srcDevice")
-    st = _as_stream(stream)
-    _multi.memcpy_peer_async(_peer_pointer(dst), d, _peer_pointer(src), s, _size(sizeBytes, "sizeBytes"), st)
+    """:func:`hipMemcpyPeer` ordered on ``stream`` only (order the other device's work with events); a handle of
+    no live stream is ``hipErrorContextIsDestroyed`` (not made the last error: HIP returns it bare)."""
+    d, s, n = _peer_args(dstDeviceId, srcDevice, sizeBytes, "srcDevice")
+    try:
+        st = _valid_stream(stream)
+    except ContextIsDestroyedError as exc:
+        raise _unrecorded(exc) from None
+    if _check_copy(dst, src, n, hipMemcpyKind.hipMemcpyDeviceToDevice):
+        _peer_copy(dst, d, src, s, n, st)
 
 
 # --- pointer attributes and address ranges -----------------------------------------------------------------
@@ -1692,11 +1926,13 @@ def hipHostUnregister(hostPtr: Any) -> None:
 
 @binding(_HIP, 1)
 def hipHostGetFlags(hostPtr: Any) -> int:
-    """The flags ``hostPtr``'s memory was allocated with: pinned (``hipHostMalloc``) or managed memory only.
-    Device memory, unknown pointers and, as in the AMD runtime, registered memory are
-    ``hipErrorInvalidValue``."""
+    """The flags ``hostPtr``'s memory was allocated with: pinned (``hipHostMalloc``), managed or signal memory
+    (``hipMallocSignalMemory``) only.  Other device memory, unknown pointers and, as in the AMD runtime,
+    registered memory are ``hipErrorInvalidValue``."""
     known = _known(hostPtr)
-    if known is None or isinstance(known[2], _Registered) or known[2].kind is MemoryKind.DEVICE:
+    # HIP's test: fine-grained system memory, which device memory is only as hipMallocSignalMemory
+    if known is None or isinstance(known[2], _Registered) or (
+            known[2].kind is MemoryKind.DEVICE and _alloc_meta.get(known[2].ptr, (0, 0))[1] != hipMallocSignalMemory):
         raise HipInvalidValueError("hostPtr is not memory of hipHostMalloc or hipMallocManaged", arg="hostPtr")
     return _alloc_meta.get(known[2].ptr, (0, 0))[1]
 
@@ -1748,13 +1984,13 @@ def hipStreamAddCallback(stream: Any, callback: Any, userData: Any, flags: int) 
     done; later work on the stream waits for it.  ``status`` is ``hipSuccess``, or the error of earlier
     failed work (the callback still runs).  ``callback`` is a ctypes function pointer or its address (as
     hip-python passes it to C) or any Python callable; non-zero ``flags`` or a NULL callback is
-    ``hipErrorInvalidValue``."""
+    ``hipErrorInvalidValue``, then a handle of no live stream ``hipErrorContextIsDestroyed``."""
     if _c_typed(flags, "flags", "unsigned int") != 0:
         raise HipInvalidValueError("flags must be 0", arg="flags")
     if callback is None:
         raise HipInvalidValueError("callback is NULL", arg="callback")
-    s = _as_stream(stream)
     call, name = _stream_callback(callback, stream, userData)
+    s = _valid_stream(stream)
 
     def run(_stream: Any, status: Any, _data: Any) -> None:
         call(status)
@@ -1765,8 +2001,9 @@ def hipStreamAddCallback(stream: Any, callback: Any, userData: Any, flags: int) 
 
 @binding(_HIP, 1)
 def hipStreamGetDevice(stream: Any) -> int:
-    """The device of ``stream`` (the current device for the null stream)."""
-    return _as_stream(stream).device.index
+    """The device of ``stream`` (the current device for the null stream); a handle of no live stream is
+    ``hipErrorContextIsDestroyed``."""
+    return _valid_stream(stream).device.index
 
 
 #: ``hip::Stream::Priority``: Low = 1 is the least priority, High = -1 the greatest.
