@@ -12,8 +12,10 @@ Every piece of stream work is one complete event (``"ph": "X"``) on its device's
 0 the null stream): kernels with their flops, bytes, GFLOP/s and GB/s, copies and fills
 with their bytes and GB/s, callbacks, stream waits on events, event records and
 stream-ordered frees.  Host threads waiting for a stream or the device (synchronize)
-appear on row ``host`` of that device.  Load the file in https://ui.perfetto.dev or
-chrome://tracing.  Timestamps are microseconds of ``time.perf_counter_ns``.
+appear on row ``host`` of that device.  Host-side annotations (roctx marks and ranges, see
+:mod:`rocmath.hip.roctx`) go to the ``host threads`` track (``pid`` :data:`HOST_PID`), one row
+per host thread: ranges as complete events, marks as instant events (``"ph": "i"``).
+Load the file in https://ui.perfetto.dev or chrome://tracing.  Timestamps are microseconds of ``time.perf_counter_ns``.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ __all__ = ["Recorder", "trace"]
 
 #: The row of host-side waits (a tid no stream uses).
 HOST_TID = -1
+#: The track of host threads' own annotations (a pid no device uses).
+HOST_PID = -1
 
 _lock = threading.Lock()
 _recorders: list[Recorder] = []
@@ -59,6 +63,16 @@ class Recorder:
             self.events.append(ev)
             self._rows.setdefault((device, tid), row)
             self._devices.setdefault(device, device_name)
+
+    def add_instant(self, name: str, cat: str, pid: int, process: str, tid: int, row: str, ts_ns: int,
+                    args: dict[str, Any]) -> None:
+        """Record one instant event (thread scope) at ``ts_ns`` of ``time.perf_counter_ns``."""
+        ev = {"name": name, "cat": cat, "ph": "i", "s": "t", "pid": pid, "tid": tid, "ts": ts_ns / 1e3,
+              "args": dict(args)}
+        with _lock:
+            self.events.append(ev)
+            self._rows.setdefault((pid, tid), row)
+            self._devices.setdefault(pid, process)
 
     def chrome_trace(self) -> dict[str, Any]:
         """The trace as Chrome's JSON object format: metadata naming tracks and rows, then the
@@ -93,6 +107,13 @@ def emit(name: str, cat: str, device: int, device_name: str, tid: int, row: str,
     """Give one event to every active recorder."""
     for rec in list(_recorders):
         rec.add(name, cat, device, device_name, tid, row, start_ns, end_ns, args or {})
+
+
+def instant(name: str, cat: str, pid: int, process: str, tid: int, row: str, ts_ns: int,
+            args: dict[str, Any] | None = None) -> None:
+    """Give one instant event to every active recorder (``emit`` gives complete ones)."""
+    for rec in list(_recorders):
+        rec.add_instant(name, cat, pid, process, tid, row, ts_ns, args or {})
 
 
 def start() -> Recorder:

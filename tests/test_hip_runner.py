@@ -104,6 +104,44 @@ else:
     raise AssertionError("hiprand is not provided")
 print("ok")
 ''',
+    "rccl_allreduce_roctx": '''
+import numpy as np
+import hip as hip_pkg
+from hip import hip, rccl, roctx
+from rocm.bindings import rccl as rccl_new, roctx as roctx_new
+''' + hip_check_source() + '''
+def nccl_check(result):
+    if result[0] != rccl.ncclResult_t.ncclSuccess:
+        raise RuntimeError(rccl.ncclGetErrorString(result[0])[0])
+    return result[1] if len(result) == 2 else result[1:]
+assert hip_pkg.rccl is rccl is rccl_new and hip_pkg.roctx is roctx is roctx_new
+assert roctx.roctxRangePushA("allreduce") == (0,)
+ndev = hip_check(hip.hipGetDeviceCount())
+handles = np.zeros(ndev, dtype=np.uint64)
+nccl_check(rccl.ncclCommInitAll(handles, ndev, None))
+comms = [rccl.ncclComm.fromObj(int(h)) for h in handles]
+bufs = []
+for d in range(ndev):
+    hip_check(hip.hipSetDevice(d))
+    x = np.full(4, d + 1, dtype=np.float32)
+    bufs.append(hip_check(hip.hipMalloc(x.nbytes)))
+    hip_check(hip.hipMemcpy(bufs[d], x, x.nbytes, hip.hipMemcpyKind.hipMemcpyHostToDevice))
+nccl_check(rccl.ncclGroupStart())
+for d in range(ndev):
+    nccl_check(rccl.ncclAllReduce(bufs[d], bufs[d], 4, rccl.ncclDataType_t.ncclFloat32, rccl.ncclRedOp_t.ncclSum,
+                                  comms[d], None))
+nccl_check(rccl.ncclGroupEnd())
+for d in range(ndev):
+    hip_check(hip.hipSetDevice(d))
+    hip_check(hip.hipDeviceSynchronize())
+    out = np.zeros(4, dtype=np.float32)
+    hip_check(hip.hipMemcpy(out, bufs[d], out.nbytes, hip.hipMemcpyKind.hipMemcpyDeviceToHost))
+    assert (out == ndev * (ndev + 1) / 2).all()
+    hip_check(hip.hipFree(bufs[d]))
+    nccl_check(rccl.ncclCommDestroy(comms[d]))
+assert roctx.roctxRangePop() == (0,)
+print("ok")
+''',
 }
 
 
@@ -153,3 +191,10 @@ def test_a_real_hip_python_is_not_shadowed_outside_the_runner(tmp_path, monkeypa
     program = "from hip import hipblas\nimport hip\nassert not hasattr(hip, 'REAL')\nprint('ok')\n"
     assert run_in_process(tmp_path, program).strip() == "ok"  # the shim wins while it is installed...
     assert importlib.import_module("hip").REAL and importlib.import_module("hip.hipblas").REAL  # ...and only then
+
+
+def test_multi_gpu_program_through_the_runner(tmp_path, monkeypatch):
+    # An unmodified RCCL program over two simulated devices (the device count comes from the environment).
+    monkeypatch.setenv("ROCMATH_DEVICE_COUNT", "2")
+    done = run_through_runner(tmp_path, PROGRAMS["rccl_allreduce_roctx"])
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr

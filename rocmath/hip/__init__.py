@@ -1,7 +1,7 @@
 """rocmath.hip: hip-python's bindings over rocmath, so hip-python programs run without a GPU.
 
-``from rocmath.hip import hip, hipblas, hipfft, hipsparse, hipsolver`` gives modules with hip-python's names,
-signatures and return conventions: every call returns a tuple whose first element
+``from rocmath.hip import hip, hipblas, hipfft, hipsparse, hipsolver, rccl, roctx`` gives modules with
+hip-python's names, signatures and return conventions: every call returns a tuple whose first element
 is the status enum (``hip.hipError_t``, ``hipblas.hipblasStatus_t``...) followed by
 the C out-parameters; enums are IntEnum classes with the C values, and enum-typed
 parameters reject plain ints with ``TypeError``; ``#define`` constants are module
@@ -24,7 +24,7 @@ from types import ModuleType
 
 from ._api import last_exception
 
-_BINDINGS = ("hip", "hipblas", "hipfft", "hipsparse", "hipsolver")
+_BINDINGS = ("hip", "hipblas", "hipfft", "hipsparse", "hipsolver", "rccl", "roctx")
 __all__ = [*_BINDINGS, "last_exception"]
 
 

@@ -1,7 +1,7 @@
 """``python -m rocmath.hip SCRIPT [ARGS...]``: run an unmodified hip-python program on rocmath.
 
 While the program runs, ``import hip``, ``from hip import hip, hipblas, hipfft, hipsparse,
-hipsolver``, the newer ``from rocm.bindings import ...`` and hip-python-as-cuda's ``from cuda import cuda,
+hipsolver, rccl, roctx``, the newer ``from rocm.bindings import ...`` and hip-python-as-cuda's ``from cuda import cuda,
 cudart`` (:mod:`rocmath.hip.cuda`) resolve to :mod:`rocmath.hip`'s modules, so a
 program written for hip-python runs on the simulated device.  ``-m MODULE`` runs a
 module instead of a script, as ``python -m`` does.
@@ -19,7 +19,7 @@ USAGE = """usage: python -m rocmath.hip SCRIPT [ARGS...]
        python -m rocmath.hip -m MODULE [ARGS...]
 
 Run a hip-python program on rocmath's simulated device: imports of hip, hip.hip,
-hip.{hipblas,hipfft,hipsparse,hipsolver}, rocm.bindings.* and (hip-python-as-cuda)
+hip.{hipblas,hipfft,hipsparse,hipsolver,rccl,roctx}, rocm.bindings.* and (hip-python-as-cuda)
 cuda.cuda, cuda.cudart, cuda.bindings.{driver,runtime} resolve to rocmath.hip.
 ROCMATH_HIP_TRACE=1 prints the exception behind every failed call."""
 

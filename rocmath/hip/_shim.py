@@ -2,14 +2,14 @@
 
 :func:`install` puts a meta-path finder first on ``sys.meta_path`` that answers for
 hip-python's packages -- the classic layout (``hip``, ``hip.hip``, ``hip.hipblas``,
-``hip._util.types``, likewise ``hip.hipfft``, ``hip.hipsparse``, ``hip.hipsolver``) and
+``hip._util.types``, likewise ``hip.hipfft``, ``hip.hipsparse``, ``hip.hipsolver``, ``hip.rccl``, ``hip.roctx``) and
 the newer one (``rocm.bindings.hip``, ``rocm.bindings.hipblas``..., ``rocm.bindings.util.types``,
 ``rocm.version``), and hip-python-as-cuda's ``cuda.cuda``, ``cuda.cudart`` (and cuda-python's newer
 ``cuda.bindings.driver``/``cuda.bindings.runtime`` layout) -- with rocmath's modules.  Only the
 runner installs it, so a real hip-python (or cuda-python) install is never shadowed anywhere else;
 :func:`uninstall` removes it and the modules it served.
 
-Bindings rocmath does not provide (``hip.hiprand``, ``cuda.nvrtc``...) fail to import with an
+Bindings rocmath does not provide (``hip.hiprand``, ``hip.hiprtc``, ``cuda.nvrtc``...) fail to import with an
 ``ImportError`` naming rocmath, rather than reaching a real install.
 """
 
@@ -33,7 +33,8 @@ VERSION_CONSTANTS: dict[str, Any] = {
 }
 
 #: Binding modules: hip-python name -> rocmath module.
-_BINDINGS = {name: f"rocmath.hip.{name}" for name in ("hip", "hipblas", "hipfft", "hipsparse", "hipsolver")}
+_BINDINGS = {name: f"rocmath.hip.{name}"
+             for name in ("hip", "hipblas", "hipfft", "hipsparse", "hipsolver", "rccl", "roctx")}
 #: Every module name the finder serves -> rocmath module, or None for a synthetic package.
 _ALIASES: dict[str, str | None] = {
     "hip": None, "hip._util": None, "hip._util.types": "rocmath.hip._types",

@@ -351,6 +351,8 @@ def _register(obj: Any) -> int:
 class ihipStream_t(Pointer):
     """``hipStream_t``: a handle to a rocmath :class:`~rocmath.Stream`."""
 
+    _stream: Stream | None = None  # (a fromPtr copy has none: the registered handle holds it)
+
     def __init__(self, pyobj: Any = None):
         super().__init__(pyobj)
         self._stream: Stream | None = None
@@ -374,6 +376,8 @@ class ihipStream_t(Pointer):
 class ihipEvent_t(Pointer):
     """``hipEvent_t``: a handle to a rocmath :class:`~rocmath.Event`."""
 
+    _event: Event | None = None  # (a fromPtr copy has none: the registered handle holds it)
+
     def __init__(self, pyobj: Any = None):
         super().__init__(pyobj)
         self._event: Event | None = None
@@ -390,8 +394,8 @@ class ihipEvent_t(Pointer):
 
 
 def _lookup(obj: Any, cls: type, what: str) -> Any:
-    if isinstance(obj, cls) and obj._ptr in _handles:
-        return obj
+    """The registered handle of class ``cls`` at ``obj``'s address (``obj`` itself, or the handle a
+    ``fromPtr`` copy or an integer points to)."""
     address = pointer_value(obj)
     found = _handles.get(address)
     if not isinstance(found, cls):
