@@ -84,7 +84,7 @@ from rocmath.memory import address_space
 from rocmath.stream import Event, Stream
 
 from ._api import binding, last_exception
-from ._types import CStr, Pointer, c_enum, check_enum, pointer_value, resolve
+from ._types import CStr, Pointer, Properties, c_enum, check_enum, pointer_value, resolve
 
 __all__ = ["graph_api"]
 
@@ -409,7 +409,7 @@ def _add(graph: Any, numDependencies: Any, pDependencies: Any, make: Callable[[]
 # --- structs --------------------------------------------------------------------------------------------------
 
 
-class _Params:
+class _Params(Properties):
     """A hip-python node parameter struct, held as Python attributes: members by position or keyword (hip-python's
     errors for unknown or repeated ones), ``PROPERTIES()``, indexing by position.  Members hip-python 6.2 leaves
     out of its wrappers (function pointers, handles, anonymous unions) are members here too."""
@@ -432,17 +432,6 @@ class _Params:
         if isinstance(pyobj, cls):
             return pyobj
         raise TypeError(f"expected a {cls.__name__}, got {type(pyobj).__name__}")
-
-    def __getitem__(self, item: Any) -> Any:
-        names = self.PROPERTIES()
-        if isinstance(item, int):
-            if not 0 <= item < len(names):
-                raise IndexError()
-            return getattr(self, names[item])
-        raise ValueError("'item' type must be 'int'")
-
-    def __contains__(self, item: Any) -> bool:
-        return item in self.PROPERTIES()
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} " + " ".join(f"{n}={getattr(self, n)!r}" for n in self.PROPERTIES()) + ">"

@@ -78,7 +78,7 @@ from rocmath.memory import Allocation, MemoryKind, address_space
 from rocmath.stream import Stream, Task, wait_device_idle
 
 from ._api import binding
-from ._types import CStr, DeviceArray, Pointer, c_enum, check_enum, pointer_value, resolve
+from ._types import CStr, DeviceArray, Pointer, Properties, c_enum, check_enum, pointer_value, resolve
 
 __all__ = ["MemoryPool", "per_thread_stream", "runtime_api"]
 
@@ -211,7 +211,7 @@ _CTYPES: dict[str, Any] = {
 }
 
 
-class _Struct(Pointer):
+class _Struct(Properties, Pointer):
     """A hip-python struct wrapper: a :class:`Pointer` to the C struct, which the constructor allocates (and the
     wrapper owns; members by position, then by keyword); ``fromObj`` adapts an address or a buffer holding the
     struct.  Members are properties, and ``get_<m>(i)``/``set_<m>(i, value)`` reach those of the ``i``-th struct
@@ -309,17 +309,6 @@ class _Struct(Pointer):
         if self._ptr < 4096:
             raise ValueError(f"{type(self).__name__} at 0x{self._ptr:x} is not a valid address")
         return self._c.from_address(self._ptr + int(i) * ctypes.sizeof(self._c))
-
-    def __getitem__(self, item: Any) -> Any:  # type: ignore[override]
-        names = self.PROPERTIES()
-        if isinstance(item, int):
-            if not 0 <= item < len(names):
-                raise IndexError()
-            return getattr(self, names[item])
-        raise ValueError("'item' type must be 'int'")
-
-    def __contains__(self, item: Any) -> bool:
-        return item in self.PROPERTIES()
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object, ptr: {self._ptr}>"

@@ -272,6 +272,26 @@ def _itemsize(typestr: str) -> int:
         raise ValueError(f"'typestr': value '{typestr}' is not a valid numpy char code") from None
 
 
+class Properties:
+    """hip-python's struct protocol over ``PROPERTIES()`` (the member names): ``s[i]`` is the value of the
+    i-th member, ``name in s`` whether it is one.  Listed before :class:`Pointer` among a struct's bases, it
+    replaces Pointer's offset indexing."""
+
+    def PROPERTIES(self) -> list[str]:
+        return []
+
+    def __getitem__(self, item: Any) -> Any:
+        names = self.PROPERTIES()
+        if isinstance(item, int):
+            if not 0 <= item < len(names):
+                raise IndexError()
+            return getattr(self, names[item])
+        raise ValueError("'item' type must be 'int'")
+
+    def __contains__(self, item: Any) -> bool:
+        return item in self.PROPERTIES()
+
+
 class NDBuffer(Pointer):
     """``hip._util.types.NDBuffer``: a contiguous n-dimensional buffer with CUDA-array-interface
     metadata (shape, typestr, itemsize), re-typed by :meth:`configure`."""

@@ -57,6 +57,7 @@ from ._types import (
     CStr,
     DeviceArray,
     Pointer,
+    Properties,
     c_enum,
     check_enum,
     host_mapped,
@@ -486,7 +487,7 @@ def _set_properties(obj: Any, names: tuple[str, ...], args: tuple[Any, ...], kwa
         setattr(obj, key, value)
 
 
-class dim3:
+class dim3(Properties):
     """``dim3``: x, y, z (default 1); indexable (``block[0]``) and unpackable (``*grid``).
 
     Like hip-python's setters, which take C unsigned ints, floats are truncated.
@@ -514,9 +515,6 @@ class dim3:
                 raise IndexError()
             return getattr(self, "xyz"[item])
         raise ValueError("'item' type must be 'int'")
-
-    def __contains__(self, item: Any) -> bool:
-        return item in self.PROPERTIES()
 
     def __repr__(self) -> str:
         return f"<dim3 x={self.x} y={self.y} z={self.z}>"
@@ -1651,7 +1649,7 @@ class _PointerAttributeStruct(ctypes.Structure):
                 ("hostPointer", ctypes.c_void_p), ("isManaged", ctypes.c_int), ("allocationFlags", ctypes.c_uint)]
 
 
-class hipPointerAttribute_t(Pointer):
+class hipPointerAttribute_t(Properties, Pointer):
     """``hipPointerAttribute_t``, as hip-python wraps it: a :class:`Pointer` to the C struct, which
     ``hipPointerAttribute_t()`` allocates (and owns); ``fromObj`` adapts an address or a buffer of the
     struct's size.  Members: ``type`` (a :class:`hipMemoryType`), ``device``, ``devicePointer`` and
@@ -1746,17 +1744,6 @@ class hipPointerAttribute_t(Pointer):
                          doc="1 for managed memory")
     allocationFlags = property(lambda self: self.get_allocationFlags(0),
                                lambda self, v: self.set_allocationFlags(0, v), doc="flags given at allocation")
-
-    def __getitem__(self, item: Any) -> Any:  # type: ignore[override]
-        names = self.PROPERTIES()
-        if isinstance(item, int):
-            if not 0 <= item < len(names):
-                raise IndexError()
-            return getattr(self, names[item])
-        raise ValueError("'item' type must be 'int'")
-
-    def __contains__(self, item: Any) -> bool:
-        return item in self.PROPERTIES()
 
     def __repr__(self) -> str:
         return f"<hipPointerAttribute_t object, ptr: {self._ptr}>"

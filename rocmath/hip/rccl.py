@@ -51,7 +51,7 @@ from ._lib import (
     target_of,
     write_host,
 )
-from ._types import CStr, Pointer, c_enum, check_enum, pointer_value, resolve
+from ._types import CStr, Pointer, Properties, c_enum, check_enum, pointer_value, resolve
 
 _MODULE = __name__
 
@@ -176,7 +176,7 @@ def _comm(obj: Any) -> Any:
     return target_of(obj, ncclComm)
 
 
-class _Struct(Pointer):
+class _Struct(Properties, Pointer):
     """A hip-python struct wrapper over C storage of its own (``__init__``) or at an address (``fromObj``)."""
 
     _ctype: Any = None
@@ -211,17 +211,6 @@ class _Struct(Pointer):
     @staticmethod
     def PROPERTIES() -> list[str]:
         return []
-
-    def __contains__(self, item: Any) -> bool:
-        return item in self.PROPERTIES()
-
-    def __getitem__(self, item: Any) -> Any:
-        props = self.PROPERTIES()
-        if isinstance(item, int):
-            if item < 0 or item >= len(props):
-                raise IndexError()
-            return getattr(self, props[item])
-        raise ValueError("'item' type must be 'int'")
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object, ptr: {self._ptr}>"
