@@ -10,12 +10,16 @@ import runpy
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
-from rocmath.hip import _shim, hip
+import rocmath
+from rocmath.hip import _shim, hip, last_exception
+from rocmath.memory import address_space
 
 K = hip.hipMemcpyKind
 
@@ -30,11 +34,24 @@ STATUSES = {
 
 
 def check(result: tuple[Any, ...]) -> Any:
-    """Raise on a failed status (any library's); return the outputs (one unwrapped)."""
+    """Raise on a failed status (any library's), naming the exception behind it; return the outputs (one
+    unwrapped)."""
     err, rest = result[0], result[1:]
     if err != 0:
-        raise RuntimeError(err.name)
+        raise RuntimeError(f"{err.name}: {last_exception()}")
     return rest[0] if len(rest) == 1 else rest
+
+
+@pytest.fixture
+def hip_clean_state() -> Iterator[None]:
+    """No allocation, host registration or last error outlives a test (a module makes it autouse with
+    ``pytestmark = pytest.mark.usefixtures("hip_clean_state")``)."""
+    live = address_space.live_count
+    yield
+    rocmath.device_synchronize()
+    hip.hipGetLastError()
+    assert not hip._registered, "host memory left registered"
+    assert address_space.live_count <= live, "device memory left allocated"
 
 
 def to_device(a: np.ndarray) -> Any:

@@ -7,20 +7,13 @@ import ctypes
 
 import numpy as np
 import pytest
+from hip_util import check
 
 from rocmath.hip import hip
 from rocmath.hip._types import NDBuffer
 
 E = hip.hipError_t
 K = hip.hipMemcpyKind
-
-
-def check(result):
-    """hip-python's example helper: raise on a failed status, unwrap the outputs."""
-    err, rest = result[0], result[1:]
-    if err != E.hipSuccess:
-        raise RuntimeError(err.name)
-    return rest[0] if len(rest) == 1 else rest
 
 
 def test_device_queries_follow_the_tuple_convention():

@@ -16,23 +16,17 @@ import time
 
 import numpy as np
 import pytest
+from hip_util import check
 
 import rocmath
 from rocmath.hip import _hip_runtime2 as r2
-from rocmath.hip import hip, last_exception
+from rocmath.hip import hip
 from rocmath.memory import address_space
 
 E = hip.hipError_t
 K = hip.hipMemcpyKind
 A = hip.hipMemPoolAttr
 SENTINEL = 0x5A
-
-
-def check(result):
-    err, rest = result[0], result[1:]
-    if err != E.hipSuccess:
-        raise RuntimeError(f"{err.name}: {last_exception()}")
-    return rest[0] if len(rest) == 1 else rest
 
 
 def status(result):

@@ -13,12 +13,12 @@ import inspect
 
 import numpy as np
 import pytest
+from hip_util import check, hip_clean_state  # noqa: F401 - the fixture, used by pytestmark
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rocmath
 from rocmath.hip import hip, last_exception
-from rocmath.memory import address_space
 from rocmath.stream import Stream
 
 E = hip.hipError_t
@@ -26,22 +26,7 @@ K = hip.hipMemcpyKind
 SENTINEL = 0x5A
 
 
-def check(result):
-    err, rest = result[0], result[1:]
-    if err != E.hipSuccess:
-        raise RuntimeError(f"{err.name}: {last_exception()}")
-    return rest[0] if len(rest) == 1 else rest
-
-
-@pytest.fixture(autouse=True)
-def _clean_state():
-    """No allocation, registration or last error outlives a test."""
-    live = address_space.live_count
-    yield
-    rocmath.device_synchronize()
-    hip.hipGetLastError()
-    assert not hip._registered, "host memory left registered"
-    assert address_space.live_count <= live, "device memory left allocated"
+pytestmark = pytest.mark.usefixtures("hip_clean_state")
 
 
 @pytest.fixture
