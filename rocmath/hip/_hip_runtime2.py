@@ -28,9 +28,10 @@
 - **3D and parameter-struct copies and fills** (``hipMemcpy3D``, ``hipDrvMemcpy3D``, ``hipMemcpyParam2D``,
   ``hipMemset3D``...) with hip-python's structs (:class:`hipPitchedPtr`, :class:`hipExtent`, :class:`hipPos`,
   :class:`hipMemcpy3DParms`, :class:`HIP_MEMCPY3D`, :class:`hip_Memcpy2D`), validated as hip_memory.cpp
-  validates them (size_t arithmetic wraps as in C); rocmath has no arrays, so an array side is
-  ``hipErrorInvalidValue`` (HIP's status for a NULL or unknown array).  Each copy or fill is one task on its
-  stream; a region that would still run past its allocation is refused before anything is written.
+  validates them (size_t arithmetic wraps as in C); a side may be an array (:mod:`._hip_arrays`: in
+  ``hipMemcpy3DParms`` its position and the extent's width count elements, as HIP's getDrvMemcpy3DDesc has
+  them).  Each copy or fill is one task on its stream; a region that would still run past its allocation (or
+  array) is refused before anything is written.
 - **Contexts** (a device's primary context is its only one: ``hipCtx_t`` stands for the device, with a context
   stack per host thread, as hip_context.cpp has it), **device queries** (PCI bus ids, UUIDs, peer attributes
   and links, cache and shared-memory configurations, ``hipChooseDevice``), **errors** (``hipDrvGetErrorName``,
@@ -1248,12 +1249,36 @@ _KIND_TYPES = {0: ("Host", "Host"), 1: ("Host", "Device"), 2: ("Device", "Host")
 
 
 def _sides_params(p: Any) -> tuple[_Copy, _Copy, tuple[int, int, int]]:
-    """The sides and extent of a validated ``hipMemcpy3DParms`` (HIP's getDrvMemcpy3DDesc; no array sides)."""
+    """The sides and extent of a validated ``hipMemcpy3DParms`` (HIP's getDrvMemcpy3DDesc): an array side's x
+    position and the width are elements of its array (of the destination array when both are), and a layered
+    1D array takes its layers as rows (HIP swaps its side's y and z, and the extent's height and depth)."""
     types = _KIND_TYPES[p.kind]
-    sides = [_Copy(pos.x, pos.y, pos.z, _memory_type(f"hipMemoryType{t}"), ptr.ptr or 0, ptr.ptr or 0, 0, ptr.pitch,
-                   ptr.ysize)
-             for pos, ptr, t in ((p.srcPos, p.srcPtr, types[0]), (p.dstPos, p.dstPtr, types[1]))]
-    return sides[0], sides[1], (p.extent.width, p.extent.height, p.extent.depth)
+    sides, sizes, layered = [], [], False
+    for pos, ptr, array, t in ((p.srcPos, p.srcPtr, p.srcArray, types[0]), (p.dstPos, p.dstPtr, p.dstArray, types[1])):
+        if array:
+            arr = _live_array(array)
+            side = _Copy(_wrap(pos.x * arr.element_size), pos.y, pos.z, _memory_type("hipMemoryTypeArray"), 0, 0,
+                         array, 0, 0)
+            if arr.flags & 0x01 and not arr.height:  # hipArrayLayered, 1D
+                side.y, side.z, layered = side.z, side.y, True
+            sizes.append(arr.element_size)
+        else:
+            side = _Copy(pos.x, pos.y, pos.z, _memory_type(f"hipMemoryType{t}"), ptr.ptr or 0, ptr.ptr or 0, 0,
+                         ptr.pitch, ptr.ysize)
+        sides.append(side)
+    e = p.extent
+    width = _wrap(e.width * sizes[-1]) if sizes else e.width
+    extent = (width, e.depth, e.height) if layered else (width, e.height, e.depth)
+    return sides[0], sides[1], extent
+
+
+def _live_array(handle: int) -> Any:
+    """The array a ``hipMemcpy3DParms`` side names (``hipErrorInvalidValue`` for one no live array has, which
+    HIP would read blindly)."""
+    arr = _target(handle, _h.hipArray)
+    if not arr:
+        raise _invalid("an array side names no live array", "p")
+    return arr
 
 
 def _memobj(address: int) -> tuple[int, int] | None:
@@ -1322,9 +1347,10 @@ def _check_sides(src: _Copy, dst: _Copy, extent: tuple[int, int, int],
     side named device memory the runtime does not know, pitches that cannot hold the region or a region past
     its allocation."""
     (stype, saddr), (dtype, daddr) = _resolve_type(src), _resolve_type(dst)
-    if "Array" in (stype, dtype) or {stype, dtype} - {"Host", "Device"}:
-        raise _invalid("rocmath has no arrays: an array side (or a memory type naming none) cannot be copied",
-                       arg)
+    if {stype, dtype} - {"Host", "Device", "Array"}:
+        raise _invalid("a memory type names no memory", arg)
+    if "Array" in (stype, dtype):
+        return _array_sides(src, dst, extent, (stype, saddr), (dtype, daddr), arg)
     if stype == "Host" and dtype == "Host":
         if saddr == 0 or daddr == 0:
             raise _invalid("srcHost and dstHost must be non-NULL", arg)
@@ -1343,6 +1369,27 @@ def _check_sides(src: _Copy, dst: _Copy, extent: tuple[int, int, int],
     return (stype, saddr, srect), (dtype, daddr, drect)
 
 
+def _array_sides(src: _Copy, dst: _Copy, extent: tuple[int, int, int], s: tuple[str, int], d: tuple[str, int],
+                 arg: str) -> tuple[tuple[str, int, _Rect], tuple[str, int, _Rect]]:
+    """A copy with an array side (HIP's ihipMemcpy{HtoA,AtoH,DtoA,AtoD,AtoA}Validate): the array's storage is a
+    device side (:func:`._hip_arrays.array_side`), the other side checked as HIP checks it there."""
+    from ._hip_arrays import array_side
+
+    sides = []
+    for side, (kind, address) in ((src, s), (dst, d)):
+        if kind == "Array":
+            ptr, rect = array_side(side, extent, arg)
+            sides.append(("Device", ptr, rect))
+            continue
+        if address == 0 or (kind == "Device" and _memobj(address) is None):
+            raise _invalid("a side is NULL, or device memory the runtime does not know", arg)
+        rect = _rect(side, extent)
+        if kind == "Device":
+            _within(rect, _memobj(address), arg)  # type: ignore[arg-type]
+        sides.append((kind, address, rect))
+    return sides[0], sides[1]
+
+
 def check_copy_2d(dst: int, dpitch: int, src: int, spitch: int, width: int, height: int, kind: int) -> None:
     """The checks ``hipMemcpy2D`` makes of its sides once its width fits both pitches (HIP's ihipMemcpy2D: a
     ``hip_Memcpy2D`` of the two pointers, with the memory types ``kind`` names, copied by ihipMemcpyParam3D)."""
@@ -1359,6 +1406,10 @@ def _memcpy_param_3d(src: _Copy, dst: _Copy, extent: tuple[int, int, int], strea
     w, h, d = extent
     if w == 0 or h == 0 or d == 0:
         return
+    array = _target(dst.array if dst.type == _memory_type("hipMemoryTypeArray") else src.array, _h.hipArray) \
+        if _memory_type("hipMemoryTypeArray") in (src.type, dst.type) else None
+    if array:  # HIP copies whole elements of an array
+        extent = (w // array.element_size * array.element_size, h, d)
     (_, saddr, srect), (dtype, daddr, drect) = _check_sides(src, dst, extent, "pCopy")
     original = {int(src.type), int(dst.type)}
     wait = not is_async and original != {_memory_type("hipMemoryTypeDevice")}
@@ -1452,30 +1503,31 @@ def _check_params(p: Any) -> None:
         raise _invalid("a side names both an array and a pointer", "p")
     if (not p.srcArray and not p.srcPtr.ptr) or (not p.dstArray and not p.dstPtr.ptr):
         raise _invalid("each side needs an array or a pointer", "p")
-    if p.srcArray or p.dstArray:
-        raise _invalid("rocmath has no arrays", "p")
+    if p.srcArray and p.dstArray and _live_array(p.srcArray).element_size != _live_array(p.dstArray).element_size:
+        raise _invalid("two arrays of different element sizes", "p")
     if p.srcPtr.pitch < p.srcPtr.xsize or p.dstPtr.pitch < p.dstPtr.xsize:
         raise StatusError("hipErrorInvalidPitchValue", "a pitch is smaller than its row width (xsize)", arg="p")
     if p.dstPtr.pitch >= _MAX_PITCH or p.srcPtr.pitch >= _MAX_PITCH:
         raise _invalid(f"pitches must be below {_MAX_PITCH}", "p")
-    e = p.extent
-    if _wrap(e.width + p.dstPos.x) > p.dstPtr.pitch or _wrap(e.width + p.srcPos.x) > p.srcPtr.pitch:
-        raise _invalid("the extent's width from its position runs past a pitch", "p")
-    total = _wrap(e.width * e.height * e.depth)
-    for ptr, pos in ((p.dstPtr, p.dstPos), (p.srcPtr, p.srcPos)):
-        obj = _memobj(ptr.ptr or 0)
-        if obj is None or ptr.xsize == 0 or ptr.ysize == 0:
-            continue
-        alloc = address_space.find(resolve(ptr.ptr).address)
-        shape = _h._pitch_shapes.get(alloc.ptr) if alloc is not None else None
-        if shape is None:  # linear memory: its depth in xsize x ysize slices
-            depth = obj[1] // _wrap(ptr.xsize * ptr.ysize)
-            room = _wrap(ptr.xsize * _wrap(ptr.ysize - pos.y) * _wrap(depth - pos.z))
-        else:
-            pitch, _, height, depth = shape
-            room = _wrap(pitch * _wrap(height - pos.y) * _wrap(depth - pos.z))
-        if room < total:
-            raise _invalid("the extent runs past the pitched allocation", "p")
+    if not p.srcArray and not p.dstArray:  # HIP checks the pointers' bounds here only without arrays
+        e = p.extent
+        if _wrap(e.width + p.dstPos.x) > p.dstPtr.pitch or _wrap(e.width + p.srcPos.x) > p.srcPtr.pitch:
+            raise _invalid("the extent's width from its position runs past a pitch", "p")
+        total = _wrap(e.width * e.height * e.depth)
+        for ptr, pos in ((p.dstPtr, p.dstPos), (p.srcPtr, p.srcPos)):
+            obj = _memobj(ptr.ptr or 0)
+            if obj is None or ptr.xsize == 0 or ptr.ysize == 0:
+                continue
+            alloc = address_space.find(resolve(ptr.ptr).address)
+            shape = _h._pitch_shapes.get(alloc.ptr) if alloc is not None else None
+            if shape is None:  # linear memory: its depth in xsize x ysize slices
+                depth = obj[1] // _wrap(ptr.xsize * ptr.ysize)
+                room = _wrap(ptr.xsize * _wrap(ptr.ysize - pos.y) * _wrap(depth - pos.z))
+            else:
+                pitch, _, height, depth = shape
+                room = _wrap(pitch * _wrap(height - pos.y) * _wrap(depth - pos.z))
+            if room < total:
+                raise _invalid("the extent runs past the pitched allocation", "p")
     if p.kind > 4 and p.kind != 1024:
         raise InvalidMemcpyDirectionError(f"{p.kind} is no hipMemcpyKind", arg="p")
     src, dst = p.srcPtr.ptr or 0, p.dstPtr.ptr or 0
@@ -1496,10 +1548,13 @@ def _memcpy_3d(p: Any, stream: Any, is_async: bool, op: str) -> None:
 def hipMemcpy3D(p: Any) -> None:
     """The 3D copy a :class:`hipMemcpy3DParms` describes: ``extent.width`` bytes by ``height`` rows by ``depth``
     slices, from ``srcPtr`` at ``srcPos`` to ``dstPtr`` at ``dstPos`` (rows ``pitch`` bytes apart, slices
-    ``pitch * ysize``); the bytes between them stay as they were.  Checked as HIP checks it: a side needs exactly
-    one pointer (rocmath has no arrays: ``hipErrorInvalidValue``), a pitch below its ``xsize`` is
-    ``hipErrorInvalidPitchValue``, a width past a pitch or an extent past a pitched allocation
-    ``hipErrorInvalidValue``, a bad kind ``hipErrorInvalidMemcpyDirection``."""
+    ``pitch * ysize``); the bytes between them stay as they were.  A side may instead be an array
+    (``srcArray``/``dstArray``, reached through the raw struct as in hip-python): its ``x`` position and the
+    extent's width then count its elements (the destination array's when both are arrays).  Checked as HIP checks
+    it: a side needs exactly one of an array and a pointer and two arrays the same element size
+    (``hipErrorInvalidValue``), a pitch below its ``xsize`` is ``hipErrorInvalidPitchValue``, a width past a pitch
+    or an extent past a pitched allocation (checked when no side is an array) ``hipErrorInvalidValue``, a bad kind
+    ``hipErrorInvalidMemcpyDirection``; a region past an array is ``hipErrorInvalidValue``."""
     _memcpy_3d(p, None, False, "hipMemcpy3D")
 
 

@@ -77,6 +77,10 @@ HIP_ONLY = frozenset({
     "hipGraphKernelNodePortLaunchCompletion", "hipGraphKernelNodePortProgrammatic", "hipKernelNodeAttrID",
     "hipKernelNodeAttrValue", "hipKernelNodeAttributeAccessPolicyWindow", "hipKernelNodeAttributeCooperative",
     "hipKernelNodeAttributePriority",
+    # arrays: driver-API functions (their cu* names are in RENAMED) and copies hip-python-as-cuda has no name for
+    "hipArrayCreate", "hipArray3DCreate", "hipArrayDestroy", "hipArrayGetDescriptor", "hipArray3DGetDescriptor",
+    "hipMemcpyHtoA", "hipMemcpyAtoH", "hipMemcpyHtoAAsync", "hipMemcpyAtoHAsync", "hipMemcpyAtoD", "hipMemcpyDtoA",
+    "hipMemcpyAtoA", "hipMemcpy2DArrayToArray",
 })
 
 #: HIP name -> the CUDA names (driver API, renamed runtime functions and constants, struct and handle types)
@@ -375,6 +379,18 @@ hipEventRecordNodeParams: CUDA_EVENT_RECORD_NODE_PARAMS CUDA_EVENT_RECORD_NODE_P
 hipMemFreeNodeParams: CUDA_MEM_FREE_NODE_PARAMS CUDA_MEM_FREE_NODE_PARAMS_st
 hipGraphNodeParams: CUgraphNodeParams CUgraphNodeParams_st
 hipGraphEdgeData: CUgraphEdgeData CUgraphEdgeData_st cudaGraphEdgeData_st
+hipArrayCreate: cuArrayCreate cuArrayCreate_v2
+hipArray3DCreate: cuArray3DCreate cuArray3DCreate_v2
+hipArrayDestroy: cuArrayDestroy
+hipArrayGetDescriptor: cuArrayGetDescriptor cuArrayGetDescriptor_v2
+hipArray3DGetDescriptor: cuArray3DGetDescriptor cuArray3DGetDescriptor_v2
+hipMemcpyHtoA: cuMemcpyHtoA cuMemcpyHtoA_v2
+hipMemcpyAtoH: cuMemcpyAtoH cuMemcpyAtoH_v2
+hipArray: CUarray_st
+hipArray_t: CUarray
+HIP_ARRAY_DESCRIPTOR: CUDA_ARRAY_DESCRIPTOR CUDA_ARRAY_DESCRIPTOR_st CUDA_ARRAY_DESCRIPTOR_v1
+ CUDA_ARRAY_DESCRIPTOR_v1_st CUDA_ARRAY_DESCRIPTOR_v2
+HIP_ARRAY3D_DESCRIPTOR: CUDA_ARRAY3D_DESCRIPTOR CUDA_ARRAY3D_DESCRIPTOR_st CUDA_ARRAY3D_DESCRIPTOR_v2
 """.strip().replace("\n ", " ").splitlines())}
 
 #: Enum members whose CUDA spellings the rules below do not give: all of them (hipify's mapping).
@@ -615,6 +631,8 @@ _ENUM_RULES: dict[str, tuple[tuple[str, ...], tuple[tuple[str, str, bool], ...]]
     "hipLaunchAttributeID": (("cudaLaunchAttributeID", "CUlaunchAttributeID", "CUlaunchAttributeID_enum"),
                              (("hipLaunchAttribute", "cudaLaunchAttribute", False),
                               ("hipLaunchAttribute", "CU_LAUNCH_ATTRIBUTE_", True))),
+    "hipChannelFormatKind": (("cudaChannelFormatKind",), (("hipChannelFormatKind", "cudaChannelFormatKind", False),)),
+    "hipArray_Format": (("CUarray_format", "CUarray_format_enum"), (("HIP_AD_FORMAT_", "CU_AD_FORMAT_", False),)),
 }
 
 

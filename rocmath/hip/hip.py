@@ -2148,3 +2148,7 @@ globals().update(_runtime2.runtime_api(sys.modules[__name__]))
 from ._hip_graph import graph_api as _graph_api  # noqa: E402
 
 globals().update(_graph_api(sys.modules[__name__]))
+
+from ._hip_arrays import arrays_api as _arrays_api  # noqa: E402
+
+globals().update(_arrays_api(sys.modules[__name__]))
