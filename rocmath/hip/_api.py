@@ -53,6 +53,19 @@ class StatusTable:
     on_failure: Callable[[enum.IntEnum], None] | None = field(default=None)
 
 
+class PublicFunctions(dict[str, tuple[Callable[..., Any], "int | None"]]):
+    """The hip-python functions a module writes exception-style, by name, with the number of values each
+    returns after the status (None: the function returns its whole tuple itself), for its ``*_api`` function
+    to bind.  Calling it with that number gives the decorator that registers a function."""
+
+    def __call__(self, outputs: int | None = 0) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
+            self[fn.__name__] = (fn, outputs)
+            return fn
+
+        return mark
+
+
 def last_exception() -> BaseException | None:
     """The exception behind the calling thread's last failed binding call (None if none failed)."""
     return getattr(_local, "exc", None)

@@ -31,20 +31,11 @@ from rocmath.errors import HipInvalidHandleError, HipInvalidValueError
 from rocmath.stream import wait_device_idle
 
 from . import _hip_runtime2 as _rt
-from ._api import binding
+from ._api import PublicFunctions, binding
 from ._types import c_enum, check_enum, pointer_value
 
-_PUBLIC: dict[str, tuple[Any, int]] = {}
-
-
-def _public(outputs: int = 0) -> Any:
-    """Mark a function as the hip-python function of its name, returning ``outputs`` values after the status."""
-
-    def mark(fn: Any) -> Any:
-        _PUBLIC[fn.__name__] = (fn, outputs)
-        return fn
-
-    return mark
+#: The functions this module adds, by name (bound by its ``*_api`` function).
+_PUBLIC = _public = PublicFunctions()
 
 __all__ = ["array_side", "arrays_api"]
 

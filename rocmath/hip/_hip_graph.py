@@ -83,7 +83,7 @@ from rocmath.graph import (
 from rocmath.memory import address_space
 from rocmath.stream import Event, Stream
 
-from ._api import binding, last_exception
+from ._api import PublicFunctions, binding, last_exception
 from ._types import CStr, Pointer, Properties, c_enum, check_enum, pointer_value, resolve
 
 __all__ = ["graph_api"]
@@ -95,18 +95,8 @@ _MODULE = "rocmath.hip.hip"
 _h: Any = None
 _lib: Any = None
 
-#: name -> (implementation, number of outputs after the status).
-_PUBLIC: dict[str, tuple[Callable[..., Any], int]] = {}
-
-
-def _public(outputs: int = 0) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Mark ``fn`` as the hip-python function of its name, returning ``outputs`` values after the status."""
-
-    def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
-        _PUBLIC[fn.__name__] = (fn, outputs)
-        return fn
-
-    return mark
+#: The functions this module adds, by name (bound by its ``*_api`` function).
+_PUBLIC = _public = PublicFunctions()
 
 
 # --- enums -----------------------------------------------------------------------------------------------

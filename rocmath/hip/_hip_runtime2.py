@@ -78,7 +78,7 @@ from rocmath.errors import (
 from rocmath.memory import Allocation, MemoryKind, address_space
 from rocmath.stream import Stream, Task, wait_device_idle
 
-from ._api import binding
+from ._api import PublicFunctions, binding
 from ._types import CStr, DeviceArray, Pointer, Properties, c_enum, check_enum, pointer_value, resolve
 
 __all__ = ["MemoryPool", "per_thread_stream", "runtime_api"]
@@ -92,18 +92,8 @@ _lib: Any = None
 
 # --- the functions this module adds: exception-style implementations, bound by runtime_api ------------------
 
-#: name -> (implementation, number of outputs; None: the function returns its tuple itself).
-_PUBLIC: dict[str, tuple[Callable[..., Any], int | None]] = {}
-
-
-def _public(outputs: int | None = 0) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Mark ``fn`` as the hip-python function of its name, returning ``outputs`` values after the status."""
-
-    def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
-        _PUBLIC[fn.__name__] = (fn, outputs)
-        return fn
-
-    return mark
+#: The functions this module adds, by name (bound by its ``*_api`` function).
+_PUBLIC = _public = PublicFunctions()
 
 
 def _raw(name: str) -> Callable[..., Any]:
