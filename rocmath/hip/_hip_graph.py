@@ -83,6 +83,7 @@ from rocmath.graph import (
 from rocmath.memory import address_space
 from rocmath.stream import Event, Stream
 
+from . import _hip_runtime2 as _rt
 from ._api import PublicFunctions, binding, last_exception
 from ._types import CStr, Pointer, Properties, c_enum, check_enum, pointer_value, resolve
 
@@ -347,13 +348,6 @@ def _stream(obj: Any) -> Stream:
     except HipInvalidHandleError as exc:
         raise ContextIsDestroyedError(exc.message, arg="stream") from exc
     return s
-
-
-def _spt(obj: Any) -> Any:
-    """A ``_spt`` function's stream: NULL and ``hipStreamLegacy`` stand for the per-thread stream."""
-    if obj is None or (not isinstance(obj, Stream) and pointer_value(obj) in (0, _h.hipStreamLegacy)):
-        return _h.hipStreamPerThread
-    return obj
 
 
 def _event(obj: Any, arg: str = "event") -> tuple[Event, Any]:
@@ -2181,23 +2175,6 @@ _PER_THREAD = ("hipStreamBeginCapture", "hipStreamEndCapture", "hipStreamIsCaptu
 _bound: dict[str, Callable[..., tuple[Any, ...]]] = {}
 
 
-def _per_thread(name: str, plain: Callable[..., tuple[Any, ...]]) -> Callable[..., tuple[Any, ...]]:
-    """``<name>_spt``: ``plain`` with a NULL or ``hipStreamLegacy`` stream meaning the per-thread stream."""
-
-    def call(*args: Any, **kwargs: Any) -> tuple[Any, ...]:
-        position = 1 if name == "hipGraphLaunch" else 0
-        if "stream" in kwargs:
-            kwargs["stream"] = _spt(kwargs["stream"])
-        elif len(args) > position:
-            args = (*args[:position], _spt(args[position]), *args[position + 1:])
-        return plain(*args, **kwargs)
-
-    call.__name__ = call.__qualname__ = f"{name}_spt"
-    call.__doc__ = f"``{name}_spt``: :func:`{name}` on the calling thread's default stream for NULL."
-    call.__wrapped__ = plain  # type: ignore[attr-defined]
-    return call
-
-
 def graph_api(hip_module: Any) -> dict[str, Any]:
     """The names this module adds to :mod:`rocmath.hip.hip`: its functions bound to the HIP runtime's status
     table, the ``_spt`` variants, the enums, structs and handle types, hip-python's type aliases."""
@@ -2211,7 +2188,7 @@ def graph_api(hip_module: Any) -> dict[str, Any]:
         names[name] = _bound[name] = binding(_h._HIP, outputs)(fn)
     names["hipGraphExecUpdate"] = functools.wraps(_bound["hipGraphExecUpdate"])(_exec_update)
     for name in _PER_THREAD:
-        names[f"{name}_spt"] = _per_thread(name, names[name])
+        names[f"{name}_spt"] = _rt._per_thread_variant_of(f"{name}_spt", name, names[name])
     names.update({cls.__name__: cls for cls in _ENUMS})
     names.update({cls.__name__: cls for cls in _STRUCTS})
     for cls in (ihipGraph, hipGraphNode, hipGraphExec, hipUserObject, hipHostFn_t):
