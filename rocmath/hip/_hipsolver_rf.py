@@ -401,8 +401,10 @@ _H_SETUP = " ".join(p if p in ("n", "nnzA", "nnzL", "nnzU", "handle") else f"h_{
 
 @dataclass(frozen=True)
 class _Entry:
-    """One hipsolverRf function: hip-python's parameters, the C types of the converted ones, the out-parameters
-    (name -> stored dtype; optional: returned when all are omitted), and the exception-style body."""
+    """One hipsolverRf (or hipsolverSp, rocmath.hip._hipsolver_sp) function: hip-python's parameters, the C types
+    of the converted ones (``floats``: C ``float``, a double rounded), the out-parameters (name -> stored dtype;
+    optional: returned when all are omitted; ``writes_outs`` False: the body writes them itself, through
+    ``a.present``, and returns their value), and the exception-style body."""
 
     params: str
     body: Callable[[SimpleNamespace], Any]
@@ -411,6 +413,8 @@ class _Entry:
     enums: dict[str, type] = field(default_factory=dict)
     outs: dict[str, np.dtype] = field(default_factory=dict)
     doc: str = ""
+    floats: tuple[str, ...] = ()
+    writes_outs: bool = True
 
 
 _BATCH_SETUP = ("batchSize n nnzA h_csrRowPtrA h_csrColIndA h_csrValA_array nnzL h_csrRowPtrL h_csrColIndL "
@@ -493,13 +497,15 @@ def _bind(name: str, e: _Entry) -> Callable[..., tuple[Any, ...]]:
                 given[p] = c_integer(given[p], p, "int")
             elif p in e.doubles:
                 given[p] = c_double(given[p], p)
+            elif p in e.floats:
+                given[p] = ctypes.c_float(c_double(given[p], p)).value
         for p, cls in e.enums.items():
             check_enum(given[p], cls, p)
-        return SimpleNamespace(**given, present=present, outs=tuple(outs), name=name)
+        return SimpleNamespace(**given, present=present, outs=tuple(outs), name=name, result=None)
 
     def written(a: SimpleNamespace) -> None:
         values = e.body(a)
-        if outs:
+        if outs and e.writes_outs:
             values = values if len(outs) > 1 else (values,)
             for (p, dtype), value in zip(outs.items(), values, strict=True):
                 write_host(getattr(a, p), value if isinstance(value, float) else int(value), dtype, p, _error)

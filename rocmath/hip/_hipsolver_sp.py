@@ -61,9 +61,6 @@ hipSOLVER's complex variants are commented out of its sources and absent from hi
 
 from __future__ import annotations
 
-import ctypes
-import inspect
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -80,8 +77,8 @@ from rocmath.solver import RfinfoMode
 
 from . import hip as _hip
 from ._api import binding
-from ._hipsolver_rf import _error, _nonnull, _status
-from ._lib import Opaque, c_double, c_integer, call_arguments, find, read_host, stream_of, write_host
+from ._hipsolver_rf import _bind, _Entry, _error, _nonnull, _status
+from ._lib import Opaque, find, read_host, stream_of, write_host
 from ._types import device_address, pointer_value
 from .hipsparse import hipsparseMatDescr_t
 
@@ -462,31 +459,20 @@ def _factor_solve(n: int, lower: _scs.csr_matrix, s: _Symbolic, b: np.ndarray) -
 _SOLVE = "handle n nnzA descrA csrVal csrRowPtr csrColInd b tolerance reorder x singularity"
 
 
-@dataclass(frozen=True)
-class _Entry:
-    """One hipsolverSp function: hip-python's parameters, the exception-style body, a line of documentation,
-    whether it is a solver (``singularity`` its out-parameter) and a single-precision one (``tolerance`` a C
-    ``float``)."""
-
-    params: str
-    body: Callable[[SimpleNamespace], Any]
-    doc: str
-    solver: bool = False
-    single: bool = False
-
-
 def _solver_entry(host: bool, single: bool) -> _Entry:
     where = ("host arrays, CHOLMOD's factorization (rocmath's csrrf on temporary device copies)" if host else
              "device arrays, symbolic analysis on the host, csrrf_analysis / refactchol / solve")
-    return _Entry(_SOLVE, lambda a: _csrlsvchol(a, host, single),
-                  f"solve A x = b, A symmetric positive definite given by its lower triangle ({where})",
-                  solver=True, single=single)
+    # hip-python converts n, nnzA, tolerance (a C float in the S functions), reorder, in that order.
+    return _Entry(_SOLVE, lambda a: _csrlsvchol(a, host, single), ints=("n", "nnzA", "reorder"),
+                  doubles=() if single else ("tolerance",), floats=("tolerance",) if single else (),
+                  outs={"singularity": _I4}, writes_outs=False,
+                  doc=f"solve A x = b, A symmetric positive definite given by its lower triangle ({where})")
 
 
 #: hip-python 6.2's hipsolverSp functions (but Create, written out), in its order.
 SP_TABLE: dict[str, _Entry] = {
-    "hipsolverSpDestroy": _Entry("handle", _destroy, "free the handle, its buffer, rfinfo and rocBLAS handle"),
-    "hipsolverSpSetStream": _Entry("handle streamId", _set_stream, "queue the handle's rocBLAS work on streamId"),
+    "hipsolverSpDestroy": _Entry("handle", _destroy, doc="free the handle, its buffer, rfinfo and rocBLAS handle"),
+    "hipsolverSpSetStream": _Entry("handle streamId", _set_stream, doc="queue the handle's rocBLAS work on streamId"),
     "hipsolverSpScsrlsvchol": _solver_entry(False, True),
     "hipsolverSpDcsrlsvchol": _solver_entry(False, False),
     "hipsolverSpScsrlsvcholHost": _solver_entry(True, True),
@@ -497,51 +483,11 @@ SP_TABLE: dict[str, _Entry] = {
 SP_NAMES = ("hipsolverSpCreate", *SP_TABLE)
 
 
-def _bind(name: str, e: _Entry) -> Callable[..., tuple[Any, ...]]:
-    """hip-python's function ``name``: arguments by position or keyword, converted as its Cython does on entry
-    (``n``, ``nnzA``, ``tolerance``, ``reorder`` in parameter order), ``singularity`` written or returned."""
-    params = tuple(e.params.split())
-    others = tuple(p for p in params if p != "singularity")
-
-    def prepare(given: dict[str, Any], present: bool) -> SimpleNamespace:
-        if e.solver:
-            for p in ("n", "nnzA", "tolerance", "reorder"):
-                if p == "tolerance":
-                    value = c_double(given[p], p)
-                    given[p] = ctypes.c_float(value).value if e.single else value
-                else:
-                    given[p] = c_integer(given[p], p, "int")
-        return SimpleNamespace(**given, present=present, name=name, result=None)
-
-    def written(a: SimpleNamespace) -> None:
-        e.body(a)
-
-    def returned(a: SimpleNamespace) -> Any:
-        return e.body(a)
-
-    for fn in (written, returned):
-        fn.__name__ = fn.__qualname__ = name
-    with_outs = binding(_R._HIPSOLVER)(written)
-    without_outs = binding(_R._HIPSOLVER, 1)(returned) if e.solver else with_outs
-
-    def call(*args: Any, **kwargs: Any) -> tuple[Any, ...]:
-        full = not e.solver or len(args) + len(kwargs) >= len(params) or "singularity" in kwargs
-        given = call_arguments(name, params if full else others, args, kwargs)
-        a = prepare(given, full)
-        return with_outs(a) if full else without_outs(a)
-
-    call.__name__ = call.__qualname__ = name
-    call.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in params])
-    returns = " (or, singularity omitted, (status, singularity))" if e.solver else ""
-    call.__doc__ = f"{name}({', '.join(params)}) -> (hipsolverStatus_t,){returns}: {e.doc}."
-    return call
-
-
 def sp_api() -> dict[str, Any]:
     """The hipsolverSp names (functions and the handle class) for :mod:`rocmath.hip.hipsolver`'s namespace and
     ``__all__`` (it calls this at its end): its status table, exception and statuses serve every function here."""
-    from . import hipsolver as regular  # at its end: everything but this API is defined
+    from . import hipsolver as regular  # at its end: everything but this API is defined (the Rf API too, whose
+    # _bind, set up by rf_api, binds these)
 
     global _R
     _R = regular
