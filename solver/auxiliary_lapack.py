@@ -98,7 +98,7 @@ from ._api import PLAIN, SolverCall, SolverRoutine, bind, public_names
 from ._kernels_lu import _KIND, _colmajor, _finish, _ld, _vector_rows
 from ._types import Fill, Srange, Svect
 from ._workspace import host_carve, layout, scratch
-from .eig import real_arg
+from .eig import range_args
 
 _INT = np.dtype(np.int32)
 _FILLS = (Fill.upper, Fill.lower)
@@ -522,24 +522,10 @@ def _check_bdsvdx(c: SolverCall) -> _Dims:
     (n,) = c.sizes("n")
     vectors = svect is Svect.singular
     c.lds(("ldz", 2 * n if vectors else 1))
-    vl = vu = 0.0
-    il = iu = 0
-    if srange is Srange.value:
-        vl, vu = real_arg(c, "vl"), real_arg(c, "vu")
-        if vl < 0:
-            raise c.invalid_size("vl", f"must be >= 0, got {vl}")
-        if vl >= vu:  # (a NaN passes both tests, as in rocSOLVER, and selects nothing)
-            raise c.invalid_size("vu", f"must be > vl = {vl}, got {vu}")
-    if srange is Srange.index:
-        il, iu = c.int("il"), c.int("iu")
-        if iu > n:
-            raise c.invalid_size("iu", f"must be <= n = {n}, got {iu}")
-        if n > 0 and il > iu:
-            raise c.invalid_size("il", f"must be <= iu = {iu}, got {il}")
-        if il < 1:
-            raise c.invalid_size("il", f"must be >= 1, got {il}")
-        if iu < 0:
-            raise c.invalid_size("iu", f"must be >= 0, got {iu}")
+    vl, vu, il, iu = range_args(c, srange is Srange.value, srange is Srange.index, n, bounds_first=True,
+                                singular=True)
+    if srange is not Srange.index:
+        il = 0
     return _Dims(n, n, n, (upper, vectors, srange, vl, vu, il, iu))
 
 

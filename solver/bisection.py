@@ -82,7 +82,7 @@ from ._api import BATCHED, STRIDED, SolverCall, SolverRoutine, bind, public_name
 from ._lapack import _capsule_address, external
 from ._types import Eform, Eorder, Erange, Evect
 from ._workspace import rounded
-from .eig import _reset, real_arg
+from .eig import _reset, range_args, real_arg
 from .eigx import _evect, _letter, _uplo, _z_columns
 
 _INT = np.dtype(np.int32)
@@ -296,31 +296,9 @@ class _Dims(NamedTuple):
 
 
 def _range_checks(c: SolverCall, erange: Erange, n: int, index_bounds_first: bool) -> tuple[float, float, int, int]:
-    """The range checks after the other sizes: vl < vu (value); for index, iu <= n and il <= iu (n > 0), and
-    il >= 1 and iu >= 0, in rocSOLVER's order for the routine (stebz tests the bounds first, syevx the signs)."""
-    vl = vu = 0.0
-    il, iu = 1, 0
-    if erange is Erange.value:
-        vl, vu = real_arg(c, "vl"), real_arg(c, "vu")
-        if vl >= vu:
-            raise c.invalid_size("vl", f"must be < vu, got vl = {vl}, vu = {vu}")
-    elif erange is Erange.index:
-        il, iu = c.int("il"), c.int("iu")
-
-        def signs() -> None:
-            if il < 1:
-                raise c.invalid_size("il", f"must be >= 1, got {il}")
-            if iu < 0:
-                raise c.invalid_size("iu", f"must be >= 0, got {iu}")
-
-        if not index_bounds_first:
-            signs()
-        if iu > n:
-            raise c.invalid_size("iu", f"must be <= n = {n}, got {iu}")
-        if n > 0 and il > iu:
-            raise c.invalid_size("il", f"must be <= iu = {iu}, got {il}")
-        signs()
-    return vl, vu, il, iu
+    """The range checks after the other sizes (:func:`.eig.range_args`; stebz tests the index bounds first,
+    syevx the signs)."""
+    return range_args(c, erange is Erange.value, erange is Erange.index, n, bounds_first=index_bounds_first)
 
 
 def _check_stebz(c: SolverCall) -> _Dims:

@@ -451,6 +451,46 @@ def real_arg(c: SolverCall, name: str) -> float:
         return float(c.precision.real.dtype.type(x))
 
 
+def range_args(c: SolverCall, value: bool, index: bool, n: int, *, bounds_first: bool = False,
+               singular: bool = False, bound: str = "n") -> tuple[float, float, int, int]:
+    """``(vl, vu, il, iu)`` of a routine's eigenvalue or singular value range, checked after its other sizes,
+    in rocSOLVER's order for the routine (invalid_size naming the argument):
+
+    - ``value``: vl < vu (``singular``: vl >= 0, then vu > vl, as gesvdx and bdsvdx test them; a NaN passes
+      and selects nothing);
+    - ``index``: il >= 1 and iu >= 0, then iu <= n (``bound`` names n in the message) and il <= iu unless
+      n = 0 -- ``bounds_first``: those two first (stebz, bdsvdx).
+
+    Unselected ranges read as (0, 0, 1, 0)."""
+    vl = vu = 0.0
+    il, iu = 1, 0
+    if value:
+        vl, vu = real_arg(c, "vl"), real_arg(c, "vu")
+        if singular and vl < 0:
+            raise c.invalid_size("vl", f"must be >= 0, got {vl}")
+        if singular and vl >= vu:
+            raise c.invalid_size("vu", f"must be > vl = {vl}, got {vu}")
+        if not singular and vl >= vu:
+            raise c.invalid_size("vl", f"must be < vu, got vl = {vl}, vu = {vu}")
+    if index:
+        il, iu = c.int("il"), c.int("iu")
+
+        def signs() -> None:
+            if il < 1:
+                raise c.invalid_size("il", f"must be >= 1, got {il}")
+            if iu < 0:
+                raise c.invalid_size("iu", f"must be >= 0, got {iu}")
+
+        if not bounds_first:
+            signs()
+        if iu > n:
+            raise c.invalid_size("iu", f"must be <= {bound} = {n}, got {iu}")
+        if n > 0 and il > iu:
+            raise c.invalid_size("il", f"must be <= iu = {iu}, got {il}")
+        signs()
+    return vl, vu, il, iu
+
+
 def _abstol(c: SolverCall) -> float:
     """``abstol`` as the routine's real type holds it: a value that underflows to 0 in single precision then
     selects eps (``abstol <= 0``), as in rocSOLVER."""

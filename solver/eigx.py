@@ -57,7 +57,7 @@ from . import _kernels_eig as ke
 from ._api import BATCHED, STRIDED, SolverCall, SolverRoutine, bind, public_names
 from ._types import Eform, Erange, Evect, Fill
 from ._workspace import host_carve, rounded
-from .eig import _reset, real_arg
+from .eig import _reset, range_args, real_arg
 
 _INT = np.dtype(np.int32)
 _FILLS = (Fill.upper, Fill.lower)
@@ -116,25 +116,8 @@ def _letter(uplo: Fill) -> int:
 
 
 def _check_range(c: SolverCall, erange: Erange, n: int) -> _Range:
-    """rocSOLVER's range checks, after the other sizes: vl < vu (value); il >= 1 and iu >= 0, then
-    iu <= n and il <= iu unless n = 0 (index)."""
-    if erange is Erange.value:
-        vl, vu = real_arg(c, "vl"), real_arg(c, "vu")
-        if vl >= vu:
-            raise c.invalid_size("vl", f"must be < vu, got vl = {vl}, vu = {vu}")
-        return _Range(erange, vl, vu)
-    if erange is Erange.index:
-        il, iu = c.int("il"), c.int("iu")
-        if il < 1:
-            raise c.invalid_size("il", f"must be >= 1, got {il}")
-        if iu < 0:
-            raise c.invalid_size("iu", f"must be >= 0, got {iu}")
-        if iu > n:
-            raise c.invalid_size("iu", f"must be <= n = {n}, got {iu}")
-        if n > 0 and il > iu:
-            raise c.invalid_size("il", f"must be <= iu = {iu}, got {il}")
-        return _Range(erange, il=il, iu=iu)
-    return _Range(erange)
+    """rocSOLVER's range checks, after the other sizes (:func:`.eig.range_args`, the signs first)."""
+    return _Range(erange, *range_args(c, erange is Erange.value, erange is Erange.index, n))
 
 
 def _z_columns(n: int, sel: _Range) -> int:

@@ -56,7 +56,7 @@ from . import _kernels_eig as ke
 from ._api import BATCHED, PLAIN, STRIDED, SolverCall, bind, public_names
 from ._types import Srange, Svect
 from ._workspace import host_carve, layout, scratch
-from .eig import EigRoutine, _Dims, _extent, _serial, _strided_matrix, real_arg
+from .eig import EigRoutine, _Dims, _extent, _serial, _strided_matrix, range_args
 
 _INT = np.dtype(np.int32)
 _SIDES = (Svect.singular, Svect.none)
@@ -81,22 +81,8 @@ def _check(c: SolverCall, transv: bool) -> _Dims:
         c.lds(("ldu", m))
     if right is Svect.singular:
         c.lds(("ldv", nsv_max if transv else n))
-    vl = vu = 0.0
-    if srange is Srange.value:
-        vl, vu = real_arg(c, "vl"), real_arg(c, "vu")
-        if vl < 0:
-            raise c.invalid_size("vl", f"must be >= 0, got {vl}")
-        if vl >= vu:  # (a NaN passes both tests, as in rocSOLVER, and selects nothing)
-            raise c.invalid_size("vu", f"must be > vl = {vl}, got {vu}")
-    if srange is Srange.index:
-        if il < 1:
-            raise c.invalid_size("il", f"must be >= 1, got {il}")
-        if iu < 0:
-            raise c.invalid_size("iu", f"must be >= 0, got {iu}")
-        if iu > k:
-            raise c.invalid_size("iu", f"must be <= min(m, n) = {k}, got {iu}")
-        if k > 0 and il > iu:
-            raise c.invalid_size("il", f"must be <= iu = {iu}, got {il}")
+    vl, vu, *_ = range_args(c, srange is Srange.value, srange is Srange.index, k, singular=True,
+                            bound="min(m, n)")
     return _Dims(m, n, batch, (left, right, srange, vl, vu, il, iu, nsv_max))
 
 
