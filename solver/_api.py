@@ -322,6 +322,16 @@ class SolverCall(Call):
         return launch(partial(_staged, kernel, len(kargs), tuple(plan)), *kargs, *callers, name=name,
                       stream=self.handle.stream, flops=flops, bytes=bytes)
 
+    def nothing_to_do(self, batch: int, *sizes: int) -> bool:
+        """rocSOLVER's quick return (after the pointer checks): True when there is no batch entry, or when a
+        size is 0 -- then info := 0 for every entry (:meth:`reset_info`)."""
+        if batch == 0:
+            return True
+        if 0 in sizes:
+            self.reset_info()
+            return True
+        return False
+
     def reset_info(self) -> None:
         """info := 0 for every entry (the quick return of an empty problem; all 8 bytes of each
         int64 entry in a ``_64`` call)."""

@@ -94,12 +94,7 @@ def _prologue(c: SolverCall) -> bool:
     n, batch = c.dims.n, c.dims.batch
     c.require("A", when=n > 0)
     c.require("info", when=batch > 0)
-    if batch == 0:
-        return False
-    if n == 0:
-        c.reset_info()
-        return False
-    return True
+    return not c.nothing_to_do(batch, n)
 
 
 def _square_matrix(c: SolverCall) -> tuple[BatchOperand, bool]:
@@ -169,10 +164,7 @@ def _posv(c: SolverCall) -> None:
     c.require("A", when=n > 0)
     c.require("B", when=n > 0 and nrhs > 0)
     c.require("info", when=batch > 0)
-    if batch == 0:
-        return
-    if n == 0 or nrhs == 0:  # rocSOLVER: info = 0, A is not factored
-        c.reset_info()
+    if c.nothing_to_do(batch, n, nrhs):  # rocSOLVER: info = 0, A is not factored
         return
     lda, ldb = c.int("lda"), c.int("ldb")
     a = c.matrix("A", n, n, lda, writable=True)

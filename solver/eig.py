@@ -389,10 +389,7 @@ def _syev(c: SolverCall, divide: bool) -> None:
     n, _, batch, (evect, uplo) = c.dims
     c.require("A", "D", "E", when=n > 0)
     c.require("info", when=batch > 0)
-    if batch == 0:
-        return
-    if n == 0:
-        c.reset_info()
+    if c.nothing_to_do(batch, n):
         return
     lda, real = c.int("lda"), c.precision.real.dtype
     a = c.matrix("A", n, n, lda, writable=True)
@@ -564,10 +561,7 @@ def gv_operands(c: SolverCall, n: int, batch: int) -> tuple[Any, ...] | None:
     whether entries overlap), or None when the call returns here."""
     c.require("A", "B", "D", "E", when=n > 0)
     c.require("info", when=batch > 0)
-    if batch == 0:
-        return None
-    if n == 0:
-        c.reset_info()
+    if c.nothing_to_do(batch, n):
         return None
     lda, ldb, real = c.int("lda"), c.int("ldb"), c.precision.real.dtype
     a = c.matrix("A", n, n, lda, writable=True)

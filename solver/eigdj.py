@@ -163,10 +163,7 @@ def _syevdj(c: SolverCall) -> None:
     n, batch, (evect, uplo) = c.dims
     c.require("A", "D", when=n > 0)
     c.require("info", when=batch > 0)
-    if batch == 0:
-        return
-    if n == 0:
-        c.reset_info()
+    if c.nothing_to_do(batch, n):
         return
     lda, vectors = c.int("lda"), evect is Evect.original
     a = c.matrix("A", n, n, lda, writable=True)
@@ -212,10 +209,7 @@ def _sygvdj(c: SolverCall) -> None:
     n, batch, (itype, evect, uplo) = c.dims
     c.require("A", "B", "D", when=n > 0)
     c.require("info", when=batch > 0)
-    if batch == 0:
-        return
-    if n == 0:
-        c.reset_info()
+    if c.nothing_to_do(batch, n):
         return
     lda, ldb, vectors = c.int("lda"), c.int("ldb"), evect is Evect.original
     a = c.matrix("A", n, n, lda, writable=True)

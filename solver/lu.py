@@ -75,10 +75,7 @@ def _getrf(c: SolverCall, pivot: bool) -> None:
     if pivot:
         c.require("ipiv", when=m > 0 and n > 0)
     c.require("info", when=batch > 0)
-    if batch == 0:
-        return
-    if m == 0 or n == 0:
-        c.reset_info()
+    if c.nothing_to_do(batch, m, n):
         return
     k, lda = min(m, n), c.int("lda")
     a = c.matrix("A", m, n, lda, writable=True)
@@ -181,10 +178,7 @@ def _gesv(c: SolverCall) -> None:
     c.require("A", "ipiv", when=n > 0)
     c.require("B", when=n > 0 and nrhs > 0)
     c.require("info", when=batch > 0)
-    if batch == 0:
-        return
-    if n == 0 or nrhs == 0:  # rocSOLVER: info = 0, A is not factored
-        c.reset_info()
+    if c.nothing_to_do(batch, n, nrhs):  # rocSOLVER: info = 0, A is not factored
         return
     lda, ldb = c.int("lda"), c.int("ldb")
     a = c.matrix("A", n, n, lda, writable=True)
@@ -224,10 +218,7 @@ def _getri(c: SolverCall, pivot: bool, out: bool) -> None:
     if pivot:
         c.require("ipiv", when=n > 0)
     c.require("info", when=batch > 0)
-    if batch == 0:
-        return
-    if n == 0:
-        c.reset_info()
+    if c.nothing_to_do(batch, n):
         return
     lda = c.int("lda")
     a = c.matrix("A", n, n, lda, writable=not out)

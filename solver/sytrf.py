@@ -181,10 +181,7 @@ def _sytrf(c: SolverCall, blocked: bool) -> None:
     upper, n, batch = c.dims
     c.require("A", "ipiv", when=n > 0)
     c.require("info", when=batch > 0)
-    if batch == 0:
-        return
-    if n == 0:
-        c.reset_info()
+    if c.nothing_to_do(batch, n):
         return
     lda = c.int("lda")
     a = c.matrix("A", n, n, lda, writable=True)
