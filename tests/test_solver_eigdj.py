@@ -22,8 +22,8 @@ import pytest
 import scipy.linalg as sl
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_solver_eigx import Matrix, PerEntry, Vector, _closing, examples, hermitian, wide, with_junk
 
-import rocmath as rm
 import rocmath.testing as rt
 from rocmath import blas
 from rocmath.errors import (
@@ -43,10 +43,6 @@ THRESHOLD = rt.RESIDUAL_THRESHOLD
 EVECT = {True: 211, False: 213}
 
 
-def examples(n: int) -> int:
-    return max(1, n * settings.default.max_examples // 60)
-
-
 @pytest.fixture(scope="module")
 def handle() -> Iterator[Any]:
     h = blas.create_handle()
@@ -63,88 +59,9 @@ def fn(routine: str, p: Precision, flavour: str) -> Callable[..., Any]:
 # --- operands: one more entry than batch_count, everything poisoned -----------------------------------
 
 
-class Matrix:
-    """A (batch + extra, n, n) stack as a matrix argument: one pointer (plain, strided: entries ``ld * n + gap``
-    apart) or a device array of entry pointers (batched)."""
-
-    def __init__(self, host: np.ndarray, ld: int, flavour: str, gap: int = 0):
-        self.ld, self.host, self.stride = ld, host, 0
-        self.strided = flavour == "strided"
-        if self.strided:
-            self.mats = [rt.poisoned_device_matrix(host, ld, stride=ld * max(1, host.shape[2]) + gap)]
-            self.stride, self.arg = self.mats[0].stride, self.mats[0].ptr
-        else:
-            self.mats = [rt.poisoned_device_matrix(h, ld) for h in host]
-            self.arg = self.mats[0].ptr if flavour == "plain" else rm.to_device(
-                np.array([m.ptr for m in self.mats] or [0], dtype=np.uint64))
-
-    def get(self) -> np.ndarray:
-        return self.mats[0].get() if self.strided else np.stack([m.get() for m in self.mats])
-
-    def check(self, batch: int) -> None:
-        """Padding untouched; the entries past ``batch`` keep their values."""
-        for m in self.mats:
-            m.check_untouched()
-        assert self.get()[batch:].tobytes() == self.host[batch:].tobytes(), "an entry past batch_count was written"
-
-    def close(self) -> None:
-        for m in self.mats:
-            m.close()
-
-
-class Vector:
-    """D: one device array in every flavour, entries ``n + gap`` apart."""
-
-    def __init__(self, host: np.ndarray, flavour: str, gap: int = 0):
-        length = host.shape[1]
-        self.host = host
-        self.mat = rt.poisoned_device_matrix(host[:, :, None], max(1, length), stride=max(1, length) + gap)
-        self.stride = 0 if flavour == "plain" else self.mat.stride
-        self.arg = self.mat.ptr
-
-    def get(self) -> np.ndarray:
-        return self.mat.get()[..., 0]
-
-    def check(self, batch: int) -> None:
-        self.mat.check_untouched()
-        assert self.get()[batch:].tobytes() == self.host[batch:].tobytes()
-
-    def close(self) -> None:
-        self.mat.close()
-
-
-class Info:
-    """batch + 1 poisoned int32: the first batch must be written, the last never."""
-
-    def __init__(self, batch: int):
-        self.batch = batch
-        self.mat = rt.poisoned_device_matrix(np.zeros((batch + 1, 1), np.int32))
-        self.mat.poison()
-        self.arg = self.mat.ptr
-
-    def get(self) -> np.ndarray:
-        values = self.mat.get()[:, 0]
-        assert values[self.batch:].tobytes() == np.full(1, self.mat.sentinel).tobytes(), "written past batch_count"
-        return values[: self.batch]
-
-    def close(self) -> None:
-        self.mat.close()
-
-
-class _closing:
-    def __init__(self, operand: Any):
-        self.operand = operand
-
-    def __enter__(self) -> Any:
-        return self.operand
-
-    def __exit__(self, *exc: Any) -> None:
-        self.operand.close()
-
-
 def invoke(handle: Any, routine: str, p: Precision, flavour: str, batch: int, **args: Any) -> Any:
     """Call with operands: a Matrix gives its pointer, ``ld<name>`` and ``stride<name>``; a Vector its pointer and
-    strideD; an Info its pointer."""
+    strideD; a PerEntry its pointer."""
     f = fn(routine, p, flavour)
     values: dict[str, Any] = {"handle": handle, "batch_count": batch}
     for key, value in args.items():
@@ -152,7 +69,7 @@ def invoke(handle: Any, routine: str, p: Precision, flavour: str, batch: int, **
             values[key], values[f"ld{key.lower()}"], values[f"stride{key}"] = value.arg, value.ld, value.stride
         elif isinstance(value, Vector):
             values[key], values[f"stride{key}"] = value.arg, value.stride
-        elif isinstance(value, Info):
+        elif isinstance(value, PerEntry):
             values[key] = value.arg
         else:
             values[key] = value
@@ -166,7 +83,7 @@ def run(handle: Any, p: Precision, flavour: str, a: np.ndarray, batch: int, lda:
     with ExitStack() as stack:
         A = stack.enter_context(_closing(Matrix(a, lda, flavour, gap)))
         W = stack.enter_context(_closing(Vector(np.full((total, n), 7, p.real.dtype), flavour, gap)))
-        info = stack.enter_context(_closing(Info(batch)))
+        info = stack.enter_context(_closing(PerEntry(batch, np.int32)))
         args: dict[str, Any] = dict(evect=EVECT[vectors], uplo=uplo, n=n, A=A, D=W, info=info)
         bout = None
         if b is None:
@@ -184,26 +101,8 @@ def run(handle: Any, p: Precision, flavour: str, a: np.ndarray, batch: int, lda:
 # --- data ----------------------------------------------------------------------------------------
 
 
-def wide(x: np.ndarray) -> np.ndarray:
-    return x.astype(np.complex128 if np.iscomplexobj(x) else np.float64)
-
-
-def unitary(p: Precision, n: int, rng: np.random.Generator) -> np.ndarray:
-    x = rng.standard_normal((n, n)) + (1j * rng.standard_normal((n, n)) if p.is_complex else 0)
-    return np.linalg.qr(x)[0]
-
-
 def spectrum(n: int, rng: np.random.Generator) -> np.ndarray:
     return np.sort(rng.uniform(-n, n, n))
-
-
-def hermitian(p: Precision, total: int, lam: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    n = lam.size
-    out = []
-    for _ in range(total):
-        q = unitary(p, n, rng)
-        out.append((q * lam) @ q.conj().T)
-    return np.array(out, dtype=p.dtype).reshape(total, n, n)
 
 
 def pencil(p: Precision, total: int, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -211,13 +110,6 @@ def pencil(p: Precision, total: int, n: int, rng: np.random.Generator) -> tuple[
     x = rng.uniform(-1, 1, (total, n, n)) + (1j * rng.uniform(-1, 1, (total, n, n)) if p.is_complex else 0)
     b = x @ np.swapaxes(x, 1, 2).conj() + n * np.eye(n)
     return hermitian(p, total, spectrum(n, rng), rng), b.astype(p.dtype)
-
-
-def with_junk(a: np.ndarray, uplo: str, rng: np.random.Generator) -> np.ndarray:
-    """``a`` with the triangle the routine must not read replaced by junk."""
-    n = a.shape[-1]
-    keep = np.triu(np.ones((n, n), bool)) if uplo == "U" else np.tril(np.ones((n, n), bool))
-    return np.where(keep, a, (1e3 * rng.standard_normal(a.shape)).astype(a.dtype))
 
 
 def check_standard(a: np.ndarray, w: np.ndarray, x: np.ndarray | None, p: Precision) -> None:
@@ -358,7 +250,7 @@ def test_overlapping_d_last_entry_wins(handle: Any) -> None:
     a, b = pencil(D, 3, 6, rng)
     for routine, extra in (("dsyevdj_strided_batched", ()), ("dsygvdj_strided_batched", ("B",))):
         mats = {k: rt.poisoned_device_matrix(x, 6, stride=36) for k, x in (("A", a), ("B", b))}
-        d, info = rt.poisoned_device_vector(np.zeros(6)), Info(3)
+        d, info = rt.poisoned_device_vector(np.zeros(6)), PerEntry(3, np.int32)
         try:
             f = getattr(eigdj, routine)
             args = [handle] + ([221] if extra else []) + [211, "L", 6, mats["A"].ptr, 6, 36]
@@ -375,7 +267,7 @@ def test_overlapping_d_last_entry_wins(handle: Any) -> None:
 
 
 def test_quick_returns_follow_rocsolver(handle: Any) -> None:
-    info = Info(2)
+    info = PerEntry(2, np.int32)
     try:
         # n = 0: info := 0 (A, B and D may be null)
         eigdj.dsyevdj_strided_batched(handle, 211, "L", 0, None, 1, 1, None, 1, info.arg, 2)
