@@ -65,7 +65,6 @@ from rocmath.errors import (
     HipInvalidHandleError,
     HipInvalidValueError,
     HipNotSupportedError,
-    HipStatus,
     IllegalStateError,
     InvalidDeviceError,
     RocmathError,
@@ -177,36 +176,6 @@ _CONSTANTS = {"hipGraphKernelNodePortDefault": 0, "hipGraphKernelNodePortLaunchC
               "hipGraphKernelNodePortProgrammatic": 1}
 
 _INT_MAX = (1 << 31) - 1
-
-
-class OperatingSystemError(HipError):
-    """A file hipGraphDebugDotPrint cannot open (``hipErrorOperatingSystem``)."""
-
-    status = property(lambda self: _h.hipError_t.hipErrorOperatingSystem)  # type: ignore[assignment]
-
-
-class InvalidSymbolError(HipError):
-    """A device symbol: rocmath has no device code, so none exists (``hipErrorInvalidSymbol``)."""
-
-    status = HipStatus.hipErrorInvalidSymbol
-
-
-class InvalidDeviceFunctionError(HipError):
-    """A kernel function: rocmath has no modules, so none exists (``hipErrorInvalidDeviceFunction``)."""
-
-    status = HipStatus.hipErrorInvalidDeviceFunction
-
-
-class InvalidContextError(HipError):
-    """Kernel node attributes that do not match (``hipErrorInvalidContext``, as HIP's CopyAttr reports it)."""
-
-    status = HipStatus.hipErrorInvalidContext
-
-
-class UnknownError(HipError):
-    """What HIP reports as ``hipErrorUnknown`` (a child graph's topology that differs)."""
-
-    status = HipStatus.hipErrorUnknown
 
 
 def _invalid(message: str, arg: str | None = None) -> HipInvalidValueError:
@@ -840,7 +809,7 @@ def hipGraphDebugDotPrint(graph: Any, path: Any, flags: int) -> None:
     try:
         g.debug_dot_print(name, f)
     except OSError as exc:
-        raise OperatingSystemError(f"cannot write {name}: {exc.strerror}", arg="path") from None
+        raise _rt.StatusError("hipErrorOperatingSystem", f"cannot write {name}: {exc.strerror}", arg="path") from None
 
 
 # --- nodes: empty, host, child graph, events ----------------------------------------------------------------
@@ -947,10 +916,10 @@ def hipGraphExecChildGraphNodeSetParams(hGraphExec: Any, node: Any, childGraph: 
     if not isinstance(n, ChildGraphNode):
         raise _invalid("not a child graph node", "node")
     if child is n.graph:
-        raise UnknownError("a graph cannot be its own child", arg="childGraph")
+        raise _rt.StatusError("hipErrorUnknown", "a graph cannot be its own child", arg="childGraph")
     old, new = n.child._order(), child._order()
     if len(old) != len(new) or any(a.type is not b.type for a, b in zip(old, new, strict=True)):
-        raise UnknownError("the child graph's topology differs", arg="childGraph")
+        raise _rt.StatusError("hipErrorUnknown", "the child graph's topology differs", arg="childGraph")
     copy = e.node_of(n)
     assert isinstance(copy, ChildGraphNode)
     copy.child = child.clone()
@@ -1396,9 +1365,10 @@ def _kernel_params(p: Any, arg: str = "pNodeParams") -> Any:
     return params
 
 
-def _no_function(params: Any) -> InvalidDeviceFunctionError:
-    return InvalidDeviceFunctionError(f"func 0x{pointer_value(params.func):x} is no kernel: rocmath loads no modules",
-                                      arg="pNodeParams")
+def _no_function(params: Any) -> HipError:
+    return _rt.StatusError("hipErrorInvalidDeviceFunction",
+                           f"func 0x{pointer_value(params.func):x} is no kernel: rocmath loads no modules",
+                           arg="pNodeParams")
 
 
 @_public(2)
@@ -1508,12 +1478,12 @@ def hipGraphKernelNodeCopyAttributes(hSrc: Any, hDst: Any) -> None:
     if s_use == 0:
         return
     if d_use not in (0, s_use):
-        raise InvalidContextError("the nodes use different attributes", arg="hDst")
+        raise _rt.StatusError("hipErrorInvalidContext", "the nodes use different attributes", arg="hDst")
     _ATTRIBUTES[dst] = (s_use, kept)
 
 
-def _no_symbol() -> InvalidSymbolError:
-    return InvalidSymbolError("rocmath has no device symbols", arg="symbol")
+def _no_symbol() -> HipError:
+    return _rt.StatusError("hipErrorInvalidSymbol", "rocmath has no device symbols", arg="symbol")
 
 
 @_public(2)
