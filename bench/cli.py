@@ -79,18 +79,25 @@ def _prime(cases: Sequence[Any], suite: str) -> bool:
     return done.returncode == 0
 
 
-def _restart_with_sleeping_blas_threads() -> None:
-    """Run the command again with OpenBLAS's idle threads sleeping at once.
+def _restart_with_brief_blas_spin() -> None:
+    """Run the command again with OpenBLAS's idle threads spinning as briefly as rocmath's.
 
-    The same holds for OpenBLAS as for OpenMP: its idle threads spin for about 2^28 cycles
-    after each call, taking a core from the rocmath kernel timed next (and the references
-    from each other: numpy and scipy each bring an OpenBLAS).  OpenBLAS reads
+    The same holds for OpenBLAS as for OpenMP (rocmath.kernel): its idle threads spin for about
+    2^28 cycles (0.1 s) after each call, taking a core from the rocmath kernel timed next (and the
+    references from each other: numpy and scipy each bring an OpenBLAS).  OpenBLAS reads
     ``OPENBLAS_THREAD_TIMEOUT`` when it is loaded, which numpy did before this code ran: the
     console command starts itself again once, with the variable set, unless the user set it.
+
+    The value gives both thread pools the same idle spin: 2^17 cycles of the time-stamp counter,
+    about 50 us, as rocmath's OpenMP threads spin (GOMP_SPINCOUNT=3000).  Measured on a 2-vCPU VM:
+    both stay awake through idle gaps of 40 us and sleep by 80 us, and a call that finds its pool
+    asleep pays a ~25 us wake-up on either side.  Sleeping at once (4, OpenBLAS's smallest) made
+    the reference pay that wake-up on every call, rocmath not: np.dot of 65,536 doubles took 30 us
+    instead of 7, and rocmath's small Level-1 cases read 1.5x where they are 0.4x.
     """
     if "OPENBLAS_THREAD_TIMEOUT" in os.environ:
         return
-    env = dict(os.environ, OPENBLAS_THREAD_TIMEOUT="4")  # 2^4 cycles, OpenBLAS's smallest
+    env = dict(os.environ, OPENBLAS_THREAD_TIMEOUT="17")
     sys.stdout.flush()
     sys.stderr.flush()
     os.execve(sys.executable, [sys.executable, "-m", "rocmath.bench.cli", *sys.argv[1:]], env)
@@ -138,7 +145,7 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None,
     # (Idle OpenMP teams sleep, as everywhere rocmath runs: rocmath.kernel sets the policy.)
     console = argv is None
     if console:
-        _restart_with_sleeping_blas_threads()
+        _restart_with_brief_blas_spin()
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["blas"]:  # rocblas-bench's command line
         from .rocblas_cli import main as blas_main
