@@ -460,8 +460,9 @@ def _prefetch_part(A, first, count, stride, plan, part):  # type: ignore[no-unty
     # Part ``part`` of the cache lines of ``count`` entries of A (the first at ``first``, ``stride``
     # apart; ``plan`` from _prefetch_plan): the next entries' loads, spread over the steps of the
     # current entries' LU so that their copy in finds them in cache (the copies waited on memory).
-    # (Names of its own: an inlined function's variables named as the caller's ones, e, o, lo, hi,
-    # made a kernel up to 2.4 times slower.)
+    # (No tuple chosen by a conditional expression, ``lo, hi = (a, b) if c else (d, e)``: in a trial,
+    # that one line in a prefetch loop inlined into potrf's lane kernel made the whole kernel 2.4x
+    # slower; two conditional expressions, one a value, did not.)
     pf_line, pf_lines, pf_share = plan
     pf_a, pf_b = part * pf_share, min(count * pf_lines, (part + 1) * pf_share)
     pf_e = 0 if pf_a < pf_lines else pf_a // pf_lines  # (a division costs more than a step's prefetches)
