@@ -131,11 +131,15 @@ def demangle(symbol: str) -> str:
     return re.sub(r"_([0-9a-f]{2})", lambda m: chr(int(m.group(1), 16)), ".".join(parts))
 
 
-def loop(run: Any, sync: Any, seconds: float) -> dict[str, Any]:
-    """Repeat ``run(); sync()`` for about ``seconds``: ``{"calls", "ns"}``."""
+def loop(run: Any, sync: Any, seconds: float, prepare: Any = None) -> dict[str, Any]:
+    """Repeat ``run(); sync()`` for about ``seconds``: ``{"calls", "ns"}``.  ``prepare`` (a problem's
+    restore, waited for) runs before each call, inside the time and the samples (its copies show as
+    such)."""
     calls, t0 = 0, time.perf_counter_ns()
     end = t0 + int(seconds * 1e9)
     while True:
+        if prepare is not None:
+            prepare()
         run()
         sync()
         calls += 1

@@ -117,6 +117,23 @@ def _sync_for(problem: Problem) -> Callable[[], None]:
     return stream.synchronize if stream is not None else rocmath.device_synchronize
 
 
+def preparation(problem: Problem, sync: Callable[[], None]) -> Callable[[], None]:
+    """What runs untimed before each warm call of ``problem``: its ``restore``, waited for."""
+    restore = problem.restore
+    if restore is None:
+        return _nothing
+
+    def prepare() -> None:
+        restore()
+        sync()
+
+    return prepare
+
+
+def _nothing() -> None:
+    return None
+
+
 def run_case(case: BenchCase, size: Any, *, suite: str | None = None, repeats: int = DEFAULT_REPEATS,
              warmup: int = DEFAULT_WARMUP, clock: Clock = time.perf_counter_ns) -> CaseResult:
     """Benchmark ``case`` at ``size``; never raises for a failing case (see ``error``).
@@ -154,7 +171,8 @@ def run_case(case: BenchCase, size: Any, *, suite: str | None = None, repeats: i
         err = float(problem.check(actual, expected))
         del actual, value
 
-        warm_up((problem.run, sync, problem.reference), warmup, clock)
+        prepare = preparation(problem, sync)
+        warm_up((prepare, problem.run, sync, problem.reference), warmup, clock)
 
         kernel_ns: list[int] = []
         last: list[Any] = [None]
@@ -169,7 +187,8 @@ def run_case(case: BenchCase, size: Any, *, suite: str | None = None, repeats: i
                     kernel_ns.append(sum(r.end_ns - r.start_ns for r in new))
                 last[0] = v
 
-            timed = time_interleaved(problem.run, problem.reference, repeats, sync, after_a=after_a, clock=clock)
+            timed = time_interleaved(problem.run, problem.reference, repeats, sync, after_a=after_a,
+                                     before_a=prepare, clock=clock)
         res.warm, res.reference = timed.a, timed.b
         res.ratio, res.ratio_ci = timed.ratio, timed.ratio_ci
         if kernel_ns:

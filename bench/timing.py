@@ -202,7 +202,8 @@ def warm_up(calls: Sequence[Callable[[], Any]], minimum: int, clock: Clock = tim
 def time_interleaved(fn_a: Callable[[], Any], fn_b: Callable[[], Any], repeats: int,
                      sync: Callable[[], Any] | None = None, *, sync_b: Callable[[], Any] | None = None,
                      warmup: int = 0, after_a: Callable[[Any], Any] | None = None,
-                     clock: Clock = time.perf_counter_ns, disable_gc: bool = True) -> Interleaved:
+                     before_a: Callable[[], Any] | None = None, clock: Clock = time.perf_counter_ns,
+                     disable_gc: bool = True) -> Interleaved:
     """Time ``fn_a`` and ``fn_b`` alternately: A B A B ... (``repeats`` pairs).
 
     Parameters
@@ -220,6 +221,9 @@ def time_interleaved(fn_a: Callable[[], Any], fn_b: Callable[[], Any], repeats: 
     after_a
         Called with ``fn_a``'s return value after each timed A, outside the timed
         region (to collect per-run profiles or keep the last result).
+    before_a
+        Called before each A (warm-up ones too), outside the timed region: to put back
+        inputs the previous A overwrote (and wait for that).
     clock
         An integer nanosecond clock (``time.perf_counter_ns``; tests pass a fake one).
     disable_gc
@@ -233,8 +237,9 @@ def time_interleaved(fn_a: Callable[[], Any], fn_b: Callable[[], Any], repeats: 
     """
     if repeats < 1:
         raise ValueError(f"repeats must be at least 1, got {repeats}")
-    sa, sb = sync or _none, sync_b or _none
+    sa, sb, prepare = sync or _none, sync_b or _none, before_a or _none
     for _ in range(warmup):
+        prepare()
         fn_a()
         sa()
         fn_b()
@@ -246,6 +251,7 @@ def time_interleaved(fn_a: Callable[[], Any], fn_b: Callable[[], Any], repeats: 
         gc.disable()
     try:
         for _ in range(repeats):
+            prepare()
             t0 = clock()
             value = fn_a()
             sa()

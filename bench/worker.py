@@ -34,11 +34,13 @@ def serve(inp: TextIO, out: TextIO) -> None:
     """Answer commands from ``inp`` until ``quit`` or end of input."""
     import rocmath
     from rocmath.bench import default_registry, discover
+    from rocmath.bench.runner import preparation
     from rocmath.bench.timing import warm_up
 
     discover()
     problem: Any = None
     sync: Any = None
+    prepare: Any = None
 
     def teardown() -> None:
         nonlocal problem
@@ -62,8 +64,10 @@ def serve(inp: TextIO, out: TextIO) -> None:
                 sync()
                 answer: dict[str, Any] = {"cold_ns": time.perf_counter_ns() - t0,
                                           "label": problem.label or str(cmd["size"])}
-                warm_up((problem.run, sync), 0)  # the timed calls start from the steady state
+                prepare = preparation(problem, sync)
+                warm_up((prepare, problem.run, sync), 0)  # the timed calls start from the steady state
             elif op == "time":
+                prepare()
                 t0 = time.perf_counter_ns()
                 problem.run()
                 sync()
@@ -75,7 +79,7 @@ def serve(inp: TextIO, out: TextIO) -> None:
             elif op == "loop":
                 from rocmath.bench.profile import loop
 
-                answer = loop(problem.run, sync, float(cmd["seconds"]))
+                answer = loop(problem.run, sync, float(cmd["seconds"]), prepare)
             elif op == "teardown":
                 teardown()
                 answer = {}

@@ -210,6 +210,23 @@ def test_time_interleaved_alternates_and_computes_ratio() -> None:
         time_interleaved(fn_a, fn_b, 0)
 
 
+def test_time_interleaved_prepares_each_a_outside_the_timed_region() -> None:
+    clock = FakeClock()
+    log: list[str] = []
+
+    def prepare() -> None:
+        log.append("P")
+        clock.advance(1_000_000)  # a restore: never in A's samples
+
+    def fn_a() -> None:
+        log.append("A")
+        clock.advance(10)
+
+    res = time_interleaved(fn_a, lambda: log.append("B"), 3, warmup=1, before_a=prepare, clock=clock)
+    assert log == ["P", "A", "B"] * 4
+    assert res.a.samples_ns == (10, 10, 10) and res.b.samples_ns == (0, 0, 0)
+
+
 def test_time_call_includes_sync() -> None:
     clock = FakeClock()
     ns, value = time_call(lambda: clock.advance(5) or "v", lambda: clock.advance(7), clock)
@@ -266,6 +283,44 @@ def test_run_case_separates_cold_and_warm() -> None:
     assert res.throughput == (4.0, "GB/s")
     assert res.max_rel_err == 0.0 and res.label == "n=4"
     assert res.kernel is None  # nothing was launched
+
+
+def test_run_case_restores_in_place_inputs_untimed_and_checks_every_result() -> None:
+    """A call that overwrites its input (here: doubles it in place) gets it back before each warm
+    call, outside the time: every call then does the first call's work, and the last timed call's
+    result is checked as the first's (without the restore it would be 2^k times the input)."""
+    clock = FakeClock()
+    data = np.arange(4.0)
+    pristine = data.copy()
+    log: list[str] = []
+
+    def setup(n: int) -> Problem:
+        def run() -> np.ndarray:
+            log.append("A")
+            clock.advance(1_000)
+            data[:] *= 2
+            return data.copy()
+
+        def restore() -> None:
+            log.append("R")
+            clock.advance(50_000)
+            data[:] = pristine
+
+        return Problem(run=run, reference=lambda: 2 * pristine, restore=restore, label=f"n={n}")
+
+    res = run_case(BenchCase("fake.in_place", setup, {"quick": [4]}), 4, repeats=3, warmup=1, clock=clock)
+    assert res.ok and res.max_rel_err == 0.0, res.error
+    assert res.warm is not None and res.warm.samples_ns == (1_000,) * 3
+    assert log[0] == "A" and log.count("R") == log.count("A") - 1  # the cold call needs none
+    assert all(log[i - 1] == "R" for i, x in enumerate(log) if x == "A" and i > 0)
+
+    def unrestored(n: int) -> Problem:
+        p = setup(n)
+        return Problem(run=p.run, reference=p.reference, label=p.label)
+
+    data[:] = pristine
+    res = run_case(BenchCase("fake.in_place", unrestored, {"quick": [4]}), 4, repeats=3, warmup=1, clock=clock)
+    assert not res.ok and res.max_rel_err > 1  # the check of the last result sees the doubled input
 
 
 def test_run_case_kernel_time_from_launch_records() -> None:
