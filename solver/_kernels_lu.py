@@ -118,15 +118,16 @@ def _ordinal(typingctx, x):  # type: ignore[no-untyped-def]
 def _pivot_row(W, t, o, j, m):  # type: ignore[no-untyped-def]
     """LAPACK's i?amax over rows j..m-1 of the column at W[t, o:]: the first row of largest
     _cabs1 (a NaN wins only at j).  The largest measure's bits come from an integer max (a vector
-    reduction; a float one would need fast-math), then a scan finds its first row: the sequential
-    search's compare-and-select chain waited on every row.  A NaN somewhere (its bits are the
-    largest) leaves the choice to the sequential search."""
+    reduction; a float one would need fast-math), then its first row from an integer min over the
+    rows that hold it (another vector reduction: a scan stopping at the row mispredicted its exit
+    and compared one row a turn).  The sequential search's compare-and-select chain waited on every
+    row.  A NaN somewhere (its bits are the largest) leaves the choice to the sequential search."""
     big = _ordinal(_cabs1(W[t, _U(o + j)]))
     for i in range(j + 1, m):
         big = max(big, _ordinal(_cabs1(W[t, _U(o + i)])))
-    p = j
-    while _ordinal(_cabs1(W[t, _U(o + p)])) != big:
-        p += 1
+    p = m
+    for i in range(j, m):
+        p = min(p, i if _ordinal(_cabs1(W[t, _U(o + i)])) == big else m)
     best = _cabs1(W[t, _U(o + p)])
     if best != best:
         p = j
