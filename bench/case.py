@@ -119,10 +119,10 @@ class Problem:
         machine's copy bandwidth (:func:`~rocmath.bench.timing.copy_bandwidth`).
     restore
         For a call that overwrites its own inputs (an in-place factorization): puts them back,
-        run untimed (and synchronized) before every timed call and warm-up after the first, so
-        that each call does the first call's work on the first call's data, as the reference
-        does, and every result can be checked.  (A getrf of matrices it factored already pivots
-        no rows: 20,000 32 x 32 entries took 20 ms so against 29 ms fresh.)
+        untimed (and waited for), before every call after the first, warm-ups included, so that
+        each call does the first call's work on the first call's data, as the reference does,
+        and every result can be checked.  (Of matrices it had factored already, a getrf pivots
+        no rows: 20,000 32 x 32 entries took 20 ms so, against 29 ms fresh.)
     """
 
     run: Callable[[], Any]
