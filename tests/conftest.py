@@ -26,6 +26,29 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 
 
 @pytest.fixture
+def mem():
+    """HIP allocations of each kind for a hip-python-style test (``tests/hip_util.DeviceMemory``), freed when
+    it ends, even a failing one."""
+    from hip_util import DeviceMemory
+
+    m = DeviceMemory()
+    yield m
+    m.release()
+
+
+@pytest.fixture
+def stream():
+    """A hipStreamCreate'd stream for a hip-python-style test, destroyed when it ends."""
+    from hip_util import check
+
+    from rocmath.hip import hip
+
+    s = check(hip.hipStreamCreate())
+    yield s
+    check(hip.hipStreamDestroy(s))
+
+
+@pytest.fixture
 def configure():
     """Reconfigure the devices for one test; the default configuration is restored after."""
     import gc

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import rocmath
-from rocmath.hip import _shim, hip, last_exception
+from rocmath.hip import _hip_runtime2, _shim, hip, last_exception
 from rocmath.memory import address_space
 
 K = hip.hipMemcpyKind
@@ -44,14 +44,54 @@ def check(result: tuple[Any, ...]) -> Any:
 
 @pytest.fixture
 def hip_clean_state() -> Iterator[None]:
-    """No allocation, host registration or last error outlives a test (a module makes it autouse with
-    ``pytestmark = pytest.mark.usefixtures("hip_clean_state")``)."""
+    """No allocation, memory-pool block, host registration or last error outlives a test (a module makes
+    it autouse with ``pytestmark = pytest.mark.usefixtures("hip_clean_state")``)."""
     live = address_space.live_count
     yield
     rocmath.device_synchronize()
+    for pools in list(_hip_runtime2._device_pools.values()):
+        for pool in list(pools.pools):
+            pool.trim_to(0)
     hip.hipGetLastError()
     assert not hip._registered, "host memory left registered"
     assert address_space.live_count <= live, "device memory left allocated"
+
+
+class DeviceMemory:
+    """HIP allocations of each kind, freed (in reverse order, after a device synchronize) by
+    :meth:`release`: what the ``mem`` fixture (conftest) hands a test."""
+
+    def __init__(self) -> None:
+        self.made: list[tuple[Any, Any]] = []
+
+    def device(self, nbytes: int, fill: int | None = None) -> Any:
+        """hipMalloc'd bytes, set to ``fill`` when given."""
+        p = check(hip.hipMalloc(nbytes))
+        self.made.append((hip.hipFree, p))
+        if fill is not None:
+            check(hip.hipMemset(p, fill, nbytes))
+        return p
+
+    def pitched(self, width: int, height: int) -> tuple[Any, int]:
+        p, pitch = check(hip.hipMallocPitch(width, height))
+        self.made.append((hip.hipFree, p))
+        return p, pitch
+
+    def pinned(self, nbytes: int, flags: int = hip.hipHostMallocDefault) -> Any:
+        p = check(hip.hipHostMalloc(nbytes, flags))
+        self.made.append((hip.hipHostFree, p))
+        return p
+
+    def managed(self, nbytes: int) -> Any:
+        p = check(hip.hipMallocManaged(nbytes, hip.hipMemAttachGlobal))
+        self.made.append((hip.hipFree, p))
+        return p
+
+    def release(self) -> None:
+        rocmath.device_synchronize()
+        for free, p in reversed(self.made):
+            check(free(p))
+        self.made.clear()
 
 
 def to_device(a: np.ndarray) -> Any:

@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 import pytest
-from hip_util import check
+from hip_util import check, hip_clean_state  # noqa: F401 - the fixture, used by pytestmark
 
 import rocmath
 from rocmath.hip import _hip_runtime2 as r2
@@ -28,59 +28,11 @@ K = hip.hipMemcpyKind
 A = hip.hipMemPoolAttr
 SENTINEL = 0x5A
 
+pytestmark = pytest.mark.usefixtures("hip_clean_state")
+
 
 def status(result):
     return result[0]
-
-
-def _release_pools():
-    for pools in list(r2._device_pools.values()):
-        for pool in list(pools.pools):
-            pool.trim_to(0)
-
-
-@pytest.fixture(autouse=True)
-def _clean_state():
-    """No allocation, pool block or last error outlives a test."""
-    live = address_space.live_count
-    yield
-    rocmath.device_synchronize()
-    _release_pools()
-    hip.hipGetLastError()
-    assert address_space.live_count <= live, "device memory left allocated"
-
-
-@pytest.fixture
-def mem():
-    made = []
-
-    class Mem:
-        def device(self, nbytes):
-            p = check(hip.hipMalloc(nbytes))
-            made.append((hip.hipFree, p))
-            return p
-
-        def pinned(self, nbytes):
-            p = check(hip.hipHostMalloc(nbytes, 0))
-            made.append((hip.hipHostFree, p))
-            return p
-
-        def managed(self, nbytes):
-            p = check(hip.hipMallocManaged(nbytes, hip.hipMemAttachGlobal))
-            made.append((hip.hipFree, p))
-            return p
-
-    yield Mem()
-    rocmath.device_synchronize()
-    for free, p in reversed(made):
-        check(free(p))
-
-
-@pytest.fixture
-def stream():
-    s = check(hip.hipStreamCreate())
-    yield s
-    check(hip.hipStreamDestroy(s))
 
 
 def upload(a, mem):

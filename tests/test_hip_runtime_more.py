@@ -29,45 +29,6 @@ SENTINEL = 0x5A
 pytestmark = pytest.mark.usefixtures("hip_clean_state")
 
 
-@pytest.fixture
-def mem():
-    """Allocations made through it are freed when the test ends (even a failing one)."""
-    made = []
-
-    class Mem:
-        def device(self, nbytes):
-            p = check(hip.hipMalloc(nbytes))
-            made.append((hip.hipFree, p))
-            return p
-
-        def pitched(self, width, height):
-            p, pitch = check(hip.hipMallocPitch(width, height))
-            made.append((hip.hipFree, p))
-            return p, pitch
-
-        def pinned(self, nbytes, flags=hip.hipHostMallocDefault):
-            p = check(hip.hipHostMalloc(nbytes, flags))
-            made.append((hip.hipHostFree, p))
-            return p
-
-        def managed(self, nbytes):
-            p = check(hip.hipMallocManaged(nbytes, hip.hipMemAttachGlobal))
-            made.append((hip.hipFree, p))
-            return p
-
-    yield Mem()
-    rocmath.device_synchronize()
-    for free, p in reversed(made):
-        check(free(p))
-
-
-@pytest.fixture
-def stream():
-    s = check(hip.hipStreamCreate())
-    yield s
-    check(hip.hipStreamDestroy(s))
-
-
 # --- memory of each kind, seen from the host -------------------------------------------------------------
 
 KINDS = ["pageable", "raw", "pinned", "managed", "device"]

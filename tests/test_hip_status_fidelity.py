@@ -30,36 +30,6 @@ pytestmark = pytest.mark.usefixtures("hip_clean_state")
 
 
 @pytest.fixture
-def mem():
-    """Allocations made through it are freed when the test ends."""
-    made = []
-
-    class Mem:
-        def device(self, nbytes, fill=SENTINEL):
-            p = check(hip.hipMalloc(nbytes))
-            made.append(p)
-            check(hip.hipMemset(p, fill, nbytes))
-            return p
-
-        def pinned(self, nbytes):
-            p = check(hip.hipHostMalloc(nbytes, 0))
-            made.append(p)
-            return p
-
-    yield Mem()
-    rocmath.device_synchronize()
-    for p in reversed(made):
-        check(hip.hipFree(p))
-
-
-@pytest.fixture
-def stream():
-    s = check(hip.hipStreamCreate())
-    yield s
-    check(hip.hipStreamDestroy(s))
-
-
-@pytest.fixture
 def dead():
     """A handle of a destroyed stream."""
     s = check(hip.hipStreamCreate())
@@ -114,7 +84,7 @@ def test_error_strings_are_the_runtimes_for_every_code():
     lambda d, h, n, s: hip.hipMemcpyDtoDAsync(int(d) - 64, d, n, s),
 ], ids=["hipMemcpy", "hipMemcpyAsync", "hipMemcpyWithStream", "HtoD", "HtoDAsync", "DtoD", "DtoDAsync"])
 def test_1d_copies_past_an_allocation_are_invalid_values(call, mem, stream):
-    whole = mem.device(256)
+    whole = mem.device(256, SENTINEL)
     d = int(whole) + 64  # 192 bytes left in the allocation
     host = np.arange(256, dtype=np.uint8)
     assert call(d, host, 193, stream) == (E.hipErrorInvalidValue,)
@@ -126,7 +96,7 @@ def test_1d_copies_past_an_allocation_are_invalid_values(call, mem, stream):
 
 
 def test_1d_copy_checks_in_hips_order(mem, stream):
-    d = mem.device(64)
+    d = mem.device(64, SENTINEL)
     out = np.zeros(64, np.uint8)
     # a zero size is success whatever the pointers
     assert hip.hipMemcpy(None, None, 0, K.hipMemcpyHostToDevice) == (E.hipSuccess,)
@@ -152,7 +122,7 @@ def test_1d_copy_checks_in_hips_order(mem, stream):
 
 
 def test_copies_to_registered_memory_are_bounded_by_its_range(mem):
-    d = mem.device(64)
+    d = mem.device(64, SENTINEL)
     buf = np.zeros(64, np.uint8)
     check(hip.hipHostRegister(buf, 32, hip.hipHostRegisterDefault))
     try:
@@ -175,7 +145,7 @@ def test_1d_fills_checks(fn, mem, stream):
     itemsize = {"hipMemset": 1, "hipMemsetAsync": 1, "hipMemsetD8": 1, "hipMemsetD16Async": 2,
                 "hipMemsetD32": 4}[fn]
     tail = (stream,) if fn.endswith("Async") else ()
-    d = mem.device(64)
+    d = mem.device(64, SENTINEL)
     call = getattr(hip, fn)
     assert call(None, 1, 0, *tail) == (E.hipSuccess,)  # nothing to fill
     assert call(None, 1, 4, *tail) == (E.hipErrorInvalidValue,)
@@ -227,7 +197,7 @@ def test_2d_copies_check_the_sides_a_kind_names(mem, stream):
 
 
 def test_2d_fills_are_hips_3d_fill_of_one_slice(mem):
-    d = mem.device(1000)
+    d = mem.device(1000, SENTINEL)
     # width * height must fit from the pointer on; rows past the end with a larger pitch are left to the fill
     assert hip.hipMemset2D(int(d) + 600, 100, 1, 100, 5) == (E.hipErrorInvalidValue,)
     assert hip.hipMemset2D(d, 99, 1, 100, 2) == (E.hipErrorInvalidValue,)  # pitch below the width
@@ -372,7 +342,7 @@ def test_frees_free_any_memory_of_the_runtime():
 
 
 def test_host_get_device_pointer(mem):
-    d, p = mem.device(64), mem.pinned(64)
+    d, p = mem.device(64, SENTINEL), mem.pinned(64)
     assert hip.hipHostGetDevicePointer(p, 1) == (E.hipErrorInvalidValue, None)
     assert int(check(hip.hipHostGetDevicePointer(p, 0))) == int(p)
     assert int(check(hip.hipHostGetDevicePointer(d, 0))) == int(d)  # device memory is a memory object too
