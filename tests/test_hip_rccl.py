@@ -203,6 +203,21 @@ def test_unique_id_and_config_structs():
         rccl.ncclConfig_t(nope=1)
 
 
+def test_config_struct_has_the_runtimes_layout_and_keeps_its_net_name():
+    import ctypes
+
+    import rocmath.collectives as coll
+
+    ours, runtimes = rccl.ncclConfig_t._c, coll._ConfigStruct
+    assert ctypes.sizeof(ours) == ctypes.sizeof(runtimes)
+    assert [(n, getattr(ours, n).offset) for n, _ in ours._fields_] == \
+        [(n, getattr(runtimes, n).offset) for n, _ in runtimes._fields_]
+    cfg = rccl.ncclConfig_t(netName=bytearray(b"IB"))
+    assert cfg.netName == b"IB" and runtimes.from_address(int(cfg)).netName == b"IB"
+    cfg.netName = None
+    assert cfg.netName is None
+
+
 # --- collectives against NumPy ----------------------------------------------------------------------------
 
 

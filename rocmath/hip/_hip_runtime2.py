@@ -199,6 +199,7 @@ _ENUMS = (hipMemPoolAttr, hipMemLocationType, hipMemAccessFlags, hipMemAllocatio
 _CTYPES: dict[str, Any] = {
     "size_t": ctypes.c_size_t, "int": ctypes.c_int, "unsigned int": ctypes.c_uint, "unsigned char": ctypes.c_ubyte,
     "unsigned short": ctypes.c_ushort, "ptr": ctypes.c_void_p, "array": ctypes.c_void_p, "enum": ctypes.c_int,
+    "cstr": ctypes.c_char_p,
 }
 
 
@@ -211,7 +212,8 @@ class _Struct(Properties, Pointer):
 
     Subclasses list ``_members``: ``(name, kind, detail)`` with kind one of ``_CTYPES``' keys, ``"struct"``
     (detail: the struct class), ``"chars"``/``"uchars"`` (detail: the length); an ``"array"`` member
-    (``hipArray_t``) is in the layout but not exposed, as hip-python leaves it out.
+    (``hipArray_t``) is in the layout but not exposed, as hip-python leaves it out; a ``"cstr"`` member
+    (``const char *``) reads as bytes or None and keeps the bytes it is set to alive with the wrapper.
     """
 
     _members: ClassVar[tuple[tuple[str, str, Any], ...]] = ()
@@ -248,6 +250,8 @@ class _Struct(Properties, Pointer):
                 return bytes(value)
             if kind == "uchars":
                 return list(value)
+            if kind == "cstr":
+                return value
             return int(value)
 
         def set_(self: _Struct, i: int, value: Any) -> None:
@@ -258,6 +262,10 @@ class _Struct(Properties, Pointer):
                 value = int(value)
             elif kind == "ptr":
                 value = pointer_value(value) or None
+            elif kind == "cstr":
+                if value is not None:
+                    value = bytes(value)
+                    self._kept = {**getattr(self, "_kept", {}), (name, i): value}  # the C struct points into it
             else:
                 value = _h._c_typed(value, "value", kind)
             setattr(self._at(i), name, value)

@@ -38,6 +38,7 @@ import rocmath.collectives as _coll
 from rocmath.collectives import Communicator, NcclResult
 from rocmath.errors import HipError
 
+from . import _hip_runtime2 as _rt
 from . import hip as _hip
 from ._api import StatusTable, binding
 from ._lib import (
@@ -51,7 +52,7 @@ from ._lib import (
     target_of,
     write_host,
 )
-from ._types import CStr, Pointer, Properties, c_enum, check_enum, pointer_value, resolve
+from ._types import CStr, c_enum, check_enum, pointer_value, resolve
 
 _MODULE = __name__
 
@@ -176,98 +177,21 @@ def _comm(obj: Any) -> Any:
     return target_of(obj, ncclComm)
 
 
-class _Struct(Properties, Pointer):
-    """A hip-python struct wrapper over C storage of its own (``__init__``) or at an address (``fromObj``)."""
+class ncclUniqueId(_rt._Struct):
+    """``ncclUniqueId``: 128 opaque bytes naming a clique (``internal``, read-only as in hip-python: bytes up
+    to the first NUL, as Cython converts ``char[128]``)."""
 
-    _ctype: Any = None
-
-    def __init__(self, *args: Any, **kwargs: Any):
-        self._storage = self._ctype()
-        super().__init__(None)
-        self._ptr = ctypes.addressof(self._storage)
-        _hip._set_properties(self, tuple(self.PROPERTIES()), args, kwargs)
-
-    @classmethod
-    def fromObj(cls, pyobj: Any) -> Any:
-        """``pyobj`` itself when it is one, else a wrapper of the address it converts to."""
-        if isinstance(pyobj, cls):
-            return pyobj
-        obj = cls.__new__(cls)
-        Pointer.__init__(obj, pyobj)
-        obj._storage = None
-        return obj
-
-    def _struct(self) -> Any:
-        if self._storage is not None:
-            return self._storage
-        if self._ptr == 0:
-            raise ValueError("the struct pointer is NULL")
-        return self._ctype.from_address(self._ptr)
-
-    def c_sizeof(self) -> int:
-        """Size of the C struct in bytes."""
-        return ctypes.sizeof(self._ctype)
-
-    @staticmethod
-    def PROPERTIES() -> list[str]:
-        return []
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} object, ptr: {self._ptr}>"
+    _members = (("internal", "chars", NCCL_UNIQUE_ID_BYTES),)
 
 
-class ncclUniqueId(_Struct):
-    """``ncclUniqueId``: 128 opaque bytes naming a clique (``internal``, read-only as in hip-python)."""
-
-    _ctype = ctypes.c_char * NCCL_UNIQUE_ID_BYTES
-
-    def get_internal(self, i: int) -> bytes:
-        """``internal`` of element ``i`` (bytes up to the first NUL, as Cython converts ``char[128]``)."""
-        return bytes((self._ctype).from_address(self._ptr + i * NCCL_UNIQUE_ID_BYTES).value)
-
-    @property
-    def internal(self) -> bytes:
-        """The opaque bytes."""
-        return self.get_internal(0)
-
-    @staticmethod
-    def PROPERTIES() -> list[str]:
-        return ["internal"]
-
-
-def _config_field(name: str) -> property:
-    def get(self: ncclConfig_v21700) -> Any:
-        return getattr(self._struct(), name)
-
-    def set_(self: ncclConfig_v21700, value: Any) -> None:
-        if name == "netName" and value is not None:
-            self._keep_name = bytes(value)  # the C struct points into it
-            value = self._keep_name
-        setattr(self._struct(), name, value)
-
-    return property(get, set_, doc=f"``{name}``")
-
-
-class ncclConfig_v21700(_Struct):
+class ncclConfig_v21700(_rt._Struct):
     """``ncclConfig_t``: communicator configuration, zeroed when made (as hip-python's).  A zeroed struct
     (``size`` 0) means all defaults to RCCL; otherwise set ``size``, ``magic`` (0xcafebeef) and ``version``
-    as ``NCCL_CONFIG_INITIALIZER`` does."""
+    as ``NCCL_CONFIG_INITIALIZER`` does.  The layout is :class:`rocmath.collectives`' (a test compares)."""
 
-    _ctype = _coll._ConfigStruct
-    size = _config_field("size")
-    magic = _config_field("magic")
-    version = _config_field("version")
-    blocking = _config_field("blocking")
-    cgaClusterSize = _config_field("cgaClusterSize")
-    minCTAs = _config_field("minCTAs")
-    maxCTAs = _config_field("maxCTAs")
-    netName = _config_field("netName")
-    splitShare = _config_field("splitShare")
-
-    @staticmethod
-    def PROPERTIES() -> list[str]:
-        return ["size", "magic", "version", "blocking", "cgaClusterSize", "minCTAs", "maxCTAs", "netName",
-                "splitShare"]
+    _members = (("size", "size_t", None), ("magic", "unsigned int", None), ("version", "unsigned int", None),
+                ("blocking", "int", None), ("cgaClusterSize", "int", None), ("minCTAs", "int", None),
+                ("maxCTAs", "int", None), ("netName", "cstr", None), ("splitShare", "int", None))
 
 
 ncclConfig_t = ncclConfig_v21700
