@@ -1376,28 +1376,29 @@ def _group_end_reporting(error: CollectiveError | None) -> None:
         raise error
 
 
+def _rooted(at_root: str, blocks: int, each: str, own: int, count: int, datatype: int, root: int, comm: Any,
+            stream: Any) -> None:
+    """Gather and scatter as RCCL builds them, in one group: on ``root``, ``at_root`` ("Recv" or "Send") of
+    block r of ``blocks`` with every rank r; on every rank, ``each`` of ``own`` with the root."""
+    nranks = comm_count(comm)
+    if count == 0:
+        return
+    rank = comm_user_rank(comm)
+    step = count * type_size(datatype) if _type_ok(datatype) else 0
+    _p2p_group([*((at_root, blocks + r * step, r) for r in range(nranks) if rank == root),
+                (each, own, root)], count, datatype, comm, stream)
+
+
 def gather(sendbuff: int, recvbuff: int, sendcount: int, datatype: int, root: int, comm: Any,
            stream: Any) -> None:
     """``ncclGather`` (RCCL: receives on ``root`` and one send per rank, in a group)."""
-    nranks = comm_count(comm)
-    if sendcount == 0:
-        return
-    rank = comm_user_rank(comm)
-    step = sendcount * type_size(datatype) if _type_ok(datatype) else 0
-    _p2p_group([*(("Recv", recvbuff + r * step, r) for r in range(nranks) if rank == root),
-                ("Send", sendbuff, root)], sendcount, datatype, comm, stream)
+    _rooted("Recv", recvbuff, "Send", sendbuff, sendcount, datatype, root, comm, stream)
 
 
 def scatter(sendbuff: int, recvbuff: int, recvcount: int, datatype: int, root: int, comm: Any,
             stream: Any) -> None:
     """``ncclScatter`` (RCCL: sends from ``root`` and one receive per rank, in a group)."""
-    nranks = comm_count(comm)
-    if recvcount == 0:
-        return
-    rank = comm_user_rank(comm)
-    step = recvcount * type_size(datatype) if _type_ok(datatype) else 0
-    _p2p_group([*(("Send", sendbuff + r * step, r) for r in range(nranks) if rank == root),
-                ("Recv", recvbuff, root)], recvcount, datatype, comm, stream)
+    _rooted("Send", sendbuff, "Recv", recvbuff, recvcount, datatype, root, comm, stream)
 
 
 def all_to_all(sendbuff: int, recvbuff: int, count: int, datatype: int, comm: Any, stream: Any) -> None:
