@@ -64,13 +64,19 @@ class Plan:
 
 
 def plan_key(args: tuple[Any, ...]) -> tuple[Any, ...]:
-    """The call's arguments after the handle as plain values (see :func:`_plain`), each with its type
-    but device arrays (by pointer): numbers equal across types (2, 2.0, ``np.float32(2)``, True) make
-    different keys, so a plan found under a key has its call's types (one pass over the arguments,
-    not a second one to compare types).  Raises TypeError for an argument that cannot be part of a
-    key (the call is then not replayed)."""
-    return tuple([a.ptr if type(a) is DeviceArray else (type(a), a) if type(a) in _PLAIN else (type(a), _plain(a))
-                  for a in args[1:]])
+    """The call's arguments after the handle as plain values (see :func:`_plain`), each after its
+    type, in one flat tuple (``type, value, type, value, ...``; device arrays by pointer): numbers
+    equal across types (2, 2.0, ``np.float32(2)``, True) make different keys, so a plan found under
+    a key has its call's types.  Flat, as nested pairs cost a tuple each to make and to hash on
+    every call.  Raises TypeError for an argument that cannot be part of a key (the call is then
+    not replayed)."""
+    key = []
+    add = key.append
+    for a in args[1:]:
+        t = type(a)
+        add(t)
+        add(a if t in _PLAIN else a.ptr if t is DeviceArray else _plain(a))
+    return tuple(key)
 
 
 def remember(plans: dict[Any, Any], key: Any, plan: Any) -> None:
