@@ -448,7 +448,11 @@ def test_pointer_attribute_struct_like_hip_python():
     a = hip.hipPointerAttribute_t(T.hipMemoryTypeHost, 3, isManaged=1)
     assert (a.type, a.device, a.isManaged, a[1], a[0]) == (T.hipMemoryTypeHost, 3, 1, 3, T.hipMemoryTypeHost)
     assert "allocationFlags" in a and a.PROPERTIES()[2] == "devicePointer"
-    assert hip.hipPointerAttribute_t.fromObj(a) is a and int(a) == ctypes.addressof(a._struct)
+    assert hip.hipPointerAttribute_t.fromObj(a) is a and int(a) == ctypes.addressof(a._store)
+    c = hip.hipPointerAttribute_t._c  # hip_runtime_api.h's layout
+    assert [(n, getattr(c, n).offset) for n, _ in c._fields_] == [
+        ("type", 0), ("device", 4), ("devicePointer", 8), ("hostPointer", 16), ("isManaged", 24),
+        ("allocationFlags", 28)] and ctypes.sizeof(c) == 32
     with pytest.raises(TypeError, match="hipMemoryType"):
         a.type = 2
     with pytest.raises(KeyError):

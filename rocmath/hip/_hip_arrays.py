@@ -32,7 +32,7 @@ from rocmath.stream import wait_device_idle
 
 from . import _hip_runtime2 as _rt
 from ._api import PublicFunctions, binding
-from ._types import c_enum, check_enum, pointer_value
+from ._types import _Struct, c_enum, check_enum, pointer_value
 
 #: The functions this module adds, by name (bound by its ``*_api`` function).
 _PUBLIC = _public = PublicFunctions()
@@ -60,21 +60,21 @@ _FORMATS = {0x01: (1, 1), 0x02: (2, 1), 0x03: (4, 1), 0x08: (1, 0), 0x09: (2, 0)
 _FORMAT_OF = {(kind, 8 * size): fmt for fmt, (size, kind) in _FORMATS.items()}
 
 
-class hipChannelFormatDesc(_rt._Struct):
+class hipChannelFormatDesc(_Struct):
     """``hipChannelFormatDesc``: the bits of channels ``x``, ``y``, ``z``, ``w`` and their kind ``f``."""
 
     _members = (("x", "int", None), ("y", "int", None), ("z", "int", None), ("w", "int", None),
                 ("f", "enum", hipChannelFormatKind))
 
 
-class HIP_ARRAY_DESCRIPTOR(_rt._Struct):
+class HIP_ARRAY_DESCRIPTOR(_Struct):
     """``HIP_ARRAY_DESCRIPTOR``: a 2D array's ``Width`` and ``Height`` (elements), ``Format``, ``NumChannels``."""
 
     _members = (("Width", "size_t", None), ("Height", "size_t", None), ("Format", "enum", hipArray_Format),
                 ("NumChannels", "unsigned int", None))
 
 
-class HIP_ARRAY3D_DESCRIPTOR(_rt._Struct):
+class HIP_ARRAY3D_DESCRIPTOR(_Struct):
     """``HIP_ARRAY3D_DESCRIPTOR``: :class:`HIP_ARRAY_DESCRIPTOR` with a ``Depth`` and array ``Flags``."""
 
     _members = (("Width", "size_t", None), ("Height", "size_t", None), ("Depth", "size_t", None),

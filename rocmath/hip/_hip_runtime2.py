@@ -58,7 +58,7 @@ import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -79,7 +79,7 @@ from rocmath.memory import Allocation, MemoryKind, address_space
 from rocmath.stream import Stream, Task, wait_device_idle
 
 from ._api import PublicFunctions, binding
-from ._types import CStr, DeviceArray, Pointer, Properties, c_enum, check_enum, pointer_value, resolve
+from ._types import CStr, DeviceArray, Pointer, _Struct, c_enum, check_enum, pointer_value, resolve
 
 __all__ = ["MemoryPool", "per_thread_stream", "runtime_api"]
 
@@ -193,129 +193,7 @@ _ENUMS = (hipMemPoolAttr, hipMemLocationType, hipMemAccessFlags, hipMemAllocatio
           hipFuncCache_t, hipSharedMemConfig, hipDeviceP2PAttr, hipPointer_attribute, hipMemRangeAttribute,
           hipMemRangeCoherencyMode, hipDriverProcAddressQueryResult)
 
-# --- structs -----------------------------------------------------------------------------------------------
-
-#: Member kinds -> their ctypes type (``detail`` completes the arrays and nested structs).
-_CTYPES: dict[str, Any] = {
-    "size_t": ctypes.c_size_t, "int": ctypes.c_int, "unsigned int": ctypes.c_uint, "unsigned char": ctypes.c_ubyte,
-    "unsigned short": ctypes.c_ushort, "ptr": ctypes.c_void_p, "array": ctypes.c_void_p, "enum": ctypes.c_int,
-    "cstr": ctypes.c_char_p,
-}
-
-
-class _Struct(Properties, Pointer):
-    """A hip-python struct wrapper: a :class:`Pointer` to the C struct, which the constructor allocates (and the
-    wrapper owns; members by position, then by keyword); ``fromObj`` adapts an address or a buffer holding the
-    struct.  Members are properties, and ``get_<m>(i)``/``set_<m>(i, value)`` reach those of the ``i``-th struct
-    of an array of them.  Nested structs read as wrappers of the embedded struct (no setter, as in hip-python);
-    ``char`` arrays as bytes up to the first NUL, ``unsigned char`` arrays as lists (read only).
-
-    Subclasses list ``_members``: ``(name, kind, detail)`` with kind one of ``_CTYPES``' keys, ``"struct"``
-    (detail: the struct class), ``"chars"``/``"uchars"`` (detail: the length); an ``"array"`` member
-    (``hipArray_t``) is in the layout but not exposed, as hip-python leaves it out; a ``"cstr"`` member
-    (``const char *``) reads as bytes or None and keeps the bytes it is set to alive with the wrapper.
-    """
-
-    _members: ClassVar[tuple[tuple[str, str, Any], ...]] = ()
-    _c: ClassVar[type[ctypes.Structure]]
-
-    def __init_subclass__(cls, **kwargs: Any):
-        super().__init_subclass__(**kwargs)
-        fields = []
-        for name, kind, detail in cls._members:
-            if kind == "struct":
-                fields.append((name, detail._c))
-            elif kind in ("chars", "uchars"):
-                fields.append((name, (ctypes.c_char if kind == "chars" else ctypes.c_ubyte) * detail))
-            else:
-                fields.append((name, _CTYPES[kind]))
-            if kind != "array":
-                cls._accessors(name, kind, detail)
-        cls._c = type(f"_{cls.__name__}_c", (ctypes.Structure,), {"_fields_": fields})
-
-    @classmethod
-    def _accessors(cls, name: str, kind: str, detail: Any) -> None:
-        def get(self: _Struct, i: int) -> Any:
-            c = self._at(i)
-            if kind == "struct":
-                sub = detail.fromPtr(ctypes.addressof(c) + getattr(cls._c, name).offset)
-                sub._keep = self  # the embedded struct lives in this one's memory
-                return sub
-            value = getattr(c, name)
-            if kind == "enum":
-                return _enum_class(detail)(value)
-            if kind == "ptr":
-                return Pointer.fromPtr(value or 0)
-            if kind == "chars":
-                return bytes(value)
-            if kind == "uchars":
-                return list(value)
-            if kind == "cstr":
-                return value
-            return int(value)
-
-        def set_(self: _Struct, i: int, value: Any) -> None:
-            if kind == "enum":
-                cls_ = _enum_class(detail)
-                if not isinstance(value, cls_):
-                    raise TypeError(f"'value' must be of type '{cls_.__name__}'")
-                value = int(value)
-            elif kind == "ptr":
-                value = pointer_value(value) or None
-            elif kind == "cstr":
-                if value is not None:
-                    value = bytes(value)
-                    self._kept = {**getattr(self, "_kept", {}), (name, i): value}  # the C struct points into it
-            else:
-                value = _h._c_typed(value, "value", kind)
-            setattr(self._at(i), name, value)
-
-        get.__name__, get.__doc__ = f"get_{name}", f"``{name}`` of the ``i``-th struct."
-        setattr(cls, f"get_{name}", get)
-        settable = kind not in ("struct", "chars", "uchars")
-        if settable:
-            set_.__name__, set_.__doc__ = f"set_{name}", f"Set ``{name}`` of the ``i``-th struct."
-            setattr(cls, f"set_{name}", set_)
-        setattr(cls, name, property(lambda self: get(self, 0),
-                                    (lambda self, value: set_(self, 0, value)) if settable else None,
-                                    doc=f"``{name}``"))
-
-    def __init__(self, *args: Any, **kwargs: Any):
-        super().__init__(None)
-        self._store = self._c()
-        self._ptr = ctypes.addressof(self._store)
-        _h._set_properties(self, self.PROPERTIES(), args, kwargs)
-
-    @classmethod
-    def fromObj(cls, pyobj: Any) -> Any:
-        """``pyobj`` itself when it is one, else an adapter for the struct at its address (not owned)."""
-        if isinstance(pyobj, cls):
-            return pyobj
-        obj = cls.__new__(cls)
-        Pointer.__init__(obj, pyobj)
-        return obj
-
-    @classmethod
-    def PROPERTIES(cls) -> list[str]:
-        """The member names."""
-        return [name for name, kind, _ in cls._members if kind != "array"]
-
-    def c_sizeof(self) -> int:
-        """The size of the C struct in bytes."""
-        return ctypes.sizeof(self._c)
-
-    def _at(self, i: int) -> Any:
-        if self._ptr < 4096:
-            raise ValueError(f"{type(self).__name__} at 0x{self._ptr:x} is not a valid address")
-        return self._c.from_address(self._ptr + int(i) * ctypes.sizeof(self._c))
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} object, ptr: {self._ptr}>"
-
-
-def _enum_class(detail: Any) -> Any:
-    """A member's enum class: one of this module's, or one of ``hip``'s named by a string."""
-    return getattr(_h, detail) if isinstance(detail, str) else detail
+# --- structs (members by table: rocmath.hip._types._Struct) -----------------------------------------------
 
 
 def _read_struct(cls: type[_Struct], obj: Any, arg: str) -> Any:

@@ -42,7 +42,10 @@ from rocmath.memory import MemoryKind, address_space
 
 from . import hip as _hip
 from ._api import StatusTable, binding
+from ._types import _C_BOUNDS as INT_BOUNDS
 from ._types import Pointer, host_bytes, pointer_value, resolve
+from ._types import _c_int as c_int
+from ._types import _c_typed as c_integer
 
 __all__ = [
     "INT_BOUNDS", "LibraryError", "Opaque", "c_double", "c_int", "c_integer", "error_factory", "find", "host_bytes_at",
@@ -67,38 +70,6 @@ def call_arguments(name: str, names: tuple[str, ...], args: tuple[Any, ...], kwa
     if missing:
         raise TypeError(f"{name}() missing argument(s): {', '.join(missing)}")
     return {n: given[n] for n in names}
-
-
-def c_int(value: Any, arg: str) -> int:
-    """A C integer argument, as Cython converts it: ints and numpy ints (TypeError otherwise)."""
-    return _hip._c_int(value, arg)
-
-
-#: The C integer types of the libraries' parameters -> their bounds (LP64: ``long`` and ``size_t`` are 64-bit;
-#: hip-python declares ``int64_t`` as ``long`` and ``size_t`` as ``unsigned long``).
-INT_BOUNDS: dict[str, tuple[int, int]] = {
-    "signed char": (-(1 << 7), (1 << 7) - 1),
-    "int": (-(1 << 31), (1 << 31) - 1),
-    "int32_t": (-(1 << 31), (1 << 31) - 1),
-    "int64_t": (-(1 << 63), (1 << 63) - 1),
-    "long long": (-(1 << 63), (1 << 63) - 1),
-    "size_t": (0, (1 << 64) - 1),
-}
-
-
-def c_integer(value: Any, arg: str, ctype: str = "int") -> int:
-    """A C integer argument of type ``ctype`` as hip-python's Cython bindings convert it: Python and
-    numpy ints (``TypeError`` otherwise), ``OverflowError`` for one the C type cannot hold (Cython's
-    "value too large to convert to int", "can't convert negative value to size_t"; here naming the
-    argument).  Cython converts a function's typed arguments on entry, so these errors come before
-    anything the library itself would check or report."""
-    v = c_int(value, arg)
-    low, high = INT_BOUNDS[ctype]
-    if v < low and low == 0:
-        raise OverflowError(f"can't convert negative value to {ctype} (argument '{arg}')")
-    if not low <= v <= high:
-        raise OverflowError(f"value too large to convert to {ctype} (argument '{arg}')")
-    return v
 
 
 def c_double(value: Any, arg: str) -> float:

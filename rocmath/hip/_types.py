@@ -11,6 +11,10 @@ host memory: a Python buffer, or a raw host address such as
 :class:`DeviceArray` (what ``hipMalloc`` returns) reports its size in bytes until
 ``configure(typestr=..., shape=...)`` re-types it, and ``x_d[r, :]`` gives
 contiguous row-major sub-buffers, as hip-python's does.
+
+The struct wrappers of every binding module (``hipPointerAttribute_t``, ``hipChannelFormatDesc``,
+``ncclConfig_t``...) are :class:`_Struct` subclasses that list their members, and integer arguments
+are converted as Cython converts C integers (:func:`_c_typed`).
 """
 
 from __future__ import annotations
@@ -18,9 +22,11 @@ from __future__ import annotations
 import bisect
 import ctypes
 import enum
+import importlib
 import math
+import operator
 import threading
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -521,3 +527,180 @@ class DeviceArray(NDBuffer):
     Starts as ``shape=(nbytes,)``, ``typestr='B'`` (so ``.size`` is the byte count);
     never frees its memory on collection (``hipFree`` does).
     """
+
+
+# --- C integers and structs ---------------------------------------------------------------------------------
+
+
+def _c_int(value: Any, arg: str) -> int:
+    """A C integer argument: Python and numpy ints (no bools, floats or strings)."""
+    if isinstance(value, bool):
+        return int(value)
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"an integer is required for argument '{arg}', got {type(value).__name__}") from None
+
+
+#: The C integer types of the bindings' parameters -> their bounds (LP64: ``long`` and ``size_t`` are 64-bit;
+#: hip-python declares ``int64_t`` as ``long`` and ``size_t`` as ``unsigned long``).
+_C_BOUNDS: dict[str, tuple[int, int]] = {
+    "signed char": (-(1 << 7), (1 << 7) - 1), "unsigned char": (0, (1 << 8) - 1),
+    "unsigned short": (0, (1 << 16) - 1), "int": (-(1 << 31), (1 << 31) - 1),
+    "int32_t": (-(1 << 31), (1 << 31) - 1), "unsigned int": (0, (1 << 32) - 1),
+    "int64_t": (-(1 << 63), (1 << 63) - 1), "long long": (-(1 << 63), (1 << 63) - 1), "size_t": (0, (1 << 64) - 1),
+}
+
+
+def _c_typed(value: Any, arg: str, ctype: str = "int") -> int:
+    """A C integer argument of type ``ctype`` as hip-python's Cython bindings convert it: Python and
+    numpy ints (``TypeError`` otherwise), ``OverflowError`` for one the C type cannot hold (Cython's
+    "value too large to convert to int", "can't convert negative value to size_t"; here naming the
+    argument).  Cython converts a function's typed arguments on entry, so these errors come before
+    anything the library itself would check or report."""
+    v = _c_int(value, arg)
+    low, high = _C_BOUNDS[ctype]
+    if v < low and low == 0:
+        raise OverflowError(f"can't convert negative value to {ctype} (argument '{arg}')")
+    if not low <= v <= high:
+        raise OverflowError(f"value too large to convert to {ctype} (argument '{arg}')")
+    return v
+
+
+def _set_properties(obj: Any, names: tuple[str, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """A hip-python struct's constructor: properties by position, then by keyword, with hip-python's errors."""
+    if len(args) > len(names):
+        raise ValueError("More positional arguments specified than this type has properties.")
+    for name, value in zip(names, args, strict=False):
+        setattr(obj, name, value)
+    for key, value in kwargs.items():
+        if key in names[: len(args)]:
+            raise KeyError(f"argument '{key}' has already been specified as positional argument.")
+        if key not in names:
+            valid = ", ".join(f"'{n}'" for n in names)
+            raise KeyError(f"'{key}' is no valid property name. Valid names: {valid}")
+        setattr(obj, key, value)
+
+
+#: Member kinds -> their ctypes type (``detail`` completes the arrays and nested structs).
+_CTYPES: dict[str, Any] = {
+    "size_t": ctypes.c_size_t, "int": ctypes.c_int, "unsigned int": ctypes.c_uint, "unsigned char": ctypes.c_ubyte,
+    "unsigned short": ctypes.c_ushort, "ptr": ctypes.c_void_p, "array": ctypes.c_void_p, "enum": ctypes.c_int,
+    "cstr": ctypes.c_char_p,
+}
+
+
+class _Struct(Properties, Pointer):
+    """A hip-python struct wrapper: a :class:`Pointer` to the C struct, which the constructor allocates (and the
+    wrapper owns; members by position, then by keyword); ``fromObj`` adapts an address or a buffer holding the
+    struct.  Members are properties, and ``get_<m>(i)``/``set_<m>(i, value)`` reach those of the ``i``-th struct
+    of an array of them.  Nested structs read as wrappers of the embedded struct (no setter, as in hip-python);
+    ``char`` arrays as bytes up to the first NUL, ``unsigned char`` arrays as lists (read only).
+
+    Subclasses list ``_members``: ``(name, kind, detail)`` with kind one of ``_CTYPES``' keys, ``"struct"``
+    (detail: the struct class), ``"chars"``/``"uchars"`` (detail: the length); an ``"array"`` member
+    (``hipArray_t``) is in the layout but not exposed, as hip-python leaves it out; a ``"cstr"`` member
+    (``const char *``) reads as bytes or None and keeps the bytes it is set to alive with the wrapper.
+    """
+
+    _members: ClassVar[tuple[tuple[str, str, Any], ...]] = ()
+    _c: ClassVar[type[ctypes.Structure]]
+
+    def __init_subclass__(cls, **kwargs: Any):
+        super().__init_subclass__(**kwargs)
+        fields = []
+        for name, kind, detail in cls._members:
+            if kind == "struct":
+                fields.append((name, detail._c))
+            elif kind in ("chars", "uchars"):
+                fields.append((name, (ctypes.c_char if kind == "chars" else ctypes.c_ubyte) * detail))
+            else:
+                fields.append((name, _CTYPES[kind]))
+            if kind != "array":
+                cls._accessors(name, kind, detail)
+        cls._c = type(f"_{cls.__name__}_c", (ctypes.Structure,), {"_fields_": fields})
+
+    @classmethod
+    def _accessors(cls, name: str, kind: str, detail: Any) -> None:
+        def get(self: _Struct, i: int) -> Any:
+            c = self._at(i)
+            if kind == "struct":
+                sub = detail.fromPtr(ctypes.addressof(c) + getattr(cls._c, name).offset)
+                sub._keep = self  # the embedded struct lives in this one's memory
+                return sub
+            value = getattr(c, name)
+            if kind == "enum":
+                return _enum_class(detail)(value)
+            if kind == "ptr":
+                return Pointer.fromPtr(value or 0)
+            if kind == "chars":
+                return bytes(value)
+            if kind == "uchars":
+                return list(value)
+            if kind == "cstr":
+                return value
+            return int(value)
+
+        def set_(self: _Struct, i: int, value: Any) -> None:
+            if kind == "enum":
+                cls_ = _enum_class(detail)
+                if not isinstance(value, cls_):
+                    raise TypeError(f"'value' must be of type '{cls_.__name__}'")
+                value = int(value)
+            elif kind == "ptr":
+                value = pointer_value(value) or None
+            elif kind == "cstr":
+                if value is not None:
+                    value = bytes(value)
+                    self._kept = {**getattr(self, "_kept", {}), (name, i): value}  # the C struct points into it
+            else:
+                value = _c_typed(value, "value", kind)
+            setattr(self._at(i), name, value)
+
+        get.__name__, get.__doc__ = f"get_{name}", f"``{name}`` of the ``i``-th struct."
+        setattr(cls, f"get_{name}", get)
+        settable = kind not in ("struct", "chars", "uchars")
+        if settable:
+            set_.__name__, set_.__doc__ = f"set_{name}", f"Set ``{name}`` of the ``i``-th struct."
+            setattr(cls, f"set_{name}", set_)
+        setattr(cls, name, property(lambda self: get(self, 0),
+                                    (lambda self, value: set_(self, 0, value)) if settable else None,
+                                    doc=f"``{name}``"))
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(None)
+        self._store = self._c()
+        self._ptr = ctypes.addressof(self._store)
+        _set_properties(self, self.PROPERTIES(), args, kwargs)
+
+    @classmethod
+    def fromObj(cls, pyobj: Any) -> Any:
+        """``pyobj`` itself when it is one, else an adapter for the struct at its address (not owned)."""
+        if isinstance(pyobj, cls):
+            return pyobj
+        obj = cls.__new__(cls)
+        Pointer.__init__(obj, pyobj)
+        return obj
+
+    @classmethod
+    def PROPERTIES(cls) -> list[str]:
+        """The member names."""
+        return [name for name, kind, _ in cls._members if kind != "array"]
+
+    def c_sizeof(self) -> int:
+        """The size of the C struct in bytes."""
+        return ctypes.sizeof(self._c)
+
+    def _at(self, i: int) -> Any:
+        if self._ptr < 4096:
+            raise ValueError(f"{type(self).__name__} at 0x{self._ptr:x} is not a valid address")
+        return self._c.from_address(self._ptr + int(i) * ctypes.sizeof(self._c))
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object, ptr: {self._ptr}>"
+
+
+def _enum_class(detail: Any) -> Any:
+    """A member's enum class: the class itself, or one of :mod:`rocmath.hip.hip`'s named by a string (an enum
+    defined after the struct)."""
+    return getattr(importlib.import_module("rocmath.hip.hip"), detail) if isinstance(detail, str) else detail

@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import itertools
-import operator
 import sys
 import threading
 import weakref
@@ -58,6 +57,10 @@ from ._types import (
     DeviceArray,
     Pointer,
     Properties,
+    _c_int,
+    _c_typed,
+    _set_properties,
+    _Struct,
     c_enum,
     check_enum,
     host_mapped,
@@ -262,40 +265,11 @@ def _hip_status(exc: BaseException) -> Any:
 _HIP = StatusTable(hipError_t.hipSuccess, _hip_status, on_failure=_record)
 
 
-def _c_int(value: Any, arg: str) -> int:
-    """A C integer argument: Python and numpy ints (no bools, floats or strings)."""
-    if isinstance(value, bool):
-        return int(value)
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise TypeError(f"an integer is required for argument '{arg}', got {type(value).__name__}") from None
-
-
 def _size(value: Any, arg: str) -> int:
     n = _c_int(value, arg)
     if n < 0:
         raise OverflowError(f"can't convert negative value to size_t (argument '{arg}')")
     return n
-
-
-#: C integer types of hip-python's typed parameters -> their bounds (LP64).
-_C_BOUNDS: dict[str, tuple[int, int]] = {
-    "unsigned char": (0, (1 << 8) - 1), "unsigned short": (0, (1 << 16) - 1),
-    "int": (-(1 << 31), (1 << 31) - 1), "unsigned int": (0, (1 << 32) - 1), "size_t": (0, (1 << 64) - 1),
-}
-
-
-def _c_typed(value: Any, arg: str, ctype: str) -> int:
-    """An integer argument converted as Cython converts one of C type ``ctype``: ``TypeError`` for a
-    non-integer, ``OverflowError`` (naming the argument) for a value the type cannot hold."""
-    v = _c_int(value, arg)
-    low, high = _C_BOUNDS[ctype]
-    if v < low and low == 0:
-        raise OverflowError(f"can't convert negative value to {ctype} (argument '{arg}')")
-    if not low <= v <= high:
-        raise OverflowError(f"value too large to convert to {ctype} (argument '{arg}')")
-    return v
 
 
 # Runtime errors whose hipError_t rocmath.errors has no exception class for (``_hip_status`` maps
@@ -470,21 +444,6 @@ def wrap_stream(stream: Stream) -> ihipStream_t | None:
 
 
 # --- structs -----------------------------------------------------------------------------------------
-
-
-def _set_properties(obj: Any, names: tuple[str, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-    """A hip-python struct's constructor: properties by position, then by keyword, with hip-python's errors."""
-    if len(args) > len(names):
-        raise ValueError("More positional arguments specified than this type has properties.")
-    for name, value in zip(names, args, strict=False):
-        setattr(obj, name, value)
-    for key, value in kwargs.items():
-        if key in names[: len(args)]:
-            raise KeyError(f"argument '{key}' has already been specified as positional argument.")
-        if key not in names:
-            valid = ", ".join(f"'{n}'" for n in names)
-            raise KeyError(f"'{key}' is no valid property name. Valid names: {valid}")
-        setattr(obj, key, value)
 
 
 class dim3(Properties):
@@ -1642,112 +1601,14 @@ def hipMemcpyPeerAsync(dst: Any, dstDeviceId: int, src: Any, srcDevice: int, siz
 # --- pointer attributes and address ranges -----------------------------------------------------------------
 
 
-class _PointerAttributeStruct(ctypes.Structure):
-    """The C layout of ``hipPointerAttribute_t`` (hip_runtime_api.h)."""
-
-    _fields_ = [("type", ctypes.c_int), ("device", ctypes.c_int), ("devicePointer", ctypes.c_void_p),
-                ("hostPointer", ctypes.c_void_p), ("isManaged", ctypes.c_int), ("allocationFlags", ctypes.c_uint)]
-
-
-class hipPointerAttribute_t(Properties, Pointer):
-    """``hipPointerAttribute_t``, as hip-python wraps it: a :class:`Pointer` to the C struct, which
-    ``hipPointerAttribute_t()`` allocates (and owns); ``fromObj`` adapts an address or a buffer of the
+class hipPointerAttribute_t(_Struct):
+    """``hipPointerAttribute_t``, as hip-python wraps it: a :class:`Pointer` to the C struct (hip_runtime_api.h),
+    which ``hipPointerAttribute_t()`` allocates (and owns); ``fromObj`` adapts an address or a buffer of the
     struct's size.  Members: ``type`` (a :class:`hipMemoryType`), ``device``, ``devicePointer`` and
     ``hostPointer`` (Pointers), ``isManaged``, ``allocationFlags``."""
 
-    def __init__(self, *args: Any, **kwargs: Any):
-        super().__init__(None)
-        self._struct = _PointerAttributeStruct()
-        self._ptr = ctypes.addressof(self._struct)
-        _set_properties(self, self.PROPERTIES(), args, kwargs)
-
-    @classmethod
-    def fromObj(cls, pyobj: Any) -> hipPointerAttribute_t:
-        """``pyobj`` itself when it is one, else an adapter for the struct at its address (not owned)."""
-        if isinstance(pyobj, cls):
-            return pyobj
-        obj = cls.__new__(cls)
-        Pointer.__init__(obj, pyobj)
-        return obj
-
-    @staticmethod
-    def PROPERTIES() -> list[str]:
-        """The member names."""
-        return ["type", "device", "devicePointer", "hostPointer", "isManaged", "allocationFlags"]
-
-    def c_sizeof(self) -> int:
-        """The size of the C struct in bytes."""
-        return ctypes.sizeof(_PointerAttributeStruct)
-
-    def _at(self, i: int) -> _PointerAttributeStruct:
-        if self._ptr < 4096:
-            raise ValueError(f"hipPointerAttribute_t at 0x{self._ptr:x} is not a valid address")
-        return _PointerAttributeStruct.from_address(self._ptr + int(i) * ctypes.sizeof(_PointerAttributeStruct))
-
-    def get_type(self, i: int) -> Any:
-        """``type`` of the ``i``-th struct."""
-        return hipMemoryType(self._at(i).type)
-
-    def set_type(self, i: int, value: Any) -> None:
-        """Set ``type`` of the ``i``-th struct (a :class:`hipMemoryType`)."""
-        if not isinstance(value, hipMemoryType):
-            raise TypeError("'value' must be of type 'hipMemoryType'")
-        self._at(i).type = int(value)
-
-    def get_device(self, i: int) -> int:
-        """``device`` of the ``i``-th struct."""
-        return int(self._at(i).device)
-
-    def set_device(self, i: int, value: int) -> None:
-        """Set ``device`` of the ``i``-th struct."""
-        self._at(i).device = _c_typed(value, "value", "int")
-
-    def get_devicePointer(self, i: int) -> Pointer:
-        """``devicePointer`` of the ``i``-th struct."""
-        return Pointer.fromPtr(self._at(i).devicePointer or 0)
-
-    def set_devicePointer(self, i: int, value: Any) -> None:
-        """Set ``devicePointer`` of the ``i``-th struct."""
-        self._at(i).devicePointer = pointer_value(value) or None
-
-    def get_hostPointer(self, i: int) -> Pointer:
-        """``hostPointer`` of the ``i``-th struct."""
-        return Pointer.fromPtr(self._at(i).hostPointer or 0)
-
-    def set_hostPointer(self, i: int, value: Any) -> None:
-        """Set ``hostPointer`` of the ``i``-th struct."""
-        self._at(i).hostPointer = pointer_value(value) or None
-
-    def get_isManaged(self, i: int) -> int:
-        """``isManaged`` of the ``i``-th struct."""
-        return int(self._at(i).isManaged)
-
-    def set_isManaged(self, i: int, value: int) -> None:
-        """Set ``isManaged`` of the ``i``-th struct."""
-        self._at(i).isManaged = _c_typed(value, "value", "int")
-
-    def get_allocationFlags(self, i: int) -> int:
-        """``allocationFlags`` of the ``i``-th struct."""
-        return int(self._at(i).allocationFlags)
-
-    def set_allocationFlags(self, i: int, value: int) -> None:
-        """Set ``allocationFlags`` of the ``i``-th struct."""
-        self._at(i).allocationFlags = _c_typed(value, "value", "unsigned int")
-
-    type = property(lambda self: self.get_type(0), lambda self, v: self.set_type(0, v), doc="hipMemoryType")
-    device = property(lambda self: self.get_device(0), lambda self, v: self.set_device(0, v), doc="device")
-    devicePointer = property(lambda self: self.get_devicePointer(0), lambda self, v: self.set_devicePointer(0, v),
-                             doc="device-side address")
-    hostPointer = property(lambda self: self.get_hostPointer(0), lambda self, v: self.set_hostPointer(0, v),
-                           doc="host-side address (NULL for device memory)")
-    isManaged = property(lambda self: self.get_isManaged(0), lambda self, v: self.set_isManaged(0, v),
-                         doc="1 for managed memory")
-    allocationFlags = property(lambda self: self.get_allocationFlags(0),
-                               lambda self, v: self.set_allocationFlags(0, v), doc="flags given at allocation")
-
-    def __repr__(self) -> str:
-        return f"<hipPointerAttribute_t object, ptr: {self._ptr}>"
-
+    _members = (("type", "enum", hipMemoryType), ("device", "int", None), ("devicePointer", "ptr", None),
+                ("hostPointer", "ptr", None), ("isManaged", "int", None), ("allocationFlags", "unsigned int", None))
 
 
 class _Registered:
@@ -1792,17 +1653,17 @@ def _known(ptr: Any) -> tuple[int, int, Any] | None:
     return start, r.address - start, entry
 
 
-def _struct_target(attributes: Any) -> _PointerAttributeStruct:
+def _struct_target(attributes: Any) -> Any:
     if isinstance(attributes, hipPointerAttribute_t):
         return attributes._at(0)
     r = resolve(attributes)
     if r.address == 0:
         raise HipInvalidValueError("attributes is NULL", arg="attributes")
-    if r.device or (r.host is not None and r.host.nbytes < ctypes.sizeof(_PointerAttributeStruct)):
+    if r.device or (r.host is not None and r.host.nbytes < ctypes.sizeof(hipPointerAttribute_t._c)):
         raise HipInvalidValueError("attributes must be host memory holding a hipPointerAttribute_t",
                                    arg="attributes")
-    _host_bytes(r.address, ctypes.sizeof(_PointerAttributeStruct), what="attributes")  # refuses the null page
-    return _PointerAttributeStruct.from_address(r.address)
+    _host_bytes(r.address, ctypes.sizeof(hipPointerAttribute_t._c), what="attributes")  # refuses the null page
+    return hipPointerAttribute_t._c.from_address(r.address)
 
 
 @binding(_HIP)

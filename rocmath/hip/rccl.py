@@ -38,7 +38,6 @@ import rocmath.collectives as _coll
 from rocmath.collectives import Communicator, NcclResult
 from rocmath.errors import HipError
 
-from . import _hip_runtime2 as _rt
 from . import hip as _hip
 from ._api import StatusTable, binding
 from ._lib import (
@@ -52,7 +51,7 @@ from ._lib import (
     target_of,
     write_host,
 )
-from ._types import CStr, c_enum, check_enum, pointer_value, resolve
+from ._types import CStr, _Struct, c_enum, check_enum, pointer_value, resolve
 
 _MODULE = __name__
 
@@ -177,14 +176,14 @@ def _comm(obj: Any) -> Any:
     return target_of(obj, ncclComm)
 
 
-class ncclUniqueId(_rt._Struct):
+class ncclUniqueId(_Struct):
     """``ncclUniqueId``: 128 opaque bytes naming a clique (``internal``, read-only as in hip-python: bytes up
     to the first NUL, as Cython converts ``char[128]``)."""
 
     _members = (("internal", "chars", NCCL_UNIQUE_ID_BYTES),)
 
 
-class ncclConfig_v21700(_rt._Struct):
+class ncclConfig_v21700(_Struct):
     """``ncclConfig_t``: communicator configuration, zeroed when made (as hip-python's).  A zeroed struct
     (``size`` 0) means all defaults to RCCL; otherwise set ``size``, ``magic`` (0xcafebeef) and ``version``
     as ``NCCL_CONFIG_INITIALIZER`` does.  The layout is :class:`rocmath.collectives`' (a test compares)."""
