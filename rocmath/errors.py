@@ -95,6 +95,13 @@ class RocmathError(Exception):
 
     status: ClassVar[enum.IntEnum]
 
+    def __init_subclass__(cls, **kwargs: Any):
+        super().__init_subclass__(**kwargs)
+        status = cls.__dict__.get("status")
+        if not cls.__dict__.get("__doc__") and status is not None:  # one class per status: say which
+            name = status.to_string() if hasattr(status, "to_string") else status.name
+            cls.__doc__ = f"``{name}`` ({int(status)}) as an exception: what the C call returns."
+
     def __init__(self, message: str = "", *, arg: str | None = None, index: int | None = None):
         self.message = message
         self.arg = arg
