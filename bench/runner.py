@@ -27,7 +27,7 @@ from typing import Any
 import rocmath
 
 from .case import BenchCase, Problem, default_tol, to_host
-from .timing import Clock, Stats, copy_bandwidth, time_call, time_interleaved, warm_up
+from .timing import Clock, Stats, _none, copy_bandwidth, time_call, time_interleaved, warm_up
 
 __all__ = ["DEFAULT_REPEATS", "DEFAULT_WARMUP", "CaseResult", "run_case", "run_cases"]
 
@@ -121,17 +121,13 @@ def preparation(problem: Problem, sync: Callable[[], None]) -> Callable[[], None
     """What runs untimed before each warm call of ``problem``: its ``restore``, waited for."""
     restore = problem.restore
     if restore is None:
-        return _nothing
+        return _none
 
     def prepare() -> None:
         restore()
         sync()
 
     return prepare
-
-
-def _nothing() -> None:
-    return None
 
 
 def run_case(case: BenchCase, size: Any, *, suite: str | None = None, repeats: int = DEFAULT_REPEATS,
