@@ -496,6 +496,25 @@ def _lane_bytes(n: int, batch: int, isz: int) -> int:
     return lane_chunks(batch) * layout((w, isz), (lr, isz), (v, isz), (ix, 8), (LANES, 4), (LANES, isz))
 
 
+@_inline
+def _triangle_lanes(W, t, A, Ix, n, lda, upper, one):  # type: ignore[no-untyped-def]
+    """W[t, (c * n + i) * LANES + s] := element (i, c), i >= c, of lane s's factor (the entry at
+    Ix[t, s] of A's flat view, column c at c * lda) as a lower triangle: an upper one U as L = U^H."""
+    for c in range(n):
+        if upper:
+            for i in range(c, n):
+                for s in range(LANES):
+                    W[t, _U((c * n + i) * LANES + s)] = np.conj(A[_U(Ix[t, s] + i * lda + c)])
+        else:
+            i = c - c % LANES  # whole blocks of rows from the one holding the diagonal
+            while i + LANES <= n:
+                _lanes_in(W, t, (c * n + i) * LANES, A, Ix, 0, c * lda + i, one)
+                i += LANES
+            for r in range(i, n):
+                for s in range(LANES):
+                    W[t, _U((c * n + r) * LANES + s)] = A[_U(Ix[t, s] + c * lda + r)]
+
+
 @kernel(contiguous=True, slp=True, loops=False)
 def potrf_lanes(A, sa, lda, n, upper, info, one, rone, W, L, V, Ix, Q, D, nb, nchunk):  # type: ignore[no-untyped-def]
     """potrf of nb entries of order n <= LANE_MAX that do not overlap, column-major from A's flat view
@@ -510,19 +529,7 @@ def potrf_lanes(A, sa, lda, n, upper, info, one, rone, W, L, V, Ix, Q, D, nb, nc
         lo, hi = t * per, min(nb, (t + 1) * per)
         for e0 in range(lo, hi, LANES):
             g = _lane_offsets(Ix, t, 0, e0, hi, sa)
-            for c in range(n):
-                if upper:
-                    for i in range(c, n):
-                        for s in range(LANES):
-                            W[t, _U((c * n + i) * LANES + s)] = np.conj(A[_U(Ix[t, s] + i * lda + c)])
-                else:
-                    i = c - c % LANES  # whole blocks of rows from the one holding the diagonal
-                    while i + LANES <= n:
-                        _lanes_in(W, t, (c * n + i) * LANES, A, Ix, 0, c * lda + i, one)
-                        i += LANES
-                    for r in range(i, n):
-                        for s in range(LANES):
-                            W[t, _U((c * n + r) * LANES + s)] = A[_U(Ix[t, s] + c * lda + r)]
+            _triangle_lanes(W, t, A, Ix, n, lda, upper, one)
             _chol_lanes(W, L, V, Q, D, t, n, rone[0])
             for s in range(LANES):  # a failed lane: its columns from the failed one on as they were
                 f = Q[t, s]
@@ -551,6 +558,94 @@ def potrf_lanes(A, sa, lda, n, upper, info, one, rone, W, L, V, Ix, Q, D, nb, nc
                             A[_U(Ix[t, s] + c * lda + r)] = W[t, _U((c * n + r) * LANES + s)]
             for s in range(g):
                 info[e0 + s] = Q[t, s]
+
+
+# --- numba: small potrs, LANES entries at a time ----------------------------------------------------
+#
+# As potrf_lanes: the factors and right-hand sides of LANES entries side by side, one entry per vector
+# lane, so that the solves' dependent steps (a division per column, the back substitution's running
+# sums) advance LANES entries at once; each lane does _potrs's operations in _potrs's order, so the
+# bits are the entry-by-entry kernel's.
+
+
+@_inline
+def _solve_lanes(W, X, V, Z, t, n, nrhs):  # type: ignore[no-untyped-def]
+    """_potrs on the LANES entries of chunk t: the lower factors in W (as potrf_lanes'), right-hand
+    side r's element i of lane s at X[t, (r * n + i) * LANES + s], solved in place.  V[t], Z[t]: LANES
+    elements each (the column's multipliers, or the running sums; whether the column is skipped)."""
+    t = _U(t)
+    un = _U(n)
+    ln = _U(LANES)
+    cs = un * ln
+    for r in range(_U(nrhs)):
+        xo = r * cs
+        for j in range(un):  # L y = b by columns; a zero y(j) skips its column, as _potrs
+            d = j * cs + j * ln
+            for s in range(LANES):  # (both operands read first: selects, which vectorise, not branches)
+                x = X[t, xo + j * ln + _U(s)]
+                q = x / W[t, d + _U(s)]
+                Z[t, s] = x
+                x = x if x == 0 else q
+                X[t, xo + j * ln + _U(s)] = x
+                V[t, s] = x
+            for i in range(j + _U(1), un):
+                o = j * cs + i * ln
+                for s in range(LANES):
+                    y = X[t, xo + i * ln + _U(s)]
+                    u = y - V[t, s] * W[t, o + _U(s)]
+                    X[t, xo + i * ln + _U(s)] = y if Z[t, s] == 0 else u
+        for jj in range(n - 1, -1, -1):  # L^H x = y by dot products
+            j = _U(jj)
+            for s in range(LANES):
+                V[t, s] = X[t, xo + j * ln + _U(s)]
+            for i in range(j + _U(1), un):
+                o = j * cs + i * ln
+                for s in range(LANES):
+                    V[t, s] = V[t, s] - np.conj(W[t, o + _U(s)]) * X[t, xo + i * ln + _U(s)]
+            d = j * cs + j * ln
+            for s in range(LANES):
+                X[t, xo + j * ln + _U(s)] = V[t, s] / np.conj(W[t, d + _U(s)])
+
+
+def _solve_lane_parts(n: int, nrhs: int, isz: int) -> tuple[int, int]:
+    """Elements of one chunk's row of potrs_lanes' W and X (``isz`` bytes each), whole multiples of
+    ALIGN bytes."""
+    return rounded(n * n * LANES * isz) // isz, rounded(nrhs * n * LANES * isz) // isz
+
+
+def _solve_lane_bytes(n: int, nrhs: int, batch: int, isz: int) -> int:
+    """Scratch of potrs_lanes: per chunk W, X, V, Z and Ix (two rows of LANES offsets)."""
+    w, x = _solve_lane_parts(n, nrhs, isz)
+    return lane_chunks(batch) * layout((w, isz), (x, isz), (LANES, isz), (LANES, isz), (2 * LANES, 8))
+
+
+@kernel(contiguous=True, slp=True, loops=False)
+def potrs_lanes(A, sa, lda, B, sb, ldb, n, nrhs, upper, one, W, X, V, Z, Ix, nb, nchunk):  # type: ignore[no-untyped-def]
+    """potrs of nb entries of order n <= LANE_MAX that do not overlap (A's and B's flat views, entry e
+    at e * sa and e * sb, columns at lda and ldb apart), LANES at a time (:func:`_solve_lanes`), as
+    potrf_lanes splits them; the lanes past a last, partial group repeat its first entry and write
+    its solution again."""
+    per = _lane_share(nb, nchunk)
+    whole = n & -LANES  # rows in whole blocks of LANES, transposed as such
+    for t in prange(nchunk):
+        lo, hi = t * per, min(nb, (t + 1) * per)
+        for e0 in range(lo, hi, LANES):
+            g = _lane_offsets(Ix, t, 0, e0, hi, sa)
+            _lane_offsets(Ix, t, LANES, e0, hi, sb)
+            _triangle_lanes(W, t, A, Ix, n, lda, upper, one)
+            for r in range(nrhs):
+                for i in range(0, whole, LANES):
+                    _lanes_in(X, t, (r * n + i) * LANES, B, Ix, LANES, r * ldb + i, one)
+                for i in range(whole, n):
+                    for s in range(LANES):
+                        X[t, _U((r * n + i) * LANES + s)] = B[_U(Ix[t, LANES + s] + r * ldb + i)]
+            _solve_lanes(W, X, V, Z, t, n, nrhs)
+            for r in range(nrhs):
+                for i in range(0, whole, LANES):
+                    _lanes_out(B, Ix, LANES, r * ldb + i, X, t, (r * n + i) * LANES)
+                for i in range(whole, n):
+                    for s in range(g):
+                        B[_U(Ix[t, LANES + s] + r * ldb + i)] = X[t, _U((r * n + i) * LANES + s)]
 
 
 # --- numba: large entries through LAPACK -------------------------------------------------------------
@@ -666,6 +761,8 @@ def workspace(op: int, n: int, nrhs: int, batch: int, itemsize: int) -> int:
         return 0
     if n <= SMALL:
         per = _small_bytes(n, nrhs, itemsize)
+        if op == POTRS and n <= LANE_MAX and batch >= LANES:
+            return max(chunk_count(batch) * per, _solve_lane_bytes(n, nrhs, batch, itemsize))
         if op == POTRF:  # room for potrf_group's scratch too (whatever n: the workspace grows with it)
             per = max(per, _group_bytes(itemsize))
             if FIXED < n <= LANE_MAX:
@@ -705,6 +802,19 @@ def _run(op: int, A: np.ndarray, B: np.ndarray | None, info: np.ndarray | None, 
         potrf_lanes(flat, sa, ld, n, upper, info, _one_negzero(a.dtype), _constants(a.dtype)[1], W, L, V, Ix, Q, D,
                     nb, nchunk)
         _finish(A, a)
+        return
+    if op == POTRS and n <= LANE_MAX and nb >= LANES and not serial:
+        a, (fa, lda, sa) = _flat_colmajor(A)
+        b, (fb, ldb, sb) = _flat_colmajor(B)
+        nchunk = lane_chunks(nb)
+        w, x = _solve_lane_parts(n, nrhs, A.itemsize)
+        W, off = host_carve(ws, 0, (nchunk, w), a.dtype)
+        X, off = host_carve(ws, off, (nchunk, x), a.dtype)
+        V, off = host_carve(ws, off, (nchunk, LANES), a.dtype)
+        Z, off = host_carve(ws, off, (nchunk, LANES), a.dtype)
+        Ix, _ = host_carve(ws, off, (nchunk, 2 * LANES), np.int64)
+        potrs_lanes(fa, sa, lda, fb, sb, ldb, n, nrhs, upper, _one_negzero(a.dtype), W, X, V, Z, Ix, nb, nchunk)
+        _finish(B, b)
         return
     if n <= SMALL:
         if info is None:  # routines that report none: the small kernels do not write it

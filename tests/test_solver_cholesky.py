@@ -239,14 +239,17 @@ def test_potrf_hilbert(handle: Any, p: Precision, sizes: tuple[int, ...]) -> Non
 
 @pytest.mark.parametrize("p", SDCZ)
 def test_potrs_from_flat_views_gives_the_entry_kernels_bits(p: Precision) -> None:
-    # potrs of entries that do not overlap runs in parallel chunks; the entry-after-entry kernel
-    # (overlapping entries) does the same operations: the same bits.
+    # potrs of entries that do not overlap runs in parallel chunks, eight entries at a time in the
+    # lanes of vectors (11: a last group of three); the entry-after-entry kernel (overlapping entries)
+    # does the same operations: the same bits.  Zeros in b: columns the forward solve skips, in some
+    # lanes of a step and not in others.
     rng = np.random.default_rng(9)
-    for n, nrhs in ((1, 2), (8, 1), (17, 3), (33, 1)):
+    for n, nrhs in ((1, 2), (8, 1), (17, 3), (33, 1), (64, 2)):
         nb = 11
         g = random(p, (nb, n, n), rng)
         a = (g @ np.conj(g.transpose(0, 2, 1)) + n * np.eye(n)).astype(p.dtype)
         b = random(p, (nb, n, nrhs), rng)
+        b[rng.random(b.shape) < 0.3] = 0
         for upper in (False, True):
             A, info = a.copy(), np.zeros(nb, np.int32)
             kc.potrf(A, info, upper, False)
@@ -365,6 +368,35 @@ def test_potrs(handle: Any, data: st.DataObject) -> None:
         assert same_bits(x, b)
         return
     assert not np.isnan(x).any()
+    assert rt.backward_error(h, x, b, precision=p) < rt.RESIDUAL_THRESHOLD
+
+
+@settings(max_examples=examples(16))
+@given(st.data())
+def test_potrs_batches_in_vector_lanes(handle: Any, data: st.DataObject) -> None:
+    # Batches of LANES entries and more run LANES at a time, one per vector lane: through the API
+    # (padded leading dimensions, gaps between entries, arrays of pointers, a last partial group),
+    # the bits of the entry-after-entry kernel, which reads only the factor's triangle (NaN in the
+    # other) as they must.
+    p = data.draw(st.sampled_from(SDCZ))
+    flavour = data.draw(st.sampled_from(("batched", "strided")))
+    batch = data.draw(st.integers(kc.LANES, 2 * kc.LANES + 3))
+    n, nrhs = data.draw(st.sampled_from((3, 8, 13, kc.LANE_MAX))), data.draw(st.integers(1, 3))
+    gap, seed, upper = data.draw(st.integers(0, 2)), data.draw(st.integers(0, 2**32 - 1)), data.draw(st.booleans())
+    lda, ldb = data.draw(rt.leading_dimensions(n, max_padding=2)), data.draw(rt.leading_dimensions(n, max_padding=2))
+    rng = np.random.default_rng(seed)
+    h, f, _ = factor_of(p, batch, n, rng, upper)
+    b = random(p, (batch, n, nrhs), rng)
+    b[rng.random(b.shape) < 0.2] = 0  # columns the forward solve skips, in some lanes only
+    A, B = Matrix(f, lda, flavour, gap), Matrix(b, ldb, flavour, gap)
+    with closing(A, B):
+        call(handle, "potrs", p, flavour, batch, uplo=uplo(upper), n=n, nrhs=nrhs, A=A, B=B)
+        A.check(logical=True)
+        B.check()
+        x = B.get()
+    one_by_one = b.copy()
+    kc.potrs(f.copy(), one_by_one, upper, True)
+    assert same_bits(x, one_by_one)
     assert rt.backward_error(h, x, b, precision=p) < rt.RESIDUAL_THRESHOLD
 
 
