@@ -56,6 +56,7 @@ from ._kernels_lu import (
     _lanes_out,
     _ld,
     _one_negzero,
+    lane_chunks,
 )
 from ._lapack import ensure_lapack, external
 from ._workspace import carve2, chunk_count, chunk_of, host_carve, layout, rounded, scratch
@@ -66,11 +67,9 @@ SMALL = 64
 FIXED = 8
 GROUP = 4
 #: ... and larger ones of order at most LANE_MAX LANES (the LU's) at a time, one per vector lane,
-#: PANEL columns per pass of the trailing update, in at most LANE_CHUNKS chunks (each holding LANES
-#: whole matrices of scratch: plenty of chunks for a few threads, a bounded workspace).
+#: PANEL columns per pass of the trailing update, in the LU's lane_chunks.
 LANE_MAX = 64
 PANEL = 4
-LANE_CHUNKS = 16
 
 #: Operation codes of the shared kernels.
 POTRF, POTRS, POSV, POTRI, TRTRI, LAUUM = range(6)
@@ -476,11 +475,6 @@ def _chol_lanes(W, L, V, Q, D, t, n, rone):  # type: ignore[no-untyped-def]
                         for s in range(LANES):
                             W[t, o + _U(s)] = W[t, o + _U(s)] - np.conj(L[t, lk + c * ln + _U(s)]) * L[
                                 t, lk + i * ln + _U(s)]
-
-
-def lane_chunks(batch: int) -> int:
-    """Chunks potrf_lanes splits a batch in: at most LANE_CHUNKS, and none without a whole group."""
-    return max(1, min(chunk_count(batch), -(-batch // LANES), LANE_CHUNKS))
 
 
 def _lane_parts(n: int, isz: int) -> tuple[int, int, int, int]:

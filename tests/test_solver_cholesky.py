@@ -387,7 +387,10 @@ def test_potrs_batches_in_vector_lanes(handle: Any, data: st.DataObject) -> None
     rng = np.random.default_rng(seed)
     h, f, _ = factor_of(p, batch, n, rng, upper)
     b = random(p, (batch, n, nrhs), rng)
-    b[rng.random(b.shape) < 0.2] = 0  # columns the forward solve skips, in some lanes only
+    # Zeros: columns the solves skip, in some lanes only; whole right-hand sides of +0 and -0 show
+    # a skipped update (-0 - (-0) = +0) from none.
+    zero = (rng.random(b.shape) < 0.2) | (rng.random((batch, 1, nrhs)) < 0.2)
+    b[zero] = np.where(rng.random(b.shape) < 0.5, 0.0, -0.0)[zero]
     A, B = Matrix(f, lda, flavour, gap), Matrix(b, ldb, flavour, gap)
     with closing(A, B):
         call(handle, "potrs", p, flavour, batch, uplo=uplo(upper), n=n, nrhs=nrhs, A=A, B=B)
