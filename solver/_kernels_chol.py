@@ -755,6 +755,9 @@ def workspace(op: int, n: int, nrhs: int, batch: int, itemsize: int) -> int:
         return 0
     if n <= SMALL:
         per = _small_bytes(n, nrhs, itemsize)
+        if op == POSV:  # potrf's, then potrs's (or, overlapping entries, the entry kernel's)
+            return max(chunk_count(batch) * per, workspace(POTRF, n, 0, batch, itemsize),
+                       workspace(POTRS, n, nrhs, batch, itemsize))
         if op == POTRS and n <= LANE_MAX and batch >= LANES:
             return max(chunk_count(batch) * per, _solve_lane_bytes(n, nrhs, batch, itemsize))
         if op == POTRF:  # room for potrf_group's scratch too (whatever n: the workspace grows with it)
@@ -854,6 +857,17 @@ def potrs(A: np.ndarray, B: np.ndarray, upper: bool, serial: bool,
 def posv(A: np.ndarray, B: np.ndarray, info: np.ndarray, upper: bool, serial: bool,
          ws: np.ndarray | None = None) -> None:
     """potrf on every A_e, then X over B_e for the positive definite ones."""
+    if A.shape[1] <= SMALL and not serial:
+        # potrf's and potrs's kernels (in groups, in lanes: the entry kernel's operations in its
+        # order, the same bits); B of an entry that is not positive definite is left as it was.
+        potrf(A, info, upper, False, ws)
+        if not info.any():
+            potrs(A, B, upper, False, ws)
+        elif (regular := np.flatnonzero(info == 0)).size:
+            solved = B[regular]
+            potrs(A[regular], solved, upper, False, ws)
+            B[regular] = solved
+        return
     _run(POSV, A, B, info, upper, False, serial, ws)
 
 

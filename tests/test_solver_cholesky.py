@@ -263,6 +263,31 @@ def test_potrs_from_flat_views_gives_the_entry_kernels_bits(p: Precision) -> Non
             assert np.abs(out[0] - x).max() <= 1e3 * n * p.eps * max(1.0, np.abs(x).max()), (p, n, upper)
 
 
+@pytest.mark.parametrize("p", SDCZ)
+def test_posv_through_potrf_and_potrs_gives_the_entry_kernels_bits(p: Precision) -> None:
+    # posv runs potrf's and potrs's kernels on entries that do not overlap, and entry after entry
+    # (factor, then solve) on overlapping ones: the same bits and info either way, the B of an entry
+    # that is not positive definite left as it was.
+    rng = np.random.default_rng(23)
+    for n, nrhs in ((3, 2), (kc.FIXED, 1), (13, 3), (kc.LANE_MAX, 1)):
+        nb = 2 * kc.LANES + 3
+        g = random(p, (nb, n, n), rng)
+        a = (g @ np.conj(g.transpose(0, 2, 1)) + n * np.eye(n)).astype(p.dtype)
+        a[4, n - 1, n - 1] = -1  # the last leading minor
+        a[6, 0, 0] = np.nan
+        b = random(p, (nb, n, nrhs), rng)
+        for upper in (False, True):
+            out = []
+            for serial in (False, True):
+                A, B, info = a.copy(), b.copy(), np.zeros(nb, np.int32)
+                kc.posv(A, B, info, upper, serial)
+                out.append((A, B, info))
+            (a1, b1, i1), (a2, b2, i2) = out
+            assert same_bits(a1, a2) and same_bits(b1, b2) and np.array_equal(i1, i2), (p, n, upper)
+            assert i1[4] == n and i1[6] == 1 and same_bits(b1[4], b[4]) and same_bits(b1[6], b[6])
+            assert not i1[np.r_[:4, 7:nb]].any()
+
+
 @pytest.mark.parametrize("n", (8, 16, 33, 64))
 def test_large_batches_of_small_matrices(handle: Any, n: int) -> None:
     batch = 1500
