@@ -70,13 +70,14 @@ SMALL = 64
 #: at a time, one per vector lane, in at most LANE_CHUNKS chunks (each holding LANES whole matrices
 #: of scratch: plenty of chunks for a few threads, a bounded workspace).  (20,000 entries, against
 #: one at a time: 20 x 20 9.4-9.8 against 13.0-13.6 ms, 24 x 24 14.5-15.6 against 17.8-19.0; at 28
-#: and 32 the same, with 32 as LANE_MAX.)  getrs solves batches of
-#: at least LANES entries so when they are that small or transposed (20,000 entries, op = N:
-#: 8 x 8 1.11 against 1.44 ms one entry at a time, 64 x 64 29.2 against 26.5; op = T, 32 x 32
-#: 8.8 against 12.6 ms, 64 x 64 28.3 against 57.4: the running sums of its solves advance
-#: LANES entries at a time).
+#: and 32 the same, with 32 as LANE_MAX.)  getrs solves batches of at least LANES entries so when
+#: they are transposed or of order at most SOLVE_LANE_MAX (20,000 entries, op = N: 8 x 8 1.11
+#: against 1.44 ms one entry at a time, 24 x 24 5.3-5.7 against 4.6-4.8, 64 x 64 29.2 against 26.5;
+#: op = T, 32 x 32 8.8 against 12.6 ms, 64 x 64 28.3 against 57.4: the running sums of its solves
+#: advance LANES entries at a time).
 LANES = 8
 LANE_MAX = 24
+SOLVE_LANE_MAX = 16
 LANE_CHUNKS = 16
 #: Column block of the large blocked LU without pivoting.
 NB_LARGE = 64
@@ -1490,7 +1491,7 @@ def getrs(trans: int, A: np.ndarray, ipiv: np.ndarray, B: np.ndarray, serial: bo
         a, (fa, lda, sa) = _flat_colmajor(A)
         b, (fb, ldb, sb) = _flat_colmajor(B)
         pf, sp = _flat_rows(_vector_rows(ipiv))
-        if nb >= LANES and not serial and (trans != OP_N or n <= LANE_MAX):
+        if nb >= LANES and not serial and (trans != OP_N or n <= SOLVE_LANE_MAX):
             nchunk = lane_chunks(nb)
             w, x = _getrs_lane_parts(n, nrhs, A.itemsize)
             ws = scratch(ws, _getrs_lane_bytes(n, nrhs, nb, A.itemsize))

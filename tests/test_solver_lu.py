@@ -437,7 +437,7 @@ def test_getrs_batches_in_vector_lanes(handle: Any, data: st.DataObject) -> None
     p = data.draw(st.sampled_from(SDCZ))
     flavour = data.draw(st.sampled_from(("batched", "strided")))
     batch, trans = data.draw(st.integers(kl.LANES, 2 * kl.LANES + 3)), data.draw(st.sampled_from("NTC"))
-    n, nrhs = data.draw(st.sampled_from((3, 8, 13, kl.LANE_MAX, 17, kl.SMALL))), data.draw(st.integers(1, 3))
+    n, nrhs = data.draw(st.sampled_from((3, 8, 13, kl.SOLVE_LANE_MAX, 17, kl.SMALL))), data.draw(st.integers(1, 3))
     gap, seed = data.draw(st.integers(0, 2)), data.draw(st.integers(0, 2**32 - 1))
     lda, ldb = data.draw(rt.leading_dimensions(n, max_padding=2)), data.draw(rt.leading_dimensions(n, max_padding=2))
     rng = np.random.default_rng(seed)
