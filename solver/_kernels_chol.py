@@ -48,6 +48,8 @@ from ._kernels_lu import (
     _addresses,
     _cells,
     _colmajor,
+    _divide_lanes,
+    _dot_lanes,
     _finish,
     _flat_colmajor,
     _lane_offsets,
@@ -56,6 +58,9 @@ from ._kernels_lu import (
     _lanes_out,
     _ld,
     _one_negzero,
+    _rhs_lanes_in,
+    _rhs_lanes_out,
+    _update_lanes,
     lane_chunks,
 )
 from ._lapack import ensure_lapack, external
@@ -574,28 +579,13 @@ def _solve_lanes(W, X, V, Z, t, n, nrhs):  # type: ignore[no-untyped-def]
     for r in range(_U(nrhs)):
         xo = r * cs
         for j in range(un):  # L y = b by columns; a zero y(j) skips its column, as _potrs
-            d = j * cs + j * ln
-            for s in range(LANES):  # (both operands read first: selects, which vectorise, not branches)
-                x = X[t, xo + j * ln + _U(s)]
-                q = x / W[t, d + _U(s)]
-                Z[t, s] = x
-                x = x if x == 0 else q
-                X[t, xo + j * ln + _U(s)] = x
-                V[t, s] = x
-            for i in range(j + _U(1), un):
-                o = j * cs + i * ln
-                for s in range(LANES):
-                    y = X[t, xo + i * ln + _U(s)]
-                    u = y - V[t, s] * W[t, o + _U(s)]
-                    X[t, xo + i * ln + _U(s)] = y if Z[t, s] == 0 else u
+            _divide_lanes(X, W, V, Z, t, xo + j * ln, j * cs + j * ln)
+            _update_lanes(X, W, V, Z, t, xo, j * cs, j + _U(1), un)
         for jj in range(n - 1, -1, -1):  # L^H x = y by dot products
             j = _U(jj)
             for s in range(LANES):
                 V[t, s] = X[t, xo + j * ln + _U(s)]
-            for i in range(j + _U(1), un):
-                o = j * cs + i * ln
-                for s in range(LANES):
-                    V[t, s] = V[t, s] - np.conj(W[t, o + _U(s)]) * X[t, xo + i * ln + _U(s)]
+            _dot_lanes(X, W, V, t, xo, j * cs, j + _U(1), un, True)
             d = j * cs + j * ln
             for s in range(LANES):
                 X[t, xo + j * ln + _U(s)] = V[t, s] / np.conj(W[t, d + _U(s)])
@@ -620,26 +610,15 @@ def potrs_lanes(A, sa, lda, B, sb, ldb, n, nrhs, upper, one, W, X, V, Z, Ix, nb,
     potrf_lanes splits them; the lanes past a last, partial group repeat its first entry and write
     its solution again."""
     per = _lane_share(nb, nchunk)
-    whole = n & -LANES  # rows in whole blocks of LANES, transposed as such
     for t in prange(nchunk):
         lo, hi = t * per, min(nb, (t + 1) * per)
         for e0 in range(lo, hi, LANES):
             g = _lane_offsets(Ix, t, 0, e0, hi, sa)
             _lane_offsets(Ix, t, LANES, e0, hi, sb)
             _triangle_lanes(W, t, A, Ix, n, lda, upper, one)
-            for r in range(nrhs):
-                for i in range(0, whole, LANES):
-                    _lanes_in(X, t, (r * n + i) * LANES, B, Ix, LANES, r * ldb + i, one)
-                for i in range(whole, n):
-                    for s in range(LANES):
-                        X[t, _U((r * n + i) * LANES + s)] = B[_U(Ix[t, LANES + s] + r * ldb + i)]
+            _rhs_lanes_in(X, t, B, Ix, LANES, n, nrhs, ldb, one)
             _solve_lanes(W, X, V, Z, t, n, nrhs)
-            for r in range(nrhs):
-                for i in range(0, whole, LANES):
-                    _lanes_out(B, Ix, LANES, r * ldb + i, X, t, (r * n + i) * LANES)
-                for i in range(whole, n):
-                    for s in range(g):
-                        B[_U(Ix[t, LANES + s] + r * ldb + i)] = X[t, _U((r * n + i) * LANES + s)]
+            _rhs_lanes_out(B, Ix, LANES, X, t, n, nrhs, ldb, g)
 
 
 # --- numba: large entries through LAPACK -------------------------------------------------------------

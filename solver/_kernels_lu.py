@@ -873,6 +873,69 @@ def getrs_small(A, sa, lda, ipiv, sp, B, sb, ldb, X, one, trans, n, nrhs, nb, nc
 
 
 @_inline
+def _divide_lanes(X, W, V, Z, t, xj, d):  # type: ignore[no-untyped-def]
+    # X[t, xj + s] /= W[t, d + s] where it is not zero (a zero leaves its column out); V[t] := the
+    # results, Z[t] := the values before.  (Both operands read first: selects, which vectorise, not
+    # branches.)
+    for s in range(LANES):
+        x = X[t, xj + _U(s)]
+        q = x / W[t, d + _U(s)]
+        Z[t, s] = x
+        x = x if x == 0 else q
+        X[t, xj + _U(s)] = x
+        V[t, s] = x
+
+
+@_inline
+def _update_lanes(X, W, V, Z, t, xo, o, lo, hi):  # type: ignore[no-untyped-def]
+    # Rows lo..hi-1 (of LANES elements) of X[t, xo:] -= V[t] times those of W[t, o:], in the lanes
+    # where Z[t] is not zero (the others as they were, whatever W holds).
+    ln = _U(LANES)
+    for i in range(lo, hi):
+        for s in range(LANES):
+            y = X[t, xo + i * ln + _U(s)]
+            u = y - V[t, s] * W[t, o + i * ln + _U(s)]
+            X[t, xo + i * ln + _U(s)] = y if Z[t, s] == 0 else u
+
+
+@_inline
+def _dot_lanes(X, W, V, t, xo, o, lo, hi, conj):  # type: ignore[no-untyped-def]
+    # V[t] -= rows lo..hi-1 of W[t, o:] (conjugated if ``conj``, a constant of each call) times those
+    # of X[t, xo:], row after row.
+    ln = _U(LANES)
+    for i in range(lo, hi):
+        for s in range(LANES):
+            w = W[t, o + i * ln + _U(s)]
+            V[t, s] = V[t, s] - (np.conj(w) if conj else w) * X[t, xo + i * ln + _U(s)]
+
+
+@_inline
+def _rhs_lanes_in(X, t, B, Ix, io, n, nrhs, ldb, one):  # type: ignore[no-untyped-def]
+    # X[t, (r * n + i) * LANES + s] := element (i, r) of lane s's right-hand sides (the entry at
+    # Ix[t, io + s] of B's flat view): whole blocks of LANES rows transposed, the rest one by one.
+    whole = n & -LANES
+    for r in range(nrhs):
+        for i in range(0, whole, LANES):
+            _lanes_in(X, t, (r * n + i) * LANES, B, Ix, io, r * ldb + i, one)
+        for i in range(whole, n):
+            for s in range(LANES):
+                X[t, _U((r * n + i) * LANES + s)] = B[_U(Ix[t, io + s] + r * ldb + i)]
+
+
+@_inline
+def _rhs_lanes_out(B, Ix, io, X, t, n, nrhs, ldb, g):  # type: ignore[no-untyped-def]
+    # The inverse of _rhs_lanes_in for the first g lanes (a whole block writes every lane: those past
+    # g repeat the first entry, and write its values again).
+    whole = n & -LANES
+    for r in range(nrhs):
+        for i in range(0, whole, LANES):
+            _lanes_out(B, Ix, io, r * ldb + i, X, t, (r * n + i) * LANES)
+        for i in range(whole, n):
+            for s in range(g):
+                B[_U(Ix[t, io + s] + r * ldb + i)] = X[t, _U((r * n + i) * LANES + s)]
+
+
+@_inline
 def _getrs_lanes(W, X, V, Z, Ix, t, n, nrhs, trans, ipiv):  # type: ignore[no-untyped-def]
     """_solve_flat on the LANES entries of chunk t: op(A)'s LU in W (element (i, c) of lane s at
     W[t, (c * n + i) * LANES + s], conjugated for op = C), right-hand side r's element i at
@@ -889,36 +952,16 @@ def _getrs_lanes(W, X, V, Z, Ix, t, n, nrhs, trans, ipiv):  # type: ignore[no-un
             for j in range(un):  # L y = b, unit diagonal; a zero y(j) skips its column
                 for s in range(LANES):
                     V[t, s] = X[t, xo + j * ln + _U(s)]
-                for i in range(j + _U(1), un):
-                    o = j * cs + i * ln
-                    for s in range(LANES):
-                        y = X[t, xo + i * ln + _U(s)]
-                        u = y - V[t, s] * W[t, o + _U(s)]
-                        X[t, xo + i * ln + _U(s)] = y if V[t, s] == 0 else u
+                _update_lanes(X, W, V, V, t, xo, j * cs, j + _U(1), un)
             for jj in range(n - 1, -1, -1):  # U x = y
                 j = _U(jj)
-                d = j * cs + j * ln
-                for s in range(LANES):  # (both operands read first: selects, which vectorise)
-                    x = X[t, xo + j * ln + _U(s)]
-                    q = x / W[t, d + _U(s)]
-                    Z[t, s] = x
-                    x = x if x == 0 else q
-                    X[t, xo + j * ln + _U(s)] = x
-                    V[t, s] = x
-                for i in range(j):
-                    o = j * cs + i * ln
-                    for s in range(LANES):
-                        y = X[t, xo + i * ln + _U(s)]
-                        u = y - V[t, s] * W[t, o + _U(s)]
-                        X[t, xo + i * ln + _U(s)] = y if Z[t, s] == 0 else u
+                _divide_lanes(X, W, V, Z, t, xo + j * ln, j * cs + j * ln)
+                _update_lanes(X, W, V, Z, t, xo, j * cs, _U(0), j)
             continue
         for j in range(un):  # U^T y = b by dot products
             for s in range(LANES):
                 V[t, s] = X[t, xo + j * ln + _U(s)]
-            for i in range(j):
-                o = j * cs + i * ln
-                for s in range(LANES):
-                    V[t, s] = V[t, s] - W[t, o + _U(s)] * X[t, xo + i * ln + _U(s)]
+            _dot_lanes(X, W, V, t, xo, j * cs, _U(0), j, False)
             d = j * cs + j * ln
             for s in range(LANES):
                 X[t, xo + j * ln + _U(s)] = V[t, s] / W[t, d + _U(s)]
@@ -926,10 +969,7 @@ def _getrs_lanes(W, X, V, Z, Ix, t, n, nrhs, trans, ipiv):  # type: ignore[no-un
             j = _U(jj)
             for s in range(LANES):
                 V[t, s] = X[t, xo + j * ln + _U(s)]
-            for i in range(j + _U(1), un):
-                o = j * cs + i * ln
-                for s in range(LANES):
-                    V[t, s] = V[t, s] - W[t, o + _U(s)] * X[t, xo + i * ln + _U(s)]
+            _dot_lanes(X, W, V, t, xo, j * cs, j + _U(1), un, False)
             for s in range(LANES):
                 X[t, xo + j * ln + _U(s)] = V[t, s]
         _interchange_lanes(X, Ix, t, xo, n, ipiv, True)
@@ -990,19 +1030,9 @@ def getrs_lanes(A, sa, lda, ipiv, sp, B, sb, ldb, one, trans, n, nrhs, W, X, V, 
                     for i in range(n):
                         for s in range(LANES):
                             W[t, _U((c * n + i) * LANES + s)] = np.conj(W[t, _U((c * n + i) * LANES + s)])
-            for r in range(nrhs):
-                for i in range(0, whole, LANES):
-                    _lanes_in(X, t, (r * n + i) * LANES, B, Ix, _ARGMAX, r * ldb + i, one)
-                for i in range(whole, n):
-                    for s in range(LANES):
-                        X[t, _U((r * n + i) * LANES + s)] = B[_U(Ix[t, _ARGMAX + s] + r * ldb + i)]
+            _rhs_lanes_in(X, t, B, Ix, _ARGMAX, n, nrhs, ldb, one)
             _getrs_lanes(W, X, V, Z, Ix, t, n, nrhs, trans, ipiv)
-            for r in range(nrhs):
-                for i in range(0, whole, LANES):
-                    _lanes_out(B, Ix, _ARGMAX, r * ldb + i, X, t, (r * n + i) * LANES)
-                for i in range(whole, n):
-                    for s in range(g):
-                        B[_U(Ix[t, _ARGMAX + s] + r * ldb + i)] = X[t, _U((r * n + i) * LANES + s)]
+            _rhs_lanes_out(B, Ix, _ARGMAX, X, t, n, nrhs, ldb, g)
 
 
 def _getrs_small_row(n: int, nrhs: int, isz: int) -> int:
