@@ -443,10 +443,10 @@ def test_large_problems_ask_for_their_lapack_workspace(handle: Any) -> None:
     try:
         assert _getrf(handle, 30, 100, {}) is RocblasStatus.size_increased
         assert _getrf(handle, 5, 100, {}) is RocblasStatus.size_unchanged
-        assert _syev("syevd")(handle, 200, 1, {}) is RocblasStatus.size_increased
+        assert _syev("syevd")(handle, 400, 1, {}) is RocblasStatus.size_increased
     finally:
         size = blas.stop_device_memory_size_query(handle)
-    assert size == max(query(handle, BY_NAME["getrf"], 30, 100), query(handle, BY_NAME["syevd"], 200, 1))
+    assert size == max(query(handle, BY_NAME["getrf"], 30, 100), query(handle, BY_NAME["syevd"], 400, 1))
 
 
 # --- user workspaces ----------------------------------------------------------------------------------
