@@ -71,13 +71,13 @@ SMALL = 64
 #: of scratch: plenty of chunks for a few threads, a bounded workspace).  (20,000 entries, against
 #: one at a time: 20 x 20 9.4-9.8 against 13.0-13.6 ms, 24 x 24 14.5-15.6 against 17.8-19.0; at 28
 #: and 32 the same, with 32 as LANE_MAX.)  getrs solves batches of at least LANES entries so when
-#: they are transposed or of order at most SOLVE_LANE_MAX (20,000 entries, op = N: 8 x 8 1.11
-#: against 1.44 ms one entry at a time, 24 x 24 5.3-5.7 against 4.6-4.8, 64 x 64 29.2 against 26.5;
-#: op = T, 32 x 32 8.8 against 12.6 ms, 64 x 64 28.3 against 57.4: the running sums of its solves
-#: advance LANES entries at a time).
+#: they are transposed or of order at most SOLVE_LANE_MAX (20,000 entries, same process, op = N:
+#: 8 x 8 1.1-1.5 against 1.4-1.7 ms one entry at a time, 16 x 16 3.1-3.5 against 3.0-3.7, 24 x 24
+#: 5.3-5.7 against 4.6-4.8, 64 x 64 29.2 against 26.5; op = T, 32 x 32 8.8 against 12.6 ms, 64 x 64
+#: 28.3 against 57.4: the running sums of its solves advance LANES entries at a time).
 LANES = 8
 LANE_MAX = 24
-SOLVE_LANE_MAX = 16
+SOLVE_LANE_MAX = 8
 LANE_CHUNKS = 16
 #: Column block of the large blocked LU without pivoting.
 NB_LARGE = 64
