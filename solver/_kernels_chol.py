@@ -48,6 +48,8 @@ from ._kernels_lu import (
     _addresses,
     _cells,
     _colmajor,
+    _columns_in,
+    _columns_out,
     _divide_lanes,
     _dot_lanes,
     _finish,
@@ -58,10 +60,10 @@ from ._kernels_lu import (
     _lanes_out,
     _ld,
     _one_negzero,
-    _rhs_lanes_in,
-    _rhs_lanes_out,
     _update_lanes,
     lane_chunks,
+    solve_lane_bytes,
+    solve_lane_scratch,
 )
 from ._lapack import ensure_lapack, external
 from ._workspace import carve2, chunk_count, chunk_of, host_carve, layout, rounded, scratch
@@ -591,18 +593,6 @@ def _solve_lanes(W, X, V, Z, t, n, nrhs):  # type: ignore[no-untyped-def]
                 X[t, xo + j * ln + _U(s)] = V[t, s] / np.conj(W[t, d + _U(s)])
 
 
-def _solve_lane_parts(n: int, nrhs: int, isz: int) -> tuple[int, int]:
-    """Elements of one chunk's row of potrs_lanes' W and X (``isz`` bytes each), whole multiples of
-    ALIGN bytes."""
-    return rounded(n * n * LANES * isz) // isz, rounded(nrhs * n * LANES * isz) // isz
-
-
-def _solve_lane_bytes(n: int, nrhs: int, batch: int, isz: int) -> int:
-    """Scratch of potrs_lanes: per chunk W, X, V, Z and Ix (two rows of LANES offsets)."""
-    w, x = _solve_lane_parts(n, nrhs, isz)
-    return lane_chunks(batch) * layout((w, isz), (x, isz), (LANES, isz), (LANES, isz), (2 * LANES, 8))
-
-
 @kernel(contiguous=True, slp=True, loops=False)
 def potrs_lanes(A, sa, lda, B, sb, ldb, n, nrhs, upper, one, W, X, V, Z, Ix, nb, nchunk):  # type: ignore[no-untyped-def]
     """potrs of nb entries of order n <= LANE_MAX that do not overlap (A's and B's flat views, entry e
@@ -616,9 +606,9 @@ def potrs_lanes(A, sa, lda, B, sb, ldb, n, nrhs, upper, one, W, X, V, Z, Ix, nb,
             g = _lane_offsets(Ix, t, 0, e0, hi, sa)
             _lane_offsets(Ix, t, LANES, e0, hi, sb)
             _triangle_lanes(W, t, A, Ix, n, lda, upper, one)
-            _rhs_lanes_in(X, t, B, Ix, LANES, n, nrhs, ldb, one)
+            _columns_in(X, t, B, Ix, LANES, n, nrhs, ldb, one)
             _solve_lanes(W, X, V, Z, t, n, nrhs)
-            _rhs_lanes_out(B, Ix, LANES, X, t, n, nrhs, ldb, g)
+            _columns_out(B, Ix, LANES, X, t, n, nrhs, ldb, g)
 
 
 # --- numba: large entries through LAPACK -------------------------------------------------------------
@@ -738,7 +728,7 @@ def workspace(op: int, n: int, nrhs: int, batch: int, itemsize: int) -> int:
             return max(chunk_count(batch) * per, workspace(POTRF, n, 0, batch, itemsize),
                        workspace(POTRS, n, nrhs, batch, itemsize))
         if op == POTRS and n <= LANE_MAX and batch >= LANES:
-            return max(chunk_count(batch) * per, _solve_lane_bytes(n, nrhs, batch, itemsize))
+            return max(chunk_count(batch) * per, solve_lane_bytes(n, nrhs, batch, itemsize))
         if op == POTRF:  # room for potrf_group's scratch too (whatever n: the workspace grows with it)
             per = max(per, _group_bytes(itemsize))
             if FIXED < n <= LANE_MAX:
@@ -783,13 +773,8 @@ def _run(op: int, A: np.ndarray, B: np.ndarray | None, info: np.ndarray | None, 
         a, (fa, lda, sa) = _flat_colmajor(A)
         b, (fb, ldb, sb) = _flat_colmajor(B)
         nchunk = lane_chunks(nb)
-        w, x = _solve_lane_parts(n, nrhs, A.itemsize)
-        W, off = host_carve(ws, 0, (nchunk, w), a.dtype)
-        X, off = host_carve(ws, off, (nchunk, x), a.dtype)
-        V, off = host_carve(ws, off, (nchunk, LANES), a.dtype)
-        Z, off = host_carve(ws, off, (nchunk, LANES), a.dtype)
-        Ix, _ = host_carve(ws, off, (nchunk, 2 * LANES), np.int64)
-        potrs_lanes(fa, sa, lda, fb, sb, ldb, n, nrhs, upper, _one_negzero(a.dtype), W, X, V, Z, Ix, nb, nchunk)
+        potrs_lanes(fa, sa, lda, fb, sb, ldb, n, nrhs, upper, _one_negzero(a.dtype),
+                    *solve_lane_scratch(ws, n, nrhs, nchunk, a.dtype), nb, nchunk)
         _finish(B, b)
         return
     if n <= SMALL:

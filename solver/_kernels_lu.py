@@ -910,9 +910,10 @@ def _dot_lanes(X, W, V, t, xo, o, lo, hi, conj):  # type: ignore[no-untyped-def]
 
 
 @_inline
-def _rhs_lanes_in(X, t, B, Ix, io, n, nrhs, ldb, one):  # type: ignore[no-untyped-def]
-    # X[t, (r * n + i) * LANES + s] := element (i, r) of lane s's right-hand sides (the entry at
-    # Ix[t, io + s] of B's flat view): whole blocks of LANES rows transposed, the rest one by one.
+def _columns_in(X, t, B, Ix, io, n, nrhs, ldb, one):  # type: ignore[no-untyped-def]
+    # X[t, (r * n + i) * LANES + s] := element (i, r) of lane s's n x nrhs matrix (the entry at
+    # Ix[t, io + s] of B's flat view, columns ldb apart: right-hand sides, or a whole factor): whole
+    # blocks of LANES rows transposed, the rest one by one.
     whole = n & -LANES
     for r in range(nrhs):
         for i in range(0, whole, LANES):
@@ -923,8 +924,8 @@ def _rhs_lanes_in(X, t, B, Ix, io, n, nrhs, ldb, one):  # type: ignore[no-untype
 
 
 @_inline
-def _rhs_lanes_out(B, Ix, io, X, t, n, nrhs, ldb, g):  # type: ignore[no-untyped-def]
-    # The inverse of _rhs_lanes_in for the first g lanes (a whole block writes every lane: those past
+def _columns_out(B, Ix, io, X, t, n, nrhs, ldb, g):  # type: ignore[no-untyped-def]
+    # The inverse of _columns_in for the first g lanes (a whole block writes every lane: those past
     # g repeat the first entry, and write its values again).
     whole = n & -LANES
     for r in range(nrhs):
@@ -989,16 +990,26 @@ def _interchange_lanes(X, Ix, t, xo, n, ipiv, backward):  # type: ignore[no-unty
             X[t, to] = v
 
 
-def _getrs_lane_parts(n: int, nrhs: int, isz: int) -> tuple[int, int]:
-    """Elements of one chunk's row of getrs_lanes' W and X (``isz`` bytes each), whole multiples of
-    ALIGN bytes."""
-    return rounded(n * n * LANES * isz) // isz, rounded(nrhs * n * LANES * isz) // isz
+def solve_lane_bytes(n: int, nrhs: int, batch: int, isz: int) -> int:
+    """Scratch of a lane solver (getrs_lanes, the Cholesky module's potrs_lanes) on ``batch`` entries of
+    order n with nrhs right-hand sides: per chunk the factors W, the right-hand sides X, V, Z (LANES
+    elements each) and Ix (offsets of A, B and the pivots), as :func:`solve_lane_scratch` carves them."""
+    return lane_chunks(batch) * layout(*((c, isz) for c in _solve_lane_counts(n, nrhs)), (_PIVOTS + LANES, 8))
 
 
-def _getrs_lane_bytes(n: int, nrhs: int, batch: int, isz: int) -> int:
-    """Scratch of getrs_lanes: per chunk W, X, V, Z and Ix (offsets of A, B and the pivots)."""
-    w, x = _getrs_lane_parts(n, nrhs, isz)
-    return lane_chunks(batch) * layout((w, isz), (x, isz), (LANES, isz), (LANES, isz), (_PIVOTS + LANES, 8))
+def _solve_lane_counts(n: int, nrhs: int) -> tuple[int, int, int, int]:
+    return n * n * LANES, nrhs * n * LANES, LANES, LANES
+
+
+def solve_lane_scratch(ws: np.ndarray, n: int, nrhs: int, nchunk: int, dtype: Any) -> tuple[np.ndarray, ...]:
+    """(W, X, V, Z, Ix), one row per chunk, carved from ``ws`` as :func:`solve_lane_bytes` sizes them."""
+    parts, off = [], 0
+    for count in _solve_lane_counts(n, nrhs):
+        row = rounded(count * np.dtype(dtype).itemsize) // np.dtype(dtype).itemsize
+        part, off = host_carve(ws, off, (nchunk, row), dtype)
+        parts.append(part)
+    Ix, _ = host_carve(ws, off, (nchunk, _PIVOTS + LANES), np.int64)
+    return (*parts, Ix)
 
 
 def lane_chunks(batch: int) -> int:
@@ -1013,26 +1024,20 @@ def getrs_lanes(A, sa, lda, ipiv, sp, B, sb, ldb, one, trans, n, nrhs, W, X, V, 
     contiguous range of whole groups and row t of the scratch; the lanes past a last, partial group
     repeat its first entry and write its solution again."""
     per = _lane_share(nb, nchunk)
-    whole = n & -LANES  # rows in whole blocks of LANES, transposed as such
     for t in prange(nchunk):
         lo, hi = t * per, min(nb, (t + 1) * per)
         for e0 in range(lo, hi, LANES):
             g = _lane_offsets(Ix, t, _OFFSET, e0, hi, sa)
             _lane_offsets(Ix, t, _ARGMAX, e0, hi, sb)
             _lane_offsets(Ix, t, _PIVOTS, e0, hi, sp)
-            for c in range(n):
-                for i in range(0, whole, LANES):
-                    _lanes_in(W, t, (c * n + i) * LANES, A, Ix, _OFFSET, c * lda + i, one)
-                for i in range(whole, n):
+            _columns_in(W, t, A, Ix, _OFFSET, n, n, lda, one)
+            if trans == OP_C:
+                for i in range(n * n):
                     for s in range(LANES):
-                        W[t, _U((c * n + i) * LANES + s)] = A[_U(Ix[t, _OFFSET + s] + c * lda + i)]
-                if trans == OP_C:
-                    for i in range(n):
-                        for s in range(LANES):
-                            W[t, _U((c * n + i) * LANES + s)] = np.conj(W[t, _U((c * n + i) * LANES + s)])
-            _rhs_lanes_in(X, t, B, Ix, _ARGMAX, n, nrhs, ldb, one)
+                        W[t, _U(i * LANES + s)] = np.conj(W[t, _U(i * LANES + s)])
+            _columns_in(X, t, B, Ix, _ARGMAX, n, nrhs, ldb, one)
             _getrs_lanes(W, X, V, Z, Ix, t, n, nrhs, trans, ipiv)
-            _rhs_lanes_out(B, Ix, _ARGMAX, X, t, n, nrhs, ldb, g)
+            _columns_out(B, Ix, _ARGMAX, X, t, n, nrhs, ldb, g)
 
 
 def _getrs_small_row(n: int, nrhs: int, isz: int) -> int:
@@ -1438,7 +1443,7 @@ def getrs_workspace(n: int, nrhs: int, batch: int, itemsize: int) -> int:
     if batch == 0 or n == 0 or nrhs == 0:
         return 0
     if n <= SMALL:
-        lanes = _getrs_lane_bytes(n, nrhs, batch, itemsize) if batch >= LANES else 0
+        lanes = solve_lane_bytes(n, nrhs, batch, itemsize) if batch >= LANES else 0
         return max(chunk_count(batch) * _getrs_small_bytes(n, nrhs, itemsize), lanes)
     return chunk_count(batch, n * n * nrhs) * _CELLS
 
@@ -1523,15 +1528,9 @@ def getrs(trans: int, A: np.ndarray, ipiv: np.ndarray, B: np.ndarray, serial: bo
         pf, sp = _flat_rows(_vector_rows(ipiv))
         if nb >= LANES and not serial and (trans != OP_N or n <= SOLVE_LANE_MAX):
             nchunk = lane_chunks(nb)
-            w, x = _getrs_lane_parts(n, nrhs, A.itemsize)
-            ws = scratch(ws, _getrs_lane_bytes(n, nrhs, nb, A.itemsize))
-            W, off = host_carve(ws, 0, (nchunk, w), a.dtype)
-            X, off = host_carve(ws, off, (nchunk, x), a.dtype)
-            V, off = host_carve(ws, off, (nchunk, LANES), a.dtype)
-            Z, off = host_carve(ws, off, (nchunk, LANES), a.dtype)
-            Ix, _ = host_carve(ws, off, (nchunk, _PIVOTS + LANES), np.int64)
-            getrs_lanes(fa, sa, lda, pf, sp, fb, sb, ldb, _one_negzero(a.dtype), trans, n, nrhs, W, X, V, Z, Ix, nb,
-                        nchunk)
+            ws = scratch(ws, solve_lane_bytes(n, nrhs, nb, A.itemsize))
+            getrs_lanes(fa, sa, lda, pf, sp, fb, sb, ldb, _one_negzero(a.dtype), trans, n, nrhs,
+                        *solve_lane_scratch(ws, n, nrhs, nchunk, a.dtype), nb, nchunk)
             _finish(B, b)
             return
         nchunk = _chunks(nb, serial)
