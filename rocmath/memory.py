@@ -3,8 +3,8 @@
 Every allocation gets a 256-byte aligned address in a region of its own device
 (device ``d`` owns ``[(d+1)·2**44, (d+2)·2**44)``; pinned host memory has a
 region of its own), backed by host RAM.  Addresses are never handed out twice
-(except when the stream-ordered pool reuses a block it owns), so a stale pointer
-is always recognised as freed rather than silently aliasing new data.
+(except when a stream-ordered pool, :mod:`rocmath.mempool`, reuses a block it owns),
+so a stale pointer is always recognised as freed rather than silently aliasing new data.
 
 Every allocation is surrounded by guard bytes.  A copy or kernel that would run
 past the end of an allocation is refused with :class:`MemoryAccessFault` before
@@ -26,7 +26,7 @@ import math
 import os
 import threading
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,11 +97,13 @@ def checking(enabled: bool = True) -> Iterator[None]:
 class Allocation:
     """One allocation: its address, size, owner and host backing store."""
 
-    __slots__ = ("_raw", "_start", "device", "kept", "kind", "last_op", "live", "nbytes", "pooled", "ptr", "serial")
+    __slots__ = ("_raw", "_start", "capacity", "device", "kept", "kind", "last_op", "live", "nbytes", "pooled", "ptr",
+                 "serial")
 
     def __init__(self, ptr: int, nbytes: int, device: int, kind: MemoryKind, serial: int):
         self.ptr = ptr
-        self.nbytes = nbytes
+        self.nbytes = nbytes  # what may be touched: a pool's reused block is cut to the size asked for
+        self.capacity = nbytes  # what the device accounts for
         self.device = device
         self.kind = kind
         self.live = True
@@ -174,6 +176,15 @@ class Allocation:
                 f"guard bytes of {self.describe()} were overwritten at offset {where} "
                 f"(outside the allocation); last operation on it: {self.last_op}")
 
+    def fit(self, nbytes: int) -> None:
+        """Make the first ``nbytes`` (at most the capacity) the allocation, guarded behind (a pool's block,
+        reused); in checking mode they are poisoned, as fresh memory."""
+        self.nbytes = nbytes
+        self.kept = None  # (views of the block's earlier owner)
+        self._raw[self._start + nbytes:] = GUARD_BYTE
+        if _checking:
+            self._raw[self._start:self._start + nbytes] = POISON_BYTE
+
     def release(self) -> None:
         self.live = False
         self.kept = None
@@ -223,16 +234,14 @@ class AddressSpace:
     def _reset(self) -> None:
         self.regions: dict[int, _Region] = {}
         self.used: dict[int, int] = {}
-        self.pools: dict[int, dict[int, list[Allocation]]] = {}
-        self.pool_bytes: dict[int, int] = {}
         self.live_count = 0
         self._serial = 0
 
     def reset_for_configure(self) -> None:
-        release_cached(None)  # outside the lock: a cache takes its own lock first, then this one
+        from . import mempool
+
+        mempool.release_everything()  # outside the lock: a pool takes its own lock first, then this one
         with self.lock:
-            for device in list(self.pool_bytes):
-                self.trim_pool(device, 0)
             if self.live_count:
                 live = self.live_allocations()
                 listing = "; ".join(f"{a.describe()} (last used by {a.last_op})" for a in live[:5])
@@ -244,6 +253,17 @@ class AddressSpace:
     # -- allocation --------------------------------------------------------------------------
 
     def allocate(self, nbytes: int, device: int, kind: MemoryKind) -> Allocation:
+        try:
+            return self._allocate(nbytes, device, kind)
+        except OutOfMemoryError:
+            # The freed blocks memory pools hold go back first (outside this lock: a pool takes its own first).
+            from . import mempool
+
+            if kind is MemoryKind.HOST or not mempool.release_for(device):
+                raise
+        return self._allocate(nbytes, device, kind)
+
+    def _allocate(self, nbytes: int, device: int, kind: MemoryKind) -> Allocation:
         if isinstance(nbytes, bool) or not isinstance(nbytes, (int, np.integer)) or nbytes < 0:
             raise HipInvalidValueError(f"size must be a non-negative integer, got {nbytes!r}", arg="size")
         nbytes = int(nbytes)
@@ -277,9 +297,6 @@ class AddressSpace:
     def _reserve(self, device: int, nbytes: int) -> None:
         total = _device.get_device_properties(device).totalGlobalMem
         used = self.used.get(device, 0)
-        if used + nbytes > total and self.pool_bytes.get(device, 0):
-            self.trim_pool(device, 0)
-            used = self.used.get(device, 0)
         if used + nbytes > total:
             raise OutOfMemoryError(
                 f"out of memory on device {device}: asked for {nbytes} bytes, "
@@ -290,7 +307,7 @@ class AddressSpace:
         alloc.release()
         self.live_count -= 1
         if alloc.kind is not MemoryKind.HOST:
-            self.used[alloc.device] -= alloc.nbytes
+            self.used[alloc.device] -= alloc.capacity
         region = self.regions[_HOST_REGION if alloc.kind is MemoryKind.HOST else alloc.device + 1]
         region.dead += 1
         region.version += 1
@@ -323,38 +340,15 @@ class AddressSpace:
             finally:
                 self._remove(alloc)
 
-    # -- stream-ordered pool -------------------------------------------------------------------
+    # -- stream-ordered pools (rocmath.mempool) -------------------------------------------------
 
-    def pool_put(self, alloc: Allocation) -> None:
+    def reuse(self, alloc: Allocation, nbytes: int) -> None:
+        """A pool's freed block in use again, cut to ``nbytes`` (at most its capacity)."""
         with self.lock:
-            alloc.pooled = True
-            alloc.last_op = "free_async"
-            self._touch(alloc)
-            self.pools.setdefault(alloc.device, {}).setdefault(alloc.nbytes, []).append(alloc)
-            self.pool_bytes[alloc.device] = self.pool_bytes.get(alloc.device, 0) + alloc.nbytes
-
-    def pool_take(self, device: int, nbytes: int) -> Allocation | None:
-        with self.lock:
-            blocks = self.pools.get(device, {}).get(nbytes)
-            if not blocks:
-                return None
-            alloc = blocks.pop()
             alloc.pooled = False
+            alloc.last_op = "malloc_async"
+            alloc.fit(nbytes)
             self._touch(alloc)
-            self.pool_bytes[device] -= nbytes
-            if _checking:
-                alloc.bytes_view()[:] = POISON_BYTE
-            return alloc
-
-    def trim_pool(self, device: int, keep_bytes: int = 0) -> None:
-        """Release pooled blocks of ``device`` until at most ``keep_bytes`` remain."""
-        with self.lock:
-            for blocks in self.pools.get(device, {}).values():
-                while blocks and self.pool_bytes[device] > keep_bytes:
-                    alloc = blocks.pop()
-                    alloc.pooled = False
-                    self.pool_bytes[device] -= alloc.nbytes
-                    self._remove(alloc)
 
     # -- lookup ------------------------------------------------------------------------------
 
@@ -442,31 +436,6 @@ class AddressSpace:
 address_space = AddressSpace()
 
 
-# --- caches of freed memory kept above the runtime ------------------------------------------
-
-#: Callbacks of layers that keep freed memory for reuse (the HIP layer's memory pools): the runtime cannot
-#: import them, they register here.
-_cache_releasers: list[Callable[[int | None], None]] = []
-
-
-def on_release_cached(release: Callable[[int | None], None]) -> None:
-    """Register ``release(device)``, which gives back memory a cache above the runtime keeps.
-
-    It is called with a device index after each synchronization of that device (a stream's or the
-    device's): the cache gives back what its own policy frees then (a memory pool: its freed blocks beyond
-    the release threshold); and with None before :func:`rocmath.configure` checks for live allocations: it
-    then gives back every freed block of every device, so a cache never blocks a reconfiguration.
-    """
-    if release not in _cache_releasers:
-        _cache_releasers.append(release)
-
-
-def release_cached(device: int | None) -> None:
-    """Call the :func:`on_release_cached` callbacks for ``device`` (None: all devices, everything)."""
-    for release in list(_cache_releasers):
-        release(device)
-
-
 # --- public allocation API -----------------------------------------------------------------
 
 
@@ -484,6 +453,8 @@ def free_later(ptr: int) -> None:
 def release_deferred() -> None:
     """Issue the frees :func:`free_later` collected, ordered after all queued work
     (each on its device's null stream, which waits for the blocking streams)."""
+    from . import mempool
+
     while _deferred:
         try:
             ptr = _deferred.popleft()
@@ -499,7 +470,7 @@ def release_deferred() -> None:
 
         def run(alloc: Allocation = alloc) -> None:
             if alloc.live and not alloc.pooled:
-                address_space.release(alloc, "free_later")
+                mempool.free_now(alloc, "free_later")
 
         null.enqueue(run, "free_later", always_run=True, info={"cat": "free"})  # even after an error
 
@@ -579,6 +550,10 @@ def _free(ptr: int, kind: MemoryKind, op: str) -> None:
             free_later(ptr)
             return
         _wait_device_idle(alloc.device)
+        from . import mempool
+
+        mempool.free_now(alloc, op)  # (a pool's block too: hipFree would keep it in the pool)
+        return
     address_space.release(alloc, op)
 
 
@@ -595,11 +570,12 @@ def _start_of(ptr: int, op: str) -> Allocation:
 
 
 def malloc_async(nbytes: int, stream: Any = None) -> int:
-    """Stream-ordered allocation (``hipMallocAsync``) from the device's pool.
+    """Stream-ordered allocation (``hipMallocAsync``) from the current pool of the stream's device.
 
-    The memory may be used by work on ``stream`` enqueued after this call.  A block
-    released by :func:`free_async` is reused once that free has run.
+    The memory may be used by work on ``stream`` enqueued after this call.  A block a free gave
+    back is reused as :mod:`rocmath.mempool` describes (cut to the size asked for).
     """
+    from . import mempool
     from .stream import as_stream
 
     s = as_stream(stream)
@@ -608,18 +584,18 @@ def malloc_async(nbytes: int, stream: Any = None) -> int:
     if isinstance(nbytes, bool) or not isinstance(nbytes, (int, np.integer)) or nbytes < 0:
         # Checked before the pool is searched: a bad size must never find a block.
         raise HipInvalidValueError(f"size must be a non-negative integer, got {nbytes!r}", arg="size")
-    alloc = address_space.pool_take(s.device.index, int(nbytes))
-    if alloc is None:
-        alloc = address_space.allocate(nbytes, s.device.index, MemoryKind.DEVICE)
-    return alloc.ptr
+    pool = mempool.pools_of(s.device).current
+    assert pool is not None
+    return pool.allocate(int(nbytes), s)
 
 
 def free_async(ptr: int, stream: Any = None) -> None:
-    """Stream-ordered free (``hipFreeAsync``): the block returns to the pool when ``stream`` gets there.
+    """Stream-ordered free (``hipFreeAsync``): the block goes back to its pool when ``stream`` gets there.
 
-    Pooled memory still counts as used in :func:`mem_get_info` until a synchronize
-    trims the pool (release threshold 0, HIP's default).
+    Memory from :func:`malloc` joins its device's current pool.  Pooled memory still counts as used
+    in :func:`mem_get_info` until a synchronize gives it back (release threshold 0, HIP's default).
     """
+    from . import mempool
     from .stream import as_stream
 
     s = as_stream(stream)
@@ -628,13 +604,14 @@ def free_async(ptr: int, stream: Any = None) -> None:
     alloc = _start_of(ptr, "free_async")
     if alloc.kind is MemoryKind.HOST:
         raise InvalidDevicePointerError(f"free_async: 0x{ptr:x} is {alloc.describe()}", arg="ptr")
+    if alloc.kind is MemoryKind.DEVICE:
+        mempool.free_async(alloc, s)
+        return
 
-    def run() -> None:
-        with address_space.lock:
-            if not alloc.live or alloc.pooled:
-                raise InvalidDevicePointerError(f"free_async: double free of {alloc.describe()}", arg="ptr")
-            alloc.check_guards()
-            address_space.pool_put(alloc)
+    def run() -> None:  # managed memory is no pool's: freed for good when the stream gets there
+        if not alloc.live:
+            raise InvalidDevicePointerError(f"free_async: double free of {alloc.describe()}", arg="ptr")
+        address_space.release(alloc, "free_async")
 
     s.enqueue(run, "free_async", always_run=True, info={"cat": "free"})  # memory comes back even after an error
 

@@ -722,11 +722,9 @@ def release_graph_memory() -> None:
 
 
 def _after_sync(dev: _device.Device) -> None:
-    space = _memory.address_space
-    if space.pool_bytes.get(dev.index):
-        space.trim_pool(dev.index, 0)
-    if _memory._cache_releasers:
-        _memory.release_cached(dev.index)
+    from . import mempool
+
+    mempool.synchronized(dev.index)
     if _memory._checking:
         _memory.check_all_guards(dev.index)
 

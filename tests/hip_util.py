@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 
 import rocmath
-from rocmath.hip import _hip_runtime2, _shim, hip, last_exception
+from rocmath import mempool
+from rocmath.hip import _shim, hip, last_exception
 from rocmath.memory import address_space
 
 K = hip.hipMemcpyKind
@@ -49,9 +50,8 @@ def hip_clean_state() -> Iterator[None]:
     live = address_space.live_count
     yield
     rocmath.device_synchronize()
-    for pools in list(_hip_runtime2._device_pools.values()):
-        for pool in list(pools.pools):
-            pool.trim_to(0)
+    for pool in mempool._live_pools(None):
+        pool.trim_to(0)
     hip.hipGetLastError()
     assert not hip._registered, "host memory left registered"
     assert address_space.live_count <= live, "device memory left allocated"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import array
+import ctypes
 import itertools
 import re
 import threading
@@ -175,10 +176,72 @@ def test_stream_ordered_pool_reuses_a_block_once_its_free_ran():
     assert q == p
     assert rm.mem_get_info()[0] == free0 - 4096
     r = rm.malloc_async(4000, s)
-    assert r != p  # only blocks of the same size are reused
+    assert r != p  # the block is in use: a new one
     rm.free(q)
     rm.free(r)
     s.synchronize()
+
+
+def test_a_reused_block_is_cut_to_the_size_asked_for():
+    s = rm.Stream()
+    free0, _ = rm.mem_get_info()
+    p = rm.malloc_async(4096, s)
+    rm.free_async(p, s)
+    with rm.checking():
+        q = rm.malloc_async(4000, s)  # a freed block of this stream, large enough: reused
+        assert q == p and rm.pointer_attributes(q)["size"] == 4000
+        np.testing.assert_array_equal(_host(q, 4000), np.full(4000, 0xFF, np.uint8))  # poisoned, as fresh memory
+    assert rm.mem_get_info()[0] == free0 - 4096  # the device accounts for the whole block
+    with pytest.raises(rm.MemoryAccessFault):
+        rm.memset(q, 0, 4001)
+    with pytest.raises(rm.MemoryAccessFault):
+        rm.memset_async(q + 3999, 0, 2, s)
+    # A kernel writing past the end (into the block's slack) is caught by the guard bytes there.
+    address_space.find(q)._raw[address_space.find(q)._start + 4000] = 0
+    with pytest.raises(rm.MemoryAccessFault, match="offset 4000"):
+        rm.free(q)
+    assert rm.mem_get_info()[0] == free0
+
+
+def test_the_freeing_stream_reuses_a_block_before_its_free_ran(blocked_stream):
+    s, gate = blocked_stream()
+    other = rm.Stream()
+    p = rm.malloc_async(512, s)
+    rm.free_async(p, s)
+    q = rm.malloc_async(512, other)  # another stream must not get it while the free is pending
+    assert q != p
+    r = rm.malloc_async(300, s)  # the freeing stream may: its work is ordered after the free
+    assert r == p
+    y = rm.malloc_async(128, s)
+    rm.free_async(y, s)
+    with pytest.raises(errors.InvalidDevicePointerError, match="double free"):
+        rm.free_async(y, s)  # its first free has not run yet
+    gate.set()
+    s.synchronize()
+    rm.free(q)
+    rm.free(r)
+
+
+def test_malloc_async_and_hip_share_the_device_pool():
+    from rocmath.hip import hip
+
+    pool = hip.hipDeviceGetDefaultMemPool(0)[1]
+    used = ctypes.c_uint64()
+
+    def in_use():
+        assert hip.hipMemPoolGetAttribute(pool, hip.hipMemPoolAttr.hipMemPoolAttrUsedMemCurrent, used)[0] == 0
+        return used.value
+
+    s = rm.Stream()
+    base = in_use()
+    p = rm.malloc_async(3000, s)
+    assert in_use() == base + 3000
+    rm.free_async(p, s)
+    q = hip.hipMallocAsync(3000, s)[1]  # the block rocmath freed, reused through HIP on its stream
+    assert int(q) == p and in_use() == base + 3000
+    assert hip.hipFreeAsync(q, s)[0] == 0
+    s.synchronize()
+    assert in_use() == base
 
 
 def test_free_async_is_stream_ordered(blocked_stream):

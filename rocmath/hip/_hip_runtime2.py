@@ -7,24 +7,12 @@
   its own for each host thread and device, made on first use (ordered with the null stream as any blocking
   stream; a destroyed one is made anew, as HIP's ``stream_per_thread::get``), and the ``_spt`` functions use it
   where the plain ones use the null stream (NULL and ``hipStreamLegacy`` mean it there).
-- **Stream-ordered memory pools** (:class:`MemoryPool`, hip_mempool_impl.cpp's ``hip::MemoryPool``): each device
-  has a default pool and a current one (``hipMallocAsync`` allocates from the current pool of its stream's
-  device); a pool keeps the blocks in use and the freed ones.  ``hipFreeAsync`` puts a block into the freed
-  heap at once, marked with the freeing stream and a marker on it; the block is reused by a later allocation of
-  a size it covers -- without a check on a stream it is safe for (the freeing stream, streams that waited on an
-  event of it with ``hipMemPoolReuseFollowEventDependencies``), once its marker ran with
-  ``hipMemPoolReuseAllowOpportunistic`` (not for blocks larger than 9/8 of the request), always after a
-  ``hipFree`` (which waits for the device).  The freed block is marked released when its stream gets to the free
-  (a stale pointer is then refused, as rocmath refuses freed memory) and is in use again as soon as an
-  allocation takes it (a reuse on the freeing stream may come first: the free then leaves it alone).  Freed
-  blocks are given back to the device (really freed) at synchronizations (stream, event, device, ``hipFree``,
-  and the runtime's own: :func:`release_cached`) beyond the pool's release threshold (0 by default), by
-  ``hipMemPoolTrimTo``, and when a free finds the freed heap larger than the used one (direct dispatch, as on
-  Linux); all of them before ``rocmath.configure`` checks for live allocations.  ``hipDeviceReset`` frees every
-  pool's memory and starts the device over with a new default pool (:func:`reset_device`).  The attributes report
-  the pool's used and reserved bytes and their high-water marks.  Pools are shared across processes as HIP shares
-  them: the pool's state in a POSIX shared-memory file (``hipMemPoolExportToShareableHandle`` gives its
-  descriptor).
+- **Stream-ordered memory pools**: the runtime's (:mod:`rocmath.mempool`, hip_mempool_impl.cpp's
+  ``hip::MemoryPool``, which :func:`rocmath.malloc_async` shares), with HIP's handles (``hipMemPool_t``, made when a
+  pool is first named), creation properties, attributes (the pool's used and reserved bytes and their high-water
+  marks, the reuse policies, the release threshold), access lists, and ``hipEventSynchronize`` as one more
+  synchronization that gives freed blocks back.  Pools are shared across processes as HIP shares them: the pool's
+  state in a POSIX shared-memory file (``hipMemPoolExportToShareableHandle`` gives its descriptor).
 - **3D and parameter-struct copies and fills** (``hipMemcpy3D``, ``hipDrvMemcpy3D``, ``hipMemcpyParam2D``,
   ``hipMemset3D``...) with hip-python's structs (:class:`hipPitchedPtr`, :class:`hipExtent`, :class:`hipPos`,
   :class:`hipMemcpy3DParms`, :class:`HIP_MEMCPY3D`, :class:`hip_Memcpy2D`), validated as hip_memory.cpp
@@ -44,7 +32,6 @@
 
 from __future__ import annotations
 
-import bisect
 import ctypes
 import functools
 import inspect
@@ -57,13 +44,14 @@ import threading
 import time
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 import rocmath
 from rocmath import memory as _memory
+from rocmath import mempool
 from rocmath.device import Device, get_device_object, get_device_properties
 from rocmath.errors import (
     HipError,
@@ -76,12 +64,13 @@ from rocmath.errors import (
     OutOfMemoryError,
 )
 from rocmath.memory import Allocation, MemoryKind, address_space
-from rocmath.stream import Stream, Task, wait_device_idle
+from rocmath.mempool import MemoryPool
+from rocmath.stream import Stream, wait_device_idle
 
 from ._api import PublicFunctions, binding
 from ._types import CStr, DeviceArray, Pointer, _Struct, c_enum, check_enum, pointer_value, resolve
 
-__all__ = ["MemoryPool", "per_thread_stream", "runtime_api"]
+__all__ = ["per_thread_stream", "runtime_api"]
 
 _MODULE = "rocmath.hip.hip"
 
@@ -421,277 +410,83 @@ _PER_THREAD_VARIANTS = (
 )
 
 
-# --- stream-ordered memory pools ------------------------------------------------------------------------------
+# --- stream-ordered memory pools (rocmath.mempool's, with HIP's handles, attributes and access) -----------------
 
 
-@dataclass(eq=False)
-class _Block:
-    """A pool's allocation: the streams that may reuse it without a check (by ident), and the marker of its
-    stream-ordered free (None: freed by hipFree, after the device's work)."""
-
-    alloc: Allocation
-    safe: set[int] = field(default_factory=set)
-    marker: Task | None = None
-    generation: int = 0  # bumped at each reuse: a pending free of an earlier owner then leaves the block alone
-
-    @property
-    def key(self) -> tuple[int, int]:
-        return self.alloc.nbytes, self.alloc.ptr
-
-    def safe_to_release(self) -> bool:
-        return self.marker is None or self.marker.finished
+def _handle(pool: MemoryPool) -> ihipMemPoolHandle_t:
+    """The ``hipMemPool_t`` of ``pool`` (made on first use: a pool the runtime made has none before)."""
+    with pool.lock:
+        if pool.handle is None:
+            pool.handle = ihipMemPoolHandle_t._new(pool)
+        return pool.handle  # type: ignore[no-any-return]
 
 
-def _set_pooled(alloc: Allocation, pooled: bool) -> None:
-    """Mark a pool block released (a stale pointer is then refused) or in use again."""
-    address_space.set_pooled(alloc, pooled)
+def _new_pool(device: Device, props: dict[str, int] | None = None) -> ihipMemPoolHandle_t:
+    """A new pool of ``device`` (``hipMemPoolCreate``'s properties, or the defaults) and its handle."""
+    return _handle(MemoryPool(device, props))
 
 
-def _retire(block: _Block) -> Callable[[], None]:
-    """The stream-ordered half of a free: the block is released (its guard bytes checked) when the stream gets
-    there, unless it was reused meanwhile (on the freeing stream, a reuse may come before the free ran)."""
-    generation = block.generation
-
-    def run() -> None:
-        with address_space.lock:
-            if block.generation != generation:
-                return
-            try:
-                block.alloc.check_guards()
-            finally:
-                _set_pooled(block.alloc, True)
-
-    return run
+def _prop(pool: MemoryPool, name: str) -> int:
+    """A creation property of ``pool``; a pool made without properties (a default pool) has HIP's defaults:
+    pinned device memory, no shareable handle, no maximum size."""
+    defaults = {"allocType": int(hipMemAllocationType.hipMemAllocationTypePinned),
+                "handleTypes": int(hipMemAllocationHandleType.hipMemHandleTypeNone),
+                "location_type": int(hipMemLocationType.hipMemLocationTypeDevice),
+                "location_id": pool.device.index, "maxSize": 0}
+    return pool.props.get(name, defaults[name])
 
 
-class MemoryPool:
-    """A stream-ordered memory pool (``hipMemPool_t``) of one device, as hip_mempool_impl.cpp's
-    ``hip::MemoryPool``: the blocks in use (``busy``) and the freed heap (``freed``, ordered by size then
-    address), the reuse policies, the release threshold, the access of other devices, and the counters the
-    attributes report.  It lives while its handle or any of its blocks does (HIP's reference count)."""
+def _get_attribute(pool: MemoryPool, attr: Any) -> int:
+    a = hipMemPoolAttr
+    with pool.lock:
+        return {a.hipMemPoolReuseFollowEventDependencies: pool.event_dependencies,
+                a.hipMemPoolReuseAllowOpportunistic: pool.opportunistic,
+                a.hipMemPoolReuseAllowInternalDependencies: pool.internal_dependencies,
+                a.hipMemPoolAttrReleaseThreshold: pool.release_threshold,
+                a.hipMemPoolAttrReservedMemCurrent: pool.busy_bytes + pool.freed_bytes,
+                a.hipMemPoolAttrReservedMemHigh: pool.reserved_high,
+                a.hipMemPoolAttrUsedMemCurrent: pool.busy_bytes,
+                a.hipMemPoolAttrUsedMemHigh: pool.busy_high}[attr]
 
-    def __init__(self, device: Device, props: dict[str, int] | None = None):
-        self.device = device
-        defaults = {"allocType": int(hipMemAllocationType.hipMemAllocationTypePinned),
-                    "handleTypes": int(hipMemAllocationHandleType.hipMemHandleTypeNone),
-                    "location_type": int(hipMemLocationType.hipMemLocationTypeDevice),
-                    "location_id": device.index, "maxSize": 0}
-        self.props = {**defaults, **(props or {})}
-        self.busy: dict[int, _Block] = {}
-        self.freed: list[_Block] = []
-        self.busy_bytes = self.busy_high = self.freed_bytes = self.reserved_high = 0
-        self.release_threshold = 0
-        self.event_dependencies = self.opportunistic = self.internal_dependencies = 1
-        self.access: dict[int, int] = {}
-        self.lock = threading.RLock()
-        self.refs = 1
-        self.shared: _SharedPoolState | None = None
-        self.handle = ihipMemPoolHandle_t._new(self)
-        _pools(device).pools.append(self)
 
-    # -- allocation ------------------------------------------------------------------------------------------
-
-    def _find(self, size: int, stream: Stream) -> _Block | None:
-        """A freed block of at least ``size`` bytes ``stream`` may take (Heap::FindMemory)."""
-        for i in range(bisect.bisect_left(self.freed, (size, 0), key=lambda b: b.key), len(self.freed)):
-            block = self.freed[i]
-            opportunistic = self.opportunistic and not block.alloc.nbytes > (size / 8.0) * 9
-            if stream.ident in block.safe or (opportunistic and block.marker is not None and block.marker.finished) \
-                    or block.marker is None:
-                del self.freed[i]
-                self.freed_bytes -= block.alloc.nbytes
-                return block
-        return None
-
-    def allocate(self, size: int, stream: Stream) -> int:
-        """A block of at least ``size`` bytes, usable by work on ``stream`` queued from now on."""
-        with self.lock:
-            block = self._find(size, stream)
-            if block is None:
-                if self.props["maxSize"] and self.reserved_high + size > self.props["maxSize"]:
-                    raise OutOfMemoryError(f"the pool's maxSize {self.props['maxSize']} leaves no room for {size} "
-                                           "bytes", arg="size")
-                block = _Block(address_space.allocate(size, self.device.index, MemoryKind.DEVICE))
+def _set_attribute(pool: MemoryPool, attr: Any, value: int) -> None:
+    a = hipMemPoolAttr
+    with pool.lock:
+        if attr in (a.hipMemPoolReuseFollowEventDependencies, a.hipMemPoolReuseAllowOpportunistic,
+                    a.hipMemPoolReuseAllowInternalDependencies):
+            name = {a.hipMemPoolReuseFollowEventDependencies: "event_dependencies",
+                    a.hipMemPoolReuseAllowOpportunistic: "opportunistic",
+                    a.hipMemPoolReuseAllowInternalDependencies: "internal_dependencies"}[attr]
+            setattr(pool, name, value & 1)  # one-bit fields in HIP's pool state
+        elif attr == a.hipMemPoolAttrReleaseThreshold:
+            pool.release_threshold = value
+        elif attr in (a.hipMemPoolAttrReservedMemHigh, a.hipMemPoolAttrUsedMemHigh):
+            if value != 0:
+                raise _invalid(f"{attr.name} can only be reset to 0", "value")
+            if attr == a.hipMemPoolAttrReservedMemHigh:
+                pool.reserved_high = 0
             else:
-                # In use again from now on, as HIP hands it out: a reuse on the freeing stream may come before
-                # the free ran there (which then leaves it alone), other reuses follow the free's completion or
-                # the program's own ordering (an event the stream waited for).
-                with address_space.lock:
-                    block.generation += 1
-                    if block.alloc.pooled:
-                        _set_pooled(block.alloc, False)
-            block.safe.add(stream.ident)
-            self.busy[block.alloc.ptr] = block
-            self.busy_bytes += block.alloc.nbytes
-            self.busy_high = max(self.busy_high, self.busy_bytes)
-            self.reserved_high = max(self.reserved_high, self.busy_bytes + self.freed_bytes)
-            self.refs += 1
-            return block.alloc.ptr
-
-    def free(self, ptr: int, stream: Stream | None) -> bool:
-        """Take back the block at ``ptr`` (False when it is not this pool's): in ``stream`` order, or released at
-        once (``hipFree``, after the device's work)."""
-        with self.lock:
-            block = self.busy.get(ptr)
-            if block is None:
-                return False
-            if self.freed_bytes > self.busy_bytes:  # direct dispatch: keep the freed heap below the used one
-                self._release(0)
-                free, total = _memory.mem_get_info(self.device.index)
-                if free < total >> 3:
-                    self._release(self.freed_bytes >> 1, wait=True)
-            del self.busy[ptr]
-            self.busy_bytes -= block.alloc.nbytes
-            if stream is not None:
-                block.safe.add(stream.ident)
-                block.marker = stream.enqueue(_retire(block), "hipFreeAsync", always_run=True, inline=True,
-                                              info={"cat": "free"})
-            else:
-                block.marker = None
-                _retire(block)()
-            bisect.insort(self.freed, block, key=lambda b: b.key)
-            self.freed_bytes += block.alloc.nbytes
-        self._unref()
-        return True
-
-    def _release(self, keep: int, wait: bool = False) -> None:
-        """Free released blocks (those whose free ran, or all after waiting with ``wait``) until at most ``keep``
-        bytes remain (Heap::ReleaseAllMemory)."""
-        i = 0
-        while i < len(self.freed) and self.freed_bytes > keep:
-            block = self.freed[i]
-            if wait and block.marker is not None:
-                block.marker.wait_finished()
-            if not block.safe_to_release():
-                i += 1
-                continue
-            del self.freed[i]
-            self.freed_bytes -= block.alloc.nbytes
-            with address_space.lock:
-                block.alloc.pooled = False
-                address_space.release(block.alloc, "hipMemPoolTrimTo")
-
-    def release_freed(self) -> None:
-        """At a synchronization: free the released blocks beyond the release threshold."""
-        with self.lock:
-            self._release(self.release_threshold)
-
-    def trim_to(self, keep: int) -> None:
-        """``hipMemPoolTrimTo``: free released blocks until at most ``keep`` bytes are held."""
-        with self.lock:
-            self._release(keep)
-
-    def _unref(self) -> None:
-        with self.lock:
-            self.refs -= 1
-            if self.refs:
-                return
-            self._release_all("hipMemPoolDestroy")
-        self._forget()
-
-    def _release_all(self, op: str) -> None:
-        """Give every block back to the device (the freed ones after their frees ran, the used ones too) and
-        invalidate the handle: HIP's MemoryPool::ReleaseAllMemory before the pool is deleted."""
-        self._release(0, wait=True)
-        for block in list(self.busy.values()):
-            with address_space.lock:
-                if block.alloc.live and not block.alloc.pooled:
-                    address_space.release(block.alloc, op)
-        self.busy.clear()
-        self.busy_bytes = 0
-        self.handle._release()
-        self.handle.target = None
-
-    def _forget(self) -> None:
-        """Drop the pool from its device's list (and its shared state)."""
-        pools = _pools(self.device)
-        if self in pools.pools:
-            pools.pools.remove(self)
-        if self.shared is not None:
-            self.shared.close()
-
-    # -- attributes and access ---------------------------------------------------------------------------------
-
-    def get_attribute(self, attr: Any) -> int:
-        a = hipMemPoolAttr
-        with self.lock:
-            return {a.hipMemPoolReuseFollowEventDependencies: self.event_dependencies,
-                    a.hipMemPoolReuseAllowOpportunistic: self.opportunistic,
-                    a.hipMemPoolReuseAllowInternalDependencies: self.internal_dependencies,
-                    a.hipMemPoolAttrReleaseThreshold: self.release_threshold,
-                    a.hipMemPoolAttrReservedMemCurrent: self.busy_bytes + self.freed_bytes,
-                    a.hipMemPoolAttrReservedMemHigh: self.reserved_high,
-                    a.hipMemPoolAttrUsedMemCurrent: self.busy_bytes,
-                    a.hipMemPoolAttrUsedMemHigh: self.busy_high}[attr]
-
-    def set_attribute(self, attr: Any, value: int) -> None:
-        a = hipMemPoolAttr
-        with self.lock:
-            if attr in (a.hipMemPoolReuseFollowEventDependencies, a.hipMemPoolReuseAllowOpportunistic,
-                        a.hipMemPoolReuseAllowInternalDependencies):
-                name = {a.hipMemPoolReuseFollowEventDependencies: "event_dependencies",
-                        a.hipMemPoolReuseAllowOpportunistic: "opportunistic",
-                        a.hipMemPoolReuseAllowInternalDependencies: "internal_dependencies"}[attr]
-                setattr(self, name, value & 1)  # one-bit fields in HIP's pool state
-            elif attr == a.hipMemPoolAttrReleaseThreshold:
-                self.release_threshold = value
-            elif attr in (a.hipMemPoolAttrReservedMemHigh, a.hipMemPoolAttrUsedMemHigh):
-                if value != 0:
-                    raise _invalid(f"{attr.name} can only be reset to 0", "value")
-                if attr == a.hipMemPoolAttrReservedMemHigh:
-                    self.reserved_high = 0
-                else:
-                    self.busy_high = 0
-            else:
-                raise _invalid(f"{attr.name} cannot be set", "attr")
-
-    def access_of(self, device: int) -> int:
-        with self.lock:
-            default = hipMemAccessFlags.hipMemAccessFlagsProtReadWrite if device == self.device.index else \
-                hipMemAccessFlags.hipMemAccessFlagsProtNone
-            return self.access.get(device, int(default))
-
-    def state_bits(self) -> int:
-        """HIP's pool state word (event dependencies, opportunistic, internal dependencies, interprocess)."""
-        interprocess = self.props["handleTypes"] != hipMemAllocationHandleType.hipMemHandleTypeNone
-        return (self.event_dependencies | self.opportunistic << 1 | self.internal_dependencies << 2
-                | int(interprocess) << 3)
-
-    def set_state_bits(self, bits: int) -> None:
-        self.event_dependencies, self.opportunistic, self.internal_dependencies = bits & 1, bits >> 1 & 1, bits >> 2 & 1
+                pool.busy_high = 0
+        else:
+            raise _invalid(f"{attr.name} cannot be set", "attr")
 
 
-@dataclass(eq=False)
-class _DevicePools:
-    """A device's pools: its default pool, the current one (``hipMallocAsync``'s) and all live ones."""
-
-    pools: list[MemoryPool] = field(default_factory=list)
-    default: MemoryPool | None = None
-    current: MemoryPool | None = None
+def _access_of(pool: MemoryPool, device: int) -> int:
+    with pool.lock:
+        default = hipMemAccessFlags.hipMemAccessFlagsProtReadWrite if device == pool.device.index else \
+            hipMemAccessFlags.hipMemAccessFlagsProtNone
+        return pool.access.get(device, int(default))
 
 
-_device_pools: weakref.WeakKeyDictionary[Device, _DevicePools] = weakref.WeakKeyDictionary()
-_pools_lock = threading.RLock()
+def _state_bits(pool: MemoryPool) -> int:
+    """HIP's pool state word (event dependencies, opportunistic, internal dependencies, interprocess)."""
+    interprocess = _prop(pool, "handleTypes") != hipMemAllocationHandleType.hipMemHandleTypeNone
+    return (pool.event_dependencies | pool.opportunistic << 1 | pool.internal_dependencies << 2
+            | int(interprocess) << 3)
 
 
-def _forget_retired(table: weakref.WeakKeyDictionary[Device, Any]) -> None:
-    """Drop the entries (and their handles) of devices ``rocmath.configure`` replaced (the values would keep them
-    alive)."""
-    for device in [d for d in list(table.keys()) if d.retired]:
-        value = table.pop(device, None)
-        for handle in ([p.handle for p in value.pools] if isinstance(value, _DevicePools) else [value]):
-            if isinstance(handle, _Handle):
-                handle._release()
-
-
-def _pools(device: Device) -> _DevicePools:
-    with _pools_lock:
-        pools = _device_pools.get(device)
-        if pools is None:
-            _forget_retired(_device_pools)
-            pools = _device_pools[device] = _DevicePools()
-            pools.default = pools.current = MemoryPool(device)
-        return pools
+def _set_state_bits(pool: MemoryPool, bits: int) -> None:
+    pool.event_dependencies, pool.opportunistic, pool.internal_dependencies = bits & 1, bits >> 1 & 1, bits >> 2 & 1
 
 
 def _pool_of(obj: Any) -> MemoryPool:
@@ -702,63 +497,6 @@ def _pool_of(obj: Any) -> MemoryPool:
     return pool  # type: ignore[no-any-return]
 
 
-def _holding_pool(alloc: Allocation) -> MemoryPool | None:
-    """The pool whose used blocks include ``alloc``."""
-    if alloc.device < 0:
-        return None
-    dev = get_device_object(alloc.device)
-    with _pools_lock:
-        for pool in list(_pools(dev).pools):
-            if pool.busy.get(alloc.ptr) is not None:
-                return pool
-    return None
-
-
-def synchronized(device: int) -> None:
-    """After a synchronization (stream, event, device synchronize, ``hipFree``): each pool of the device frees
-    the released blocks beyond its release threshold (HIP's Device::ReleaseFreedMemory).  Besides HIP's own
-    synchronizing calls, the runtime calls it after each of its synchronizations (:func:`release_cached`)."""
-    dev = get_device_object(device)
-    with _pools_lock:
-        pools = _device_pools.get(dev)
-        live = list(pools.pools) if pools is not None else []
-    for pool in live:
-        pool.release_freed()
-
-
-def release_cached(device: int | None) -> None:
-    """The runtime's hook (:func:`rocmath.memory.on_release_cached`): after a synchronization of ``device``, as
-    :func:`synchronized`; with None (before ``rocmath.configure`` checks for live allocations), every freed
-    block of every pool goes back to its device, whatever the release threshold, once its free ran."""
-    if device is not None:
-        synchronized(device)
-        return
-    with _pools_lock:
-        live = [pool for dev, pools in list(_device_pools.items()) if not dev.retired for pool in pools.pools]
-    for pool in live:
-        with pool.lock:
-            pool._release(0, wait=True)
-
-
-def reset_device(device: Device) -> None:
-    """``hipDeviceReset``'s part for the pools (HIP's Device::Reset): every pool of ``device`` gives all its
-    memory back (freed blocks and those in use), the pools and their handles are gone, and the device starts
-    over with a new default pool as its current one."""
-    with _pools_lock:
-        pools = _device_pools.get(device)
-        if pools is None:
-            return
-        old = list(pools.pools)
-        fresh = _DevicePools()
-        _device_pools[device] = fresh
-        fresh.default = fresh.current = MemoryPool(device)
-    for pool in old:
-        with pool.lock:
-            pool._release_all("hipDeviceReset")
-        if pool.shared is not None:
-            pool.shared.close()
-
-
 def free_to_pool(address: int) -> bool:
     """``hipFree`` of ``address``: the device's work done and its pools' released blocks freed, memory of a pool
     goes back to that pool (True) -- HIP's ihipFree; other memory is the caller's to free (False)."""
@@ -766,9 +504,7 @@ def free_to_pool(address: int) -> bool:
     if alloc is None or not alloc.live or alloc.pooled or alloc.kind is not MemoryKind.DEVICE:
         return False
     wait_device_idle(alloc.device)
-    synchronized(alloc.device)
-    pool = _holding_pool(alloc)
-    return pool is not None and pool.free(alloc.ptr, None)
+    return mempool.free_to_pool(alloc)
 
 
 def stream_waited(stream: Any, event: Any) -> None:
@@ -780,16 +516,7 @@ def stream_waited(stream: Any, event: Any) -> None:
     waiting = _h._as_stream(stream)
     if task.state.device is not waiting.device:
         return
-    source = task.state.ident
-    with _pools_lock:
-        pools = _device_pools.get(waiting.device)
-        live = list(pools.pools) if pools is not None else []
-    for pool in live:
-        with pool.lock:
-            if pool.event_dependencies:
-                for block in pool.freed:
-                    if source in block.safe:
-                        block.safe.add(waiting.ident)
+    mempool.follow_event(waiting.device, task.state.ident, waiting.ident)
 
 
 def _device_array(address: int, nbytes: int) -> DeviceArray | None:
@@ -804,7 +531,7 @@ def hipMallocAsync(size: int, stream: Any) -> DeviceArray | None:
     s = _h._as_stream(stream)
     if n == 0:
         return None
-    pool = _pools(s.device).current
+    pool = mempool.pools_of(s.device).current
     assert pool is not None
     return _device_array(pool.allocate(n, s), n)
 
@@ -830,11 +557,11 @@ def hipFreeAsync(dev_ptr: Any, stream: Any) -> None:
     s = _h._as_stream(stream)
     r = resolve(dev_ptr)
     alloc = address_space.find(r.address) if r.device else None
-    pool = _holding_pool(alloc) if alloc is not None else None
+    pool = mempool.holding_pool(alloc) if alloc is not None else None
     if pool is not None and pool.free(alloc.ptr, s):  # type: ignore[union-attr]
         return
-    if alloc is None or not alloc.live or alloc.pooled:
-        raise _invalid("dev_ptr is no memory of the HIP runtime", "dev_ptr")
+    if alloc is None or not alloc.live or alloc.pooled or mempool.in_freed_heap(alloc):
+        raise _invalid("dev_ptr is no memory of the HIP runtime (or freed already)", "dev_ptr")
     _raw("hipFree")(dev_ptr)
 
 
@@ -842,9 +569,9 @@ def hipFreeAsync(dev_ptr: Any, stream: Any) -> None:
 def hipDeviceGetDefaultMemPool(device: int) -> ihipMemPoolHandle_t:
     """The default pool of ``device`` (``hipErrorInvalidDevice`` for none)."""
     index = _h._device_index(device, "device")
-    pool = _pools(get_device_object(index)).default
+    pool = mempool.pools_of(get_device_object(index)).default
     assert pool is not None
-    return pool.handle  # type: ignore[no-any-return]
+    return _handle(pool)
 
 
 def _device_below_count(device: Any) -> int:
@@ -860,9 +587,9 @@ def _device_below_count(device: Any) -> int:
 def hipDeviceGetMemPool(device: int) -> ihipMemPoolHandle_t:
     """The current pool of ``device`` (what :func:`hipMallocAsync` allocates from); no such device is
     ``hipErrorInvalidValue`` (HIP's check)."""
-    pool = _pools(get_device_object(_device_below_count(device))).current
+    pool = mempool.pools_of(get_device_object(_device_below_count(device))).current
     assert pool is not None
-    return pool.handle  # type: ignore[no-any-return]
+    return _handle(pool)
 
 
 @_public()
@@ -876,7 +603,7 @@ def hipDeviceSetMemPool(device: int, mem_pool: Any) -> None:
     pool = _pool_of(mem_pool)
     if pool.device.index != index:
         raise InvalidDeviceError(f"the pool belongs to device {pool.device.index}, not {index}", arg="device")
-    _pools(pool.device).current = pool
+    mempool.pools_of(pool.device).current = pool
 
 
 def _pool_props(props: Any) -> dict[str, int]:
@@ -897,7 +624,7 @@ def hipMemPoolCreate(pool_props: Any) -> ihipMemPoolHandle_t:
     if p["location_type"] != hipMemLocationType.hipMemLocationTypeDevice or \
             not 0 <= p["location_id"] < rocmath.get_device_count():
         raise _invalid("location must be an existing device", "pool_props")
-    return MemoryPool(get_device_object(p["location_id"]), p).handle  # type: ignore[no-any-return]
+    return _new_pool(get_device_object(p["location_id"]), p)
 
 
 @_public()
@@ -906,13 +633,13 @@ def hipMemPoolDestroy(mem_pool: Any) -> None:
     pool if it was this one; blocks still in use keep the pool alive until they are freed.  NULL, an unknown pool
     or a default pool is ``hipErrorInvalidValue``."""
     pool = _pool_of(mem_pool)
-    pools = _pools(pool.device)
+    pools = mempool.pools_of(pool.device)
     if pool is pools.default:
         raise _invalid("a device's default pool cannot be destroyed", "mem_pool")
     pool.release_freed()
     if pool is pools.current:
         pools.current = pools.default
-    pool._unref()
+    pool.unref()
 
 
 @_public()
@@ -941,7 +668,7 @@ def hipMemPoolSetAttribute(mem_pool: Any, attr: Any, value: Any) -> None:
     if pool is None or (pointer_value(value) == 0 and not isinstance(value, ctypes._SimpleCData)):
         raise _invalid("mem_pool and value must be non-NULL", "mem_pool" if pool is None else "value")
     read = _lib.read_host(value, _ATTR_TYPE.get(int(attr), np.uint64), 1, "value", _error)
-    pool.set_attribute(attr, int(read[0]))
+    _set_attribute(pool, attr, int(read[0]))
 
 
 @_public()
@@ -953,7 +680,7 @@ def hipMemPoolGetAttribute(mem_pool: Any, attr: Any, value: Any) -> None:
     pool = _pool_of(mem_pool) if pointer_value(mem_pool) else None
     if pool is None or (pointer_value(value) == 0 and not isinstance(value, ctypes._SimpleCData)):
         raise _invalid("mem_pool and value must be non-NULL", "mem_pool" if pool is None else "value")
-    _lib.write_host(value, pool.get_attribute(attr), _ATTR_TYPE.get(int(attr), np.uint64), "value", _error)
+    _lib.write_host(value, _get_attribute(pool, attr), _ATTR_TYPE.get(int(attr), np.uint64), "value", _error)
 
 
 @_public()
@@ -998,7 +725,7 @@ def hipMemPoolGetAccess(flags: Any, mem_pool: Any, location: Any) -> None:
     pool = _pool_of(mem_pool)
     if loc.type != hipMemLocationType.hipMemLocationTypeDevice or not 0 <= loc.id < rocmath.get_device_count():
         raise _invalid("location is no existing device", "location")
-    _lib.write_host(flags, pool.access_of(loc.id), np.int32, "flags", _error)
+    _lib.write_host(flags, _access_of(pool, loc.id), np.int32, "flags", _error)
 
 
 class _SharedPoolState:
@@ -1013,12 +740,12 @@ class _SharedPoolState:
 
     @classmethod
     def export(cls, pool: MemoryPool) -> _SharedPoolState:
-        fd = os.memfd_create(f"hip_mempool_{pool.handle._ptr:x}")
+        fd = os.memfd_create(f"hip_mempool_{_handle(pool)._ptr:x}")
         os.ftruncate(fd, cls.LAYOUT.size)
         shared = cls(fd, owner=True)
         access = sorted(pool.access.items())[:32]
         flat = [v for pair in access for v in pair] + [0] * (64 - 2 * len(access))
-        shared.map[:] = cls.LAYOUT.pack(fd, pool.state_bits(), len(access), *flat)
+        shared.map[:] = cls.LAYOUT.pack(fd, _state_bits(pool), len(access), *flat)
         return shared
 
     def read(self) -> tuple[int, dict[int, int]]:
@@ -1042,7 +769,7 @@ def hipMemPoolExportToShareableHandle(shared_handle: Any, mem_pool: Any, handle_
                                                   and not isinstance(shared_handle, ctypes._SimpleCData)):
         raise _invalid("mem_pool and shared_handle must be non-NULL and flags 0", "flags" if f else "mem_pool")
     pool = _pool_of(mem_pool)
-    if handle_type != pool.props["handleTypes"] or handle_type == hipMemAllocationHandleType.hipMemHandleTypeNone:
+    if handle_type != _prop(pool, "handleTypes") or handle_type == hipMemAllocationHandleType.hipMemHandleTypeNone:
         raise _invalid("the pool was not made shareable with this handle type", "handle_type")
     with pool.lock:
         if pool.shared is None:
@@ -1071,11 +798,12 @@ def hipMemPoolImportFromShareableHandle(shared_handle: Any, handle_type: Any, fl
         bits, access = shared.read()
     finally:
         shared.close()
-    pool = MemoryPool(get_device_object(0))
-    pool.set_state_bits(bits)
+    handle = _new_pool(get_device_object(0))
+    pool = handle.target
+    _set_state_bits(pool, bits)
     devices = rocmath.get_device_count()
     pool.access.update({d: fl for d, fl in access.items() if 0 <= d < devices})
-    return pool.handle  # type: ignore[no-any-return]
+    return handle
 
 
 # --- 3D and parameter-struct copies and fills ------------------------------------------------------------------
@@ -1555,6 +1283,15 @@ def _stack() -> list[Device]:
     if stack is None:
         stack = _context_stack.stack = []
     return stack
+
+
+def _forget_retired(table: weakref.WeakKeyDictionary[Device, Any]) -> None:
+    """Drop the entries (and their handles) of devices ``rocmath.configure`` replaced (the values would keep them
+    alive)."""
+    for device in [d for d in list(table.keys()) if d.retired]:
+        handle = table.pop(device, None)
+        if isinstance(handle, _Handle):
+            handle._release()
 
 
 def _context(device: Device) -> ihipCtx_t:
@@ -2600,7 +2337,6 @@ def runtime_api(hip_module: Any) -> dict[str, Any]:
     from . import _lib as lib
 
     _lib = lib
-    _memory.on_release_cached(release_cached)
     names: dict[str, Any] = {}
     for name, (fn, outputs) in _PUBLIC.items():
         names[name] = fn if outputs is None else binding(_h._HIP, outputs)(fn)

@@ -35,6 +35,7 @@ import numpy as np
 
 import rocmath
 from rocmath import memory as _memory
+from rocmath import mempool
 from rocmath import multi as _multi
 from rocmath import stream as _stream_module
 from rocmath.device import Device, get_device_object, get_device_properties
@@ -738,7 +739,7 @@ def hipDeviceReset() -> None:
         rocmath.device_synchronize()
     rocmath.get_last_error()
     dev = get_device_object()
-    _runtime2.reset_device(dev)
+    mempool.reset_device(dev)
     with _handles_lock:
         streams = [h for h in _handles.values() if isinstance(h, ihipStream_t) and h._stream is not None
                    and h._stream.device is dev]
@@ -1249,7 +1250,7 @@ def hipEventSynchronize(event: Any) -> None:
     """Wait until the captured work is done."""
     e = _as_event(event)
     e.synchronize()
-    _runtime2.synchronized(e.device.index)  # (an event's synchronize is no synchronization of the runtime's)
+    mempool.synchronized(e.device.index)  # (an event's synchronize is no synchronization of the runtime's)
 
 
 @binding(_HIP)
