@@ -33,13 +33,15 @@ import bisect
 import threading
 import weakref
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import memory as _memory
 from .device import Device, get_device_object
 from .errors import InvalidDevicePointerError, OutOfMemoryError
 from .memory import Allocation, MemoryKind, address_space
-from .stream import Stream, Task
+
+if TYPE_CHECKING:  # (rocmath.stream imports this module: it gives the pools their synchronizations)
+    from .stream import Stream, Task
 
 __all__ = ["MemoryPool", "free_async", "free_to_pool", "free_now", "holding_pool", "in_freed_heap", "pools_of",
            "release_everything", "release_for", "synchronized"]
@@ -295,6 +297,9 @@ class DevicePools:
 
 
 _device_pools: weakref.WeakKeyDictionary[Device, DevicePools] = weakref.WeakKeyDictionary()
+#: The same by device index (the device too: a retired one's entry is stale), for :func:`synchronized`, which
+#: every synchronize calls.
+_by_index: dict[int, tuple[Device, DevicePools]] = {}
 pools_lock = threading.RLock()
 
 
@@ -314,6 +319,7 @@ def pools_of(device: Device) -> DevicePools:
         if pools is None:
             _forget_retired()
             pools = _device_pools[device] = DevicePools()
+            _by_index[device.index] = (device, pools)
             pools.default = pools.current = MemoryPool(device)
         return pools
 
@@ -345,8 +351,12 @@ def in_freed_heap(alloc: Allocation) -> bool:
 def synchronized(device: int) -> None:
     """After a synchronization of ``device`` (a stream's or the device's, a synchronous free): each of its pools
     frees the released blocks beyond its release threshold (HIP's Device::ReleaseFreedMemory)."""
-    for pool in _live_pools(device):
-        pool.release_freed()
+    hit = _by_index.get(device)
+    if hit is None or hit[0].retired:
+        return
+    for pool in tuple(hit[1].pools):
+        if pool.freed:  # (read without the lock: a free racing with this synchronize is not ordered before it)
+            pool.release_freed()
 
 
 def release_everything() -> None:
@@ -381,6 +391,7 @@ def reset_device(device: Device) -> None:
             return
         old = list(entry.pools)
         fresh = _device_pools[device] = DevicePools()
+        _by_index[device.index] = (device, fresh)
         fresh.default = fresh.current = MemoryPool(device)
     for pool in old:
         pool.wait_frees()

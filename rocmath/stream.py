@@ -30,6 +30,7 @@ from typing import Any
 
 from . import device as _device
 from . import memory as _memory
+from . import mempool as _mempool
 from . import trace as _trace
 from .errors import (
     HipInvalidHandleError,
@@ -722,9 +723,7 @@ def release_graph_memory() -> None:
 
 
 def _after_sync(dev: _device.Device) -> None:
-    from . import mempool
-
-    mempool.synchronized(dev.index)
+    _mempool.synchronized(dev.index)
     if _memory._checking:
         _memory.check_all_guards(dev.index)
 
