@@ -97,13 +97,14 @@ def checking(enabled: bool = True) -> Iterator[None]:
 class Allocation:
     """One allocation: its address, size, owner and host backing store."""
 
-    __slots__ = ("_raw", "_start", "capacity", "device", "kept", "kind", "last_op", "live", "nbytes", "pooled", "ptr",
-                 "serial")
+    __slots__ = ("_raw", "_start", "capacity", "device", "fitting", "kept", "kind", "last_op", "live", "nbytes",
+                 "pooled", "ptr", "serial")
 
     def __init__(self, ptr: int, nbytes: int, device: int, kind: MemoryKind, serial: int):
         self.ptr = ptr
         self.nbytes = nbytes  # what may be touched: a pool's reused block is cut to the size asked for
         self.capacity = nbytes  # what the device accounts for
+        self.fitting = False  # cut to nbytes, its guard bytes there not written yet (see AddressSpace.reuse)
         self.device = device
         self.kind = kind
         self.live = True
@@ -164,7 +165,7 @@ class Allocation:
     def check_guards(self) -> None:
         """Raise :class:`MemoryAccessFault` if anything wrote into the guard bytes."""
         front = self._raw[: self._start]
-        back = self._raw[self._start + self.nbytes :]
+        back = self._raw[self._start + (self.capacity if self.fitting else self.nbytes):]
         bad_front = np.flatnonzero(front != GUARD_BYTE)
         bad_back = np.flatnonzero(back != GUARD_BYTE)
         if bad_front.size or bad_back.size:
@@ -176,14 +177,13 @@ class Allocation:
                 f"guard bytes of {self.describe()} were overwritten at offset {where} "
                 f"(outside the allocation); last operation on it: {self.last_op}")
 
-    def fit(self, nbytes: int) -> None:
-        """Make the first ``nbytes`` (at most the capacity) the allocation, guarded behind (a pool's block,
-        reused); in checking mode they are poisoned, as fresh memory."""
-        self.nbytes = nbytes
-        self.kept = None  # (views of the block's earlier owner)
-        self._raw[self._start + nbytes:] = GUARD_BYTE
+    def fit(self) -> None:
+        """Write the bytes of a pool's block cut to ``nbytes``: guard bytes behind them and, in checking mode,
+        poison over them, as over fresh memory."""
+        self._raw[self._start + self.nbytes:] = GUARD_BYTE
         if _checking:
-            self._raw[self._start:self._start + nbytes] = POISON_BYTE
+            self._raw[self._start:self._start + self.nbytes] = POISON_BYTE
+        self.fitting = False
 
     def release(self) -> None:
         self.live = False
@@ -342,13 +342,25 @@ class AddressSpace:
 
     # -- stream-ordered pools (rocmath.mempool) -------------------------------------------------
 
-    def reuse(self, alloc: Allocation, nbytes: int) -> None:
-        """A pool's freed block in use again, cut to ``nbytes`` (at most its capacity)."""
+    def reuse(self, alloc: Allocation, nbytes: int, pending: bool) -> None:
+        """A pool's freed block in use again, cut to ``nbytes`` (at most its capacity): at once for the checks
+        of the work queued from now on; its bytes (:meth:`Allocation.fit`) now, or with ``pending`` (work of the
+        block's earlier owner may still run on it) by :meth:`fitted` in stream order."""
         with self.lock:
             alloc.pooled = False
             alloc.last_op = "malloc_async"
-            alloc.fit(nbytes)
+            alloc.nbytes = nbytes
+            alloc.kept = None  # (views of the earlier owner)
+            alloc.fitting = True
+            if not pending:
+                alloc.fit()
             self._touch(alloc)
+
+    def fitted(self, alloc: Allocation) -> None:
+        """The stream-ordered half of a :meth:`reuse` with work pending: write the block's bytes."""
+        with self.lock:
+            if alloc.live and alloc.fitting:
+                alloc.fit()
 
     # -- lookup ------------------------------------------------------------------------------
 
@@ -863,4 +875,5 @@ def memset_async(dst: Any, value: int, nbytes: int, stream: Any = None) -> None:
 def check_all_guards(device: int | None = None) -> None:
     """Check the guard bytes of every live allocation (of one device, or all)."""
     for alloc in address_space.live_allocations(device):
-        alloc.check_guards()
+        with address_space.lock:  # (a pool may be cutting the block to a new size meanwhile)
+            alloc.check_guards()

@@ -13,7 +13,8 @@ the HIP layer's ``hipMallocAsync``, ``hipFreeAsync`` and ``hipMemPool*`` functio
   synchronous free (which waits for the device first).
 - A reused block is cut to the size asked for: its guard bytes move to the new end (a kernel or copy past it is a
   fault, as past any allocation's end, where a real device would silently write into the block's slack); the
-  device accounting keeps counting the whole block.
+  device accounting keeps counting the whole block.  Those bytes (and, in checking mode, the poison over the
+  block) are written in stream order when the earlier owner's work may still be queued: never under it.
 - The freed block is marked released when its stream gets to the free (its guard bytes are checked, and a stale
   pointer is refused from then on, as rocmath refuses freed memory) and is in use again as soon as an allocation
   takes it (a reuse on the freeing stream may come first: the free then leaves it alone).
@@ -30,6 +31,7 @@ The HIP layer (:mod:`rocmath.hip._hip_runtime2`) adds the handles (``hipMemPool_
 from __future__ import annotations
 
 import bisect
+import functools
 import threading
 import weakref
 from dataclasses import dataclass, field
@@ -138,10 +140,15 @@ class MemoryPool:
             else:
                 # In use again from now on, as HIP hands it out: a reuse on the freeing stream may come before
                 # the free ran there (which then leaves it alone), other reuses follow the free's completion or
-                # the program's own ordering (an event the stream waited for).
+                # the program's own ordering (an event the stream waited for).  Its bytes are written after the
+                # earlier owner's work: by a task on ``stream`` while that work may still be queued.
+                pending = block.marker is not None and not block.marker.finished
                 with address_space.lock:
                     block.generation += 1
-                    address_space.reuse(block.alloc, size)
+                    address_space.reuse(block.alloc, size, pending)
+                if pending:
+                    stream.enqueue(functools.partial(address_space.fitted, block.alloc), "malloc_async",
+                                   always_run=True, inline=True, info={"cat": "alloc"})
             block.safe.add(stream.ident)
             self.busy[block.alloc.ptr] = block
             self.busy_bytes += block.alloc.capacity

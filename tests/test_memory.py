@@ -222,6 +222,74 @@ def test_the_freeing_stream_reuses_a_block_before_its_free_ran(blocked_stream):
     rm.free(r)
 
 
+def test_a_block_reused_before_its_free_ran_is_written_after_the_earlier_owners_work(blocked_stream):
+    s, gate = blocked_stream()
+    p = rm.malloc_async(5000, s)
+    rm.memset_async(p, 7, 5000, s)
+    pinned = rm.malloc_host(5000)
+    rm.memcpy_async(pinned, p, 5000, stream=s)  # the earlier owner reads the whole block back, later
+    rm.free_async(p, s)
+    with rm.checking():
+        q = rm.malloc_async(1000, s)  # reused at once: its guard bytes and poison must wait for that copy
+        assert q == p
+        rm.memset_async(q + 500, 1, 500, s)
+        gate.set()
+        s.synchronize()
+    np.testing.assert_array_equal(rm.host_view(pinned, 5000), np.full(5000, 7, np.uint8))
+    np.testing.assert_array_equal(_host(q, 1000), np.r_[np.full(500, 0xFF, np.uint8), np.ones(500, np.uint8)])
+    rm.free_host(pinned)
+    rm.free(q)  # its guard bytes are whole
+
+
+def test_threads_sharing_the_pool_in_checking_mode():
+    # Four threads, a stream each, allocate (from the pool and not), fill, read back and free (stream-ordered
+    # and not) at random, with stream and device synchronizations between: every read sees what its thread
+    # wrote, no guard is ever reported broken (checking mode checks them all at each synchronize), and all
+    # the memory comes back.
+    free0 = rm.mem_get_info()[0]
+    failures = []
+
+    def worker(seed):
+        rng = np.random.default_rng(seed)
+        s = rm.Stream()
+        live = []
+        try:
+            for _ in range(1200):
+                op = rng.random()
+                if op < 0.4 or not live:
+                    n = int(rng.choice([64, 100, 4096, 5000, int(rng.integers(1, 9000))]))
+                    p = rm.malloc_async(n, s) if rng.random() < 0.8 else rm.malloc(n)
+                    v = int(rng.integers(0, 256))
+                    rm.memset_async(p, v, n, s)
+                    live.append((p, n, v))
+                elif op < 0.75:
+                    p, n, v = live.pop(int(rng.integers(len(live))))
+                    out = np.empty(n, np.uint8)
+                    rm.memcpy_async(out, p, n, stream=s)  # (pageable: returns when done)
+                    assert (out == v).all()
+                    rm.free_async(p, s) if rng.random() < 0.7 else rm.free(p)
+                elif op < 0.9:
+                    s.synchronize()
+                else:
+                    rm.device_synchronize()
+            for p, _, _ in live:
+                rm.free_async(p, s)
+            s.synchronize()
+            s.destroy()
+        except Exception as exc:  # reported by the main thread
+            failures.append(exc)
+
+    with rm.checking():
+        threads = [threading.Thread(target=worker, args=(seed,)) for seed in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        rm.device_synchronize()
+    assert not failures, failures[0]
+    assert rm.mem_get_info()[0] == free0
+
+
 def test_malloc_async_and_hip_share_the_device_pool():
     from rocmath.hip import hip
 
