@@ -528,7 +528,9 @@ def _wait_device_idle(device: int) -> None:
 def free(ptr: int) -> None:
     """Free memory from :func:`malloc`, :func:`malloc_managed` or :func:`malloc_async`.
 
-    As ``hipFree``, waits for the device's pending work first; ``free(0)`` does nothing.
+    As ``hipFree``, waits for the device's pending work first; ``free(0)`` does nothing.  A pool's
+    block is freed for good at once (``hipFree``, in the HIP layer, gives it back to its pool, which
+    frees it at the next synchronization).
 
     Raises
     ------

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import memory as _memory
 from .device import Device, get_device_object
-from .errors import InvalidDevicePointerError, OutOfMemoryError
+from .errors import InvalidDevicePointerError, MemoryAccessFault, OutOfMemoryError
 from .memory import Allocation, MemoryKind, address_space
 
 if TYPE_CHECKING:  # (rocmath.stream imports this module: it gives the pools their synchronizations)
@@ -168,7 +168,8 @@ class MemoryPool:
 
     def free(self, ptr: int, stream: Stream | None) -> bool:
         """Take back the block at ``ptr`` (False when it is not this pool's): in ``stream`` order, or released at
-        once (None: a synchronous free, after the device's work)."""
+        once (None: a synchronous free, after the device's work; broken guard bytes then raise, the block taken
+        back all the same)."""
         low = False
         with self.lock:
             block = self.busy.get(ptr)
@@ -180,20 +181,26 @@ class MemoryPool:
                 low = free < total >> 3
             del self.busy[ptr]
             self.busy_bytes -= block.alloc.capacity
+            block.marker = None
             if stream is not None:
                 block.safe.add(stream.ident)
                 block.marker = stream.enqueue(_retire(block), "free_async", always_run=True, inline=True,
                                               info={"cat": "free"})
-            else:
-                block.marker = None
-                _retire(block)()
             bisect.insort(self.freed, block, key=lambda b: b.key)
             self.freed_bytes += block.alloc.capacity
+            fault = None
+            if stream is None:
+                try:
+                    _retire(block)()  # (under the lock: no reuse comes first)
+                except MemoryAccessFault as exc:  # raised once the block is the pool's again
+                    fault = exc
         if low:  # device memory is short: wait for the pending frees, give back half the freed heap
             self.wait_frees()
             with self.lock:
                 self._release(self.freed_bytes >> 1)
         self.unref()
+        if fault is not None:
+            raise fault
         return True
 
     def discard(self, ptr: int, op: str) -> bool:
@@ -205,8 +212,10 @@ class MemoryPool:
             if block is None:
                 return False
             self.busy_bytes -= block.alloc.capacity
+        try:
             address_space.release(block.alloc, op)
-        self.unref()
+        finally:
+            self.unref()
         return True
 
     def holds_freed(self, alloc: Allocation) -> bool:

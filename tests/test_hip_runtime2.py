@@ -224,6 +224,18 @@ def test_pool_reuses_freed_blocks_on_the_freeing_stream_and_counts_them(pool, st
     assert hip.hipMallocAsync(0, stream) == (E.hipSuccess, None)
 
 
+def test_hipfree_of_a_pool_block_with_broken_guards_reports_it_and_the_pool_takes_it_back(pool, stream):
+    free0 = check(hip.hipMemGetInfo())[0]
+    p = check(hip.hipMallocAsync(1000, stream))
+    check(hip.hipStreamSynchronize(stream))
+    alloc = address_space.find(int(p))
+    alloc._raw[alloc._start + 1000] = 0  # what a kernel writing one byte past the end would leave
+    assert status(hip.hipFree(p)) == E.hipErrorIllegalAddress
+    assert counters(pool)[:2] == (0, 1000)  # back in the pool, which gives it back at the next synchronize
+    check(hip.hipDeviceSynchronize())
+    assert counters(pool)[:2] == (0, 0) and check(hip.hipMemGetInfo())[0] == free0
+
+
 def test_pool_attribute_errors(pool):
     assert set_attr(pool, A.hipMemPoolAttrUsedMemHigh, 5) == (E.hipErrorInvalidValue,)
     assert set_attr(pool, A.hipMemPoolAttrReservedMemHigh, 1) == (E.hipErrorInvalidValue,)
