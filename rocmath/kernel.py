@@ -172,6 +172,45 @@ def _install_cache_locator() -> None:
 _install_cache_locator()
 
 
+def _lock_cache_saves() -> None:
+    # numba saves a cache entry as: read the index, pick the first free data-file number, write the index, write
+    # the data file.  Processes compiling the same function at once (dask or multiprocessing workers on a cold
+    # cache) interleave those steps: they pick the same number, so an index can map a signature to another
+    # signature's code, which every later process then loads (a TypingError naming the wrong "known
+    # signature"), or lose entries.  An exclusive lock per index file around the whole save, for rocmath's
+    # caches, orders the saves (loads need none: every file is replaced whole).
+    try:
+        import fcntl
+    except ImportError:  # (not POSIX: numba's behaviour as it is)
+        return
+    from numba.core import caching
+
+    cls = getattr(caching, "IndexDataCacheFile", None)
+    save = getattr(cls, "save", None)
+    if cls is None or save is None or getattr(save, "_rocmath_locked", False):
+        return
+
+    def locked_save(self: Any, key: Any, data: Any) -> None:
+        path = getattr(self, "_index_path", None)
+        root = os.path.join(cache_dir(), "")
+        if not isinstance(path, str) or not path.startswith(root):
+            save(self, key, data)
+            return
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path + ".lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                save(self, key, data)
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+    locked_save._rocmath_locked = True  # type: ignore[attr-defined]
+    cls.save = locked_save
+
+
+_lock_cache_saves()
+
+
 _THREADS: list[Callable[..., Any]] = []  # the two functions below, once found
 
 

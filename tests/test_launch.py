@@ -633,6 +633,45 @@ def test_rocmath_kernels_cache_outside_the_package(tmp_path, monkeypatch):
     assert cache_dir() == str(tmp_path)
 
 
+def _save_entries(path, who, count, barrier):
+    from numba.core.caching import IndexDataCacheFile
+
+    import rocmath.kernel  # noqa: F401  (a spawned process: rocmath's cache saves are locked once imported)
+
+    index = IndexDataCacheFile(path, "fn-1.py311", "stamp")
+    barrier.wait()
+    for i in range(count):
+        index.save((who, i), (who, i))
+
+
+def test_processes_saving_to_one_cache_index_keep_every_entry_with_its_own_code(tmp_path):
+    # numba picks a data file per new entry from the index it read: processes saving at once (workers
+    # compiling one function for different types on a cold cache) picked the same file, and the index then
+    # mapped a signature to another's code, for every later process (3 x 60 saves: 35-40 wrong, 77-96 lost).
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    barrier = ctx.Barrier(3)
+    env = os.environ.get("ROCMATH_CACHE_DIR")
+    os.environ["ROCMATH_CACHE_DIR"] = str(tmp_path)  # (inherited by the spawned processes)
+    try:
+        workers = [ctx.Process(target=_save_entries, args=(str(tmp_path / "k"), w, 60, barrier)) for w in range(3)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join(120)
+    finally:
+        if env is None:
+            del os.environ["ROCMATH_CACHE_DIR"]
+        else:
+            os.environ["ROCMATH_CACHE_DIR"] = env
+    assert [w.exitcode for w in workers] == [0, 0, 0]
+    from numba.core.caching import IndexDataCacheFile
+
+    index = IndexDataCacheFile(str(tmp_path / "k"), "fn-1.py311", "stamp")
+    assert [index.load((w, i)) for w in range(3) for i in range(60)] == [(w, i) for w in range(3) for i in range(60)]
+
+
 def test_a_kernels_cache_stamp_covers_the_rocmath_files_its_module_uses(tmp_path, monkeypatch):
     # numba stamps a cache entry with its function's own file: gemv (blas/_kernels_l2.py) inlines
     # _dot_block from _kernels_l1.py, and would have loaded its old code after only that file
