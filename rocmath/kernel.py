@@ -196,9 +196,18 @@ def _lock_cache_saves() -> None:
         if not isinstance(path, str) or not path.startswith(root):
             save(self, key, data)
             return
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path + ".lock", "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            lock = open(path + ".lock", "a")  # noqa: SIM115 - closed below
+        except OSError:  # (numba's own save then reports what is wrong with the folder)
+            save(self, key, data)
+            return
+        with lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+            except OSError:  # a file system without locks: numba's behaviour as it is
+                save(self, key, data)
+                return
             try:
                 save(self, key, data)
             finally:
