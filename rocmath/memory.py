@@ -238,9 +238,7 @@ class AddressSpace:
         self._serial = 0
 
     def reset_for_configure(self) -> None:
-        from . import mempool
-
-        mempool.release_everything()  # outside the lock: a pool takes its own lock first, then this one
+        _mempool.release_everything()  # outside the lock: a pool takes its own lock first, then this one
         with self.lock:
             if self.live_count:
                 live = self.live_allocations()
@@ -257,9 +255,7 @@ class AddressSpace:
             return self._allocate(nbytes, device, kind)
         except OutOfMemoryError:
             # The freed blocks memory pools hold go back first (outside this lock: a pool takes its own first).
-            from . import mempool
-
-            if kind is MemoryKind.HOST or not mempool.release_for(device):
+            if kind is MemoryKind.HOST or not _mempool.release_for(device):
                 raise
         return self._allocate(nbytes, device, kind)
 
@@ -465,8 +461,6 @@ def free_later(ptr: int) -> None:
 def release_deferred() -> None:
     """Issue the frees :func:`free_later` collected, ordered after all queued work
     (each on its device's null stream, which waits for the blocking streams)."""
-    from . import mempool
-
     while _deferred:
         try:
             ptr = _deferred.popleft()
@@ -482,7 +476,7 @@ def release_deferred() -> None:
 
         def run(alloc: Allocation = alloc) -> None:
             if alloc.live and not alloc.pooled:
-                mempool.free_now(alloc, "free_later")
+                _mempool.free_now(alloc, "free_later")
 
         null.enqueue(run, "free_later", always_run=True, info={"cat": "free"})  # even after an error
 
@@ -564,9 +558,7 @@ def _free(ptr: int, kind: MemoryKind, op: str) -> None:
             free_later(ptr)
             return
         _wait_device_idle(alloc.device)
-        from . import mempool
-
-        mempool.free_now(alloc, op)  # (a pool's block too: hipFree would keep it in the pool)
+        _mempool.free_now(alloc, op)  # (a pool's block too: hipFree would keep it in the pool)
         return
     address_space.release(alloc, op)
 
@@ -589,7 +581,6 @@ def malloc_async(nbytes: int, stream: Any = None) -> int:
     The memory may be used by work on ``stream`` enqueued after this call.  A block a free gave
     back is reused as :mod:`rocmath.mempool` describes (cut to the size asked for).
     """
-    from . import mempool
     from .stream import as_stream
 
     s = as_stream(stream)
@@ -598,7 +589,7 @@ def malloc_async(nbytes: int, stream: Any = None) -> int:
     if isinstance(nbytes, bool) or not isinstance(nbytes, (int, np.integer)) or nbytes < 0:
         # Checked before the pool is searched: a bad size must never find a block.
         raise HipInvalidValueError(f"size must be a non-negative integer, got {nbytes!r}", arg="size")
-    pool = mempool.pools_of(s.device).current
+    pool = _mempool.pools_of(s.device).current
     assert pool is not None
     return pool.allocate(int(nbytes), s)
 
@@ -609,7 +600,6 @@ def free_async(ptr: int, stream: Any = None) -> None:
     Memory from :func:`malloc` joins its device's current pool.  Pooled memory still counts as used
     in :func:`mem_get_info` until a synchronize gives it back (release threshold 0, HIP's default).
     """
-    from . import mempool
     from .stream import as_stream
 
     s = as_stream(stream)
@@ -619,7 +609,7 @@ def free_async(ptr: int, stream: Any = None) -> None:
     if alloc.kind is MemoryKind.HOST:
         raise InvalidDevicePointerError(f"free_async: 0x{ptr:x} is {alloc.describe()}", arg="ptr")
     if alloc.kind is MemoryKind.DEVICE:
-        mempool.free_async(alloc, s)
+        _mempool.free_async(alloc, s)
         return
 
     def run() -> None:  # managed memory is no pool's: freed for good when the stream gets there
@@ -879,3 +869,7 @@ def check_all_guards(device: int | None = None) -> None:
     for alloc in address_space.live_allocations(device):
         with address_space.lock:  # (a pool may be cutting the block to a new size meanwhile)
             alloc.check_guards()
+
+
+# The stream-ordered pools use this module's allocations, so they are imported once it is complete.
+from . import mempool as _mempool  # noqa: E402

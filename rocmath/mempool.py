@@ -33,7 +33,6 @@ from __future__ import annotations
 import bisect
 import functools
 import threading
-import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -312,41 +311,43 @@ class DevicePools:
     current: MemoryPool | None = None
 
 
-_device_pools: weakref.WeakKeyDictionary[Device, DevicePools] = weakref.WeakKeyDictionary()
-#: The same by device index (the device too: a retired one's entry is stale), for :func:`synchronized`, which
-#: every synchronize calls.
-_by_index: dict[int, tuple[Device, DevicePools]] = {}
+#: Each device's pools by device index, with the device they belong to: an entry whose device ``rocmath.configure``
+#: retired is stale (and dropped when a device of that index gets its pools).
+_entries: dict[int, tuple[Device, DevicePools]] = {}
 pools_lock = threading.RLock()
 
 
-def _forget_retired() -> None:
-    """Drop the pools (and their handles) of devices ``rocmath.configure`` replaced."""
-    for device in [d for d in list(_device_pools.keys()) if d.retired]:
-        entry = _device_pools.pop(device, None)
-        for pool in entry.pools if entry is not None else ():
+def _entry(device: Device) -> DevicePools | None:
+    hit = _entries.get(device.index)
+    return hit[1] if hit is not None and hit[0] is device else None
+
+
+def _put(device: Device, entry: DevicePools) -> None:
+    """Make ``entry`` the pools of ``device``, dropping a retired device's entry (and its pools' handles)."""
+    old = _entries.get(device.index)
+    if old is not None and old[0] is not device:
+        for pool in old[1].pools:
             if pool.handle is not None:
                 pool.handle._release()
+    _entries[device.index] = (device, entry)
+    entry.default = entry.current = MemoryPool(device)
 
 
 def pools_of(device: Device) -> DevicePools:
     """The pools of ``device`` (made, with a default pool as the current one, on first use)."""
     with pools_lock:
-        pools = _device_pools.get(device)
-        if pools is None:
-            _forget_retired()
-            pools = _device_pools[device] = DevicePools()
-            _by_index[device.index] = (device, pools)
-            pools.default = pools.current = MemoryPool(device)
-        return pools
+        entry = _entry(device)
+        if entry is None:
+            entry = DevicePools()
+            _put(device, entry)
+        return entry
 
 
 def _live_pools(device: int | None) -> list[MemoryPool]:
     """The pools of one device (by index) or of every device in service, without making any."""
     with pools_lock:
-        if device is None:
-            return [pool for dev, entry in list(_device_pools.items()) if not dev.retired for pool in entry.pools]
-        entry = _device_pools.get(get_device_object(device))
-        return list(entry.pools) if entry is not None else []
+        hits = list(_entries.values()) if device is None else [_entries[device]] if device in _entries else []
+        return [pool for dev, entry in hits if not dev.retired for pool in entry.pools]
 
 
 def holding_pool(alloc: Allocation) -> MemoryPool | None:
@@ -367,7 +368,7 @@ def in_freed_heap(alloc: Allocation) -> bool:
 def synchronized(device: int) -> None:
     """After a synchronization of ``device`` (a stream's or the device's, a synchronous free): each of its pools
     frees the released blocks beyond its release threshold (HIP's Device::ReleaseFreedMemory)."""
-    hit = _by_index.get(device)
+    hit = _entries.get(device)
     if hit is None or hit[0].retired:
         return
     for pool in tuple(hit[1].pools):
@@ -402,13 +403,11 @@ def reset_device(device: Device) -> None:
     handles are gone, and the device starts over with a new default pool as its current one (HIP's
     Device::Reset)."""
     with pools_lock:
-        entry = _device_pools.get(device)
+        entry = _entry(device)
         if entry is None:
             return
         old = list(entry.pools)
-        fresh = _device_pools[device] = DevicePools()
-        _by_index[device.index] = (device, fresh)
-        fresh.default = fresh.current = MemoryPool(device)
+        _put(device, DevicePools())
     for pool in old:
         pool.wait_frees()
         with pool.lock:
@@ -420,10 +419,7 @@ def reset_device(device: Device) -> None:
 def follow_event(device: Device, source: int, waiting: int) -> None:
     """Stream ``waiting`` (an ident) waited on an event of stream ``source``: with event dependencies followed, it
     may now reuse what ``source`` may (Device::AddSafeStream)."""
-    with pools_lock:
-        entry = _device_pools.get(device)
-        live = list(entry.pools) if entry is not None else []
-    for pool in live:
+    for pool in _live_pools(device.index):
         with pool.lock:
             if pool.event_dependencies:
                 for block in pool.freed:

@@ -347,6 +347,9 @@ def _inverse(w, ipiv, e, work, pivot, one):  # type: ignore[no-untyped-def]
 # current column's rows j - 1 and j (the multiplicands of a pair's updates), the first step's
 # multiplier in row j, 1 / pivot and the pivot.
 _INFO, _ARGMAX, _OFFSET, _PIVOTS = 0, LANES, 2 * LANES, 3 * LANES
+#: getrs_lanes keeps the right-hand sides' offsets where getrf_small keeps its pivot search's rows (its Ix
+#: rows: the factors' offsets at _OFFSET, the pivots' at _PIVOTS).
+_RHS_OFFSET = _ARGMAX
 _UROW, _UROW2, _L10, _RECIP, _PIVOT = 0, LANES, 2 * LANES, 3 * LANES, 4 * LANES
 
 
@@ -1028,16 +1031,16 @@ def getrs_lanes(A, sa, lda, ipiv, sp, B, sb, ldb, one, trans, n, nrhs, W, X, V, 
         lo, hi = t * per, min(nb, (t + 1) * per)
         for e0 in range(lo, hi, LANES):
             g = _lane_offsets(Ix, t, _OFFSET, e0, hi, sa)
-            _lane_offsets(Ix, t, _ARGMAX, e0, hi, sb)
+            _lane_offsets(Ix, t, _RHS_OFFSET, e0, hi, sb)
             _lane_offsets(Ix, t, _PIVOTS, e0, hi, sp)
             _columns_in(W, t, A, Ix, _OFFSET, n, n, lda, one)
             if trans == OP_C:
                 for i in range(n * n):
                     for s in range(LANES):
                         W[t, _U(i * LANES + s)] = np.conj(W[t, _U(i * LANES + s)])
-            _columns_in(X, t, B, Ix, _ARGMAX, n, nrhs, ldb, one)
+            _columns_in(X, t, B, Ix, _RHS_OFFSET, n, nrhs, ldb, one)
             _getrs_lanes(W, X, V, Z, Ix, t, n, nrhs, trans, ipiv)
-            _columns_out(B, Ix, _ARGMAX, X, t, n, nrhs, ldb, g)
+            _columns_out(B, Ix, _RHS_OFFSET, X, t, n, nrhs, ldb, g)
 
 
 def _getrs_small_row(n: int, nrhs: int, isz: int) -> int:
