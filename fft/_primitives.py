@@ -12,26 +12,12 @@ import math
 
 import numpy as np
 from numba import njit
-from numba.core.compiler import CompilerBase, DefaultPassBuilder
+
+from rocmath.kernel import NoAliasCompiler
 
 _jit = njit(nogil=True, cache=True, error_model="numpy")
-
-
-class _NoAliasCompiler(CompilerBase):
-    """numba's nopython pipeline with every array argument marked ``noalias``.
-
-    The radix stages read one pair of buffers and write another, never the same memory;
-    telling LLVM so removes the hundreds of runtime overlap checks a radix-8 loop would
-    otherwise need on every entry, and lets its inner loops run on full vectors.
-    """
-
-    def define_pipelines(self):  # type: ignore[no-untyped-def]
-        self.state.flags.noalias = True
-        return [DefaultPassBuilder.define_nopython_pipeline(self.state)]
-
-
 #: For functions whose array arguments never overlap (the radix stages, the fast copies).
-_jit_noalias = njit(nogil=True, cache=True, error_model="numpy", pipeline_class=_NoAliasCompiler)
+_jit_noalias = njit(nogil=True, cache=True, error_model="numpy", pipeline_class=NoAliasCompiler)
 #: Inlined into their callers at numba's IR level (butterflies, loop bodies): a constant
 #: argument at the call site is then a constant of the inlined loop.
 _inline = njit(nogil=True, cache=True, error_model="numpy", inline="always")

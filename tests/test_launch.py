@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import threading
 
 import numba
@@ -616,6 +617,32 @@ def test_vectorizer_options_apply_to_their_kernel_only():
     k(a, out)
     assert np.array_equal(out, a * 2 - a[:, ::-1])
     assert before == (config.SLP_VECTORIZE, config.LOOP_VECTORIZE)
+
+
+def test_serial_twins_vectorise_as_their_parallel_kernels():
+    # numba compiles a prange body with its arrays noalias; the twin is compiled so too, else LLVM
+    # must keep each lane's load of V after the store to W before it and leaves a lane loop scalar
+    # (lane kernels ran about 2x slower as twins).  Both give the sequential bits.
+    scope = {"prange": prange}
+    exec("def lanes(W, V, n):\n"
+         "    for t in prange(W.shape[0]):\n"
+         "        for i in range(n):\n"
+         "            for s in range(8):\n"
+         "                W[t, i * 8 + s] = W[t, i * 8 + s] * V[t, s] - V[t, 7 - s]\n", scope)
+    k = rm.kernel(contiguous=True, slp=True, loops=False)(scope["lanes"])
+    rng = np.random.default_rng(4)
+    w, v = rng.standard_normal((3, 40)), rng.standard_normal((3, 8))
+    want = (w.reshape(3, 5, 8) * v[:, None, :] - v[:, None, ::-1]).reshape(3, 40)
+    outs = []
+    for entry in (k.entry_point, k.serial_entry_point):
+        W = w.copy()
+        entry(W, v, 5)(W, v, 5)
+        outs.append(W)
+    assert outs[0].tobytes() == outs[1].tobytes() == want.tobytes()
+    for dispatcher in (k.dispatcher, k._serial):
+        (sig,) = dispatcher.signatures
+        llvm = dispatcher.inspect_llvm(sig)
+        assert re.search(r"fmul <\d+ x double>", llvm), dispatcher  # the lane loop as vector operations
 
 
 def test_rocmath_kernels_cache_outside_the_package(tmp_path, monkeypatch):
