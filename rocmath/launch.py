@@ -336,7 +336,9 @@ class Replay:
     def __init__(self, steps: list[_Launch]):
         self.steps = steps
         self.stream = steps[0].stream
-        self.allocs = [a for step in steps for a in step.allocations()]
+        # Each allocation with its use: a pool's block handed out again (same address, maybe cut
+        # shorter) was not what the launches were checked against.
+        self.allocs = [(a, a.uses) for step in steps for a in step.allocations()]
 
     @classmethod
     def of(cls, steps: list[_Launch]) -> Replay | None:
@@ -351,12 +353,12 @@ class Replay:
         return cls(steps)
 
     def usable(self) -> bool:
-        """False when an allocation was freed or the call is profiled (the first launch
-        path is then the one to take)."""
+        """False when an allocation was freed (or freed and handed out again by a pool) or the
+        call is profiled (the first launch path is then the one to take)."""
         if _profiled.entry is not None:  # (log.current_profile(), inline: every replay asks)
             return False
-        for alloc in self.allocs:  # noqa: SIM110 (a loop, not all(): this runs on every replay)
-            if not alloc.live or alloc.pooled:
+        for alloc, uses in self.allocs:  # noqa: SIM110 (a loop, not all(): this runs on every replay)
+            if not alloc.live or alloc.pooled or alloc.uses != uses:
                 return False
         return True
 

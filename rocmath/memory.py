@@ -98,7 +98,7 @@ class Allocation:
     """One allocation: its address, size, owner and host backing store."""
 
     __slots__ = ("_raw", "_start", "capacity", "device", "fitting", "kept", "kind", "last_op", "live", "nbytes",
-                 "pooled", "ptr", "serial")
+                 "pooled", "ptr", "serial", "uses")
 
     def __init__(self, ptr: int, nbytes: int, device: int, kind: MemoryKind, serial: int):
         self.ptr = ptr
@@ -110,6 +110,7 @@ class Allocation:
         self.live = True
         self.pooled = False
         self.serial = serial
+        self.uses = 0  # times a pool handed the block out again (a replay checked on one use is not for the next)
         self.last_op = "allocation"
         self.kept: list[np.ndarray] | None = None  # views of replayed launches (see kept_view)
         raw = np.empty(nbytes + 2 * GUARD + ALIGN, dtype=np.uint8)
@@ -344,6 +345,7 @@ class AddressSpace:
         block's earlier owner may still run on it) by :meth:`fitted` in stream order."""
         with self.lock:
             alloc.pooled = False
+            alloc.uses += 1
             alloc.last_op = "malloc_async"
             alloc.nbytes = nbytes
             alloc.kept = None  # (views of the earlier owner)

@@ -12,7 +12,8 @@ What a plan depends on is in its key or checked before it runs: the argument val
 arrays by pointer, objects with a ``state_version`` by identity and version) with their types,
 the signs of floating zeros, the handle's state version (any attribute set to another object
 changes it: stream, pointer mode, logging layers, modes, workspace, destroy), the device, the
-memory checker, and the allocations.  Plans hold no caller objects, so they never keep
+memory checker, and the allocations (each in the use it had: a pool's block handed out again at
+the same address is checked anew).  Plans hold no caller objects, so they never keep
 arrays or freed memory alive.
 """
 

@@ -62,6 +62,7 @@ from rocmath.errors import MemoryAccessFault, RocblasStatus
 from rocmath.handle import LayerMode
 from rocmath.launch import Buffer, launch
 from rocmath.log import Logger, ProfileTable, profiling
+from rocmath.plans import Plan, find_plan, planned_call, recorded
 from rocmath.precision import Precision
 from rocmath.stream import Task
 
@@ -318,9 +319,10 @@ class SolverCall(Call):
                 plan.append((pos, len(callers), read, serial, check, arg_name))
                 callers.append(arg)
         if not plan:
-            return launch(kernel, *args, name=name, stream=self.handle.stream, flops=flops, bytes=bytes)
+            return launch(kernel, *args, name=name, stream=self.handle.stream, flops=flops, bytes=bytes,
+                          record=recorded())
         return launch(partial(_staged, kernel, len(kargs), tuple(plan)), *kargs, *callers, name=name,
-                      stream=self.handle.stream, flops=flops, bytes=bytes)
+                      stream=self.handle.stream, flops=flops, bytes=bytes, record=recorded())
 
     def nothing_to_do(self, batch: int, *sizes: int) -> bool:
         """rocSOLVER's quick return (after the pointer checks): True when there is no batch entry, or when a
@@ -338,7 +340,7 @@ class SolverCall(Call):
         if self.batch_count:
             info = self.info()
             launch(_zero, info, name=f"rocsolver_{self.public_name}", stream=self.handle.stream,
-                   bytes=float(info.dtype.itemsize * self.batch_count))
+                   bytes=float(info.dtype.itemsize * self.batch_count), record=recorded())
 
 
 def _staged(kernel: Callable[..., Any], nargs: int, plan: tuple[tuple[Any, ...], ...], *views: np.ndarray) -> None:
@@ -604,12 +606,23 @@ def bind(routine: SolverRoutine, precision: Precision, flavour: Flavour = PLAIN,
         return routine.impl(c)
 
     def entry(*args: Any, **kwargs: Any) -> Any:
-        values = bind_arguments(public, names, args, kwargs, optional)
         session = _session
         layer = layer_mode() if session is None else session.layer
+        key = None
+        if not layer and not kwargs:  # (logging is not handle state: asked before a plan may run)
+            key, plan = find_plan(public, args)
+            if plan is not None:
+                plan.run(args)
+                return None
+        values = bind_arguments(public, names, args, kwargs, optional)
         if layer:
             return _logged(session, layer, fname, routine, names, values, run)
-        return run(values, None)
+        if key is None:
+            return run(values, None)
+        handle = args[0]  # (find_plan found its plans: a handle; run checks it is a live one)
+        return planned_call(handle, None if handle.is_device_memory_size_query() else key,
+                            lambda: run(values, None),
+                            lambda replay, out: Plan(replay, args, handle) if out is None else None)
 
     entry.__name__ = entry.__qualname__ = public
     entry.__module__ = "rocmath.solver"

@@ -258,6 +258,28 @@ def test_a_freed_argument_is_reported_as_on_a_first_call(handle) -> None:
     rm.free(again)
 
 
+def test_a_pool_block_handed_out_again_is_checked_as_a_new_allocation(handle) -> None:
+    # A stream-ordered pool gives a freed block back at the same address, cut to the size asked
+    # for: a plan made on its earlier use must not run on it (it was checked against the old size).
+    s = rm.Stream()
+    blas.set_stream(handle, s)
+    ptr = rm.malloc_async(8 * 100, s)
+    rm.DeviceArray.from_pointer(ptr, 100).set(np.ones(100))
+    for _ in range(3):  # made, then replayed
+        blas.dscal(handle, 100, 2.0, ptr, 1)
+    s.synchronize()
+    rm.free_async(ptr, s)
+    again = rm.malloc_async(8 * 90, s)  # within the pool's 9/8: the same block, 90 elements long
+    assert again == ptr
+    with pytest.raises(errors.MemoryAccessFault):
+        blas.dscal(handle, 100, 2.0, again, 1)
+    blas.dscal(handle, 90, 2.0, again, 1)
+    rm.free_async(again, s)
+    s.synchronize()
+    blas.set_stream(handle, None)
+    s.destroy()
+
+
 def test_set_workspace_and_state_changes_drop_or_bypass_plans(handle) -> None:
     x = rm.to_device(np.ones(4))
     blas.dscal(handle, 4, 2.0, x, 1)
