@@ -313,7 +313,8 @@ class Kernel:
         small launches run.  Calling a parallel kernel costs ~1.5 us more than a serial one even
         on one thread (the thread pool's scheduling), and compiling it 2.7-6x as much; the
         twin runs the same loops in the same order, so it gives the parallel kernel's one-thread
-        bits.  Kernels compiled without ``parallel`` are their own twin."""
+        bits, and its array arguments are noalias, as numba makes a prange body's.  Kernels
+        compiled without ``parallel`` are their own twin."""
         if self._make_serial is None:
             return self.entry_point(*args)
         if self._serial is None:
@@ -323,12 +324,18 @@ class Kernel:
         return self._entry(self._serial, self._serial_entries, args)
 
     def _entry(self, dispatcher: Any, entries: dict[tuple[Any, ...], Any], args: tuple[Any, ...]) -> Any:
-        if self.contiguous:
-            key = tuple((a.dtype, a.ndim, a.flags.writeable, a.flags.c_contiguous) if isinstance(a, np.ndarray)
-                        else _scalar_key(a) for a in args)
-        else:
-            key = tuple((a.dtype, a.ndim, a.flags.writeable) if isinstance(a, np.ndarray) else _scalar_key(a)
-                        for a in args)
+        # The key: per array its dtype, rank and the flags its numba type depends on (writeable, and
+        # C-contiguous for a contiguous kernel: one read of the flags' bits), per other argument
+        # its type (a tuple's length too).  A plain loop: launch bodies call kernels on every launch.
+        bits = _WRITEABLE | _C_CONTIGUOUS if self.contiguous else _WRITEABLE
+        parts = []
+        for a in args:
+            t = type(a)
+            if t is np.ndarray or isinstance(a, np.ndarray):
+                parts.append((a.dtype, a.ndim, a.flags.num & bits))
+            else:
+                parts.append((tuple, len(a)) if t is tuple else t)
+        key = tuple(parts)
         entry = entries.get(key)
         if entry is None:
             if not _THREADS:
@@ -344,9 +351,8 @@ class Kernel:
         return entry
 
 
-def _scalar_key(a: Any) -> Any:
-    # A tuple's length is part of its numba type (kernels take compile-time sizes as tuples).
-    return (tuple, len(a)) if isinstance(a, tuple) else type(a)
+#: numpy's flag bits (``ndarray.flags.num``) a kernel's argument types depend on.
+_C_CONTIGUOUS, _WRITEABLE = 0x1, 0x400
 
 
 @contextlib.contextmanager

@@ -43,6 +43,7 @@ operands as ``(batch, rows, cols)`` views and the workspace as a byte array.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import llvmlite.ir as ir
@@ -683,6 +684,7 @@ def _lu_one(W, L, P, t, S, m, n, pivot, one, sfmin, A, nxt, span):  # type: igno
     return info
 
 
+@functools.lru_cache(256)  # (launch bodies ask on every launch)
 def _getrf_small_parts(m: int, n: int, isz: int) -> tuple[int, int, int, int]:
     """Elements of one chunk's row of W, L, X (``isz`` bytes each) and Ix (int64), each a whole
     number of ALIGN bytes: room for getrf_small's LANES entries and for getrf_single's one of this
@@ -697,6 +699,7 @@ def _getrf_small_parts(m: int, n: int, isz: int) -> tuple[int, int, int, int]:
     return tuple(rounded(c * s) // s for c, s in ((w, isz), (lr, isz), (x, isz), (ni, 8)))  # type: ignore[return-value]
 
 
+@functools.lru_cache(256)
 def _getrf_small_bytes(m: int, n: int, isz: int) -> int:
     """Scratch of one chunk of getrf_small and getrf_single: W, L, X, B and Ix."""
     w, lr, x, ni = _getrf_small_parts(m, n, isz)
@@ -993,6 +996,7 @@ def _interchange_lanes(X, Ix, t, xo, n, ipiv, backward):  # type: ignore[no-unty
             X[t, to] = v
 
 
+@functools.lru_cache(256)
 def solve_lane_bytes(n: int, nrhs: int, batch: int, isz: int) -> int:
     """Scratch of a lane solver (getrs_lanes, the Cholesky module's potrs_lanes) on ``batch`` entries of
     order n with nrhs right-hand sides: per chunk the factors W, the right-hand sides X, V, Z (LANES
@@ -1004,11 +1008,16 @@ def _solve_lane_counts(n: int, nrhs: int) -> tuple[int, int, int, int]:
     return n * n * LANES, nrhs * n * LANES, LANES, LANES
 
 
+@functools.lru_cache(256)
+def _solve_lane_rows(n: int, nrhs: int, isz: int) -> tuple[int, ...]:
+    """Elements of one chunk's row of W, X, V and Z: whole multiples of ALIGN bytes."""
+    return tuple(rounded(count * isz) // isz for count in _solve_lane_counts(n, nrhs))
+
+
 def solve_lane_scratch(ws: np.ndarray, n: int, nrhs: int, nchunk: int, dtype: Any) -> tuple[np.ndarray, ...]:
     """(W, X, V, Z, Ix), one row per chunk, carved from ``ws`` as :func:`solve_lane_bytes` sizes them."""
     parts, off = [], 0
-    for count in _solve_lane_counts(n, nrhs):
-        row = rounded(count * np.dtype(dtype).itemsize) // np.dtype(dtype).itemsize
+    for row in _solve_lane_rows(n, nrhs, np.dtype(dtype).itemsize):
         part, off = host_carve(ws, off, (nchunk, row), dtype)
         parts.append(part)
     Ix, _ = host_carve(ws, off, (nchunk, _PIVOTS + LANES), np.int64)
@@ -1367,6 +1376,8 @@ def _flat_rows(x: np.ndarray) -> tuple[np.ndarray, int]:
     if s0 < 0:
         return _flat_rows(np.ascontiguousarray(x))
     span = (nb - 1) * s0 + k
+    if span == x.size and x.flags.c_contiguous:  # packed rows: a reshape (as_strided costs 3 us)
+        return x.reshape(-1), s0
     return np.lib.stride_tricks.as_strided(x, shape=(span,), strides=(x.itemsize,)), s0
 
 

@@ -1,0 +1,39 @@
+"""rocmath.batch helpers the kernels' launch bodies use on every launch."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rocmath.batch import flat_entries
+from rocmath.solver._kernels_lu import _flat_rows
+
+
+@given(nb=st.integers(1, 4), r=st.integers(1, 5), c=st.integers(1, 5), pad_ld=st.sampled_from([0, 0, 2]),
+       pad_entry=st.sampled_from([0, 0, 3]))
+def test_flat_entries_index_every_entry_in_place(nb: int, r: int, c: int, pad_ld: int, pad_entry: int) -> None:
+    # Packed entries (a reshape) and padded ones (a strided view) alike: one contiguous view from the first
+    # element, in which element (e, i, j) is at e * stride + j * ld + i.
+    ld = r + pad_ld
+    stride = ld * c + pad_entry
+    base = np.arange(float(nb * stride + 8))
+    x = np.lib.stride_tricks.as_strided(base[1:], shape=(nb, r, c), strides=(8 * stride, 8, 8 * ld))
+    got = flat_entries(x)
+    assert got is not None
+    view, got_ld, got_stride = got
+    assert view.flags.c_contiguous and view.ctypes.data == x.ctypes.data and np.shares_memory(view, base)
+    e, i, j = np.meshgrid(np.arange(nb), np.arange(r), np.arange(c), indexing="ij")
+    assert np.array_equal(view[e * got_stride + j * got_ld + i], x)
+    view[e * got_stride + j * got_ld + i] = -x  # writes reach the entries
+    assert (x <= 0).all()
+
+
+@given(nb=st.integers(1, 5), k=st.integers(1, 6), pad=st.sampled_from([0, 0, 2]))
+def test_flat_rows_index_every_row_in_place(nb: int, k: int, pad: int) -> None:
+    base = np.arange(nb * (k + pad), dtype=np.int32)
+    x = base.reshape(nb, k + pad)[:, :k]
+    view, s0 = _flat_rows(x)
+    assert view.flags.c_contiguous and np.shares_memory(view, base)
+    e, j = np.meshgrid(np.arange(nb), np.arange(k), indexing="ij")
+    assert np.array_equal(view[e * s0 + j], x)
