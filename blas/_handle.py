@@ -98,7 +98,7 @@ def _free_quietly(ptr: int) -> None:
 
 def check_handle(handle: Any) -> BlasHandle:
     """The first check of every call: a live rocBLAS handle (``invalid_handle`` otherwise)."""
-    if not isinstance(handle, Handle):
+    if not isinstance(handle, BlasHandle):  # (a rocSPARSE handle is no rocblas_handle either)
         raise RocblasInvalidHandleError(f"expected a handle from create_handle(), got {type(handle).__name__}",
                                         arg="handle", index=1)
     handle.check()

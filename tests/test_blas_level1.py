@@ -855,14 +855,17 @@ def _assert_raises_named(exc_type, arg, index, fn, *args, **kw):
     return info.value
 
 
-@pytest.mark.parametrize("bad", ["none", "destroyed", "object", "int"])
+@pytest.mark.parametrize("bad", ["none", "destroyed", "object", "int", "sparse"])
 def test_invalid_handle(bad):
+    import rocmath.sparse as sparse
+
     h = blas.create_handle()
     if bad == "destroyed":
         blas.destroy_handle(h)
         with pytest.raises(errors.RocblasInvalidHandleError):
             blas.destroy_handle(h)
-    value = {"none": None, "destroyed": h, "object": object(), "int": 0}[bad]
+    other = sparse.create_handle() if bad == "sparse" else None  # another library's handle
+    value = {"none": None, "destroyed": h, "object": object(), "int": 0, "sparse": other}[bad]
     x, y = _vectors()
     calls = [(blas.daxpy, (value, 8, 2.0, x.ptr, 1, y.ptr, 1)), (blas.ddot, (value, 8, x.ptr, 1, y.ptr, 1)),
              (blas.dnrm2_batched, (value, 8, x.ptr, 1, 1)), (blas.drotg, (value, 1.0, 2.0)),
@@ -875,6 +878,8 @@ def test_invalid_handle(bad):
     y.check_untouched(logical=True)
     if bad != "destroyed":
         blas.destroy_handle(h)
+    if other is not None:
+        sparse.destroy_handle(other)
 
 
 # (function, keyword arguments with one problem, expected argument, its 1-based C position)
