@@ -579,7 +579,9 @@ def bind(routine: SolverRoutine, precision: Precision, flavour: Flavour = PLAIN,
     It runs: argument binding; logging (``ROCSOLVER_LAYER``); the handle check;
     ``routine.check`` (enums, sizes); during a device-memory size query, the report
     of the workspace bytes (``size_increased``/``size_unchanged`` is returned);
-    otherwise ``routine.impl`` (pointers, quick return, launch), which returns None.
+    otherwise ``routine.impl`` (pointers, quick return, launch), which returns None.  A call
+    of one launch that comes again with the same arguments on the same handle state, without
+    logging, runs its checked launch again (:mod:`rocmath.plans`).
 
     A ``_64`` function takes ``int64_t`` sizes (an LP64 one refuses a size outside
     ``rocblas_int``, naming it) and int64 ipiv/info device arrays; it logs as its LP64
