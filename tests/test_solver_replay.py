@@ -161,3 +161,23 @@ def test_a_logging_session_sees_every_call(monkeypatch: pytest.MonkeyPatch, tmp_
 
     close_logs()
     assert log.read_text().splitlines()[-1].startswith("rocsolver_sgetrf,0,0,")
+
+
+def test_a_replay_checks_the_device_data_a_first_call_checks(handle: Any, binds: list[str]) -> None:
+    # Pivots read from the device are checked when the work runs: a replayed call faults as a first one.
+    a = _stack(5) + 8 * np.eye(N)
+    da = rm.to_device(a.transpose(0, 2, 1).copy())
+    ipiv, info = rm.empty((COUNT, N), np.int64), rm.empty(COUNT, np.int64)
+    solver.dgetrf_strided_batched_64(handle, N, N, da, N, N * N, ipiv, N, info, COUNT)
+    b = rm.to_device(np.ones((COUNT, N, 1)))
+    for _ in range(3):
+        solver.dgetrs_strided_batched_64(handle, "N", N, 1, da, N, N * N, ipiv, N, b, N, N, COUNT)
+    rm.device_synchronize()
+    assert binds.count("dgetrs_strided_batched_64") == 2
+    pivots = ipiv.get()
+    pivots[1, 2] = 0
+    ipiv.set(pivots)
+    with pytest.raises(errors.MemoryAccessFault, match="pivot 3 is 0"):
+        solver.dgetrs_strided_batched_64(handle, "N", N, 1, da, N, N * N, ipiv, N, b, N, N, COUNT)
+        rm.device_synchronize()
+    assert binds.count("dgetrs_strided_batched_64") == 2  # (the replay faulted)
