@@ -75,7 +75,7 @@ def test_a_repeated_call_replays_with_the_first_paths_bits(handle: Any, binds: l
     for out in outs:
         for got, want in zip(out, ref, strict=True):
             assert got.tobytes() == want.tobytes()
-    assert list(ref[3]) == [0, 1, 0, 0, 0] or ref[3][1] > 0
+    assert ref[3][1] == 1  # the zero entry: singular at its first column
 
 
 def test_a_quick_return_replays_its_info_reset(handle: Any, binds: list[str]) -> None:
