@@ -234,7 +234,13 @@ def flat_entries(x: np.ndarray) -> tuple[np.ndarray, int, int] | None:
     if (r > 1 and s1 != isz) or s2 % isz or s0 % isz or ld < r or stride < 0:
         return None
     span = (nb - 1) * stride + (c - 1) * ld + r
-    t = x.transpose(0, 2, 1)
-    if span == x.size and t.flags.c_contiguous:  # packed entries: a reshape (as_strided costs 3 us)
-        return t.reshape(-1), ld, stride
-    return np.lib.stride_tricks.as_strided(x, shape=(span,), strides=(isz,)), ld, stride
+    return flat_span(x.transpose(0, 2, 1), span), ld, stride
+
+
+def flat_span(x: np.ndarray, span: int) -> np.ndarray:
+    """The ``span`` elements of memory from ``x``'s first element as a contiguous 1-D view; ``x``'s axes
+    in memory order (slowest first), its elements within those ``span``.  Packed, that is ``x`` reshaped
+    (``as_strided`` costs 3 us a call, on every launch of a launch body)."""
+    if span == x.size and x.flags.c_contiguous:
+        return x.reshape(-1)
+    return np.lib.stride_tricks.as_strided(x, shape=(span,), strides=(x.itemsize,))

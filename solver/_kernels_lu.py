@@ -52,7 +52,7 @@ from numba import njit, prange
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-from rocmath.batch import flat_entries
+from rocmath.batch import flat_entries, flat_span
 from rocmath.errors import MemoryAccessFault
 from rocmath.kernel import kernel, prefetch
 
@@ -1375,10 +1375,7 @@ def _flat_rows(x: np.ndarray) -> tuple[np.ndarray, int]:
     s0 = x.strides[0] // x.itemsize if nb > 1 else 0
     if s0 < 0:
         return _flat_rows(np.ascontiguousarray(x))
-    span = (nb - 1) * s0 + k
-    if span == x.size and x.flags.c_contiguous:  # packed rows: a reshape (as_strided costs 3 us)
-        return x.reshape(-1), s0
-    return np.lib.stride_tricks.as_strided(x, shape=(span,), strides=(x.itemsize,)), s0
+    return flat_span(x, (nb - 1) * s0 + k), s0
 
 
 def _addresses(x: np.ndarray) -> np.ndarray:
