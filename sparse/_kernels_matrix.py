@@ -41,31 +41,98 @@ def _offsets(counts, ptr):  # pragma: no cover - numba
         ptr[i + 1] = ptr[i] + counts[i]
 
 
+#: Rows past which :func:`group_rows` groups the entries in two passes, through buckets of
+#: ``1 << ROW_BUCKET_SHIFT`` rows (the launcher passes the shift): a counting sort straight to the rows
+#: scatters every entry to a random cache line of the output and of the chunks' counts, which stop
+#: fitting the caches (10^7 entries on 10^6 rows: 330 -> 190 ms).
+BUCKETED_ROWS = 1 << 16
+ROW_BUCKET_SHIFT = 11
+
+
+def row_bucket_shift(m: int) -> int:
+    """The ``shift`` :func:`group_rows` gets for ``m`` rows: one bucket (a direct counting sort) up to
+    :data:`BUCKETED_ROWS` rows, else buckets of ``1 << ROW_BUCKET_SHIFT`` rows."""
+    return ROW_BUCKET_SHIFT if m > BUCKETED_ROWS else 62
+
+
 @kernel
-def group_rows(row, col, val, ptr, grouped, g_col, g_val):  # pragma: no cover - numba
+def group_rows(row, col, val, ptr, grouped, g_col, g_val, shift):  # pragma: no cover - numba
     """First stage of COO to canonical CSR.  The entries are grouped by row (a stable counting
     sort: ``grouped[i]`` the first slot of row i), each row's columns sorted (stable, values
     alongside) and runs of one column merged at the front of the row's slots (each sum left to
     right, in storage order, starting from the first: a lone -0.0 stays -0.0).  ``ptr`` receives
-    the canonical row offsets; :func:`compact_rows` then packs the rows."""
+    the canonical row offsets; :func:`compact_rows` then packs the rows.
+
+    Rows come in buckets of ``1 << shift`` (:func:`row_bucket_shift`): with more than one bucket, the
+    entries are first grouped by bucket (a stable counting sort whose writes go to one place per
+    bucket), then each bucket, on its own thread and in cache, by row.  Both orders are the stable
+    sort's, whose result is unique: the shift never changes the output."""
     nnz = row.shape[0]
     m = ptr.shape[0] - 1
+    merged = np.empty(m, np.int64)
+    buckets = ((m - 1) >> shift) + 1 if m > 0 else 1
     per = (nnz + CHUNKS - 1) // CHUNKS
-    counts = np.zeros((CHUNKS, m), np.int64)
+    if buckets == 1:
+        counts = np.zeros((CHUNKS, m), np.int64)
+        for t in prange(CHUNKS):
+            for q in range(t * per, min(nnz, (t + 1) * per)):
+                counts[t, row[q]] += 1
+        chunk_slots(counts, grouped)
+        for t in prange(CHUNKS):
+            for q in range(t * per, min(nnz, (t + 1) * per)):
+                i = row[q]
+                d = counts[t, i]
+                g_col[d] = col[q]
+                g_val[d] = val[q]
+                counts[t, i] = d + 1
+        for i in prange(m):
+            merged[i] = _sort_and_merge(g_col, g_val, grouped[i], grouped[i + 1])
+        _offsets(merged, ptr)
+        return
+    # Pass 1: the entries grouped by bucket, each entry's row alongside (in b_row).
+    counts = np.zeros((CHUNKS, buckets), np.int64)
     for t in prange(CHUNKS):
         for q in range(t * per, min(nnz, (t + 1) * per)):
-            counts[t, row[q]] += 1
-    chunk_slots(counts, grouped)
+            counts[t, row[q] >> shift] += 1
+    first = np.empty(buckets + 1, np.int64)
+    chunk_slots(counts, first)
+    b_row = np.empty(nnz, row.dtype)
     for t in prange(CHUNKS):
         for q in range(t * per, min(nnz, (t + 1) * per)):
-            i = row[q]
-            d = counts[t, i]
+            r = row[q]
+            b = r >> shift
+            d = counts[t, b]
+            b_row[d] = r
             g_col[d] = col[q]
             g_val[d] = val[q]
-            counts[t, i] = d + 1
-    merged = np.empty(m, np.int64)
-    for i in prange(m):
-        merged[i] = _sort_and_merge(g_col, g_val, grouped[i], grouped[i + 1])
+            counts[t, b] = d + 1
+    # Pass 2, per bucket: its entries grouped by row through scratch, then each row sorted and merged.
+    for b in prange(buckets):
+        e0, e1 = first[b], first[b + 1]
+        r0 = b << shift
+        rows = min(m, r0 + (1 << shift)) - r0
+        slot = np.zeros(rows + 1, np.int64)
+        for q in range(e0, e1):
+            slot[b_row[q] - r0 + 1] += 1
+        slot[0] = e0
+        for i in range(1, rows + 1):
+            slot[i] += slot[i - 1]
+        for i in range(rows):
+            grouped[r0 + i] = slot[i]
+        s_col = np.empty(e1 - e0, g_col.dtype)
+        s_val = np.empty(e1 - e0, g_val.dtype)
+        for q in range(e0, e1):
+            i = b_row[q] - r0
+            d = slot[i] - e0
+            s_col[d] = g_col[q]
+            s_val[d] = g_val[q]
+            slot[i] += 1
+        g_col[e0:e1] = s_col
+        g_val[e0:e1] = s_val
+        for i in range(rows):  # (the next bucket's first slot is e1: its thread may not have written it yet)
+            end = grouped[r0 + i + 1] if i + 1 < rows else e1
+            merged[r0 + i] = _sort_and_merge(g_col, g_val, grouped[r0 + i], end)
+    grouped[m] = nnz
     _offsets(merged, ptr)
 
 

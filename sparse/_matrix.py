@@ -917,8 +917,10 @@ class coo_matrix(_SparseArithmetic):
         m, nnz, it, s = self.shape[0], self.nnz, self.row.dtype, _handle().stream
         ptr, grouped = rocmath.empty(m + 1, it), rocmath.empty(m + 1, np.int64)
         col, val = rocmath.empty(nnz, it), rocmath.empty(nnz, self.dtype)
-        moved = float(3 * self.row.nbytes + 2 * self.data.nbytes + grouped.nbytes)
-        rocmath.launch(km.group_rows, self.row, self.col, self.data, ptr, grouped, col, val,
+        shift = km.row_bucket_shift(m)
+        passes = 1 if (m - 1) >> shift <= 0 else 2
+        moved = float(passes * (3 * self.row.nbytes + 2 * self.data.nbytes) + grouped.nbytes)
+        rocmath.launch(km.group_rows, self.row, self.col, self.data, ptr, grouped, col, val, shift,
                        name="coo_matrix.tocsr", stream=s, bytes=moved)
         count = int(ptr[m:].get(s)[0])
         if count < nnz:  # duplicates merged: exact-size arrays (a slice would keep the whole allocation)

@@ -82,6 +82,39 @@ def test_duplicates_are_summed_left_to_right_in_storage_order():
     assert np.signbit(z.data.get()[0])
 
 
+@settings(max_examples=60)
+@given(st.integers(0, 40), st.integers(1, 12), st.integers(0, 300), st.sampled_from([0, 1, 2, 3, 5]),
+       st.sampled_from([np.int32, np.int64]), st.integers(0, 2**16))
+def test_row_buckets_never_change_the_grouping(m, n, nnz, shift, itype, seed):
+    # group_rows by buckets of 1 << shift rows (what the launcher picks for many rows) against the
+    # direct counting sort (one bucket), element for element: slots, row offsets, merged columns and
+    # sums (signed zeros and values whose sums depend on their order included).
+    from rocmath.sparse import _kernels_matrix as km
+
+    rng = np.random.default_rng(seed)
+    nnz = nnz if m else 0
+    r = rng.integers(0, max(m, 1), nnz).astype(itype)
+    c = rng.integers(0, n, nnz).astype(itype)
+    v = rng.choice([1e16, -1e16, 1.0, -0.0, 0.5, 3.0], nnz) * rng.integers(1, 4, nnz)
+
+    def grouped(s):
+        out = (np.empty(m + 1, itype), np.full(m + 1, -1, np.int64), np.zeros(nnz, itype), np.zeros(nnz))
+        km.group_rows(r, c, v, out[0], out[1], out[2], out[3], s)
+        return out
+
+    ptr, slots, cols, vals = grouped(62)
+    ptr_b, slots_b, cols_b, vals_b = grouped(shift)
+    assert np.array_equal(ptr, ptr_b) and np.array_equal(slots, slots_b)
+    for i in range(m):
+        k = slice(slots[i], slots[i] + ptr[i + 1] - ptr[i])
+        assert np.array_equal(cols[k], cols_b[k])
+        assert np.array_equal(vals[k].view(np.int64), vals_b[k].view(np.int64))
+    # and the merged rows are scipy's (sorted columns, each duplicate's sum)
+    ref = sp.coo_matrix((v, (r, c)), shape=(m, n)).tocsr()
+    ref.sum_duplicates()
+    assert np.array_equal(ptr, ref.indptr)
+
+
 def test_conversions_read_nothing_back_but_a_count(monkeypatch):
     sizes: list[int] = []
     get = rm.DeviceArray.get
