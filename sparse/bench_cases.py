@@ -6,7 +6,8 @@ the product must move (values, column indices, row pointers, x once, y written) 
 fraction of the copy bandwidth.  ``csrmv_analysis_amortised`` times the analysis plus five
 products.  spmm multiplies by 8 to 64 dense row-major columns.  csrgemm times its three stages
 (buffer_size, nnz, compute, C allocated in between) for A A against scipy.sparse's ``A @ A``
-(whose columns come out unsorted; rocSPARSE's, and so rocmath's, are sorted).
+(whose columns come out unsorted; rocSPARSE's, and so rocmath's, are sorted).  csr2csc transposes
+the Laplacian and the graph (10^7 nonzeros) against scipy.sparse's ``tocsc``.
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ import scipy.sparse as sp
 import rocmath as rm
 from rocmath.bench import Problem, bench_case
 
+from ._conversion import csr2csc_buffer_size, dcsr2csc
 from ._descr import create_csr_descr, create_dnmat_descr, create_dnvec_descr
 from ._extra import csrgemm_nnz, dcsrgemm, dcsrgemm_buffer_size
 from ._generic import spmm, spmv
 from ._handle import create_handle, create_mat_descr, create_mat_info, destroy_handle, set_stream
 from ._level2 import dcsrmv, dcsrmv_analysis, spmv_bytes
-from ._types import Datatype, IndexType, Operation, Order, SpMMAlg, SpMMStage, SpMVAlg, SpMVStage
+from ._types import Action, Datatype, IndexType, Operation, Order, SpMMAlg, SpMMStage, SpMVAlg, SpMVStage
 
 SEED = 20240601
 
@@ -234,6 +236,35 @@ def csrgemm_d(size: tuple[str, int]) -> Problem:
     return Problem(run=run, reference=lambda: (a @ a).sorted_indices(), check=_csr_error, flops=2.0 * products,
                    stream=s, tol=1e-12,
                    label=f"{kind} nnz={a.nnz} A*A f64", teardown=teardown)
+
+
+@bench_case("sparse.csr2csc_d", sizes=_SPMV_SIZES)
+def csr2csc_d(size: tuple[str, int]) -> Problem:
+    """dcsr2csc (numeric: values, row indices and column pointers; buffer size asked and allocated
+    once) vs scipy.sparse ``tocsc``."""
+    kind, nnz = size
+    a = _matrix(kind, nnz)
+    m, n = a.shape
+    s, h, teardown = _session()
+    dv, dp, dc = _csr_device(a)
+    tmp = rm.empty(max(1, csr2csc_buffer_size(h, m, n, a.nnz, dp, dc, Action.numeric)), np.uint8)
+    cv, ci, cp = rm.empty(a.nnz), rm.empty(a.nnz, np.int32), rm.empty(n + 1, np.int32)
+
+    def run() -> tuple[rm.DeviceArray, rm.DeviceArray, rm.DeviceArray]:
+        dcsr2csc(h, m, n, a.nnz, dv, dp, dc, cv, ci, cp, Action.numeric, 0, tmp)
+        return cv, cp, ci
+
+    return Problem(run=run, reference=lambda: a.tocsc(), check=_csc_error, stream=s, tol=0.0,
+                   bytes=float(a.nnz * 2 * (8 + 4) + 4 * (m + n)), label=f"{kind} nnz={a.nnz} f64",
+                   teardown=teardown)
+
+
+def _csc_error(actual: Any, expected: sp.csc_matrix) -> float:
+    """0 when a (values, column pointer, row indices) result is scipy's CSC matrix exactly, else inf."""
+    val, ptr, ind = actual
+    same = (np.array_equal(ptr, expected.indptr) and np.array_equal(ind, expected.indices)
+            and np.array_equal(val, expected.data))
+    return 0.0 if same else float("inf")
 
 
 # --- solvers ----------------------------------------------------------------------------------------

@@ -289,6 +289,36 @@ def test_conversions_roundtrip(m, n, density, base, it, p, seed):
     assert np.array_equal(perm.get(), np.arange(a.nnz))
 
 
+@pytest.mark.parametrize("layout", ["banded", "scattered"])
+@pytest.mark.parametrize("base", [0, 1])
+@pytest.mark.parametrize("it", [np.int32, np.int64])
+def test_csr2csc_past_the_bucketed_column_count_matches_scipy(layout, base, it):
+    # More columns than BUCKETED_COLUMNS: row chunks in parallel, through column buckets when the
+    # entries lie far from the diagonal (whose sampling must not be fooled by empty rows).
+    from rocmath.sparse import _kernels as k
+
+    rng = np.random.default_rng(7)
+    m, n = 3000, k.BUCKETED_COLUMNS + 4321
+    lengths = rng.integers(0, 40, m) * (rng.random(m) < 0.8)
+    rows = np.repeat(np.arange(m), lengths)
+    cols = (rows * (n // m) + rng.integers(-300, 300, rows.size) if layout == "banded"
+            else rng.integers(0, n, rows.size)) % n
+    a = sp.csr_matrix((rng.standard_normal(rows.size), (rows, cols)), shape=(m, n))
+    a.sum_duplicates()
+    assert k._scattered(a.indptr, a.indices, 0, n, 1 << k.COLUMN_BUCKET_SHIFT) == (layout == "scattered")
+    h = rs.create_handle()
+    ptr, ind = rm.to_device((a.indptr + base).astype(it)), rm.to_device((a.indices + base).astype(it))
+    ref = a.tocsc()
+    for action in (rs.Action.numeric, rs.Action.symbolic):
+        cval = rm.to_device(np.full(a.nnz, 7.0))
+        crow, cptr = rm.empty(a.nnz, it), rm.empty(n + 1, it)
+        rs.dcsr2csc(h, m, n, a.nnz, rm.to_device(a.data), ptr, ind, cval, crow, cptr, action, base,
+                    rm.empty(max(1, rs.csr2csc_buffer_size(h, m, n, a.nnz, ptr, ind, action)), np.uint8))
+        assert np.array_equal(cptr.get(), ref.indptr + base) and np.array_equal(crow.get(), ref.indices + base)
+        want = ref.data if action == rs.Action.numeric else np.full(a.nnz, 7.0)  # symbolic: values untouched
+        assert np.array_equal(cval.get(), want)
+
+
 def test_conversion_check_order():
     h = rs.create_handle()
     with pytest.raises(rs.SparseInvalidValueError) as err:
