@@ -640,7 +640,7 @@ def csr_transpose(copy_values, val, row_ptr, col_ind, base, t_val, t_ind, t_ptr)
     chunk_slots(counts, first)
     b_row = np.empty(nnz, col_ind.dtype)
     b_col = np.empty(nnz, col_ind.dtype)
-    b_val = np.empty(nnz if copy_values else 0, t_val.dtype)
+    b_val = np.empty_like(val[:nnz] if copy_values else val[:0])  # (a block format's values: rows of words)
     for t in prange(chunks):
         for i in range(lo[t], lo[t + 1]):
             for j in range(row_ptr[i] - base, row_ptr[i + 1] - base):

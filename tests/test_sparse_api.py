@@ -317,6 +317,13 @@ def test_csr2csc_past_the_bucketed_column_count_matches_scipy(layout, base, it):
         assert np.array_equal(cptr.get(), ref.indptr + base) and np.array_equal(crow.get(), ref.indices + base)
         want = ref.data if action == rs.Action.numeric else np.full(a.nnz, 7.0)  # symbolic: values untouched
         assert np.array_equal(cval.get(), want)
+    # A block format's values (gebsr2gebsc): each entry a row of words, moved whole.
+    words = np.arange(3 * a.nnz, dtype=np.uint32).reshape(a.nnz, 3)
+    moved = np.empty_like(words)
+    k.csr_transpose(True, words, a.indptr.astype(it), a.indices.astype(it), 0, moved, np.empty(a.nnz, it),
+                    np.empty(n + 1, it))
+    source = sp.csr_matrix((np.arange(a.nnz, dtype=float), a.indices, a.indptr), shape=(m, n)).tocsc().data
+    assert np.array_equal(moved, words[source.astype(np.int64)])
 
 
 def test_conversion_check_order():
