@@ -1529,10 +1529,12 @@ def getrf(A: np.ndarray, ipiv: np.ndarray | None, info: np.ndarray, serial: bool
 
 
 def getrs(trans: int, A: np.ndarray, ipiv: np.ndarray, B: np.ndarray, serial: bool,
-          ws: np.ndarray | None = None) -> None:
-    """op(A_e) X = B_e for every entry with A_e's LU and pivots, X over B_e."""
+          ws: np.ndarray | None = None, factored: bool = False) -> None:
+    """op(A_e) X = B_e for every entry with A_e's LU and pivots, X over B_e (``factored``: the pivots
+    are getrf's of this launch, in range by construction, so not checked again)."""
     nb, n, nrhs = B.shape
-    _check_pivots(ipiv, n)
+    if not factored:
+        _check_pivots(ipiv, n)
     if n <= SMALL:
         a, (fa, lda, sa) = _flat_colmajor(A)
         b, (fb, ldb, sb) = _flat_colmajor(B)
@@ -1568,10 +1570,10 @@ def gesv(A: np.ndarray, ipiv: np.ndarray, B: np.ndarray, info: np.ndarray, seria
         # is not solved (copies of the regular entries' when there is one).
         getrf(A, ipiv, info, False, ws)
         if not info.any():
-            getrs(OP_N, A, ipiv, B, False, ws)
+            getrs(OP_N, A, ipiv, B, False, ws, True)
         elif (regular := np.flatnonzero(info == 0)).size:
             solved = B[regular]
-            getrs(OP_N, A[regular], ipiv[regular], solved, False, ws)
+            getrs(OP_N, A[regular], ipiv[regular], solved, False, ws, True)
             B[regular] = solved
         return
     if n <= SMALL:  # overlapping entries: each entry's LU and solve before the next one's

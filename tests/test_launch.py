@@ -427,6 +427,44 @@ def test_no_recompilation_per_call():
     assert len(add_one.dispatcher.signatures) == 1
 
 
+@pytest.mark.parametrize("fingerprints", [True, False])
+def test_kernel_entries_follow_the_argument_types(monkeypatch, fingerprints):
+    # Kernel._entry keys a compiled entry on the arguments' numba type fingerprints (or, for values
+    # numba has none for, such as enums, and where numba lacks them, on dtype, rank and flag bits):
+    # layouts share the relaxed signature, while dtypes, writeability, scalar and tuple element
+    # types and enums each reach their own compiled version, never another's.
+    import enum
+    import importlib
+
+    kmod = importlib.import_module("rocmath.kernel")
+    if not fingerprints:
+        monkeypatch.setattr(kmod, "_fingerprint", kmod._no_fingerprint)
+
+    class Mode(enum.IntEnum):
+        plus = 1
+
+    def body(x, factor, shape, mode, out):
+        for i in range(x.shape[0]):
+            out[i] = x[i] * factor + shape[0] + (1.0 if mode == 1 else 0.0)
+
+    k = rm.kernel(parallel=False)(body)
+    x = np.arange(6.0)
+    readonly = x.copy()
+    readonly.flags.writeable = False
+    calls = [
+        (x, 2, (1,), 0), (x[::2], 2, (1,), 0), (np.asfortranarray(x), 2, (1,), 0),  # layouts: one version
+        (x.astype(np.float32), 2, (1,), 0), (x, 2.5, (1,), 0), (x, 2, (1.5,), 0), (x, 2, (1, 2), 0),
+        (x, True, (1,), 0), (readonly, 2, (1,), 0), (x, 2, (1,), Mode.plus), (x, 2, (1,), 1),
+    ]
+    for a, factor, shape, mode in calls:
+        out = np.zeros(a.shape[0], np.float64)
+        k(a, factor, shape, mode, out)
+        want = a.astype(np.float64) * float(factor) + shape[0] + (1.0 if mode == 1 else 0.0)
+        assert np.array_equal(out, want), (a.dtype, factor, shape, mode)
+    # x C / strided / F: one signature; float32, 2.5, (1.5,), (1, 2), True, read-only, the enum: one each
+    assert len(k.signatures) == 8
+
+
 def test_small_launches_run_the_serial_twin_with_the_parallel_bits():
     # A launch of at most INLINE_BYTES runs the kernel compiled without `parallel` (entering a
     # parallel region costs more than tiny work); a larger one runs the parallel kernel.  The
