@@ -104,7 +104,7 @@ def _csr2csc(c: Call) -> None:
     check_csr(c, row_ptr, col_ind, int(base), nnz, n)  # checking mode: a column picks its counter
     c.launch(k.csr_transpose, numeric, c.array("csr_val", nnz if numeric else 0), row_ptr, col_ind, int(base),
              c.array("csc_val", nnz if numeric else 0), c.array("csc_row_ind", nnz, itype),
-             c.array("csc_col_ptr", n + 1, itype),
+             c.array("csc_col_ptr", n + 1, itype), k.BUCKETED_BYTES,
              bytes=float(2 * nnz * (itype.itemsize + (c.dtype.itemsize if numeric else 0)) + (m + n) * itype.itemsize))
 
 

@@ -580,7 +580,7 @@ def _compute(c: Call, S: SpMatDescr, T: SpMatDescr) -> None:
         dtype = S.data_type.dtype
         c.launch(k.csr_transpose, vals is not None, vals[0] if vals else _buffer(None, dtype, 0, "values"), ptr, ind,
                  base, vals[1] if vals else _buffer(None, dtype, 0, "values"), _arr(ti, itype, nnz, "target indices"),
-                 _arr(tp, ptype, cols + 1, "target offsets"),
+                 _arr(tp, ptype, cols + 1, "target offsets"), k.BUCKETED_BYTES,
                  bytes=float(2 * nnz * (itype.dtype.itemsize + (dtype.itemsize if vals else 0))))
         return
     if pair == (Format.csr, Format.ell):

@@ -148,6 +148,20 @@ def chunk_slots(counts, ptr):  # pragma: no cover - numba
 
 
 @njit(nogil=True, cache=True)
+def bucket_slots(keys, e0, e1, k0, count):  # pragma: no cover - numba
+    """The slots of a stable counting sort of one bucket, the entries ``e0:e1`` with keys ``keys[q]``
+    among ``k0 .. k0 + count - 1``: element i the first slot of key ``k0 + i`` (from ``e0``), element
+    ``count`` the bucket's end."""
+    slot = np.zeros(count + 1, np.int64)
+    for q in range(e0, e1):
+        slot[keys[q] - k0 + 1] += 1
+    slot[0] = e0
+    for i in range(1, count + 1):
+        slot[i] += slot[i - 1]
+    return slot
+
+
+@njit(nogil=True, cache=True)
 def _sort_segment(key, order, lo, hi):  # pragma: no cover - numba
     """Stable sort of ``key[lo:hi]``, ``order[lo:hi]`` (any array: values too) alongside."""
     if hi - lo > INSERTION_SORT_MAX:

@@ -10,7 +10,7 @@ from numba import njit, prange
 
 from rocmath.kernel import kernel
 
-from ._kernels_conv import _sort_segment, chunk_slots
+from ._kernels_conv import _sort_segment, bucket_slots, chunk_slots
 
 #: The row count splits the entries in this many chunks, each with a count per row (the output
 #: of a stable sort is unique: it never depends on them).
@@ -41,18 +41,21 @@ def _offsets(counts, ptr):  # pragma: no cover - numba
         ptr[i + 1] = ptr[i] + counts[i]
 
 
-#: Rows past which :func:`group_rows` groups the entries in two passes, through buckets of
-#: ``1 << ROW_BUCKET_SHIFT`` rows (the launcher passes the shift): a counting sort straight to the rows
-#: scatters every entry to a random cache line of the output and of the chunks' counts, which stop
-#: fitting the caches (10^7 entries on 10^6 rows: 330 -> 190 ms).
+#: :func:`group_rows` groups the entries of more than BUCKETED_ROWS rows and BUCKETED_BYTES in two
+#: passes, through buckets of ``1 << ROW_BUCKET_SHIFT`` rows (the launcher passes the shift): a counting
+#: sort straight to the rows scatters every entry to a random cache line of the output and of the
+#: chunks' counts, which then no longer fit the caches (10^7 entries on 10^6 rows: 250 -> 197 ms; even
+#: at 3 x 10^6 entries, 48 MB; 1.2x slower at 10^6).
 BUCKETED_ROWS = 1 << 16
+BUCKETED_BYTES = 64 << 20
 ROW_BUCKET_SHIFT = 11
 
 
-def row_bucket_shift(m: int) -> int:
-    """The ``shift`` :func:`group_rows` gets for ``m`` rows: one bucket (a direct counting sort) up to
-    :data:`BUCKETED_ROWS` rows, else buckets of ``1 << ROW_BUCKET_SHIFT`` rows."""
-    return ROW_BUCKET_SHIFT if m > BUCKETED_ROWS else 62
+def row_bucket_shift(m: int, entry_bytes: int) -> int:
+    """The ``shift`` :func:`group_rows` gets for ``m`` rows of entries of ``entry_bytes`` in all (row,
+    column and value arrays): buckets of ``1 << ROW_BUCKET_SHIFT`` rows past :data:`BUCKETED_ROWS` rows
+    and :data:`BUCKETED_BYTES`, else one bucket (a direct counting sort)."""
+    return ROW_BUCKET_SHIFT if m > BUCKETED_ROWS and entry_bytes > BUCKETED_BYTES else 62
 
 
 @kernel
@@ -111,12 +114,7 @@ def group_rows(row, col, val, ptr, grouped, g_col, g_val, shift):  # pragma: no 
         e0, e1 = first[b], first[b + 1]
         r0 = b << shift
         rows = min(m, r0 + (1 << shift)) - r0
-        slot = np.zeros(rows + 1, np.int64)
-        for q in range(e0, e1):
-            slot[b_row[q] - r0 + 1] += 1
-        slot[0] = e0
-        for i in range(1, rows + 1):
-            slot[i] += slot[i - 1]
+        slot = bucket_slots(b_row, e0, e1, r0, rows)
         for i in range(rows):
             grouped[r0 + i] = slot[i]
         s_col = np.empty(e1 - e0, g_col.dtype)

@@ -804,7 +804,8 @@ class csr_matrix(_CompressedMatrix):
         it = self.indices.dtype
         val, ind, ptr = rocmath.empty(self.nnz, self.dtype), rocmath.empty(self.nnz, it), rocmath.empty(n + 1, it)
         rocmath.launch(k.csr_transpose, True, self.data, self.indptr, self.indices, 0, val, ind, ptr,
-                       name="csr_matrix.tocsc", stream=_handle().stream)
+                       k.BUCKETED_BYTES, name="csr_matrix.tocsc", stream=_handle().stream,
+                       bytes=float(2 * (self.data.nbytes + self.indices.nbytes) + self.indptr.nbytes + ptr.nbytes))
         out = csc_matrix((val, ind, ptr), (m, n))
         # Sorted within columns; duplicates (adjacent there) stay as many.
         out._canonical = self._canonical
@@ -917,8 +918,9 @@ class coo_matrix(_SparseArithmetic):
         m, nnz, it, s = self.shape[0], self.nnz, self.row.dtype, _handle().stream
         ptr, grouped = rocmath.empty(m + 1, it), rocmath.empty(m + 1, np.int64)
         col, val = rocmath.empty(nnz, it), rocmath.empty(nnz, self.dtype)
-        shift = km.row_bucket_shift(m)
-        passes = 1 if (m - 1) >> shift <= 0 else 2
+        entry_bytes = self.row.nbytes + self.col.nbytes + self.data.nbytes
+        shift = km.row_bucket_shift(m, entry_bytes)
+        passes = 2 if shift < 62 else 1
         moved = float(passes * (3 * self.row.nbytes + 2 * self.data.nbytes) + grouped.nbytes)
         rocmath.launch(km.group_rows, self.row, self.col, self.data, ptr, grouped, col, val, shift,
                        name="coo_matrix.tocsr", stream=s, bytes=moved)

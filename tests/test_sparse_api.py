@@ -293,8 +293,9 @@ def test_conversions_roundtrip(m, n, density, base, it, p, seed):
 @pytest.mark.parametrize("base", [0, 1])
 @pytest.mark.parametrize("it", [np.int32, np.int64])
 def test_csr2csc_past_the_bucketed_column_count_matches_scipy(layout, base, it):
-    # More columns than BUCKETED_COLUMNS: row chunks in parallel, through column buckets when the
-    # entries lie far from the diagonal (whose sampling must not be fooled by empty rows).
+    # More columns than BUCKETED_COLUMNS: row chunks in parallel; through column buckets when the
+    # entries lie far from the diagonal (whose sampling must not be fooled by empty rows) and take
+    # more than BUCKETED_BYTES (the kernel's last argument: 0 below sends this small matrix there).
     from rocmath.sparse import _kernels as k
 
     rng = np.random.default_rng(7)
@@ -317,13 +318,20 @@ def test_csr2csc_past_the_bucketed_column_count_matches_scipy(layout, base, it):
         assert np.array_equal(cptr.get(), ref.indptr + base) and np.array_equal(crow.get(), ref.indices + base)
         want = ref.data if action == rs.Action.numeric else np.full(a.nnz, 7.0)  # symbolic: values untouched
         assert np.array_equal(cval.get(), want)
-    # A block format's values (gebsr2gebsc): each entry a row of words, moved whole.
-    words = np.arange(3 * a.nnz, dtype=np.uint32).reshape(a.nnz, 3)
-    moved = np.empty_like(words)
-    k.csr_transpose(True, words, a.indptr.astype(it), a.indices.astype(it), 0, moved, np.empty(a.nnz, it),
-                    np.empty(n + 1, it))
+    # The kernel itself, every entry past the byte threshold: values, no values, a block format's
+    # rows of words (gebsr2gebsc), each moved whole.
+    rp, ci = (a.indptr + base).astype(it), (a.indices + base).astype(it)
     source = sp.csr_matrix((np.arange(a.nnz, dtype=float), a.indices, a.indptr), shape=(m, n)).tocsc().data
-    assert np.array_equal(moved, words[source.astype(np.int64)])
+    source = source.astype(np.int64)
+    words = np.arange(3 * a.nnz, dtype=np.uint32).reshape(a.nnz, 3)
+    for values in (a.data, None, words):
+        out = np.zeros_like(values) if values is not None else np.zeros(0)
+        t_ind, t_ptr = np.empty(a.nnz, it), np.empty(n + 1, it)
+        k.csr_transpose(values is not None, values if values is not None else np.zeros(0), rp, ci, base, out, t_ind,
+                        t_ptr, 0)
+        assert np.array_equal(t_ptr, ref.indptr + base) and np.array_equal(t_ind, ref.indices + base)
+        if values is not None:
+            assert np.array_equal(out, values[source])
 
 
 def test_conversion_check_order():
