@@ -18,7 +18,6 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import numba
-import numba.core.dispatcher
 import numba.extending
 import numpy as np
 from llvmlite import ir
@@ -325,15 +324,21 @@ class Kernel:
         return self._entry(self._serial, self._serial_entries, args)
 
     def _entry(self, dispatcher: Any, entries: dict[tuple[Any, ...], Any], args: tuple[Any, ...]) -> Any:
-        # The key: each argument's type fingerprint, numba's own key of its typeof cache, computed in
-        # C (an array's dtype, rank, layout and writeability; a number's type; a tuple's element
-        # types): finer than the relaxed signature, to which several keys may lead, and 3x cheaper
-        # than reading the same from Python (18 arguments: 1.2 against 3.4 us; launch bodies call
-        # kernels on every launch).  Arguments numba cannot fingerprint (enums) take _slow_key.
-        try:
-            key = tuple(map(_fingerprint, args))
-        except NotImplementedError:
-            key = self._slow_key(args)
+        # The key: per array its dtype (byte order included), rank and the flags its numba type
+        # depends on (writeable, and C-contiguous for a contiguous kernel: one read of the flags'
+        # bits), per other argument its type (a tuple's element types: (1.5,) must not run (1,)'s
+        # version).  A plain loop: launch bodies call kernels on every launch.  (numba's own type
+        # fingerprints, 3x cheaper to make, ignore byte order: a big-endian array ran a native one's
+        # version, reading its bytes swapped.)
+        bits = _WRITEABLE | _C_CONTIGUOUS if self.contiguous else _WRITEABLE
+        parts: list[Any] = []
+        for a in args:
+            t = type(a)
+            if t is np.ndarray or isinstance(a, np.ndarray):
+                parts.append((a.dtype, a.ndim, a.flags.num & bits))
+            else:
+                parts.append((tuple, *map(type, a)) if t is tuple else t)
+        key = tuple(parts)
         entry = entries.get(key)
         if entry is None:
             if not _THREADS:
@@ -348,33 +353,9 @@ class Kernel:
             entry = entries[key] = dispatcher.overloads[sig].entry_point
         return entry
 
-    def _slow_key(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
-        # Per array its dtype, rank and the flags its numba type depends on (writeable, and
-        # C-contiguous for a contiguous kernel: one read of the flags' bits), per other argument
-        # its type (a tuple's element types: (1.5,) must not run (1,)'s version).
-        bits = _WRITEABLE | _C_CONTIGUOUS if self.contiguous else _WRITEABLE
-        parts: list[Any] = []
-        for a in args:
-            t = type(a)
-            if t is np.ndarray or isinstance(a, np.ndarray):
-                parts.append((a.dtype, a.ndim, a.flags.num & bits))
-            else:
-                parts.append((tuple, *map(type, a)) if t is tuple else t)
-        return tuple(parts)
-
 
 #: numpy's flag bits (``ndarray.flags.num``) a kernel's argument types depend on.
 _C_CONTIGUOUS, _WRITEABLE = 0x1, 0x400
-
-
-def _no_fingerprint(value: Any) -> bytes:
-    raise NotImplementedError
-
-
-#: numba's type fingerprint of a value (its dispatcher's typeof cache key; raises NotImplementedError for
-#: values it has none for), or a stand-in sending every call to Kernel._slow_key where numba lacks it.
-_fingerprint: Callable[[Any], bytes] = getattr(numba.core.dispatcher._dispatcher, "compute_fingerprint",
-                                               _no_fingerprint)
 
 
 @contextlib.contextmanager
