@@ -14,6 +14,7 @@ from rocmath.precision import C, D, S, Z
 
 from . import _kernels as k
 from ._api import Call, Routine, bind, is_null
+from ._kernels_conv import BUCKETED_BYTES
 from ._types import Action, IndexBase
 from ._validate import check_csr, check_offsets
 
@@ -104,7 +105,7 @@ def _csr2csc(c: Call) -> None:
     check_csr(c, row_ptr, col_ind, int(base), nnz, n)  # checking mode: a column picks its counter
     c.launch(k.csr_transpose, numeric, c.array("csr_val", nnz if numeric else 0), row_ptr, col_ind, int(base),
              c.array("csc_val", nnz if numeric else 0), c.array("csc_row_ind", nnz, itype),
-             c.array("csc_col_ptr", n + 1, itype), k.BUCKETED_BYTES,
+             c.array("csc_col_ptr", n + 1, itype), BUCKETED_BYTES,
              bytes=float(2 * nnz * (itype.itemsize + (c.dtype.itemsize if numeric else 0)) + (m + n) * itype.itemsize))
 
 

@@ -59,6 +59,7 @@ from ._descr import SpMatDescr, check_spmat
 from ._generic import _buffer, _layered
 from ._generic_ops import _call
 from ._handle import MatDescr, check_handle
+from ._kernels_conv import BUCKETED_BYTES
 from ._level1 import SCTR
 from ._solve import _copy
 from ._types import (
@@ -580,7 +581,7 @@ def _compute(c: Call, S: SpMatDescr, T: SpMatDescr) -> None:
         dtype = S.data_type.dtype
         c.launch(k.csr_transpose, vals is not None, vals[0] if vals else _buffer(None, dtype, 0, "values"), ptr, ind,
                  base, vals[1] if vals else _buffer(None, dtype, 0, "values"), _arr(ti, itype, nnz, "target indices"),
-                 _arr(tp, ptype, cols + 1, "target offsets"), k.BUCKETED_BYTES,
+                 _arr(tp, ptype, cols + 1, "target offsets"), BUCKETED_BYTES,
                  bytes=float(2 * nnz * (itype.dtype.itemsize + (dtype.itemsize if vals else 0))))
         return
     if pair == (Format.csr, Format.ell):

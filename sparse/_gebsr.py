@@ -74,6 +74,7 @@ from ._formats import (
     words,
 )
 from ._handle import check_descr
+from ._kernels_conv import BUCKETED_BYTES
 from ._types import (
     Action,
     Direction,
@@ -352,7 +353,7 @@ def _gebsr2gebsc(c: Call) -> None:
     val = _block_words(c, "bsr_val", nnzb, bb) if numeric else _no_words(c)
     out = _block_words(c, "bsc_val", nnzb, bb) if numeric else _no_words(c)
     c.launch(k.csr_transpose, numeric, val, row_ptr, col_ind, base, out, c.array("bsc_row_ind", nnzb, itype),
-             c.array("bsc_col_ptr", nb + 1, itype), k.BUCKETED_BYTES,
+             c.array("bsc_col_ptr", nb + 1, itype), BUCKETED_BYTES,
              bytes=float(2 * nnzb * (itype.itemsize + (bb * c.dtype.itemsize if numeric else 0))
                          + (mb + nb) * itype.itemsize))
 

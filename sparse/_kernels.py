@@ -17,7 +17,7 @@ from numba import njit, prange, uintp
 
 from rocmath.kernel import claim, kernel, prefetch, stack_array, store_fence, store_streaming
 
-from ._kernels_conv import bucket_slots, chunk_slots
+from ._kernels_conv import BUCKET_SHIFT, BUCKETED_KEYS, bucket_slots, chunk_slots
 
 # --- partitions ---------------------------------------------------------------------------------
 
@@ -536,16 +536,9 @@ def coo_rows_to_ptr(coo_row, base, row_ptr):  # pragma: no cover - numba
         row_ptr[i] = np.searchsorted(coo_row, i + base) + base
 
 
-#: Columns past which :func:`csr_transpose` runs in parallel; entries mostly farther than a bucket of
-#: ``1 << COLUMN_BUCKET_SHIFT`` columns from the diagonal (:func:`_scattered`) and more than
-#: BUCKETED_BYTES of them are then sorted in two passes through buckets of columns, as a direct
-#: counting sort would scatter each to a random cache line (kernel alone, one thread / two row chunks /
-#: buckets: power-law graph of 10^7 entries 197, 150, 108 ms, of 3 x 10^6 35, 22, 18 ms, of 10^6 9.8,
-#: 3.9, 6.3 ms; 2D Laplacian of 10^7 38, 24, 50 ms).  The bench's csr2csc at 10^7 entries: Laplacian
-#: 39.7 -> 31.5 ms, graph 195 -> 127 ms.
-BUCKETED_COLUMNS = 1 << 16
-BUCKETED_BYTES = 48 << 20
-COLUMN_BUCKET_SHIFT = 11
+#: csr_transpose runs in parallel past BUCKETED_KEYS columns, through buckets of columns
+#: (:mod:`._kernels_conv`) when its entries also lie mostly far from the diagonal (:func:`_scattered`).
+#: The bench's csr2csc at 10^7 entries: Laplacian 39.7 -> 26.8-31.5 ms, power-law graph 195 -> 124-127 ms.
 #: Row chunks of about equal entries a parallel transpose splits the rows in.
 TRANSPOSE_CHUNKS = 2
 #: Rows :func:`_scattered` samples.
@@ -586,39 +579,20 @@ def _scattered(row_ptr, col_ind, base, n, width):  # pragma: no cover - numba
 @kernel(contiguous=True)
 def csr_transpose(copy_values, val, row_ptr, col_ind, base, t_val, t_ind, t_ptr, bucket_bytes):  # pragma: no cover
     """CSR to CSC (a stable counting sort: row indices ascending within each column).  Past
-    :data:`BUCKETED_COLUMNS` columns, row chunks of about equal entries count and place their entries
-    in parallel (each chunk's entries after the previous chunks' in every column); scattered entries
+    :data:`BUCKETED_KEYS` columns (up to them, in one chunk), row chunks of about equal entries count and
+    place their entries in parallel (each chunk's entries after the previous chunks' in every column); scattered entries
     first go to buckets of columns (one place per bucket), each bucket then sorted by column on its
     own thread, in cache, straight into the output, when they take more than ``bucket_bytes`` (callers
     pass :data:`BUCKETED_BYTES`).  Every way gives the stable sort's result."""
     m = row_ptr.shape[0] - 1
     n = t_ptr.shape[0] - 1
     nnz = row_ptr[m] - row_ptr[0]
-    if n <= BUCKETED_COLUMNS:
-        for k in range(n + 1):
-            t_ptr[k] = 0
-        for j in range(nnz):
-            t_ptr[col_ind[j] - base + 1] += 1
-        for k in range(n):
-            t_ptr[k + 1] += t_ptr[k]
-        for i in range(m):
-            for j in range(row_ptr[i] - base, row_ptr[i + 1] - base):
-                col = col_ind[j] - base
-                dst = t_ptr[col]
-                t_ptr[col] = dst + 1
-                t_ind[dst] = i + base
-                if copy_values:
-                    t_val[dst] = val[j]
-        for k in range(n, 0, -1):
-            t_ptr[k] = t_ptr[k - 1] + base
-        t_ptr[0] = base
-        return
-    chunks = TRANSPOSE_CHUNKS
+    chunks = TRANSPOSE_CHUNKS if n > BUCKETED_KEYS else 1
     lo = _row_chunks(row_ptr, chunks)
-    shift = COLUMN_BUCKET_SHIFT
+    shift = BUCKET_SHIFT
     words = t_val.size // t_val.shape[0] if copy_values and t_val.shape[0] else 0  # (rows of words: blocks)
     entry_bytes = nnz * (2 * col_ind.itemsize + words * t_val.itemsize)
-    if entry_bytes <= bucket_bytes or not _scattered(row_ptr, col_ind, base, n, 1 << shift):
+    if n <= BUCKETED_KEYS or entry_bytes <= bucket_bytes or not _scattered(row_ptr, col_ind, base, n, 1 << shift):
         counts = np.zeros((chunks, n), t_ptr.dtype)  # (the index type holds every slot)
         for t in prange(chunks):
             for j in range(row_ptr[lo[t]] - base, row_ptr[lo[t + 1]] - base):

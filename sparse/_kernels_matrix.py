@@ -41,23 +41,6 @@ def _offsets(counts, ptr):  # pragma: no cover - numba
         ptr[i + 1] = ptr[i] + counts[i]
 
 
-#: :func:`group_rows` groups the entries of more than BUCKETED_ROWS rows and BUCKETED_BYTES in two
-#: passes, through buckets of ``1 << ROW_BUCKET_SHIFT`` rows (the launcher passes the shift): a counting
-#: sort straight to the rows scatters every entry to a random cache line of the output and of the
-#: chunks' counts, which then no longer fit the caches (10^7 entries on 10^6 rows: 250 -> 197 ms; even
-#: at 3 x 10^6 entries, 48 MB; 1.2x slower at 10^6).
-BUCKETED_ROWS = 1 << 16
-BUCKETED_BYTES = 64 << 20
-ROW_BUCKET_SHIFT = 11
-
-
-def row_bucket_shift(m: int, entry_bytes: int) -> int:
-    """The ``shift`` :func:`group_rows` gets for ``m`` rows of entries of ``entry_bytes`` in all (row,
-    column and value arrays): buckets of ``1 << ROW_BUCKET_SHIFT`` rows past :data:`BUCKETED_ROWS` rows
-    and :data:`BUCKETED_BYTES`, else one bucket (a direct counting sort)."""
-    return ROW_BUCKET_SHIFT if m > BUCKETED_ROWS and entry_bytes > BUCKETED_BYTES else 62
-
-
 @kernel
 def group_rows(row, col, val, ptr, grouped, g_col, g_val, shift):  # pragma: no cover - numba
     """First stage of COO to canonical CSR.  The entries are grouped by row (a stable counting
@@ -66,9 +49,9 @@ def group_rows(row, col, val, ptr, grouped, g_col, g_val, shift):  # pragma: no 
     right, in storage order, starting from the first: a lone -0.0 stays -0.0).  ``ptr`` receives
     the canonical row offsets; :func:`compact_rows` then packs the rows.
 
-    Rows come in buckets of ``1 << shift`` (:func:`row_bucket_shift`): with more than one bucket, the
-    entries are first grouped by bucket (a stable counting sort whose writes go to one place per
-    bucket), then each bucket, on its own thread and in cache, by row.  Both orders are the stable
+    Rows come in buckets of ``1 << shift`` (:func:`~._kernels_conv.bucket_shift`): with more than one
+    bucket, the entries are first grouped by bucket (a stable counting sort whose writes go to one place
+    per bucket), then each bucket, on its own thread and in cache, by row.  Both orders are the stable
     sort's, whose result is unique: the shift never changes the output."""
     nnz = row.shape[0]
     m = ptr.shape[0] - 1

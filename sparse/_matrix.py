@@ -69,6 +69,7 @@ from ._descr import (
 from ._generic import spmm, spmv
 from ._generic_ops import sparse_to_dense, spgemm
 from ._handle import MatDescr, SparseHandle, create_handle, create_mat_descr
+from ._kernels_conv import BUCKETED_BYTES, ONE_BUCKET, bucket_shift
 from ._level2 import ccsrmv, dcsrmv, scsrmv, zcsrmv
 from ._types import (
     Datatype,
@@ -804,7 +805,7 @@ class csr_matrix(_CompressedMatrix):
         it = self.indices.dtype
         val, ind, ptr = rocmath.empty(self.nnz, self.dtype), rocmath.empty(self.nnz, it), rocmath.empty(n + 1, it)
         rocmath.launch(k.csr_transpose, True, self.data, self.indptr, self.indices, 0, val, ind, ptr,
-                       k.BUCKETED_BYTES, name="csr_matrix.tocsc", stream=_handle().stream,
+                       BUCKETED_BYTES, name="csr_matrix.tocsc", stream=_handle().stream,
                        bytes=float(2 * (self.data.nbytes + self.indices.nbytes) + self.indptr.nbytes + ptr.nbytes))
         out = csc_matrix((val, ind, ptr), (m, n))
         # Sorted within columns; duplicates (adjacent there) stay as many.
@@ -919,8 +920,8 @@ class coo_matrix(_SparseArithmetic):
         ptr, grouped = rocmath.empty(m + 1, it), rocmath.empty(m + 1, np.int64)
         col, val = rocmath.empty(nnz, it), rocmath.empty(nnz, self.dtype)
         entry_bytes = self.row.nbytes + self.col.nbytes + self.data.nbytes
-        shift = km.row_bucket_shift(m, entry_bytes)
-        passes = 2 if shift < 62 else 1
+        shift = bucket_shift(m, entry_bytes)
+        passes = 1 if shift == ONE_BUCKET else 2
         moved = float(passes * (3 * self.row.nbytes + 2 * self.data.nbytes) + grouped.nbytes)
         rocmath.launch(km.group_rows, self.row, self.col, self.data, ptr, grouped, col, val, shift,
                        name="coo_matrix.tocsr", stream=s, bytes=moved)

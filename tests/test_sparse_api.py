@@ -293,20 +293,20 @@ def test_conversions_roundtrip(m, n, density, base, it, p, seed):
 @pytest.mark.parametrize("base", [0, 1])
 @pytest.mark.parametrize("it", [np.int32, np.int64])
 def test_csr2csc_past_the_bucketed_column_count_matches_scipy(layout, base, it):
-    # More columns than BUCKETED_COLUMNS: row chunks in parallel; through column buckets when the
+    # More columns than BUCKETED_KEYS: row chunks in parallel; through column buckets when the
     # entries lie far from the diagonal (whose sampling must not be fooled by empty rows) and take
     # more than BUCKETED_BYTES (the kernel's last argument: 0 below sends this small matrix there).
     from rocmath.sparse import _kernels as k
 
     rng = np.random.default_rng(7)
-    m, n = 3000, k.BUCKETED_COLUMNS + 4321
+    m, n = 3000, k.BUCKETED_KEYS + 4321
     lengths = rng.integers(0, 40, m) * (rng.random(m) < 0.8)
     rows = np.repeat(np.arange(m), lengths)
     cols = (rows * (n // m) + rng.integers(-300, 300, rows.size) if layout == "banded"
             else rng.integers(0, n, rows.size)) % n
     a = sp.csr_matrix((rng.standard_normal(rows.size), (rows, cols)), shape=(m, n))
     a.sum_duplicates()
-    assert k._scattered(a.indptr, a.indices, 0, n, 1 << k.COLUMN_BUCKET_SHIFT) == (layout == "scattered")
+    assert k._scattered(a.indptr, a.indices, 0, n, 1 << k.BUCKET_SHIFT) == (layout == "scattered")
     h = rs.create_handle()
     ptr, ind = rm.to_device((a.indptr + base).astype(it)), rm.to_device((a.indices + base).astype(it))
     ref = a.tocsc()

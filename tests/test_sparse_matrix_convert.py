@@ -90,6 +90,7 @@ def test_row_buckets_never_change_the_grouping(m, n, nnz, shift, itype, seed):
     # direct counting sort (one bucket), element for element: slots, row offsets, merged columns and
     # sums (signed zeros and values whose sums depend on their order included).
     from rocmath.sparse import _kernels_matrix as km
+    from rocmath.sparse._kernels_conv import ONE_BUCKET
 
     rng = np.random.default_rng(seed)
     nnz = nnz if m else 0
@@ -102,7 +103,7 @@ def test_row_buckets_never_change_the_grouping(m, n, nnz, shift, itype, seed):
         km.group_rows(r, c, v, out[0], out[1], out[2], out[3], s)
         return out
 
-    ptr, slots, cols, vals = grouped(62)
+    ptr, slots, cols, vals = grouped(ONE_BUCKET)
     ptr_b, slots_b, cols_b, vals_b = grouped(shift)
     assert np.array_equal(ptr, ptr_b) and np.array_equal(slots, slots_b)
     for i in range(m):
