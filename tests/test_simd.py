@@ -1,0 +1,133 @@
+"""rocmath.simd: the sums in 256-bit lanes of the Level-1 reductions, against exact sums and
+against the one summation order its docstring gives (bit for bit)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from numba import njit
+
+from rocmath.simd import ACCUMULATORS, VECTOR_BYTES, sum_magnitudes, sum_products, sum_squares
+
+
+@njit(cache=False)
+def _products(x, y):  # type: ignore[no-untyped-def]
+    return sum_products(x, y)
+
+
+@njit(cache=False)
+def _squares(x):  # type: ignore[no-untyped-def]
+    return sum_squares(x)
+
+
+@njit(cache=False)
+def _magnitudes(x):  # type: ignore[no-untyped-def]
+    return sum_magnitudes(x)
+
+
+REAL = (np.float32, np.float64)
+ALL = (*REAL, np.complex64, np.complex128)
+
+
+def _integers(draw: st.DrawFn, dtype: type, n: int) -> np.ndarray:
+    # Small integers: every partial sum is exact in either precision, so any order gives the exact sum.
+    ints = st.integers(-40, 40)
+    re = np.array(draw(st.lists(ints, min_size=n, max_size=n)), dtype=float)
+    if np.dtype(dtype).kind == "c":
+        im = np.array(draw(st.lists(ints, min_size=n, max_size=n)), dtype=float)
+        return (re + 1j * im).astype(dtype)
+    return re.astype(dtype)
+
+
+@given(st.data(), st.sampled_from(ALL), st.integers(0, 150))
+def test_sums_of_integers_are_exact(data: st.DataObject, dtype: type, n: int) -> None:
+    x = _integers(data.draw, dtype, n)
+    y = _integers(data.draw, dtype, n)
+    wide = x.astype(np.complex128)
+    assert _squares(x) == float(np.sum(wide.real ** 2 + wide.imag ** 2))
+    assert _magnitudes(x) == float(np.sum(np.abs(wide.real) + np.abs(wide.imag)))
+    if np.dtype(dtype).kind == "f":
+        assert _products(x, y) == float(np.dot(x.astype(float), y.astype(float)))
+        assert type(_products(x, y)) is type(np.dtype(dtype).type(0).item())
+
+
+def _fma(a: float, b: float, c: float) -> float:
+    # Correctly rounded a*b + c in float64 (Python's int / int true division rounds correctly).
+    return float(Fraction(a) * Fraction(b) + Fraction(c))
+
+
+def _in_order(vals: list[float], other: list[float] | None, square: bool) -> float:
+    """The documented order, in float64, one operation at a time."""
+    lanes = VECTOR_BYTES // 8
+    step = ACCUMULATORS * lanes
+    n = len(vals)
+    end = n - n % step
+    acc = [[0.0] * lanes for _ in range(ACCUMULATORS)]
+    for i in range(end):
+        k, lane = (i // lanes) % ACCUMULATORS, i % lanes
+        b = vals[i] if square else other[i]  # type: ignore[index]
+        acc[k][lane] = _fma(vals[i], b, acc[k][lane])
+    while len(acc) > 1:  # accumulators pairwise, lane by lane
+        acc = [[p + q for p, q in zip(acc[j], acc[j + 1], strict=True)] for j in range(0, len(acc), 2)]
+    parts = acc[0]
+    while len(parts) > 1:  # then the lanes pairwise
+        parts = [parts[j] + parts[j + 1] for j in range(0, len(parts), 2)]
+    tail = 0.0
+    for i in range(end, n):
+        tail = _fma(vals[i], vals[i] if square else other[i], tail)  # type: ignore[index]
+    return parts[0] + tail
+
+
+@pytest.mark.parametrize("n", [0, 1, 15, 16, 17, 47, 64, 100])
+def test_the_summation_order_is_the_documented_one(n: int) -> None:
+    # Random doubles: a different order (or a product rounded before its sum) changes the last bits.
+    rng = np.random.default_rng(n)
+    x = rng.standard_normal(n) * 10.0 ** rng.integers(-3, 4, n)
+    y = rng.standard_normal(n)
+    assert _products(x, y) == _in_order(list(x), list(y), square=False)
+    assert _squares(x) == _in_order(list(x), None, square=True)
+    z = (x + 1j * y)  # complex: its real and imaginary parts, interleaved, as 2n reals
+    assert _squares(z) == _in_order(list(z.view(np.float64)), None, square=True)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_magnitudes_in_the_documented_order(dtype: type) -> None:
+    rng = np.random.default_rng(7)
+    x = (rng.standard_normal(203) * 10.0 ** rng.integers(-4, 5, 203)).astype(dtype)
+    lanes = VECTOR_BYTES // x.itemsize
+    step = ACCUMULATORS * lanes
+    end = x.size - x.size % step
+    acc = np.zeros((ACCUMULATORS, lanes), dtype)
+    for start in range(0, end, step):
+        acc += np.abs(x[start:start + step]).reshape(ACCUMULATORS, lanes)
+    while acc.shape[0] > 1:
+        acc = acc[0::2] + acc[1::2]
+    parts = acc[0]
+    while parts.size > 1:
+        parts = parts[0::2] + parts[1::2]
+    tail = dtype(0)
+    for v in np.abs(x[end:]):
+        tail = dtype(tail + v)
+    assert _magnitudes(x) == dtype(parts[0] + tail)
+
+
+def test_special_values_propagate() -> None:
+    for n in (3, 40):  # the tail loop and the vector loop
+        x = np.ones(n)
+        x[1] = np.nan
+        assert np.isnan(_squares(x)) and np.isnan(_magnitudes(x)) and np.isnan(_products(x, np.ones(n)))
+        x[1] = -np.inf
+        assert _squares(x) == np.inf and _magnitudes(x) == np.inf and _products(x, np.ones(n)) == -np.inf
+    assert _products(np.array([-0.0]), np.array([1.0])) == 0.0  # the sums start at +0, as before
+
+
+def test_views_of_other_layouts_are_not_accepted() -> None:
+    # Strided views are not contiguous: the intrinsics do not type for them (callers copy a block first).
+    from numba.core.errors import TypingError
+
+    with pytest.raises(TypingError):
+        _squares(np.ones(10)[::2])
