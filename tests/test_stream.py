@@ -290,6 +290,59 @@ def test_async_error_is_raised_at_the_next_synchronize():
     rm.get_last_error()
 
 
+def test_inline_work_on_an_idle_stream_runs_at_once_and_fails_as_queued_work_does():
+    # Small launches run at once on the calling thread when the stream is idle: their results,
+    # failures and the stream's state afterwards must be what work through the worker gives.
+    s = rm.Stream()
+    rm.get_last_error()
+    ran = []
+    done = s.enqueue(lambda: ran.append(1), "small", inline=True)
+    assert ran == [1] and done.finished and done.error is None
+    done.wait()
+    assert s.query()
+    ev = rm.Event().record(s)  # (recorded through the stream's worker: done once it ran)
+    ev.synchronize()
+    assert ev.query()
+    failed = s.enqueue(_boom, "small boom", inline=True)
+    assert failed.finished and isinstance(failed.error, ValueError)
+    later = s.enqueue(lambda: ran.append(2), "after", inline=True)  # queued, skipped: an error is pending
+    assert later.wait_finished(TIMEOUT) and later.skipped and ran == [1]
+    with pytest.raises(errors.LaunchFailureError) as info:
+        failed.wait()
+    assert "small boom" in str(info.value) and "boom 42" in str(info.value)
+    assert rm.get_last_error() == HipStatus.hipErrorLaunchFailure
+    s.synchronize()  # the wait reported the stream's error: it is cleared
+    s.enqueue(lambda: ran.append(3), "again", inline=True)
+    assert ran == [1, 3]
+
+
+def test_work_queued_while_inline_work_runs_comes_after_it():
+    s = rm.Stream()
+    order = []
+    entered, release = threading.Event(), threading.Event()
+
+    def small():
+        order.append("small start")
+        entered.set()
+        release.wait(TIMEOUT)
+        order.append("small end")
+
+    t = threading.Thread(target=lambda: s.enqueue(small, "small", inline=True))
+    t.start()
+    assert entered.wait(TIMEOUT)
+    s.enqueue(lambda: order.append("queued"), "queued", inline=True)  # the stream is busy: queued
+    s.launch_host_func(order.append, "host")
+    synced = threading.Event()
+    waiter = threading.Thread(target=lambda: (s.synchronize(), synced.set()))
+    waiter.start()
+    assert not synced.wait(0.05)  # a synchronize from another thread waits for the running work
+    release.set()
+    t.join(TIMEOUT)
+    assert synced.wait(TIMEOUT)
+    waiter.join(TIMEOUT)
+    assert order == ["small start", "small end", "queued", "host"]
+
+
 def test_rocmath_errors_keep_their_class_and_arguments():
     s = rm.Stream()
 
