@@ -14,7 +14,14 @@ from numba.extending import overload
 
 from rocmath._kernels import _voidptr
 from rocmath.kernel import kernel, written
-from rocmath.simd import sum_magnitudes, sum_products, sum_squares
+from rocmath.simd import (
+    first_magnitude,
+    largest_magnitude,
+    smallest_magnitude,
+    sum_magnitudes,
+    sum_products,
+    sum_squares,
+)
 
 BLOCK = 2048
 
@@ -296,19 +303,56 @@ def nrm2(x, safe, out):  # type: ignore[no-untyped-def]
             out[b] = scale[b] * np.sqrt(s)
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _extreme_block(x, find_max, lo):  # type: ignore[no-untyped-def]
+    # A block's largest (smallest) |re| + |im| without NaNs (NaN: it has no other) and the index
+    # of its first element of that magnitude (-1: none).
+    m = largest_magnitude(x) if find_max else smallest_magnitude(x)
+    i = first_magnitude(x, m)
+    return m, (lo + i if i >= 0 else i)
+
+
 @kernel
 def iamax(x, find_max, out):  # type: ignore[no-untyped-def]
-    # 1-based index of the first element of largest (or smallest) |re| + |im|, as rocBLAS.
+    # 1-based index of the first element of largest (or smallest) |re| + |im|, as rocBLAS: a NaN
+    # magnitude never wins, but a NaN first element does (nothing compares better than it).  One
+    # vector: its blocks find their best and its first element in parallel (in 256-bit lanes), then
+    # the blocks are compared in order, a tie keeping the earlier: the sequential scan's answer
+    # (scipy's idamax of 10^7 doubles ran 2.5x faster than that scan on one thread).  A batch: one
+    # scan per entry.
     nb, n = x.shape
-    for b in prange(nb):
-        best = abs(x[b, 0].real) + abs(x[b, 0].imag)
-        where = 0
-        for i in range(1, n):
-            v = abs(x[b, i].real) + abs(x[b, i].imag)
-            if (find_max and v > best) or (not find_max and v < best):
-                best = v
-                where = i
-        out[b] = where + 1
+    if nb > 1:
+        for b in prange(nb):
+            best = abs(x[b, 0].real) + abs(x[b, 0].imag)
+            where = 0
+            for i in range(1, n):
+                v = abs(x[b, i].real) + abs(x[b, i].imag)
+                if (find_max and v > best) or (not find_max and v < best):
+                    best = v
+                    where = i
+            out[b] = where + 1
+        return
+    nblk = (n + BLOCK - 1) // BLOCK
+    bests = np.empty(nblk, dtype=x.real.dtype)
+    wheres = np.empty(nblk, dtype=np.int64)
+    if _contiguous(x):
+        xc = _row(x, 0)
+        for k in prange(nblk):
+            lo = k * BLOCK
+            bests[k], wheres[k] = _extreme_block(xc[lo:min(n, lo + BLOCK)], find_max, lo)
+    else:
+        for k in prange(nblk):
+            lo = k * BLOCK
+            bests[k], wheres[k] = _extreme_block(np.ascontiguousarray(x[0, lo:min(n, lo + BLOCK)]), find_max, lo)
+    pick = 0
+    if not np.isnan(abs(x[0, 0].real) + abs(x[0, 0].imag)):  # then block 0 has a number
+        m = bests[0]
+        pick = wheres[0]
+        for k in range(1, nblk):
+            if wheres[k] >= 0 and ((find_max and bests[k] > m) or (not find_max and bests[k] < m)):
+                m = bests[k]
+                pick = wheres[k]
+    out[0] = pick + 1
 
 
 @njit(nogil=True, cache=True, inline="always")

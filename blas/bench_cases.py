@@ -199,6 +199,21 @@ def nrm2_d(n: int) -> Problem:
                    memory_bound=True)
 
 
+@bench_case("blas.iamax_d", sizes={"quick": [1 << 20], "full": [1 << 20, 10**7]})
+def iamax_d(n: int) -> Problem:
+    """idamax (the first largest |x|, 1-based) vs scipy.linalg.blas.idamax (OpenBLAS), plus one."""
+    import scipy.linalg.blas as sblas
+
+    from .level1 import idamax
+
+    rng = np.random.default_rng(SEED)
+    x = rng.standard_normal(n)
+    s, h, teardown = _session()
+    dx = rm.to_device(x, s)
+    return Problem(run=lambda: idamax(h, n, dx, 1), reference=lambda: sblas.idamax(x) + 1, flops=0.0,
+                   bytes=8 * n, stream=s, tol=0, label=f"{n} f64", teardown=teardown, memory_bound=True)
+
+
 @bench_case("blas.gemm_s_vs_scipy_blas", sizes={"full": [1024, 2048]})
 def gemm_s_vs_scipy_blas(n: int) -> Problem:
     """sgemm N N against scipy.linalg.blas.sgemm (OpenBLAS) on the same column-major data."""

@@ -16,6 +16,13 @@ speed on both.  256-bit vectors are legal wherever AVX is, and split into halves
 Complex arrays are summed as their interleaved real and imaginary parts (twice as many reals):
 ``sum_squares`` of a complex vector is the sum of ``re**2 + im**2``, ``sum_magnitudes`` the sum of
 ``|re| + |im|`` (reference BLAS's ``scasum``).  ``sum_products`` takes real vectors of one type.
+
+``largest_magnitude(x)`` and ``smallest_magnitude(x)`` give the largest (smallest) ``|re| + |im|``
+of a contiguous vector, NaN magnitudes left out (NaN when all are NaN or the vector is empty), in
+the same lanes: a comparison rounds nothing, so the value does not depend on their order.  (LLVM
+leaves such a loop scalar unless told that no NaN occurs.)  Finding the first element of that
+magnitude: ``first_magnitude(x, m)``, the index of the first element whose ``|re| + |im|`` equals
+``m`` (-1: none), a lane's worth of elements compared at a time.
 """
 
 from __future__ import annotations
@@ -39,6 +46,32 @@ def _real_type(dtype: Any) -> Any:
 def _accepts(array: Any) -> bool:
     return (isinstance(array, types.Array) and array.ndim == 1 and array.layout in "CF"
             and isinstance(array.dtype, (types.Float, types.Complex)))
+
+
+def _counted_loop(builder: Any, start: Any, end: Any, stride: int, inits: list[Any], body: Any) -> list[Any]:
+    """IR of ``for (i = start; i < end; i += stride) accs = body(i, accs)``; returns the final accs."""
+    i64 = ir.IntType(64)
+    before = builder.block
+    head = builder.append_basic_block("loop.head")
+    work = builder.append_basic_block("loop.body")
+    after = builder.append_basic_block("loop.after")
+    builder.branch(head)
+    builder.position_at_end(head)
+    i = builder.phi(i64)
+    accs = [builder.phi(a.type) for a in inits]
+    i.add_incoming(start, before)
+    for phi, a in zip(accs, inits, strict=True):
+        phi.add_incoming(a, before)
+    builder.cbranch(builder.icmp_signed("<", i, end), work, after)
+    builder.position_at_end(work)
+    new = body(i, accs)
+    end_of_body = builder.block
+    i.add_incoming(builder.add(i, i64(stride)), end_of_body)
+    for phi, v in zip(accs, new, strict=True):
+        phi.add_incoming(v, end_of_body)
+    builder.branch(head)
+    builder.position_at_end(after)
+    return accs
 
 
 def _sum(context: Any, builder: Any, arrays: list[Any], array_types: list[Any], op: str) -> Any:
@@ -72,30 +105,6 @@ def _sum(context: Any, builder: Any, arrays: list[Any], array_types: list[Any], 
         other = vals[0] if op == "squares" else vals[1]
         return builder.call(intrinsic("fma", ty, 3), [vals[0], other, acc])
 
-    def counted_loop(start: Any, end: Any, stride: int, inits: list[Any], body: Any) -> list[Any]:
-        # for (i = start; i < end; i += stride) accs = body(i, accs); returns the final accs.
-        before = builder.block
-        head = builder.append_basic_block("sum.head")
-        work = builder.append_basic_block("sum.body")
-        after = builder.append_basic_block("sum.after")
-        builder.branch(head)
-        builder.position_at_end(head)
-        i = builder.phi(i64)
-        accs = [builder.phi(a.type) for a in inits]
-        i.add_incoming(start, before)
-        for phi, a in zip(accs, inits, strict=True):
-            phi.add_incoming(a, before)
-        builder.cbranch(builder.icmp_signed("<", i, end), work, after)
-        builder.position_at_end(work)
-        new = body(i, accs)
-        end_of_body = builder.block
-        i.add_incoming(builder.add(i, i64(stride)), end_of_body)
-        for phi, v in zip(accs, new, strict=True):
-            phi.add_incoming(v, end_of_body)
-        builder.branch(head)
-        builder.position_at_end(after)
-        return accs
-
     def vector_step(i: Any, accs: list[Any]) -> list[Any]:
         out = []
         for k, acc in enumerate(accs):
@@ -106,7 +115,7 @@ def _sum(context: Any, builder: Any, arrays: list[Any], array_types: list[Any], 
         return out
 
     zero = ir.Constant(vty, [ir.Constant(fty, 0.0)] * lanes)
-    accs = counted_loop(i64(0), vector_end, step, [zero] * ACCUMULATORS, vector_step)
+    accs = _counted_loop(builder, i64(0), vector_end, step, [zero] * ACCUMULATORS, vector_step)
     while len(accs) > 1:
         accs = [builder.fadd(accs[k], accs[k + 1]) for k in range(0, len(accs), 2)]
     parts = [builder.extract_element(accs[0], ir.IntType(32)(k)) for k in range(lanes)]
@@ -117,7 +126,7 @@ def _sum(context: Any, builder: Any, arrays: list[Any], array_types: list[Any], 
         vals = [builder.load(builder.gep(p, [i]), align=width) for p in ptrs]
         return [term(vals, accs[0], fty)]
 
-    tail = counted_loop(vector_end, n, 1, [ir.Constant(fty, 0.0)], scalar_step)[0]
+    tail = _counted_loop(builder, vector_end, n, 1, [ir.Constant(fty, 0.0)], scalar_step)[0]
     return builder.fadd(parts[0], tail)
 
 
@@ -159,3 +168,175 @@ def sum_magnitudes(typingctx: Any, x: Any) -> Any:
         return _sum(context, builder, list(args), list(signature.args), "magnitudes")
 
     return _real_type(x.dtype)(x), codegen
+
+
+def _extreme(context: Any, builder: Any, array: Any, array_type: Any, largest: bool) -> Any:
+    """IR of the largest (``largest``) or smallest ``|re| + |im|`` of a contiguous vector, NaN
+    magnitudes left out: each lane keeps ``v`` when ``v`` beats it or it is still NaN (its start)."""
+    real = _real_type(array_type.dtype)
+    is_complex = isinstance(array_type.dtype, types.Complex)
+    fty = context.get_value_type(real)
+    width = real.bitwidth // 8
+    lanes = VECTOR_BYTES // width
+    vty = ir.VectorType(fty, lanes)
+    i64 = ir.IntType(64)
+    i32 = ir.IntType(32)
+    view = context.make_array(array_type)(context, builder, array)
+    n = builder.extract_value(view.shape, 0)
+    ptr = builder.bitcast(view.data, fty.as_pointer())
+    step = ACCUMULATORS * lanes
+    vector_end = builder.and_(n, i64(-step))
+    beats = ">" if largest else "<"
+
+    magnitudes = _magnitude_loads(builder, ptr, fty, lanes, is_complex, width)
+
+    def keep(acc: Any, v: Any) -> Any:
+        take = builder.or_(builder.fcmp_ordered(beats, v, acc), builder.fcmp_unordered("uno", acc, acc))
+        return builder.select(take, v, acc)
+
+    nan = ir.Constant(fty, float("nan"))
+    start = ir.Constant(vty, [nan] * lanes)
+    accs = _counted_loop(builder, i64(0), vector_end, step, [start] * ACCUMULATORS,
+                        lambda i, accs: [keep(a, magnitudes(builder.add(i, i64(k * lanes)), vty))
+                                         for k, a in enumerate(accs)])
+    best = accs[0]
+    for a in accs[1:]:
+        best = keep(best, a)
+    result = builder.extract_element(best, i32(0))
+    for k in range(1, lanes):
+        result = keep(result, builder.extract_element(best, i32(k)))
+    return _counted_loop(builder, vector_end, n, 1, [result], lambda i, accs: [keep(accs[0], magnitudes(i, fty))])[0]
+
+
+@numba.extending.intrinsic
+def largest_magnitude(typingctx: Any, x: Any) -> Any:
+    """``largest_magnitude(x)`` inside a kernel: the largest ``|re(x[i])| + |im(x[i])|`` of a contiguous
+    vector, NaN magnitudes left out (NaN if there is no other)."""
+    if not _accepts(x):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return _extreme(context, builder, args[0], signature.args[0], True)
+
+    return _real_type(x.dtype)(x), codegen
+
+
+@numba.extending.intrinsic
+def smallest_magnitude(typingctx: Any, x: Any) -> Any:
+    """``smallest_magnitude(x)`` inside a kernel: the smallest ``|re(x[i])| + |im(x[i])|`` of a contiguous
+    vector, NaN magnitudes left out (NaN if there is no other)."""
+    if not _accepts(x):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return _extreme(context, builder, args[0], signature.args[0], False)
+
+    return _real_type(x.dtype)(x), codegen
+
+
+def _magnitude_loads(builder: Any, ptr: Any, fty: Any, lanes: int, is_complex: bool, width: int) -> Any:
+    """A function ``(i, ty) -> |re| + |im|`` of element ``i`` (a scalar ``ty``) or of the lane's worth
+    of elements from ``i`` on (a vector ``ty``), for a pointer to the (interleaved) reals."""
+    i64, i32 = ir.IntType(64), ir.IntType(32)
+    suffix = "f64" if width == 8 else "f32"
+
+    def fabs(ty: Any) -> Any:
+        name = f"llvm.fabs.{f'v{lanes}' if isinstance(ty, ir.VectorType) else ''}{suffix}"
+        return cgutils.get_or_insert_function(builder.module, ir.FunctionType(ty, [ty]), name)
+
+    def load(at: Any, ty: Any) -> Any:
+        if isinstance(ty, ir.VectorType):
+            return builder.load(builder.bitcast(builder.gep(ptr, [at]), ty.as_pointer()), align=width)
+        return builder.load(builder.gep(ptr, [at]), align=width)
+
+    def magnitudes(i: Any, ty: Any) -> Any:
+        if not is_complex:
+            return builder.call(fabs(ty), [load(i, ty)])
+        at = builder.mul(i, i64(2))
+        if not isinstance(ty, ir.VectorType):
+            re, im = load(at, ty), load(builder.add(at, i64(1)), ty)
+            return builder.fadd(builder.call(fabs(ty), [re]), builder.call(fabs(ty), [im]))
+        lo = builder.call(fabs(ty), [load(at, ty)])
+        hi = builder.call(fabs(ty), [load(builder.add(at, i64(lanes)), ty)])
+        mask = ir.VectorType(i32, lanes)
+        even = builder.shuffle_vector(lo, hi, ir.Constant(mask, [2 * j for j in range(lanes)]))
+        odd = builder.shuffle_vector(lo, hi, ir.Constant(mask, [2 * j + 1 for j in range(lanes)]))
+        return builder.fadd(even, odd)
+
+    return magnitudes
+
+
+def _first(context: Any, builder: Any, args: Any, sig_args: Any) -> Any:
+    """IR of the index of the first element of ``|re| + |im| == m`` (-1: none)."""
+    array_type = sig_args[0]
+    real = _real_type(array_type.dtype)
+    is_complex = isinstance(array_type.dtype, types.Complex)
+    fty = context.get_value_type(real)
+    width = real.bitwidth // 8
+    lanes = VECTOR_BYTES // width
+    vty = ir.VectorType(fty, lanes)
+    i64 = ir.IntType(64)
+    view = context.make_array(array_type)(context, builder, args[0])
+    m = context.cast(builder, args[1], sig_args[1], real)
+    n = builder.extract_value(view.shape, 0)
+    ptr = builder.bitcast(view.data, fty.as_pointer())
+    magnitudes = _magnitude_loads(builder, ptr, fty, lanes, is_complex, width)
+    splat = builder.insert_element(ir.Constant(vty, ir.Undefined), m, ir.IntType(32)(0))
+    splat = builder.shuffle_vector(splat, ir.Constant(vty, ir.Undefined),
+                                   ir.Constant(ir.VectorType(ir.IntType(32), lanes), [0] * lanes))
+    vector_end = builder.and_(n, i64(-lanes))
+    bits_t = ir.IntType(lanes)
+    cttz = cgutils.get_or_insert_function(builder.module, ir.FunctionType(bits_t, [bits_t, ir.IntType(1)]),
+                                          f"llvm.cttz.i{lanes}")
+    entry = builder.block
+    vhead = builder.append_basic_block("first.vhead")
+    vbody = builder.append_basic_block("first.vbody")
+    vfound = builder.append_basic_block("first.vfound")
+    shead = builder.append_basic_block("first.shead")
+    sbody = builder.append_basic_block("first.sbody")
+    snext = builder.append_basic_block("first.snext")
+    done = builder.append_basic_block("first.done")
+
+    builder.branch(vhead)
+    builder.position_at_end(vhead)
+    i = builder.phi(i64)
+    i.add_incoming(i64(0), entry)
+    builder.cbranch(builder.icmp_signed("<", i, vector_end), vbody, shead)
+    builder.position_at_end(vbody)
+    bits = builder.bitcast(builder.fcmp_ordered("==", magnitudes(i, vty), splat), bits_t)
+    i.add_incoming(builder.add(i, i64(lanes)), vbody)
+    builder.cbranch(builder.icmp_unsigned("!=", bits, bits_t(0)), vfound, vhead)
+    builder.position_at_end(vfound)
+    at_v = builder.add(i, builder.zext(builder.call(cttz, [bits, ir.IntType(1)(1)]), i64))
+    builder.branch(done)
+
+    builder.position_at_end(shead)
+    j = builder.phi(i64)
+    j.add_incoming(vector_end, vhead)
+    builder.cbranch(builder.icmp_signed("<", j, n), sbody, done)
+    builder.position_at_end(sbody)
+    hit = builder.fcmp_ordered("==", magnitudes(j, fty), m)
+    builder.cbranch(hit, done, snext)
+    builder.position_at_end(snext)
+    j.add_incoming(builder.add(j, i64(1)), snext)
+    builder.branch(shead)
+
+    builder.position_at_end(done)
+    where = builder.phi(i64)
+    where.add_incoming(at_v, vfound)
+    where.add_incoming(i64(-1), shead)
+    where.add_incoming(j, sbody)
+    return where
+
+
+@numba.extending.intrinsic
+def first_magnitude(typingctx: Any, x: Any, m: Any) -> Any:
+    """``first_magnitude(x, m)`` inside a kernel: the index of the first element of a contiguous
+    vector whose ``|re| + |im|`` equals ``m`` (-1: none; a NaN ``m`` is never found)."""
+    if not (_accepts(x) and isinstance(m, (types.Float, types.Integer))):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return _first(context, builder, args, signature.args)
+
+    return types.int64(x, m), codegen

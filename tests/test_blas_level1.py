@@ -422,6 +422,46 @@ def test_iamax_iamin_ties_give_the_first_index(handle):
     assert blas.idamax(handle, 50, rm.to_device(v), 1) == sb.idamax(v) + 1
 
 
+def _scan_extreme(mag: np.ndarray, largest: bool) -> int:
+    """The sequential scan's answer (reference BLAS i?amax/i?amin), 1-based: a strictly better
+    magnitude moves it, so ties keep the first and NaNs never win (nor lose to a NaN first)."""
+    best, where = mag[0], 0
+    for i in range(1, mag.size):
+        if (mag[i] > best) if largest else (mag[i] < best):
+            best, where = mag[i], i
+    return where + 1
+
+
+@settings(max_examples=25)
+@given(data=st.data())
+def test_iamax_iamin_of_one_long_vector_match_the_sequential_scan(handle, data):
+    # One vector runs in parallel blocks (rocmath.simd's lanes): planted ties in other blocks, NaNs
+    # (first element too, whole blocks), infinities and equal magnitudes of complex entries.
+    p = data.draw(st.sampled_from([S, D, C, Z]), label="precision")
+    n = data.draw(st.integers(BLOCK + 1, 3 * BLOCK + 40), label="n")
+    incx = data.draw(st.sampled_from([1, 2]), label="incx")
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    x = rng.integers(-50, 51, n).astype(p.dtype)
+    if p.is_complex:
+        x = x + 1j * rng.integers(-50, 51, n)
+    spots = st.lists(st.integers(0, n - 1), max_size=4)
+    for value in (60.0, 0.0, np.inf, np.nan):  # ties for the largest / smallest, infinities, NaNs
+        for i in data.draw(spots, label=f"at {value}"):
+            x[i] = value
+    if data.draw(st.booleans(), label="a NaN block"):
+        x[BLOCK:2 * BLOCK] = np.nan
+    x = x.astype(p.dtype)
+    mag = np.abs(x.real).astype(p.real.dtype) + np.abs(x.imag).astype(p.real.dtype)
+    stored = np.zeros(n * incx, p.dtype)
+    stored[::incx] = x
+    dx = rm.to_device(stored)
+    set_mode(handle, "host")
+    for largest, name in ((True, "amax"), (False, "amin")):
+        fn = getattr(blas, f"{REDUCTIONS[name][p]}{name}")
+        assert fn(handle, n, dx, incx) == _scan_extreme(mag, largest), name
+    np.testing.assert_array_equal(dx.get(), stored)
+
+
 @pytest.mark.parametrize("p", [S, D, C, Z], ids=lambda p: p.letter)
 def test_nrm2_does_not_overflow_or_underflow(handle, p):
     set_mode(handle, "host")

@@ -11,7 +11,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 from numba import njit
 
-from rocmath.simd import ACCUMULATORS, VECTOR_BYTES, sum_magnitudes, sum_products, sum_squares
+from rocmath.simd import (
+    ACCUMULATORS,
+    VECTOR_BYTES,
+    largest_magnitude,
+    smallest_magnitude,
+    sum_magnitudes,
+    sum_products,
+    sum_squares,
+)
 
 
 @njit(cache=False)
@@ -27,6 +35,16 @@ def _squares(x):  # type: ignore[no-untyped-def]
 @njit(cache=False)
 def _magnitudes(x):  # type: ignore[no-untyped-def]
     return sum_magnitudes(x)
+
+
+@njit(cache=False)
+def _largest(x):  # type: ignore[no-untyped-def]
+    return largest_magnitude(x)
+
+
+@njit(cache=False)
+def _smallest(x):  # type: ignore[no-untyped-def]
+    return smallest_magnitude(x)
 
 
 REAL = (np.float32, np.float64)
@@ -131,3 +149,17 @@ def test_views_of_other_layouts_are_not_accepted() -> None:
 
     with pytest.raises(TypingError):
         _squares(np.ones(10)[::2])
+
+
+@given(st.data(), st.sampled_from(ALL), st.integers(0, 150))
+def test_extreme_magnitudes_leave_nans_out(data: st.DataObject, dtype: type, n: int) -> None:
+    x = _integers(data.draw, dtype, n)
+    for i in data.draw(st.lists(st.integers(0, max(n - 1, 0)), max_size=6)) if n else []:
+        x[i] = np.nan if data.draw(st.booleans()) else np.inf
+    real = np.dtype(dtype).type(0).real.dtype
+    mag = np.abs(x.real).astype(real) + np.abs(x.imag).astype(real)
+    numbers = mag[~np.isnan(mag)]
+    for got, want in ((_largest(x), numbers.max() if numbers.size else np.nan),
+                      (_smallest(x), numbers.min() if numbers.size else np.nan)):
+        assert (np.isnan(got) and np.isnan(want)) or got == want
+        assert type(got) is type(real.type(0).item())
