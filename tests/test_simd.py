@@ -14,6 +14,7 @@ from numba import njit
 from rocmath.simd import (
     ACCUMULATORS,
     VECTOR_BYTES,
+    first_magnitude,
     largest_magnitude,
     smallest_magnitude,
     sum_magnitudes,
@@ -45,6 +46,11 @@ def _largest(x):  # type: ignore[no-untyped-def]
 @njit(cache=False)
 def _smallest(x):  # type: ignore[no-untyped-def]
     return smallest_magnitude(x)
+
+
+@njit(cache=False)
+def _first(x, m):  # type: ignore[no-untyped-def]
+    return first_magnitude(x, m)
 
 
 REAL = (np.float32, np.float64)
@@ -163,3 +169,16 @@ def test_extreme_magnitudes_leave_nans_out(data: st.DataObject, dtype: type, n: 
                       (_smallest(x), numbers.min() if numbers.size else np.nan)):
         assert (np.isnan(got) and np.isnan(want)) or got == want
         assert type(got) is type(real.type(0).item())
+
+
+@given(st.data(), st.sampled_from(ALL), st.integers(0, 70))
+def test_first_magnitude_is_the_first_index(data: st.DataObject, dtype: type, n: int) -> None:
+    x = _integers(data.draw, dtype, n)
+    real = np.dtype(dtype).type(0).real.dtype
+    for i in data.draw(st.lists(st.integers(0, max(n - 1, 0)), max_size=3)) if n else []:
+        x[i] = np.nan
+    mag = np.abs(x.real).astype(real) + np.abs(x.imag).astype(real)
+    m = real.type(data.draw(st.integers(0, 90)))
+    hits = np.flatnonzero(mag == m)
+    assert _first(x, m) == (hits[0] if hits.size else -1)
+    assert _first(x, real.type(np.nan)) == -1
