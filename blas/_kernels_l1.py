@@ -9,8 +9,7 @@ added in order (rocBLAS is deterministic with atomics off; so is rocmath, always
 from __future__ import annotations
 
 import numpy as np
-from numba import carray, njit, prange, types
-from numba.extending import overload
+from numba import carray, njit, prange
 
 from rocmath._kernels import _voidptr
 from rocmath.kernel import kernel, written
@@ -18,6 +17,7 @@ from rocmath.simd import (
     first_magnitude,
     largest_magnitude,
     smallest_magnitude,
+    sum_conj_products,
     sum_magnitudes,
     sum_products,
     sum_squares,
@@ -127,9 +127,9 @@ def swap(x, y):  # type: ignore[no-untyped-def]
                 y[b, i] = tmp
 
 
-# Reductions.  Blocks of BLOCK elements are summed in one fixed order (real sums in 256-bit
-# lanes by rocmath.simd, complex dots in SIMD lanes fastmath 'reassoc' lets LLVM choose) and
-# block sums are added in order, so results are bitwise reproducible whatever the thread count.
+# Reductions.  Blocks of BLOCK elements are summed in one fixed order (in 256-bit lanes by
+# rocmath.simd, the same on every machine) and block sums are added in order, so results are
+# bitwise reproducible whatever the thread count.
 # A single contiguous vector is read through a typed contiguous view; other layouts copy each
 # block to a contiguous buffer first, so every layout sums in the same order.
 
@@ -145,42 +145,12 @@ def _combine(part, out):  # type: ignore[no-untyped-def]
         out[b] = s
 
 
-@_block
-def _dot_plain(x, y, s):  # type: ignore[no-untyped-def]
-    # Blocks come in as slices looped from 0: LLVM vectorises that form, not range(lo, hi).
-    for i in range(x.shape[0]):
-        s += x[i] * y[i]
-    return s
-
-
-@_block
-def _dot_conj(x, y, s):  # type: ignore[no-untyped-def]
-    for i in range(x.shape[0]):
-        s += np.conj(x[i]) * y[i]
-    return s
-
-
+@njit(nogil=True, cache=True, inline="always")
 def _dot_block(x, y, conjugate, s):  # type: ignore[no-untyped-def]
-    """``s`` plus the dot product of two contiguous blocks (conjugating ``x`` if asked), inside kernels."""
-    raise NotImplementedError("a kernel helper: called inside compiled kernels only")
-
-
-# Inlined, as every per-block sum: a compiled call per block of 2048 doubles ran the sum of
-# squares of 10^7 of them 10 % slower than the same sum inlined into the prange body.
-@overload(_dot_block, jit_options={"nogil": True}, inline="always")
-def _dot_block_typed(x, y, conjugate, s):  # type: ignore[no-untyped-def]
-    if isinstance(x.dtype, types.Float):  # conj is the identity: one sum in 256-bit lanes
-        def real(x, y, conjugate, s):  # type: ignore[no-untyped-def]
-            return s + sum_products(x, y)
-        return real
-
-    def complex_(x, y, conjugate, s):  # type: ignore[no-untyped-def]
-        # One compiled loop per variant, chosen per block: the two loops in one function ran the
-        # plain dot 2-4 % slower (10^7 doubles, at the memory's speed).
-        if conjugate:
-            return _dot_conj(x, y, s)
-        return _dot_plain(x, y, s)
-    return complex_
+    # ``s`` plus the dot product of two contiguous blocks, conjugating ``x`` if asked.  Inlined, as
+    # every per-block sum: a compiled call per block of 2048 doubles ran the sum of squares of 10^7
+    # of them 10 % slower than the same sum inlined into the prange body.
+    return s + (sum_conj_products(x, y) if conjugate else sum_products(x, y))
 
 
 @kernel

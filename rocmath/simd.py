@@ -15,7 +15,8 @@ speed on both.  256-bit vectors are legal wherever AVX is, and split into halves
 
 Complex arrays are summed as their interleaved real and imaginary parts (twice as many reals):
 ``sum_squares`` of a complex vector is the sum of ``re**2 + im**2``, ``sum_magnitudes`` the sum of
-``|re| + |im|`` (reference BLAS's ``scasum``).  ``sum_products`` takes real vectors of one type.
+``|re| + |im|`` (reference BLAS's ``scasum``).  ``sum_products`` and ``sum_conj_products`` of complex
+vectors sum the products of their reals in that order too, as four real sums combined last.
 
 ``largest_magnitude(x)`` and ``smallest_magnitude(x)`` give the largest (smallest) ``|re| + |im|``
 of a contiguous vector, NaN magnitudes left out (NaN when all are NaN or the vector is empty), in
@@ -130,18 +131,105 @@ def _sum(context: Any, builder: Any, arrays: list[Any], array_types: list[Any], 
     return builder.fadd(parts[0], tail)
 
 
+def _complex_products(context: Any, builder: Any, arrays: list[Any], array_types: list[Any],
+                      conjugate: bool) -> Any:
+    """IR of the sum of ``x[i] * y[i]`` (``conj(x[i]) * y[i]``) over two complex vectors, on their
+    interleaved reals: one set of accumulators takes the products of the reals as stored
+    (``re*re``, ``im*im``), another those with each of ``y``'s pairs swapped (``re*im``, ``im*re``), in
+    the order of the real sums; their even and odd lanes are summed apart, pairwise, the rest of
+    the elements added to each one by one, and the four sums combine last: ``re = rr -+ ii``,
+    ``im = ri +- ir``."""
+    real = _real_type(array_types[0].dtype)
+    fty = context.get_value_type(real)
+    width = real.bitwidth // 8
+    lanes = VECTOR_BYTES // width
+    vty = ir.VectorType(fty, lanes)
+    i64, i32 = ir.IntType(64), ir.IntType(32)
+    suffix = "f64" if width == 8 else "f32"
+    vfma = cgutils.get_or_insert_function(builder.module, ir.FunctionType(vty, [vty] * 3), f"llvm.fma.v{lanes}{suffix}")
+    sfma = cgutils.get_or_insert_function(builder.module, ir.FunctionType(fty, [fty] * 3), f"llvm.fma.{suffix}")
+    views = [context.make_array(t)(context, builder, a) for t, a in zip(array_types, arrays, strict=True)]
+    n = builder.mul(builder.extract_value(views[0].shape, 0), i64(2))
+    px, py = (builder.bitcast(v.data, fty.as_pointer()) for v in views)
+    step = ACCUMULATORS * lanes
+    vector_end = builder.and_(n, i64(-step))
+    swap = ir.Constant(ir.VectorType(i32, lanes), [j ^ 1 for j in range(lanes)])
+
+    def load(p: Any, at: Any) -> Any:
+        return builder.load(builder.bitcast(builder.gep(p, [at]), vty.as_pointer()), align=width)
+
+    def vector_step(i: Any, accs: list[Any]) -> list[Any]:
+        straight, crossed = [], []
+        for k in range(ACCUMULATORS):
+            at = builder.add(i, i64(k * lanes))
+            xv, yv = load(px, at), load(py, at)
+            straight.append(builder.call(vfma, [xv, yv, accs[k]]))
+            swapped = builder.shuffle_vector(yv, ir.Constant(vty, ir.Undefined), swap)
+            crossed.append(builder.call(vfma, [xv, swapped, accs[ACCUMULATORS + k]]))
+        return straight + crossed
+
+    zero = ir.Constant(vty, [ir.Constant(fty, 0.0)] * lanes)
+    accs = _counted_loop(builder, i64(0), vector_end, step, [zero] * (2 * ACCUMULATORS), vector_step)
+
+    def pairwise(vals: list[Any]) -> Any:
+        while len(vals) > 1:
+            vals = [builder.fadd(vals[k], vals[k + 1]) for k in range(0, len(vals), 2)]
+        return vals[0]
+
+    def lane_sums(group: list[Any]) -> tuple[Any, Any]:
+        v = pairwise(group)
+        parts = [builder.extract_element(v, i32(k)) for k in range(lanes)]
+        return pairwise(parts[0::2]), pairwise(parts[1::2])
+
+    rr, ii = lane_sums(accs[:ACCUMULATORS])
+    ri, ir_ = lane_sums(accs[ACCUMULATORS:])
+
+    def scalar_step(i: Any, acc: list[Any]) -> list[Any]:
+        xr = builder.load(builder.gep(px, [i]), align=width)
+        xi = builder.load(builder.gep(px, [builder.add(i, i64(1))]), align=width)
+        yr = builder.load(builder.gep(py, [i]), align=width)
+        yi = builder.load(builder.gep(py, [builder.add(i, i64(1))]), align=width)
+        return [builder.call(sfma, [xr, yr, acc[0]]), builder.call(sfma, [xi, yi, acc[1]]),
+                builder.call(sfma, [xr, yi, acc[2]]), builder.call(sfma, [xi, yr, acc[3]])]
+
+    fzero = ir.Constant(fty, 0.0)
+    t_rr, t_ii, t_ri, t_ir = _counted_loop(builder, vector_end, n, 2, [fzero] * 4, scalar_step)
+    rr, ii = builder.fadd(rr, t_rr), builder.fadd(ii, t_ii)
+    ri, ir_ = builder.fadd(ri, t_ri), builder.fadd(ir_, t_ir)
+    out = context.make_complex(builder, array_types[0].dtype)
+    out.real = builder.fadd(rr, ii) if conjugate else builder.fsub(rr, ii)
+    out.imag = builder.fsub(ri, ir_) if conjugate else builder.fadd(ri, ir_)
+    return out._getvalue()
+
+
+def _products(conjugate: bool) -> Any:
+    def typer(x: Any, y: Any) -> Any:
+        if not (_accepts(x) and _accepts(y) and x.dtype == y.dtype):
+            return None
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            if isinstance(signature.args[0].dtype, types.Complex):
+                return _complex_products(context, builder, list(args), list(signature.args), conjugate)
+            return _sum(context, builder, list(args), list(signature.args), "products")
+
+        return x.dtype(x, y), codegen
+
+    return typer
+
+
 @numba.extending.intrinsic
 def sum_products(typingctx: Any, x: Any, y: Any) -> Any:
-    """``sum_products(x, y)`` inside a kernel: the sum of ``x[i] * y[i]`` over two contiguous real
-    vectors of one type and length (the length is ``x``'s; nothing is checked), in the order the
-    module's docstring gives; fused multiply-adds."""
-    if not (_accepts(x) and _accepts(y) and isinstance(x.dtype, types.Float) and x.dtype == y.dtype):
-        return None
+    """``sum_products(x, y)`` inside a kernel: the sum of ``x[i] * y[i]`` over two contiguous vectors
+    of one type and length (the length is ``x``'s; nothing is checked), in the order the module's
+    docstring gives (complex: see :func:`_complex_products`); fused multiply-adds."""
+    return _products(False)(x, y)
 
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        return _sum(context, builder, list(args), list(signature.args), "products")
 
-    return x.dtype(x, y), codegen
+@numba.extending.intrinsic
+def sum_conj_products(typingctx: Any, x: Any, y: Any) -> Any:
+    """``sum_conj_products(x, y)`` inside a kernel: :func:`sum_products` of ``conj(x)`` and ``y``
+    (for real vectors the same sum)."""
+    return _products(True)(x, y)
 
 
 @numba.extending.intrinsic

@@ -17,6 +17,7 @@ from rocmath.simd import (
     first_magnitude,
     largest_magnitude,
     smallest_magnitude,
+    sum_conj_products,
     sum_magnitudes,
     sum_products,
     sum_squares,
@@ -26,6 +27,11 @@ from rocmath.simd import (
 @njit(cache=False)
 def _products(x, y):  # type: ignore[no-untyped-def]
     return sum_products(x, y)
+
+
+@njit(cache=False)
+def _conj_products(x, y):  # type: ignore[no-untyped-def]
+    return sum_conj_products(x, y)
 
 
 @njit(cache=False)
@@ -74,9 +80,9 @@ def test_sums_of_integers_are_exact(data: st.DataObject, dtype: type, n: int) ->
     wide = x.astype(np.complex128)
     assert _squares(x) == float(np.sum(wide.real ** 2 + wide.imag ** 2))
     assert _magnitudes(x) == float(np.sum(np.abs(wide.real) + np.abs(wide.imag)))
-    if np.dtype(dtype).kind == "f":
-        assert _products(x, y) == float(np.dot(x.astype(float), y.astype(float)))
-        assert type(_products(x, y)) is type(np.dtype(dtype).type(0).item())
+    assert _products(x, y) == np.dot(x.astype(np.complex128), y.astype(np.complex128))
+    assert _conj_products(x, y) == np.vdot(x.astype(np.complex128), y.astype(np.complex128))
+    assert type(_products(x, y)) is type(np.dtype(dtype).type(0).item())
 
 
 def _fma(a: float, b: float, c: float) -> float:
@@ -182,3 +188,46 @@ def test_first_magnitude_is_the_first_index(data: st.DataObject, dtype: type, n:
     hits = np.flatnonzero(mag == m)
     assert _first(x, m) == (hits[0] if hits.size else -1)
     assert _first(x, real.type(np.nan)) == -1
+
+
+def _complex_in_order(x: np.ndarray, y: np.ndarray, conjugate: bool) -> complex:
+    """The documented order of a complex dot (rocmath.simd._complex_products), in float64."""
+    lanes = VECTOR_BYTES // 8
+    step = ACCUMULATORS * lanes
+    xr, yr = list(x.view(np.float64)), list(y.view(np.float64))
+    n = len(xr)
+    end = n - n % step
+    straight = [[0.0] * lanes for _ in range(ACCUMULATORS)]
+    crossed = [[0.0] * lanes for _ in range(ACCUMULATORS)]
+    for r in range(end):
+        k, lane = (r // lanes) % ACCUMULATORS, r % lanes
+        straight[k][lane] = _fma(xr[r], yr[r], straight[k][lane])
+        crossed[k][lane] = _fma(xr[r], yr[r ^ 1], crossed[k][lane])
+
+    def pairwise(vals: list[float]) -> float:
+        while len(vals) > 1:
+            vals = [vals[j] + vals[j + 1] for j in range(0, len(vals), 2)]
+        return vals[0]
+
+    def lane_sums(acc: list[list[float]]) -> tuple[float, float]:
+        while len(acc) > 1:
+            acc = [[p + q for p, q in zip(acc[j], acc[j + 1], strict=True)] for j in range(0, len(acc), 2)]
+        return pairwise(acc[0][0::2]), pairwise(acc[0][1::2])
+
+    rr, ii = lane_sums(straight)
+    ri, ir = lane_sums(crossed)
+    t = [0.0] * 4
+    for r in range(end, n, 2):
+        t = [_fma(xr[r], yr[r], t[0]), _fma(xr[r + 1], yr[r + 1], t[1]),
+             _fma(xr[r], yr[r + 1], t[2]), _fma(xr[r + 1], yr[r], t[3])]
+    rr, ii, ri, ir = rr + t[0], ii + t[1], ri + t[2], ir + t[3]
+    return complex(rr + ii, ri - ir) if conjugate else complex(rr - ii, ri + ir)
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 8, 9, 40])
+def test_complex_products_in_the_documented_order(n: int) -> None:
+    rng = np.random.default_rng(100 + n)
+    x = rng.standard_normal(n) + 1j * rng.standard_normal(n) * 10.0 ** rng.integers(-3, 4, n)
+    y = rng.standard_normal(n) * 10.0 ** rng.integers(-3, 4, n) + 1j * rng.standard_normal(n)
+    assert _products(x, y) == _complex_in_order(x, y, conjugate=False)
+    assert _conj_products(x, y) == _complex_in_order(x, y, conjugate=True)
