@@ -684,6 +684,37 @@ def test_rotm_each_flag(handle, mode):
         np.testing.assert_array_equal(dy.get(), ey)
 
 
+@pytest.mark.parametrize("p", [S, D], ids=lambda p: p.letter)
+@pytest.mark.parametrize("inc", [1, -2])
+def test_rotm_of_one_long_vector_in_parallel_keeps_each_bit(handle, p, inc):
+    # One vector runs element-parallel with H read once; each element is what it always was:
+    # computed in double (the implied 1.0s are doubles) and rounded to the precision once.
+    set_mode(handle, "host")
+    n = 3 * BLOCK + 11
+    rng = np.random.default_rng(11)
+    xv, yv = rng.standard_normal(n).astype(p.dtype), rng.standard_normal(n).astype(p.dtype)
+    for flag in (-1.0, 0.0, 1.0):
+        param = np.array([flag, 0.3, -1.7, 2.9, 0.45], p.dtype)
+        h11, h21, h12, h22 = {-1.0: param[1:], 0.0: (1.0, param[2], param[3], 1.0)}.get(
+            flag, (param[1], -1.0, 1.0, param[4]))
+        h11, h21, h12, h22 = (np.float64(h) for h in (h11, h21, h12, h22))
+        wide_x, wide_y = xv.astype(np.float64), yv.astype(np.float64)
+        want_x = (h11 * wide_x + h12 * wide_y).astype(p.dtype)
+        want_y = (h21 * wide_x + h22 * wide_y).astype(p.dtype)
+        stored_x = np.zeros(n * abs(inc), p.dtype)
+        stored_y = np.full(n * abs(inc), 7, p.dtype)
+        stored_x[::abs(inc)], stored_y[::abs(inc)] = (xv, yv) if inc > 0 else (xv[::-1], yv[::-1])
+        dx, dy = rm.to_device(stored_x), rm.to_device(stored_y)
+        getattr(blas, f"{p.letter}rotm")(handle, n, dx, inc, dy, inc, param)
+        gx, gy = dx.get()[::abs(inc)], dy.get()[::abs(inc)]
+        if inc < 0:
+            gx, gy = gx[::-1], gy[::-1]
+        np.testing.assert_array_equal(gx, want_x)
+        np.testing.assert_array_equal(gy, want_y)
+        if abs(inc) > 1:  # the gaps stay as they were
+            assert (dy.get()[1::abs(inc)] == 7).all() and (dx.get()[1::abs(inc)] == 0).all()
+
+
 def rotg_reference(a, b, p):
     """``(r, z, c, s)`` of rocBLAS/reference xROTG, computed in double."""
     if p.is_complex:
