@@ -333,6 +333,51 @@ def test_symmetric_hermitian_mv(handle: Any, data: st.DataObject) -> None:
         unchanged_or_close(y, quick, lambda got: matvec_check(got, y.host, full, x.host, alpha, beta, p, routine))
 
 
+@pytest.mark.parametrize(("p", "herm"), [(D, False), (Z, False), (Z, True)], ids=["dsymv", "zsymv", "zhemv"])
+@pytest.mark.parametrize("upper", [True, False], ids=["U", "L"])
+def test_symv_hemv_past_several_column_blocks(handle: Any, p: Precision, herm: bool, upper: bool) -> None:
+    # Full storage is read once in fixed blocks of columns (kl2.SYMV_CB), taken light and heavy in
+    # turn: several blocks, two batch entries, the other triangle NaN (never read), and the same
+    # bits on one thread as on two.
+    import numba
+
+    n, batch, lda = 3 * kl2.SYMV_CB + 5, 2, 3 * kl2.SYMV_CB + 8
+    rng = np.random.default_rng(5)
+
+    def draw(*shape: int) -> np.ndarray:
+        v = rng.standard_normal(shape)
+        return (v + 1j * rng.standard_normal(shape)).astype(p.dtype) if p.is_complex else v.astype(p.dtype)
+
+    a = draw(batch, lda, n)
+    keep = np.triu(np.ones((lda, n), bool)) if upper else np.tril(np.ones((lda, n), bool))
+    keep[n:] = False
+    a[:, ~keep] = np.nan
+    tri = np.where(keep[:n], a[:, :n], 0)
+    strict = np.triu(tri, 1) if upper else np.tril(tri, -1)
+    diag = np.einsum("bii->bi", tri)
+    full = strict + np.conj(strict.transpose(0, 2, 1)) if herm else strict + strict.transpose(0, 2, 1)
+    full = full + np.stack([np.diag(dg.real if herm else dg) for dg in diag])
+    x, y = draw(batch, n), draw(batch, n)
+    alpha, beta = p.dtype.type(0.75 - 0.5j if p.is_complex else 0.75), p.dtype.type(-1.25)
+    want = alpha * np.einsum("bij,bj->bi", full, x) + beta * y
+    fn = getattr(blas, f"{p.letter}{'hemv' if herm else 'symv'}_strided_batched")
+    got = []
+    for threads in (2, 1):
+        dA = rm.to_device(np.ascontiguousarray(a.transpose(0, 2, 1)))  # column-major entries
+        dx, dy = rm.to_device(x), rm.to_device(y)
+        before = numba.get_num_threads()
+        numba.set_num_threads(threads)
+        try:
+            with handle.use_pointer_mode(0):
+                fn(handle, "U" if upper else "L", n, alpha, dA, lda, lda * n, dx, 1, n, beta, dy, 1, n, batch)
+            rm.device_synchronize()
+        finally:
+            numba.set_num_threads(before)
+        got.append(dy.get())
+    rt.assert_close(got[0], want, p, "reduction", n)
+    assert got[0].tobytes() == got[1].tobytes()
+
+
 # --- triangular products and solves --------------------------------------------------------------
 
 TRIANGULAR = {"trmv": kl2.FULL, "tpmv": kl2.PACKED, "tbmv": kl2.BAND, "trsv": kl2.FULL, "tpsv": kl2.PACKED,
