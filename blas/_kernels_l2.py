@@ -397,26 +397,50 @@ def trsv(trans, conj, kind, upper, k, unit, A, x):  # type: ignore[no-untyped-de
 
 @numba.njit(cache=True)
 def _rank_task(t, ncb, kind, upper, general, herm, two, conj_y, a, x, y, A):  # type: ignore[no-untyped-def]
-    # Columns of one block of one entry: A[:, j] += x op(y_j) alpha [+ y op(x_j) alpha'].
+    # Columns of one block of one entry: A[:, j] += x op(y_j) alpha [+ y op(x_j) alpha'], x and y
+    # contiguous.  A triangle's blocks are taken light and heavy in turn (its columns grow, and the
+    # threads' shares of the tasks are static); a column contiguous in storage is updated through
+    # a contiguous view, which lets the loop vectorize (dsyr2 of 3000 ran at 0.4x OpenBLAS as
+    # one scalar loop per column).  Same arithmetic as ever: x_i s (+ y_i s2) added to the element.
     b = t // ncb
-    cb = t - b * ncb
+    k = t - b * ncb
+    cb = k if general else (k // 2 if k % 2 == 0 else ncb - 1 - k // 2)
     m = x.shape[1]
     n = y.shape[1]
     a2 = np.conj(a) if herm else a
+    xb = x[b]
+    yb = y[b]
     for j in range(cb * CB_R, min(n, (cb + 1) * CB_R)):
         r0 = 0 if general or upper else j
         r1 = m if general else (j + 1 if upper else n)
-        col = _column(A, b, kind, upper, n, 0, j, r0, r1)
-        s = a * (np.conj(y[b, j]) if herm or conj_y else y[b, j])
-        s2 = a2 * (np.conj(x[b, j]) if herm else x[b, j])
-        for i in range(r0, r1):
-            v = x[b, i] * s
+        view = _column(A, b, kind, upper, n, 0, j, r0, r1)
+        s = a * (np.conj(yb[j]) if herm or conj_y else yb[j])
+        s2 = a2 * (np.conj(xb[j]) if herm else xb[j])
+        diagonal = herm and r0 <= j < r1
+        d = s  # (the diagonal element before the update, read only for a Hermitian one)
+        if diagonal:
+            d = view[j - r0]
+        xs = xb[r0:r1]
+        ys = yb[r0:r1]
+        if view.shape[0] <= 1 or view.strides[0] == view.itemsize:
+            col = carray(_voidptr(np.uint64(view.ctypes.data)), (view.shape[0],), view.dtype)
             if two:
-                v += y[b, i] * s2
-            if herm and i == j:
-                col[i - r0] = col[i - r0].real + v.real  # reference BLAS: a real diagonal
+                for i in range(r1 - r0):
+                    col[i] += xs[i] * s + ys[i] * s2
             else:
-                col[i - r0] += v
+                for i in range(r1 - r0):
+                    col[i] += xs[i] * s
+        elif two:
+            for i in range(r1 - r0):
+                view[i] += xs[i] * s + ys[i] * s2
+        else:
+            for i in range(r1 - r0):
+                view[i] += xs[i] * s
+        if diagonal:  # reference BLAS: a real diagonal
+            v = xb[j] * s
+            if two:
+                v += yb[j] * s2
+            view[j - r0] = d.real + v.real
 
 
 @kernel
@@ -430,8 +454,10 @@ def rank_update(kind, upper, general, herm, two, conj_y, alpha, x, y, A):  # typ
     tasks = A.shape[0] * ncb
     if a == 0:
         tasks = 0
+    xc = np.ascontiguousarray(x)
+    yc = np.ascontiguousarray(y)
     for t in prange(tasks):
-        _rank_task(np.int64(t), ncb, kind, upper, general, herm, two, conj_y, a, x, y, A)
+        _rank_task(np.int64(t), ncb, kind, upper, general, herm, two, conj_y, a, xc, yc, A)
 
 
 # --- what the routines launch ----------------------------------------------------------------

@@ -378,6 +378,73 @@ def test_symv_hemv_past_several_column_blocks(handle: Any, p: Precision, herm: b
     assert got[0].tobytes() == got[1].tobytes()
 
 
+@pytest.mark.parametrize("routine", ["dsyr2", "zher", "zher2", "dger"])
+@pytest.mark.parametrize("upper", [True, False], ids=["U", "L"])
+def test_rank_updates_past_several_column_blocks(handle: Any, routine: str, upper: bool) -> None:
+    # Columns in blocks of kl2.CB_R, a triangle's taken light and heavy in turn: several blocks,
+    # two entries, the other triangle (NaN) and the padding untouched, a Hermitian diagonal real,
+    # and the same bits on one thread as on two.
+    import numba
+
+    p = Z if routine.startswith("z") else D
+    n, batch = 3 * kl2.CB_R + 5, 2
+    m = n + 3 if routine == "dger" else n
+    lda = m + 2
+    rng = np.random.default_rng(9)
+
+    def draw(*shape: int) -> np.ndarray:
+        v = rng.standard_normal(shape)
+        return (v + 1j * rng.standard_normal(shape)).astype(p.dtype) if p.is_complex else v.astype(p.dtype)
+
+    a = draw(batch, n, lda)  # entry b, column j, row i: column-major storage
+    general = routine == "dger"
+    rows = np.arange(lda)[None, :]
+    cols = np.arange(n)[:, None]
+    stored = ((rows < m) & (cols >= 0)) if general else ((rows <= cols) if upper else ((rows >= cols) & (rows < n)))
+    a[:, ~stored] = np.nan
+    x, y = draw(batch, m), draw(batch, n)
+    alpha = p.dtype.type(0.5) if routine == "zher" else p.dtype.type(0.5 - 0.25j if p.is_complex else 0.5)
+    logical = a.transpose(0, 2, 1)[:, :m, :]  # (batch, m, n)
+    if general:
+        outer = alpha * np.einsum("bi,bj->bij", x, y)
+    elif routine == "zher":
+        outer = alpha.real * np.einsum("bi,bj->bij", x, np.conj(x))
+    elif routine == "zher2":
+        outer = alpha * np.einsum("bi,bj->bij", x, np.conj(y)) + np.conj(alpha) * np.einsum("bi,bj->bij", y, np.conj(x))
+    else:
+        outer = alpha * (np.einsum("bi,bj->bij", x, y) + np.einsum("bi,bj->bij", y, x))
+    want = logical + outer
+    if routine.startswith("zher"):
+        idx = np.arange(n)
+        want[:, idx, idx] = logical[:, idx, idx].real + outer[:, idx, idx].real
+    mask = stored.T[:m]  # (m, n)
+    got = []
+    for threads in (2, 1):
+        dA, dx, dy = rm.to_device(a), rm.to_device(x), rm.to_device(y)
+        before = numba.get_num_threads()
+        numba.set_num_threads(threads)
+        try:
+            with handle.use_pointer_mode(0):
+                uplo = "U" if upper else "L"
+                if general:
+                    blas.dger_strided_batched(handle, m, n, alpha, dx, 1, m, dy, 1, n, dA, lda, lda * n, batch)
+                elif routine == "zher":
+                    blas.zher_strided_batched(handle, uplo, n, alpha.real, dx, 1, n, dA, lda, lda * n, batch)
+                else:
+                    getattr(blas, f"{routine}_strided_batched")(handle, uplo, n, alpha, dx, 1, n, dy, 1, n, dA, lda,
+                                                               lda * n, batch)
+            rm.device_synchronize()
+        finally:
+            numba.set_num_threads(before)
+        got.append(dA.get())
+    out = got[0].transpose(0, 2, 1)
+    rt.assert_close(out[:, :m][:, mask], want[:, mask], p, "elementwise", scale=8.0)
+    assert np.isnan(out[:, ~stored.T]).all()  # the other triangle and the padding: never written
+    if routine.startswith("zher"):
+        assert (np.einsum("bii->bi", out[:, :n, :n]).imag == 0).all()
+    assert got[0].tobytes() == got[1].tobytes()
+
+
 # --- triangular products and solves --------------------------------------------------------------
 
 TRIANGULAR = {"trmv": kl2.FULL, "tpmv": kl2.PACKED, "tbmv": kl2.BAND, "trsv": kl2.FULL, "tpsv": kl2.PACKED,
