@@ -141,6 +141,10 @@ def _matvec_task(t, nrb, ncb, rbs, cbs, m, n, trans, conj, kind, upper, kl, ku, 
     r = t - b * (nrb * ncb)
     rb = r // ncb
     cb = r - rb * ncb
+    # Column blocks light and heavy in turn: a triangle's grow (a band's and a general matrix's
+    # weigh the same), and the threads take static shares of the tasks (trmv of 3000 ran 1.9 ms,
+    # the second thread's share three times the first's).
+    cb = cb // 2 if cb % 2 == 0 else ncb - 1 - cb // 2
     i0 = rb * rbs
     i1 = min(m, i0 + rbs)
     j0 = cb * cbs
