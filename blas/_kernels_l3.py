@@ -334,6 +334,21 @@ def trtri_entries(kind, uplo, diag, n, pa, lda, nchunk):  # type: ignore[no-unty
         _trtri_range(kind, uplo, diag, n, pa, lda, t * per, min(nb, (t + 1) * per))
 
 
+@kernel
+def triangle_copy(A, w, upper, unit):  # type: ignore[no-untyped-def]
+    """w := the upper (lower) triangle of A, zeros elsewhere, ones on the diagonal if ``unit``;
+    column by column in parallel (np.triu and a copy took two thirds of dtrtri of 1024)."""
+    nb, n = w.shape[0], w.shape[1]
+    for t in prange(nb * n):
+        e = t // n
+        j = t - e * n
+        lo, hi = (0, j + 1) if upper else (j, n)
+        for i in range(n):
+            w[e, i, j] = A[e, i, j] if lo <= i < hi else 0
+        if unit:
+            w[e, j, j] = 1
+
+
 _inline = njit(nogil=True, error_model="numpy", inline="always")
 
 
@@ -747,9 +762,6 @@ def trtri(uplo: int, diag: int, A: np.ndarray, invA: np.ndarray) -> None:
     ensure_blas()
     w = _colmajor(invA)
     n = w.shape[1]
-    w[...] = np.triu(A) if uplo == UPPER else np.tril(A)
-    if diag == UNIT:
-        d = np.arange(n)
-        w[:, d, d] = 1
+    triangle_copy(A, w, uplo == UPPER, diag == UNIT)
     trtri_entries(_KIND[w.dtype], uplo, diag, n, _entries(w), _ld(w, n), _chunks(w.shape[0], n * n * n // 3))
     _finish(invA, w)
