@@ -825,6 +825,52 @@ def test_gemv_blocks(handle: Any) -> None:
         assert outs[0].tobytes() == outs[1].tobytes()
 
 
+@pytest.mark.parametrize("trans", ["N", "T", "C"])
+@pytest.mark.parametrize("p", [D, Z], ids=lambda p: p.letter)
+def test_batched_gemv_of_mid_sized_entries(handle: Any, trans: str, p: Precision) -> None:
+    # A batch goes one entry per iteration (kl2.gemv_batch): padded leading dimension, strided x
+    # and y, beta != 0, and the same bits on one thread as on two.
+    import numba
+
+    m, n, batch, lda, incx, incy = 37, 45, 5, 40, 2, -3
+    rng = np.random.default_rng(3)
+
+    def draw(*shape: int) -> np.ndarray:
+        v = rng.standard_normal(shape)
+        return (v + 1j * rng.standard_normal(shape)).astype(p.dtype) if p.is_complex else v.astype(p.dtype)
+
+    a = draw(batch, n, lda)  # column-major entries
+    lenx, leny = (n, m) if trans == "N" else (m, n)
+    x, y0 = draw(batch, lenx * incx), draw(batch, leny * abs(incy))
+    alpha = p.dtype.type(0.5 - 0.25j if p.is_complex else 0.5)
+    beta = p.dtype.type(-1.5)
+    logical = a.transpose(0, 2, 1)[:, :m, :]
+    op = logical if trans == "N" else logical.transpose(0, 2, 1)
+    op = np.conj(op) if trans == "C" else op
+    xs = x[:, ::incx]
+    ys = y0[:, ::abs(incy)][:, ::-1] if incy < 0 else y0[:, ::incy]
+    want = alpha * np.einsum("bij,bj->bi", op, xs) + beta * ys
+    got = []
+    for threads in (2, 1):
+        dA, dx, dy = rm.to_device(a), rm.to_device(x), rm.to_device(y0)
+        before = numba.get_num_threads()
+        numba.set_num_threads(threads)
+        try:
+            with handle.use_pointer_mode(0):
+                getattr(blas, f"{p.letter}gemv_strided_batched")(handle, trans, m, n, alpha, dA, lda, lda * n, dx, incx,
+                                                                 lenx * incx, beta, dy, incy, leny * abs(incy), batch)
+            rm.device_synchronize()
+        finally:
+            numba.set_num_threads(before)
+        got.append(dy.get())
+    out = got[0][:, ::abs(incy)][:, ::-1] if incy < 0 else got[0][:, ::incy]
+    rt.assert_close(out, want, p, "reduction", max(m, n))
+    gaps = np.ones(leny * abs(incy), bool)
+    gaps[::abs(incy)] = False
+    np.testing.assert_array_equal(got[0][:, gaps], y0[:, gaps])  # between y's elements: untouched
+    assert got[0].tobytes() == got[1].tobytes()
+
+
 def structured_case(handle: Any, routine: str, p: Precision, n: int, upper: bool, trans: str, k: int) -> None:
     """One plain call of a symmetric/Hermitian product or a triangular product, against numpy."""
     rng = np.random.default_rng(n)
