@@ -871,6 +871,47 @@ def test_batched_gemv_of_mid_sized_entries(handle: Any, trans: str, p: Precision
     assert got[0].tobytes() == got[1].tobytes()
 
 
+@pytest.mark.parametrize("p", [D, Z], ids=lambda p: p.letter)
+@pytest.mark.parametrize(("upper", "unit"), [(True, False), (False, False), (True, True), (False, True)])
+@pytest.mark.parametrize("incx", [1, -2])
+def test_trsv_of_one_large_matrix_blocked_keeps_each_bit(handle: Any, p: Precision, upper: bool, unit: bool,
+                                                          incx: int) -> None:
+    # One large full triangle is solved by blocks, the rows beyond each block updated in parallel
+    # (kl2.trsv_blocked): the bits must be those of the column-by-column solve a batch entry gets.
+    n = 4 * kl2.TRSV_NB + 37
+    rng = np.random.default_rng(21)
+
+    def draw(*shape: int) -> np.ndarray:
+        v = rng.standard_normal(shape)
+        return (v + 1j * rng.standard_normal(shape)).astype(p.dtype) if p.is_complex else v.astype(p.dtype)
+
+    a = draw(n, n) / np.sqrt(n) + 2 * np.eye(n, dtype=p.dtype)  # well conditioned
+    a = np.triu(a) if upper else np.tril(a)
+    a[~(np.triu(np.ones((n, n), bool)) if upper else np.tril(np.ones((n, n), bool)))] = np.nan  # never read
+    col_major = np.ascontiguousarray(a.T)  # storage of the column-major matrix
+    x = draw(n * abs(incx))
+    uplo, diag = ("U" if upper else "L"), ("U" if unit else "N")
+    dA, dx = rm.to_device(col_major), rm.to_device(x)
+    with handle.use_pointer_mode(0):
+        getattr(blas, f"{p.letter}trsv")(handle, uplo, "N", diag, n, dA, n, dx, incx)
+        one = dx.get()
+        both = rm.to_device(np.stack([col_major, col_major]))
+        dxx = rm.to_device(np.stack([x, x]))
+        getattr(blas, f"{p.letter}trsv_strided_batched")(handle, uplo, "N", diag, n, both, n, n * n, dxx, incx,
+                                                          n * abs(incx), 2)
+        batch = dxx.get()
+    assert one.tobytes() == batch[0].tobytes() == batch[1].tobytes()
+    logical = one[::abs(incx)][::-1] if incx < 0 else one
+    rhs = x[::abs(incx)][::-1] if incx < 0 else x
+    eff = np.where(np.isnan(a), 0, a)
+    if unit:
+        np.fill_diagonal(eff, 1)
+    rt.assert_close(eff @ logical, rhs, p, "factorization", n)
+    gaps = np.ones(n * abs(incx), bool)
+    gaps[::abs(incx)] = False
+    np.testing.assert_array_equal(one[gaps], x[gaps])
+
+
 def structured_case(handle: Any, routine: str, p: Precision, n: int, upper: bool, trans: str, k: int) -> None:
     """One plain call of a symmetric/Hermitian product or a triangular product, against numpy."""
     rng = np.random.default_rng(n)
