@@ -290,6 +290,20 @@ def test_gemv_gbmv(handle: Any, data: st.DataObject) -> None:
                                                               name))
 
 
+@contextmanager
+def numba_threads(count: int) -> Iterator[None]:
+    """The calling thread's numba thread count set to ``count`` inside the block (the kernels'
+    bits must not depend on it)."""
+    import numba
+
+    before = numba.get_num_threads()
+    numba.set_num_threads(count)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
+
+
 # --- symmetric and Hermitian products -----------------------------------------------------------
 
 SYM_MV = {"symv": (kl2.FULL, False, SDCZ), "spmv": (kl2.PACKED, False, (S, D)), "sbmv": (kl2.BAND, False, (S, D)),
@@ -339,8 +353,6 @@ def test_symv_hemv_past_several_column_blocks(handle: Any, p: Precision, herm: b
     # Full storage is read once in fixed blocks of columns (kl2.SYMV_CB), taken light and heavy in
     # turn: several blocks, two batch entries, the other triangle NaN (never read), and the same
     # bits on one thread as on two.
-    import numba
-
     n, batch, lda = 3 * kl2.SYMV_CB + 5, 2, 3 * kl2.SYMV_CB + 8
     rng = np.random.default_rng(5)
 
@@ -365,14 +377,10 @@ def test_symv_hemv_past_several_column_blocks(handle: Any, p: Precision, herm: b
     for threads in (2, 1):
         dA = rm.to_device(np.ascontiguousarray(a.transpose(0, 2, 1)))  # column-major entries
         dx, dy = rm.to_device(x), rm.to_device(y)
-        before = numba.get_num_threads()
-        numba.set_num_threads(threads)
-        try:
+        with numba_threads(threads):
             with handle.use_pointer_mode(0):
                 fn(handle, "U" if upper else "L", n, alpha, dA, lda, lda * n, dx, 1, n, beta, dy, 1, n, batch)
             rm.device_synchronize()
-        finally:
-            numba.set_num_threads(before)
         got.append(dy.get())
     rt.assert_close(got[0], want, p, "reduction", n)
     assert got[0].tobytes() == got[1].tobytes()
@@ -384,8 +392,6 @@ def test_rank_updates_past_several_column_blocks(handle: Any, routine: str, uppe
     # Columns in blocks of kl2.CB_R, a triangle's taken light and heavy in turn: several blocks,
     # two entries, the other triangle (NaN) and the padding untouched, a Hermitian diagonal real,
     # and the same bits on one thread as on two.
-    import numba
-
     p = Z if routine.startswith("z") else D
     n, batch = 3 * kl2.CB_R + 5, 2
     m = n + 3 if routine == "dger" else n
@@ -421,9 +427,7 @@ def test_rank_updates_past_several_column_blocks(handle: Any, routine: str, uppe
     got = []
     for threads in (2, 1):
         dA, dx, dy = rm.to_device(a), rm.to_device(x), rm.to_device(y)
-        before = numba.get_num_threads()
-        numba.set_num_threads(threads)
-        try:
+        with numba_threads(threads):
             with handle.use_pointer_mode(0):
                 uplo = "U" if upper else "L"
                 if general:
@@ -434,8 +438,6 @@ def test_rank_updates_past_several_column_blocks(handle: Any, routine: str, uppe
                     getattr(blas, f"{routine}_strided_batched")(handle, uplo, n, alpha, dx, 1, n, dy, 1, n, dA, lda,
                                                                lda * n, batch)
             rm.device_synchronize()
-        finally:
-            numba.set_num_threads(before)
         got.append(dA.get())
     out = got[0].transpose(0, 2, 1)
     rt.assert_close(out[:, :m][:, mask], want[:, mask], p, "elementwise", scale=8.0)
@@ -830,8 +832,6 @@ def test_gemv_blocks(handle: Any) -> None:
 def test_batched_gemv_of_mid_sized_entries(handle: Any, trans: str, p: Precision) -> None:
     # A batch goes one entry per iteration (kl2.gemv_batch): padded leading dimension, strided x
     # and y, beta != 0, and the same bits on one thread as on two.
-    import numba
-
     m, n, batch, lda, incx, incy = 37, 45, 5, 40, 2, -3
     rng = np.random.default_rng(3)
 
@@ -853,15 +853,11 @@ def test_batched_gemv_of_mid_sized_entries(handle: Any, trans: str, p: Precision
     got = []
     for threads in (2, 1):
         dA, dx, dy = rm.to_device(a), rm.to_device(x), rm.to_device(y0)
-        before = numba.get_num_threads()
-        numba.set_num_threads(threads)
-        try:
+        with numba_threads(threads):
             with handle.use_pointer_mode(0):
                 getattr(blas, f"{p.letter}gemv_strided_batched")(handle, trans, m, n, alpha, dA, lda, lda * n, dx, incx,
                                                                  lenx * incx, beta, dy, incy, leny * abs(incy), batch)
             rm.device_synchronize()
-        finally:
-            numba.set_num_threads(before)
         got.append(dy.get())
     out = got[0][:, ::abs(incy)][:, ::-1] if incy < 0 else got[0][:, ::incy]
     rt.assert_close(out, want, p, "reduction", max(m, n))
