@@ -33,9 +33,15 @@ BLOCK = 2048
 
 
 @njit(nogil=True, cache=True, inline="always")
+def _view(v):  # type: ignore[no-untyped-def]
+    # A 1-D array whose elements are adjacent, typed as contiguous (no copy).
+    return carray(_voidptr(np.uint64(v.ctypes.data)), (v.shape[0],), v.dtype)
+
+
+@njit(nogil=True, cache=True, inline="always")
 def _row(a, b):  # type: ignore[no-untyped-def]
     # Row b of a (batch, n) array whose rows are contiguous, typed as contiguous.
-    return carray(_voidptr(np.uint64(a[b].ctypes.data)), (a.shape[1],), a.dtype)
+    return _view(a[b])
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -140,7 +146,7 @@ def swap(x, y):  # type: ignore[no-untyped-def]
 # Reductions.  Blocks of BLOCK elements are summed in one fixed order (in 256-bit lanes by
 # rocmath.simd, the same on every machine) and block sums are added in order, so results are
 # bitwise reproducible whatever the thread count.
-# A single contiguous vector is read through a typed contiguous view; other layouts copy each
+# Unit-increment rows are read through typed contiguous views (_run); other layouts copy each
 # block to a contiguous buffer first, so every layout sums in the same order.
 
 _block = njit(nogil=True, cache=True, error_model="numpy", fastmath={"reassoc", "contract"})
@@ -168,18 +174,11 @@ def dot(x, y, conjugate, out):  # type: ignore[no-untyped-def]
     nb, n = x.shape
     nblk = (n + BLOCK - 1) // BLOCK
     part = np.zeros((nb, nblk), dtype=out.dtype)
-    if _contiguous(x) and _contiguous(y):
-        xc = _row(x, 0)
-        yc = _row(y, 0)
-        for k in prange(nblk):
-            lo, hi = k * BLOCK, min(n, (k + 1) * BLOCK)
-            part[0, k] = _dot_block(xc[lo:hi], yc[lo:hi], conjugate, part[0, k])
-    else:
-        for t in prange(nb * nblk):
-            b = t // nblk
-            k = t - b * nblk
-            lo, hi = k * BLOCK, min(n, (k + 1) * BLOCK)
-            part[b, k] = _dot_block(_run(x, b, lo, hi), _run(y, b, lo, hi), conjugate, part[b, k])
+    for t in prange(nb * nblk):
+        b = t // nblk
+        k = t - b * nblk
+        lo, hi = k * BLOCK, min(n, (k + 1) * BLOCK)
+        part[b, k] = _dot_block(_run(x, b, lo, hi), _run(y, b, lo, hi), conjugate, part[b, k])
     _combine(part, out)
 
 
@@ -198,15 +197,10 @@ def _unary_sums(x, squares, part):  # type: ignore[no-untyped-def]
     # from the cache.)
     nb, n = x.shape
     nblk = part.shape[1]
-    if _contiguous(x):
-        xc = _row(x, 0)
-        for k in prange(nblk):
-            part[0, k] = _unary_block(xc[k * BLOCK:min(n, (k + 1) * BLOCK)], squares)
-    else:
-        for t in prange(nb * nblk):
-            b = t // nblk
-            k = t - b * nblk
-            part[b, k] = _unary_block(_run(x, b, k * BLOCK, min(n, (k + 1) * BLOCK)), squares)
+    for t in prange(nb * nblk):
+        b = t // nblk
+        k = t - b * nblk
+        part[b, k] = _unary_block(_run(x, b, k * BLOCK, min(n, (k + 1) * BLOCK)), squares)
 
 
 @kernel
@@ -314,15 +308,9 @@ def iamax(x, find_max, out):  # type: ignore[no-untyped-def]
     nblk = (n + BLOCK - 1) // BLOCK
     bests = np.empty(nblk, dtype=x.real.dtype)
     wheres = np.empty(nblk, dtype=np.int64)
-    if _contiguous(x):
-        xc = _row(x, 0)
-        for k in prange(nblk):
-            lo = k * BLOCK
-            bests[k], wheres[k] = _extreme_block(xc[lo:min(n, lo + BLOCK)], find_max, lo)
-    else:
-        for k in prange(nblk):
-            lo = k * BLOCK
-            bests[k], wheres[k] = _extreme_block(np.ascontiguousarray(x[0, lo:min(n, lo + BLOCK)]), find_max, lo)
+    for k in prange(nblk):
+        lo = k * BLOCK
+        bests[k], wheres[k] = _extreme_block(_run(x, 0, lo, min(n, lo + BLOCK)), find_max, lo)
     pick = 0
     if not np.isnan(abs(x[0, 0].real) + abs(x[0, 0].imag)):  # then block 0 has a number
         m = bests[0]
@@ -371,6 +359,11 @@ def _rotm_h(param, b):  # type: ignore[no-untyped-def]
     return param[b, 1], -1.0, 1.0, param[b, 4]
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _rotm_applied(h11, h21, h12, h22, xv, yv):  # type: ignore[no-untyped-def]
+    return h11 * xv + h12 * yv, h21 * xv + h22 * yv
+
+
 @kernel
 def rotm(x, y, param):  # type: ignore[no-untyped-def]
     # One vector: H once, the elements in parallel (through contiguous views when unit-stride: drotm
@@ -384,30 +377,21 @@ def rotm(x, y, param):  # type: ignore[no-untyped-def]
         if _contiguous(x) and _contiguous(y):
             xc, yc = _row(x, 0), _row(y, 0)
             for i in prange(n):
-                xv = xc[i]
-                yv = yc[i]
-                xc[i] = h11 * xv + h12 * yv
-                yc[i] = h21 * xv + h22 * yv
+                xc[i], yc[i] = _rotm_applied(h11, h21, h12, h22, xc[i], yc[i])
             written(xc)
             written(yc)
             return
         x0 = x[0]
         y0 = y[0]
         for i in prange(n):
-            xv = x0[i]
-            yv = y0[i]
-            x0[i] = h11 * xv + h12 * yv
-            y0[i] = h21 * xv + h22 * yv
+            x0[i], y0[i] = _rotm_applied(h11, h21, h12, h22, x0[i], y0[i])
         return
     for b in prange(nb):
         if param[b, 0] == -2.0:
             continue
         h11, h21, h12, h22 = _rotm_h(param, b)
         for i in range(n):
-            xv = x[b, i]
-            yv = y[b, i]
-            x[b, i] = h11 * xv + h12 * yv
-            y[b, i] = h21 * xv + h22 * yv
+            x[b, i], y[b, i] = _rotm_applied(h11, h21, h12, h22, x[b, i], y[b, i])
 
 
 @kernel(parallel=False)

@@ -29,15 +29,14 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from numba import carray, prange, types
+from numba import prange, types
 from numba.extending import overload
 
-from rocmath._kernels import _voidptr
 from rocmath.batch import flat_entries
 from rocmath.kernel import kernel, pool_threads
 from rocmath.simd import sum_conj_products, sum_products
 
-from ._kernels_l1 import _dot_block
+from ._kernels_l1 import _dot_block, _view
 
 # Storage kinds of the matrix argument.
 FULL, BAND, PACKED = 0, 1, 2
@@ -78,9 +77,35 @@ def _column_run(A, b, kind, upper, n, ku, j, r0, r1):  # type: ignore[no-untyped
     (A strided-typed run keeps LLVM's loops scalar; a copy per column cost symv and trmv on
     3000 x 3000 matrices about half their time.)"""
     v = _column(A, b, kind, upper, n, ku, j, r0, r1)
-    if v.shape[0] <= 1 or v.strides[0] == v.itemsize:
-        return carray(_voidptr(np.uint64(v.ctypes.data)), (v.shape[0],), v.dtype)
-    return np.ascontiguousarray(v)
+    return _view(v) if _adjacent(v) else np.ascontiguousarray(v)
+
+
+@numba.njit(cache=True, inline="always")
+def _adjacent(v):  # type: ignore[no-untyped-def]
+    # Whether a 1-D view's elements are adjacent in memory (then _view types it contiguous).
+    return v.shape[0] <= 1 or v.strides[0] == v.itemsize
+
+
+@numba.njit(cache=True, inline="always")
+def _light_heavy(k, count):  # type: ignore[no-untyped-def]
+    # The k-th of ``count`` column blocks taken first, last, second, second to last...: a
+    # triangle's blocks grow along it, and the threads take static shares of the tasks, so
+    # their shares weigh about the same (trmv of 3000: the second thread's three times the first's).
+    return k // 2 if k % 2 == 0 else count - 1 - k // 2
+
+
+@numba.njit(cache=True, inline="always")
+def _beta_only(yb, bt, zero):  # type: ignore[no-untyped-def]
+    # y := beta*y without reading A or x (alpha == 0); beta == 1: nothing to do, 0: zeros.
+    if bt != 1:
+        for i in range(yb.shape[0]):
+            yb[i] = bt * yb[i] if bt != 0 else zero
+
+
+@numba.njit(cache=True, inline="always")
+def _updated(a, s, bt, yv):  # type: ignore[no-untyped-def]
+    # alpha*s + beta*y, y's value left out when beta == 0 (as rocBLAS: a NaN there does not spread).
+    return a * s + bt * yv if bt != 0 else a * s
 
 
 @numba.njit(cache=True)
@@ -142,10 +167,7 @@ def _matvec_task(t, nrb, ncb, rbs, cbs, m, n, trans, conj, kind, upper, kl, ku, 
     r = t - b * (nrb * ncb)
     rb = r // ncb
     cb = r - rb * ncb
-    # Column blocks light and heavy in turn: a triangle's grow (a band's and a general matrix's
-    # weigh the same), and the threads take static shares of the tasks (trmv of 3000 ran 1.9 ms,
-    # the second thread's share three times the first's).
-    cb = cb // 2 if cb % 2 == 0 else ncb - 1 - cb // 2
+    cb = _light_heavy(cb, ncb)  # (a band's and a general matrix's blocks weigh the same)
     i0 = rb * rbs
     i1 = min(m, i0 + rbs)
     j0 = cb * cbs
@@ -184,7 +206,7 @@ def _matvec_task(t, nrb, ncb, rbs, cbs, m, n, trans, conj, kind, upper, kl, ku, 
             p[j] = np.conj(p[j])
     if (nrb if trans else ncb) == 1:
         for i in range(lo, hi):
-            y[b, i] = a * p[i] + bt * y[b, i] if bt != 0 else a * p[i]
+            y[b, i] = _updated(a, p[i], bt, y[b, i])
 
 
 @numba.njit(cache=True, fastmath=_FAST)
@@ -245,10 +267,9 @@ def _matvec_setup(trans, conj, alpha, x, beta, y):  # type: ignore[no-untyped-de
     a = alpha[0]
     bt = beta[0]
     one, zero = _one_zero(y)
-    if a == 0 and bt != 1:  # y := beta*y without reading A or x (beta == 1: nothing to do)
+    if a == 0:
         for b in range(nb):
-            for i in range(leny):
-                y[b, i] = bt * y[b, i] if bt != 0 else zero
+            _beta_only(y[b], bt, zero)
     m = x.shape[1] if trans else leny
     n = leny if trans else x.shape[1]
     rbs = RB_T if trans else RB_N
@@ -275,7 +296,7 @@ def _matvec_finish(part, a, bt, y):  # type: ignore[no-untyped-def]
             s = part[b, 0, i]
             for q in range(1, nparts):
                 s += part[b, q, i]
-            y[b, i] = a * s + bt * y[b, i] if bt != 0 else a * s
+            y[b, i] = _updated(a, s, bt, y[b, i])
 
 
 @kernel
@@ -300,11 +321,8 @@ def _symv_task(t, ncb, upper, herm, A, xc, part, dots, one, zero):  # type: igno
     # One block of columns of the stored triangle, each read once for both of its uses: the
     # column times x_j into the block's partial sums (the stored part's product) and its dot with
     # x (the mirrored part's, conjugated for a Hermitian A), plus the diagonal, into dots[j].
-    # Blocks are taken light and heavy in turn (columns grow along an upper triangle), so the
-    # threads' static shares of the tasks weigh about the same.
     b = t // ncb
-    k = t - b * ncb
-    cb = k // 2 if k % 2 == 0 else ncb - 1 - k // 2
+    cb = _light_heavy(t - b * ncb, ncb)
     n = xc.shape[1]
     j0 = cb * SYMV_CB
     j1 = min(n, j0 + SYMV_CB)
@@ -335,10 +353,8 @@ def symv_full(upper, herm, alpha, A, x, beta, y):  # type: ignore[no-untyped-def
     bt = beta[0]
     one, zero = _one_zero(y)
     if a == 0:
-        if bt != 1:
-            for b in range(nb):
-                for i in range(n):
-                    y[b, i] = bt * y[b, i] if bt != 0 else zero
+        for b in range(nb):
+            _beta_only(y[b], bt, zero)
         return
     ncb = (n + SYMV_CB - 1) // SYMV_CB
     xc = np.empty((nb, n), dtype=y.dtype)
@@ -355,7 +371,7 @@ def symv_full(upper, herm, alpha, A, x, beta, y):  # type: ignore[no-untyped-def
             for q in range(1, ncb):
                 s += part[b, q, i]
             s += dots[b, i]
-            y[b, i] = a * s + bt * y[b, i] if bt != 0 else a * s
+            y[b, i] = _updated(a, s, bt, y[b, i])
 
 
 @numba.njit(cache=True)
@@ -473,16 +489,27 @@ def trsv_blocked(upper, unit, A, x, parts):  # type: ignore[no-untyped-def]
         x[0, i] = w[i]
 
 
+@numba.njit(cache=True, inline="always")
+def _rank_column(col, xs, ys, s, s2, two):  # type: ignore[no-untyped-def]
+    # col += xs s (+ ys s2), element by element.
+    if two:
+        for i in range(col.shape[0]):
+            col[i] += xs[i] * s + ys[i] * s2
+    else:
+        for i in range(col.shape[0]):
+            col[i] += xs[i] * s
+
+
 @numba.njit(cache=True)
 def _rank_task(t, ncb, kind, upper, general, herm, two, conj_y, a, x, y, A):  # type: ignore[no-untyped-def]
     # Columns of one block of one entry: A[:, j] += x op(y_j) alpha [+ y op(x_j) alpha'], x and y
-    # contiguous.  A triangle's blocks are taken light and heavy in turn (its columns grow, and the
-    # threads' shares of the tasks are static); a column contiguous in storage is updated through
-    # a contiguous view, which lets the loop vectorize (dsyr2 of 3000 ran at 0.4x OpenBLAS as
-    # one scalar loop per column).  Same arithmetic as ever: x_i s (+ y_i s2) added to the element.
+    # contiguous.  A triangle's blocks are taken light and heavy in turn; a column contiguous in
+    # storage is updated through a contiguous view, which lets the loop vectorize (dsyr2 of 3000
+    # ran at 0.4x OpenBLAS as one scalar loop per column).  Same arithmetic as ever: x_i s
+    # (+ y_i s2) added to the element.
     b = t // ncb
     k = t - b * ncb
-    cb = k if general else (k // 2 if k % 2 == 0 else ncb - 1 - k // 2)
+    cb = k if general else _light_heavy(k, ncb)
     m = x.shape[1]
     n = y.shape[1]
     a2 = np.conj(a) if herm else a
@@ -498,22 +525,10 @@ def _rank_task(t, ncb, kind, upper, general, herm, two, conj_y, a, x, y, A):  # 
         d = s  # (the diagonal element before the update, read only for a Hermitian one)
         if diagonal:
             d = view[j - r0]
-        xs = xb[r0:r1]
-        ys = yb[r0:r1]
-        if view.shape[0] <= 1 or view.strides[0] == view.itemsize:
-            col = carray(_voidptr(np.uint64(view.ctypes.data)), (view.shape[0],), view.dtype)
-            if two:
-                for i in range(r1 - r0):
-                    col[i] += xs[i] * s + ys[i] * s2
-            else:
-                for i in range(r1 - r0):
-                    col[i] += xs[i] * s
-        elif two:
-            for i in range(r1 - r0):
-                view[i] += xs[i] * s + ys[i] * s2
+        if _adjacent(view):
+            _rank_column(_view(view), xb[r0:r1], yb[r0:r1], s, s2, two)
         else:
-            for i in range(r1 - r0):
-                view[i] += xs[i] * s
+            _rank_column(view, xb[r0:r1], yb[r0:r1], s, s2, two)
         if diagonal:  # reference BLAS: a real diagonal
             v = xb[j] * s
             if two:
@@ -556,30 +571,26 @@ def gemv_batch(trans, conj, alpha, A, x, beta, y):  # type: ignore[no-untyped-de
     for b in prange(nb):
         yb = y[b]
         if a == 0:
-            if bt != 1:
-                for i in range(leny):
-                    yb[i] = bt * yb[i] if bt != 0 else zero
+            _beta_only(yb, bt, zero)
             continue
         xb = xc[b]
         for i in range(lenx):
             xb[i] = x[b, i]
         ab = acc[b]
-        base = np.uint64(A[b].ctypes.data)
-        ld = A.strides[2]
         if trans:
             for j in range(n):
-                col = carray(_voidptr(base + np.uint64(j * ld)), (m,), A.dtype)
+                col = _view(A[b, :, j])
                 ab[j] = sum_conj_products(col, xb) if conj else sum_products(col, xb)
         else:
             for i in range(m):
                 ab[i] = zero
             for j in range(n):
-                col = carray(_voidptr(base + np.uint64(j * ld)), (m,), A.dtype)
+                col = _view(A[b, :, j])
                 t = xb[j]
                 for i in range(m):
                     ab[i] += col[i] * t
         for i in range(leny):
-            yb[i] = a * ab[i] + bt * yb[i] if bt != 0 else a * ab[i]
+            yb[i] = _updated(a, ab[i], bt, yb[i])
 
 
 # --- what the routines launch ----------------------------------------------------------------
@@ -687,14 +698,14 @@ def gemv_flat(trans, conj, alpha, beta, A, lda, m, n, x, y, blocks):  # type: ig
                     acc[i] += A[np.uint64(o + i)] * xj
                 j += 1
             for i in range(w):
-                y[lo + i] = al * acc[i] if be == 0 else al * acc[i] + be * y[lo + i]
+                y[lo + i] = _updated(al, acc[i], be, y[lo + i])
     else:
         per = (n + blocks - 1) // blocks
         for b in prange(blocks):
             for j in range(b * per, min(n, (b + 1) * per)):
                 o = j * lda
                 t = _dot_block(A[o:o + m], x, conj, y.dtype.type(0))
-                y[j] = al * t if be == 0 else al * t + be * y[j]
+                y[j] = _updated(al, t, be, y[j])
 
 
 def run_gemv_large(trans: int, alpha: np.ndarray, A: np.ndarray, x: np.ndarray, beta: np.ndarray,
