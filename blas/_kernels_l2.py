@@ -151,9 +151,11 @@ def _dot(c, v, zero):  # type: ignore[no-untyped-def]
     return s
 
 
-@numba.njit(cache=True, fastmath=_FAST)
+@numba.njit(cache=True, fastmath={"contract"})
 def _axpy(p, c, t):  # type: ignore[no-untyped-def]
-    # p += c * t over two contiguous runs of equal length.
+    # p += c * t over two contiguous runs of equal length.  Contraction (FMAs) only: an element's
+    # update needs no reassociation to vectorize, and without it a complex product's parts are
+    # combined alike wherever the loop is compiled (_axpy4 gives the same bits).
     for i in range(p.shape[0]):
         p[i] += c[i] * t
 
@@ -438,9 +440,7 @@ def _trsv_update(w, A, upper, j0, j1, r0, r1):  # type: ignore[no-untyped-def]
     n = w.shape[0]
     ws = w[r0:r1]
     step = 0
-    # Complex updates stay one column at a time: _axpy may reassociate a complex product's parts,
-    # and _axpy4 would not do it alike.
-    while step + 4 <= j1 - j0 and not np.iscomplexobj(w):
+    while step + 4 <= j1 - j0:
         ja = j1 - 1 - step if upper else j0 + step
         d = -1 if upper else 1
         _axpy4(ws, _column_run(A, 0, FULL, upper, n, 0, ja, r0, r1),
@@ -459,9 +459,9 @@ def _trsv_update(w, A, upper, j0, j1, r0, r1):  # type: ignore[no-untyped-def]
 def trsv_blocked(upper, unit, A, x, parts):  # type: ignore[no-untyped-def]
     # x := A^-1 x for one large triangular A in full storage (op = N): diagonal blocks of TRSV_NB
     # columns solved serially, the rows beyond each updated by its columns in ``parts`` parallel
-    # chunks (the thread count).  Every element sees the same operations in the same order as in
-    # the one-column-at-a-time solve (trsv's), whatever the chunks, so the bits are the same
-    # (dtrsv of 3000 ran 2.6 ms serially, OpenBLAS's 1.7-1.9).
+    # chunks (the thread count), four columns a pass.  Every element sees the same operations in
+    # the same order as in the one-column-at-a-time solve (trsv's), whatever the chunks, so the
+    # bits are the same (dtrsv of 3000 ran 2.6 ms serially, OpenBLAS's 1.7-1.9).
     n = x.shape[1]
     w = np.empty(n, dtype=x.dtype)
     for i in range(n):
