@@ -151,13 +151,34 @@ def _dot(c, v, zero):  # type: ignore[no-untyped-def]
     return s
 
 
+def _madd(v, c, t):  # type: ignore[no-untyped-def]
+    """``v + c*t``, one fused multiply-add per real product (in loops compiled with contraction)."""
+    return v + c * t
+
+
+@overload(_madd, inline="always")
+def _madd_impl(v, c, t):  # type: ignore[no-untyped-def]
+    if not isinstance(v, types.Complex):
+        return lambda v, c, t: v + c * t
+
+    # A complex product added as four real updates of v, each one product and one addition: the
+    # only way to contract them is four FMAs.  (``v + c*t`` leaves LLVM a choice of which product
+    # of each part to fuse, and it chose differently in a kernel and its serial twin.)
+    def madd(v, c, t):  # type: ignore[no-untyped-def]
+        re = v.real + c.real * t.real
+        re = re - c.imag * t.imag
+        im = v.imag + c.real * t.imag
+        im = im + c.imag * t.real
+        return complex(re, im)
+    return madd
+
+
 @numba.njit(cache=True, fastmath={"contract"})
 def _axpy(p, c, t):  # type: ignore[no-untyped-def]
     # p += c * t over two contiguous runs of equal length.  Contraction (FMAs) only: an element's
-    # update needs no reassociation to vectorize, and without it a complex product's parts are
-    # combined alike wherever the loop is compiled (_axpy4 gives the same bits).
+    # update needs no reassociation to vectorize (_axpy4 gives the same bits).
     for i in range(p.shape[0]):
-        p[i] += c[i] * t
+        p[i] = _madd(p[i], c[i], t)
 
 
 @numba.njit(cache=True, fastmath=_FAST)
@@ -318,29 +339,57 @@ def matvec(trans, conj, kind, upper, kl, ku, diag, alpha, A, x, beta, y):  # typ
 SYMV_CB = 64  # columns per task of a full symmetric (Hermitian) product
 
 
+@numba.njit(cache=True, inline="always")
+def _symv_rows(upper, n, cb):  # type: ignore[no-untyped-def]
+    # The rows whose partial sums column block cb of the stored triangle writes.
+    j0 = cb * SYMV_CB
+    return (0, min(n, j0 + SYMV_CB)) if upper else (j0, n)
+
+
 @numba.njit(cache=True)
 def _symv_task(t, ncb, upper, herm, A, xc, part, dots, one, zero):  # type: ignore[no-untyped-def]
     # One block of columns of the stored triangle, each read once for both of its uses: the
     # column times x_j into the block's partial sums (the stored part's product) and its dot with
     # x (the mirrored part's, conjugated for a Hermitian A), plus the diagonal, into dots[j].
+    # Four columns a pass over the rows they all store (four streams from memory at once: one
+    # column at a time read the triangle at half the bandwidth), then each column's few rows
+    # beside the diagonal.
     b = t // ncb
     cb = _light_heavy(t - b * ncb, ncb)
     n = xc.shape[1]
     j0 = cb * SYMV_CB
     j1 = min(n, j0 + SYMV_CB)
     p = part[b, cb]
-    for i in range(n):
+    lo, hi = _symv_rows(upper, n, cb)
+    for i in range(lo, hi):
         p[i] = zero
     xb = xc[b]
     for j in range(j0, j1):
-        r0, r1 = (0, j) if upper else (j + 1, n)
-        d = one * A[b, j, j].real if herm else A[b, j, j]
-        s = d * xb[j]
-        if r0 < r1:
-            col = _column_run(A, b, FULL, upper, n, 0, j, r0, r1)
-            _axpy(p[r0:r1], col, xb[j])
-            s = _dot_block(col, xb[r0:r1], herm, s)  # (rocmath.simd's order: the same bits in any build)
-        dots[b, j] = s
+        dots[b, j] = (one * A[b, j, j].real if herm else A[b, j, j]) * xb[j]
+    j = j0
+    while j < j1:
+        w = 4 if j + 4 <= j1 else 1  # columns of this pass
+        r0, r1 = (0, j) if upper else (j + w, n)  # rows every column of the pass stores
+        if w == 4 and r0 < r1:
+            c0 = _column_run(A, b, FULL, upper, n, 0, j, r0, r1)
+            c1 = _column_run(A, b, FULL, upper, n, 0, j + 1, r0, r1)
+            c2 = _column_run(A, b, FULL, upper, n, 0, j + 2, r0, r1)
+            c3 = _column_run(A, b, FULL, upper, n, 0, j + 3, r0, r1)
+            _axpy4(p[r0:r1], c0, c1, c2, c3, xb[j], xb[j + 1], xb[j + 2], xb[j + 3])
+            xs = xb[r0:r1]
+            # (rocmath.simd's order: the same bits in any build)
+            dots[b, j] = _dot_block(c0, xs, herm, dots[b, j])
+            dots[b, j + 1] = _dot_block(c1, xs, herm, dots[b, j + 1])
+            dots[b, j + 2] = _dot_block(c2, xs, herm, dots[b, j + 2])
+            dots[b, j + 3] = _dot_block(c3, xs, herm, dots[b, j + 3])
+        for c in range(w):  # the rest of each column: rows of the pass's own columns
+            jc = j + c
+            q0, q1 = (j if w == 4 else 0, jc) if upper else (jc + 1, j + w if w == 4 else n)
+            if q0 < q1:
+                col = _column_run(A, b, FULL, upper, n, 0, jc, q0, q1)
+                _axpy(p[q0:q1], col, xb[jc])
+                dots[b, jc] = _dot_block(col, xb[q0:q1], herm, dots[b, jc])
+        j += w
 
 
 @kernel
@@ -367,13 +416,17 @@ def symv_full(upper, herm, alpha, A, x, beta, y):  # type: ignore[no-untyped-def
     dots = np.empty((nb, n), dtype=y.dtype)
     for t in prange(nb * ncb):
         _symv_task(np.int64(t), ncb, upper, herm, A, xc, part, dots, one, zero)
+    s = np.empty(n, dtype=y.dtype)
     for b in range(nb):
+        # The blocks' partial sums in block order, each over the rows its columns reach, row by
+        # row (a loop over the blocks inside one over the rows read them 24 KB apart).
+        s[:] = zero
+        for q in range(ncb):
+            lo, hi = _symv_rows(upper, n, q)
+            for i in range(lo, hi):
+                s[i] += part[b, q, i]
         for i in range(n):
-            s = part[b, 0, i]
-            for q in range(1, ncb):
-                s += part[b, q, i]
-            s += dots[b, i]
-            y[b, i] = _updated(a, s, bt, y[b, i])
+            y[b, i] = _updated(a, s[i] + dots[b, i], bt, y[b, i])
 
 
 @numba.njit(cache=True)
@@ -426,12 +479,7 @@ def _axpy4(p, c0, c1, c2, c3, t0, t1, t2, t3):  # type: ignore[no-untyped-def]
     # Four axpys into p in one pass (four column streams at once), each element's four updates in
     # turn: the same operations, in the same order, as four calls of _axpy.
     for i in range(p.shape[0]):
-        v = p[i]
-        v += c0[i] * t0
-        v += c1[i] * t1
-        v += c2[i] * t2
-        v += c3[i] * t3
-        p[i] = v
+        p[i] = _madd(_madd(_madd(_madd(p[i], c0[i], t0), c1[i], t1), c2[i], t2), c3[i], t3)
 
 
 @numba.njit(cache=True)
