@@ -50,6 +50,10 @@ DIAG_STORED, DIAG_UNIT, DIAG_SKIP, DIAG_REAL = 0, 1, 2, 3
 RB_N, CB_N = 4096, 256
 RB_T, CB_T = 4096, 64
 CB_R = 16  # columns per task of a rank update
+# Columns of matvec's (other than a general matrix's) are taken four at a time over the rows all four
+# store when those are at least GROUP_ROWS: for shorter runs (a narrow band) the calls for the rest
+# of each column cost more than the shared pass saves (dgbmv of 3000 with 32 + 32 diagonals: 2x).
+GROUP_ROWS = 128
 
 # Reassociation lets LLVM vectorise the dot products; contraction gives FMAs.  Neither
 # assumes finite values, so NaN and inf propagate as on the device.
@@ -181,6 +185,47 @@ def _axpy(p, c, t):  # type: ignore[no-untyped-def]
         p[i] = _madd(p[i], c[i], t)
 
 
+@numba.njit(cache=True, inline="always")
+def _reached(i0, i1, j0, j1, kl, ku):  # type: ignore[no-untyped-def]
+    # The rows of i0..i1-1 that columns j0..j1-1 of a matrix with kl sub- and ku superdiagonals reach.
+    return max(i0, j0 - ku), min(i1, j1 + kl)
+
+
+@numba.njit(cache=True, fastmath=_FAST)
+def _dot4(c0, c1, c2, c3, v, zero):  # type: ignore[no-untyped-def]
+    # The dots of four contiguous runs with v, in one pass over v.
+    s0 = s1 = s2 = s3 = zero
+    for i in range(v.shape[0]):
+        e = v[i]
+        s0 += c0[i] * e
+        s1 += c1[i] * e
+        s2 += c2[i] * e
+        s3 += c3[i] * e
+    return s0, s1, s2, s3
+
+
+@numba.njit(cache=True, fastmath=_FAST)
+def _column_rows(p, A, b, kind, upper, n, ku, j, r0, r1, diag, trans, xb, one, zero):  # type: ignore[no-untyped-def]
+    # Rows r0..r1-1 of column j of op(A) x: p[r0:r1] += A[r0:r1, j] x_j, or p[j] += A[r0:r1, j] . x[r0:r1]
+    # (transposed), the diagonal's term as ``diag`` says.
+    if r0 >= r1:
+        return
+    col = _column_run(A, b, kind, upper, n, ku, j, r0, r1)
+    if diag != DIAG_STORED and r0 <= j < r1:
+        # The diagonal of a triangular or symmetric matrix: unit, skipped or its real part.
+        d = one if diag == DIAG_UNIT else zero if diag == DIAG_SKIP else one * col[j - r0].real
+        if trans:
+            p[j] += _dot(col[:j - r0], xb[r0:j], zero) + d * xb[j] + _dot(col[j - r0 + 1:], xb[j + 1:r1], zero)
+        else:
+            _axpy(p[r0:j], col[:j - r0], xb[j])
+            p[j] += d * xb[j]
+            _axpy(p[j + 1:r1], col[j - r0 + 1:], xb[j])
+    elif trans:
+        p[j] += _dot(col, xb[r0:r1], zero)
+    else:
+        _axpy(p[r0:r1], col, xb[j])
+
+
 @numba.njit(cache=True, fastmath=_FAST)
 def _matvec_task(t, nrb, ncb, rbs, cbs, m, n, trans, conj, kind, upper, kl, ku, diag, A, xc, part, one, zero,
                  a, bt, y):  # type: ignore[no-untyped-def]
@@ -197,33 +242,53 @@ def _matvec_task(t, nrb, ncb, rbs, cbs, m, n, trans, conj, kind, upper, kl, ku, 
     j1 = min(n, j0 + cbs)
     xb = xc[b]
     p = part[b, rb] if trans else part[b, cb]
-    # Each task owns its slice of the partial sums: columns j0..j1-1 (A^T) or rows i0..i1-1 (A).
-    lo, hi = (j0, j1) if trans else (i0, i1)
+    # Each task owns its slice of the partial sums: columns j0..j1-1 (A^T) or the rows of i0..i1-1
+    # its columns reach (A; all of them when it finishes y itself).
+    lo, hi = (j0, j1) if trans else (i0, i1) if ncb == 1 else _reached(i0, i1, j0, j1, kl, ku)
     for i in range(lo, hi):
         p[i] = zero
     if kind == FULL and diag == DIAG_STORED and kl >= m - 1 and ku >= n - 1 and (
             m == 1 or A.strides[1] == A.itemsize) and A.strides[2] >= A.itemsize:
         _gemv_block(p, A, b, i0, i1, j0, j1, xb, trans, zero)  # a general matrix: the hot path
+        j = j1
     else:
-        for j in range(j0, j1):
-            r0 = max(i0, j - ku)
-            r1 = min(i1, j + kl + 1)
-            if r0 >= r1:
-                continue
-            col = _column_run(A, b, kind, upper, n, ku, j, r0, r1)
-            if diag != DIAG_STORED and r0 <= j < r1:
-                # The diagonal of a triangular or symmetric matrix: unit, skipped or its real part.
-                d = one if diag == DIAG_UNIT else zero if diag == DIAG_SKIP else one * col[j - r0].real
-                if trans:
-                    p[j] = _dot(col[:j - r0], xb[r0:j], zero) + d * xb[j] + _dot(col[j - r0 + 1:], xb[j + 1:r1], zero)
-                else:
-                    _axpy(p[r0:j], col[:j - r0], xb[j])
-                    p[j] += d * xb[j]
-                    _axpy(p[j + 1:r1], col[j - r0 + 1:], xb[j])
-            elif trans:
-                p[j] = _dot(col, xb[r0:r1], zero)
+        j = j0
+    while j < j1:
+        # Four columns a pass over the rows they all store, off the diagonal (four streams from
+        # memory at once: one column at a time read a triangle at half the bandwidth), then the
+        # rest of each column.
+        w = 4 if j + 4 <= j1 else 1
+        s0, s1 = max(i0, j + w - 1 - ku), min(i1, j + kl + 1)
+        if diag != DIAG_STORED:
+            if kl == 0:
+                s1 = min(s1, j)
+            elif ku == 0:
+                s0 = max(s0, j + w)
             else:
-                _axpy(p[r0:r1], col, xb[j])
+                s1 = s0
+        if w == 4 and s1 - s0 >= GROUP_ROWS:
+            c0 = _column_run(A, b, kind, upper, n, ku, j, s0, s1)
+            c1 = _column_run(A, b, kind, upper, n, ku, j + 1, s0, s1)
+            c2 = _column_run(A, b, kind, upper, n, ku, j + 2, s0, s1)
+            c3 = _column_run(A, b, kind, upper, n, ku, j + 3, s0, s1)
+            if trans:
+                d0, d1, d2, d3 = _dot4(c0, c1, c2, c3, xb[s0:s1], zero)
+                p[j] += d0
+                p[j + 1] += d1
+                p[j + 2] += d2
+                p[j + 3] += d3
+            else:
+                _axpy4(p[s0:s1], c0, c1, c2, c3, xb[j], xb[j + 1], xb[j + 2], xb[j + 3])
+        else:
+            s1 = s0
+        for c in range(w):
+            jc = j + c
+            r0, r1 = max(i0, jc - ku), min(i1, jc + kl + 1)
+            if s0 < s1:
+                _column_rows(p, A, b, kind, upper, n, ku, jc, r0, min(r1, s0), diag, trans, xb, one, zero)
+                r0 = max(r0, s1)
+            _column_rows(p, A, b, kind, upper, n, ku, jc, r0, r1, diag, trans, xb, one, zero)
+        j += w
     if conj and trans:
         for j in range(j0, j1):
             p[j] = np.conj(p[j])
@@ -309,17 +374,21 @@ def _matvec_setup(trans, conj, alpha, x, beta, y):  # type: ignore[no-untyped-de
 
 
 @numba.njit(cache=True)
-def _matvec_finish(part, a, bt, y):  # type: ignore[no-untyped-def]
-    # Several partial sums per element: added in block order.
+def _matvec_finish(part, trans, cbs, m, n, kl, ku, a, bt, y):  # type: ignore[no-untyped-def]
+    # Several partial sums per element: added in block order, each over the rows it has (all of
+    # them for A^T; for A those its columns reach), row by row.
     nparts = part.shape[1]
     if nparts < 2:
         return
+    s = np.empty(y.shape[1], dtype=y.dtype)
     for b in range(y.shape[0]):
+        s[:] = 0
+        for q in range(nparts):
+            lo, hi = (0, y.shape[1]) if trans else _reached(0, m, q * cbs, min(n, (q + 1) * cbs), kl, ku)
+            for i in range(lo, hi):
+                s[i] += part[b, q, i]
         for i in range(y.shape[1]):
-            s = part[b, 0, i]
-            for q in range(1, nparts):
-                s += part[b, q, i]
-            y[b, i] = _updated(a, s, bt, y[b, i])
+            y[b, i] = _updated(a, s[i], bt, y[b, i])
 
 
 @kernel
@@ -333,7 +402,7 @@ def matvec(trans, conj, kind, upper, kl, ku, diag, alpha, A, x, beta, y):  # typ
         _matvec_task(np.int64(t), nrb, ncb, rbs, cbs, m, n, trans, conj, kind, upper, kl, ku, diag, A, xc, part,
                      one, zero, a, bt, y)
     if tasks:
-        _matvec_finish(part, a, bt, y)
+        _matvec_finish(part, trans, cbs, m, n, kl, ku, a, bt, y)
 
 
 SYMV_CB = 64  # columns per task of a full symmetric (Hermitian) product

@@ -908,11 +908,12 @@ def test_trsv_of_one_large_matrix_blocked_keeps_each_bit(handle: Any, p: Precisi
     np.testing.assert_array_equal(one[gaps], x[gaps])
 
 
-def structured_case(handle: Any, routine: str, p: Precision, n: int, upper: bool, trans: str, k: int) -> None:
-    """One plain call of a symmetric/Hermitian product or a triangular product, against numpy."""
+def structured_case(handle: Any, routine: str, p: Precision, n: int, upper: bool, trans: str, k: int) -> np.ndarray:
+    """One plain call of a symmetric/Hermitian product or a triangular product, against numpy;
+    returns the result."""
     rng = np.random.default_rng(n)
-    kind = {"sy": kl2.FULL, "he": kl2.FULL, "tr": kl2.FULL, "sb": kl2.BAND, "tb": kl2.BAND, "tp": kl2.PACKED,
-            "hp": kl2.PACKED}[routine[:2]]
+    kind = {"sy": kl2.FULL, "he": kl2.FULL, "tr": kl2.FULL, "sb": kl2.BAND, "hb": kl2.BAND, "tb": kl2.BAND,
+            "tp": kl2.PACKED, "hp": kl2.PACKED}[routine[:2]]
     r, cc = layout(kind, n, upper, k)
     a = rng.uniform(-1, 1, (1, *r.shape)) + (1j * rng.uniform(-1, 1, (1, *r.shape)) if p.is_complex else 0)
     a = poison(a.astype(p.dtype), r < 0, p)
@@ -938,7 +939,9 @@ def structured_case(handle: Any, routine: str, p: Precision, n: int, upper: bool
         full, y0 = symmetric(tri, routine[0] == "h"), Y
     with operands(*ops):
         run(handle, p.letter + routine, "", 1, False, scalars, ints, ops)
-        matvec_check(y0.get(), np.zeros((1, n)), full, x, 1, 0, p, routine)
+        got = y0.get()
+        matvec_check(got, np.zeros((1, n)), full, x, 1, 0, p, routine)
+    return got
 
 
 @pytest.mark.parametrize(("routine", "p", "upper", "trans", "k"), [
@@ -947,6 +950,23 @@ def structured_case(handle: Any, routine: str, p: Precision, n: int, upper: bool
 def test_structured_blocks(handle: Any, routine: str, p: Precision, upper: bool, trans: str, k: int) -> None:
     # Beyond one column block (CB_N): partial sums of the structured (per-column range) path.
     structured_case(handle, routine, p, kl2.CB_N + 45, upper, trans, k)
+
+
+@pytest.mark.parametrize(("routine", "p", "upper", "trans", "k"), [
+    ("tbmv", D, True, "N", 0), ("tbmv", D, False, "T", 0), ("tbmv", Z, True, "C", 0), ("sbmv", D, False, "N", 0),
+    ("hbmv", C, True, "N", 0), ("tpmv", S, False, "N", 0), ("trmv", Z, True, "T", 0), ("trmv", D, False, "N", 9)])
+def test_columns_four_at_a_time(handle: Any, routine: str, p: Precision, upper: bool, trans: str, k: int) -> None:
+    # Columns go four at a time over the rows they share when those are GROUP_ROWS or more (bands
+    # that wide, packed and full triangles), the rest of each column after: against numpy, past
+    # several column blocks, and the same bits on one thread as on two.  (k: the band's width
+    # beyond GROUP_ROWS + 3, where four columns start to share enough rows.)
+    n = kl2.CB_N + 45
+    width = kl2.GROUP_ROWS + 3 + k if routine[1] == "b" else 0
+    got = []
+    for threads in (2, 1):
+        with numba_threads(threads):
+            got.append(structured_case(handle, routine, p, n, upper, trans, width))
+    assert got[0].tobytes() == got[1].tobytes()
 
 
 @pytest.mark.slow
