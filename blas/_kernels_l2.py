@@ -1,12 +1,14 @@
 """Level-2 kernels.  Every array is a batch: matrices ``(batch, rows, cols)`` views, vectors
 ``(batch, n)`` views, scalars 1-element arrays (host values or device memory).
 
-Three numba kernels serve all Level-2 routines, each compiled once per precision:
+A few numba kernels serve all Level-2 routines, each compiled once per precision:
 
 - :func:`matvec`: ``y := alpha*op(A)*x + beta*y`` for general, banded, triangular and
-  packed matrices (gemv, gbmv; trmv/tpmv/tbmv with alpha=1, beta=0; the symmetric and
-  Hermitian products as two passes over the stored triangle);
-- :func:`trsv`: triangular solves in full, banded or packed storage;
+  packed matrices (gemv, gbmv; trmv/tpmv/tbmv with alpha=1, beta=0), with :func:`gemv_batch`
+  for batches of general matrices and :func:`gemv_flat` for one large one;
+- :func:`symv`: the symmetric and Hermitian products, one pass over the stored triangle;
+- :func:`trsv`: triangular solves in full, banded or packed storage (:func:`trsv_blocked`
+  for one large full triangle);
 - :func:`rank_update`: ger/geru/gerc and the symmetric/Hermitian rank-1/2 updates.
 
 Every storage kind is walked by column: for column ``j`` the stored rows ``lo..hi-1``
@@ -27,6 +29,9 @@ costs more to compile the bigger it is, so the kernels are small drivers around 
 
 from __future__ import annotations
 
+import inspect
+from typing import Any
+
 import numba
 import numpy as np
 from numba import prange, types
@@ -40,8 +45,8 @@ from ._kernels_l1 import _dot_block, _view
 
 # Storage kinds of the matrix argument.
 FULL, BAND, PACKED = 0, 1, 2
-# What the diagonal of a square matrix contributes to a product.
-DIAG_STORED, DIAG_UNIT, DIAG_SKIP, DIAG_REAL = 0, 1, 2, 3
+# The diagonal of a triangular matrix in a product: as stored, or ones.
+DIAG_STORED, DIAG_UNIT = 0, 1
 
 # Fixed blocking (results do not depend on the number of threads).  op(A) = A: tasks of
 # RB_N rows x CB_N columns, each an axpy per column into a partial sum per column block.
@@ -155,34 +160,42 @@ def _dot(c, v, zero):  # type: ignore[no-untyped-def]
     return s
 
 
-def _madd(v, c, t):  # type: ignore[no-untyped-def]
-    """``v + c*t``, one fused multiply-add per real product (in loops compiled with contraction)."""
-    return v + c * t
-
-
-@overload(_madd, inline="always")
-def _madd_impl(v, c, t):  # type: ignore[no-untyped-def]
-    if not isinstance(v, types.Complex):
-        return lambda v, c, t: v + c * t
-
-    # A complex product added as four real updates of v, each one product and one addition: the
-    # only way to contract them is four FMAs.  (``v + c*t`` leaves LLVM a choice of which product
-    # of each part to fuse, and it chose differently in a kernel and its serial twin.)
-    def madd(v, c, t):  # type: ignore[no-untyped-def]
-        re = v.real + c.real * t.real
-        re = re - c.imag * t.imag
-        im = v.imag + c.real * t.imag
-        im = im + c.imag * t.real
-        return complex(re, im)
-    return madd
-
-
-@numba.njit(cache=True, fastmath={"contract"})
 def _axpy(p, c, t):  # type: ignore[no-untyped-def]
-    # p += c * t over two contiguous runs of equal length.  Contraction (FMAs) only: an element's
-    # update needs no reassociation to vectorize (_axpy4 gives the same bits).
+    """p += c * t over two contiguous runs of equal length (numba's: :func:`_fused_for_reals`)."""
     for i in range(p.shape[0]):
-        p[i] = _madd(p[i], c[i], t)
+        p[i] += c[i] * t
+
+
+def _axpy4(p, c0, c1, c2, c3, t0, t1, t2, t3):  # type: ignore[no-untyped-def]
+    """Four axpys into p in one pass (four column streams at once), each element's four updates in
+    turn: the same operations, in the same order, as four calls of :func:`_axpy`."""
+    for i in range(p.shape[0]):
+        v = p[i]
+        v += c0[i] * t0
+        v += c1[i] * t1
+        v += c2[i] * t2
+        v += c3[i] * t3
+        p[i] = v
+
+
+def _fused_for_reals(fn: Any) -> None:
+    """Make ``fn`` numba's, compiled with contraction (an FMA per product) for real arrays and
+    without for complex ones.  An element's update needs no reassociation to vectorize.  A complex
+    product's parts leave LLVM a choice of which product to fuse with the addition, and it chose
+    differently in a kernel and in its serial twin (bits of zsymv differed); rounded one operation
+    at a time, the bits are the same wherever the loop is compiled."""
+    def typer(fused: bool) -> Any:
+        def pick(p, *args):  # type: ignore[no-untyped-def]
+            return fn if isinstance(p.dtype, types.Complex) != fused else None
+        pick.__signature__ = inspect.signature(fn)  # type: ignore[attr-defined]  # (numba matches it with fn's)
+        return pick
+
+    overload(fn, jit_options={"fastmath": {"contract"}})(typer(True))
+    overload(fn)(typer(False))
+
+
+_fused_for_reals(_axpy)
+_fused_for_reals(_axpy4)
 
 
 @numba.njit(cache=True, inline="always")
@@ -205,20 +218,18 @@ def _dot4(c0, c1, c2, c3, v, zero):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, fastmath=_FAST)
-def _column_rows(p, A, b, kind, upper, n, ku, j, r0, r1, diag, trans, xb, one, zero):  # type: ignore[no-untyped-def]
+def _column_rows(p, A, b, kind, upper, n, ku, j, r0, r1, diag, trans, xb, zero):  # type: ignore[no-untyped-def]
     # Rows r0..r1-1 of column j of op(A) x: p[r0:r1] += A[r0:r1, j] x_j, or p[j] += A[r0:r1, j] . x[r0:r1]
     # (transposed), the diagonal's term as ``diag`` says.
     if r0 >= r1:
         return
     col = _column_run(A, b, kind, upper, n, ku, j, r0, r1)
-    if diag != DIAG_STORED and r0 <= j < r1:
-        # The diagonal of a triangular or symmetric matrix: unit, skipped or its real part.
-        d = one if diag == DIAG_UNIT else zero if diag == DIAG_SKIP else one * col[j - r0].real
+    if diag == DIAG_UNIT and r0 <= j < r1:  # the diagonal's term is x_j
         if trans:
-            p[j] += _dot(col[:j - r0], xb[r0:j], zero) + d * xb[j] + _dot(col[j - r0 + 1:], xb[j + 1:r1], zero)
+            p[j] += _dot(col[:j - r0], xb[r0:j], zero) + xb[j] + _dot(col[j - r0 + 1:], xb[j + 1:r1], zero)
         else:
             _axpy(p[r0:j], col[:j - r0], xb[j])
-            p[j] += d * xb[j]
+            p[j] += xb[j]
             _axpy(p[j + 1:r1], col[j - r0 + 1:], xb[j])
     elif trans:
         p[j] += _dot(col, xb[r0:r1], zero)
@@ -227,7 +238,7 @@ def _column_rows(p, A, b, kind, upper, n, ku, j, r0, r1, diag, trans, xb, one, z
 
 
 @numba.njit(cache=True, fastmath=_FAST)
-def _matvec_task(t, nrb, ncb, rbs, cbs, m, n, trans, conj, kind, upper, kl, ku, diag, A, xc, part, one, zero,
+def _matvec_task(t, nrb, ncb, rbs, cbs, m, n, trans, conj, kind, upper, kl, ku, diag, A, xc, part, zero,
                  a, bt, y):  # type: ignore[no-untyped-def]
     # One block of rows x columns of op(A)*x into the partial sums ``part``; a task whose
     # block is the whole sum (one partial) finishes its part of y itself.
@@ -259,7 +270,7 @@ def _matvec_task(t, nrb, ncb, rbs, cbs, m, n, trans, conj, kind, upper, kl, ku, 
         # rest of each column.
         w = 4 if j + 4 <= j1 else 1
         s0, s1 = max(i0, j + w - 1 - ku), min(i1, j + kl + 1)
-        if diag != DIAG_STORED:
+        if diag == DIAG_UNIT:  # (its term is not in the stored columns)
             if kl == 0:
                 s1 = min(s1, j)
             elif ku == 0:
@@ -285,9 +296,9 @@ def _matvec_task(t, nrb, ncb, rbs, cbs, m, n, trans, conj, kind, upper, kl, ku, 
             jc = j + c
             r0, r1 = max(i0, jc - ku), min(i1, jc + kl + 1)
             if s0 < s1:
-                _column_rows(p, A, b, kind, upper, n, ku, jc, r0, min(r1, s0), diag, trans, xb, one, zero)
+                _column_rows(p, A, b, kind, upper, n, ku, jc, r0, min(r1, s0), diag, trans, xb, zero)
                 r0 = max(r0, s1)
-            _column_rows(p, A, b, kind, upper, n, ku, jc, r0, r1, diag, trans, xb, one, zero)
+            _column_rows(p, A, b, kind, upper, n, ku, jc, r0, r1, diag, trans, xb, zero)
         j += w
     if conj and trans:
         for j in range(j0, j1):
@@ -354,7 +365,7 @@ def _matvec_setup(trans, conj, alpha, x, beta, y):  # type: ignore[no-untyped-de
     nb, leny = y.shape
     a = alpha[0]
     bt = beta[0]
-    one, zero = _one_zero(y)
+    zero = _one_zero(y)[1]
     if a == 0:
         for b in range(nb):
             _beta_only(y[b], bt, zero)
@@ -370,7 +381,7 @@ def _matvec_setup(trans, conj, alpha, x, beta, y):  # type: ignore[no-untyped-de
         for i in range(x.shape[1]):
             xc[b, i] = np.conj(x[b, i]) if conj else x[b, i]
     tasks = 0 if a == 0 else nb * nrb * ncb
-    return tasks, nrb, ncb, rbs, cbs, m, n, a, bt, one, zero, part, xc
+    return tasks, nrb, ncb, rbs, cbs, m, n, a, bt, zero, part, xc
 
 
 @numba.njit(cache=True)
@@ -396,76 +407,89 @@ def matvec(trans, conj, kind, upper, kl, ku, diag, alpha, A, x, beta, y):  # typ
     # y := alpha*op(A)*x + beta*y, op(A) = A, A^T or (conj) A^H.  The logical A is m x n;
     # column j holds rows max(0, j-ku) .. min(m, j+kl+1)-1 (all of them for a general
     # matrix).  beta == 0 never reads y; alpha == 0 never reads A or x (may be empty then).
-    tasks, nrb, ncb, rbs, cbs, m, n, a, bt, one, zero, part, xc = _matvec_setup(trans, conj, alpha, x, beta, y)
+    tasks, nrb, ncb, rbs, cbs, m, n, a, bt, zero, part, xc = _matvec_setup(trans, conj, alpha, x, beta, y)
     for t in prange(tasks):
         # np.int64: the parallel loop's index is unsigned, and the task would compile twice.
         _matvec_task(np.int64(t), nrb, ncb, rbs, cbs, m, n, trans, conj, kind, upper, kl, ku, diag, A, xc, part,
-                     one, zero, a, bt, y)
+                     zero, a, bt, y)
     if tasks:
         _matvec_finish(part, trans, cbs, m, n, kl, ku, a, bt, y)
 
 
-SYMV_CB = 64  # columns per task of a full symmetric (Hermitian) product
+SYMV_CB = 64  # columns per task of a symmetric (Hermitian) product
 
 
 @numba.njit(cache=True, inline="always")
-def _symv_rows(upper, n, cb):  # type: ignore[no-untyped-def]
-    # The rows whose partial sums column block cb of the stored triangle writes.
+def _symv_rows(upper, n, k, cb):  # type: ignore[no-untyped-def]
+    # The rows whose partial sums column block cb of a stored triangle with k off-diagonals writes.
     j0 = cb * SYMV_CB
-    return (0, min(n, j0 + SYMV_CB)) if upper else (j0, n)
+    j1 = min(n, j0 + SYMV_CB)
+    return (max(0, j0 - k), j1) if upper else (j0, min(n, j1 + k))
 
 
 @numba.njit(cache=True)
-def _symv_task(t, ncb, upper, herm, A, xc, part, dots, one, zero):  # type: ignore[no-untyped-def]
-    # One block of columns of the stored triangle, each read once for both of its uses: the
-    # column times x_j into the block's partial sums (the stored part's product) and its dot with
-    # x (the mirrored part's, conjugated for a Hermitian A), plus the diagonal, into dots[j].
-    # Four columns a pass over the rows they all store (four streams from memory at once: one
-    # column at a time read the triangle at half the bandwidth), then each column's few rows
-    # beside the diagonal.
+def _symv_rest(p, dots, A, b, kind, upper, n, ku, j, r0, r1, xb, herm):  # type: ignore[no-untyped-def]
+    # Rows r0..r1-1 of stored column j both ways: into the partial sums and into dots[b, j].
+    if r0 < r1:
+        col = _column_run(A, b, kind, upper, n, ku, j, r0, r1)
+        _axpy(p[r0:r1], col, xb[j])
+        dots[b, j] = _dot_block(col, xb[r0:r1], herm, dots[b, j])  # (rocmath.simd's order: the same bits in any build)
+
+
+@numba.njit(cache=True)
+def _symv_task(t, ncb, kind, upper, k, herm, A, xc, part, dots, one, zero):  # type: ignore[no-untyped-def]
+    # One block of columns of the stored triangle (k off-diagonals), each read once for both of
+    # its uses: the column times x_j into the block's partial sums (the stored part's product) and
+    # its dot with x (the mirrored part's, conjugated for a Hermitian A), plus the diagonal, into
+    # dots[j].  Four columns a pass over the rows they all store when there are GROUP_ROWS of them
+    # (four streams from memory at once: one column at a time read the triangle at half the
+    # bandwidth), then the rest of each column.
     b = t // ncb
     cb = _light_heavy(t - b * ncb, ncb)
     n = xc.shape[1]
+    ku = k if upper else 0
     j0 = cb * SYMV_CB
     j1 = min(n, j0 + SYMV_CB)
     p = part[b, cb]
-    lo, hi = _symv_rows(upper, n, cb)
+    lo, hi = _symv_rows(upper, n, k, cb)
     for i in range(lo, hi):
         p[i] = zero
     xb = xc[b]
     for j in range(j0, j1):
-        dots[b, j] = (one * A[b, j, j].real if herm else A[b, j, j]) * xb[j]
+        d = _column(A, b, kind, upper, n, ku, j, j, j + 1)[0]
+        dots[b, j] = (one * d.real if herm else d) * xb[j]
     j = j0
     while j < j1:
         w = 4 if j + 4 <= j1 else 1  # columns of this pass
-        r0, r1 = (0, j) if upper else (j + w, n)  # rows every column of the pass stores
-        if w == 4 and r0 < r1:
-            c0 = _column_run(A, b, FULL, upper, n, 0, j, r0, r1)
-            c1 = _column_run(A, b, FULL, upper, n, 0, j + 1, r0, r1)
-            c2 = _column_run(A, b, FULL, upper, n, 0, j + 2, r0, r1)
-            c3 = _column_run(A, b, FULL, upper, n, 0, j + 3, r0, r1)
-            _axpy4(p[r0:r1], c0, c1, c2, c3, xb[j], xb[j + 1], xb[j + 2], xb[j + 3])
-            xs = xb[r0:r1]
-            # (rocmath.simd's order: the same bits in any build)
+        s0, s1 = (max(0, j + w - 1 - k), j) if upper else (j + w, min(n, j + k + 1))  # rows they all store
+        if w == 4 and s1 - s0 >= GROUP_ROWS:
+            c0 = _column_run(A, b, kind, upper, n, ku, j, s0, s1)
+            c1 = _column_run(A, b, kind, upper, n, ku, j + 1, s0, s1)
+            c2 = _column_run(A, b, kind, upper, n, ku, j + 2, s0, s1)
+            c3 = _column_run(A, b, kind, upper, n, ku, j + 3, s0, s1)
+            _axpy4(p[s0:s1], c0, c1, c2, c3, xb[j], xb[j + 1], xb[j + 2], xb[j + 3])
+            xs = xb[s0:s1]
             dots[b, j] = _dot_block(c0, xs, herm, dots[b, j])
             dots[b, j + 1] = _dot_block(c1, xs, herm, dots[b, j + 1])
             dots[b, j + 2] = _dot_block(c2, xs, herm, dots[b, j + 2])
             dots[b, j + 3] = _dot_block(c3, xs, herm, dots[b, j + 3])
-        for c in range(w):  # the rest of each column: rows of the pass's own columns
+        else:
+            s1 = s0
+        for c in range(w):
             jc = j + c
-            q0, q1 = (j if w == 4 else 0, jc) if upper else (jc + 1, j + w if w == 4 else n)
-            if q0 < q1:
-                col = _column_run(A, b, FULL, upper, n, 0, jc, q0, q1)
-                _axpy(p[q0:q1], col, xb[jc])
-                dots[b, jc] = _dot_block(col, xb[q0:q1], herm, dots[b, jc])
+            r0, r1 = (max(0, jc - k), jc) if upper else (jc + 1, min(n, jc + k + 1))  # its stored rows
+            if s0 < s1:
+                _symv_rest(p, dots, A, b, kind, upper, n, ku, jc, r0, min(r1, s0), xb, herm)
+                r0 = max(r0, s1)
+            _symv_rest(p, dots, A, b, kind, upper, n, ku, jc, r0, r1, xb, herm)
         j += w
 
 
 @kernel
-def symv_full(upper, herm, alpha, A, x, beta, y):  # type: ignore[no-untyped-def]
-    # y := alpha*A*x + beta*y for a symmetric (Hermitian) A given by the stored triangle of full
-    # storage, read once (the two products of the banded and packed kinds read it twice): dsymv
-    # of 3000 took 3.7 ms as two passes, OpenBLAS's 1.1-1.3.  Fixed column blocks and their
+def symv(kind, upper, k, herm, alpha, A, x, beta, y):  # type: ignore[no-untyped-def]
+    # y := alpha*A*x + beta*y for a symmetric (Hermitian) A given by its stored triangle (k
+    # off-diagonals; full, banded or packed storage), read once: dsymv of 3000 took 3.7 ms as two
+    # passes (A x and A^T x over the triangle), OpenBLAS's 1.1-1.3.  Fixed column blocks and their
     # partial sums added in block order: the bits do not depend on the thread count.  beta == 0
     # never reads y; alpha == 0 never reads A or x.
     nb, n = y.shape
@@ -484,14 +508,14 @@ def symv_full(upper, herm, alpha, A, x, beta, y):  # type: ignore[no-untyped-def
     part = np.empty((nb, ncb, n), dtype=y.dtype)
     dots = np.empty((nb, n), dtype=y.dtype)
     for t in prange(nb * ncb):
-        _symv_task(np.int64(t), ncb, upper, herm, A, xc, part, dots, one, zero)
+        _symv_task(np.int64(t), ncb, kind, upper, k, herm, A, xc, part, dots, one, zero)
     s = np.empty(n, dtype=y.dtype)
     for b in range(nb):
         # The blocks' partial sums in block order, each over the rows its columns reach, row by
         # row (a loop over the blocks inside one over the rows read them 24 KB apart).
         s[:] = zero
         for q in range(ncb):
-            lo, hi = _symv_rows(upper, n, q)
+            lo, hi = _symv_rows(upper, n, k, q)
             for i in range(lo, hi):
                 s[i] += part[b, q, i]
         for i in range(n):
@@ -541,14 +565,6 @@ def trsv(trans, conj, kind, upper, k, unit, A, x):  # type: ignore[no-untyped-de
 
 
 TRSV_NB = 128  # columns of a diagonal block of the blocked triangular solve
-
-
-@numba.njit(cache=True, fastmath={"contract"})
-def _axpy4(p, c0, c1, c2, c3, t0, t1, t2, t3):  # type: ignore[no-untyped-def]
-    # Four axpys into p in one pass (four column streams at once), each element's four updates in
-    # turn: the same operations, in the same order, as four calls of _axpy.
-    for i in range(p.shape[0]):
-        p[i] = _madd(_madd(_madd(_madd(p[i], c0[i], t0), c1[i], t1), c2[i], t2), c3[i], t3)
 
 
 @numba.njit(cache=True)
@@ -734,16 +750,9 @@ def run_matvec(trans: bool, conj: bool, kind: int, upper: bool, kl: int, ku: int
 
 def run_symv(herm: bool, kind: int, upper: bool, k: int, alpha: np.ndarray, A: np.ndarray, x: np.ndarray,
              beta: np.ndarray, y: np.ndarray) -> None:
-    """symv, spmv, sbmv, hemv, hpmv, hbmv from the stored triangle T (diagonal included):
-    ``y := alpha*T*x + beta*y``, then ``y += alpha*op(T_strict)*x`` with op the transpose
-    (conjugate transpose for Hermitian A)."""
-    A = column_major(A)
-    if kind == FULL:
-        symv_full(upper, herm, alpha, A, x, beta, y)
-        return
-    kl, ku = (0, k) if upper else (k, 0)
-    matvec(False, False, kind, upper, kl, ku, DIAG_REAL if herm else DIAG_STORED, alpha, A, x, beta, y)
-    matvec(True, herm, kind, upper, kl, ku, DIAG_SKIP, alpha, A, x, np.ones(1, beta.dtype), y)
+    """symv, spmv, sbmv, hemv, hpmv, hbmv from the stored triangle (diagonal included, ``k``
+    off-diagonals): ``y := alpha*A*x + beta*y``."""
+    symv(kind, upper, k, herm, alpha, column_major(A), x, beta, y)
 
 
 def run_trmv(trans: bool, conj: bool, kind: int, upper: bool, k: int, unit: bool, A: np.ndarray,
