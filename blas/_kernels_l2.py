@@ -55,6 +55,7 @@ DIAG_STORED, DIAG_UNIT = 0, 1
 RB_N, CB_N = 4096, 256
 RB_T, CB_T = 4096, 64
 CB_R = 16  # columns per task of a rank update
+TRSV_NB = 128  # columns of a diagonal block of the blocked triangular solve
 # Columns of matvec's (other than a general matrix's) are taken four at a time over the rows all four
 # store when those are at least GROUP_ROWS: for shorter runs (a narrow band) the calls for the rest
 # of each column cost more than the shared pass saves (dgbmv of 3000 with 32 + 32 diagonals: 2x).
@@ -522,13 +523,30 @@ def symv(kind, upper, k, herm, alpha, A, x, beta, y):  # type: ignore[no-untyped
             y[b, i] = _updated(a, s[i] + dots[b, i], bt, y[b, i])
 
 
+@numba.njit(cache=True, inline="always")
+def _minus_solved(s, col, r0, w, lo, hi, down):  # type: ignore[no-untyped-def]
+    # s - A[lo:hi, j] . w[lo:hi] (col: column j from row r0) in a transposed solve: a dot per piece
+    # of the rows cut at multiples of TRSV_NB, the pieces in the order the solve reached their rows
+    # (top down for an upper triangle, bottom up for a lower one) and each in rocmath.simd's order,
+    # so that the blocked solve (trsv_blocked) can take the pieces of the blocks solved before in
+    # parallel and keep each bit.
+    if hi <= lo:
+        return s
+    first = lo // TRSV_NB
+    last = (hi - 1) // TRSV_NB
+    for q in range(last - first + 1):
+        c = first + q if down else last - q
+        i0, i1 = max(lo, c * TRSV_NB), min(hi, (c + 1) * TRSV_NB)
+        s -= sum_products(col[i0 - r0:i1 - r0], w[i0:i1])
+    return s
+
+
 @numba.njit(cache=True)
 def _trsv_entry(trans, conj, kind, upper, k, unit, A, x, b, w):  # type: ignore[no-untyped-def]
     # Solve op(A_b) x_b = x_b in the contiguous copy w; op = N or T, A^H as A^T on conj(x)
     # (exact: Smith's division commutes with conj).  op(A) lower (N lower, T upper): forward
     # substitution.
     n = w.shape[0]
-    zero = _one_zero(w)[1]
     for i in range(n):
         w[i] = np.conj(x[b, i]) if conj else x[b, i]
     kl = 0 if upper else k
@@ -541,7 +559,7 @@ def _trsv_entry(trans, conj, kind, upper, k, unit, A, x, b, w):  # type: ignore[
         col = _column_run(A, b, kind, upper, n, ku, j, r0, r1)
         s = w[j]
         if trans:  # w_j = (w_j - sum_{i != j} A[i, j] w_i) / A[j, j]
-            s -= _dot(col[:j - r0], w[r0:j], zero) if upper else _dot(col[1:], w[j + 1:r1], zero)
+            s = _minus_solved(s, col, r0, w, r0, j, True) if upper else _minus_solved(s, col, r0, w, j + 1, r1, False)
             w[j] = s if unit else _divide(s, col[j - r0])
         else:  # w_j /= A[j, j], then w_i -= w_j A[i, j] along column j
             if not unit:
@@ -562,9 +580,6 @@ def trsv(trans, conj, kind, upper, k, unit, A, x):  # type: ignore[no-untyped-de
     work = np.empty(x.shape, dtype=x.dtype)
     for b in prange(x.shape[0]):
         _trsv_entry(trans, conj, kind, upper, k, unit, A, x, np.int64(b), work[b])
-
-
-TRSV_NB = 128  # columns of a diagonal block of the blocked triangular solve
 
 
 @numba.njit(cache=True)
@@ -589,21 +604,39 @@ def _trsv_update(w, A, upper, j0, j1, r0, r1):  # type: ignore[no-untyped-def]
 
 
 @kernel
-def trsv_blocked(upper, unit, A, x, parts):  # type: ignore[no-untyped-def]
-    # x := A^-1 x for one large triangular A in full storage (op = N): diagonal blocks of TRSV_NB
-    # columns solved serially, the rows beyond each updated by its columns in ``parts`` parallel
-    # chunks (the thread count), four columns a pass.  Every element sees the same operations in
-    # the same order as in the one-column-at-a-time solve (trsv's), whatever the chunks, so the
-    # bits are the same (dtrsv of 3000 ran 2.6 ms serially, OpenBLAS's 1.7-1.9).
+def trsv_blocked(trans, conj, upper, unit, A, x, parts):  # type: ignore[no-untyped-def]
+    # x := op(A)^-1 x for one large triangular A in full storage, by diagonal blocks of TRSV_NB
+    # columns.  op N: a block solved serially, then the rows beyond it updated by its columns in
+    # ``parts`` parallel chunks (the thread count), four columns a pass.  op T (C: on conj(x)):
+    # first each column of the block takes its dots with the rows solved before (_minus_solved's
+    # pieces), the columns in ``parts`` parallel chunks, then the block is solved serially.  Every
+    # element sees the same operations in the same order as in the one-column-at-a-time solve
+    # (trsv's), whatever the chunks, so the bits are the same (dtrsv of 3000 ran 2.6 ms serially,
+    # OpenBLAS's 1.7-1.9).
     n = x.shape[1]
     w = np.empty(n, dtype=x.dtype)
     for i in range(n):
-        w[i] = x[0, i]
+        w[i] = np.conj(x[0, i]) if conj else x[0, i]
     nblk = (n + TRSV_NB - 1) // TRSV_NB
+    forward = upper == trans
     for step in range(nblk):
-        blk = nblk - 1 - step if upper else step
+        blk = step if forward else nblk - 1 - step
         j0 = blk * TRSV_NB
         j1 = min(n, j0 + TRSV_NB)
+        if trans:
+            lo, hi = (0, j0) if upper else (j1, n)  # the rows solved before
+            per = (j1 - j0 + parts - 1) // parts
+            for c in prange(parts):
+                for j in range(j0 + c * per, min(j1, j0 + (c + 1) * per) if lo < hi else 0):
+                    w[j] = _minus_solved(w[j], _column_run(A, 0, FULL, upper, n, 0, j, lo, hi), lo, w, lo, hi, upper)
+            for jj in range(j1 - j0):
+                j = j0 + jj if forward else j1 - 1 - jj
+                r0, r1 = (j0, j) if upper else (j + 1, j1)
+                s = w[j]
+                if r0 < r1:
+                    s = _minus_solved(s, _column_run(A, 0, FULL, upper, n, 0, j, r0, r1), r0, w, r0, r1, upper)
+                w[j] = s if unit else _divide(s, A[0, j, j])
+            continue
         for jj in range(j1 - j0):
             j = j1 - 1 - jj if upper else j0 + jj
             s = w[j] if unit else _divide(w[j], A[0, j, j])
@@ -619,7 +652,7 @@ def trsv_blocked(upper, unit, A, x, parts):  # type: ignore[no-untyped-def]
             if r0 < r1:
                 _trsv_update(w, A, upper, j0, j1, r0, r1)
     for i in range(n):
-        x[0, i] = w[i]
+        x[0, i] = np.conj(w[i]) if conj else w[i]
 
 
 @numba.njit(cache=True, inline="always")
@@ -769,8 +802,8 @@ def run_trsv(trans: bool, conj: bool, kind: int, upper: bool, k: int, unit: bool
     """trsv, tpsv, tbsv: ``x := op(A)^-1 * x``."""
     A = column_major(A)
     n = A.shape[2]
-    if not trans and kind == FULL and A.shape[0] == 1 and n >= 4 * TRSV_NB and A.strides[1] == A.itemsize:
-        trsv_blocked(upper, unit, A, x, pool_threads())
+    if kind == FULL and A.shape[0] == 1 and n >= 4 * TRSV_NB and A.strides[1] == A.itemsize:
+        trsv_blocked(trans, conj, upper, unit, A, x, pool_threads())
         return
     trsv(trans, conj, kind, upper, k, unit, A, x)
 

@@ -867,13 +867,14 @@ def test_batched_gemv_of_mid_sized_entries(handle: Any, trans: str, p: Precision
     assert got[0].tobytes() == got[1].tobytes()
 
 
-@pytest.mark.parametrize("p", [D, Z], ids=lambda p: p.letter)
+@pytest.mark.parametrize(("p", "trans"), [(D, "N"), (D, "T"), (Z, "N"), (Z, "C")], ids=str)
 @pytest.mark.parametrize(("upper", "unit"), [(True, False), (False, False), (True, True), (False, True)])
 @pytest.mark.parametrize("incx", [1, -2])
-def test_trsv_of_one_large_matrix_blocked_keeps_each_bit(handle: Any, p: Precision, upper: bool, unit: bool,
-                                                          incx: int) -> None:
-    # One large full triangle is solved by blocks, the rows beyond each block updated in parallel
-    # (kl2.trsv_blocked): the bits must be those of the column-by-column solve a batch entry gets.
+def test_trsv_of_one_large_matrix_blocked_keeps_each_bit(handle: Any, p: Precision, trans: str, upper: bool,
+                                                          unit: bool, incx: int) -> None:
+    # One large full triangle is solved by blocks (kl2.trsv_blocked), op N updating the rows beyond
+    # each block in parallel, op T/C taking the dots of each block's columns with the rows solved
+    # before in parallel: the bits must be those of the column-by-column solve a batch entry gets.
     n = 4 * kl2.TRSV_NB + 37
     rng = np.random.default_rng(21)
 
@@ -889,11 +890,11 @@ def test_trsv_of_one_large_matrix_blocked_keeps_each_bit(handle: Any, p: Precisi
     uplo, diag = ("U" if upper else "L"), ("U" if unit else "N")
     dA, dx = rm.to_device(col_major), rm.to_device(x)
     with handle.use_pointer_mode(0):
-        getattr(blas, f"{p.letter}trsv")(handle, uplo, "N", diag, n, dA, n, dx, incx)
+        getattr(blas, f"{p.letter}trsv")(handle, uplo, trans, diag, n, dA, n, dx, incx)
         one = dx.get()
         both = rm.to_device(np.stack([col_major, col_major]))
         dxx = rm.to_device(np.stack([x, x]))
-        getattr(blas, f"{p.letter}trsv_strided_batched")(handle, uplo, "N", diag, n, both, n, n * n, dxx, incx,
+        getattr(blas, f"{p.letter}trsv_strided_batched")(handle, uplo, trans, diag, n, both, n, n * n, dxx, incx,
                                                           n * abs(incx), 2)
         batch = dxx.get()
     assert one.tobytes() == batch[0].tobytes() == batch[1].tobytes()
@@ -902,7 +903,8 @@ def test_trsv_of_one_large_matrix_blocked_keeps_each_bit(handle: Any, p: Precisi
     eff = np.where(np.isnan(a), 0, a)
     if unit:
         np.fill_diagonal(eff, 1)
-    rt.assert_close(eff @ logical, rhs, p, "factorization", n)
+    op = eff if trans == "N" else eff.T if trans == "T" else eff.conj().T
+    rt.assert_close(op @ logical, rhs, p, "factorization", n)
     gaps = np.ones(n * abs(incx), bool)
     gaps[::abs(incx)] = False
     np.testing.assert_array_equal(one[gaps], x[gaps])
