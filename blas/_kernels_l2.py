@@ -38,7 +38,7 @@ from numba import prange, types
 from numba.extending import overload
 
 from rocmath.batch import flat_entries
-from rocmath.kernel import kernel, pool_threads
+from rocmath.kernel import NoAliasCompiler, kernel, pool_threads
 from rocmath.simd import sum_conj_products, sum_products
 
 from ._kernels_l1 import _dot_block, _view
@@ -56,9 +56,9 @@ RB_N, CB_N = 4096, 256
 RB_T, CB_T = 4096, 64
 CB_R = 16  # columns per task of a rank update
 TRSV_NB = 128  # columns of a diagonal block of the blocked triangular solve
-# Columns of matvec's (other than a general matrix's) are taken four at a time over the rows all four
-# store when those are at least GROUP_ROWS: for shorter runs (a narrow band) the calls for the rest
-# of each column cost more than the shared pass saves (dgbmv of 3000 with 32 + 32 diagonals: 2x).
+# Columns are taken four at a time over the rows all four store when those are at least GROUP_ROWS:
+# for shorter runs (a narrow band) the pieces of each column left over cost more than the shared
+# pass saves (dgbmv of 3000 with 32 + 32 diagonals: 62 -> 118 us with a 16-row threshold).
 GROUP_ROWS = 128
 
 # Reassociation lets LLVM vectorise the dot products; contraction gives FMAs.  Neither
@@ -205,37 +205,111 @@ def _reached(i0, i1, j0, j1, kl, ku):  # type: ignore[no-untyped-def]
     return max(i0, j0 - ku), min(i1, j1 + kl)
 
 
-@numba.njit(cache=True, fastmath=_FAST)
-def _dot4(c0, c1, c2, c3, v, zero):  # type: ignore[no-untyped-def]
-    # The dots of four contiguous runs with v, in one pass over v.
-    s0 = s1 = s2 = s3 = zero
-    for i in range(v.shape[0]):
-        e = v[i]
-        s0 += c0[i] * e
-        s1 += c1[i] * e
-        s2 += c2[i] * e
-        s3 += c3[i] * e
-    return s0, s1, s2, s3
+@numba.njit(cache=True)
+def _flat_entry(A, b, kind):  # type: ignore[no-untyped-def]
+    # Entry b's storage as one contiguous 1-D array and its leading dimension: element (i, j) of
+    # the logical matrix at flat[_base(...) + i] (no view per column in the loops that read it).
+    if kind == PACKED:
+        return np.ascontiguousarray(A[b, 0]), 0
+    E = A[b]
+    rows, cols = E.shape
+    if rows > 1 and cols > 1 and E.strides[0] != E.itemsize:
+        E = np.asfortranarray(E)  # (columns not contiguous: a copy whose columns are)
+    ld = E.strides[1] // E.itemsize if cols > 1 else rows
+    size = ld * (cols - 1) + rows if rows > 0 and cols > 0 else 0
+    return np.ascontiguousarray(np.lib.stride_tricks.as_strided(E, shape=(size,), strides=(E.itemsize,))), ld
 
 
-@numba.njit(cache=True, fastmath=_FAST)
-def _column_rows(p, A, b, kind, upper, n, ku, j, r0, r1, diag, trans, xb, zero):  # type: ignore[no-untyped-def]
-    # Rows r0..r1-1 of column j of op(A) x: p[r0:r1] += A[r0:r1, j] x_j, or p[j] += A[r0:r1, j] . x[r0:r1]
-    # (transposed), the diagonal's term as ``diag`` says.
-    if r0 >= r1:
-        return
-    col = _column_run(A, b, kind, upper, n, ku, j, r0, r1)
-    if diag == DIAG_UNIT and r0 <= j < r1:  # the diagonal's term is x_j
-        if trans:
-            p[j] += _dot(col[:j - r0], xb[r0:j], zero) + xb[j] + _dot(col[j - r0 + 1:], xb[j + 1:r1], zero)
+@numba.njit(cache=True, inline="always")
+def _base(kind, upper, n, ld, ku, j):  # type: ignore[no-untyped-def]
+    # Where column j of the logical matrix starts in _flat_entry's array, counted from row 0
+    # (FULL: A[i, j]; BAND, LAPACK band storage: A[ku + i - j, j]; PACKED: the packed triangle).
+    if kind == PACKED:
+        return j * (j + 1) // 2 if upper else j * (2 * n - j - 1) // 2
+    return j * ld + (ku - j if kind == BAND else 0)
+
+
+@numba.njit(cache=True, fastmath=_FAST, pipeline_class=NoAliasCompiler)
+def _structured_block(p, flat, ld, kind, upper, n, kl, ku, unit, i0, i1, j0, j1, xb, trans,
+                      zero):  # type: ignore[no-untyped-def]
+    # Columns j0..j1-1, rows i0..i1-1 of op(A) x for a matrix whose column j holds rows
+    # j-ku..j+kl (triangular, banded, packed; ``unit``: a unit diagonal, not stored), into p.
+    # Four columns a pass over the rows they all store, off the diagonal (four streams from memory
+    # at once: one column at a time read a triangle at half the bandwidth), then the rest of each
+    # column.  Columns are slices of one flat array and every loop is written out here: a call per
+    # column (or numba's inlining of one) ran dgbmv of 3000 x 65 at half this speed.  (Slices,
+    # which LLVM knows are in bounds: flat indexed by o + i kept the loops scalar.)
+    j = j0
+    while j < j1:
+        w = 4 if j + 4 <= j1 else 1
+        s0, s1 = max(i0, j + w - 1 - ku), min(i1, j + kl + 1)
+        if unit:  # (its term is not in the stored columns)
+            if kl == 0:
+                s1 = min(s1, j)
+            elif ku == 0:
+                s0 = max(s0, j + w)
+            else:
+                s1 = s0
+        if w == 4 and s1 - s0 >= GROUP_ROWS:
+            o0 = _base(kind, upper, n, ld, ku, j)
+            o1 = _base(kind, upper, n, ld, ku, j + 1)
+            o2 = _base(kind, upper, n, ld, ku, j + 2)
+            o3 = _base(kind, upper, n, ld, ku, j + 3)
+            c0, c1 = flat[o0 + s0:o0 + s1], flat[o1 + s0:o1 + s1]
+            c2, c3 = flat[o2 + s0:o2 + s1], flat[o3 + s0:o3 + s1]
+            if trans:
+                v = xb[s0:s1]
+                d0 = d1 = d2 = d3 = zero
+                for i in range(s1 - s0):
+                    e = v[i]
+                    d0 += c0[i] * e
+                    d1 += c1[i] * e
+                    d2 += c2[i] * e
+                    d3 += c3[i] * e
+                p[j] += d0
+                p[j + 1] += d1
+                p[j + 2] += d2
+                p[j + 3] += d3
+            else:
+                q = p[s0:s1]
+                t0, t1, t2, t3 = xb[j], xb[j + 1], xb[j + 2], xb[j + 3]
+                for i in range(s1 - s0):
+                    q[i] += (c0[i] * t0 + c1[i] * t1) + (c2[i] * t2 + c3[i] * t3)
         else:
-            _axpy(p[r0:j], col[:j - r0], xb[j])
-            p[j] += xb[j]
-            _axpy(p[j + 1:r1], col[j - r0 + 1:], xb[j])
-    elif trans:
-        p[j] += _dot(col, xb[r0:r1], zero)
-    else:
-        _axpy(p[r0:r1], col, xb[j])
+            s1 = s0
+        for c in range(w):  # the rest of each column: its rows between the shared ones and a unit diagonal
+            jc = j + c
+            o = _base(kind, upper, n, ld, ku, jc)
+            r0, r1 = max(i0, jc - ku), min(i1, jc + kl + 1)
+            d = unit and r0 <= jc < r1
+            # Its rows in up to three pieces, between the shared rows s0..s1-1 and the diagonal.
+            pieces = 1 + (s0 < s1) + d
+            if s0 < s1 and d:
+                cuts = (r0, s0, s1, jc, jc + 1, r1) if s1 <= jc else (r0, jc, jc + 1, s0, s1, r1)
+            elif s0 < s1:
+                cuts = (r0, s0, s1, r1, r1, r1)
+            elif d:
+                cuts = (r0, jc, jc + 1, r1, r1, r1)
+            else:
+                cuts = (r0, r1, r1, r1, r1, r1)
+            for q in range(pieces):
+                lo, hi = cuts[2 * q], cuts[2 * q + 1]
+                if hi > lo:  # rows lo..hi-1: p[lo:hi] += A[lo:hi, jc] x_jc, or p[jc] += A[lo:hi, jc] . x[lo:hi]
+                    col = flat[o + lo:o + hi]
+                    if trans:
+                        v = xb[lo:hi]
+                        acc = zero
+                        for i in range(hi - lo):
+                            acc += col[i] * v[i]
+                        p[jc] += acc
+                    else:
+                        pp = p[lo:hi]
+                        t = xb[jc]
+                        for i in range(hi - lo):
+                            pp[i] += col[i] * t
+            if d:
+                p[jc] += xb[jc]
+        j += w
 
 
 @numba.njit(cache=True, fastmath=_FAST)
@@ -259,48 +333,11 @@ def _matvec_task(t, nrb, ncb, rbs, cbs, m, n, trans, conj, kind, upper, kl, ku, 
     lo, hi = (j0, j1) if trans else (i0, i1) if ncb == 1 else _reached(i0, i1, j0, j1, kl, ku)
     for i in range(lo, hi):
         p[i] = zero
-    if kind == FULL and diag == DIAG_STORED and kl >= m - 1 and ku >= n - 1 and (
-            m == 1 or A.strides[1] == A.itemsize) and A.strides[2] >= A.itemsize:
-        _gemv_block(p, A, b, i0, i1, j0, j1, xb, trans, zero)  # a general matrix: the hot path
-        j = j1
+    flat, ld = _flat_entry(A, b, kind)
+    if kind == FULL and diag == DIAG_STORED and kl >= m - 1 and ku >= n - 1:
+        _gemv_block(p, flat, ld, i0, i1, j0, j1, xb, trans, zero)  # a general matrix: the hot path
     else:
-        j = j0
-    while j < j1:
-        # Four columns a pass over the rows they all store, off the diagonal (four streams from
-        # memory at once: one column at a time read a triangle at half the bandwidth), then the
-        # rest of each column.
-        w = 4 if j + 4 <= j1 else 1
-        s0, s1 = max(i0, j + w - 1 - ku), min(i1, j + kl + 1)
-        if diag == DIAG_UNIT:  # (its term is not in the stored columns)
-            if kl == 0:
-                s1 = min(s1, j)
-            elif ku == 0:
-                s0 = max(s0, j + w)
-            else:
-                s1 = s0
-        if w == 4 and s1 - s0 >= GROUP_ROWS:
-            c0 = _column_run(A, b, kind, upper, n, ku, j, s0, s1)
-            c1 = _column_run(A, b, kind, upper, n, ku, j + 1, s0, s1)
-            c2 = _column_run(A, b, kind, upper, n, ku, j + 2, s0, s1)
-            c3 = _column_run(A, b, kind, upper, n, ku, j + 3, s0, s1)
-            if trans:
-                d0, d1, d2, d3 = _dot4(c0, c1, c2, c3, xb[s0:s1], zero)
-                p[j] += d0
-                p[j + 1] += d1
-                p[j + 2] += d2
-                p[j + 3] += d3
-            else:
-                _axpy4(p[s0:s1], c0, c1, c2, c3, xb[j], xb[j + 1], xb[j + 2], xb[j + 3])
-        else:
-            s1 = s0
-        for c in range(w):
-            jc = j + c
-            r0, r1 = max(i0, jc - ku), min(i1, jc + kl + 1)
-            if s0 < s1:
-                _column_rows(p, A, b, kind, upper, n, ku, jc, r0, min(r1, s0), diag, trans, xb, zero)
-                r0 = max(r0, s1)
-            _column_rows(p, A, b, kind, upper, n, ku, jc, r0, r1, diag, trans, xb, zero)
-        j += w
+        _structured_block(p, flat, ld, kind, upper, n, kl, ku, diag == DIAG_UNIT, i0, i1, j0, j1, xb, trans, zero)
     if conj and trans:
         for j in range(j0, j1):
             p[j] = np.conj(p[j])
@@ -310,12 +347,9 @@ def _matvec_task(t, nrb, ncb, rbs, cbs, m, n, trans, conj, kind, upper, kl, ku, 
 
 
 @numba.njit(cache=True, fastmath=_FAST)
-def _gemv_block(p, A, b, i0, i1, j0, j1, xb, trans, zero):  # type: ignore[no-untyped-def]
-    # A general matrix with unit-stride columns: one contiguous view of entry b, columns at
-    # multiples of the leading dimension (no view per column), eight columns per pass.
-    ld = A.strides[2] // A.itemsize
-    flat = np.ascontiguousarray(np.lib.stride_tricks.as_strided(
-        A[b], shape=(ld * (A.shape[2] - 1) + A.shape[1],), strides=(A.itemsize,)))
+def _gemv_block(p, flat, ld, i0, i1, j0, j1, xb, trans, zero):  # type: ignore[no-untyped-def]
+    # A general matrix (_flat_entry: columns at multiples of ld, no view per column), eight
+    # columns per pass.
     k = i1 - i0
     xs = xb[i0:i1]
     ps = p[i0:i1]
