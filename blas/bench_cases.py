@@ -124,15 +124,17 @@ def axpy_d(n: int) -> Problem:
                    label=f"{n} f64", teardown=teardown, check=_first_only(), memory_bound=True)
 
 
-def _first_only() -> Any:
-    """A check comparing only the first result pair (later ones accumulate differently)."""
+def _first_only(view: Any = None) -> Any:
+    """A check comparing only the first result pair (later ones accumulate differently), the
+    rocmath result through ``view`` if given (the stored triangle of a symmetric update)."""
     from rocmath.bench import max_rel_error
 
     seen: list[float] = []
 
     def check(actual: Any, expected: Any) -> float:
         if not seen:
-            seen.append(max_rel_error(actual, expected))
+            pair = (actual, expected) if view is None else (view(actual), view(expected))
+            seen.append(max_rel_error(*pair))
         return seen[0]
 
     return check
@@ -277,6 +279,75 @@ def gemv_d(n: int) -> Problem:
 
     return Problem(run=run, reference=lambda: a @ x, flops=2.0 * n * n, bytes=8.0 * n * n, stream=s, tol=1e-10,
                    label=f"{n}x{n} f64", teardown=teardown, memory_bound=True)
+
+
+#: Level-2 routines of the ``blas.level2_d`` case: name -> band width (None: full storage).
+LEVEL2 = {"symv": None, "sbmv": 32, "trmv_N": None, "trmv_T": None, "trsv_N": None, "trsv_T": None,
+          "gbmv": 32, "ger": None, "syr2": None}
+
+
+@bench_case("blas.level2_d", sizes={"quick": [("symv", 1000), ("trsv_T", 1000)],
+                                    "full": [(name, 3000) for name in LEVEL2]})
+def level2_d(size: tuple[str, int]) -> Problem:
+    """Level-2 routines on n x n column-major matrices (upper triangles, bands of 32 + 32
+    diagonals) vs scipy.linalg.blas (OpenBLAS) on the same host data.  trmv and trsv overwrite
+    x, restored (untimed) before each call; ger and syr2 accumulate into A on both sides (the
+    first results are compared, syr2's upper triangles)."""
+    import scipy.linalg.blas as sblas
+
+    from . import level2 as l2
+
+    name, n = size
+    k = LEVEL2[name]
+    rng = np.random.default_rng(SEED)
+    x, y = rng.standard_normal(n), rng.standard_normal(n)
+    if k is not None:  # LAPACK band storage: gbmv's kl + ku + 1 rows, sbmv's upper k + 1
+        a = np.asfortranarray(rng.standard_normal((2 * k + 1 if name == "gbmv" else k + 1, n)))
+    else:
+        a = rng.standard_normal((n, n))
+        a = np.asfortranarray(np.triu(a) + n * np.eye(n) if name[:2] == "tr" else a + a.T)
+    s, h, teardown = _session()
+    da, dx, dy = rm.to_device(a, s), rm.to_device(x, s), rm.to_device(y, s)
+    ha = a.copy(order="F")  # what the updates accumulate into on the host
+    lda, op, unit = a.shape[0], name[-1], "N"
+    calls: dict[str, tuple[Any, Any]] = {
+        "symv": (lambda: l2.dsymv(h, "U", n, 1.0, da, lda, dx, 1, 0.0, dy, 1), lambda: sblas.dsymv(1.0, a, x)),
+        "sbmv": (lambda: l2.dsbmv(h, "U", n, k, 1.0, da, lda, dx, 1, 0.0, dy, 1), lambda: sblas.dsbmv(k, 1.0, a, x)),
+        "gbmv": (lambda: l2.dgbmv(h, "N", n, n, k, k, 1.0, da, lda, dx, 1, 0.0, dy, 1),
+                 lambda: sblas.dgbmv(n, n, k, k, 1.0, a, x)),
+        "trmv": (lambda: l2.dtrmv(h, "U", op, unit, n, da, lda, dx, 1),
+                 lambda: sblas.dtrmv(a, x, trans=int(op == "T"))),
+        "trsv": (lambda: l2.dtrsv(h, "U", op, unit, n, da, lda, dx, 1),
+                 lambda: sblas.dtrsv(a, x, trans=int(op == "T"))),
+        "ger": (lambda: l2.dger(h, n, n, 1e-3, dx, 1, dy, 1, da, lda),
+                lambda: sblas.dger(1e-3, x, y, a=ha, overwrite_a=1)),
+        "syr2": (lambda: l2.dsyr2(h, "U", n, 1e-3, dx, 1, dy, 1, da, lda),
+                 lambda: sblas.dsyr2(1e-3, x, y, a=ha, overwrite_a=1)),
+    }
+    call, reference = calls[name[:4]]
+    result = {"tr": dx, "ge": da, "sy": da if name == "syr2" else dy}.get(name[:2], dy)
+    extra: dict[str, Any] = {}
+    if name[:2] == "tr":
+        extra["restore"] = _restore_vector(s, dx)
+    elif name in ("ger", "syr2"):
+        extra["check"] = _first_only(np.triu if name == "syr2" else None)
+
+    def run() -> rm.DeviceArray:
+        call()
+        return result
+
+    # Bytes: the matrix read once (the stored triangle or band), twice for ger (read and written).
+    stored = a.size / 2 if name in ("symv", "syr2") or name[:2] == "tr" else a.size
+    return Problem(run=run, reference=reference, flops=2.0 * stored, bytes=8.0 * stored * (2 if name == "ger" else 1),
+                   stream=s, tol=1e-10, label=f"{name} {n} f64" + (f" k={k}" if k else ""), teardown=teardown,
+                   memory_bound=True, **extra)
+
+
+def _restore_vector(s: rm.Stream, v: rm.DeviceArray) -> Any:
+    """A Problem's ``restore``: ``v`` gets its contents at this moment back (from a device copy)."""
+    pristine = v.copy(stream=s)
+    s.synchronize()
+    return lambda: rm.memcpy_async(v.ptr, pristine.ptr, v.nbytes, rm.MemcpyKind.DeviceToDevice, stream=s)
 
 
 @bench_case("blas.saxpy_tiny_overhead", sizes={"quick": [16], "full": [16]})
