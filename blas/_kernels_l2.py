@@ -463,15 +463,6 @@ def _symv_rows(upper, n, k, cb):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _symv_rest(p, dots, A, b, kind, upper, n, ku, j, r0, r1, xb, herm):  # type: ignore[no-untyped-def]
-    # Rows r0..r1-1 of stored column j both ways: into the partial sums and into dots[b, j].
-    if r0 < r1:
-        col = _column_run(A, b, kind, upper, n, ku, j, r0, r1)
-        _axpy(p[r0:r1], col, xb[j])
-        dots[b, j] = _dot_block(col, xb[r0:r1], herm, dots[b, j])  # (rocmath.simd's order: the same bits in any build)
-
-
-@numba.njit(cache=True)
 def _symv_task(t, ncb, kind, upper, k, herm, A, xc, part, dots, one, zero):  # type: ignore[no-untyped-def]
     # One block of columns of the stored triangle (k off-diagonals), each read once for both of
     # its uses: the column times x_j into the block's partial sums (the stored part's product) and
@@ -490,18 +481,19 @@ def _symv_task(t, ncb, kind, upper, k, herm, A, xc, part, dots, one, zero):  # t
     for i in range(lo, hi):
         p[i] = zero
     xb = xc[b]
+    flat, ld = _flat_entry(A, b, kind)
     for j in range(j0, j1):
-        d = _column(A, b, kind, upper, n, ku, j, j, j + 1)[0]
+        d = flat[_base(kind, upper, n, ld, ku, j) + j]
         dots[b, j] = (one * d.real if herm else d) * xb[j]
     j = j0
     while j < j1:
         w = 4 if j + 4 <= j1 else 1  # columns of this pass
         s0, s1 = (max(0, j + w - 1 - k), j) if upper else (j + w, min(n, j + k + 1))  # rows they all store
         if w == 4 and s1 - s0 >= GROUP_ROWS:
-            c0 = _column_run(A, b, kind, upper, n, ku, j, s0, s1)
-            c1 = _column_run(A, b, kind, upper, n, ku, j + 1, s0, s1)
-            c2 = _column_run(A, b, kind, upper, n, ku, j + 2, s0, s1)
-            c3 = _column_run(A, b, kind, upper, n, ku, j + 3, s0, s1)
+            o0, o1 = _base(kind, upper, n, ld, ku, j), _base(kind, upper, n, ld, ku, j + 1)
+            o2, o3 = _base(kind, upper, n, ld, ku, j + 2), _base(kind, upper, n, ld, ku, j + 3)
+            c0, c1 = flat[o0 + s0:o0 + s1], flat[o1 + s0:o1 + s1]
+            c2, c3 = flat[o2 + s0:o2 + s1], flat[o3 + s0:o3 + s1]
             _axpy4(p[s0:s1], c0, c1, c2, c3, xb[j], xb[j + 1], xb[j + 2], xb[j + 3])
             xs = xb[s0:s1]
             dots[b, j] = _dot_block(c0, xs, herm, dots[b, j])
@@ -510,13 +502,20 @@ def _symv_task(t, ncb, kind, upper, k, herm, A, xc, part, dots, one, zero):  # t
             dots[b, j + 3] = _dot_block(c3, xs, herm, dots[b, j + 3])
         else:
             s1 = s0
-        for c in range(w):
+        for c in range(w):  # the rest of each column (all of it, or the rows above and below s0..s1-1)
             jc = j + c
+            o = _base(kind, upper, n, ld, ku, jc)
             r0, r1 = (max(0, jc - k), jc) if upper else (jc + 1, min(n, jc + k + 1))  # its stored rows
-            if s0 < s1:
-                _symv_rest(p, dots, A, b, kind, upper, n, ku, jc, r0, min(r1, s0), xb, herm)
-                r0 = max(r0, s1)
-            _symv_rest(p, dots, A, b, kind, upper, n, ku, jc, r0, r1, xb, herm)
+            for q in range(2 if s0 < s1 else 1):
+                lo, hi = (r0, min(r1, s0) if s0 < s1 else r1) if q == 0 else (max(r0, s1), r1)
+                if lo < hi:  # (written out: a call per column ran dsbmv of 3000 with 32 diagonals 2x slower)
+                    col = flat[o + lo:o + hi]
+                    pp = p[lo:hi]
+                    t = xb[jc]
+                    for i in range(hi - lo):
+                        pp[i] += col[i] * t
+                    # (rocmath.simd's order: the same bits in any build)
+                    dots[b, jc] = _dot_block(col, xb[lo:hi], herm, dots[b, jc])
         j += w
 
 
