@@ -179,6 +179,22 @@ def _axpy4(p, c0, c1, c2, c3, t0, t1, t2, t3):  # type: ignore[no-untyped-def]
         p[i] = v
 
 
+def _axpy8(p, c0, c1, c2, c3, c4, c5, c6, c7, t0, t1, t2, t3, t4, t5, t6, t7):  # type: ignore[no-untyped-def]
+    """Eight axpys into p in one pass (eight column streams at once), each element's updates in
+    turn: the same operations, in the same order, as eight calls of :func:`_axpy`."""
+    for i in range(p.shape[0]):
+        v = p[i]
+        v += c0[i] * t0
+        v += c1[i] * t1
+        v += c2[i] * t2
+        v += c3[i] * t3
+        v += c4[i] * t4
+        v += c5[i] * t5
+        v += c6[i] * t6
+        v += c7[i] * t7
+        p[i] = v
+
+
 def _fused_for_reals(fn: Any) -> None:
     """Make ``fn`` numba's, compiled with contraction (an FMA per product) for real arrays and
     without for complex ones.  An element's update needs no reassociation to vectorize.  A complex
@@ -197,6 +213,7 @@ def _fused_for_reals(fn: Any) -> None:
 
 _fused_for_reals(_axpy)
 _fused_for_reals(_axpy4)
+_fused_for_reals(_axpy8)
 
 
 @numba.njit(cache=True, inline="always")
@@ -487,19 +504,28 @@ def _symv_task(t, ncb, kind, upper, k, herm, A, xc, part, dots, one, zero):  # t
         dots[b, j] = (one * d.real if herm else d) * xb[j]
     j = j0
     while j < j1:
-        w = 4 if j + 4 <= j1 else 1  # columns of this pass
+        w = 8 if j + 8 <= j1 else 1  # columns of this pass
         s0, s1 = (max(0, j + w - 1 - k), j) if upper else (j + w, min(n, j + k + 1))  # rows they all store
-        if w == 4 and s1 - s0 >= GROUP_ROWS:
+        if w == 8 and s1 - s0 >= GROUP_ROWS:
             o0, o1 = _base(kind, upper, n, ld, ku, j), _base(kind, upper, n, ld, ku, j + 1)
             o2, o3 = _base(kind, upper, n, ld, ku, j + 2), _base(kind, upper, n, ld, ku, j + 3)
+            o4, o5 = _base(kind, upper, n, ld, ku, j + 4), _base(kind, upper, n, ld, ku, j + 5)
+            o6, o7 = _base(kind, upper, n, ld, ku, j + 6), _base(kind, upper, n, ld, ku, j + 7)
             c0, c1 = flat[o0 + s0:o0 + s1], flat[o1 + s0:o1 + s1]
             c2, c3 = flat[o2 + s0:o2 + s1], flat[o3 + s0:o3 + s1]
-            _axpy4(p[s0:s1], c0, c1, c2, c3, xb[j], xb[j + 1], xb[j + 2], xb[j + 3])
+            c4, c5 = flat[o4 + s0:o4 + s1], flat[o5 + s0:o5 + s1]
+            c6, c7 = flat[o6 + s0:o6 + s1], flat[o7 + s0:o7 + s1]
+            _axpy8(p[s0:s1], c0, c1, c2, c3, c4, c5, c6, c7, xb[j], xb[j + 1], xb[j + 2], xb[j + 3], xb[j + 4],
+                   xb[j + 5], xb[j + 6], xb[j + 7])
             xs = xb[s0:s1]
             dots[b, j] = _dot_block(c0, xs, herm, dots[b, j])
             dots[b, j + 1] = _dot_block(c1, xs, herm, dots[b, j + 1])
             dots[b, j + 2] = _dot_block(c2, xs, herm, dots[b, j + 2])
             dots[b, j + 3] = _dot_block(c3, xs, herm, dots[b, j + 3])
+            dots[b, j + 4] = _dot_block(c4, xs, herm, dots[b, j + 4])
+            dots[b, j + 5] = _dot_block(c5, xs, herm, dots[b, j + 5])
+            dots[b, j + 6] = _dot_block(c6, xs, herm, dots[b, j + 6])
+            dots[b, j + 7] = _dot_block(c7, xs, herm, dots[b, j + 7])
         else:
             s1 = s0
         for c in range(w):  # the rest of each column (all of it, or the rows above and below s0..s1-1)
