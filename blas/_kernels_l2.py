@@ -152,15 +152,6 @@ def _divide_impl(s, d):  # type: ignore[no-untyped-def]
     return smith
 
 
-@numba.njit(cache=True, fastmath=_FAST)
-def _dot(c, v, zero):  # type: ignore[no-untyped-def]
-    # sum c[i] * v[i] over two contiguous runs of equal length.
-    s = zero
-    for i in range(c.shape[0]):
-        s += c[i] * v[i]
-    return s
-
-
 def _axpy(p, c, t):  # type: ignore[no-untyped-def]
     """p += c * t over two contiguous runs of equal length (numba's: :func:`_fused_for_reals`)."""
     for i in range(p.shape[0]):
@@ -247,18 +238,17 @@ def _base(kind, upper, n, ld, ku, j):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True, fastmath=_FAST, pipeline_class=NoAliasCompiler)
-def _structured_block(p, flat, ld, kind, upper, n, kl, ku, unit, i0, i1, j0, j1, xb, trans,
-                      zero):  # type: ignore[no-untyped-def]
+def _columns(p, flat, ld, kind, upper, n, kl, ku, unit, i0, i1, j0, j1, xb, trans, zero):  # type: ignore[no-untyped-def]
     # Columns j0..j1-1, rows i0..i1-1 of op(A) x for a matrix whose column j holds rows
-    # j-ku..j+kl (triangular, banded, packed; ``unit``: a unit diagonal, not stored), into p.
-    # Four columns a pass over the rows they all store, off the diagonal (four streams from memory
+    # j-ku..j+kl (general, triangular, banded, packed; ``unit``: a unit diagonal, not stored), into p.
+    # Eight columns a pass over the rows they all store, off the diagonal (eight streams from memory
     # at once: one column at a time read a triangle at half the bandwidth), then the rest of each
     # column.  Columns are slices of one flat array and every loop is written out here: a call per
     # column (or numba's inlining of one) ran dgbmv of 3000 x 65 at half this speed.  (Slices,
     # which LLVM knows are in bounds: flat indexed by o + i kept the loops scalar.)
     j = j0
     while j < j1:
-        w = 4 if j + 4 <= j1 else 1
+        w = 8 if j + 8 <= j1 else 1
         s0, s1 = max(i0, j + w - 1 - ku), min(i1, j + kl + 1)
         if unit:  # (its term is not in the stored columns)
             if kl == 0:
@@ -267,31 +257,43 @@ def _structured_block(p, flat, ld, kind, upper, n, kl, ku, unit, i0, i1, j0, j1,
                 s0 = max(s0, j + w)
             else:
                 s1 = s0
-        if w == 4 and s1 - s0 >= GROUP_ROWS:
-            o0 = _base(kind, upper, n, ld, ku, j)
-            o1 = _base(kind, upper, n, ld, ku, j + 1)
-            o2 = _base(kind, upper, n, ld, ku, j + 2)
-            o3 = _base(kind, upper, n, ld, ku, j + 3)
+        if w == 8 and s1 - s0 >= GROUP_ROWS:
+            o0, o1 = _base(kind, upper, n, ld, ku, j), _base(kind, upper, n, ld, ku, j + 1)
+            o2, o3 = _base(kind, upper, n, ld, ku, j + 2), _base(kind, upper, n, ld, ku, j + 3)
+            o4, o5 = _base(kind, upper, n, ld, ku, j + 4), _base(kind, upper, n, ld, ku, j + 5)
+            o6, o7 = _base(kind, upper, n, ld, ku, j + 6), _base(kind, upper, n, ld, ku, j + 7)
             c0, c1 = flat[o0 + s0:o0 + s1], flat[o1 + s0:o1 + s1]
             c2, c3 = flat[o2 + s0:o2 + s1], flat[o3 + s0:o3 + s1]
-            if trans:
+            c4, c5 = flat[o4 + s0:o4 + s1], flat[o5 + s0:o5 + s1]
+            c6, c7 = flat[o6 + s0:o6 + s1], flat[o7 + s0:o7 + s1]
+            if trans:  # p[j..j+7] += A[s0:s1, j..j+7]^T x[s0:s1]: one pass over x
                 v = xb[s0:s1]
-                d0 = d1 = d2 = d3 = zero
+                d0 = d1 = d2 = d3 = d4 = d5 = d6 = d7 = zero
                 for i in range(s1 - s0):
                     e = v[i]
                     d0 += c0[i] * e
                     d1 += c1[i] * e
                     d2 += c2[i] * e
                     d3 += c3[i] * e
+                    d4 += c4[i] * e
+                    d5 += c5[i] * e
+                    d6 += c6[i] * e
+                    d7 += c7[i] * e
                 p[j] += d0
                 p[j + 1] += d1
                 p[j + 2] += d2
                 p[j + 3] += d3
-            else:
+                p[j + 4] += d4
+                p[j + 5] += d5
+                p[j + 6] += d6
+                p[j + 7] += d7
+            else:  # p[s0:s1] += A[s0:s1, j..j+7] x[j..j+7]: one pass over p
                 q = p[s0:s1]
                 t0, t1, t2, t3 = xb[j], xb[j + 1], xb[j + 2], xb[j + 3]
+                t4, t5, t6, t7 = xb[j + 4], xb[j + 5], xb[j + 6], xb[j + 7]
                 for i in range(s1 - s0):
-                    q[i] += (c0[i] * t0 + c1[i] * t1) + (c2[i] * t2 + c3[i] * t3)
+                    q[i] += (c0[i] * t0 + c1[i] * t1 + c2[i] * t2 + c3[i] * t3) + (
+                        c4[i] * t4 + c5[i] * t5 + c6[i] * t6 + c7[i] * t7)
         else:
             s1 = s0
         for c in range(w):  # the rest of each column: its rows between the shared ones and a unit diagonal
@@ -351,63 +353,13 @@ def _matvec_task(t, nrb, ncb, rbs, cbs, m, n, trans, conj, kind, upper, kl, ku, 
     for i in range(lo, hi):
         p[i] = zero
     flat, ld = _flat_entry(A, b, kind)
-    if kind == FULL and diag == DIAG_STORED and kl >= m - 1 and ku >= n - 1:
-        _gemv_block(p, flat, ld, i0, i1, j0, j1, xb, trans, zero)  # a general matrix: the hot path
-    else:
-        _structured_block(p, flat, ld, kind, upper, n, kl, ku, diag == DIAG_UNIT, i0, i1, j0, j1, xb, trans, zero)
+    _columns(p, flat, ld, kind, upper, n, kl, ku, diag == DIAG_UNIT, i0, i1, j0, j1, xb, trans, zero)
     if conj and trans:
         for j in range(j0, j1):
             p[j] = np.conj(p[j])
     if (nrb if trans else ncb) == 1:
         for i in range(lo, hi):
             y[b, i] = _updated(a, p[i], bt, y[b, i])
-
-
-@numba.njit(cache=True, fastmath=_FAST)
-def _gemv_block(p, flat, ld, i0, i1, j0, j1, xb, trans, zero):  # type: ignore[no-untyped-def]
-    # A general matrix (_flat_entry: columns at multiples of ld, no view per column), eight
-    # columns per pass.
-    k = i1 - i0
-    xs = xb[i0:i1]
-    ps = p[i0:i1]
-    j = j0
-    while j + 8 <= j1:
-        c0 = flat[j * ld + i0:j * ld + i1]
-        c1 = flat[(j + 1) * ld + i0:(j + 1) * ld + i1]
-        c2 = flat[(j + 2) * ld + i0:(j + 2) * ld + i1]
-        c3 = flat[(j + 3) * ld + i0:(j + 3) * ld + i1]
-        c4 = flat[(j + 4) * ld + i0:(j + 4) * ld + i1]
-        c5 = flat[(j + 5) * ld + i0:(j + 5) * ld + i1]
-        c6 = flat[(j + 6) * ld + i0:(j + 6) * ld + i1]
-        c7 = flat[(j + 7) * ld + i0:(j + 7) * ld + i1]
-        if trans:  # p[j..j+7] = A[i0:i1, j..j+7]^T x[i0:i1]: one pass over x
-            s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = zero
-            for i in range(k):
-                v = xs[i]
-                s0 += c0[i] * v
-                s1 += c1[i] * v
-                s2 += c2[i] * v
-                s3 += c3[i] * v
-                s4 += c4[i] * v
-                s5 += c5[i] * v
-                s6 += c6[i] * v
-                s7 += c7[i] * v
-            p[j], p[j + 1], p[j + 2], p[j + 3] = s0, s1, s2, s3
-            p[j + 4], p[j + 5], p[j + 6], p[j + 7] = s4, s5, s6, s7
-        else:  # p[i0:i1] += A[i0:i1, j..j+7] x[j..j+7]: one pass over p
-            t0, t1, t2, t3 = xb[j], xb[j + 1], xb[j + 2], xb[j + 3]
-            t4, t5, t6, t7 = xb[j + 4], xb[j + 5], xb[j + 6], xb[j + 7]
-            for i in range(k):
-                ps[i] += (c0[i] * t0 + c1[i] * t1 + c2[i] * t2 + c3[i] * t3) + (
-                    c4[i] * t4 + c5[i] * t5 + c6[i] * t6 + c7[i] * t7)
-        j += 8
-    while j < j1:
-        col = flat[j * ld + i0:j * ld + i1]
-        if trans:
-            p[j] = _dot(col, xs, zero)
-        else:
-            _axpy(ps, col, xb[j])
-        j += 1
 
 
 @numba.njit(cache=True)
