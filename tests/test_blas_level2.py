@@ -829,10 +829,14 @@ def test_gemv_blocks(handle: Any) -> None:
 
 @pytest.mark.parametrize("trans", ["N", "T", "C"])
 @pytest.mark.parametrize("p", [D, Z], ids=lambda p: p.letter)
-def test_batched_gemv_of_mid_sized_entries(handle: Any, trans: str, p: Precision) -> None:
-    # A batch goes one entry per iteration (kl2.gemv_batch): padded leading dimension, strided x
-    # and y, beta != 0, and the same bits on one thread as on two.
-    m, n, batch, lda, incx, incy = 37, 45, 5, 40, 2, -3
+@pytest.mark.parametrize(("m", "n", "batch", "lda"), [(37, 45, 5, 40), (7, 5, 3 * kl2.GEMV_CHUNKS + 11, 9)],
+                         ids=["mid", "short-columns-many-chunks"])
+def test_batched_gemv_of_mid_sized_entries(handle: Any, trans: str, p: Precision, m: int, n: int, batch: int,
+                                           lda: int) -> None:
+    # A batch goes one entry per iteration (kl2.gemv_batch) in chunks of entries: padded leading
+    # dimension, strided x and y, beta != 0, and the same bits on one thread as on two; short
+    # columns (dots in order) and several entries a chunk.
+    incx, incy = 2, -3
     rng = np.random.default_rng(3)
 
     def draw(*shape: int) -> np.ndarray:
