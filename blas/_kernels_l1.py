@@ -154,11 +154,23 @@ _block = njit(nogil=True, cache=True, error_model="numpy", fastmath={"reassoc", 
 
 @njit(nogil=True, cache=True)
 def _combine(part, out):  # type: ignore[no-untyped-def]
+    # out[b] := the block sums of entry b in order (nothing to add when the sums went to out: one block).
+    if part.shape[1] < 2:
+        return
     for b in range(part.shape[0]):
         s = part[b, 0]
         for k in range(1, part.shape[1]):
             s += part[b, k]
         out[b] = s
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _partial_sums(nb, n, dtype):  # type: ignore[no-untyped-def]
+    # The block sums' array of nb entries of n elements; none when an entry is one block: its sum
+    # goes to the result at once (a batch-sized array, fresh pages each call, and the pass adding
+    # it up took a quarter of ddot_strided_batched of 10^5 x 16).
+    nblk = (n + BLOCK - 1) // BLOCK
+    return np.zeros((nb, nblk) if nblk > 1 else (0, 1), dtype=dtype)
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -173,12 +185,16 @@ def _dot_block(x, y, conjugate, s):  # type: ignore[no-untyped-def]
 def dot(x, y, conjugate, out):  # type: ignore[no-untyped-def]
     nb, n = x.shape
     nblk = (n + BLOCK - 1) // BLOCK
-    part = np.zeros((nb, nblk), dtype=out.dtype)
+    part = _partial_sums(nb, n, out.dtype)
+    zero = out.dtype.type(0)
     for t in prange(nb * nblk):
         b = t // nblk
         k = t - b * nblk
         lo, hi = k * BLOCK, min(n, (k + 1) * BLOCK)
-        part[b, k] = _dot_block(_run(x, b, lo, hi), _run(y, b, lo, hi), conjugate, part[b, k])
+        if nblk == 1:
+            out[b] = _dot_block(_run(x, b, lo, hi), _run(y, b, lo, hi), conjugate, zero)
+        else:
+            part[b, k] = _dot_block(_run(x, b, lo, hi), _run(y, b, lo, hi), conjugate, part[b, k])
     _combine(part, out)
 
 
@@ -189,24 +205,28 @@ def _unary_block(x, squares):  # type: ignore[no-untyped-def]
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _unary_sums(x, squares, part):  # type: ignore[no-untyped-def]
+def _unary_sums(x, squares, part, out):  # type: ignore[no-untyped-def]
     # Block sums (see _unary_block) of one vector per batch entry, in the one summation order of
-    # every layout.  Inlined into its kernels (numba's IR): its prange loops are theirs, parallel in
-    # the kernel, serial in its twin.  (A parallel helper would make the twin enter a parallel
-    # region, and numba's cache drops the thread pool's start from code that links a helper loaded
-    # from the cache.)
+    # every layout, into part (_partial_sums), or into out when an entry is one block.  Inlined
+    # into its kernels (numba's IR): its prange loops are theirs, parallel in the kernel, serial in
+    # its twin.  (A parallel helper would make the twin enter a parallel region, and numba's cache
+    # drops the thread pool's start from code that links a helper loaded from the cache.)
     nb, n = x.shape
-    nblk = part.shape[1]
+    nblk = (n + BLOCK - 1) // BLOCK
     for t in prange(nb * nblk):
         b = t // nblk
         k = t - b * nblk
-        part[b, k] = _unary_block(_run(x, b, k * BLOCK, min(n, (k + 1) * BLOCK)), squares)
+        s = _unary_block(_run(x, b, k * BLOCK, min(n, (k + 1) * BLOCK)), squares)
+        if nblk == 1:
+            out[b] = s
+        else:
+            part[b, k] = s
 
 
 @kernel
 def asum(x, out):  # type: ignore[no-untyped-def]
-    part = np.zeros((x.shape[0], (x.shape[1] + BLOCK - 1) // BLOCK), dtype=out.dtype)
-    _unary_sums(x, False, part)
+    part = _partial_sums(x.shape[0], x.shape[1], out.dtype)
+    _unary_sums(x, False, part, out)
     _combine(part, out)
 
 
@@ -234,18 +254,19 @@ def nrm2(x, safe, out):  # type: ignore[no-untyped-def]
     # entry is redone as reference BLAS does: largest magnitude, then sum of (|x|/scale)^2.
     nb, n = x.shape
     nblk = (n + BLOCK - 1) // BLOCK
-    part = np.zeros((nb, nblk), dtype=out.dtype)
-    _unary_sums(x, True, part)
-    sums = np.zeros(nb, dtype=out.dtype)
-    _combine(part, sums)
+    part = _partial_sums(nb, n, out.dtype)
+    _unary_sums(x, True, part, out)
+    _combine(part, out)  # out holds the sums of squares now, each replaced by its root below
     rescale = np.zeros(nb, dtype=np.bool_)
     for b in range(nb):
-        if np.isnan(sums[b]) or (np.isfinite(sums[b]) and sums[b] >= safe):
-            out[b] = np.sqrt(sums[b])
+        if np.isnan(out[b]) or (np.isfinite(out[b]) and out[b] >= safe):
+            out[b] = np.sqrt(out[b])
         else:
             rescale[b] = True
     if not rescale.any():  # the usual case: no parallel region for the passes below (each wakes the team)
         return
+    if nblk == 1:  # (the scaled sums go to part)
+        part = np.zeros((nb, nblk), dtype=out.dtype)
     big = np.zeros((nb, nblk), dtype=out.dtype)
     for t in prange(nb * nblk):
         b = t // nblk

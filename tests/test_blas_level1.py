@@ -488,6 +488,25 @@ def test_nrm2_does_not_overflow_or_underflow(handle, p):
         assert fn(handle, 4, rm.to_device(w), 1) == pytest.approx(np.sqrt(5.0) * 1e300, rel=1e-14)
 
 
+@pytest.mark.parametrize("n", [5, BLOCK + 3], ids=["one-block", "two-blocks"])
+def test_batched_nrm2_rescales_only_the_entries_that_need_it(handle, n):
+    # Entries of one block sum straight into the results (no partial sums): a batch mixing plain,
+    # huge, tiny and NaN entries gives each entry what a call of its own gives.
+    set_mode(handle, "host")
+    rng = np.random.default_rng(4)
+    xs = rng.standard_normal((5, n))
+    xs[1] *= 1e300
+    xs[2] *= 1e-300
+    xs[3, n // 2] = np.nan
+    xs[4, 0] = np.inf
+    got = blas.dnrm2_strided_batched(handle, n, rm.to_device(xs), 1, n, 5)
+    alone = [blas.dnrm2(handle, n, rm.to_device(v), 1) for v in xs]
+    np.testing.assert_array_equal(got, alone)
+    np.testing.assert_allclose(got[:3], np.linalg.norm(xs[:3] / [[1], [1e300], [1e-300]], axis=1) * [1, 1e300, 1e-300],
+                               rtol=1e-14)
+    assert np.isnan(got[3]) and got[4] == np.inf
+
+
 @pytest.mark.parametrize("p", [S, D, C, Z], ids=lambda p: p.letter)
 def test_reductions_are_bitwise_deterministic_across_layouts(handle, p):
     """Block-crossing sizes: same bits on every run, and whatever the flavour or batch
