@@ -38,7 +38,7 @@ from numba import prange, types
 from numba.extending import overload
 
 from rocmath.batch import flat_entries
-from rocmath.kernel import NoAliasCompiler, kernel, pool_threads
+from rocmath.kernel import kernel, pool_threads
 from rocmath.simd import sum_conj_products, sum_products
 
 from ._kernels_l1 import _dot_block, _view
@@ -56,14 +56,10 @@ RB_N, CB_N = 4096, 256
 RB_T, CB_T = 4096, 64
 CB_R = 16  # columns per task of a rank update
 TRSV_NB = 128  # columns of a diagonal block of the blocked triangular solve
-# Columns are taken four at a time over the rows all four store when those are at least GROUP_ROWS:
+# Columns are taken eight at a time over the rows all eight store when those are at least GROUP_ROWS:
 # for shorter runs (a narrow band) the pieces of each column left over cost more than the shared
 # pass saves (dgbmv of 3000 with 32 + 32 diagonals: 62 -> 118 us with a 16-row threshold).
 GROUP_ROWS = 128
-
-# Reassociation lets LLVM vectorise the dot products; contraction gives FMAs.  Neither
-# assumes finite values, so NaN and inf propagate as on the device.
-_FAST = {"reassoc", "contract"}
 
 
 @numba.njit(cache=True)
@@ -186,20 +182,24 @@ def _axpy8(p, c0, c1, c2, c3, c4, c5, c6, c7, t0, t1, t2, t3, t4, t5, t6, t7):  
         p[i] = v
 
 
-def _fused_for_reals(fn: Any) -> None:
-    """Make ``fn`` numba's, compiled with contraction (an FMA per product) for real arrays and
-    without for complex ones.  An element's update needs no reassociation to vectorize.  A complex
-    product's parts leave LLVM a choice of which product to fuse with the addition, and it chose
-    differently in a kernel and in its serial twin (bits of zsymv differed); rounded one operation
-    at a time, the bits are the same wherever the loop is compiled."""
+def _fused_for_reals(fn: Any, flags: set[str] | None = None) -> None:
+    """Make ``fn`` numba's, compiled with contraction (an FMA per product) for real arrays (its
+    first argument's type) and without for complex ones; ``flags``: more fast-math flags for both.
+    An element's update needs no reassociation to vectorize.  A complex product's parts leave LLVM
+    a choice of which product to fuse with the addition, and it chose differently in a kernel and
+    in its serial twin (bits of zsymv differed); rounded one operation at a time, the bits are the
+    same wherever the loop is compiled."""
     def typer(fused: bool) -> Any:
         def pick(p, *args):  # type: ignore[no-untyped-def]
             return fn if isinstance(p.dtype, types.Complex) != fused else None
         pick.__signature__ = inspect.signature(fn)  # type: ignore[attr-defined]  # (numba matches it with fn's)
         return pick
 
-    overload(fn, jit_options={"fastmath": {"contract"}})(typer(True))
-    overload(fn)(typer(False))
+    # (Reassociation lets LLVM vectorise dot products; contraction gives FMAs.  Neither assumes
+    # finite values, so NaN and inf propagate as on the device.)
+    more = set(flags or ())
+    overload(fn, jit_options={"fastmath": {"contract"} | more})(typer(True))
+    overload(fn, jit_options={"fastmath": more} if more else {})(typer(False))
 
 
 _fused_for_reals(_axpy)
@@ -237,10 +237,22 @@ def _base(kind, upper, n, ld, ku, j):  # type: ignore[no-untyped-def]
     return j * ld + (ku - j if kind == BAND else 0)
 
 
-@numba.njit(cache=True, fastmath=_FAST, pipeline_class=NoAliasCompiler)
+@numba.njit(cache=True, inline="always")
+def _eight_columns(flat, kind, upper, n, ld, ku, j, s0, s1):  # type: ignore[no-untyped-def]
+    # Rows s0..s1-1 of columns j..j+7 (_flat_entry's array), as eight slices.
+    o = (_base(kind, upper, n, ld, ku, j), _base(kind, upper, n, ld, ku, j + 1), _base(kind, upper, n, ld, ku, j + 2),
+         _base(kind, upper, n, ld, ku, j + 3), _base(kind, upper, n, ld, ku, j + 4),
+         _base(kind, upper, n, ld, ku, j + 5), _base(kind, upper, n, ld, ku, j + 6),
+         _base(kind, upper, n, ld, ku, j + 7))
+    return (flat[o[0] + s0:o[0] + s1], flat[o[1] + s0:o[1] + s1], flat[o[2] + s0:o[2] + s1],
+            flat[o[3] + s0:o[3] + s1], flat[o[4] + s0:o[4] + s1], flat[o[5] + s0:o[5] + s1],
+            flat[o[6] + s0:o[6] + s1], flat[o[7] + s0:o[7] + s1])
+
+
 def _columns(p, flat, ld, kind, upper, n, kl, ku, unit, i0, i1, j0, j1, xb, trans, zero):  # type: ignore[no-untyped-def]
     # Columns j0..j1-1, rows i0..i1-1 of op(A) x for a matrix whose column j holds rows
     # j-ku..j+kl (general, triangular, banded, packed; ``unit``: a unit diagonal, not stored), into p.
+    # (numba's: _fused_for_reals, the dots reassociated to vectorize.)
     # Eight columns a pass over the rows they all store, off the diagonal (eight streams from memory
     # at once: one column at a time read a triangle at half the bandwidth), then the rest of each
     # column.  Columns are slices of one flat array and every loop is written out here: a call per
@@ -258,14 +270,7 @@ def _columns(p, flat, ld, kind, upper, n, kl, ku, unit, i0, i1, j0, j1, xb, tran
             else:
                 s1 = s0
         if w == 8 and s1 - s0 >= GROUP_ROWS:
-            o0, o1 = _base(kind, upper, n, ld, ku, j), _base(kind, upper, n, ld, ku, j + 1)
-            o2, o3 = _base(kind, upper, n, ld, ku, j + 2), _base(kind, upper, n, ld, ku, j + 3)
-            o4, o5 = _base(kind, upper, n, ld, ku, j + 4), _base(kind, upper, n, ld, ku, j + 5)
-            o6, o7 = _base(kind, upper, n, ld, ku, j + 6), _base(kind, upper, n, ld, ku, j + 7)
-            c0, c1 = flat[o0 + s0:o0 + s1], flat[o1 + s0:o1 + s1]
-            c2, c3 = flat[o2 + s0:o2 + s1], flat[o3 + s0:o3 + s1]
-            c4, c5 = flat[o4 + s0:o4 + s1], flat[o5 + s0:o5 + s1]
-            c6, c7 = flat[o6 + s0:o6 + s1], flat[o7 + s0:o7 + s1]
+            c0, c1, c2, c3, c4, c5, c6, c7 = _eight_columns(flat, kind, upper, n, ld, ku, j, s0, s1)
             if trans:  # p[j..j+7] += A[s0:s1, j..j+7]^T x[s0:s1]: one pass over x
                 v = xb[s0:s1]
                 d0 = d1 = d2 = d3 = d4 = d5 = d6 = d7 = zero
@@ -331,7 +336,10 @@ def _columns(p, flat, ld, kind, upper, n, kl, ku, unit, i0, i1, j0, j1, xb, tran
         j += w
 
 
-@numba.njit(cache=True, fastmath=_FAST)
+_fused_for_reals(_columns, {"reassoc"})
+
+
+@numba.njit(cache=True)
 def _matvec_task(t, nrb, ncb, rbs, cbs, m, n, trans, conj, kind, upper, kl, ku, diag, A, xc, part, zero,
                  a, bt, y):  # type: ignore[no-untyped-def]
     # One block of rows x columns of op(A)*x into the partial sums ``part``; a task whose
@@ -436,8 +444,8 @@ def _symv_task(t, ncb, kind, upper, k, herm, A, xc, part, dots, one, zero):  # t
     # One block of columns of the stored triangle (k off-diagonals), each read once for both of
     # its uses: the column times x_j into the block's partial sums (the stored part's product) and
     # its dot with x (the mirrored part's, conjugated for a Hermitian A), plus the diagonal, into
-    # dots[j].  Four columns a pass over the rows they all store when there are GROUP_ROWS of them
-    # (four streams from memory at once: one column at a time read the triangle at half the
+    # dots[j].  Eight columns a pass over the rows they all store when there are GROUP_ROWS of them
+    # (eight streams from memory at once: one column at a time read the triangle at half the
     # bandwidth), then the rest of each column.
     b = t // ncb
     cb = _light_heavy(t - b * ncb, ncb)
@@ -459,14 +467,7 @@ def _symv_task(t, ncb, kind, upper, k, herm, A, xc, part, dots, one, zero):  # t
         w = 8 if j + 8 <= j1 else 1  # columns of this pass
         s0, s1 = (max(0, j + w - 1 - k), j) if upper else (j + w, min(n, j + k + 1))  # rows they all store
         if w == 8 and s1 - s0 >= GROUP_ROWS:
-            o0, o1 = _base(kind, upper, n, ld, ku, j), _base(kind, upper, n, ld, ku, j + 1)
-            o2, o3 = _base(kind, upper, n, ld, ku, j + 2), _base(kind, upper, n, ld, ku, j + 3)
-            o4, o5 = _base(kind, upper, n, ld, ku, j + 4), _base(kind, upper, n, ld, ku, j + 5)
-            o6, o7 = _base(kind, upper, n, ld, ku, j + 6), _base(kind, upper, n, ld, ku, j + 7)
-            c0, c1 = flat[o0 + s0:o0 + s1], flat[o1 + s0:o1 + s1]
-            c2, c3 = flat[o2 + s0:o2 + s1], flat[o3 + s0:o3 + s1]
-            c4, c5 = flat[o4 + s0:o4 + s1], flat[o5 + s0:o5 + s1]
-            c6, c7 = flat[o6 + s0:o6 + s1], flat[o7 + s0:o7 + s1]
+            c0, c1, c2, c3, c4, c5, c6, c7 = _eight_columns(flat, kind, upper, n, ld, ku, j, s0, s1)
             _axpy8(p[s0:s1], c0, c1, c2, c3, c4, c5, c6, c7, xb[j], xb[j + 1], xb[j + 2], xb[j + 3], xb[j + 4],
                    xb[j + 5], xb[j + 6], xb[j + 7])
             xs = xb[s0:s1]
