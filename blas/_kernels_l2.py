@@ -293,12 +293,8 @@ def _columns(p, flat, ld, kind, upper, n, kl, ku, unit, i0, i1, j0, j1, xb, tran
                 p[j + 6] += d6
                 p[j + 7] += d7
             else:  # p[s0:s1] += A[s0:s1, j..j+7] x[j..j+7]: one pass over p
-                q = p[s0:s1]
-                t0, t1, t2, t3 = xb[j], xb[j + 1], xb[j + 2], xb[j + 3]
-                t4, t5, t6, t7 = xb[j + 4], xb[j + 5], xb[j + 6], xb[j + 7]
-                for i in range(s1 - s0):
-                    q[i] += (c0[i] * t0 + c1[i] * t1 + c2[i] * t2 + c3[i] * t3) + (
-                        c4[i] * t4 + c5[i] * t5 + c6[i] * t6 + c7[i] * t7)
+                _axpy8(p[s0:s1], c0, c1, c2, c3, c4, c5, c6, c7, xb[j], xb[j + 1], xb[j + 2], xb[j + 3],
+                       xb[j + 4], xb[j + 5], xb[j + 6], xb[j + 7])
         else:
             s1 = s0
         for c in range(w):  # the rest of each column: its rows between the shared ones and a unit diagonal
