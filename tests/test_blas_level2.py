@@ -388,12 +388,14 @@ def test_symv_hemv_past_several_column_blocks(handle: Any, p: Precision, herm: b
 
 @pytest.mark.parametrize("routine", ["dsyr2", "zher", "zher2", "dger"])
 @pytest.mark.parametrize("upper", [True, False], ids=["U", "L"])
-def test_rank_updates_past_several_column_blocks(handle: Any, routine: str, upper: bool) -> None:
+@pytest.mark.parametrize("tall", [False, True], ids=["blocks", "four-columns"])
+def test_rank_updates_past_several_column_blocks(handle: Any, routine: str, upper: bool, tall: bool) -> None:
     # Columns in blocks of kl2.CB_R, a triangle's taken light and heavy in turn: several blocks,
     # two entries, the other triangle (NaN) and the padding untouched, a Hermitian diagonal real,
-    # and the same bits on one thread as on two.
+    # and the same bits on one thread as on two.  Tall: columns that share RANK_GROUP_ROWS rows or
+    # more go four at a time.
     p = Z if routine.startswith("z") else D
-    n, batch = 3 * kl2.CB_R + 5, 2
+    n, batch = (kl2.RANK_GROUP_ROWS + 13, 1) if tall else (3 * kl2.CB_R + 5, 2)
     m = n + 3 if routine == "dger" else n
     lda = m + 2
     rng = np.random.default_rng(9)
