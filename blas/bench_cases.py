@@ -336,9 +336,10 @@ def level2_d(size: tuple[str, int]) -> Problem:
         call()
         return result
 
-    # Bytes: the matrix read once (the stored triangle or band), twice for ger (read and written).
+    # Bytes: the matrix (the stored triangle or band) read once, and written too by the updates.
     stored = a.size / 2 if name in ("symv", "syr2") or name[:2] == "tr" else a.size
-    return Problem(run=run, reference=reference, flops=2.0 * stored, bytes=8.0 * stored * (2 if name == "ger" else 1),
+    moved = 8.0 * stored * (2 if name in ("ger", "syr2") else 1)
+    return Problem(run=run, reference=reference, flops=2.0 * stored, bytes=moved,
                    stream=s, tol=1e-10, label=f"{name} {n} f64" + (f" k={k}" if k else ""), teardown=teardown,
                    memory_bound=True, **extra)
 
