@@ -554,6 +554,28 @@ def _minus_solved(s, col, r0, w, lo, hi, down):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
+def _minus_solved4(w, A, upper, n, j, lo, hi):  # type: ignore[no-untyped-def]
+    # _minus_solved for columns j..j+3 of a full triangle (rows lo..hi-1, all solved) into w[j..j+3],
+    # the four columns' pieces in turn (four streams from memory at once), each column's in its order.
+    c0 = _column_run(A, 0, FULL, upper, n, 0, j, lo, hi)
+    c1 = _column_run(A, 0, FULL, upper, n, 0, j + 1, lo, hi)
+    c2 = _column_run(A, 0, FULL, upper, n, 0, j + 2, lo, hi)
+    c3 = _column_run(A, 0, FULL, upper, n, 0, j + 3, lo, hi)
+    s0, s1, s2, s3 = w[j], w[j + 1], w[j + 2], w[j + 3]
+    first = lo // TRSV_NB
+    last = (hi - 1) // TRSV_NB
+    for q in range(last - first + 1):
+        c = first + q if upper else last - q
+        i0, i1 = max(lo, c * TRSV_NB), min(hi, (c + 1) * TRSV_NB)
+        v = w[i0:i1]
+        s0 -= sum_products(c0[i0 - lo:i1 - lo], v)
+        s1 -= sum_products(c1[i0 - lo:i1 - lo], v)
+        s2 -= sum_products(c2[i0 - lo:i1 - lo], v)
+        s3 -= sum_products(c3[i0 - lo:i1 - lo], v)
+    w[j], w[j + 1], w[j + 2], w[j + 3] = s0, s1, s2, s3
+
+
+@numba.njit(cache=True)
 def _trsv_entry(trans, conj, kind, upper, k, unit, A, x, b, w):  # type: ignore[no-untyped-def]
     # Solve op(A_b) x_b = x_b in the contiguous copy w; op = N or T, A^H as A^T on conj(x)
     # (exact: Smith's division commutes with conj).  op(A) lower (N lower, T upper): forward
@@ -639,8 +661,13 @@ def trsv_blocked(trans, conj, upper, unit, A, x, parts):  # type: ignore[no-unty
             lo, hi = (0, j0) if upper else (j1, n)  # the rows solved before
             per = (j1 - j0 + parts - 1) // parts
             for c in prange(parts):
-                for j in range(j0 + c * per, min(j1, j0 + (c + 1) * per) if lo < hi else 0):
+                j, jend = j0 + c * per, min(j1, j0 + (c + 1) * per) if lo < hi else 0
+                while j + 4 <= jend:
+                    _minus_solved4(w, A, upper, n, j, lo, hi)
+                    j += 4
+                while j < jend:
                     w[j] = _minus_solved(w[j], _column_run(A, 0, FULL, upper, n, 0, j, lo, hi), lo, w, lo, hi, upper)
+                    j += 1
             for jj in range(j1 - j0):
                 j = j0 + jj if forward else j1 - 1 - jj
                 r0, r1 = (j0, j) if upper else (j + 1, j1)
