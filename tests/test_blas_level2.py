@@ -963,13 +963,13 @@ def test_structured_blocks(handle: Any, routine: str, p: Precision, upper: bool,
 @pytest.mark.parametrize(("routine", "p", "upper", "trans", "k"), [
     ("tbmv", D, True, "N", 0), ("tbmv", D, False, "T", 0), ("tbmv", Z, True, "C", 0), ("sbmv", D, False, "N", 0),
     ("hbmv", C, True, "N", 0), ("tpmv", S, False, "N", 0), ("trmv", Z, True, "T", 0), ("trmv", D, False, "N", 9)])
-def test_columns_four_at_a_time(handle: Any, routine: str, p: Precision, upper: bool, trans: str, k: int) -> None:
-    # Columns go four at a time over the rows they share when those are GROUP_ROWS or more (bands
+def test_columns_eight_at_a_time(handle: Any, routine: str, p: Precision, upper: bool, trans: str, k: int) -> None:
+    # Columns go eight at a time over the rows they share when those are GROUP_ROWS or more (bands
     # that wide, packed and full triangles), the rest of each column after: against numpy, past
     # several column blocks, and the same bits on one thread as on two.  (k: the band's width
-    # beyond GROUP_ROWS + 3, where four columns start to share enough rows.)
+    # beyond GROUP_ROWS + 7, where eight columns start to share enough rows.)
     n = kl2.CB_N + 45
-    width = kl2.GROUP_ROWS + 3 + k if routine[1] == "b" else 0
+    width = kl2.GROUP_ROWS + 7 + k if routine[1] == "b" else 0
     got = []
     for threads in (2, 1):
         with numba_threads(threads):
