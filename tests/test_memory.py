@@ -55,11 +55,13 @@ def _pattern(n, seed=0):
 
 @given(st.lists(st.integers(1, 5000), min_size=1, max_size=12))
 def test_malloc_is_aligned_and_never_overlaps(sizes):
-    # No collection during the accounting below: one freeing an earlier test's garbage (device arrays
-    # in reference cycles) gave 2304 bytes back in the middle of it in a cold run.  (Collecting first
-    # instead cost 1 s an example there.)
+    # Earlier tests' device arrays freed by finalizers wait in rocmath.memory's deferred frees, which
+    # the next malloc issues: in a cold run one gave 2304 bytes back in the middle of the accounting
+    # below.  They go first (a synchronize issues and waits for them), and no collection may make
+    # more meanwhile.  (gc.collect() first instead cost 1 s an example in a cold run.)
     gc.disable()
     try:
+        rm.device_synchronize()
         _malloc_accounting(sizes)
     finally:
         gc.enable()
