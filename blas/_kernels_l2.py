@@ -66,6 +66,12 @@ GROUP_ROWS = 128
 RANK_GROUP_ROWS = 1024
 
 
+@numba.njit(cache=True, inline="always")
+def _packed_start(upper, n, j):  # type: ignore[no-untyped-def]
+    # Where column j of a packed triangle starts, counted from row 0.
+    return j * (j + 1) // 2 if upper else j * (2 * n - j - 1) // 2
+
+
 @numba.njit(cache=True)
 def _column(A, b, kind, upper, n, ku, j, r0, r1):  # type: ignore[no-untyped-def]
     """Rows ``r0..r1-1`` of column ``j`` of entry ``b``, as a 1-D view of the storage.
@@ -74,7 +80,7 @@ def _column(A, b, kind, upper, n, ku, j, r0, r1):  # type: ignore[no-untyped-def
     ``A[b, ku + i - j, j]``.  PACKED (a ``(batch, 1, n(n+1)/2)`` view): column ``j``
     starts at ``j(j+1)/2`` (upper) or ``j(2n-j-1)/2`` (lower), counted from row 0."""
     if kind == PACKED:
-        p = j * (j + 1) // 2 if upper else j * (2 * n - j - 1) // 2
+        p = _packed_start(upper, n, j)
         return A[b, 0, p + r0:p + r1]
     s = ku - j if kind == BAND else 0
     return A[b, r0 + s:r1 + s, j]
@@ -237,8 +243,16 @@ def _base(kind, upper, n, ld, ku, j):  # type: ignore[no-untyped-def]
     # Where column j of the logical matrix starts in _flat_entry's array, counted from row 0
     # (FULL: A[i, j]; BAND, LAPACK band storage: A[ku + i - j, j]; PACKED: the packed triangle).
     if kind == PACKED:
-        return j * (j + 1) // 2 if upper else j * (2 * n - j - 1) // 2
+        return _packed_start(upper, n, j)
     return j * ld + (ku - j if kind == BAND else 0)
+
+
+@numba.njit(cache=True, inline="always")
+def _around(q, r0, r1, s0, s1):  # type: ignore[no-untyped-def]
+    # Run q (0, 1) of rows r0..r1-1 outside the shared rows s0..s1-1 (all of them when none are shared).
+    if q == 0:
+        return r0, (min(r1, s0) if s0 < s1 else r1)
+    return max(r0, s1), r1
 
 
 @numba.njit(cache=True, inline="always")
@@ -388,28 +402,32 @@ def _matvec_setup(trans, conj, alpha, x, beta, y):  # type: ignore[no-untyped-de
     nrb = (m + rbs - 1) // rbs
     ncb = (n + cbs - 1) // cbs
     part = np.empty((nb, nrb if trans else ncb, leny), dtype=y.dtype)
-    xc = np.empty(x.shape, dtype=x.dtype)
-    for b in range(nb):  # contiguous; A^H x = conj(A^T conj(x))
-        for i in range(x.shape[1]):
-            xc[b, i] = np.conj(x[b, i]) if conj else x[b, i]
+    xc = np.conj(x) if conj else np.ascontiguousarray(x)  # contiguous; A^H x = conj(A^T conj(x))
     tasks = 0 if a == 0 else nb * nrb * ncb
     return tasks, nrb, ncb, rbs, cbs, m, n, a, bt, zero, part, xc
 
 
+@numba.njit(cache=True, inline="always")
+def _blocks_added(part, b, s, every, cbs, m, n, kl, ku):  # type: ignore[no-untyped-def]
+    # s := entry b's partial sums added in block order, each over the rows its block has (every
+    # row, or those its cbs columns reach in an m x n matrix with kl/ku off-diagonals), row by row
+    # (a loop over the blocks inside one over the rows read them 24 KB apart).
+    s[:] = 0
+    for q in range(part.shape[1]):
+        lo, hi = (0, s.shape[0]) if every else _reached(0, m, q * cbs, min(n, (q + 1) * cbs), kl, ku)
+        for i in range(lo, hi):
+            s[i] += part[b, q, i]
+
+
 @numba.njit(cache=True)
 def _matvec_finish(part, trans, cbs, m, n, kl, ku, a, bt, y):  # type: ignore[no-untyped-def]
-    # Several partial sums per element: added in block order, each over the rows it has (all of
-    # them for A^T; for A those its columns reach), row by row.
-    nparts = part.shape[1]
-    if nparts < 2:
+    # Several partial sums per element: added in block order (all rows for A^T; for A those its
+    # columns reach).
+    if part.shape[1] < 2:
         return
     s = np.empty(y.shape[1], dtype=y.dtype)
     for b in range(y.shape[0]):
-        s[:] = 0
-        for q in range(nparts):
-            lo, hi = (0, y.shape[1]) if trans else _reached(0, m, q * cbs, min(n, (q + 1) * cbs), kl, ku)
-            for i in range(lo, hi):
-                s[i] += part[b, q, i]
+        _blocks_added(part, b, s, trans, cbs, m, n, kl, ku)
         for i in range(y.shape[1]):
             y[b, i] = _updated(a, s[i], bt, y[b, i])
 
@@ -431,14 +449,6 @@ def matvec(trans, conj, kind, upper, kl, ku, diag, alpha, A, x, beta, y):  # typ
 SYMV_CB = 64  # columns per task of a symmetric (Hermitian) product
 
 
-@numba.njit(cache=True, inline="always")
-def _symv_rows(upper, n, k, cb):  # type: ignore[no-untyped-def]
-    # The rows whose partial sums column block cb of a stored triangle with k off-diagonals writes.
-    j0 = cb * SYMV_CB
-    j1 = min(n, j0 + SYMV_CB)
-    return (max(0, j0 - k), j1) if upper else (j0, min(n, j1 + k))
-
-
 @numba.njit(cache=True)
 def _symv_task(t, ncb, kind, upper, k, herm, A, xc, part, dots, one, zero):  # type: ignore[no-untyped-def]
     # One block of columns of the stored triangle (k off-diagonals), each read once for both of
@@ -454,7 +464,7 @@ def _symv_task(t, ncb, kind, upper, k, herm, A, xc, part, dots, one, zero):  # t
     j0 = cb * SYMV_CB
     j1 = min(n, j0 + SYMV_CB)
     p = part[b, cb]
-    lo, hi = _symv_rows(upper, n, k, cb)
+    lo, hi = _reached(0, n, j0, j1, 0 if upper else k, ku)  # the rows the block's columns reach
     for i in range(lo, hi):
         p[i] = zero
     xb = xc[b]
@@ -486,7 +496,7 @@ def _symv_task(t, ncb, kind, upper, k, herm, A, xc, part, dots, one, zero):  # t
             o = _base(kind, upper, n, ld, ku, jc)
             r0, r1 = (max(0, jc - k), jc) if upper else (jc + 1, min(n, jc + k + 1))  # its stored rows
             for q in range(2 if s0 < s1 else 1):
-                lo, hi = (r0, min(r1, s0) if s0 < s1 else r1) if q == 0 else (max(r0, s1), r1)
+                lo, hi = _around(q, r0, r1, s0, s1)
                 if lo < hi:  # (written out: a call per column ran dsbmv of 3000 with 32 diagonals 2x slower)
                     col = flat[o + lo:o + hi]
                     pp = p[lo:hi]
@@ -514,25 +524,29 @@ def symv(kind, upper, k, herm, alpha, A, x, beta, y):  # type: ignore[no-untyped
             _beta_only(y[b], bt, zero)
         return
     ncb = (n + SYMV_CB - 1) // SYMV_CB
-    xc = np.empty((nb, n), dtype=y.dtype)
-    for b in range(nb):
-        for i in range(n):
-            xc[b, i] = x[b, i]
+    xc = np.ascontiguousarray(x)
     part = np.empty((nb, ncb, n), dtype=y.dtype)
     dots = np.empty((nb, n), dtype=y.dtype)
     for t in prange(nb * ncb):
         _symv_task(np.int64(t), ncb, kind, upper, k, herm, A, xc, part, dots, one, zero)
     s = np.empty(n, dtype=y.dtype)
     for b in range(nb):
-        # The blocks' partial sums in block order, each over the rows its columns reach, row by
-        # row (a loop over the blocks inside one over the rows read them 24 KB apart).
-        s[:] = zero
-        for q in range(ncb):
-            lo, hi = _symv_rows(upper, n, k, q)
-            for i in range(lo, hi):
-                s[i] += part[b, q, i]
+        _blocks_added(part, b, s, False, SYMV_CB, n, n, 0 if upper else k, k if upper else 0)
         for i in range(n):
             y[b, i] = _updated(a, s[i] + dots[b, i], bt, y[b, i])
+
+
+@numba.njit(cache=True, inline="always")
+def _solved_piece(q, lo, hi, down):  # type: ignore[no-untyped-def]
+    # Piece q of rows lo..hi-1 cut at multiples of TRSV_NB, counted top down or bottom up.
+    first, last = lo // TRSV_NB, (hi - 1) // TRSV_NB
+    c = first + q if down else last - q
+    return max(lo, c * TRSV_NB), min(hi, (c + 1) * TRSV_NB)
+
+
+@numba.njit(cache=True, inline="always")
+def _solved_pieces(lo, hi):  # type: ignore[no-untyped-def]
+    return (hi - 1) // TRSV_NB - lo // TRSV_NB + 1 if hi > lo else 0
 
 
 @numba.njit(cache=True, inline="always")
@@ -542,13 +556,8 @@ def _minus_solved(s, col, r0, w, lo, hi, down):  # type: ignore[no-untyped-def]
     # (top down for an upper triangle, bottom up for a lower one) and each in rocmath.simd's order,
     # so that the blocked solve (trsv_blocked) can take the pieces of the blocks solved before in
     # parallel and keep each bit.
-    if hi <= lo:
-        return s
-    first = lo // TRSV_NB
-    last = (hi - 1) // TRSV_NB
-    for q in range(last - first + 1):
-        c = first + q if down else last - q
-        i0, i1 = max(lo, c * TRSV_NB), min(hi, (c + 1) * TRSV_NB)
+    for q in range(_solved_pieces(lo, hi)):
+        i0, i1 = _solved_piece(q, lo, hi, down)
         s -= sum_products(col[i0 - r0:i1 - r0], w[i0:i1])
     return s
 
@@ -562,11 +571,8 @@ def _minus_solved4(w, A, upper, n, j, lo, hi):  # type: ignore[no-untyped-def]
     c2 = _column_run(A, 0, FULL, upper, n, 0, j + 2, lo, hi)
     c3 = _column_run(A, 0, FULL, upper, n, 0, j + 3, lo, hi)
     s0, s1, s2, s3 = w[j], w[j + 1], w[j + 2], w[j + 3]
-    first = lo // TRSV_NB
-    last = (hi - 1) // TRSV_NB
-    for q in range(last - first + 1):
-        c = first + q if upper else last - q
-        i0, i1 = max(lo, c * TRSV_NB), min(hi, (c + 1) * TRSV_NB)
+    for q in range(_solved_pieces(lo, hi)):
+        i0, i1 = _solved_piece(q, lo, hi, upper)
         v = w[i0:i1]
         s0 -= sum_products(c0[i0 - lo:i1 - lo], v)
         s1 -= sum_products(c1[i0 - lo:i1 - lo], v)
@@ -771,7 +777,7 @@ def _rank_task(t, ncb, kind, upper, general, herm, two, conj_y, a, x, y, A):  # 
             o = _base(kind, upper, n, ld, 0, jc)
             sj, uj = _rank_scales(a, a2, xb, yb, jc, herm, conj_y)
             for q in range(2 if s0 < s1 else 1):
-                lo, hi = (r0, min(r1, s0) if s0 < s1 else r1) if q == 0 else (max(r0, s1), r1)
+                lo, hi = _around(q, r0, r1, s0, s1)
                 if lo < hi:
                     _rank1(flat[o + lo:o + hi], xb[lo:hi], yb[lo:hi], sj, uj, two)
             if herm:  # reference BLAS: a real diagonal, real(a_jj) + real(x_j s (+ y_j u)): that sum's real part
