@@ -581,6 +581,25 @@ def _minus_solved4(w, A, upper, n, j, lo, hi):  # type: ignore[no-untyped-def]
     w[j], w[j + 1], w[j + 2], w[j + 3] = s0, s1, s2, s3
 
 
+@numba.njit(cache=True, inline="always")
+def _solved_step(w, col, r0, j, r1, trans, upper, unit):  # type: ignore[no-untyped-def]
+    # Step j of a substitution on column j (col: its rows r0..r1-1 of those it stores, diagonal
+    # included).  op T: w_j = (w_j - sum_{i != j} A[i, j] w_i) / A[j, j] over those rows.  op N:
+    # w_j /= A[j, j], then w_i -= w_j A[i, j] along them.
+    s = w[j]
+    if trans:
+        s = _minus_solved(s, col, r0, w, r0, j, True) if upper else _minus_solved(s, col, r0, w, j + 1, r1, False)
+        w[j] = s if unit else _divide(s, col[j - r0])
+        return
+    if not unit:
+        s = _divide(s, col[j - r0])
+    w[j] = s
+    if upper:
+        _axpy(w[r0:j], col[:j - r0], -s)
+    else:
+        _axpy(w[j + 1:r1], col[j - r0 + 1:], -s)
+
+
 @numba.njit(cache=True)
 def _trsv_entry(trans, conj, kind, upper, k, unit, A, x, b, w):  # type: ignore[no-untyped-def]
     # Solve op(A_b) x_b = x_b in the contiguous copy w; op = N or T, A^H as A^T on conj(x)
@@ -596,19 +615,7 @@ def _trsv_entry(trans, conj, kind, upper, k, unit, A, x, b, w):  # type: ignore[
         j = step if forward else n - 1 - step
         r0 = max(0, j - ku)
         r1 = min(n, j + kl + 1)
-        col = _column_run(A, b, kind, upper, n, ku, j, r0, r1)
-        s = w[j]
-        if trans:  # w_j = (w_j - sum_{i != j} A[i, j] w_i) / A[j, j]
-            s = _minus_solved(s, col, r0, w, r0, j, True) if upper else _minus_solved(s, col, r0, w, j + 1, r1, False)
-            w[j] = s if unit else _divide(s, col[j - r0])
-        else:  # w_j /= A[j, j], then w_i -= w_j A[i, j] along column j
-            if not unit:
-                s = _divide(s, col[j - r0])
-            w[j] = s
-            if upper:
-                _axpy(w[r0:j], col[:j - r0], -s)
-            else:
-                _axpy(w[j + 1:r1], col[1:], -s)
+        _solved_step(w, _column_run(A, b, kind, upper, n, ku, j, r0, r1), r0, j, r1, trans, upper, unit)
     for i in range(n):
         x[b, i] = np.conj(w[i]) if conj else w[i]
 
@@ -674,21 +681,12 @@ def trsv_blocked(trans, conj, upper, unit, A, x, parts):  # type: ignore[no-unty
                 while j < jend:
                     w[j] = _minus_solved(w[j], _column_run(A, 0, FULL, upper, n, 0, j, lo, hi), lo, w, lo, hi, upper)
                     j += 1
-            for jj in range(j1 - j0):
-                j = j0 + jj if forward else j1 - 1 - jj
-                r0, r1 = (j0, j) if upper else (j + 1, j1)
-                s = w[j]
-                if r0 < r1:
-                    s = _minus_solved(s, _column_run(A, 0, FULL, upper, n, 0, j, r0, r1), r0, w, r0, r1, upper)
-                w[j] = s if unit else _divide(s, A[0, j, j])
+        for jj in range(j1 - j0):  # the block itself, as the column-by-column solve
+            j = j0 + jj if forward else j1 - 1 - jj
+            r0, r1 = (j0, j + 1) if upper else (j, j1)
+            _solved_step(w, _column_run(A, 0, FULL, upper, n, 0, j, r0, r1), r0, j, r1, trans, upper, unit)
+        if trans:
             continue
-        for jj in range(j1 - j0):
-            j = j1 - 1 - jj if upper else j0 + jj
-            s = w[j] if unit else _divide(w[j], A[0, j, j])
-            w[j] = s
-            r0, r1 = (j0, j) if upper else (j + 1, j1)
-            if r0 < r1:
-                _axpy(w[r0:r1], _column_run(A, 0, FULL, upper, n, 0, j, r0, r1), -s)
         lo, hi = (0, j0) if upper else (j1, n)
         per = (hi - lo + parts - 1) // parts
         for c in prange(parts):
