@@ -321,36 +321,37 @@ def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None
 
 
 class Replay:
-    """A library call's checked launches, run again for a call with identical arguments.
+    """A library call's checked launch, run again for a call with identical arguments.
 
-    A library records the launches of a call (``launch(..., record=...)``) whose outcome
-    depends only on its arguments and its handle's state, and replays them when the same
+    A library records the launch of a call (``launch(..., record=...)``) whose outcome
+    depends only on its arguments and its handle's state, and replays it when the same
     call comes again: the argument checks, the operand descriptions and the address
     lookups are not redone, only the allocations' liveness is checked.  The work runs
     through the stream exactly as a first launch does (order, inline runs, errors,
     timeline, launch records).
     """
 
-    __slots__ = ("allocs", "steps", "stream")
+    __slots__ = ("allocs", "step", "stream")
 
-    def __init__(self, steps: list[_Launch]):
-        self.steps = steps
-        self.stream = steps[0].stream
+    def __init__(self, step: _Launch):
+        self.step = step
+        self.stream = step.stream
         # Each allocation with its use: a pool's block handed out again (same address, maybe cut
-        # shorter) was not what the launches were checked against.
-        self.allocs = [(a, a.uses) for step in steps for a in step.allocations()]
+        # shorter) was not what the launch was checked against.
+        self.allocs = [(a, a.uses) for a in step.allocations()]
 
     @classmethod
     def of(cls, steps: list[_Launch]) -> Replay | None:
-        """A replay of ``steps``, or None if there is nothing to replay or a step belongs to a
-        profiled call (its device time is filed under that call's problem)."""
-        if not steps or any("profile" in step.info for step in steps):
+        """A replay of a call whose launches were ``steps``, or None unless it was one launch
+        (a call of several, or of none, is not replayed) or if it belongs to a profiled call (its
+        device time is filed under that call's problem)."""
+        if len(steps) != 1 or steps[0] is None or "profile" in steps[0].info:
             return None
-        for step in steps:  # kept past the call: must not keep the caller's arrays alive
-            for b in step.bound:
-                if isinstance(b, BoundBatch) and b.op.owner is not None:
-                    b.op = dataclasses.replace(b.op, owner=None)
-        return cls(steps)
+        step = steps[0]
+        for b in step.bound:  # kept past the call: must not keep the caller's arrays alive
+            if isinstance(b, BoundBatch) and b.op.owner is not None:
+                b.op = dataclasses.replace(b.op, owner=None)
+        return cls(step)
 
     def usable(self) -> bool:
         """False when an allocation was freed (or freed and handed out again by a pool) or the
@@ -363,10 +364,6 @@ class Replay:
         return True
 
     def run(self, keep: Any) -> Task:
-        """Enqueue the launches again; ``keep`` (the call's arguments) stays alive until they ran."""
-        s = self.stream
-        task: Task | None = None
-        for step in self.steps:
-            task = s.enqueue(step.run, step.name, keep=keep, inline=step.inline, info=step.info)
-        assert task is not None
-        return task
+        """Enqueue the launch again; ``keep`` (the call's arguments) stays alive until it ran."""
+        step = self.step
+        return self.stream.enqueue(step.run, step.name, keep=keep, inline=step.inline, info=step.info)

@@ -157,7 +157,7 @@ def planned_call(handle: Any, key: Any, call: Callable[[], Any], make: Callable[
         recording.launches = outer
         if outer is not None:
             outer.extend(launches)
-    replay = Replay.of(launches) if len(launches) == 1 and launches[0] is not None else None
+    replay = Replay.of(launches)
     plan = make(replay, out) if replay is not None else None
     if plan is not None:
         remember(handle._plans, key, plan)

@@ -25,7 +25,7 @@ import threading
 import time
 import traceback
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from . import device as _device
@@ -85,7 +85,7 @@ class Task:
         "state",
     )
 
-    def __init__(self, fn: Callable[[], Any], name: str, deps: list[Task], keep: Any, state: _State,
+    def __init__(self, fn: Callable[[], Any], name: str, deps: Sequence[Task], keep: Any, state: _State,
                  info: dict[str, Any] | None = None, always_run: bool = False):
         self.fn = fn
         self.info = info  # what the timeline shows: {"cat": "kernel", "flops": ..., "bytes": ...}
@@ -185,13 +185,30 @@ class _State:
             last.wait_finished()
 
     def run_taken(self, task: Task) -> None:
-        """Run ``task``, taken from the queue with ``busy`` set, on the calling thread.  While
-        it runs the thread counts as the stream's worker: a wait for the stream from inside (a
-        finalizer run by the garbage collector, say) must not wait for itself."""
+        """Run ``task``, taken from the queue with ``busy`` set, on the calling thread (the worker,
+        or an enqueuing or waiting thread), then clear ``busy``.  While it runs the thread counts
+        as the stream's worker: a wait for the stream from inside (a finalizer run by the garbage
+        collector, say) must not wait for itself.  One function for the whole run: it is on the
+        path of every launch."""
         outer = _local.state
         _local.state = self
         try:
-            _run(self, task)
+            if self.error is not None and not task.always_run:
+                task.skipped = True
+            else:
+                info = task.info
+                # Only the timeline and the profile logging layer read the times (events take their own).
+                if _trace._recorders or (info is not None and "profile" in info):
+                    _timed_run(self, task)
+                else:
+                    try:
+                        task.fn()
+                    except BaseException as exc:
+                        _failed(self, task, exc)
+            task.fn = _noop
+            task.keep = None
+            task.deps = _NO_DEPS
+            task.finish()
         finally:
             _local.state = outer
             lock = self.lock  # (acquire/release: a ``with`` block costs twice as much on this path)
@@ -246,45 +263,41 @@ def _worker(state: _State) -> None:
             state.busy = True
         for dep in task.deps:
             dep.wait_finished()
-        _run(state, task)
-        with state.cond:
-            state.busy = False
-            state.cond.notify_all()
+        state.run_taken(task)
 
 
-def _run(state: _State, task: Task) -> None:
-    if state.error is not None and not task.always_run:
-        task.skipped = True
-    else:
-        info = task.info
-        # Only the timeline and the profile logging layer read the times (events take their own).
-        timed = _trace._recorders or (info is not None and "profile" in info)
-        if timed:
-            task.start_ns = time.perf_counter_ns()
-        try:
-            task.fn()
-        except BaseException as exc:
-            # The error outlives the task (the stream's last task keeps it): its traceback must
-            # not keep the kernel's views, and with them device allocations, alive.
-            traceback.clear_frames(exc.__traceback__)
-            exc.__traceback__ = None
-            task.error = exc
-            with state.cond:
-                if state.error is None:
-                    state.error = (exc, task)
-            _record_last_error(state.device, exc)
-        if timed:
-            task.end_ns = time.perf_counter_ns()
-            if info is not None and "profile" in info:
-                table, key = info["profile"]
-                props = state.device.properties
-                table.ran(key, task.end_ns - task.start_ns, 1e9 * _model_seconds(info, props), props.name)
-            if _trace._recorders:  # (trace.recording(), without the call on every task)
-                _record(state, task)
-    task.fn = _noop
-    task.keep = None
-    task.deps = []
-    task.finish()
+#: A finished task's dependencies: none (its own are let go).
+_NO_DEPS: tuple[Task, ...] = ()
+
+
+def _failed(state: _State, task: Task, exc: BaseException) -> None:
+    """``task`` raised ``exc``: the stream's pending error, if it has none yet."""
+    # The error outlives the task (the stream's last task keeps it): its traceback must
+    # not keep the kernel's views, and with them device allocations, alive.
+    traceback.clear_frames(exc.__traceback__)
+    exc.__traceback__ = None
+    task.error = exc
+    with state.cond:
+        if state.error is None:
+            state.error = (exc, task)
+    _record_last_error(state.device, exc)
+
+
+def _timed_run(state: _State, task: Task) -> None:
+    """Run ``task`` with its start and end times, for the timeline and the profile logging layer."""
+    info = task.info
+    task.start_ns = time.perf_counter_ns()
+    try:
+        task.fn()
+    except BaseException as exc:
+        _failed(state, task, exc)
+    task.end_ns = time.perf_counter_ns()
+    if info is not None and "profile" in info:
+        table, key = info["profile"]
+        props = state.device.properties
+        table.ran(key, task.end_ns - task.start_ns, 1e9 * _model_seconds(info, props), props.name)
+    if _trace._recorders:  # (trace.recording(), without the call on every task)
+        _record(state, task)
 
 
 def _model_seconds(info: dict[str, Any], props: Any) -> float:
@@ -443,42 +456,60 @@ class Stream:
                 from . import graph
 
                 graph.check_null_stream(state, name, info)
+        if inline and not deps:
+            task = self.run_now(fn, name, info)
+            if task is not None:
+                return task
         # Two locks taken with acquire/release: this runs on every launch, and a ``with`` block
         # costs twice as much (200 against 90 ns here).
         dev_lock, lock = dev._lock, state.lock
         dev_lock.acquire()
         try:
             wait_for = [t for t in deps if not t.finished] if deps else []
-            if state.ident == 0:
-                streams = dev.streams
-                if streams is not None and streams.data:  # (WeakSet's own len() is Python code)
-                    for other in _live(streams):
-                        last = other.last
-                        if not other.non_blocking and last is not None and not last.finished:
-                            wait_for.append(last)
-            elif not state.non_blocking and dev._null_stream is not None:
-                last = dev._null_stream._state.last
-                if last is not None and not last.finished:
-                    wait_for.append(last)
+            _implicit_waits(state, dev, wait_for)
             task = Task(fn, name, wait_for, keep, state, info, always_run)
             lock.acquire()
             try:
-                run_here = (inline and _INLINE and not wait_for and not state.items and not state.busy
-                            and state.error is None)
-                if run_here:
-                    state.busy = True
-                else:
-                    if state.thread is None:
-                        state.start()
-                    state.items.append(task)
-                    state.cond.notify()
+                if state.thread is None:
+                    state.start()
+                state.items.append(task)
+                state.cond.notify()
                 state.last = task
             finally:
                 lock.release()
         finally:
             dev_lock.release()
-        if run_here:
-            state.run_taken(task)
+        return task
+
+    def run_now(self, fn: Callable[[], Any], name: str, info: dict[str, Any] | None = None) -> Task | None:
+        """Run ``fn`` at once on the calling thread, in the stream's order, if the stream is idle
+        and nothing it must wait for is pending (no error either, no capture); its finished (or
+        failed) :class:`Task`, or None when the work must be queued (:meth:`enqueue`) instead.
+        The inline case of :meth:`enqueue`, called directly by replays of small launches: a tiny
+        call then does not pay for two thread switches, nor for the queue."""
+        state = self._state
+        dev = self.device
+        if state.slow or dev.retired or not _INLINE:
+            return None
+        dev_lock, lock = dev._lock, state.lock
+        dev_lock.acquire()
+        try:
+            if state.ident == 0 or not state.non_blocking:
+                waits: list[Task] = []
+                _implicit_waits(state, dev, waits)
+                if waits:
+                    return None
+            lock.acquire()
+            try:
+                if state.items or state.busy or state.error is not None:
+                    return None
+                state.busy = True
+                state.last = task = Task(fn, name, _NO_DEPS, None, state, info)
+            finally:
+                lock.release()
+        finally:
+            dev_lock.release()
+        state.run_taken(task)
         return task
 
     def synchronize(self) -> None:
@@ -653,6 +684,23 @@ def as_stream(stream: Any) -> Stream:
 def null_stream(device: int | None = None) -> Stream:
     """The legacy null stream of ``device`` (current device when None)."""
     return _device.get_device_object(device).null_stream
+
+
+def _implicit_waits(state: _State, dev: _device.Device, out: list[Task]) -> None:
+    """Add to ``out`` the unfinished work of other streams that work queued on ``state`` now waits
+    for (HIP's null-stream rules: the null stream waits for every blocking stream, a blocking
+    stream for the null stream); called under the device lock."""
+    if state.ident == 0:
+        streams = dev.streams
+        if streams is not None and streams.data:  # (WeakSet's own len() is Python code)
+            for other in _live(streams):
+                last = other.last
+                if not other.non_blocking and last is not None and not last.finished:
+                    out.append(last)
+    elif not state.non_blocking and dev._null_stream is not None:
+        last = dev._null_stream._state.last
+        if last is not None and not last.finished:
+            out.append(last)
 
 
 def _live(states: Any) -> list[_State]:
