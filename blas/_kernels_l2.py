@@ -315,36 +315,40 @@ def _columns(p, flat, ld, kind, upper, n, kl, ku, unit, i0, i1, j0, j1, xb, tran
                        xb[j + 4], xb[j + 5], xb[j + 6], xb[j + 7])
         else:
             s1 = s0
-        for c in range(w):  # the rest of each column: its rows between the shared ones and a unit diagonal
+        for c in range(w):  # the rest of each column: its rows outside the shared ones and a unit diagonal
             jc = j + c
             o = _base(kind, upper, n, ld, ku, jc)
             r0, r1 = max(i0, jc - ku), min(i1, jc + kl + 1)
             d = unit and r0 <= jc < r1
-            # Its rows in up to three pieces, between the shared rows s0..s1-1 and the diagonal.
-            pieces = 1 + (s0 < s1) + d
-            if s0 < s1 and d:
-                cuts = (r0, s0, s1, jc, jc + 1, r1) if s1 <= jc else (r0, jc, jc + 1, s0, s1, r1)
-            elif s0 < s1:
-                cuts = (r0, s0, s1, r1, r1, r1)
-            elif d:
-                cuts = (r0, jc, jc + 1, r1, r1, r1)
-            else:
-                cuts = (r0, r1, r1, r1, r1, r1)
-            for q in range(pieces):
-                lo, hi = cuts[2 * q], cuts[2 * q + 1]
-                if hi > lo:  # rows lo..hi-1: p[lo:hi] += A[lo:hi, jc] x_jc, or p[jc] += A[lo:hi, jc] . x[lo:hi]
-                    col = flat[o + lo:o + hi]
-                    if trans:
-                        v = xb[lo:hi]
-                        acc = zero
-                        for i in range(hi - lo):
-                            acc += col[i] * v[i]
-                        p[jc] += acc
-                    else:
-                        pp = p[lo:hi]
-                        t = xb[jc]
-                        for i in range(hi - lo):
-                            pp[i] += col[i] * t
+            # Pieces lo..hi-1 up to the next row left out (no tuple of cuts: most columns, a narrow
+            # band's all, are one piece, and its loop's set-up is most of a short column's time).
+            lo = r0
+            while lo < r1:
+                hi = r1
+                if s0 < s1 and lo < s1:
+                    if lo >= s0:
+                        lo = s1
+                        continue
+                    hi = min(hi, s0)
+                if d and lo <= jc:
+                    if lo == jc:
+                        lo = jc + 1
+                        continue
+                    hi = min(hi, jc)
+                # rows lo..hi-1: p[lo:hi] += A[lo:hi, jc] x_jc, or p[jc] += A[lo:hi, jc] . x[lo:hi]
+                col = flat[o + lo:o + hi]
+                if trans:
+                    v = xb[lo:hi]
+                    acc = zero
+                    for i in range(hi - lo):
+                        acc += col[i] * v[i]
+                    p[jc] += acc
+                else:
+                    pp = p[lo:hi]
+                    t = xb[jc]
+                    for i in range(hi - lo):
+                        pp[i] += col[i] * t
+                lo = hi
             if d:
                 p[jc] += xb[jc]
         j += w
