@@ -192,16 +192,28 @@ def _axpy8(p, c0, c1, c2, c3, c4, c5, c6, c7, t0, t1, t2, t3, t4, t5, t6, t7):  
         p[i] = v
 
 
-def _fused_for_reals(fn: Any, flags: set[str] | None = None) -> None:
-    """Make ``fn`` numba's, compiled with contraction (an FMA per product) for real arrays (its
-    first argument's type) and without for complex ones; ``flags``: more fast-math flags for both.
+def _axpy_dot(p, c, t, v, conj, s):  # type: ignore[no-untyped-def]
+    """p += c * t and s + c . v (conj(c) . v if ``conj``) in one pass over c: a symmetric matrix's
+    stored column read once for both of its uses (numba's: :func:`_fused_for_reals`, reassociated
+    to vectorize the dot)."""
+    for i in range(p.shape[0]):
+        e = c[i]
+        p[i] += e * t
+        s += (np.conj(e) if conj else e) * v[i]
+    return s
+
+
+def _fused_for_reals(fn: Any, flags: set[str] | None = None, arg: int = 0) -> None:
+    """Make ``fn`` numba's, compiled with contraction (an FMA per product) for real arrays (the
+    type of its argument ``arg``, an array) and without for complex ones; ``flags``: more fast-math
+    flags for both.
     An element's update needs no reassociation to vectorize.  A complex product's parts leave LLVM
     a choice of which product to fuse with the addition, and it chose differently in a kernel and
     in its serial twin (bits of zsymv differed); rounded one operation at a time, the bits are the
     same wherever the loop is compiled."""
     def typer(fused: bool) -> Any:
-        def pick(p, *args):  # type: ignore[no-untyped-def]
-            return fn if isinstance(p.dtype, types.Complex) != fused else None
+        def pick(*args):  # type: ignore[no-untyped-def]
+            return fn if isinstance(args[arg].dtype, types.Complex) != fused else None
         pick.__signature__ = inspect.signature(fn)  # type: ignore[attr-defined]  # (numba matches it with fn's)
         return pick
 
@@ -215,6 +227,7 @@ def _fused_for_reals(fn: Any, flags: set[str] | None = None) -> None:
 _fused_for_reals(_axpy)
 _fused_for_reals(_axpy4)
 _fused_for_reals(_axpy8)
+_fused_for_reals(_axpy_dot, {"reassoc"})
 
 
 @numba.njit(cache=True, inline="always")
@@ -453,7 +466,6 @@ def matvec(trans, conj, kind, upper, kl, ku, diag, alpha, A, x, beta, y):  # typ
 SYMV_CB = 64  # columns per task of a symmetric (Hermitian) product
 
 
-@numba.njit(cache=True)
 def _symv_task(t, ncb, kind, upper, k, herm, A, xc, part, dots, one, zero):  # type: ignore[no-untyped-def]
     # One block of columns of the stored triangle (k off-diagonals), each read once for both of
     # its uses: the column times x_j into the block's partial sums (the stored part's product) and
@@ -504,12 +516,18 @@ def _symv_task(t, ncb, kind, upper, k, herm, A, xc, part, dots, one, zero):  # t
                 if lo < hi:  # (written out: a call per column ran dsbmv of 3000 with 32 diagonals 2x slower)
                     col = flat[o + lo:o + hi]
                     pp = p[lo:hi]
+                    v = xb[lo:hi]
                     t = xb[jc]
+                    acc = dots[b, jc]
                     for i in range(hi - lo):
-                        pp[i] += col[i] * t
-                    # (rocmath.simd's order: the same bits in any build)
-                    dots[b, jc] = _dot_block(col, xb[lo:hi], herm, dots[b, jc])
+                        e = col[i]
+                        pp[i] += e * t
+                        acc += (np.conj(e) if herm else e) * v[i]
+                    dots[b, jc] = acc
         j += w
+
+
+_fused_for_reals(_symv_task, {"reassoc"}, arg=7)
 
 
 @kernel
