@@ -192,17 +192,6 @@ def _axpy8(p, c0, c1, c2, c3, c4, c5, c6, c7, t0, t1, t2, t3, t4, t5, t6, t7):  
         p[i] = v
 
 
-def _axpy_dot(p, c, t, v, conj, s):  # type: ignore[no-untyped-def]
-    """p += c * t and s + c . v (conj(c) . v if ``conj``) in one pass over c: a symmetric matrix's
-    stored column read once for both of its uses (numba's: :func:`_fused_for_reals`, reassociated
-    to vectorize the dot)."""
-    for i in range(p.shape[0]):
-        e = c[i]
-        p[i] += e * t
-        s += (np.conj(e) if conj else e) * v[i]
-    return s
-
-
 def _fused_for_reals(fn: Any, flags: set[str] | None = None, arg: int = 0) -> None:
     """Make ``fn`` numba's, compiled with contraction (an FMA per product) for real arrays (the
     type of its argument ``arg``, an array) and without for complex ones; ``flags``: more fast-math
@@ -227,7 +216,6 @@ def _fused_for_reals(fn: Any, flags: set[str] | None = None, arg: int = 0) -> No
 _fused_for_reals(_axpy)
 _fused_for_reals(_axpy4)
 _fused_for_reals(_axpy8)
-_fused_for_reals(_axpy_dot, {"reassoc"})
 
 
 @numba.njit(cache=True, inline="always")
