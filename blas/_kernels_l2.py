@@ -30,6 +30,7 @@ costs more to compile the bigger it is, so the kernels are small drivers around 
 from __future__ import annotations
 
 import inspect
+from types import FunctionType
 from typing import Any
 
 import numba
@@ -192,25 +193,40 @@ def _axpy8(p, c0, c1, c2, c3, c4, c5, c6, c7, t0, t1, t2, t3, t4, t5, t6, t7):  
         p[i] = v
 
 
-def _fused_for_reals(fn: Any, flags: set[str] | None = None, arg: int = 0) -> None:
+def _fused_for_reals(fn: Any, flags: set[str] | None = None, by: str | None = None, once: bool = False) -> None:
     """Make ``fn`` numba's, compiled with contraction (an FMA per product) for real arrays (the
-    type of its argument ``arg``, an array) and without for complex ones; ``flags``: more fast-math
-    flags for both.
+    type of its array argument named ``by``, the first when None) and without for complex ones;
+    ``flags``: more fast-math flags for both.  ``once``: each variant is one cached function that
+    callers call (a kernel and its serial twin link the same code), not compiled into each caller:
+    for a large function called a few times per launch (compiled into both, symv's task doubled its
+    twin's compile time).
     An element's update needs no reassociation to vectorize.  A complex product's parts leave LLVM
     a choice of which product to fuse with the addition, and it chose differently in a kernel and
     in its serial twin (bits of zsymv differed); rounded one operation at a time, the bits are the
     same wherever the loop is compiled."""
-    def typer(fused: bool) -> Any:
-        def pick(*args):  # type: ignore[no-untyped-def]
-            return fn if isinstance(args[arg].dtype, types.Complex) != fused else None
-        pick.__signature__ = inspect.signature(fn)  # type: ignore[attr-defined]  # (numba matches it with fn's)
-        return pick
-
+    names = list(inspect.signature(fn).parameters)
+    arg = 0 if by is None else names.index(by)
     # (Reassociation lets LLVM vectorise dot products; contraction gives FMAs.  Neither assumes
     # finite values, so NaN and inf propagate as on the device.)
     more = set(flags or ())
-    overload(fn, jit_options={"fastmath": {"contract"} | more})(typer(True))
-    overload(fn, jit_options={"fastmath": more} if more else {})(typer(False))
+    options = {True: {"fastmath": {"contract"} | more}, False: {"fastmath": more} if more else {}}
+
+    def typer(fused: bool) -> Any:
+        impl = fn
+        if once:  # a call of the variant compiled on its own (named apart: one cache index each)
+            twin = FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+            twin.__qualname__ = f"{fn.__qualname__}_{'fused' if fused else 'unfused'}"
+            scope = {"variant": numba.njit(cache=True, **options[fused])(twin)}
+            exec(f"def impl({', '.join(names)}):\n    return variant({', '.join(names)})", scope)
+            impl = scope["impl"]
+
+        def pick(*args):  # type: ignore[no-untyped-def]
+            return impl if isinstance(args[arg].dtype, types.Complex) != fused else None
+        pick.__signature__ = inspect.signature(fn)  # type: ignore[attr-defined]  # (numba matches it with fn's)
+        return pick
+
+    overload(fn, jit_options=options[True])(typer(True))
+    overload(fn, jit_options=options[False])(typer(False))
 
 
 _fused_for_reals(_axpy)
@@ -502,6 +518,8 @@ def _symv_task(t, ncb, kind, upper, k, herm, A, xc, part, dots, one, zero):  # t
             for q in range(2 if s0 < s1 else 1):
                 lo, hi = _around(q, r0, r1, s0, s1)
                 if lo < hi:  # (written out: a call per column ran dsbmv of 3000 with 32 diagonals 2x slower)
+                    # One loop for both uses (numba's: _fused_for_reals, the dot reassociated to
+                    # vectorize): dsbmv of 3000 with 32 diagonals 77 -> 64 us against an axpy and a dot.
                     col = flat[o + lo:o + hi]
                     pp = p[lo:hi]
                     v = xb[lo:hi]
@@ -515,7 +533,7 @@ def _symv_task(t, ncb, kind, upper, k, herm, A, xc, part, dots, one, zero):  # t
         j += w
 
 
-_fused_for_reals(_symv_task, {"reassoc"}, arg=7)
+_fused_for_reals(_symv_task, {"reassoc"}, by="xc", once=True)
 
 
 @kernel
