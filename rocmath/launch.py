@@ -128,10 +128,13 @@ INLINE_BYTES = 256 * 1024
 #: Streaming launches (at most one flop per four bytes: Level 1 and 2, sparse products) run so up to
 #: this size: a second thread gains them at most the few microseconds a one-thread run takes from
 #: cache, and waking a thread team that went to sleep costs 50-100 us on a VM (a 1 MiB ddot: 19-31 us
-#: on one thread, 21 us on a warm team, 68-121 us on one that slept).  Batches of small factorizations
-#: do more per byte than their flops say (potrf of 8 x 8 matrices: n / 24 flops per byte) and stay
-#: parallel: their 1 MiB ran 1.4x slower on one thread.
-STREAM_INLINE_BYTES = 1024 * 1024
+#: on one thread, 21 us on a warm team, 68-121 us on one that slept).  Between 1 and 2 MiB, queued to
+#: the worker and parallel, daxpy of 2^16 took 55-110 us in the bench against 12 on one thread
+#: (0.28x numpy, then 1.33x), and dgbmv of 3000 with 32 + 32 diagonals 84 us against 75, while its
+#: spinning team doubled the reference's time beside it (OpenBLAS 91 us, 46 without).  Batches of
+#: small factorizations do more per byte than their flops say (potrf of 8 x 8 matrices: n / 24 flops
+#: per byte) and stay parallel: their 1 MiB ran 1.4x slower on one thread.
+STREAM_INLINE_BYTES = 2 * 1024 * 1024
 
 
 def _small(bytes: float, flops: float) -> bool:
