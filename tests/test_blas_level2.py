@@ -916,16 +916,20 @@ def test_trsv_of_one_large_matrix_blocked_keeps_each_bit(handle: Any, p: Precisi
     np.testing.assert_array_equal(one[gaps], x[gaps])
 
 
-def structured_case(handle: Any, routine: str, p: Precision, n: int, upper: bool, trans: str, k: int) -> np.ndarray:
+def structured_case(handle: Any, routine: str, p: Precision, n: int, upper: bool, trans: str, k: int,
+                    unit: bool = False) -> np.ndarray:
     """One plain call of a symmetric/Hermitian product or a triangular product, against numpy;
-    returns the result."""
+    returns the result.  ``unit``: a triangular product with a unit diagonal, whose stored one is
+    poisoned (never read)."""
     rng = np.random.default_rng(n)
     kind = {"sy": kl2.FULL, "he": kl2.FULL, "tr": kl2.FULL, "sb": kl2.BAND, "hb": kl2.BAND, "tb": kl2.BAND,
             "tp": kl2.PACKED, "hp": kl2.PACKED}[routine[:2]]
     r, cc = layout(kind, n, upper, k)
     a = rng.uniform(-1, 1, (1, *r.shape)) + (1j * rng.uniform(-1, 1, (1, *r.shape)) if p.is_complex else 0)
-    a = poison(a.astype(p.dtype), r < 0, p)
+    a = poison(a.astype(p.dtype), (r < 0) | ((r == cc) & unit), p)
     tri = dense(a, r, cc, n, n)
+    if unit:
+        tri[:, np.arange(n), np.arange(n)] = 1
     x = rng.uniform(-1, 1, (1, n)).astype(p.dtype)
     ints: dict[str, Any] = {"uplo": "U" if upper else "L", "n": n, "incx": 1}
     if kind != kl2.PACKED:
@@ -935,7 +939,7 @@ def structured_case(handle: Any, routine: str, p: Precision, n: int, upper: bool
     A = Operand("AP" if routine == "hpmv" else "A", a, "", ld=ints.get("lda"), inc=1 if kind == kl2.PACKED else None)
     X = Operand("x", x, "", inc=1)
     if routine[0] == "t":
-        ints.update({"transA" if routine != "tbmv" else "trans": trans, "diag": "N"})
+        ints.update({"transA" if routine != "tbmv" else "trans": trans, "diag": "U" if unit else "N"})
         ops: tuple[Operand, ...] = (A, X)
         scalars = {}
         full, y0 = opm(tri, trans), X
@@ -960,20 +964,24 @@ def test_structured_blocks(handle: Any, routine: str, p: Precision, upper: bool,
     structured_case(handle, routine, p, kl2.CB_N + 45, upper, trans, k)
 
 
-@pytest.mark.parametrize(("routine", "p", "upper", "trans", "k"), [
-    ("tbmv", D, True, "N", 0), ("tbmv", D, False, "T", 0), ("tbmv", Z, True, "C", 0), ("sbmv", D, False, "N", 0),
-    ("hbmv", C, True, "N", 0), ("tpmv", S, False, "N", 0), ("trmv", Z, True, "T", 0), ("trmv", D, False, "N", 9)])
-def test_columns_eight_at_a_time(handle: Any, routine: str, p: Precision, upper: bool, trans: str, k: int) -> None:
+@pytest.mark.parametrize(("routine", "p", "upper", "trans", "k", "unit"), [
+    ("tbmv", D, True, "N", 0, False), ("tbmv", D, False, "T", 0, False), ("tbmv", Z, True, "C", 0, False),
+    ("sbmv", D, False, "N", 0, False), ("hbmv", C, True, "N", 0, False), ("tpmv", S, False, "N", 0, False),
+    ("trmv", Z, True, "T", 0, False), ("trmv", D, False, "N", 9, False), ("trmv", D, True, "N", 0, True),
+    ("trmv", D, False, "T", 0, True), ("tbmv", S, False, "N", 3, True), ("tpmv", C, True, "C", 0, True)])
+def test_columns_eight_at_a_time(handle: Any, routine: str, p: Precision, upper: bool, trans: str, k: int,
+                                 unit: bool) -> None:
     # Columns go eight at a time over the rows they share when those are GROUP_ROWS or more (bands
-    # that wide, packed and full triangles), the rest of each column after: against numpy, past
-    # several column blocks, and the same bits on one thread as on two.  (k: the band's width
-    # beyond GROUP_ROWS + 7, where eight columns start to share enough rows.)
+    # that wide, packed and full triangles), the rest of each column after, in pieces around the
+    # shared rows and a unit diagonal (before or after them): against numpy, past several column
+    # blocks, and the same bits on one thread as on two.  (k: the band's width beyond
+    # GROUP_ROWS + 7, where eight columns start to share enough rows.)
     n = kl2.CB_N + 45
     width = kl2.GROUP_ROWS + 7 + k if routine[1] == "b" else 0
     got = []
     for threads in (2, 1):
         with numba_threads(threads):
-            got.append(structured_case(handle, routine, p, n, upper, trans, width))
+            got.append(structured_case(handle, routine, p, n, upper, trans, width, unit))
     assert got[0].tobytes() == got[1].tobytes()
 
 
