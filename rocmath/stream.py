@@ -245,7 +245,8 @@ class _State:
 
 
 def _raise_from_task(exc: BaseException, op: str, where: str) -> None:
-    prefix = f"{op} on {where}: "
+    # (A task running several operations, a graph's run of small nodes, names the one that failed.)
+    prefix = f"{getattr(exc, 'rocmath_op', op)} on {where}: "
     if isinstance(exc, RocmathError):
         raise type(exc)(prefix + exc.message, arg=exc.arg, index=exc.index) from exc
     raise LaunchFailureError(f"{prefix}{type(exc).__name__}: {exc}") from exc

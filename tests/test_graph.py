@@ -26,6 +26,7 @@ from rocmath.errors import (
     GraphExecUpdateFailureError,
     HipInvalidValueError,
     IllegalStateError,
+    LaunchFailureError,
     StreamCaptureImplicitError,
     StreamCaptureInvalidatedError,
     StreamCaptureIsolationError,
@@ -714,3 +715,44 @@ def test_a_capture_ended_from_another_thread_leaves_its_thread_free() -> None:
     worker.join()
     assert graph._all == [] and graph._global == [] and graph._mine() == []
     rm.free(rm.malloc(8))  # nothing left to forbid it
+
+
+@pytest.mark.parametrize("timeline", [False, True], ids=["one task", "a task per node"])
+def test_a_run_of_small_nodes_stops_at_its_failing_node_and_names_it(s: rm.Stream, timeline: bool) -> None:
+    # Consecutive small nodes run as one task (unless the timeline records each): in order, a failure
+    # is the stream's error naming the failing node, the nodes after it do not run, an event recorded
+    # after the run still completes, and the next launch (the error cleared) runs them all again.
+    out = rm.zeros(5, stream=s)
+    fail = [False]
+
+    def adder(i: int) -> Any:
+        def add(a: np.ndarray) -> None:
+            if i == 2 and fail[0]:
+                raise ValueError("node two fails")
+            a[i] += 1 + a[i - 1] if i else 1  # each node reads what the one before wrote
+        return add
+
+    after = rm.Event()
+    s.begin_capture()
+    for i in range(4):
+        rm.launch(adder(i), out, name=f"add{i}", stream=s, bytes=40.0)  # (small: runs inline)
+    after.record(s)
+    rm.launch(adder(4), out, name="add4", stream=s, bytes=40.0)
+    e = s.end_capture().instantiate()
+    with rm.trace() if timeline else contextlib.nullcontext() as rec:
+        e.launch(s)
+        s.synchronize()
+        np.testing.assert_array_equal(out.get(), [1, 2, 3, 4, 5])
+        fail[0] = True
+        e.launch(s)
+        with pytest.raises(LaunchFailureError, match=r"^add2 on .*ValueError: node two fails"):
+            s.synchronize()
+        assert after.query()
+        np.testing.assert_array_equal(out.get(), [2, 5, 3, 4, 5])
+        fail[0] = False
+        e.launch(s)
+        s.synchronize()
+        np.testing.assert_array_equal(out.get(), [3, 9, 13, 18, 24])
+    if timeline:
+        names = [ev["name"] for ev in rec.events]
+        assert names.count("add0") == names.count("add1") == 3 and names.count("add3") == 2
