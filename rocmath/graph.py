@@ -689,11 +689,12 @@ class GraphExec:
         s = _stream.as_stream(stream)
         hold = (self._graph._resources, self)  # the memory the nodes use lives until they ran
         run: list[WorkNode] = []  # consecutive small nodes, queued as one task
-        timeline = bool(_stream._trace._recorders)  # (the timeline shows each node: no runs then)
+        # Each node a task of its own for the timeline, and on a capturing stream (a node each).
+        single = bool(_stream._trace._recorders) or s._state.slow
         for node in self._order:
             if not node.enabled:
                 continue
-            if not timeline and _in_runs(node):
+            if not single and _in_runs(node):
                 run.append(node)  # type: ignore[arg-type]
                 continue
             _queue_run(s, run, hold)
