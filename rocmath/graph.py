@@ -652,6 +652,7 @@ class GraphExec:
         mapping: dict[int, Node] = {}
         self._graph = graph._clone(mapping)
         self._order = self._graph._order()
+        self._runs: list[Any] | None = None  # the enabled nodes, small neighbours in runs (_runs), once asked
         # original node -> its copy here (what the node setters of an executable graph address).
         self._copies: dict[Node, Node] = {n: mapping[id(n)] for n in graph._nodes}
         self.flags = int(flags)
@@ -688,19 +689,19 @@ class GraphExec:
         self._check()
         s = _stream.as_stream(stream)
         hold = (self._graph._resources, self)  # the memory the nodes use lives until they ran
-        run: list[WorkNode] = []  # consecutive small nodes, queued as one task
         # Each node a task of its own for the timeline, and on a capturing stream (a node each).
-        single = bool(_stream._trace._recorders) or s._state.slow
-        for node in self._order:
-            if not node.enabled:
-                continue
-            if not single and _in_runs(node):
-                run.append(node)  # type: ignore[arg-type]
-                continue
-            _queue_run(s, run, hold)
-            run = []
-            node._queue(s, hold)
-        _queue_run(s, run, hold)
+        if _stream._trace._recorders or s._state.slow:
+            for node in self._order:
+                if node.enabled:
+                    node._queue(s, hold)
+            return
+        if self._runs is None:
+            self._runs = _runs(self._order)
+        for part in self._runs:
+            if type(part) is list:
+                _queue_run(s, part, hold)
+            else:
+                part._queue(s, hold)
 
     def upload(self, stream: Any = None) -> None:
         """``hipGraphUpload``: nothing to move to a simulated device; checks the stream."""
@@ -714,6 +715,7 @@ class GraphExec:
         if node.type not in (NodeType.kernel, NodeType.memcpy, NodeType.memset):
             raise HipInvalidValueError(f"a {node.type.name} node cannot be disabled", arg="hNode")
         copy.enabled = bool(enabled)
+        self._runs = None
 
     def is_enabled(self, node: Node) -> bool:
         """Whether this executable graph's copy of ``node`` runs (``hipGraphNodeGetEnabled``)."""
@@ -744,6 +746,7 @@ class GraphExec:
             if len(n._deps) != len(old._deps):
                 raise _update_failure(ExecUpdateResult.topology_changed, n, f"node {n.ident}'s dependencies differ")
             old._take(n)
+            self._runs = None
         with _lock:  # memory the new parameters' capture took over lives as long as this too
             self._graph._resources += [r for r in graph._resources if r not in self._graph._resources]
 
@@ -1059,15 +1062,28 @@ def _in_runs(node: Node) -> bool:
             and (node.info is None or "profile" not in node.info))
 
 
+def _runs(order: list[Node]) -> list[Any]:
+    """The enabled nodes of ``order``, each consecutive two or more of :func:`_in_runs` as one list."""
+    out: list[Any] = []
+    run: list[Node] = []
+    for node in order:
+        if not node.enabled:
+            continue
+        if _in_runs(node):
+            run.append(node)
+            continue
+        out.extend([run] if len(run) > 1 else run)
+        run = []
+        out.append(node)
+    out.extend([run] if len(run) > 1 else run)
+    return out
+
+
 def _queue_run(stream: Stream, run: list[WorkNode], hold: Any) -> None:
     """Queue a run of small nodes (:func:`_in_runs`) as one task running them in order: a node queued
     on its own costs a task, two locks and a thread-local switch, several times a tiny kernel's time
     (100 replayed saxpys of 16 elements: 283 us).  A failing node stops the run, as the stream's error
     would skip the rest, and the error names it."""
-    if len(run) < 2:
-        for node in run:
-            node._queue(stream, hold)
-        return
     steps = [(node.fn, node.name) for node in run]
 
     def run_all() -> None:

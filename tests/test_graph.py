@@ -738,7 +738,8 @@ def test_a_run_of_small_nodes_stops_at_its_failing_node_and_names_it(s: rm.Strea
         rm.launch(adder(i), out, name=f"add{i}", stream=s, bytes=40.0)  # (small: runs inline)
     after.record(s)
     rm.launch(adder(4), out, name="add4", stream=s, bytes=40.0)
-    e = s.end_capture().instantiate()
+    g = s.end_capture()
+    e = g.instantiate()
     with rm.trace() if timeline else contextlib.nullcontext() as rec:
         e.launch(s)
         s.synchronize()
@@ -756,3 +757,13 @@ def test_a_run_of_small_nodes_stops_at_its_failing_node_and_names_it(s: rm.Strea
     if timeline:
         names = [ev["name"] for ev in rec.events]
         assert names.count("add0") == names.count("add1") == 3 and names.count("add3") == 2
+    # A node disabled in the middle of a run, then enabled again.
+    add1 = next(n for n in g.nodes if getattr(n, "name", None) == "add1")
+    e.set_enabled(add1, False)
+    e.launch(s)
+    s.synchronize()
+    np.testing.assert_array_equal(out.get(), [4, 9, 23, 42, 67])
+    e.set_enabled(add1, True)
+    e.launch(s)
+    s.synchronize()
+    np.testing.assert_array_equal(out.get(), [5, 15, 39, 82, 150])
