@@ -691,13 +691,12 @@ class GraphExec:
         hold = (self._graph._resources, self)  # the memory the nodes use lives until they ran
         # Each node a task of its own for the timeline, and on a capturing stream (a node each).
         if _stream._trace._recorders or s._state.slow:
-            for node in self._order:
-                if node.enabled:
-                    node._queue(s, hold)
-            return
-        if self._runs is None:
-            self._runs = _runs(self._order)
-        for part in self._runs:
+            parts: list[Any] = [node for node in self._order if node.enabled]
+        else:
+            if self._runs is None:
+                self._runs = _runs(self._order)
+            parts = self._runs
+        for part in parts:
             if type(part) is list:
                 _queue_run(s, part, hold)
             else:
