@@ -213,6 +213,7 @@ def configure(count: int | None = None, memory: str | int | None = None, arch: s
         address_space.reset_for_configure()
         for old in _registry.devices or ():
             old.retired = True
+        address_space.bump_epoch()
         _registry.devices = devices
         _current.index = 0
 

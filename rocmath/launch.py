@@ -26,7 +26,6 @@ from .array import DeviceArray
 from .batch import BatchOperand, BoundBatch
 from .batch import bind as bind_batch
 from .kernel import _THREADS, Kernel, _thread_count_functions
-from .log import _current as _profiled
 from .log import current_profile
 from .memory import Span, address_space
 from .stream import Task, as_stream
@@ -357,10 +356,7 @@ class Replay:
         return cls(step)
 
     def usable(self) -> bool:
-        """False when an allocation was freed (or freed and handed out again by a pool) or the
-        call is profiled (the first launch path is then the one to take)."""
-        if _profiled.entry is not None:  # (log.current_profile(), inline: every replay asks)
-            return False
+        """False when an allocation was freed (or freed and handed out again by a pool)."""
         for alloc, uses in self.allocs:  # noqa: SIM110 (a loop, not all(): this runs on every replay)
             if not alloc.live or alloc.pooled or alloc.uses != uses:
                 return False

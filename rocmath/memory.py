@@ -76,6 +76,7 @@ def set_checking(enabled: bool) -> None:
     """Turn checking mode (poisoned fresh memory, guard checks at synchronize) on or off."""
     global _checking
     _checking = bool(enabled)
+    address_space.bump_epoch()
 
 
 def checking_enabled() -> bool:
@@ -230,7 +231,15 @@ class AddressSpace:
 
     def __init__(self) -> None:
         self.lock = threading.RLock()
+        # Bumped (under the lock) when an allocation is freed, pooled or handed out again, and when
+        # checking mode or the devices change: a replayed call's plan checked at this epoch still holds.
+        self.epoch = 0
         self._reset()
+
+    def bump_epoch(self) -> None:
+        """Make every replay plan check its allocations and modes again (see :mod:`rocmath.plans`)."""
+        with self.lock:
+            self.epoch += 1
 
     def _reset(self) -> None:
         self.regions: dict[int, _Region] = {}
@@ -302,6 +311,7 @@ class AddressSpace:
 
     def _remove(self, alloc: Allocation) -> None:
         alloc.release()
+        self.epoch += 1
         self.live_count -= 1
         if alloc.kind is not MemoryKind.HOST:
             self.used[alloc.device] -= alloc.capacity
@@ -316,6 +326,7 @@ class AddressSpace:
             region.dead = 0
 
     def _touch(self, alloc: Allocation) -> None:
+        self.epoch += 1
         self.regions[_HOST_REGION if alloc.kind is MemoryKind.HOST else alloc.device + 1].version += 1
 
     def set_pooled(self, alloc: Allocation, pooled: bool) -> None:

@@ -6,7 +6,9 @@ keyed on the call's arguments, the second time the key comes (:func:`planned_cal
 libraries' entry points look a call up with :func:`find_plan` first.  When the same
 call comes again on the same handle state it runs its checked launch again
 (:class:`rocmath.launch.Replay`): the argument checks, operand descriptions and address lookups
-are not redone, only the liveness of the allocations the launch was checked against.
+are not redone, only the liveness of the allocations the launch was checked against, and that
+only when the address space's epoch moved (something was freed, pooled or handed out again, or
+checking mode or the devices changed) since the plan was last found good.
 
 What a plan depends on is in its key or checked before it runs: the argument values (device
 arrays by pointer, objects with a ``state_version`` by identity and version) with their types,
@@ -29,9 +31,12 @@ import numpy as np
 from . import memory as _memory
 from .array import DeviceArray
 from .launch import Replay
+from .log import _current as _profiled
 
 __all__ = ["PLAN_LIMIT", "Plan", "admit", "find_plan", "plan_key", "planned_call", "recorded", "remember",
            "unreplayable"]
+
+_space = _memory.address_space
 
 #: Plans a handle keeps; past it the oldest goes (calls on ever new sub-arrays make new keys).
 PLAN_LIMIT = 128
@@ -45,19 +50,28 @@ class Plan:
     what the call returned (``result``: a generic sparse routine's buffer size, or None).
     Floating zeros compare equal whatever their sign, so their signs are checked too."""
 
-    __slots__ = ("replay", "result", "version", "zeros")
+    __slots__ = ("epoch", "replay", "result", "version", "zeros")
 
     def __init__(self, replay: Replay, args: tuple[Any, ...], handle: Any, result: Any = None):
         self.replay = replay
         self.result = result
         self.version = handle.state_version
         self.zeros = _zero_signs(args)
+        self.epoch = -1  # the address space's epoch its allocations and modes were last found good at
 
     def matches(self, handle: Any, args: tuple[Any, ...]) -> bool:
         """Whether this plan may run for ``args`` (whose key, types included, it was found under) on
-        ``handle`` now."""
-        return (handle.state_version == self.version and not handle.device.retired and not _memory._checking
-                and (not self.zeros or _zero_signs(args) == self.zeros) and self.replay.usable())
+        ``handle`` now.  Its allocations, the device and checking mode are looked at only when the
+        address space's epoch moved since they were last found good (a free, a pool's block
+        handed out, a mode change): a replay in a loop does not walk them on every call."""
+        if handle.state_version != self.version or _profiled.entry is not None:
+            return False
+        if self.epoch != _space.epoch:
+            epoch = _space.epoch  # read first: a free during the look bumps it past this value
+            if handle.device.retired or _memory._checking or not self.replay.usable():
+                return False
+            self.epoch = epoch
+        return not self.zeros or _zero_signs(args) == self.zeros
 
     def run(self, args: tuple[Any, ...]) -> Any:
         """Enqueue the launch again (``args`` stay alive until it ran); returns its task."""

@@ -189,6 +189,33 @@ def test_a_replay_happens_and_reuses_the_compiled_kernel(handle) -> None:
     assert len(handle._plans) == 1
 
 
+def test_a_plan_is_looked_at_again_after_any_free_or_mode_change(handle) -> None:
+    """Plans skip the walk over their allocations while the address space's epoch stands still;
+    every free, checking-mode switch and profiled call must still be seen."""
+    from rocmath.memory import set_checking
+    from rocmath.plans import find_plan
+
+    x = World._upload(np.arange(8.0))
+    args = (handle, 8, 2.0, x, 1)
+    for _ in range(3):
+        blas.dscal(*args)
+    assert find_plan("dscal", args)[1] is not None
+    other = World._upload(np.ones(4))
+    epoch = address_space.epoch
+    rm.free(other)  # another allocation's free: the plan is looked at again and still holds
+    assert address_space.epoch > epoch and find_plan("dscal", args)[1] is not None
+    set_checking(True)
+    try:
+        assert find_plan("dscal", args)[1] is None
+    finally:
+        set_checking(False)
+    assert find_plan("dscal", args)[1] is not None
+    with rm.log.profiling(rm.log.ProfileTable(), ("dscal", "x")):
+        assert find_plan("dscal", args)[1] is None
+    rm.free(x)
+    assert find_plan("dscal", args)[1] is None
+
+
 @pytest.mark.usefixtures("young_garbage")
 def test_plans_do_not_keep_arrays_alive(handle) -> None:
     x = rm.to_device(np.arange(4.0))
