@@ -5,6 +5,7 @@ Timing is tested with fake clocks and call logs, never with absolute speeds.
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import math
@@ -28,6 +29,7 @@ from rocmath.bench import (
 )
 from rocmath.bench.cli import main
 from rocmath.bench.report import JSON_SCHEMA, format_time
+from rocmath.bench.runner import KERNEL_ROUNDS
 from rocmath.bench.timing import (
     WARM_BUDGET_NS,
     WARM_CALLS,
@@ -274,8 +276,9 @@ def test_run_case_separates_cold_and_warm() -> None:
     res = run_case(BenchCase("fake.cold", setup, {"quick": [4]}), 4, suite="quick", repeats=4, warmup=2,
                    clock=clock)
     assert res.ok and res.error is None
-    # Cold, warm-up (at least 2 pairs; these 3 us ones: all WARM_CALLS within the budget), timed.
-    assert log == ["A", "B"] + ["A", "B"] * WARM_CALLS + ["A", "B"] * 4
+    # Cold, warm-up (at least 2 pairs; these 3 us ones: all WARM_CALLS within the budget), timed,
+    # then the calls recording kernel times.
+    assert log == ["A", "B"] + ["A", "B"] * WARM_CALLS + ["A", "B"] * 4 + ["A"] * KERNEL_ROUNDS
     assert res.cold_ns == 1_000_000 and res.ref_cold_ns == 2_000
     assert res.warm is not None and res.warm.samples_ns == (1_000,) * 4
     assert res.reference is not None and res.reference.median_ns == 2_000
@@ -324,11 +327,17 @@ def test_run_case_restores_in_place_inputs_untimed_and_checks_every_result() -> 
 
 
 def test_run_case_kernel_time_from_launch_records() -> None:
+    """Kernel times come from calls of their own: the timed calls run without launch records (whose
+    making would add to their time)."""
+    launch_module = importlib.import_module("rocmath.launch")  # (rocmath.launch is the function)
+    recorded: list[bool] = []
+
     def setup(n: int) -> Problem:
         s = rm.Stream()
         d = rm.zeros(n, stream=s)
 
         def run() -> rm.DeviceArray:
+            recorded.append(bool(launch_module._sinks))
             rm.launch(np.copyto, d, 2.0, name="test.bench.fill", stream=s)
             return d
 
@@ -336,7 +345,8 @@ def test_run_case_kernel_time_from_launch_records() -> None:
 
     res = run_case(BenchCase("fake.kernel", setup, {"quick": [8]}), 8, repeats=3, warmup=1)
     assert res.ok, res.error
-    assert res.kernel is not None and len(res.kernel.samples_ns) == 3
+    assert res.kernel is not None and len(res.kernel.samples_ns) == KERNEL_ROUNDS
+    assert recorded == [False] * (len(recorded) - KERNEL_ROUNDS) + [True] * KERNEL_ROUNDS
     assert res.warm is not None and res.kernel.median_ns <= res.warm.median_ns
 
 
