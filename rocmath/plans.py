@@ -78,14 +78,14 @@ class Plan:
         return self.replay.run(args)
 
 
-def plan_key(args: tuple[Any, ...]) -> tuple[Any, ...]:
-    """The call's arguments after the handle as plain values (see :func:`_plain`), each after its
-    type, in one flat tuple (``type, value, type, value, ...``; device arrays by pointer): numbers
-    equal across types (2, 2.0, ``np.float32(2)``, True) make different keys, so a plan found under
-    a key has its call's types.  Flat, as nested pairs cost a tuple each to make and to hash on
-    every call.  Raises TypeError for an argument that cannot be part of a key (the call is then
-    not replayed)."""
-    key = []
+def plan_key(name: str, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The key of a call of routine ``name``: the name, then the call's arguments after the handle as
+    plain values (see :func:`_plain`), each after its type, in one flat tuple (``name, type, value,
+    type, value, ...``; device arrays by pointer): numbers equal across types (2, 2.0,
+    ``np.float32(2)``, True) make different keys, so a plan found under a key has its call's types.
+    Flat, as nested tuples cost one each to make and to hash on every call.  Raises TypeError for an
+    argument that cannot be part of a key (the call is then not replayed)."""
+    key = [name]
     add = key.append
     for a in args[1:]:
         t = type(a)
@@ -149,7 +149,7 @@ def find_plan(name: str, args: tuple[Any, ...]) -> tuple[Any, Any]:
     if plans is None:
         return None, None
     try:
-        key = (name, plan_key(args))
+        key = plan_key(name, args)
         plan = plans.get(key)
     except TypeError:  # an argument that cannot be part of a key (a host array): not replayed
         return None, None
