@@ -284,9 +284,10 @@ def _eight_columns(flat, kind, upper, n, ld, ku, j, s0, s1):  # type: ignore[no-
             flat[o[6] + s0:o[6] + s1], flat[o[7] + s0:o[7] + s1])
 
 
-def _columns(p, flat, ld, kind, upper, n, kl, ku, unit, i0, i1, j0, j1, xb, trans, zero):  # type: ignore[no-untyped-def]
+def _columns(p, flat, ld, kind, upper, n, kl, ku, unit, i0, i1, j0, j1, xb, trans, zero, po):  # type: ignore[no-untyped-def]
     # Columns j0..j1-1, rows i0..i1-1 of op(A) x for a matrix whose column j holds rows
-    # j-ku..j+kl (general, triangular, banded, packed; ``unit``: a unit diagonal, not stored), into p.
+    # j-ku..j+kl (general, triangular, banded, packed; ``unit``: a unit diagonal, not stored), into p
+    # (A^T: p[j] for column j; A: p[i - po] for row i, the block's partial sums from row po on).
     # (numba's: _fused_for_reals, the dots reassociated to vectorize.)
     # Eight columns a pass over the rows they all store, off the diagonal (eight streams from memory
     # at once: one column at a time read a triangle at half the bandwidth), then the rest of each
@@ -328,7 +329,7 @@ def _columns(p, flat, ld, kind, upper, n, kl, ku, unit, i0, i1, j0, j1, xb, tran
                 p[j + 6] += d6
                 p[j + 7] += d7
             else:  # p[s0:s1] += A[s0:s1, j..j+7] x[j..j+7]: one pass over p
-                _axpy8(p[s0:s1], c0, c1, c2, c3, c4, c5, c6, c7, xb[j], xb[j + 1], xb[j + 2], xb[j + 3],
+                _axpy8(p[s0 - po:s1 - po], c0, c1, c2, c3, c4, c5, c6, c7, xb[j], xb[j + 1], xb[j + 2], xb[j + 3],
                        xb[j + 4], xb[j + 5], xb[j + 6], xb[j + 7])
         else:
             s1 = s0
@@ -352,7 +353,7 @@ def _columns(p, flat, ld, kind, upper, n, kl, ku, unit, i0, i1, j0, j1, xb, tran
                         lo = jc + 1
                         continue
                     hi = min(hi, jc)
-                # rows lo..hi-1: p[lo:hi] += A[lo:hi, jc] x_jc, or p[jc] += A[lo:hi, jc] . x[lo:hi]
+                # rows lo..hi-1: p[lo:hi] += A[lo:hi, jc] x_jc (shifted by po), or p[jc] += A[lo:hi, jc] . x[lo:hi]
                 col = flat[o + lo:o + hi]
                 if trans:
                     v = xb[lo:hi]
@@ -361,13 +362,13 @@ def _columns(p, flat, ld, kind, upper, n, kl, ku, unit, i0, i1, j0, j1, xb, tran
                         acc += col[i] * v[i]
                     p[jc] += acc
                 else:
-                    pp = p[lo:hi]
+                    pp = p[lo - po:hi - po]
                     t = xb[jc]
                     for i in range(hi - lo):
                         pp[i] += col[i] * t
                 lo = hi
             if d:
-                p[jc] += xb[jc]
+                p[jc - po] += xb[jc]  # (po is 0 for A^T)
         j += w
 
 
@@ -391,12 +392,14 @@ def _matvec_task(t, nrb, ncb, rbs, cbs, m, n, trans, conj, kind, upper, kl, ku, 
     xb = xc[b]
     p = part[b, rb] if trans else part[b, cb]
     # Each task owns its slice of the partial sums: columns j0..j1-1 (A^T) or the rows of i0..i1-1
-    # its columns reach (A; all of them when it finishes y itself).
+    # its columns reach (A; all of them when it finishes y itself).  A's column blocks keep only the
+    # rows they reach, from row po on (see _matvec_setup).
     lo, hi = (j0, j1) if trans else (i0, i1) if ncb == 1 else _reached(i0, i1, j0, j1, kl, ku)
+    po = 0 if trans or ncb == 1 else _reached(0, m, j0, j1, kl, ku)[0]
     for i in range(lo, hi):
-        p[i] = zero
+        p[i - po] = zero
     flat, ld = _flat_entry(A, b, kind)
-    _columns(p, flat, ld, kind, upper, n, kl, ku, diag == DIAG_UNIT, i0, i1, j0, j1, xb, trans, zero)
+    _columns(p, flat, ld, kind, upper, n, kl, ku, diag == DIAG_UNIT, i0, i1, j0, j1, xb, trans, zero, po)
     if conj and trans:
         for j in range(j0, j1):
             p[j] = np.conj(p[j])
@@ -406,9 +409,11 @@ def _matvec_task(t, nrb, ncb, rbs, cbs, m, n, trans, conj, kind, upper, kl, ku, 
 
 
 @numba.njit(cache=True)
-def _matvec_setup(trans, conj, alpha, x, beta, y):  # type: ignore[no-untyped-def]
+def _matvec_setup(trans, conj, kl, ku, alpha, x, beta, y):  # type: ignore[no-untyped-def]
     # The serial part of matvec before its parallel loop (kept out of the parallel kernel,
-    # whose compile time grows with its size): alpha == 0, the blocking, the partial sums.
+    # whose compile time grows with its size): alpha == 0, the blocking, the partial sums.  A's
+    # column blocks (several) keep the rows they reach only, cbs + kl + ku at most: full-length rows
+    # made a band's partial sums n^2 / cbs elements (31 GB for n = 10^6).
     nb, leny = y.shape
     a = alpha[0]
     bt = beta[0]
@@ -420,24 +425,31 @@ def _matvec_setup(trans, conj, alpha, x, beta, y):  # type: ignore[no-untyped-de
     n = leny if trans else x.shape[1]
     rbs = RB_T if trans else RB_N
     cbs = CB_T if trans else CB_N
+    # A band narrower than a row block: one row block (more would be tasks whose columns reach none
+    # of their rows, n^2 / (rbs * cbs) of them, 0.4 s of dgbmv with n = 10^6).
+    if kl + ku + cbs <= rbs:
+        rbs = max(m, 1)
     nrb = (m + rbs - 1) // rbs
     ncb = (n + cbs - 1) // cbs
-    part = np.empty((nb, nrb if trans else ncb, leny), dtype=y.dtype)
+    width = leny if trans or ncb == 1 else min(leny, cbs + kl + ku)
+    part = np.empty((nb, nrb if trans else ncb, width), dtype=y.dtype)
     xc = np.conj(x) if conj else np.ascontiguousarray(x)  # contiguous; A^H x = conj(A^T conj(x))
     tasks = 0 if a == 0 else nb * nrb * ncb
     return tasks, nrb, ncb, rbs, cbs, m, n, a, bt, zero, part, xc
 
 
 @numba.njit(cache=True, inline="always")
-def _blocks_added(part, b, s, every, cbs, m, n, kl, ku):  # type: ignore[no-untyped-def]
+def _blocks_added(part, b, s, every, cbs, m, n, kl, ku, compact):  # type: ignore[no-untyped-def]
     # s := entry b's partial sums added in block order, each over the rows its block has (every
-    # row, or those its cbs columns reach in an m x n matrix with kl/ku off-diagonals), row by row
-    # (a loop over the blocks inside one over the rows read them 24 KB apart).
+    # row, or those its cbs columns reach in an m x n matrix with kl/ku off-diagonals; ``compact``:
+    # a block's sums start at the first of them), row by row (a loop over the blocks inside one over
+    # the rows read them 24 KB apart).
     s[:] = 0
     for q in range(part.shape[1]):
         lo, hi = (0, s.shape[0]) if every else _reached(0, m, q * cbs, min(n, (q + 1) * cbs), kl, ku)
+        po = lo if compact else 0
         for i in range(lo, hi):
-            s[i] += part[b, q, i]
+            s[i] += part[b, q, i - po]
 
 
 @numba.njit(cache=True)
@@ -448,7 +460,7 @@ def _matvec_finish(part, trans, cbs, m, n, kl, ku, a, bt, y):  # type: ignore[no
         return
     s = np.empty(y.shape[1], dtype=y.dtype)
     for b in range(y.shape[0]):
-        _blocks_added(part, b, s, trans, cbs, m, n, kl, ku)
+        _blocks_added(part, b, s, trans, cbs, m, n, kl, ku, not trans)
         for i in range(y.shape[1]):
             y[b, i] = _updated(a, s[i], bt, y[b, i])
 
@@ -458,7 +470,7 @@ def matvec(trans, conj, kind, upper, kl, ku, diag, alpha, A, x, beta, y):  # typ
     # y := alpha*op(A)*x + beta*y, op(A) = A, A^T or (conj) A^H.  The logical A is m x n;
     # column j holds rows max(0, j-ku) .. min(m, j+kl+1)-1 (all of them for a general
     # matrix).  beta == 0 never reads y; alpha == 0 never reads A or x (may be empty then).
-    tasks, nrb, ncb, rbs, cbs, m, n, a, bt, zero, part, xc = _matvec_setup(trans, conj, alpha, x, beta, y)
+    tasks, nrb, ncb, rbs, cbs, m, n, a, bt, zero, part, xc = _matvec_setup(trans, conj, kl, ku, alpha, x, beta, y)
     for t in prange(tasks):
         # np.int64: the parallel loop's index is unsigned, and the task would compile twice.
         _matvec_task(np.int64(t), nrb, ncb, rbs, cbs, m, n, trans, conj, kind, upper, kl, ku, diag, A, xc, part,
@@ -485,8 +497,9 @@ def _symv_task(t, ncb, kind, upper, k, herm, A, xc, part, dots, one, zero):  # t
     j1 = min(n, j0 + SYMV_CB)
     p = part[b, cb]
     lo, hi = _reached(0, n, j0, j1, 0 if upper else k, ku)  # the rows the block's columns reach
+    po = lo  # (the block's partial sums start at its first row: see symv)
     for i in range(lo, hi):
-        p[i] = zero
+        p[i - po] = zero
     xb = xc[b]
     flat, ld = _flat_entry(A, b, kind)
     for j in range(j0, j1):
@@ -498,8 +511,8 @@ def _symv_task(t, ncb, kind, upper, k, herm, A, xc, part, dots, one, zero):  # t
         s0, s1 = (max(0, j + w - 1 - k), j) if upper else (j + w, min(n, j + k + 1))  # rows they all store
         if w == 8 and s1 - s0 >= GROUP_ROWS:
             c0, c1, c2, c3, c4, c5, c6, c7 = _eight_columns(flat, kind, upper, n, ld, ku, j, s0, s1)
-            _axpy8(p[s0:s1], c0, c1, c2, c3, c4, c5, c6, c7, xb[j], xb[j + 1], xb[j + 2], xb[j + 3], xb[j + 4],
-                   xb[j + 5], xb[j + 6], xb[j + 7])
+            _axpy8(p[s0 - po:s1 - po], c0, c1, c2, c3, c4, c5, c6, c7, xb[j], xb[j + 1], xb[j + 2], xb[j + 3],
+                   xb[j + 4], xb[j + 5], xb[j + 6], xb[j + 7])
             xs = xb[s0:s1]
             dots[b, j] = _dot_block(c0, xs, herm, dots[b, j])
             dots[b, j + 1] = _dot_block(c1, xs, herm, dots[b, j + 1])
@@ -521,7 +534,7 @@ def _symv_task(t, ncb, kind, upper, k, herm, A, xc, part, dots, one, zero):  # t
                     # One loop for both uses (numba's: _fused_for_reals, the dot reassociated to
                     # vectorize): dsbmv of 3000 with 32 diagonals 77 -> 64 us against an axpy and a dot.
                     col = flat[o + lo:o + hi]
-                    pp = p[lo:hi]
+                    pp = p[lo - po:hi - po]
                     v = xb[lo:hi]
                     t = xb[jc]
                     acc = dots[b, jc]
@@ -553,13 +566,15 @@ def symv(kind, upper, k, herm, alpha, A, x, beta, y):  # type: ignore[no-untyped
         return
     ncb = (n + SYMV_CB - 1) // SYMV_CB
     xc = np.ascontiguousarray(x)
-    part = np.empty((nb, ncb, n), dtype=y.dtype)
+    # Each block's partial sums over the rows it reaches only (SYMV_CB + k at most): full-length
+    # rows made n^2 / SYMV_CB of them, 5 GB for a band of n = 200,000 (13.6 s), too many at 10^6.
+    part = np.empty((nb, ncb, min(n, SYMV_CB + k)), dtype=y.dtype)
     dots = np.empty((nb, n), dtype=y.dtype)
     for t in prange(nb * ncb):
         _symv_task(np.int64(t), ncb, kind, upper, k, herm, A, xc, part, dots, one, zero)
     s = np.empty(n, dtype=y.dtype)
     for b in range(nb):
-        _blocks_added(part, b, s, False, SYMV_CB, n, n, 0 if upper else k, k if upper else 0)
+        _blocks_added(part, b, s, False, SYMV_CB, n, n, 0 if upper else k, k if upper else 0, True)
         for i in range(n):
             y[b, i] = _updated(a, s[i] + dots[b, i], bt, y[b, i])
 

@@ -964,6 +964,42 @@ def test_structured_blocks(handle: Any, routine: str, p: Precision, upper: bool,
     structured_case(handle, routine, p, kl2.CB_N + 45, upper, trans, k)
 
 
+@pytest.mark.parametrize(("routine", "upper", "trans"), [("tbmv", True, "N"), ("tbmv", False, "T"),
+                                                        ("sbmv", True, "N"), ("sbmv", False, "N")])
+def test_a_narrow_band_past_a_row_block(handle: Any, routine: str, upper: bool, trans: str) -> None:
+    # A band narrower than a row block runs as one (more would be tasks whose columns reach none of
+    # their rows), and each column block keeps the partial sums of the rows it reaches only: past
+    # RB_N rows, against numpy, the same bits on one thread as on two.
+    got = []
+    for threads in (2, 1):
+        with numba_threads(threads):
+            got.append(structured_case(handle, routine, D, kl2.RB_N + 300, upper, trans, 3))
+    assert got[0].tobytes() == got[1].tobytes()
+
+
+@pytest.mark.parametrize("trans", [False, True])
+def test_a_general_band_past_a_row_block_in_the_kernel_and_its_twin(trans: bool) -> None:
+    # dgbmv's kernel with kl != ku past RB_N rows and several column blocks: the dense product, and
+    # the serial twin's bits.
+    n, kl, ku = kl2.RB_N + 300, 2, 3
+    rng = np.random.default_rng(3)
+    ab = np.asfortranarray(rng.standard_normal((kl + ku + 1, n)))
+    x, y0 = rng.standard_normal(n), rng.standard_normal(n)
+    a = np.zeros((n, n))
+    for j in range(n):
+        for i in range(max(0, j - ku), min(n, j + kl + 1)):
+            a[i, j] = ab[ku + i - j, j]
+    args = (trans, False, kl2.BAND, False, kl, ku, kl2.DIAG_STORED, np.array([1.5]), ab.reshape(1, kl + ku + 1, n),
+            x.reshape(1, n))
+    outs = []
+    for entry in (kl2.matvec.entry_point, kl2.matvec.serial_entry_point):
+        y = y0.copy().reshape(1, n)
+        entry(*args, np.array([0.5]), y)(*args, np.array([0.5]), y)
+        outs.append(y[0])
+    assert outs[0].tobytes() == outs[1].tobytes()
+    np.testing.assert_allclose(outs[0], 1.5 * (a.T if trans else a) @ x + 0.5 * y0, rtol=1e-12, atol=1e-12)
+
+
 @pytest.mark.parametrize(("routine", "p", "upper", "trans", "k", "unit"), [
     ("tbmv", D, True, "N", 0, False), ("tbmv", D, False, "T", 0, False), ("tbmv", Z, True, "C", 0, False),
     ("sbmv", D, False, "N", 0, False), ("hbmv", C, True, "N", 0, False), ("tpmv", S, False, "N", 0, False),
