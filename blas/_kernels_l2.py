@@ -801,7 +801,7 @@ def _rank_task(t, ncb, kind, upper, general, herm, two, conj_y, a, x, y, A):  # 
     if general and m < RANK_SHORT_ROWS:
         # Columns this short: a row at a time along the block (the same element updates, in the same
         # order per element); a column's slices and loop set-up cost several times its few updates
-        # (dger of 1 x 10^6: 7.7 ms, OpenBLAS 0.75).
+        # (dger of 1 x 10^6: 7.7 ms column by column, 2.5 row by row; OpenBLAS 2.2).
         for i in range(m):
             for jc in range(j, j1):
                 sj, uj = _rank_scales(a, a2, xb, yb, jc, herm, conj_y)
