@@ -55,7 +55,7 @@ DIAG_STORED, DIAG_UNIT = 0, 1
 # sums per row block.  Long column runs keep the hardware prefetchers streaming.
 RB_N, CB_N = 4096, 256
 RB_T, CB_T = 4096, 64
-CB_R = 16  # columns per task of a rank update
+CB_R = 16  # columns per task of a rank update (at least: see RANK_TASK_ELEMENTS)
 TRSV_NB = 128  # columns of a diagonal block of the blocked triangular solve
 # Columns are taken eight at a time over the rows all eight store when those are at least GROUP_ROWS:
 # for shorter runs (a narrow band) the pieces of each column left over cost more than the shared
@@ -67,6 +67,8 @@ GROUP_ROWS = 128
 RANK_GROUP_ROWS = 1024
 #: General rank updates with fewer rows than this go a row at a time (_rank_task).
 RANK_SHORT_ROWS = 4
+#: Elements a general rank update's task covers at least (CB_R columns of long ones).
+RANK_TASK_ELEMENTS = 8192
 
 
 @numba.njit(cache=True, inline="always")
@@ -780,7 +782,7 @@ def _rank_scales(a, a2, x, y, j, herm, conj_y):  # type: ignore[no-untyped-def]
 
 
 @numba.njit(cache=True)
-def _rank_task(t, ncb, kind, upper, general, herm, two, conj_y, a, x, y, A):  # type: ignore[no-untyped-def]
+def _rank_task(t, ncb, cbs, kind, upper, general, herm, two, conj_y, a, x, y, A):  # type: ignore[no-untyped-def]
     # Columns of one block of one entry: A[:, j] += x op(y_j) alpha [+ y op(x_j) alpha'], x and y
     # contiguous, A's columns unit-stride (run_rank_update).  A triangle's blocks are taken light
     # and heavy in turn.  Four columns a pass over the rows they all store, when RANK_GROUP_ROWS or
@@ -796,8 +798,8 @@ def _rank_task(t, ncb, kind, upper, general, herm, two, conj_y, a, x, y, A):  # 
     xb = x[b]
     yb = y[b]
     flat, ld = _flat_entry(A, b, kind)
-    j = cb * CB_R
-    j1 = min(n, (cb + 1) * CB_R)
+    j = cb * cbs
+    j1 = min(n, (cb + 1) * cbs)
     if general and m < RANK_SHORT_ROWS:
         # Columns this short: a row at a time along the block (the same element updates, in the same
         # order per element); a column's slices and loop set-up cost several times its few updates
@@ -846,7 +848,10 @@ def rank_update(kind, upper, general, herm, two, conj_y, alpha, x, y, A):  # typ
     # ger/geru (general), gerc (conj_y), syr/syr2, her/her2 (herm: conjugates, alpha' =
     # conj(alpha), real diagonal), full or packed.  One-vector updates pass y = x.  As
     # rocBLAS's kernels, alpha == 0 (device pointer mode) returns at once.
-    ncb = (y.shape[1] + CB_R - 1) // CB_R
+    # A general matrix's short columns go more to a task (the element updates do not depend on the
+    # split): dger of 8 x 10^5 made 6250 tasks of 128 elements.
+    cbs = max(CB_R, RANK_TASK_ELEMENTS // max(x.shape[1], 1)) if general else CB_R
+    ncb = (y.shape[1] + cbs - 1) // cbs
     a = alpha[0]
     tasks = A.shape[0] * ncb
     if a == 0:
@@ -854,7 +859,7 @@ def rank_update(kind, upper, general, herm, two, conj_y, alpha, x, y, A):  # typ
     xc = np.ascontiguousarray(x)
     yc = np.ascontiguousarray(y)
     for t in prange(tasks):
-        _rank_task(np.int64(t), ncb, kind, upper, general, herm, two, conj_y, a, xc, yc, A)
+        _rank_task(np.int64(t), ncb, cbs, kind, upper, general, herm, two, conj_y, a, xc, yc, A)
 
 
 #: Entries of a batched gemv go in at most this many chunks, each with scratch of its own.
