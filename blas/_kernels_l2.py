@@ -443,17 +443,15 @@ def _matvec_setup(trans, conj, kl, ku, alpha, x, beta, y):  # type: ignore[no-un
 
 
 @numba.njit(cache=True, inline="always")
-def _blocks_added(part, b, s, every, cbs, m, n, kl, ku, compact):  # type: ignore[no-untyped-def]
-    # s := entry b's partial sums added in block order, each over the rows its block has (every
-    # row, or those its cbs columns reach in an m x n matrix with kl/ku off-diagonals; ``compact``:
-    # a block's sums start at the first of them), row by row (a loop over the blocks inside one over
-    # the rows read them 24 KB apart).
+def _blocks_added(part, b, s, every, cbs, m, n, kl, ku):  # type: ignore[no-untyped-def]
+    # s := entry b's partial sums added in block order, each over the rows its block has: every row,
+    # or those its cbs columns reach in an m x n matrix with kl/ku off-diagonals, kept from the first
+    # of them on.  Row by row (a loop over the blocks inside one over the rows read them 24 KB apart).
     s[:] = 0
     for q in range(part.shape[1]):
         lo, hi = (0, s.shape[0]) if every else _reached(0, m, q * cbs, min(n, (q + 1) * cbs), kl, ku)
-        po = lo if compact else 0
         for i in range(lo, hi):
-            s[i] += part[b, q, i - po]
+            s[i] += part[b, q, i - lo]
 
 
 @numba.njit(cache=True)
@@ -464,7 +462,7 @@ def _matvec_finish(part, trans, cbs, m, n, kl, ku, a, bt, y):  # type: ignore[no
         return
     s = np.empty(y.shape[1], dtype=y.dtype)
     for b in range(y.shape[0]):
-        _blocks_added(part, b, s, trans, cbs, m, n, kl, ku, not trans)
+        _blocks_added(part, b, s, trans, cbs, m, n, kl, ku)
         for i in range(y.shape[1]):
             y[b, i] = _updated(a, s[i], bt, y[b, i])
 
@@ -578,7 +576,7 @@ def symv(kind, upper, k, herm, alpha, A, x, beta, y):  # type: ignore[no-untyped
         _symv_task(np.int64(t), ncb, kind, upper, k, herm, A, xc, part, dots, one, zero)
     s = np.empty(n, dtype=y.dtype)
     for b in range(nb):
-        _blocks_added(part, b, s, False, SYMV_CB, n, n, 0 if upper else k, k if upper else 0, True)
+        _blocks_added(part, b, s, False, SYMV_CB, n, n, 0 if upper else k, k if upper else 0)
         for i in range(n):
             y[b, i] = _updated(a, s[i] + dots[b, i], bt, y[b, i])
 
@@ -803,14 +801,11 @@ def _rank_task(t, ncb, cbs, kind, upper, general, herm, two, conj_y, a, x, y, A)
     if general and m < RANK_SHORT_ROWS:
         # Columns this short: a row at a time along the block (the same element updates, in the same
         # order per element); a column's slices and loop set-up cost several times its few updates
-        # (dger of 1 x 10^6: 7.7 ms column by column, 2.5 row by row; OpenBLAS 2.2).
+        # (dger of 1 x 10^6: 7.7 ms column by column, 2.5 row by row; OpenBLAS 2.2).  (A general
+        # update, ger/geru/gerc, has the one term x op(y_j) alpha.)
         for i in range(m):
             for jc in range(j, j1):
-                sj, uj = _rank_scales(a, a2, xb, yb, jc, herm, conj_y)
-                if two:
-                    flat[jc * ld + i] += xb[i] * sj + yb[i] * uj
-                else:
-                    flat[jc * ld + i] += xb[i] * sj
+                flat[jc * ld + i] += xb[i] * _rank_scales(a, a2, xb, yb, jc, herm, conj_y)[0]
         return
     while j < j1:
         w = 4 if j + 4 <= j1 else 1
