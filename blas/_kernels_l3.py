@@ -233,7 +233,7 @@ def gemm_entries(which, kind, c1, c2, c3, c4, m, n, k, alpha, pa, lda, pb, ldb, 
     workers spinning would take cores from OpenBLAS's threads)."""
     nb = pc.shape[0]
     if nchunk <= 1:
-        _gemm_range(which, kind, c1, c2, c3, c4, m, n, k, alpha, pa, lda, pb, ldb, beta, pc, ldc, 0, nb)
+        _gemm_range(which, kind, c1, c2, c3, c4, m, n, k, alpha, pa, lda, pb, ldb, beta, pc, ldc, np.int64(0), nb)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
@@ -273,7 +273,7 @@ def rank_entries(which, kind, uplo, trans, n, k, alpha, pa, lda, pb, ldb, beta, 
     whole, the caller restores their other triangle)."""
     nb = pc.shape[0]
     if nchunk <= 1:
-        _rank_range(which, kind, uplo, trans, n, k, alpha, pa, lda, pb, ldb, beta, pc, ldc, isz, 0, nb)
+        _rank_range(which, kind, uplo, trans, n, k, alpha, pa, lda, pb, ldb, beta, pc, ldc, isz, np.int64(0), nb)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
@@ -297,7 +297,7 @@ def tr_entries(solve, kind, side, uplo, ta, diag, m, n, alpha, pa, lda, pb, ldb,
     """Entry e: trsm (``solve``) or trmm, in place on B."""
     nb = pb.shape[0]
     if nchunk <= 1:
-        _tr_range(solve, kind, side, uplo, ta, diag, m, n, alpha, pa, lda, pb, ldb, 0, nb)
+        _tr_range(solve, kind, side, uplo, ta, diag, m, n, alpha, pa, lda, pb, ldb, np.int64(0), nb)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
@@ -327,7 +327,7 @@ def trtri_entries(kind, uplo, diag, n, pa, lda, nchunk):  # type: ignore[no-unty
     """Entry e: LAPACK trtri in place (a singular entry is left as it was)."""
     nb = pa.shape[0]
     if nchunk <= 1:
-        _trtri_range(kind, uplo, diag, n, pa, lda, 0, nb)
+        _trtri_range(kind, uplo, diag, n, pa, lda, np.int64(0), nb)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):

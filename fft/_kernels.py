@@ -548,7 +548,7 @@ def transform_line(prog, tw, xr, xi):  # type: ignore[no-untyped-def]
     n = xr.shape[0]
     ar[:n] = xr
     ai[:n] = xi
-    if _transform(prog, tw, 1, ar, ai, br, bi) == 0:
+    if _transform(prog, tw, np.int64(1), ar, ai, br, bi) == 0:
         xr[:] = ar[:n]
         xi[:] = ai[:n]
     else:

@@ -425,6 +425,26 @@ class NoAliasCompiler(CompilerBase):
         return [DefaultPassBuilder.define_nopython_pipeline(self.state)]
 
 
+def chunk(fn: F) -> F:
+    """Compile a kernel's per-chunk body: a function its ``prange`` loop calls once per chunk, as
+    ``for t in prange(nchunk): _body(..., np.uintp(t))``, with its array arguments ``noalias``
+    (:class:`NoAliasCompiler`) as in a prange body, cached (as :func:`kernel`), not inlined.
+
+    Compile time: numba's parfor passes copy, simplify and lower a prange body's IR again (the
+    inlined helpers of a lane kernel made those passes most of its 8-12 s compilation), and the
+    serial twin compiled the same loops once more.  A body that is one call leaves them little to
+    do, and the twin, calling the same function, compiles none of it again: getrf_small's parallel
+    kernel and twin 11.9 -> 5.9 s per precision.  Pass the chunk index as ``np.uintp(t)``: numba
+    types a prange index ``uint64`` in the parallel region and ``int64`` outside it and in the twin
+    (each distinct argument type is a compilation of its own), and an unsigned index has no
+    negative-index wraparound (with a signed one the SLP vectorizer made gathers of getrs_lanes'
+    consecutive lanes).  Measure the kernel before and after: getrs_lanes and potrs_lanes ran
+    5-8 % slower with their bodies in chunk functions even so, and kept them."""
+    source = getattr(getattr(fn, "__code__", None), "co_filename", "")
+    return numba.njit(nogil=True, cache=bool(source) and os.path.isfile(source),  # type: ignore[no-any-return]
+                      error_model="numpy", pipeline_class=NoAliasCompiler)(fn)
+
+
 def _serial_copy(f: Any) -> Any:
     """``f`` under its own qualified name: numba names a function's cache files after it and
     does not record compile options in them, so the serial twin must not share the parallel

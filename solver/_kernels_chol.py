@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from rocmath.kernel import kernel
+from rocmath.kernel import chunk, kernel
 
 from ._kernels_lu import (
     _CELLS,
@@ -296,7 +296,7 @@ def small_entries(op, A, sa, lda, B, sb, ldb, info, upper, unit, one, rone, ws, 
     per entry), in ``nchunk`` chunks (one: on this thread, entries in order), chunk t's scratch in
     bytes [t * wper, (t + 1) * wper) of ws."""
     if nchunk <= 1:
-        _entries(op, A, sa, lda, B, sb, ldb, info, upper, unit, one[0], rone[0], ws, n, nrhs, 0, nb)
+        _entries(op, A, sa, lda, B, sb, ldb, info, upper, unit, one[0], rone[0], ws, n, nrhs, np.int64(0), nb)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
@@ -367,6 +367,46 @@ def _group_bytes(isz: int) -> int:
     return layout((w, isz), (lr, isz), (GROUP, 4), (GROUP, isz))
 
 
+@chunk
+def _potrf_group_chunk(A, sa, lda, n, upper, info, one, rone, W, L, Q, D, nb, nchunk,
+                       t):  # type: ignore[no-untyped-def]
+    """One chunk of :func:`potrf_group`."""
+    S = 2 * FIXED
+    WS = FIXED * S  # entry s of a group at W[t, s * WS:]
+    per = (nb + nchunk - 1) // nchunk
+    for i in range(W.shape[1]):  # the spare rows start at zero
+        W[t, i] = 0
+    for i in range(L.shape[1]):
+        L[t, i] = 0
+    lo, hi = t * per, min(nb, (t + 1) * per)
+    for e0 in range(lo, hi, GROUP):
+        for s in range(min(GROUP, hi - e0)):  # (the rest of a last, partial group is ignored)
+            o = (e0 + s) * sa
+            for c in range(n):
+                if upper:
+                    for i in range(c, n):
+                        W[t, _U(s * WS + c * S + i)] = np.conj(A[_U(o + i * lda + c)])
+                else:
+                    for i in range(c, n):
+                        W[t, _U(s * WS + c * S + i)] = A[_U(o + c * lda + i)] + one[1]
+        _chol_group(W, L, Q, D, t, n, rone[0])
+        for s in range(min(GROUP, hi - e0)):
+            e = e0 + s
+            o = e * sa
+            f = Q[t, s]
+            if f > 0:
+                W[t, _U(s * WS + (f - 1) * (S + 1))] = D[t, s]
+            for c in range(n if f == 0 else f):  # a failed entry: the columns before, its diagonal
+                last = n if c + 1 < f or f == 0 else c + 1
+                if upper:
+                    for i in range(c, last):
+                        A[_U(o + i * lda + c)] = np.conj(W[t, _U(s * WS + c * S + i)])
+                else:
+                    for i in range(c, last):
+                        A[_U(o + c * lda + i)] = W[t, _U(s * WS + c * S + i)] + one[1]
+            info[e] = f
+
+
 @kernel(contiguous=True, slp=True)
 def potrf_group(A, sa, lda, n, upper, info, one, rone, W, L, Q, D, nb, nchunk):  # type: ignore[no-untyped-def]
     """potrf of nb entries of order n <= FIXED that do not overlap, column-major from A's flat
@@ -376,41 +416,8 @@ def potrf_group(A, sa, lda, n, upper, info, one, rone, W, L, Q, D, nb, nchunk): 
     copies from becoming memcpy calls); ``rone``: 1 in the real type.  An entry that is not
     positive definite keeps its columns from the failed one on, but for that diagonal (LAPACK's
     potf2)."""
-    S = 2 * FIXED
-    WS = FIXED * S  # entry s of a group at W[t, s * WS:]
-    per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
-        for i in range(W.shape[1]):  # the spare rows start at zero
-            W[t, i] = 0
-        for i in range(L.shape[1]):
-            L[t, i] = 0
-        lo, hi = t * per, min(nb, (t + 1) * per)
-        for e0 in range(lo, hi, GROUP):
-            for s in range(min(GROUP, hi - e0)):  # (the rest of a last, partial group is ignored)
-                o = (e0 + s) * sa
-                for c in range(n):
-                    if upper:
-                        for i in range(c, n):
-                            W[t, _U(s * WS + c * S + i)] = np.conj(A[_U(o + i * lda + c)])
-                    else:
-                        for i in range(c, n):
-                            W[t, _U(s * WS + c * S + i)] = A[_U(o + c * lda + i)] + one[1]
-            _chol_group(W, L, Q, D, t, n, rone[0])
-            for s in range(min(GROUP, hi - e0)):
-                e = e0 + s
-                o = e * sa
-                f = Q[t, s]
-                if f > 0:
-                    W[t, _U(s * WS + (f - 1) * (S + 1))] = D[t, s]
-                for c in range(n if f == 0 else f):  # a failed entry: the columns before, its diagonal
-                    last = n if c + 1 < f or f == 0 else c + 1
-                    if upper:
-                        for i in range(c, last):
-                            A[_U(o + i * lda + c)] = np.conj(W[t, _U(s * WS + c * S + i)])
-                    else:
-                        for i in range(c, last):
-                            A[_U(o + c * lda + i)] = W[t, _U(s * WS + c * S + i)] + one[1]
-                info[e] = f
+        _potrf_group_chunk(A, sa, lda, n, upper, info, one, rone, W, L, Q, D, nb, nchunk, _U(t))
 
 
 # --- numba: small potrf, LANES entries at a time --------------------------------------------------------
@@ -516,6 +523,45 @@ def _triangle_lanes(W, t, A, Ix, n, lda, upper, one):  # type: ignore[no-untyped
                     W[t, _U((c * n + r) * LANES + s)] = A[_U(Ix[t, s] + c * lda + r)]
 
 
+@chunk
+def _potrf_lanes_chunk(A, sa, lda, n, upper, info, one, rone, W, L, V, Ix, Q, D, nb, nchunk,
+                       t):  # type: ignore[no-untyped-def]
+    """One chunk of :func:`potrf_lanes`."""
+    per = _lane_share(nb, nchunk)
+    lo, hi = t * per, min(nb, (t + 1) * per)
+    for e0 in range(lo, hi, LANES):
+        g = _lane_offsets(Ix, t, 0, e0, hi, sa)
+        _triangle_lanes(W, t, A, Ix, n, lda, upper, one)
+        _chol_lanes(W, L, V, Q, D, t, n, rone[0])
+        for s in range(LANES):  # a failed lane: its columns from the failed one on as they were
+            f = Q[t, s]
+            if f == 0:
+                continue
+            for c in range(f - 1, n):
+                for i in range(c, n):
+                    at = _U((c * n + i) * LANES + s)
+                    W[t, at] = np.conj(A[_U(Ix[t, s] + i * lda + c)]) if upper else A[_U(Ix[t, s] + c * lda + i)]
+            W[t, _U(((f - 1) * n + f - 1) * LANES + s)] = D[t, s]
+        for c in range(n):
+            if upper:
+                for i in range(c, n):
+                    for s in range(g):
+                        A[_U(Ix[t, s] + i * lda + c)] = np.conj(W[t, _U((c * n + i) * LANES + s)])
+            else:
+                i = min(n, (c + LANES - 1) // LANES * LANES)  # the rows before whole blocks, one by one
+                for r in range(c, i):
+                    for s in range(g):
+                        A[_U(Ix[t, s] + c * lda + r)] = W[t, _U((c * n + r) * LANES + s)]
+                while i + LANES <= n:
+                    _lanes_out(A, Ix, 0, c * lda + i, W, t, (c * n + i) * LANES)
+                    i += LANES
+                for r in range(i, n):
+                    for s in range(g):
+                        A[_U(Ix[t, s] + c * lda + r)] = W[t, _U((c * n + r) * LANES + s)]
+        for s in range(g):
+            info[e0 + s] = Q[t, s]
+
+
 @kernel(contiguous=True, slp=True, loops=False)
 def potrf_lanes(A, sa, lda, n, upper, info, one, rone, W, L, V, Ix, Q, D, nb, nchunk):  # type: ignore[no-untyped-def]
     """potrf of nb entries of order n <= LANE_MAX that do not overlap, column-major from A's flat view
@@ -525,40 +571,8 @@ def potrf_lanes(A, sa, lda, n, upper, info, one, rone, W, L, V, Ix, Q, D, nb, nc
     factored as L = U^H.  ``one``: 1 and -0 in the element type; ``rone``: 1 in the real type.  An entry
     that is not positive definite keeps its columns from the failed one on but for that diagonal
     (potf2's), its factored columns before."""
-    per = _lane_share(nb, nchunk)
     for t in prange(nchunk):
-        lo, hi = t * per, min(nb, (t + 1) * per)
-        for e0 in range(lo, hi, LANES):
-            g = _lane_offsets(Ix, t, 0, e0, hi, sa)
-            _triangle_lanes(W, t, A, Ix, n, lda, upper, one)
-            _chol_lanes(W, L, V, Q, D, t, n, rone[0])
-            for s in range(LANES):  # a failed lane: its columns from the failed one on as they were
-                f = Q[t, s]
-                if f == 0:
-                    continue
-                for c in range(f - 1, n):
-                    for i in range(c, n):
-                        at = _U((c * n + i) * LANES + s)
-                        W[t, at] = np.conj(A[_U(Ix[t, s] + i * lda + c)]) if upper else A[_U(Ix[t, s] + c * lda + i)]
-                W[t, _U(((f - 1) * n + f - 1) * LANES + s)] = D[t, s]
-            for c in range(n):
-                if upper:
-                    for i in range(c, n):
-                        for s in range(g):
-                            A[_U(Ix[t, s] + i * lda + c)] = np.conj(W[t, _U((c * n + i) * LANES + s)])
-                else:
-                    i = min(n, (c + LANES - 1) // LANES * LANES)  # the rows before whole blocks, one by one
-                    for r in range(c, i):
-                        for s in range(g):
-                            A[_U(Ix[t, s] + c * lda + r)] = W[t, _U((c * n + r) * LANES + s)]
-                    while i + LANES <= n:
-                        _lanes_out(A, Ix, 0, c * lda + i, W, t, (c * n + i) * LANES)
-                        i += LANES
-                    for r in range(i, n):
-                        for s in range(g):
-                            A[_U(Ix[t, s] + c * lda + r)] = W[t, _U((c * n + r) * LANES + s)]
-            for s in range(g):
-                info[e0 + s] = Q[t, s]
+        _potrf_lanes_chunk(A, sa, lda, n, upper, info, one, rone, W, L, V, Ix, Q, D, nb, nchunk, _U(t))
 
 
 # --- numba: small potrs, LANES entries at a time ----------------------------------------------------
@@ -688,7 +702,7 @@ def lapack_entries(op, kind, uplo, diag, n, nrhs, pa, lda, pb, ldb, pi, ws, wper
     cells in bytes [t * wper, (t + 1) * wper) of ws."""
     nb = pa.shape[0]
     if nchunk <= 1:
-        _lapack_range(op, kind, uplo, diag, n, nrhs, pa, lda, pb, ldb, pi, ws, 0, nb)
+        _lapack_range(op, kind, uplo, diag, n, nrhs, pa, lda, pb, ldb, pi, ws, np.int64(0), nb)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):

@@ -509,7 +509,7 @@ def tridiag_entries(kind, blocked, uplo, A, lda, D, E, tau, ws, wper, nchunk):  
     bytes [t * wper, (t + 1) * wper) of ws."""
     nb = A.shape[0]
     if nchunk <= 1:
-        _tridiag_range(kind, blocked, uplo, A, lda, D, E, tau, ws, 0, nb)
+        _tridiag_range(kind, blocked, uplo, A, lda, D, E, tau, ws, np.int64(0), nb)
         return
     for t in prange(nchunk):
         lo, hi = _span(nb, nchunk, t)
@@ -537,7 +537,7 @@ def bidiag_entries(kind, blocked, A, lda, D, E, tauq, taup, ws, wper, nchunk):  
     """Entry e: LAPACK gebrd (blocked) or gebd2 in place."""
     nb = A.shape[0]
     if nchunk <= 1:
-        _bidiag_range(kind, blocked, A, lda, D, E, tauq, taup, ws, 0, nb)
+        _bidiag_range(kind, blocked, A, lda, D, E, tauq, taup, ws, np.int64(0), nb)
         return
     for t in prange(nchunk):
         lo, hi = _span(nb, nchunk, t)
@@ -618,7 +618,7 @@ def syev_entries(kind, vectors, divide, uplo, A, lda, D, E, info, ws, wper, lwor
     ``vectors``), info[e]; QR iteration (steqr) or divide and conquer (stedc, ``divide``)."""
     nb = A.shape[0]
     if nchunk <= 1:
-        _syev_range(kind, vectors, divide, uplo, A, lda, D, E, info, ws, lwork, lrwork, liwork, 0, nb)
+        _syev_range(kind, vectors, divide, uplo, A, lda, D, E, info, ws, lwork, lrwork, liwork, np.int64(0), nb)
         return
     for t in prange(nchunk):
         lo, hi = _span(nb, nchunk, t)
@@ -656,7 +656,8 @@ def sygv_entries(kind, itype, vectors, uplo, A, lda, B, ldb, D, E, info, one, ws
     as rocSOLVER's does: A, D and E then hold garbage)."""
     nb = A.shape[0]
     if nchunk <= 1:
-        _sygv_range(kind, itype, vectors, uplo, A, lda, B, ldb, D, E, info, one, ws, lwork, lrwork, liwork, 0, nb)
+        _sygv_range(kind, itype, vectors, uplo, A, lda, B, ldb, D, E, info, one, ws, lwork, lrwork, liwork,
+                    np.int64(0), nb)
         return
     for t in prange(nchunk):
         lo, hi = _span(nb, nchunk, t)
@@ -798,7 +799,7 @@ def gesvd_entries(kind, left, right, A, lda, S, U, ldu, V, ldv, E, info, ws, wpe
     ucols, vrows, keep, lwork, lrwork = sizes
     if nchunk <= 1:
         _gesvd_range(kind, left, right, A, lda, S, U, ldu, V, ldv, E, info, ws, ucols, vrows, keep, lwork, lrwork,
-                     0, nb)
+                     np.int64(0), nb)
         return
     for t in prange(nchunk):
         lo, hi = _span(nb, nchunk, t)
@@ -1017,7 +1018,7 @@ def syevj_entries(A, W, residual, n_sweeps, info, lower, vectors, ascending, ato
     nb = A.shape[0]
     if nchunk <= 1:
         _syevj_range(A, W, residual, n_sweeps, info, lower, vectors, ascending, atol, max_sweeps, small, blocked, ws,
-                     0, nb)
+                     np.int64(0), nb)
         return
     for t in prange(nchunk):
         lo, hi = _span(nb, nchunk, t)
@@ -1235,7 +1236,7 @@ def gesvdj_entries(kind, A, S, U, V, residual, n_sweeps, info, left, right, atol
     nb = A.shape[0]
     if nchunk <= 1:
         _gesvdj_range(kind, A, S, U, V, residual, n_sweeps, info, left, right, atol, max_sweeps, small, blocked, ws,
-                      0, nb)
+                      np.int64(0), nb)
         return
     for t in prange(nchunk):
         lo, hi = _span(nb, nchunk, t)

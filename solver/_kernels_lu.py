@@ -54,7 +54,7 @@ from numba.extending import intrinsic
 
 from rocmath.batch import flat_entries, flat_span
 from rocmath.errors import MemoryAccessFault
-from rocmath.kernel import kernel, prefetch
+from rocmath.kernel import chunk, kernel, prefetch
 
 from ._lapack import ensure_lapack, external
 from ._workspace import carve, carve2, chunk_count, chunk_of, host_carve, layout, rounded, scratch
@@ -722,6 +722,39 @@ def _lane_offsets(Ix, t, io, e0, hi, sa):  # type: ignore[no-untyped-def]
     return g
 
 
+@chunk
+def _getrf_small_chunk(A, sa, lda, m, n, ipiv, sp, info, pivot, one, sfmin, W, L, X, B, Ix, nb, nchunk,
+                       t):  # type: ignore[no-untyped-def]
+    """One chunk of :func:`getrf_small`."""
+    k = min(m, n)
+    whole = m & -LANES  # the rows in whole blocks, transposed as such
+    per = _lane_share(nb, nchunk)
+    lo, hi = t * per, min(nb, (t + 1) * per)
+    for e0 in range(lo, hi, LANES):
+        g = _lane_offsets(Ix, t, _OFFSET, e0, hi, sa)
+        for c in range(n):
+            for i in range(0, whole, LANES):
+                _lanes_in(W, t, (c * m + i) * LANES, A, Ix, _OFFSET, c * lda + i, one)
+            for i in range(whole, m):
+                for s in range(LANES):
+                    W[t, _U((c * m + i) * LANES + s)] = A[_U(Ix[t, _OFFSET + s] + c * lda + i)] + one[1]
+        _lu_lanes(W, L, X, B, Ix, t, m, n, pivot, one[0], sfmin, A, (e0 + LANES) * sa,
+                  max(0, min(LANES, hi - e0 - LANES)), sa, (n - 1) * lda + m)
+        for c in range(n):
+            for i in range(0, whole, LANES):
+                _lanes_out(A, Ix, _OFFSET, c * lda + i, W, t, (c * m + i) * LANES)
+        for s in range(g):
+            e = e0 + s
+            o = e * sa
+            for c in range(n):
+                for i in range(whole, m):
+                    A[_U(o + c * lda + i)] = W[t, _U((c * m + i) * LANES + s)] + one[1]
+            info[e] = Ix[t, _INFO + s]
+            if pivot:
+                for j in range(k):
+                    ipiv[_U(e * sp + j)] = Ix[t, _U(_PIVOTS + j * LANES + s)]
+
+
 @kernel(contiguous=True, slp=True)
 def getrf_small(A, sa, lda, m, n, ipiv, sp, info, pivot, one, sfmin, W, L, X, B, Ix, nb, nchunk):  # type: ignore[no-untyped-def]
     """LU of the nb m x n entries of A (at most LANE_MAX rows and columns, not overlapping),
@@ -729,34 +762,8 @@ def getrf_small(A, sa, lda, m, n, ipiv, sp, info, pivot, one, sfmin, W, L, X, B,
     time (:func:`_lu_lanes`); pivots to ipiv[e * sp:] (when pivoting), info[e].  Chunk t of nchunk
     takes a contiguous range of whole groups and row t of the scratch.  ``one``: 1 and -0 in the
     element type."""
-    k = min(m, n)
-    whole = m & -LANES  # the rows in whole blocks, transposed as such
-    per = _lane_share(nb, nchunk)
     for t in prange(nchunk):
-        lo, hi = t * per, min(nb, (t + 1) * per)
-        for e0 in range(lo, hi, LANES):
-            g = _lane_offsets(Ix, t, _OFFSET, e0, hi, sa)
-            for c in range(n):
-                for i in range(0, whole, LANES):
-                    _lanes_in(W, t, (c * m + i) * LANES, A, Ix, _OFFSET, c * lda + i, one)
-                for i in range(whole, m):
-                    for s in range(LANES):
-                        W[t, _U((c * m + i) * LANES + s)] = A[_U(Ix[t, _OFFSET + s] + c * lda + i)] + one[1]
-            _lu_lanes(W, L, X, B, Ix, t, m, n, pivot, one[0], sfmin, A, (e0 + LANES) * sa,
-                      max(0, min(LANES, hi - e0 - LANES)), sa, (n - 1) * lda + m)
-            for c in range(n):
-                for i in range(0, whole, LANES):
-                    _lanes_out(A, Ix, _OFFSET, c * lda + i, W, t, (c * m + i) * LANES)
-            for s in range(g):
-                e = e0 + s
-                o = e * sa
-                for c in range(n):
-                    for i in range(whole, m):
-                        A[_U(o + c * lda + i)] = W[t, _U((c * m + i) * LANES + s)] + one[1]
-                info[e] = Ix[t, _INFO + s]
-                if pivot:
-                    for j in range(k):
-                        ipiv[_U(e * sp + j)] = Ix[t, _U(_PIVOTS + j * LANES + s)]
+        _getrf_small_chunk(A, sa, lda, m, n, ipiv, sp, info, pivot, one, sfmin, W, L, X, B, Ix, nb, nchunk, _U(t))
 
 
 @kernel(contiguous=True, slp=True)
@@ -776,7 +783,7 @@ def getrf_single(A, sa, lda, m, n, ipiv, sp, info, pivot, one, sfmin, W, L, P, n
             for c in range(n):
                 for i in range(m):
                     W[t, _U(c * S + i)] = A[_U(o + c * lda + i)] + one[1]
-            info[e] = _lu_one(W, L, P, t, S, m, n, pivot, one[0], sfmin, A, o + sa if e + 1 < hi else -1,
+            info[e] = _lu_one(W, L, P, np.int64(t), S, m, n, pivot, one[0], sfmin, A, o + sa if e + 1 < hi else -1,
                               (n - 1) * lda + m)
             for c in range(n):
                 for i in range(m):
@@ -851,23 +858,30 @@ def _solve_flat(A, ao, lda, ipiv, po, X, t, n, nrhs, trans):  # type: ignore[no-
             X[t, _U(xo + p)] = v
 
 
+@chunk
+def _getrs_small_chunk(A, sa, lda, ipiv, sp, B, sb, ldb, X, one, trans, n, nrhs, nb, nchunk,
+                       t):  # type: ignore[no-untyped-def]
+    """One chunk of :func:`getrs_small`."""
+    per = (nb + nchunk - 1) // nchunk
+    for e in range(t * per, min(nb, (t + 1) * per)):
+        ob = e * sb
+        for r in range(nrhs):
+            for i in range(n):
+                X[t, _U(r * n + i)] = B[_U(ob + r * ldb + i)] + one[1]
+        _solve_flat(A, e * sa, lda, ipiv, e * sp, X, t, n, nrhs, trans)
+        for r in range(nrhs):
+            for i in range(n):
+                B[_U(ob + r * ldb + i)] = X[t, _U(r * n + i)] + one[1]
+
+
 @kernel(contiguous=True)
 def getrs_small(A, sa, lda, ipiv, sp, B, sb, ldb, X, one, trans, n, nrhs, nb, nchunk):  # type: ignore[no-untyped-def]
     """Entry e: op(A_e) X = B_e with A_e's LU (read in place from A's flat view: entry e at e * sa,
     column c at c * lda) and pivots (ipiv[e * sp:]), X overwriting B_e (B's flat view, likewise);
     the right-hand sides are solved in row t of X, t the chunk.  ``one``: 1 and -0 (adding -0
     copies exactly, and keeps the copies from becoming memcpy calls)."""
-    per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
-        for e in range(t * per, min(nb, (t + 1) * per)):
-            ob = e * sb
-            for r in range(nrhs):
-                for i in range(n):
-                    X[t, _U(r * n + i)] = B[_U(ob + r * ldb + i)] + one[1]
-            _solve_flat(A, e * sa, lda, ipiv, e * sp, X, t, n, nrhs, trans)
-            for r in range(nrhs):
-                for i in range(n):
-                    B[_U(ob + r * ldb + i)] = X[t, _U(r * n + i)] + one[1]
+        _getrs_small_chunk(A, sa, lda, ipiv, sp, B, sb, ldb, X, one, trans, n, nrhs, nb, nchunk, _U(t))
 
 
 # --- getrs, LANES entries at a time ---------------------------------------------------------------
@@ -1085,7 +1099,7 @@ def gesv_small(A, ipiv, B, info, one, sfmin, ws, wper, nchunk):  # type: ignore[
     """Entry e: LU of A_e in place (pivots, info), then X overwriting B_e if A_e is regular."""
     nb = A.shape[0]
     if nchunk <= 1:
-        _gesv_range(A, ipiv, B, info, one[0], sfmin, ws, 0, nb)
+        _gesv_range(A, ipiv, B, info, one[0], sfmin, ws, np.int64(0), nb)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
@@ -1114,7 +1128,7 @@ def getri_small(A, ipiv, C, info, ws, wper, pivot, one, nchunk):  # type: ignore
     """Entry e: C_e := inverse of A_e from its LU and pivots (C may be A)."""
     nb = A.shape[0]
     if nchunk <= 1:
-        _getri_range(A, ipiv, C, info, ws, pivot, one[0], 0, nb)
+        _getri_range(A, ipiv, C, info, ws, pivot, one[0], np.int64(0), nb)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):

@@ -303,7 +303,7 @@ def factor_small(A, tau, herm, rev, safmin, ws, wper, nchunk):  # type: ignore[n
     place, its scalars to tau[e]; chunk t's scratch in bytes [t * wper, (t + 1) * wper) of ws."""
     nb = A.shape[0]
     if nchunk <= 1:
-        _factor_range(A, tau, herm, rev, safmin, ws, 0, nb)
+        _factor_range(A, tau, herm, rev, safmin, ws, np.int64(0), nb)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
@@ -329,7 +329,7 @@ def generate_small(A, tau, k, herm, ws, wper, nchunk):  # type: ignore[no-untype
     """Entry e of A: Q of its QR (LQ if herm) factorization from k vectors, in place."""
     nb = A.shape[0]
     if nchunk <= 1:
-        _generate_range(A, tau, k, herm, ws, 0, nb)
+        _generate_range(A, tau, k, herm, ws, np.int64(0), nb)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
@@ -365,7 +365,7 @@ def apply_small(V, tau, C, vherm, cherm, qherm, ws, wper, nchunk):  # type: igno
     conjugate-transposed if cherm (a product from the right)."""
     nb = C.shape[0]
     if nchunk <= 1:
-        _apply_range(V, tau, C, vherm, cherm, qherm, ws, 0, nb)
+        _apply_range(V, tau, C, vherm, cherm, qherm, ws, np.int64(0), nb)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):
@@ -412,7 +412,7 @@ def gels_small(A, B, info, solve_n, safmin, ws, wper, nchunk):  # type: ignore[n
     """Entry e: least squares / minimum norm solution of op(A_e) X = B_e (see :func:`gels`)."""
     nb = A.shape[0]
     if nchunk <= 1:
-        _gels_range(A, B, info, solve_n, safmin, ws, 0, nb)
+        _gels_range(A, B, info, solve_n, safmin, ws, np.int64(0), nb)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):

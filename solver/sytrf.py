@@ -106,7 +106,7 @@ def sytrf_entries(kind, blocked, uplo, n, pa, lda, pp, pi, cells, work, wper, lw
     elements of ``isz`` bytes) at ``work[t * wper:]``."""
     nb = pa.shape[0]
     if nchunk <= 1:
-        _factor_range(kind, blocked, uplo, n, pa, lda, pp, pi, cells, work, lwork, isz, 0, nb)
+        _factor_range(kind, blocked, uplo, n, pa, lda, pp, pi, cells, work, lwork, isz, np.int64(0), nb)
         return
     per = (nb + nchunk - 1) // nchunk
     for t in prange(nchunk):

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from numba import njit, prange, uintp
 
-from rocmath.kernel import claim, kernel, prefetch, stack_array, store_fence, store_streaming
+from rocmath.kernel import chunk, claim, kernel, prefetch, stack_array, store_fence, store_streaming
 
 from ._kernels_conv import BUCKET_SHIFT, BUCKETED_KEYS, bucket_slots, chunk_slots
 
@@ -422,6 +422,31 @@ def _csrmm_panels(conj_a, conj_b, a, b, val, row_ptr, col_ind, base, B, C, lo, h
             _csrmm_pass(1, conj_a, conj_b, a, b, val, col_ind, base, B, C, i, j0, j1, q, last, acc)
 
 
+@chunk
+def _csrmm_rows_thread(conj_a, conj_b, a, b, val, row_ptr, col_ind, base, B, C, bounds, following):  # pragma: no cover
+    """One thread of :func:`csrmm_rows`: claims row blocks until none is left."""
+    blocks = bounds.shape[0] - 1
+    acc = np.zeros(C.shape[1], C.dtype)
+    blk = claim(following, 1)
+    while blk < blocks:
+        _csrmm_block(conj_a, conj_b, a, b, val, row_ptr, col_ind, base, B, C, uintp(bounds[blk]),
+                     uintp(bounds[blk + 1]), acc)
+        blk = claim(following, 1)
+
+
+@chunk
+def _csrmm_panels_thread(conj_a, conj_b, a, b, val, row_ptr, col_ind, base, B, C, bounds,
+                         following):  # pragma: no cover
+    """One thread of :func:`csrmm_panels` (its accumulators on this function's stack)."""
+    blocks = bounds.shape[0] - 1
+    acc = stack_array(_PANELS, C.dtype)
+    blk = claim(following, 1)
+    while blk < blocks:
+        _csrmm_panels(conj_a, conj_b, a, b, val, row_ptr, col_ind, base, B, C, uintp(bounds[blk]),
+                      uintp(bounds[blk + 1]), acc)
+        blk = claim(following, 1)
+
+
 @kernel(contiguous=True)
 def csrmm_rows(conj_a, conj_b, alpha, val, row_ptr, col_ind, base, B, beta, C, bounds, threads):  # pragma: no cover
     """``C := alpha op(A) B + beta C`` (op = none or conjugate), B and C 2-D views indexed [row, column],
@@ -433,15 +458,9 @@ def csrmm_rows(conj_a, conj_b, alpha, val, row_ptr, col_ind, base, B, beta, C, b
     b = beta[0]
     if a == 0 and b == 1:  # device-mode alpha 0, beta 1: C as it was (see csrmv_rows)
         return
-    blocks = bounds.shape[0] - 1
     following = np.zeros(1, np.int64)
     for _thread in prange(threads):
-        acc = np.zeros(C.shape[1], C.dtype)
-        blk = claim(following, 1)
-        while blk < blocks:
-            _csrmm_block(conj_a, conj_b, a, b, val, row_ptr, col_ind, base, B, C, uintp(bounds[blk]),
-                         uintp(bounds[blk + 1]), acc)
-            blk = claim(following, 1)
+        _csrmm_rows_thread(conj_a, conj_b, a, b, val, row_ptr, col_ind, base, B, C, bounds, following)
 
 
 @kernel(contiguous=True, slp=True)
@@ -454,15 +473,9 @@ def csrmm_panels(conj_a, conj_b, alpha, val, row_ptr, col_ind, base, B, beta, C,
     b = beta[0]
     if a == 0 and b == 1:  # device-mode alpha 0, beta 1: C as it was (see csrmv_rows)
         return
-    blocks = bounds.shape[0] - 1
     following = np.zeros(1, np.int64)
     for _thread in prange(threads):
-        acc = stack_array(_PANELS, C.dtype)
-        blk = claim(following, 1)
-        while blk < blocks:
-            _csrmm_panels(conj_a, conj_b, a, b, val, row_ptr, col_ind, base, B, C, uintp(bounds[blk]),
-                          uintp(bounds[blk + 1]), acc)
-            blk = claim(following, 1)
+        _csrmm_panels_thread(conj_a, conj_b, a, b, val, row_ptr, col_ind, base, B, C, bounds, following)
 
 
 def csrmm_kernel(ncols: int) -> Any:

@@ -13,7 +13,7 @@ from numba import prange
 
 import rocmath as rm
 from rocmath import errors
-from rocmath.kernel import claim, stack_array, store_fence, store_streaming
+from rocmath.kernel import chunk, claim, stack_array, store_fence, store_streaming
 from rocmath.launch import byte_extent
 
 TIMEOUT = 30
@@ -509,6 +509,41 @@ def test_small_launches_run_the_serial_twin_with_the_parallel_bits():
     x = np.ones((2, 2))
     assert not row_sums_kernel.has_serial
     assert row_sums_kernel.serial_entry_point(x, np.ones(2)) is row_sums_kernel.entry_point(x, np.ones(2))
+
+
+# Source without a file (as typed at a prompt): not cached, so every run compiles it and the
+# chunk function's signatures are what the kernel and its twin asked for.
+_SQUARES = """
+@chunk
+def squares_chunk(a, out, per, t):
+    for i in range(t * per, min(a.shape[0], (t + 1) * per)):
+        for j in range(a.shape[1]):
+            out[i, j] = a[i, j] * a[i, j]
+
+@kernel
+def squares_kernel(a, out, nchunk):
+    per = (a.shape[0] + nchunk - 1) // nchunk
+    for t in prange(nchunk):
+        squares_chunk(a, out, per, np.uintp(t))
+"""
+
+
+def test_a_chunk_body_compiles_once_for_the_kernel_and_its_twin():
+    # The parallel kernel and its serial twin call the same chunk function with the same types
+    # (the prange index passed as np.uintp): one compilation of the body between them.
+    space = {"chunk": chunk, "kernel": rm.kernel, "prange": prange, "np": np}
+    exec(compile(_SQUARES, "<squares>", "exec"), space)
+    squares_kernel, _squares_chunk = space["squares_kernel"], space["squares_chunk"]
+    assert type(_squares_chunk._cache).__name__ == "NullCache"  # compiled afresh in every run
+    a = np.arange(35.0).reshape(7, 5)
+    got = []
+    for call in (squares_kernel.entry_point, squares_kernel.serial_entry_point):
+        out = np.full((7, 5), -1.0)
+        call(a, out, 3)(a, out, 3)
+        got.append(out)
+    assert squares_kernel.dispatcher.signatures and squares_kernel._serial.signatures
+    assert len(_squares_chunk.signatures) == 1, _squares_chunk.signatures
+    assert np.array_equal(got[0], a * a) and np.array_equal(got[1], a * a)
 
 
 def test_memory_bound_launches_up_to_a_mebibyte_run_the_serial_twin():
