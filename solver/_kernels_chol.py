@@ -306,11 +306,12 @@ def small_entries(op, A, sa, lda, B, sb, ldb, info, upper, unit, one, rone, ws, 
 
 # --- numba: small potrf, GROUP entries at a time ------------------------------------------------------
 #
-# As getrf_small (see :mod:`rocmath.solver._kernels_lu`): every array is a kernel argument, indexed,
-# so that numba marks them as not aliasing and the row loops become vector code; the entries sit in
-# columns of spare rows, zero at first, so that every step works on FIXED rows.  The Cholesky factor
-# is computed right-looking: step j updates the lower triangle of the later columns with column j,
-# each element's updates in the order of LAPACK's (left-looking) potf2, so the bits are potf2's.
+# As getrf_small (see :mod:`rocmath.solver._kernels_lu`): every array is an argument of the kernel and
+# of its chunk function, indexed, so that they do not alias and the row loops become vector code; the
+# entries sit in columns of spare rows, zero at first, so that every step works on FIXED rows.  The
+# Cholesky factor is computed right-looking: step j updates the lower triangle of the later columns
+# with column j, each element's updates in the order of LAPACK's (left-looking) potf2, so the bits are
+# potf2's.
 
 
 @_inline

@@ -322,7 +322,8 @@ def _inverse(w, ipiv, e, work, pivot, one):  # type: ignore[no-untyped-def]
 #
 # Every array the loops touch is an argument of the kernel and is indexed, never sliced: numba then
 # marks the arrays of the prange body as not aliasing (it does not when a body makes views), and
-# only then do the loops (inlined into the body) become vector code.  Scratch has one row per chunk.
+# only then do the loops (inlined into the body) become vector code.  getrf_small's body is a chunk
+# function (rocmath.kernel.chunk), whose array arguments are noalias too.  Scratch has one row per chunk.
 #
 # getrf_small factors entries of at most LANE_MAX rows and columns LANES at a time, one per vector
 # lane: element (i, c) of the entry in lane s is W[t, (c * m + i) * LANES + s].  Each step of the
