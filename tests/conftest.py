@@ -108,3 +108,51 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "benchmark" in getattr(item, "fixturenames", ()):
             item.add_marker(skip)
+
+
+# --- where compilation time goes (``pytest --compile-times 30``) -------------------------------------------
+
+
+def pytest_addoption(parser):
+    parser.addoption("--compile-times", type=int, default=0, metavar="N",
+                     help="print the N functions numba spent the most compilation time on (cold cache runs)")
+
+
+def pytest_configure(config):
+    if config.getoption("compile_times"):
+        from rocmath.testing.compile_times import CompileTimes
+
+        config._compile_times = CompileTimes()
+        config._compile_times.install()
+        config._compile_totals = {}
+
+
+def pytest_sessionfinish(session):
+    config = session.config
+    listener = getattr(config, "_compile_times", None)
+    if listener is not None:
+        from rocmath.testing.compile_times import merge
+
+        merge(config._compile_totals, listener.totals())
+        if hasattr(config, "workeroutput"):  # an xdist worker: its totals go to the controller
+            config.workeroutput["compile_times"] = config._compile_totals
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    # (xdist's hook, on the controller) a worker's totals.
+    totals = getattr(node.config, "_compile_totals", None)
+    if totals is not None and "compile_times" in getattr(node, "workeroutput", {}):
+        from rocmath.testing.compile_times import merge
+
+        merge(totals, node.workeroutput["compile_times"])
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    totals = getattr(config, "_compile_totals", None)
+    if totals is not None and not hasattr(config, "workeroutput"):
+        from rocmath.testing.compile_times import report
+
+        terminalreporter.section("numba compile times")
+        for line in report(totals, config.getoption("compile_times")):
+            terminalreporter.write_line(line)

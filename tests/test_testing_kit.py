@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import time
 from typing import Any
 
 import numpy as np
@@ -576,3 +577,35 @@ def test_every_public_name_is_documented():
             assert doc.strip(), name
             if not isinstance(obj, type):
                 assert "Parameters" in doc or "Returns" in doc, name
+
+
+def test_compile_times_count_each_function_without_what_it_compiled_inside() -> None:
+    # Source without a file: never a cache load, so both functions compile in this test.  The outer
+    # function's time excludes the inner one's, which compiled while the outer was typed.
+    import numba
+
+    from rocmath.testing.compile_times import CompileTimes, merge, report
+
+    space: dict[str, Any] = {"numba": numba}
+    source = "@numba.njit\ndef inner(x):\n    return x + 1\n\n@numba.njit\ndef outer(x):\n    return inner(x) * 2\n"
+    exec(compile(source, "<compile-times>", "exec"), space)
+    listener = CompileTimes()
+    listener.install()
+    try:
+        t0 = time.perf_counter()
+        assert space["outer"](3) == 8
+        elapsed = time.perf_counter() - t0
+        space["outer"](4)  # compiled already: no event
+    finally:
+        listener.uninstall()
+    totals = listener.totals()
+    assert totals["None.inner"][0] == totals["None.outer"][0] == 1, totals
+    mine = {k: totals[k] for k in ("None.inner", "None.outer")}
+    assert 0 < sum(s for _, s in mine.values()) <= elapsed
+    both = {}
+    merge(both, totals)
+    merge(both, totals)
+    assert all(both[k] == [2 * c, 2 * s] for k, (c, s) in totals.items())
+    lines = report(both, 1)
+    assert len(lines) == 2 and lines[0].startswith("numba compilation: ")
+    assert lines[1].endswith(max(both, key=lambda k: both[k][1]))
