@@ -383,6 +383,18 @@ def _relaxed(t: Any, keep_c: bool = False) -> Any:
     return t
 
 
+def _compiled(body: Any, parallel: bool, fastmath: bool | set[str] = False) -> Any:
+    """``numba.njit`` as rocmath compiles kernels, their serial twins and chunk functions: nogil, numpy's
+    error model, cached beside the source file (functions typed at a prompt, ``python -c``, a REPL or a
+    notebook, have none).  Without ``parallel`` every array argument is noalias, as numba makes those
+    of a prange body (one that makes no views of them): without it LLVM keeps each load after the
+    stores to other arrays before it, and lane kernels ran 1.8-2.2x slower as twins than on one thread."""
+    source = getattr(getattr(body, "__code__", None), "co_filename", "")
+    cache = bool(source) and os.path.isfile(source)
+    return numba.njit(parallel=_parallel_options(parallel), nogil=True, cache=cache, fastmath=fastmath,
+                      error_model="numpy", pipeline_class=None if parallel else NoAliasCompiler)(body)
+
+
 def kernel(fn: F | None = None, *, parallel: bool = True, fastmath: bool | set[str] = False,
            contiguous: bool = False, slp: bool = False, loops: bool = True) -> Any:
     """Compile a kernel: ``numba.njit`` with ``cache=True``, ``nogil=True`` and numpy's
@@ -398,19 +410,8 @@ def kernel(fn: F | None = None, *, parallel: bool = True, fastmath: bool | set[s
     turn into gathers and scatters.
     """
     def wrap(f: F) -> Any:
-        # Functions typed at a prompt (python -c, a REPL, a notebook) have no file to cache beside.
-        source = getattr(getattr(f, "__code__", None), "co_filename", "")
-        cache = bool(source) and os.path.isfile(source)
-
-        def compiled(body: Any, par: bool) -> Any:
-            # The twin's array arguments are noalias, as numba makes those of a prange body (one that
-            # makes no views of them): without it LLVM keeps each load after the stores to other
-            # arrays before it, and lane kernels ran 1.8-2.2x slower as twins than on one thread.
-            return numba.njit(parallel=_parallel_options(par), nogil=True, cache=cache, fastmath=fastmath,
-                              error_model="numpy", pipeline_class=None if par else NoAliasCompiler)(body)
-
-        serial = (lambda: compiled(_serial_copy(f), False)) if parallel else None
-        return Kernel(compiled(f, parallel), contiguous, slp, loops, serial)
+        serial = (lambda: _compiled(_serial_copy(f), False, fastmath)) if parallel else None
+        return Kernel(_compiled(f, parallel, fastmath), contiguous, slp, loops, serial)
 
     return wrap if fn is None else wrap(fn)
 
@@ -440,9 +441,7 @@ def chunk(fn: F) -> F:
     negative-index wraparound (with a signed one the SLP vectorizer made gathers of getrs_lanes'
     consecutive lanes).  Measure the kernel before and after: getrs_lanes and potrs_lanes ran
     5-8 % slower with their bodies in chunk functions even so, and kept them."""
-    source = getattr(getattr(fn, "__code__", None), "co_filename", "")
-    return numba.njit(nogil=True, cache=bool(source) and os.path.isfile(source),  # type: ignore[no-any-return]
-                      error_model="numpy", pipeline_class=NoAliasCompiler)(fn)
+    return _compiled(fn, False)  # type: ignore[no-any-return]
 
 
 def _serial_copy(f: Any) -> Any:

@@ -36,7 +36,9 @@ class CompileTimes(event.Listener):  # type: ignore[misc]
         stack.append([time.perf_counter(), 0.0])
 
     def on_end(self, ev: Any) -> None:
-        stack = self._local.stack
+        stack = getattr(self._local, "stack", None)
+        if not stack:  # a compilation already under way when the listener was installed
+            return
         start, nested = stack.pop()
         spent = time.perf_counter() - start
         if stack:
