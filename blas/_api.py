@@ -293,12 +293,12 @@ class Call(Arguments):
     # -- launching ------------------------------------------------------------------------------
 
     def launch(self, kernel: Callable[..., Any], *args: Any, flops: float = 0.0, bytes: float = 0.0,
-               triangles: dict[int, tuple[bool, bool]] | None = None) -> Task:
+               triangles: dict[int, tuple[bool, bool]] | None = None, streaming: bool = False) -> Task:
         """Enqueue ``kernel(*args)`` on the handle's stream, named after the rocBLAS function.
 
         ``triangles`` maps ``id(arg)`` of a matrix operand to ``(upper, unit_diagonal)``: only
         that triangle is in the routine's data, and only it is scanned by check-numerics (the
-        other one may hold anything, as in rocBLAS)."""
+        other one may hold anything, as in rocBLAS).  ``streaming``: see :func:`rocmath.launch.launch`."""
         self._query_point(True)
         if not bytes:
             # The operands' bytes: what decides that a small launch runs inline on one thread.
@@ -311,7 +311,8 @@ class Call(Arguments):
         # A reduction in host pointer mode waits for its result (as rocBLAS blocks): it may run here.
         waited = self.routine.result is not None and self.host_mode
         return launch(kernel, *args, name=f"rocblas_{self.public_name}", stream=self.handle.stream,
-                      flops=flops, bytes=bytes, dtype=self.precision.dtype, waited=waited, record=recorded())
+                      flops=flops, bytes=bytes, dtype=self.precision.dtype, waited=waited, streaming=streaming,
+                      record=recorded())
 
     def results(self, count: int, dtype: Any) -> tuple[Any, np.ndarray | None]:
         """Where a reduction writes its ``count`` results: a host staging array in host mode

@@ -54,6 +54,13 @@ DIAG_STORED, DIAG_UNIT = 0, 1
 # op(A) = A^T or A^H: tasks of RB_T rows x CB_T columns, each a dot per column, partial
 # sums per row block.  Long column runs keep the hardware prefetchers streaming.
 RB_N, CB_N = 4096, 256
+# An entry of matvec or symv storing at most ENTRY_TASK_BYTES is one task, its columns in turn into
+# one sum: entries a launch of their own runs on one thread (rocmath.launch.STREAM_INLINE_BYTES),
+# where blocks and their partial sums only cost (dsbmv of 3000 with 32 diagonals, one thread: 55-61
+# -> 46 us with the narrow-band loop below), and batches of them have an entry per task to share
+# out.  Still fixed by the sizes only, so the bits do not depend on the thread count.  (Read when
+# the run_* functions launch the kernels: the tests lower it to reach the blocks with small matrices.)
+ENTRY_TASK_BYTES = 2 * 1024 * 1024
 RB_T, CB_T = 4096, 64
 CB_R = 16  # columns per task of a rank update (at least: see RANK_TASK_ELEMENTS)
 TRSV_NB = 128  # columns of a diagonal block of the blocked triangular solve
@@ -413,7 +420,7 @@ def _matvec_task(t, nrb, ncb, rbs, cbs, m, n, trans, conj, kind, upper, kl, ku, 
 
 
 @numba.njit(cache=True)
-def _matvec_setup(trans, conj, kl, ku, alpha, x, beta, y):  # type: ignore[no-untyped-def]
+def _matvec_setup(trans, conj, kl, ku, alpha, x, beta, y, task_bytes):  # type: ignore[no-untyped-def]
     # The serial part of matvec before its parallel loop (kept out of the parallel kernel,
     # whose compile time grows with its size): alpha == 0, the blocking, the partial sums.  A's
     # column blocks (several) keep the rows they reach only, cbs + kl + ku at most: full-length rows
@@ -433,6 +440,8 @@ def _matvec_setup(trans, conj, kl, ku, alpha, x, beta, y):  # type: ignore[no-un
     # of their rows, n^2 / (rbs * cbs) of them, 0.4 s of dgbmv with n = 10^6).
     if kl + ku + cbs <= rbs:
         rbs = max(m, 1)
+    if _one_task(n, min(m, kl + ku + 1), y, task_bytes):
+        rbs, cbs = max(m, 1), max(n, 1)
     nrb = (m + rbs - 1) // rbs
     ncb = (n + cbs - 1) // cbs
     width = leny if trans or ncb == 1 else min(leny, cbs + kl + ku)
@@ -468,11 +477,12 @@ def _matvec_finish(part, trans, cbs, m, n, kl, ku, a, bt, y):  # type: ignore[no
 
 
 @kernel
-def matvec(trans, conj, kind, upper, kl, ku, diag, alpha, A, x, beta, y):  # type: ignore[no-untyped-def]
+def matvec(trans, conj, kind, upper, kl, ku, diag, alpha, A, x, beta, y, task_bytes):  # type: ignore[no-untyped-def]
     # y := alpha*op(A)*x + beta*y, op(A) = A, A^T or (conj) A^H.  The logical A is m x n;
     # column j holds rows max(0, j-ku) .. min(m, j+kl+1)-1 (all of them for a general
     # matrix).  beta == 0 never reads y; alpha == 0 never reads A or x (may be empty then).
-    tasks, nrb, ncb, rbs, cbs, m, n, a, bt, zero, part, xc = _matvec_setup(trans, conj, kl, ku, alpha, x, beta, y)
+    tasks, nrb, ncb, rbs, cbs, m, n, a, bt, zero, part, xc = _matvec_setup(trans, conj, kl, ku, alpha, x, beta, y,
+                                                                          task_bytes)
     for t in prange(tasks):
         # np.int64: the parallel loop's index is unsigned, and the task would compile twice.
         _matvec_task(np.int64(t), nrb, ncb, rbs, cbs, m, n, trans, conj, kind, upper, kl, ku, diag, A, xc, part,
@@ -484,7 +494,27 @@ def matvec(trans, conj, kind, upper, kl, ku, diag, alpha, A, x, beta, y):  # typ
 SYMV_CB = 64  # columns per task of a symmetric (Hermitian) product
 
 
-def _symv_task(t, ncb, kind, upper, k, herm, A, xc, part, dots, one, zero):  # type: ignore[no-untyped-def]
+@numba.njit(cache=True, inline="always")
+def _one_task(columns, rows, y, task_bytes):  # type: ignore[no-untyped-def]
+    # Whether an entry of ``columns`` stored columns of at most ``rows`` elements is one task (at
+    # most ``task_bytes``, the launcher's ENTRY_TASK_BYTES): its columns in turn into one sum.
+    return columns * rows * y.itemsize <= task_bytes
+
+
+@numba.njit(cache=True, inline="always")
+def _both_uses(col, pp, v, t, acc, herm):  # type: ignore[no-untyped-def]
+    # A stored column's two uses in one loop: pp += col * t, and acc plus col . v (conj(col) for a
+    # Hermitian A) returned.  Inlined into _symv_task (numba's IR: its fast-math flags; a compiled
+    # call per column ran dsbmv of 3000 with 32 diagonals 2x slower); one loop for both, the dot
+    # reassociated to vectorize: 77 -> 64 us against an axpy and a dot.
+    for i in range(col.shape[0]):
+        e = col[i]
+        pp[i] += e * t
+        acc += (np.conj(e) if herm else e) * v[i]
+    return acc
+
+
+def _symv_task(t, ncb, cbs, kind, upper, k, herm, A, xc, part, dots, one, zero):  # type: ignore[no-untyped-def]
     # One block of columns of the stored triangle (k off-diagonals), each read once for both of
     # its uses: the column times x_j into the block's partial sums (the stored part's product) and
     # its dot with x (the mirrored part's, conjugated for a Hermitian A), plus the diagonal, into
@@ -495,8 +525,8 @@ def _symv_task(t, ncb, kind, upper, k, herm, A, xc, part, dots, one, zero):  # t
     cb = _light_heavy(t - b * ncb, ncb)
     n = xc.shape[1]
     ku = k if upper else 0
-    j0 = cb * SYMV_CB
-    j1 = min(n, j0 + SYMV_CB)
+    j0 = cb * cbs
+    j1 = min(n, j0 + cbs)
     p = part[b, cb]
     lo, hi = _reached(0, n, j0, j1, 0 if upper else k, ku)  # the rows the block's columns reach
     po = lo  # (the block's partial sums start at its first row: see symv)
@@ -507,6 +537,12 @@ def _symv_task(t, ncb, kind, upper, k, herm, A, xc, part, dots, one, zero):  # t
     for j in range(j0, j1):
         d = flat[_base(kind, upper, n, ld, ku, j) + j]
         dots[b, j] = (one * d.real if herm else d) * xb[j]
+    if k - 7 < GROUP_ROWS:  # no eight columns share GROUP_ROWS rows (a narrow band): each column whole,
+        for jc in range(j0, j1):  # as below, without its passes and pieces (dsbmv of 3000, 32: 49 -> 41 us)
+            o = _base(kind, upper, n, ld, ku, jc)
+            lo, hi = (max(0, jc - k), jc) if upper else (jc + 1, min(n, jc + k + 1))
+            dots[b, jc] = _both_uses(flat[o + lo:o + hi], p[lo - po:hi - po], xb[lo:hi], xb[jc], dots[b, jc], herm)
+        return
     j = j0
     while j < j1:
         w = 8 if j + 8 <= j1 else 1  # columns of this pass
@@ -532,19 +568,9 @@ def _symv_task(t, ncb, kind, upper, k, herm, A, xc, part, dots, one, zero):  # t
             r0, r1 = (max(0, jc - k), jc) if upper else (jc + 1, min(n, jc + k + 1))  # its stored rows
             for q in range(2 if s0 < s1 else 1):
                 lo, hi = _around(q, r0, r1, s0, s1)
-                if lo < hi:  # (written out: a call per column ran dsbmv of 3000 with 32 diagonals 2x slower)
-                    # One loop for both uses (numba's: _fused_for_reals, the dot reassociated to
-                    # vectorize): dsbmv of 3000 with 32 diagonals 77 -> 64 us against an axpy and a dot.
-                    col = flat[o + lo:o + hi]
-                    pp = p[lo - po:hi - po]
-                    v = xb[lo:hi]
-                    t = xb[jc]
-                    acc = dots[b, jc]
-                    for i in range(hi - lo):
-                        e = col[i]
-                        pp[i] += e * t
-                        acc += (np.conj(e) if herm else e) * v[i]
-                    dots[b, jc] = acc
+                if lo < hi:
+                    dots[b, jc] = _both_uses(flat[o + lo:o + hi], p[lo - po:hi - po], xb[lo:hi], xb[jc], dots[b, jc],
+                                             herm)
         j += w
 
 
@@ -552,7 +578,7 @@ _fused_for_reals(_symv_task, {"reassoc"}, by="xc", once=True)
 
 
 @kernel
-def symv(kind, upper, k, herm, alpha, A, x, beta, y):  # type: ignore[no-untyped-def]
+def symv(kind, upper, k, herm, alpha, A, x, beta, y, task_bytes):  # type: ignore[no-untyped-def]
     # y := alpha*A*x + beta*y for a symmetric (Hermitian) A given by its stored triangle (k
     # off-diagonals; full, banded or packed storage), read once: dsymv of 3000 took 3.7 ms as two
     # passes (A x and A^T x over the triangle), OpenBLAS's 1.1-1.3.  Fixed column blocks and their
@@ -566,17 +592,18 @@ def symv(kind, upper, k, herm, alpha, A, x, beta, y):  # type: ignore[no-untyped
         for b in range(nb):
             _beta_only(y[b], bt, zero)
         return
-    ncb = (n + SYMV_CB - 1) // SYMV_CB
+    cbs = max(n, 1) if _one_task(n, k + 1, y, task_bytes) else SYMV_CB
+    ncb = (n + cbs - 1) // cbs
     xc = np.ascontiguousarray(x)
-    # Each block's partial sums over the rows it reaches only (SYMV_CB + k at most): full-length
+    # Each block's partial sums over the rows it reaches only (cbs + k at most): full-length
     # rows made n^2 / SYMV_CB of them, 5 GB for a band of n = 200,000 (13.6 s), too many at 10^6.
-    part = np.empty((nb, ncb, min(n, SYMV_CB + k)), dtype=y.dtype)
+    part = np.empty((nb, ncb, min(n, cbs + k)), dtype=y.dtype)
     dots = np.empty((nb, n), dtype=y.dtype)
     for t in prange(nb * ncb):
-        _symv_task(np.int64(t), ncb, kind, upper, k, herm, A, xc, part, dots, one, zero)
+        _symv_task(np.int64(t), ncb, cbs, kind, upper, k, herm, A, xc, part, dots, one, zero)
     s = np.empty(n, dtype=y.dtype)
     for b in range(nb):
-        _blocks_added(part, b, s, False, SYMV_CB, n, n, 0 if upper else k, k if upper else 0)
+        _blocks_added(part, b, s, False, cbs, n, n, 0 if upper else k, k if upper else 0)
         for i in range(n):
             y[b, i] = _updated(a, s[i] + dots[b, i], bt, y[b, i])
 
@@ -934,14 +961,14 @@ def run_matvec(trans: bool, conj: bool, kind: int, upper: bool, kl: int, ku: int
     if kind == FULL and A.shape[0] > 1 and m > 0 and n > 0 and (m == 1 or A.strides[1] == A.itemsize):
         gemv_batch(trans, conj, alpha, A, x, beta, y)
         return
-    matvec(trans, conj, kind, upper, kl, ku, diag, alpha, A, x, beta, y)
+    matvec(trans, conj, kind, upper, kl, ku, diag, alpha, A, x, beta, y, ENTRY_TASK_BYTES)
 
 
 def run_symv(herm: bool, kind: int, upper: bool, k: int, alpha: np.ndarray, A: np.ndarray, x: np.ndarray,
              beta: np.ndarray, y: np.ndarray) -> None:
     """symv, spmv, sbmv, hemv, hpmv, hbmv from the stored triangle (diagonal included, ``k``
     off-diagonals): ``y := alpha*A*x + beta*y``."""
-    symv(kind, upper, k, herm, alpha, column_major(A), x, beta, y)
+    symv(kind, upper, k, herm, alpha, column_major(A), x, beta, y, ENTRY_TASK_BYTES)
 
 
 def run_trmv(trans: bool, conj: bool, kind: int, upper: bool, k: int, unit: bool, A: np.ndarray,
@@ -950,7 +977,7 @@ def run_trmv(trans: bool, conj: bool, kind: int, upper: bool, k: int, unit: bool
     kl, ku = (0, k) if upper else (k, 0)
     one = np.ones(1, x.dtype)
     matvec(trans, conj, kind, upper, kl, ku, DIAG_UNIT if unit else DIAG_STORED, one, column_major(A),
-           np.array(x), one - one, x)
+           np.array(x), one - one, x, ENTRY_TASK_BYTES)
 
 
 def run_trsv(trans: bool, conj: bool, kind: int, upper: bool, k: int, unit: bool, A: np.ndarray,

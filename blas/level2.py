@@ -126,14 +126,14 @@ def _general_mv(c: Call, band: bool = False, mixed: bool = False, out_dtype: Any
             xb = Buffer(c.ptr("x"), c.dtype, (lenx,), name="x", owner=c.values["x"])
             yb = Buffer(c.ptr("y"), c.dtype, (leny,), name="y", owner=c.values["y"])
             c.launch(k.gemv_flat, t, t == 2, alpha.astype(c.dtype), beta.astype(c.dtype), flat, lda, m, n, xb, yb,
-                     pool_threads(), flops=_flops(c, stored), bytes=_bytes(c, stored + lenx + 2 * leny))
+                     pool_threads(), flops=_flops(c, stored), bytes=_bytes(c, stored + lenx + 2 * leny), streaming=True)
             return
         c.launch(k.run_gemv_large, t, alpha, A, x, beta, y,
-                 flops=_flops(c, stored), bytes=_bytes(c, stored + lenx + 2 * leny))
+                 flops=_flops(c, stored), bytes=_bytes(c, stored + lenx + 2 * leny), streaming=True)
         return
     c.launch(k.run_matvec, trans is not Operation.none, trans is Operation.conjugate_transpose,
              k.BAND if band else k.FULL, True, kl, ku, k.DIAG_STORED, alpha, A, x, beta, y,
-             flops=_flops(c, stored), bytes=_bytes(c, stored + lenx + 2 * leny))
+             flops=_flops(c, stored), bytes=_bytes(c, stored + lenx + 2 * leny), streaming=True)
 
 
 #: Single gemv entries of at least this many elements go to the large-gemv kernel.
@@ -209,7 +209,8 @@ def _sym_mv(c: Call, kind: int, herm: bool, a_name: str = "A") -> RocblasStatus 
     y = c.vector("y", n, incy, writable=True)
     stored = _stored(kind, n, kk)
     c.launch(k.run_symv, herm, kind, uplo is Fill.upper, kk, alpha, A, x, beta, y,
-             flops=_flops(c, 2 * stored), bytes=_bytes(c, stored + 3 * n), triangles=_triangle(kind, A, uplo))
+             flops=_flops(c, 2 * stored), bytes=_bytes(c, stored + 3 * n), triangles=_triangle(kind, A, uplo),
+             streaming=True)
 
 
 def _triangle(kind: int, A: Any, uplo: Fill, unit: bool = False) -> dict[int, tuple[bool, bool]] | None:
@@ -283,7 +284,7 @@ def _triangular(c: Call, kind: int, solve: bool, trans_name: str = "transA", a_n
             diag is Diagonal.unit, A, x)
     stored = _stored(kind, n, kk)
     c.launch(k.run_trsv if solve else k.run_trmv, *args, flops=_flops(c, stored), bytes=_bytes(c, stored + 2 * n),
-             triangles=_triangle(kind, A, uplo, diag is Diagonal.unit))
+             triangles=_triangle(kind, A, uplo, diag is Diagonal.unit), streaming=True)
 
 
 # Workspaces: during a size query these routines run their checks first and answer with
@@ -347,7 +348,7 @@ def _ger(c: Call, conj: bool = False) -> None:
         _need(c, "A", "x", "y")
     c.launch(k.run_rank_update, k.FULL, True, True, False, False, conj, alpha, c.vector("x", m, incx),
              c.vector("y", n, incy), c.matrix("A", m, n, lda, writable=True),
-             flops=_flops(c, m * n), bytes=_bytes(c, 2 * m * n + m + n))
+             flops=_flops(c, m * n), bytes=_bytes(c, 2 * m * n + m + n), streaming=True)
 
 
 _GER = ("m", "n", "alpha", "x", "incx", "y", "incy", "A", "lda")
@@ -380,7 +381,7 @@ def _sym_rank(c: Call, kind: int, herm: bool, two: bool) -> None:
     stored = n * (n + 1) // 2
     c.launch(k.run_rank_update, kind, uplo is Fill.upper, False, herm, two, False, alpha, x, y, A,
              flops=_flops(c, stored * (1 + two)), bytes=_bytes(c, 2 * stored + n * (1 + two)),
-             triangles=_triangle(kind, A, uplo))
+             triangles=_triangle(kind, A, uplo), streaming=True)
 
 
 _SYR = ("uplo", "n", "alpha", "x", "incx", "A", "lda")

@@ -124,7 +124,8 @@ def _bind(arg: Any, op: str, position: int) -> Any:
 
 #: Launches moving at most this many bytes run inline when their stream is idle, on one thread.
 INLINE_BYTES = 256 * 1024
-#: Streaming launches (at most one flop per four bytes: Level 1 and 2, sparse products) run so up to
+#: Streaming launches (at most one flop per four bytes: Level 1 and 2, sparse products; or launched
+#: ``streaming``: complex and symmetric Level 2, whose flops per byte are higher) run so up to
 #: this size: a second thread gains them at most the few microseconds a one-thread run takes from
 #: cache, and waking a thread team that went to sleep costs 50-100 us on a VM (a 1 MiB ddot: 19-31 us
 #: on one thread, 21 us on a warm team, 68-121 us on one that slept).  Between 1 and 2 MiB, queued to
@@ -132,12 +133,14 @@ INLINE_BYTES = 256 * 1024
 #: (0.28x numpy, then 1.33x), and dgbmv of 3000 with 32 + 32 diagonals 84 us against 75, while its
 #: spinning team doubled the reference's time beside it (OpenBLAS 91 us, 46 without).  Batches of
 #: small factorizations do more per byte than their flops say (potrf of 8 x 8 matrices: n / 24 flops
-#: per byte) and stay parallel: their 1 MiB ran 1.4x slower on one thread.
+#: per byte) and stay parallel: their 1 MiB ran 1.4x slower on one thread.  Complex and symmetric
+#: Level 2 of 0.5-1 MiB (zgemv, zhemv, zher2 of 256, dsymv and dtrmv of 500) took 73-117 us queued and
+#: parallel, 51-67 inline on one thread, beside OpenBLAS's 41-51.
 STREAM_INLINE_BYTES = 2 * 1024 * 1024
 
 
-def _small(bytes: float, flops: float) -> bool:
-    return 0 < bytes <= INLINE_BYTES or (bytes <= STREAM_INLINE_BYTES and 0 < flops <= bytes / 4)
+def _small(bytes: float, flops: float, streaming: bool = False) -> bool:
+    return 0 < bytes <= INLINE_BYTES or (bytes <= STREAM_INLINE_BYTES and (streaming or 0 < flops <= bytes / 4))
 
 
 class LaunchRecord(NamedTuple):
@@ -199,7 +202,7 @@ class _Launch:
                  "inline", "kernel", "name", "one_thread", "operands", "small", "stream")
 
     def __init__(self, kernel: Callable[..., Any], bound: list[Any], name: str, stream: Any, flops: float,
-                 bytes: float, dtype_name: str | None, info: dict[str, Any], waited: bool):
+                 bytes: float, dtype_name: str | None, info: dict[str, Any], waited: bool, streaming: bool = False):
         self.kernel = kernel
         self.entry: Callable[..., Any] | None = None  # the compiled entry point, once known
         self.bound = bound
@@ -211,7 +214,7 @@ class _Launch:
         self.bytes = bytes
         self.dtype_name = dtype_name
         self.info = info
-        self.small = _small(bytes, flops)
+        self.small = _small(bytes, flops, streaming)
         self.inline = waited or self.small
         self.one_thread = self.small  # run under a thread count of one (unless a serial twin runs)
         # Operands staged through host arrays (pointer arrays, storage types): scattered or rounded
@@ -269,7 +272,7 @@ class _Launch:
 
 def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None,
            flops: float = 0.0, bytes: float = 0.0, kind: str = "kernel", dtype: Any = None,
-           waited: bool = False, record: list[_Launch] | None = None) -> Task:
+           waited: bool = False, streaming: bool = False, record: list[_Launch] | None = None) -> Task:
     """Enqueue ``kernel(*args)`` on ``stream``.
 
     Parameters
@@ -297,6 +300,11 @@ def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None
         The caller waits for the work at once (a reduction returning its result to the
         host): it runs on the calling thread when the stream is idle, whatever its size,
         saving the two thread switches through the stream's worker.
+    streaming
+        The kernel streams its operands once with a few flops per element (Level-2 products and
+        updates, complex ones too, whose flops per byte the rule for ``flops`` would count as
+        compute): it runs on one thread up to :data:`STREAM_INLINE_BYTES`, as launches of at
+        most one flop per four bytes do.
     record
         If given, the checked launch is appended to it, for a :class:`Replay`.
 
@@ -316,7 +324,7 @@ def launch(kernel: Callable[..., Any], *args: Any, name: str, stream: Any = None
     prof = current_profile()
     if prof is not None:  # a call of the profile logging layer: its device time counts
         info["profile"] = prof
-    work = _Launch(kernel, bound, name, s, flops, bytes, dtype_name, info, waited)
+    work = _Launch(kernel, bound, name, s, flops, bytes, dtype_name, info, waited, streaming)
     if record is not None:
         record.append(work)
     return s.enqueue(work.run, name, keep=args, inline=work.inline, info=info)

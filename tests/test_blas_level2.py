@@ -47,6 +47,13 @@ def handle() -> Iterator[Any]:
     blas.destroy_handle(h)
 
 
+@pytest.fixture
+def blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Small entries done as large ones are: in column blocks with partial sums added in block
+    order (entries of at most kl2.ENTRY_TASK_BYTES are otherwise one task each)."""
+    monkeypatch.setattr(kl2, "ENTRY_TASK_BYTES", 0)
+
+
 # --- device operands in every flavour ---------------------------------------------------------
 
 
@@ -347,6 +354,7 @@ def test_symmetric_hermitian_mv(handle: Any, data: st.DataObject) -> None:
         unchanged_or_close(y, quick, lambda got: matvec_check(got, y.host, full, x.host, alpha, beta, p, routine))
 
 
+@pytest.mark.usefixtures("blocks")
 @pytest.mark.parametrize(("p", "herm"), [(D, False), (Z, False), (Z, True)], ids=["dsymv", "zsymv", "zhemv"])
 @pytest.mark.parametrize("upper", [True, False], ids=["U", "L"])
 def test_symv_hemv_past_several_column_blocks(handle: Any, p: Precision, herm: bool, upper: bool) -> None:
@@ -956,6 +964,7 @@ def structured_case(handle: Any, routine: str, p: Precision, n: int, upper: bool
     return got
 
 
+@pytest.mark.usefixtures("blocks")
 @pytest.mark.parametrize(("routine", "p", "upper", "trans", "k"), [
     ("symv", D, True, "N", 0), ("hemv", C, False, "N", 0), ("trmv", S, True, "T", 0), ("trmv", Z, False, "C", 0),
     ("tbmv", C, False, "C", 7), ("sbmv", S, True, "N", 9), ("tpmv", D, True, "N", 0), ("hpmv", Z, True, "N", 0)])
@@ -964,6 +973,7 @@ def test_structured_blocks(handle: Any, routine: str, p: Precision, upper: bool,
     structured_case(handle, routine, p, kl2.CB_N + 45, upper, trans, k)
 
 
+@pytest.mark.usefixtures("blocks")
 @pytest.mark.parametrize(("routine", "upper", "trans"), [("tbmv", True, "N"), ("tbmv", False, "T"),
                                                         ("sbmv", True, "N"), ("sbmv", False, "N")])
 def test_a_narrow_band_past_a_row_block(handle: Any, routine: str, upper: bool, trans: str) -> None:
@@ -994,24 +1004,27 @@ def test_a_general_band_past_a_row_block_in_the_kernel_and_its_twin(trans: bool)
     outs = []
     for entry in (kl2.matvec.entry_point, kl2.matvec.serial_entry_point):
         y = y0.copy().reshape(1, n)
-        entry(*args, np.array([0.5]), y)(*args, np.array([0.5]), y)
+        entry(*args, np.array([0.5]), y, 0)(*args, np.array([0.5]), y, 0)  # (0: column blocks, not one task)
         outs.append(y[0])
     assert outs[0].tobytes() == outs[1].tobytes()
     np.testing.assert_allclose(outs[0], 1.5 * (a.T if trans else a) @ x + 0.5 * y0, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("blocked", [True, False], ids=["blocks", "one-task"])
 @pytest.mark.parametrize(("routine", "p", "upper", "trans", "k", "unit"), [
     ("tbmv", D, True, "N", 0, False), ("tbmv", D, False, "T", 0, False), ("tbmv", Z, True, "C", 0, False),
     ("sbmv", D, False, "N", 0, False), ("hbmv", C, True, "N", 0, False), ("tpmv", S, False, "N", 0, False),
     ("trmv", Z, True, "T", 0, False), ("trmv", D, False, "N", 9, False), ("trmv", D, True, "N", 0, True),
     ("trmv", D, False, "T", 0, True), ("tbmv", S, False, "N", 3, True), ("tpmv", C, True, "C", 0, True)])
 def test_columns_eight_at_a_time(handle: Any, routine: str, p: Precision, upper: bool, trans: str, k: int,
-                                 unit: bool) -> None:
+                                 unit: bool, blocked: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     # Columns go eight at a time over the rows they share when those are GROUP_ROWS or more (bands
     # that wide, packed and full triangles), the rest of each column after, in pieces around the
     # shared rows and a unit diagonal (before or after them): against numpy, past several column
     # blocks, and the same bits on one thread as on two.  (k: the band's width beyond
     # GROUP_ROWS + 7, where eight columns start to share enough rows.)
+    if blocked:  # (else each entry is one task: the passes over shared rows there too)
+        monkeypatch.setattr(kl2, "ENTRY_TASK_BYTES", 0)
     n = kl2.CB_N + 45
     width = kl2.GROUP_ROWS + 7 + k if routine[1] == "b" else 0
     got = []

@@ -547,8 +547,9 @@ def test_a_chunk_body_compiles_once_for_the_kernel_and_its_twin():
 
 
 def test_memory_bound_launches_up_to_a_mebibyte_run_the_serial_twin():
-    # Past INLINE_BYTES, a launch doing at most one flop per four bytes still runs on one thread
-    # up to STREAM_INLINE_BYTES; one with more flops, or unknown flops, runs the parallel kernel.
+    # Past INLINE_BYTES, a launch doing at most one flop per four bytes, or said to be streaming,
+    # still runs on one thread up to STREAM_INLINE_BYTES; one with more flops, or unknown flops,
+    # runs the parallel kernel.
     from rocmath.launch import INLINE_BYTES, STREAM_INLINE_BYTES
 
     def fresh_scale():  # a kernel of its own each time: nothing compiled yet
@@ -570,7 +571,15 @@ def test_memory_bound_launches_up_to_a_mebibyte_run_the_serial_twin():
         scale_again = fresh_scale()
         rm.launch(scale_again, x, name="scale", bytes=nbytes, flops=flops).wait()
         assert scale_again.dispatcher.signatures and scale_again._serial is None
-    assert x.get().tobytes() == (np.arange(8.0) * 3.0**5).tobytes()
+    # A streaming launch (Level 2: a few flops per element, complex ones too) whatever its flops,
+    # up to STREAM_INLINE_BYTES; past it, parallel.
+    streaming = fresh_scale()
+    rm.launch(streaming, x, name="scale", bytes=STREAM_INLINE_BYTES, flops=STREAM_INLINE_BYTES, streaming=True).wait()
+    assert streaming._serial.signatures and not streaming.dispatcher.signatures
+    streaming = fresh_scale()
+    rm.launch(streaming, x, name="scale", bytes=STREAM_INLINE_BYTES + 1, flops=1.0, streaming=True).wait()
+    assert streaming.dispatcher.signatures and streaming._serial is None
+    assert x.get().tobytes() == (np.arange(8.0) * 3.0**7).tobytes()
 
 
 def test_the_libraries_have_no_parallel_helpers_outside_kernels():
