@@ -5,7 +5,7 @@ A few numba kernels serve all Level-2 routines, each compiled once per precision
 
 - :func:`matvec`: ``y := alpha*op(A)*x + beta*y`` for general, banded, triangular and
   packed matrices (gemv, gbmv; trmv/tpmv/tbmv with alpha=1, beta=0), with :func:`gemv_batch`
-  for batches of general matrices and :func:`gemv_flat` for one large one;
+  for batches of general matrices and :func:`gemv_flat` for one general matrix (batch count 1);
 - :func:`symv`: the symmetric and Hermitian products, one pass over the stored triangle;
 - :func:`trsv`: triangular solves in full, banded or packed storage (:func:`trsv_blocked`
   for one large full triangle);
@@ -1002,11 +1002,11 @@ def run_rank_update(kind: int, upper: bool, general: bool, herm: bool, two: bool
         A[...] = work
 
 
-# --- one large dense gemv ---------------------------------------------------------------------------
+# --- one dense gemv ---------------------------------------------------------------------------
 
 @kernel(contiguous=True, fastmath={"contract"})
 def gemv_flat(trans, conj, alpha, beta, A, lda, m, n, x, y, blocks):  # type: ignore[no-untyped-def]
-    """One large dense gemv, ``y := alpha op(A) x + beta y``, A given as a flat contiguous view
+    """One dense gemv, ``y := alpha op(A) x + beta y``, A given as a flat contiguous view
     from its first element (column j at j * lda), x contiguous, in ``blocks`` parallel blocks (the
     thread count: :func:`rocmath.kernel.pool_threads`).  Not transposed: the columns in
     ``GEMV_PANELS`` panels (one when there are fewer than ``2 * GEMV_PANEL_COLUMNS``), each summed
@@ -1020,8 +1020,12 @@ def gemv_flat(trans, conj, alpha, beta, A, lda, m, n, x, y, blocks):  # type: ig
     blocks of columns, each a dot product of contiguous vectors (vectorized, summed in the one
     order of the Level-1 reductions).  A row's or column's sum does not depend on the blocks, so
     the bits are the same whatever the thread count.  Array indices are used as uint64, without
-    numba's wrap-around of negative indices, which would keep the loops from vectorizing."""
+    numba's wrap-around of negative indices, which would keep the loops from vectorizing.
+    ``alpha == 0`` (a device scalar) never reads A or x."""
     al, be = alpha[0], beta[0]
+    if al == 0:
+        _beta_only(y, be, y.dtype.type(0))
+        return
     if trans == 0:
         panels = GEMV_PANELS if n >= 2 * GEMV_PANEL_COLUMNS else 1
         rblocks = max(1, (blocks + panels - 1) // panels)
@@ -1071,7 +1075,7 @@ def gemv_flat(trans, conj, alpha, beta, A, lda, m, n, x, y, blocks):  # type: ig
 
 def run_gemv_large(trans: int, alpha: np.ndarray, A: np.ndarray, x: np.ndarray, beta: np.ndarray,
                    y: np.ndarray) -> None:
-    """gemv of one large column-major entry (``trans``: 0 N, 1 T, 2 C) by :func:`gemv_flat`."""
+    """gemv of one column-major entry (``trans``: 0 N, 1 T, 2 C) by :func:`gemv_flat`."""
     _, m, n = A.shape
     flat, lda, _ = flat_entries(A)  # type: ignore[misc]  # one column-major entry (c.matrix)
     gemv_flat(trans, trans == 2, alpha.astype(y.dtype), beta.astype(y.dtype), flat, lda, m, n,

@@ -115,8 +115,10 @@ def _general_mv(c: Call, band: bool = False, mixed: bool = False, out_dtype: Any
     x = c.vector("x", lenx, incx) if reads else _empty(c, 2, sdt)
     y = c.vector("y", leny, incy, writable=True, dtype=out_dtype)
     stored = (kl + ku + 1) * n if band else m * n
-    if not band and not mixed and reads and count == 1 and stored >= GEMV_LARGE and not c.precision.storage_only:
-        # One large dense entry: a streaming kernel over a flat view of A (as fast as OpenBLAS's).
+    if not band and not mixed and reads and count == 1 and not c.precision.storage_only:
+        # One dense entry: a streaming kernel over a flat view of A, as fast as OpenBLAS's (the
+        # generic matvec took 1.2-1.7x its time from 8 x 8 to 400 x 400, on one thread as small
+        # launches run, 1.5x up to 2^18 elements, once the threshold for this kernel).
         t = int(trans) - int(Operation.none)
         if c.flavour is PLAIN and c.host_mode and incx == 1 and incy == 1:
             # The flat operands described here, once: a replay then hands the kernel its kept views,
@@ -135,9 +137,6 @@ def _general_mv(c: Call, band: bool = False, mixed: bool = False, out_dtype: Any
              k.BAND if band else k.FULL, True, kl, ku, k.DIAG_STORED, alpha, A, x, beta, y,
              flops=_flops(c, stored), bytes=_bytes(c, stored + lenx + 2 * leny), streaming=True)
 
-
-#: Single gemv entries of at least this many elements go to the large-gemv kernel.
-GEMV_LARGE = 1 << 18
 
 
 #: rocblas_gemvt_sn_crossover: n below which gemv's skinny transposed kernel is used (256 for the others).

@@ -1062,15 +1062,14 @@ def test_gemv_large(handle: Any, p: Precision) -> None:
                                            ("z", np.complex128)])
 @pytest.mark.parametrize("beta", [0.0, 0.5])
 @pytest.mark.parametrize("incx", [-2, 1])
-def test_gemv_of_one_large_entry(prefix, dtype, trans, beta, incx):
-    # Above GEMV_LARGE elements a single gemv has its own streaming kernel: same semantics
-    # (padding, negative increment, beta == 0 not reading a NaN y); unit increments hand it flat
-    # operands directly.
+def test_gemv_of_one_entry(prefix, dtype, trans, beta, incx):
+    # A single gemv (batch count 1) has its own streaming kernel (parallel past 2 MiB: here all
+    # but s): same semantics (padding, negative increment, beta == 0 not reading a NaN y); unit
+    # increments hand it flat operands directly.
     import rocmath.blas.level2 as l2
 
     rng = np.random.default_rng(7)
     m, n, lda = 603, 481, 611  # a remainder of the 8-column steps, rows split unevenly
-    assert m * n >= l2.GEMV_LARGE
     a = rng.standard_normal((lda, n)) + (1j * rng.standard_normal((lda, n)) if np.dtype(dtype).kind == "c" else 0)
     a = a.astype(dtype)
     op = {"N": a[:m], "T": a[:m].T, "C": a[:m].conj().T}[trans]
@@ -1084,6 +1083,27 @@ def test_gemv_of_one_large_entry(prefix, dtype, trans, beta, incx):
     np.testing.assert_allclose(dy.get(), expect, rtol=1e-4 if np.dtype(dtype).itemsize <= 8 else 1e-12,
                                atol=1e-4 * np.abs(expect).max())
     np.testing.assert_array_equal(da.get(), np.asfortranarray(a))  # padding rows untouched
+
+
+@pytest.mark.parametrize("trans", ["N", "T", "C"])
+@pytest.mark.parametrize("beta", [0.0, 2.0])
+def test_one_gemv_with_a_device_alpha_of_zero_reads_neither_a_nor_x(handle: Any, trans: str, beta: float) -> None:
+    # In device pointer mode alpha's value is known only when the kernel runs: 0 there scales y
+    # by beta (0: zeros, even over a NaN y) and never reads A or x (NaN: they would spread).
+    m, n = 37, 29
+    lenx, leny = (n, m) if trans == "N" else (m, n)
+    y0 = np.full(leny, np.nan) if beta == 0 else np.arange(1.0, leny + 1)
+    dA, dx, dy = rm.to_device(np.full((n, m), np.nan)), rm.to_device(np.full(lenx, np.nan)), rm.to_device(y0)
+    dalpha, dbeta = rm.to_device(np.zeros(1, np.complex128)), rm.to_device(np.array([beta], np.complex128))
+    za = rm.to_device(np.full((n, m), np.nan + 0j))
+    zx, zy = rm.to_device(np.full(lenx, np.nan + 0j)), rm.to_device(y0.astype(np.complex128))
+    with handle.use_pointer_mode(1):
+        blas.dgemv(handle, trans, m, n, rm.to_device(np.zeros(1)), dA, m, dx, 1, rm.to_device(np.array([beta])), dy, 1)
+        blas.zgemv(handle, trans, m, n, dalpha, za, m, zx, 1, dbeta, zy, 1)
+    rm.device_synchronize()
+    want = np.zeros(leny) if beta == 0 else beta * y0
+    np.testing.assert_array_equal(dy.get(), want)
+    np.testing.assert_array_equal(zy.get(), want.astype(np.complex128))
 
 
 @pytest.mark.parametrize("n", [157, 100])  # two column panels; one (fewer than 2 * GEMV_PANEL_COLUMNS)
