@@ -71,7 +71,13 @@ class Plan:
             if handle.device.retired or _memory._checking or not self.replay.usable():
                 return False
             self.epoch = epoch
-        return not self.zeros or _zero_signs(args) == self.zeros
+        # (A value that was not zero is not one now: the key holds it.  So only the positions of the
+        # recorded zeros are looked at, not every argument: 4 -> 0.3 us of a replayed dgemv.)
+        for i, neg_re, neg_im in self.zeros:
+            z = complex(args[i])
+            if (math.copysign(1.0, z.real) < 0) != neg_re or (math.copysign(1.0, z.imag) < 0) != neg_im:
+                return False
+        return True
 
     def run(self, args: tuple[Any, ...]) -> Any:
         """Enqueue the launch again (``args`` stay alive until it ran); returns its task."""

@@ -265,6 +265,19 @@ def test_signed_zero_and_argument_types_are_part_of_the_key(handle) -> None:
     x.set(np.array([1.0, -2.0, 3.0]))
     blas.dscal(handle, 3, -0.0, x, 1)  # equal to 0.0 as a key, not as a scale factor
     np.testing.assert_array_equal(np.signbit(x.get()), [True, False, True])
+    v = np.array([1.0, -2.0, 3.0])
+    for zero in (0.0, -0.0, -0.0, 0.0, -0.0):  # made with one zero, a plan does not run for the other
+        x.set(v)
+        blas.dscal(handle, 3, zero, x, 1)
+        np.testing.assert_array_equal(np.signbit(x.get()), np.signbit(zero * v))
+    z, w = rm.to_device(np.zeros(2, np.complex128)), np.array([1 + 1j, -1 - 1j])
+    for zero in (0j, complex(0.0, -0.0), complex(0.0, -0.0), 0j, complex(-0.0, 0.0), complex(-0.0, 0.0)):
+        z.set(w)
+        blas.zscal(handle, 2, zero, z, 1)  # (the imaginary part's sign too)
+        got = z.get()
+        want = np.array([complex(zero) * c for c in w])
+        np.testing.assert_array_equal(np.signbit(got.real), np.signbit(want.real))
+        np.testing.assert_array_equal(np.signbit(got.imag), np.signbit(want.imag))
     for _ in range(3):  # a plan for each (made the second time its key comes)
         blas.dscal(handle, 3, 2.0, x, 1)
         blas.dscal(handle, 1, 2.0, x, 1)
