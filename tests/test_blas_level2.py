@@ -973,6 +973,29 @@ def test_structured_blocks(handle: Any, routine: str, p: Precision, upper: bool,
     structured_case(handle, routine, p, kl2.CB_N + 45, upper, trans, k)
 
 
+def test_entries_are_one_task_alone_and_in_batches_of_eight(handle: Any) -> None:
+    # An entry of at most ENTRY_TASK_BYTES is one task when alone or in a batch of ENTRY_TASK_BATCH
+    # or more (a fixed count: the same bits on every machine); fewer go by column blocks.
+    assert kl2._task_bytes(np.empty((1, 3, 3))) == kl2.ENTRY_TASK_BYTES
+    assert kl2._task_bytes(np.empty((kl2.ENTRY_TASK_BATCH - 1, 3, 3))) == 0
+    assert kl2._task_bytes(np.empty((kl2.ENTRY_TASK_BATCH, 3, 3))) == kl2.ENTRY_TASK_BYTES
+    # One task each: a batch's entries are the bits of the plain calls (dsbmv and dsymv of 300).
+    n, k, nb = 300, 5, kl2.ENTRY_TASK_BATCH
+    rng = np.random.default_rng(8)
+    for name, rows, args in (("dsbmv", k + 1, (k,)), ("dsymv", n, ())):
+        a, x = rng.standard_normal((nb, n, rows)), rng.standard_normal((nb, n))  # column-major entries
+        da, dx, dy = rm.to_device(a), rm.to_device(x), rm.zeros((nb, n))
+        with handle.use_pointer_mode(0):
+            getattr(blas, f"{name}_strided_batched")(handle, "U", n, *args, 1.5, da, rows, n * rows, dx, 1, n, 0.0,
+                                                     dy, 1, n, nb)
+            batch = dy.get()
+            for b in range(nb):
+                one = rm.zeros(n)
+                getattr(blas, name)(handle, "U", n, *args, 1.5, rm.to_device(a[b]), rows, rm.to_device(x[b]), 1, 0.0,
+                                    one, 1)
+                assert one.get().tobytes() == batch[b].tobytes()
+
+
 @pytest.mark.usefixtures("blocks")
 @pytest.mark.parametrize(("routine", "upper", "trans"), [("tbmv", True, "N"), ("tbmv", False, "T"),
                                                         ("sbmv", True, "N"), ("sbmv", False, "N")])
