@@ -116,7 +116,8 @@ class Problem:
         Called once the problem was timed, even after an error (e.g. to free memory).
     memory_bound
         The call streams memory: its rate is shown in GB/s and as a fraction of the
-        machine's copy bandwidth (:func:`~rocmath.bench.timing.copy_bandwidth`).
+        machine's copy bandwidth, measured just before and after its timed calls
+        (:func:`~rocmath.bench.timing.measure_copy_bandwidth`).
     restore
         For a call that overwrites its own inputs (an in-place factorization): puts them back,
         untimed (and waited for), before every call after the first, warm-ups included, so that

@@ -255,11 +255,11 @@ def run_suite(argv: Sequence[str], *, registry: Registry | None = None, out: Tex
     wall = time.perf_counter_ns() - t0
 
     failed = [r for r in results if not r.ok]
-    if any(r.copy_fraction is not None for r in results):
-        from .timing import copy_bandwidth
-
-        out.write(f"\nmachine copy bandwidth {copy_bandwidth():.1f} GB/s (read + write, best multi-threaded copy "
-                  "of 128 MiB): the % after a memory-bound rate\n")
+    copies = [r.copy_gbs for r in results if r.copy_gbs is not None]
+    if copies:
+        span = f"{min(copies):.1f}" if max(copies) - min(copies) < 0.05 else f"{min(copies):.1f}-{max(copies):.1f}"
+        out.write(f"\nmachine copy bandwidth {span} GB/s (read + write, best multi-threaded copy of 128 MiB, just "
+                  "before and after each memory-bound case's timed calls): the % after its rate\n")
     info = machine_info()
     out.write(f"\n{len(results) - len(failed)}/{len(results)} passed in {format_time(wall)}; numba threading "
               f"layer {info['numba_threading_layer']}, {info['numba_num_threads']} threads, "

@@ -29,12 +29,15 @@ from typing import Any
 import rocmath
 
 from .case import BenchCase, Problem, default_tol, to_host
-from .timing import Clock, Stats, _none, copy_bandwidth, time_call, time_interleaved, warm_up
+from .timing import Clock, Stats, _none, measure_copy_bandwidth, time_call, time_interleaved, warm_up
 
 __all__ = ["DEFAULT_REPEATS", "DEFAULT_WARMUP", "CaseResult", "run_case", "run_cases"]
 
 DEFAULT_REPEATS = 21
 DEFAULT_WARMUP = 2
+#: Copies of 128 MiB (the best counts) just before and just after a memory-bound case's timed calls.
+COPY_REPEATS = 5
+
 #: Calls of the pass that records kernel-only times.
 KERNEL_ROUNDS = 7
 
@@ -66,7 +69,8 @@ class CaseResult:
     ok: bool = False
     error: str | None = None
     memory_bound: bool = False
-    copy_fraction: float | None = None  # memory-bound cases: GB/s over the machine's copy bandwidth
+    copy_fraction: float | None = None  # memory-bound cases: GB/s over the copy bandwidth beside them
+    copy_gbs: float | None = None  # that copy bandwidth (GB/s, read + write)
 
     @property
     def throughput(self) -> tuple[float, str] | None:
@@ -96,6 +100,7 @@ class CaseResult:
             "throughput": None if tp is None else tp[0], "throughput_unit": None if tp is None else tp[1],
             "max_rel_err": _finite(self.max_rel_err), "tol": _finite(self.tol), "ok": self.ok, "error": self.error,
             "memory_bound": self.memory_bound, "copy_fraction": _finite(self.copy_fraction),
+            "copy_gbs": _finite(self.copy_gbs),
         }
 
 
@@ -191,6 +196,9 @@ def run_case(case: BenchCase, size: Any, *, suite: str | None = None, repeats: i
         prepare = preparation(problem, sync)
         warm_up((prepare, problem.run, sync, problem.reference), warmup, clock)
 
+        # A memory-bound case's copy bandwidth is measured just before and after its timed calls:
+        # the host's moves between states for minutes at a time (copy_fraction's divisor).
+        copies = [measure_copy_bandwidth(COPY_REPEATS)] if problem.memory_bound else []
         last: list[Any] = [None]
         timed = time_interleaved(problem.run, problem.reference, repeats, sync, before_a=prepare, clock=clock,
                                  after_a=lambda v: last.__setitem__(0, v))
@@ -202,8 +210,11 @@ def run_case(case: BenchCase, size: Any, *, suite: str | None = None, repeats: i
             res.kernel = Stats.from_samples(kernel_ns)
         res.max_rel_err = err
         res.ok = not math.isnan(err) and err <= res.tol
-        if problem.memory_bound and res.bytes > 0 and res.warm is not None and res.warm.median_ns > 0:
-            res.copy_fraction = res.bytes / res.warm.median_ns / copy_bandwidth()
+        if copies:
+            copies.append(measure_copy_bandwidth(COPY_REPEATS))
+            res.copy_gbs = max(copies)
+            if res.bytes > 0 and res.warm is not None and res.warm.median_ns > 0:
+                res.copy_fraction = res.bytes / res.warm.median_ns / res.copy_gbs
     except Exception as exc:
         res.error = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         res.ok = False

@@ -460,10 +460,19 @@ def test_cli_module_option(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> No
         sys.modules.pop("benchfake_user_cases", None)
 
 
-def test_memory_bound_rate_is_a_fraction_of_the_copy_bandwidth(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_memory_bound_rate_is_a_fraction_of_the_copy_bandwidth_beside_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The copy bandwidth is measured just before and just after the case's timed calls, the best
+    # of the two counting (the host's state moves); a case that is not memory bound measures none.
     import rocmath.bench.runner as runner
 
-    monkeypatch.setattr(runner, "copy_bandwidth", lambda: 8.0)  # GB/s
+    measured: list[int] = []
+    copies = iter([6.0, 8.0])  # GB/s: before, after
+
+    def measure(repeats: int) -> float:
+        measured.append(repeats)
+        return next(copies)
+
+    monkeypatch.setattr(runner, "measure_copy_bandwidth", measure)
     clock = FakeClock()
 
     def setup(n: int) -> Problem:
@@ -472,12 +481,15 @@ def test_memory_bound_rate_is_a_fraction_of_the_copy_bandwidth(monkeypatch: pyte
             return np.zeros(n)
 
         # Counts flops too, but a memory-bound rate is in GB/s: 4000 bytes / 1000 ns = 4 GB/s.
-        return Problem(run=run, reference=lambda: np.zeros(n), flops=2_000, bytes=4_000, memory_bound=True)
+        return Problem(run=run, reference=lambda: np.zeros(n), flops=2_000, bytes=4_000, memory_bound=n > 0)
 
     res = run_case(BenchCase("fake.stream", setup, {"quick": [4]}), 4, repeats=3, warmup=0, clock=clock)
     assert res.ok and res.throughput == (4.0, "GB/s")
-    assert res.copy_fraction == 0.5
-    assert res.to_dict()["copy_fraction"] == 0.5
+    assert measured == [runner.COPY_REPEATS] * 2
+    assert res.copy_gbs == 8.0 and res.copy_fraction == 0.5
+    assert res.to_dict()["copy_fraction"] == 0.5 and res.to_dict()["copy_gbs"] == 8.0
+    res = run_case(BenchCase("fake.stream", setup, {"quick": [0]}), 0, repeats=3, warmup=0, clock=clock)
+    assert len(measured) == 2 and res.copy_gbs is None and res.copy_fraction is None
 
 
 def test_copy_bandwidth_is_measured_once() -> None:
