@@ -138,7 +138,6 @@ def _general_mv(c: Call, band: bool = False, mixed: bool = False, out_dtype: Any
              flops=_flops(c, stored), bytes=_bytes(c, stored + lenx + 2 * leny), streaming=True)
 
 
-
 #: rocblas_gemvt_sn_crossover: n below which gemv's skinny transposed kernel is used (256 for the others).
 _GEMVT_SN_CROSSOVER = {np.dtype(np.float64): 128, np.dtype(np.complex64): 64, np.dtype(np.complex128): 16}
 
