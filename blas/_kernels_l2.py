@@ -40,7 +40,7 @@ from numba.extending import overload
 
 from rocmath.batch import flat_entries
 from rocmath.kernel import kernel, pool_threads
-from rocmath.simd import sum_conj_products, sum_products
+from rocmath.simd import sum_conj_products, sum_products, sum_products4
 
 from ._kernels_l1 import _dot_block, _view
 
@@ -1123,10 +1123,43 @@ def gemv_flat(trans, conj, alpha, beta, A, lda, m, n, x, y, blocks):  # type: ig
     else:
         per = (n + blocks - 1) // blocks
         for b in prange(blocks):
-            for j in range(b * per, min(n, (b + 1) * per)):
-                o = j * lda
-                t = _dot_block(A[o:o + m], x, conj, y.dtype.type(0))
-                y[j] = _updated(al, t, be, y[j])
+            _column_dots(A, lda, m, b * per, min(n, (b + 1) * per), x, conj, al, be, y)
+
+
+def _column_dots(A, lda, m, j0, j1, x, conj, al, be, y):  # type: ignore[no-untyped-def]
+    """y[j] := al * (column j of the flat A) . x + be * y[j] for columns j0..j1-1 (conj: the
+    columns conjugated), each dot in rocmath.simd's order: real columns four at a time
+    (sum_products4, the same bits as one at a time: dgemv T of 3163^2 from memory streamed one
+    column per thread at 32 GB/s where numpy's took 33), complex ones one at a time."""
+
+
+@overload(_column_dots, inline="always")
+def _column_dots_impl(A, lda, m, j0, j1, x, conj, al, be, y):  # type: ignore[no-untyped-def]
+    if isinstance(A.dtype, types.Complex):
+        return lambda A, lda, m, j0, j1, x, conj, al, be, y: _one_column_dots(A, lda, m, j0, j1, x, conj, al, be, y)
+    return lambda A, lda, m, j0, j1, x, conj, al, be, y: _four_column_dots(A, lda, m, j0, j1, x, conj, al, be, y)
+
+
+@numba.njit(cache=True, inline="always")
+def _one_column_dots(A, lda, m, j0, j1, x, conj, al, be, y):  # type: ignore[no-untyped-def]
+    for j in range(j0, j1):
+        o = j * lda
+        y[j] = _updated(al, _dot_block(A[o:o + m], x, conj, y.dtype.type(0)), be, y[j])
+
+
+@numba.njit(cache=True, inline="always")
+def _four_column_dots(A, lda, m, j0, j1, x, conj, al, be, y):  # type: ignore[no-untyped-def]
+    j = j0
+    while j + 4 <= j1:
+        o = j * lda
+        d0, d1, d2, d3 = sum_products4(A[o:o + m], A[o + lda:o + lda + m], A[o + 2 * lda:o + 2 * lda + m],
+                                       A[o + 3 * lda:o + 3 * lda + m], x)
+        y[j] = _updated(al, d0, be, y[j])
+        y[j + 1] = _updated(al, d1, be, y[j + 1])
+        y[j + 2] = _updated(al, d2, be, y[j + 2])
+        y[j + 3] = _updated(al, d3, be, y[j + 3])
+        j += 4
+    _one_column_dots(A, lda, m, j, j1, x, conj, al, be, y)
 
 
 def run_gemv_large(trans: int, alpha: np.ndarray, A: np.ndarray, x: np.ndarray, beta: np.ndarray,

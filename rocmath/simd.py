@@ -163,6 +163,35 @@ def _sum(context: Any, builder: Any, args: Any, arg_types: Any, op: str) -> Any:
     return builder.fadd(total, tail)
 
 
+def _four_products(context: Any, builder: Any, args: Any, arg_types: Any) -> Any:
+    """IR of :func:`sum_products4`: four real columns' sums of products with one vector, each in
+    :func:`_sum`'s order (its accumulators, its pairwise adds, its tail), in one loop over them."""
+    cols = [_Vector(context, builder, a, t) for a, t in zip(args[:4], arg_types[:4], strict=True)]
+    x = _Vector(context, builder, args[4], arg_types[4])
+    lanes, vty, fty = x.lanes, x.vty, x.fty
+    vfma, sfma = x.function("fma", vty, 3), x.function("fma", fty, 3)
+    step = ACCUMULATORS * lanes
+    vector_end = builder.and_(cols[0].reals, _I64(-step))
+
+    def vector_step(i: Any, accs: list[Any]) -> list[Any]:
+        new = list(accs)
+        for k in range(ACCUMULATORS):
+            at = builder.add(i, _I64(k * lanes))
+            xv = x.load(at, vty)
+            for c, col in enumerate(cols):  # (accumulator k of column c at c * ACCUMULATORS + k)
+                new[c * ACCUMULATORS + k] = builder.call(vfma, [col.load(at, vty), xv, accs[c * ACCUMULATORS + k]])
+        return new
+
+    accs = _counted_loop(builder, _I64(0), vector_end, step, [x.zeros()] * (4 * ACCUMULATORS), vector_step)
+    totals = [_pairwise(builder, _lanes(builder, _pairwise(builder, accs[c * ACCUMULATORS:(c + 1) * ACCUMULATORS]),
+                                        lanes)) for c in range(4)]
+    tails = _counted_loop(builder, vector_end, cols[0].reals, 1, [ir.Constant(fty, 0.0)] * 4,
+                          lambda i, acc: [builder.call(sfma, [col.load(i, fty), x.load(i, fty), a])
+                                          for col, a in zip(cols, acc, strict=True)])
+    sums = [builder.fadd(t, u) for t, u in zip(totals, tails, strict=True)]
+    return context.make_tuple(builder, types.UniTuple(arg_types[4].dtype, 4), sums)
+
+
 def _complex_products(context: Any, builder: Any, args: Any, arg_types: Any, conjugate: bool) -> Any:
     """IR of the sum of ``x[i] * y[i]`` (``conj(x[i]) * y[i]``) over two complex vectors, on their
     interleaved reals: one set of accumulators takes the products of the reals as stored
@@ -335,6 +364,22 @@ def sum_conj_products(typingctx: Any, x: Any, y: Any) -> Any:
     """``sum_conj_products(x, y)`` inside a kernel: :func:`sum_products` of ``conj(x)`` and ``y``
     (for real vectors the same sum)."""
     return _binary(True)(typingctx, x, y)
+
+
+@numba.extending.intrinsic
+def sum_products4(typingctx: Any, c0: Any, c1: Any, c2: Any, c3: Any, x: Any) -> Any:
+    """``sum_products4(c0, c1, c2, c3, x)`` inside a kernel: ``(sum_products(c0, x), ...,
+    sum_products(c3, x))``, the same bits, for real vectors of one type and length (``c0``'s; nothing
+    is checked), in one pass: four columns streamed at once (a transposed gemv's columns: one at a
+    time, a thread kept one stream from memory in flight)."""
+    arrays = (c0, c1, c2, c3, x)
+    if not all(_accepts(a) and a.dtype == x.dtype for a in arrays) or isinstance(x.dtype, types.Complex):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        return _four_products(context, builder, args, signature.args)
+
+    return types.UniTuple(x.dtype, 4)(*arrays), codegen
 
 
 @numba.extending.intrinsic
