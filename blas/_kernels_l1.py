@@ -9,7 +9,8 @@ added in order (rocBLAS is deterministic with atomics off; so is rocmath, always
 from __future__ import annotations
 
 import numpy as np
-from numba import carray, njit, prange
+from numba import carray, njit, prange, types
+from numba.extending import overload
 
 from rocmath._kernels import _voidptr
 from rocmath.kernel import kernel, written
@@ -59,9 +60,25 @@ def _contiguous(a):  # type: ignore[no-untyped-def]
     return a.shape[0] == 1 and (a.shape[1] <= 1 or a.strides[1] == a.itemsize)
 
 
+def _times(a, v):  # type: ignore[no-untyped-def]
+    """``a * v``; a real ``a`` scales a complex ``v``'s parts apart, as rocBLAS's product of a complex
+    by a real (rocblas-complex-types.h): (inf + 1j) * 2 is inf + 2j, where the product of two
+    complex numbers would give inf + nan j (0 * inf in the imaginary part)."""
+
+
+@overload(_times, inline="always")
+def _times_impl(a, v):  # type: ignore[no-untyped-def]
+    if isinstance(a, types.Float) and isinstance(v, types.Complex):
+        make = np.complex64 if v.bitwidth == 64 else np.complex128
+        return lambda a, v: make(complex(a * v.real, a * v.imag))
+    return lambda a, v: a * v
+
+
 @kernel
 def axpy(alpha, x, y):  # type: ignore[no-untyped-def]
     a = alpha[0]
+    if a == 0:  # (a device alpha: rocBLAS's kernel skips y's update, if(alpha))
+        return
     nb, n = y.shape
     if _contiguous(x) and _contiguous(y):
         xc, yc = _row(x, 0), _row(y, 0)
@@ -82,20 +99,22 @@ def axpy(alpha, x, y):  # type: ignore[no-untyped-def]
 @kernel
 def scal(alpha, x):  # type: ignore[no-untyped-def]
     a = alpha[0]
+    if a == 1:  # (a device alpha: rocBLAS's kernel writes nothing, if(alpha != 1))
+        return
     nb, n = x.shape
     if _contiguous(x):
         xc = _row(x, 0)
         for i in prange(n):
-            xc[i] = a * xc[i]
+            xc[i] = _times(a, xc[i])
         written(xc)
     elif nb == 1:
         x0 = x[0]
         for i in prange(n):
-            x0[i] = a * x0[i]
+            x0[i] = _times(a, x0[i])
     else:
         for b in prange(nb):
             for i in range(n):
-                x[b, i] = a * x[b, i]
+                x[b, i] = _times(a, x[b, i])
 
 
 @kernel
@@ -345,8 +364,8 @@ def iamax(x, find_max, out):  # type: ignore[no-untyped-def]
 
 @njit(nogil=True, cache=True, inline="always")
 def _rotated(cc, ss, xv, yv):  # type: ignore[no-untyped-def]
-    # (c*x + s*y, c*y - conj(s)*x)  (c real, s real or complex)
-    return cc * xv + ss * yv, cc * yv - np.conj(ss) * xv
+    # (c*x + s*y, c*y - conj(s)*x)  (c real, s real or complex; a real one scales x and y part by part)
+    return _times(cc, xv) + _times(ss, yv), _times(cc, yv) - _times(np.conj(ss), xv)
 
 
 @kernel

@@ -187,8 +187,8 @@ def test_axpy(handle, data):
                 incy=incy) is None
     used = wide(np.array(alpha).astype(p.dtype), p)  # a half alpha is a half value
     expected = wide(y.logical, p) + used * wide(x.logical, p)
-    if mode == "host" and alpha == 0:
-        expected = wide(y.logical, p)  # quick return: y is not even read
+    if alpha == 0:
+        expected = wide(y.logical, p)  # host: quick return; device: rocBLAS's kernel skips (if(alpha))
     # y + a*x may cancel: the error is relative to the operands, not to the (small) result.
     operands = np.abs(wide(y.logical, p)) + np.abs(used * wide(x.logical, p))
     rt.assert_close(y.get(), expected, p, "elementwise", scale=max(float(operands.max(initial=0)), 1e-300))
@@ -217,6 +217,77 @@ def test_scal(handle, data):
     scale = max(float(finite.max(initial=0)), float(np.finfo(p.real.dtype).tiny))
     rt.assert_close(x.get(), expected, p, "elementwise", scale=scale)
     x.check()
+
+
+def _non_finite(p, count: int) -> np.ndarray:
+    """``count`` elements of precision ``p`` with infinities, NaNs and signed zeros in them."""
+    vals = np.array([np.inf, -0.0, np.nan, 1.5, -np.inf, 0.0, 2.0, -3.0])
+    v = np.resize(vals, count).astype(p.real.dtype)
+    if not p.is_complex:
+        return v
+    out = np.empty(count, p.dtype)
+    out.real, out.imag = v, np.roll(v, 3)
+    return out
+
+
+@pytest.mark.parametrize("p", [S, D, C, Z], ids=lambda p: p.letter)
+def test_device_alpha_of_one_or_zero_leaves_the_vector_bitwise_untouched(handle, p):
+    # rocBLAS's kernels test a device alpha: axpy updates y only if(alpha), scal writes x only
+    # if(alpha != 1).  0 * inf and (1 + 0j) * (inf + 1j) would put NaNs in, -0.0 + 0 would lose a sign.
+    n, bc = 8, 3
+    x, y = _non_finite(p, n * bc), np.roll(_non_finite(p, n * bc), 5)
+    keep: list = []
+    set_mode(handle, "device")
+    try:
+        zero, one = device_scalar(0, p.dtype, True, keep), device_scalar(1, p.dtype, False, keep)
+        dx, dy = rm.to_device(x), rm.to_device(y)
+        routine("axpy", p)(handle, n, zero, dx, 1, dy, 1)
+        routine("axpy", p, "strided")(handle, n, zero, dx, 1, n, dy, 1, n, bc)
+        routine("scal", p)(handle, n, one, dx, 1)
+        routine("scal", p, "strided")(handle, n, one, dy, 1, n, bc)
+        assert dx.get().tobytes() == x.tobytes() and dy.get().tobytes() == y.tobytes()
+    finally:
+        set_mode(handle, "host")
+
+
+@pytest.mark.parametrize("p", [C, Z], ids=lambda p: p.letter)
+@pytest.mark.parametrize("mode", MODES)
+def test_a_real_scalar_scales_a_complex_vector_part_by_part(handle, p, mode):
+    # rocBLAS multiplies a complex by a real part by part (rocblas-complex-types.h): (inf + 1j) * 2
+    # is inf + 2j, not the inf + nan j of a complex product with 2 + 0j.  So do cs/zdscal, cs/zdrot
+    # and c/zrot's real c.
+    n = 8
+    x, y = _non_finite(p, n), np.roll(_non_finite(p, n), 3)
+    r = p.real.dtype.type
+
+    def parts(a, v: np.ndarray) -> np.ndarray:
+        out = np.empty_like(v)
+        out.real, out.imag = a * v.real, a * v.imag
+        return out
+
+    set_mode(handle, mode)
+    keep: list = []
+
+    def scalar(value, dtype):
+        return value if mode == "host" else device_scalar(value, dtype, False, keep)
+
+    try:
+        with np.errstate(invalid="ignore"):
+            dx = rm.to_device(x)
+            routine("scal", p, prefix="cs" if p is C else "zd")(handle, n, scalar(r(2), p.real.dtype), dx, 1)
+            assert dx.get().tobytes() == parts(r(2), x).tobytes()
+            c, s = r(0.75), r(-0.5)
+            dx, dy = rm.to_device(x), rm.to_device(y)
+            routine("rot", p, prefix="cs" if p is C else "zd")(handle, n, dx, 1, dy, 1, scalar(c, p.real.dtype),
+                                                               scalar(s, p.real.dtype))
+            assert dx.get().tobytes() == (parts(c, x) + parts(s, y)).tobytes()
+            assert dy.get().tobytes() == (parts(c, y) - parts(s, x)).tobytes()
+            yf = (np.arange(n) - 3.5).astype(p.dtype)  # finite: (0 + 0j) * yf is a (signed) zero
+            dx, dy = rm.to_device(x), rm.to_device(yf)
+            routine("rot", p)(handle, n, dx, 1, dy, 1, scalar(r(1), p.real.dtype), scalar(0, p.dtype))
+            assert dx.get().tobytes() == (parts(r(1), x) + np.zeros(n, p.dtype) * yf).tobytes()
+    finally:
+        set_mode(handle, "host")
 
 
 @pytest.mark.parametrize("incx", [0, -1, -3])
