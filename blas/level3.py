@@ -151,12 +151,13 @@ def _gemm(c: Call) -> None:
     _lds(c, ("lda", m if ta is _NONE else k), ("ldb", k if tb is _NONE else n), ("ldc", m))
     if m == 0 or n == 0 or batch == 0:
         return
-    # rocBLAS copies device scalars to the host first (alpha is taken as 0 when k == 0).
+    # rocBLAS copies device scalars to the host first; alpha is taken as 0 when k == 0, in either
+    # mode, never read (tensile_host.cpp): a NaN alpha leaves C := beta C.
     _require(c, "beta")
     beta = c.read_scalar("beta")
     alpha = None
     if not _missing(c, "alpha"):
-        alpha = c.dtype.type(0) if k == 0 and not c.host_mode else c.read_scalar("alpha")
+        alpha = c.dtype.type(0) if k == 0 else c.read_scalar("alpha")
     if beta == 1:
         if k == 0:
             return
@@ -246,34 +247,24 @@ def _rank(c: Call, which: int) -> None:
     adt = real if which == k3.HERK else c.dtype
     bdt = real if hermitian else c.dtype
     arrays = ("A", "B") if two else ("A",)
-    if two and not c.host_mode:
-        # rocBLAS copies the scalars of syr2k, her2k, syrkx and herkx to the host (alpha as 0
-        # when k == 0) and pushes host pointer mode before its argument check, which then
-        # applies the host rules (rocblas_syr2k_imp.hpp, rocblas_syrkx_imp.hpp, her2k, herkx).
-        a_host = c.dtype.type(0) if k == 0 or _missing(c, "alpha") else c.read_scalar("alpha")
+    if not c.host_mode:
+        # rocBLAS copies the scalars to the host (alpha as 0 when k == 0) and pushes host pointer
+        # mode before checking the arrays, which then follows the host rules: a no-op with a null C
+        # succeeds (rocblas_syrk_herk_kernels.cpp, rocblas_syr2k_her2k_kernels.cpp, syrkx, herkx).
+        a_host = np.dtype(adt).type(0) if k == 0 or _missing(c, "alpha") else c.read_scalar("alpha", adt)
         b_host = c.read_scalar("beta", bdt)
         alpha, beta = _host(a_host, adt), _host(b_host, bdt)
-        host_rules = True
     else:
         a_host = None if _missing(c, "alpha") else c.host_scalar("alpha", adt)
         b_host = c.host_scalar("beta", bdt)
         alpha = _host(0, adt) if _missing(c, "alpha") else c.scalar("alpha", adt)
         beta = c.scalar("beta", bdt)
-        host_rules = c.host_mode
-    if host_rules:
-        compute = k > 0 and a_host != 0
-        if not compute and b_host == 1:
-            return
-        if compute:
-            _require(c, *arrays)
-        _require(c, "C")
-    else:
-        _require(c, "C")
-        compute = k > 0
-        if compute:
-            compute, read = _arrays_needed(c, None, arrays, adt)
-            if read is not None:
-                alpha = _host(read, adt)
+    compute = k > 0 and a_host != 0
+    if not compute and b_host == 1:
+        return
+    if compute:
+        _require(c, *arrays)
+    _require(c, "C")
     shape = _shape(trans, n, k)
     a = c.matrix("A", *shape, c.int("lda")) if compute else _unread(c, "A")
     b = (c.matrix("B", *shape, c.int("ldb")) if compute else _unread(c, "B")) if two else _unread(c, "B")

@@ -255,6 +255,17 @@ def test_gemm_k_zero_scales_c_by_beta(handle: Any, p: Precision) -> None:
     np.testing.assert_array_equal(got, -2 * c)
 
 
+@pytest.mark.parametrize("alpha", [np.nan, np.inf])
+@pytest.mark.parametrize("n", [3, 70])  # (small problems and the host BLAS's path)
+def test_gemm_k_zero_never_uses_alpha(handle: Any, alpha: float, n: int) -> None:
+    # rocBLAS takes alpha as 0 when k == 0, in host mode too (tensile_host.cpp): C := beta C, no
+    # NaN from alpha times an empty sum.
+    c = _data(D, 1, n, n)
+    with operands("plain", A=(np.zeros((1, n, 0)), n), B=(np.zeros((1, 0, n)), 1), C=(c, n)) as ops:
+        call(handle, "gemm", D, "plain", ops, 1, transA="N", transB="N", m=n, n=n, k=0, alpha=alpha, beta=2.0)
+        np.testing.assert_array_equal(finish(ops, ("C",))["C"], 2 * c)
+
+
 def test_gemm_null_alpha_with_k_zero_scales_c(handle: Any) -> None:
     # rocBLAS: alpha is only needed when k > 0 (or beta == 1).
     c = np.ones((1, 2, 2))
@@ -664,6 +675,30 @@ def test_device_mode_null_arrays_need_a_zero_alpha(handle: Any) -> None:
     expected = 4 * c[0]
     expected[1, 0] = 2 * c[0, 1, 0]  # syrk (upper) left the lower triangle alone
     np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("routine", RANK_K)
+def test_device_mode_no_op_rank_k_with_a_null_c_succeeds(handle: Any, routine: str) -> None:
+    # rocBLAS copies a device alpha and beta to the host (alpha as 0 when k == 0) and then checks
+    # the arrays by the host rules: beta == 1 with k == 0 or alpha == 0 returns before C is
+    # looked at (rocblas_syrk_herk_kernels.cpp, rocblas_syr2k_her2k_kernels.cpp).
+    p = Z if routine.startswith("her") else D
+    real = np.float64
+    zero = rm.to_device(np.zeros(1, real if routine == "herk" else p.dtype))
+    two = rm.to_device(np.full(1, 2.0, real if routine == "herk" else p.dtype))
+    one = rm.to_device(np.ones(1, real if routine.startswith("her") else p.dtype))
+    trans = {"syrk": "transA", "herk": "transA"}.get(routine, "trans")
+    extra = {} if routine in ("syrk", "herk") else {"B": None, "ldb": 3}
+    a = rm.to_device(np.zeros(9, p.dtype))
+    fn = getattr(level3, f"{p.letter}{routine}")
+    with device_mode(handle):
+        for k, alpha in ((0, two), (3, zero)):
+            fn(handle, **{"uplo": "U", trans: "N", "n": 3, "k": k, "alpha": alpha.ptr, "A": None, "lda": 3,
+                          "beta": one.ptr, "C": None, "ldc": 3, **extra})
+        with pytest.raises(RocblasInvalidPointerError) as err:  # a C to write: null is invalid
+            fn(handle, **{"uplo": "U", trans: "N", "n": 3, "k": 3, "alpha": two.ptr, "A": a.ptr, "lda": 3,
+                          "beta": one.ptr, "C": None, "ldc": 3, **({"B": a.ptr, "ldb": 3} if extra else {})})
+        assert err.value.arg == "C"
 
 
 # --- compilation -----------------------------------------------------------------------------------
