@@ -70,6 +70,17 @@ def _need(c: Call, *names: str) -> None:
             raise c.invalid_pointer(name)
 
 
+def _device_zero_alpha(c: Call, names: tuple[str, ...], dtype: Any = None) -> bool:
+    """Device mode with a null array among ``names``: whether the device alpha is 0, read back now
+    (synchronously).  rocBLAS checks no array in device mode, and its kernels return before reading
+    A and x (the rank updates: anything) when alpha is 0 (gemv_device.hpp, rocblas_ger_kernels.hpp,
+    ...): such a call succeeds.  With a nonzero alpha the launch refuses the null array (on the
+    device: a memory access fault)."""
+    if c.host_mode or not any(c.is_null(name) for name in names):
+        return False
+    return bool(c.read_scalar("alpha", dtype) == 0)
+
+
 def _empty(c: Call, ndim: int, dtype: Any = None) -> np.ndarray:
     """Stands in for an array the kernel does not read (alpha == 0): it may be null."""
     return np.zeros((c.batch_count,) + (0,) * (ndim - 1), dtype=dtype or c.dtype)
@@ -110,6 +121,10 @@ def _general_mv(c: Call, band: bool = False, mixed: bool = False, out_dtype: Any
             _need(c, "A", "x")
     lenx, leny = (n, m) if trans is Operation.none else (m, n)
     reads = not (c.host_mode and a == 0)
+    if reads and _device_zero_alpha(c, ("A", "x", "y"), sdt):
+        if c.read_scalar("beta", sdt) == 1:  # (the kernel's if(!alpha && beta == 1) return)
+            return
+        reads = False
     # Half and bfloat16 are storage types: the kernel gets float32 copies (rounded back for y).
     A = c.matrix("A", kl + ku + 1 if band else m, n, c.int("lda")) if reads else _empty(c, 3, sdt)
     x = c.vector("x", lenx, incx) if reads else _empty(c, 2, sdt)
@@ -202,6 +217,10 @@ def _sym_mv(c: Call, kind: int, herm: bool, a_name: str = "A") -> RocblasStatus 
         if a != 0:
             _need(c, a_name, "x")
     reads = not (c.host_mode and a == 0)
+    if reads and _device_zero_alpha(c, (a_name, "x", "y")):
+        if c.read_scalar("beta") == 1:
+            return
+        reads = False
     A = _matrix(c, a_name, kind, n, kk) if reads else _empty(c, 3)
     x = c.vector("x", n, incx) if reads else _empty(c, 2)
     y = c.vector("y", n, incy, writable=True)
@@ -344,6 +363,8 @@ def _ger(c: Call, conj: bool = False) -> None:
         if c.host_scalar("alpha") == 0:
             return
         _need(c, "A", "x", "y")
+    elif _device_zero_alpha(c, ("A", "x", "y")):
+        return
     c.launch(k.run_rank_update, k.FULL, True, True, False, False, conj, alpha, c.vector("x", m, incx),
              c.vector("y", n, incy), c.matrix("A", m, n, lda, writable=True),
              flops=_flops(c, m * n), bytes=_bytes(c, 2 * m * n + m + n), streaming=True)
@@ -373,6 +394,8 @@ def _sym_rank(c: Call, kind: int, herm: bool, two: bool) -> None:
         if c.host_scalar("alpha", real) == 0:
             return
         _need(c, a_name, "x", *(("y",) if two else ()))
+    elif _device_zero_alpha(c, (a_name, "x", *(("y",) if two else ())), real):
+        return
     x = c.vector("x", n, incx)
     y = c.vector("y", n, incy) if two else None
     A = _matrix(c, a_name, kind, n, n - 1, writable=True)

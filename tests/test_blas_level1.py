@@ -245,7 +245,11 @@ def test_device_alpha_of_one_or_zero_leaves_the_vector_bitwise_untouched(handle,
         routine("axpy", p, "strided")(handle, n, zero, dx, 1, n, dy, 1, n, bc)
         routine("scal", p)(handle, n, one, dx, 1)
         routine("scal", p, "strided")(handle, n, one, dy, 1, n, bc)
+        routine("axpy", p)(handle, n, zero, None, 1, dy, 1)  # (x is not read: it may be null; y too)
+        routine("axpy", p, "strided")(handle, n, zero, dx, 1, n, None, 1, n, bc)
         assert dx.get().tobytes() == x.tobytes() and dy.get().tobytes() == y.tobytes()
+        with pytest.raises(errors.HipError):  # a nonzero alpha reads them: a fault on the device
+            routine("axpy", p)(handle, n, one, None, 1, dy, 1)
     finally:
         set_mode(handle, "host")
 

@@ -1129,6 +1129,45 @@ def test_one_gemv_with_a_device_alpha_of_zero_reads_neither_a_nor_x(handle: Any,
     np.testing.assert_array_equal(zy.get(), want.astype(np.complex128))
 
 
+#: Device-mode calls with alpha == 0 and null arrays rocBLAS's kernels never read (A and x; y too
+#: when beta == 1): routine -> its arguments after the handle, given (alpha, beta, y) device pointers.
+NULLS_UNREAD = {
+    "dgemv": lambda a, b, y: ("N", 4, 3, a, None, 4, None, 1, b, y, 1),
+    "dgbmv": lambda a, b, y: ("T", 3, 4, 1, 1, a, None, 3, None, 1, b, y, 1),
+    "dsymv": lambda a, b, y: ("U", 4, a, None, 4, None, 1, b, y, 1),
+    "zhpmv": lambda a, b, y: ("L", 4, a, None, None, 1, b, y, 1),
+    "dsbmv": lambda a, b, y: ("U", 4, 1, a, None, 2, None, 1, b, y, 1),
+    "dger": lambda a, b, y: (4, 4, a, None, 1, None, 1, None, 4),
+    "zgerc": lambda a, b, y: (4, 4, a, None, 1, None, 1, None, 4),
+    "dsyr": lambda a, b, y: ("U", 4, a, None, 1, None, 4),
+    "zher": lambda a, b, y: ("U", 4, a, None, 1, None, 4),
+    "dspr2": lambda a, b, y: ("L", 4, a, None, 1, None, 1, None),
+}
+
+
+@pytest.mark.parametrize("name", NULLS_UNREAD)
+@pytest.mark.parametrize("beta", [1.0, 0.5])
+def test_device_alpha_of_zero_with_null_arrays_it_never_reads_succeeds(handle: Any, name: str, beta: float) -> None:
+    # rocBLAS checks no array in device mode; its kernels return before reading A and x (a rank
+    # update: anything) when alpha == 0, so null arrays there are fine.  y is scaled by beta
+    # (beta == 1: untouched, may be null).  A nonzero alpha needs the arrays (invalid: a fault).
+    p = Z if name[0] == "z" else D
+    real = np.float64 if name in ("zher",) else p.dtype
+    y0 = np.arange(1.0, 5.0).astype(p.dtype)
+    dy = rm.to_device(y0)
+    zero, one = rm.to_device(np.zeros(1, real)), rm.to_device(np.ones(1, real))
+    b = rm.to_device(np.full(1, beta, p.dtype))
+    fn = getattr(blas, name)
+    with handle.use_pointer_mode(1):
+        fn(handle, *NULLS_UNREAD[name](zero, b, None if beta == 1 else dy))
+        rm.device_synchronize()
+        product = name[1:] in ("gemv", "gbmv", "symv", "hpmv", "sbmv")
+        np.testing.assert_array_equal(dy.get(), beta * y0 if product else y0)
+        with pytest.raises(rm.errors.HipError):  # (rocBLAS: a memory access fault)
+            fn(handle, *NULLS_UNREAD[name](one, b, dy))
+            rm.device_synchronize()
+
+
 @pytest.mark.parametrize("n", [157, 100])  # two column panels; one (fewer than 2 * GEMV_PANEL_COLUMNS)
 @pytest.mark.parametrize("trans", [0, 1])
 def test_large_gemv_bits_do_not_depend_on_its_blocks(trans, n):
