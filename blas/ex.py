@@ -440,6 +440,13 @@ def _gemm_ex(c: Call) -> None:
                                                "compute_type": comp_t})
     a, cd = precision_of(a_t), precision_of(c_t)
     assert a is not None and cd is not None
+    # rocBLAS casts the pointers to their types only when aligned for them (gemm_ex_typecasting,
+    # rocblas_gemm_ex_kernels.cpp): an element of a and b (c and d) apart, a pointer's 8 bytes for
+    # a batched call's arrays of pointers; else invalid_size.
+    for name, p in (("a", a), ("b", a), ("c", cd), ("d", cd)):
+        size = 8 if c.flavour is BATCHED else p.itemsize
+        if c.ptr(name) % size:
+            raise c.invalid_size(name, f"the pointer 0x{c.ptr(name):x} is not aligned to {size} bytes")
     types = {"alpha": comp, "beta": comp, "a": a, "b": a, "c": cd, "d": cd}
     if in_place and c.stride("c") == c.stride("d") and comp.compute_dtype.kind in "fc":
         # C == D: exactly gemm, with typed operands.

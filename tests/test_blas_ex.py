@@ -777,6 +777,26 @@ def test_gemm_ex_check_order(gemm_setup: dict[str, Any], changes: dict[str, Any]
     rt.assert_unchanged(before_c)
 
 
+def test_gemm_ex_misaligned_pointers_are_invalid_size(gemm_setup: dict[str, Any]) -> None:
+    # rocBLAS casts a, b, c and d to their types only when aligned for them (gemm_ex_typecasting):
+    # after the type dispatch (an unsupported combination is not_implemented first).
+    h, kw = gemm_setup["h"], gemm_setup["kw"]
+    before = rt.snapshot(gemm_setup["D"].parts[0])
+    ptrs = {name: int(getattr(kw[name], "ptr", kw[name])) for name in ("a", "b", "c", "d")}
+    for name in ptrs:
+        expect(RocblasInvalidSizeError, ex.gemm_ex, h, **{**kw, name: ptrs[name] + 2}, arg=name)
+    expect(RocblasNotImplementedError, ex.gemm_ex, h, **{**kw, "a": ptrs["a"] + 2, "a_type": DT.f64_r},
+           arg="compute_type")
+    rt.assert_unchanged(before)
+    ex.gemm_ex(h, **{**kw, "beta": 0.0, "c": None})  # a null pointer is aligned
+    # A batched call's arrays of pointers: to a pointer's 8 bytes.
+    entries = rm.to_device(np.array([ptrs["a"]], np.uint64))
+    outs = rm.to_device(np.array([ptrs["d"]], np.uint64))
+    batched = {**kw, "a": entries, "b": entries, "c": outs, "d": outs, "batch_count": 1}
+    ex.gemm_batched_ex(h, **batched)
+    expect(RocblasInvalidSizeError, ex.gemm_batched_ex, h, **{**batched, "b": entries.ptr + 4}, arg="b")
+
+
 def test_gemm_ex_quick_returns_and_null_rules(gemm_setup: dict[str, Any]) -> None:
     h, kw, Dd = gemm_setup["h"], gemm_setup["kw"], gemm_setup["D"]
     before = rt.snapshot(Dd.parts[0])
