@@ -324,7 +324,7 @@ def _trtri_range(kind, uplo, diag, n, pa, lda, lo, hi):  # type: ignore[no-untyp
 
 @kernel
 def trtri_entries(kind, uplo, diag, n, pa, lda, nchunk):  # type: ignore[no-untyped-def]
-    """Entry e: LAPACK trtri in place (a singular entry is left as it was)."""
+    """Entry e: LAPACK trtri in place (a singular entry, none from :func:`trtri`, is left as it was)."""
     nb = pa.shape[0]
     if nchunk <= 1:
         _trtri_range(kind, uplo, diag, n, pa, lda, np.int64(0), nb)
@@ -336,7 +336,9 @@ def trtri_entries(kind, uplo, diag, n, pa, lda, nchunk):  # type: ignore[no-unty
 
 @kernel
 def triangle_copy(A, w, upper, unit):  # type: ignore[no-untyped-def]
-    """w := the upper (lower) triangle of A, zeros elsewhere, ones on the diagonal if ``unit``;
+    """w := the upper (lower) triangle of A, zeros elsewhere, ones on the diagonal if ``unit``
+    and in place of its zeros (rocBLAS's trtri takes a zero pivot's inverse as 1 and goes on:
+    rocblas_trtri_device; its blocked inverse is then the inverse of A with those entries 1);
     column by column in parallel (np.triu and a copy took two thirds of dtrtri of 1024)."""
     nb, n = w.shape[0], w.shape[1]
     for t in prange(nb * n):
@@ -345,7 +347,7 @@ def triangle_copy(A, w, upper, unit):  # type: ignore[no-untyped-def]
         lo, hi = (0, j + 1) if upper else (j, n)
         for i in range(n):
             w[e, i, j] = A[e, i, j] if lo <= i < hi else 0
-        if unit:
+        if unit or w[e, j, j] == 0:
             w[e, j, j] = 1
 
 
@@ -757,8 +759,8 @@ def trsm(side: int, uplo: int, ta: int, diag: int, alpha: np.ndarray, A: np.ndar
 
 def trtri(uplo: int, diag: int, A: np.ndarray, invA: np.ndarray) -> None:
     """invA := the inverse of the uplo triangle of A; the other triangle of invA is set
-    to 0 and, for a unit diagonal, the diagonal to 1 (as rocBLAS).  A singular A leaves
-    invA as A's triangle (LAPACK stops at the zero pivot)."""
+    to 0 and, for a unit diagonal, the diagonal to 1 (as rocBLAS).  A zero on A's diagonal is
+    taken as 1, as rocBLAS takes its inverse (:func:`triangle_copy`)."""
     ensure_blas()
     w = _colmajor(invA)
     n = w.shape[1]

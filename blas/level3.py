@@ -373,7 +373,7 @@ def _trtri(c: Call) -> None:
 TRTRI = Routine("trtri", ("uplo", "diag", "n", "A", "lda", "invA", "ldinvA"), {"A": "lda", "invA": "ldinvA"},
                 _trtri, stride_names={"invA": "stride_invA"},
                 summary="invA := inverse of the triangular A (uplo triangle); the other triangle of invA is "
-                        "set to 0.")
+                        "set to 0; a zero on A's diagonal is taken as 1, as rocBLAS's kernel does.")
 
 
 # --- the public names: one line each ------------------------------------------------------------

@@ -532,6 +532,22 @@ def _data(p: Precision, *shape: int, seed: int = 0) -> np.ndarray:
     return x.astype(p.dtype)
 
 
+@pytest.mark.parametrize("p", SDCZ)
+@pytest.mark.parametrize("n", [5, 70])
+def test_trtri_takes_a_zero_on_the_diagonal_as_one(handle: Any, p: Precision, n: int) -> None:
+    # rocBLAS's trtri kernel takes a zero pivot's inverse as 1 and goes on (rocblas_trtri_device):
+    # the result is the inverse of A with those diagonal entries 1, where LAPACK would stop.
+    a = _data(p, 1, n, n)[0] / n + 2 * np.eye(n, dtype=p.dtype)
+    a[1, 1] = a[n - 1, n - 1] = 0
+    lower = np.tril(a)
+    with operands("plain", A=(lower[None], n), invA=(np.zeros((1, n, n), p.dtype), n)) as ops:
+        call(handle, "trtri", p, "plain", ops, 1, uplo="L", diag="N", n=n)
+        got = finish(ops, ("invA",))["invA"][0]
+    ones = lower.copy()
+    ones[1, 1] = ones[n - 1, n - 1] = 1
+    rt.assert_close(got, np.linalg.inv(wide(ones)), p, "factorization", n)
+
+
 @pytest.mark.parametrize("routine", ("gemm", "symm", "hemm", *RANK_K))
 def test_beta_zero_never_reads_c_and_alpha_zero_never_reads_a_b(handle: Any, routine: str) -> None:
     # alpha == 0 and beta == 0: the result is exactly 0 with A, B null and C all NaN.
