@@ -57,17 +57,17 @@ class BlasHandle(Handle):
             self.check_numerics = CheckNumericsMode.no_check
         self.math_mode = MathMode.default_math
         self.performance_metric = PerformanceMetric.default
-        prealloc = os.environ.get("ROCBLAS_DEVICE_MEMORY_SIZE")
-        if prealloc and prealloc.isdigit() and int(prealloc) > 0:
-            self.set_device_memory_size(int(prealloc))
+        prealloc = _c_unsigned(os.environ.get("ROCBLAS_DEVICE_MEMORY_SIZE") or "")
+        if prealloc:  # (the size as given: rocBLAS's constructor does not round it)
+            self.set_device_memory_size(prealloc, align=1)
 
-    def set_device_memory_size(self, nbytes: int) -> None:
+    def set_device_memory_size(self, nbytes: int, align: int = WORKSPACE_ALIGN) -> None:
         """rocBLAS's user-managed scheme: a fixed workspace of ``nbytes`` (rounded up to 64)
         that the handle allocates and owns; calls needing more fail with memory_error.
         0 goes back to rocBLAS-managed memory."""
         self.set_workspace(0, 0)
         if nbytes > 0:
-            size = -(-int(nbytes) // WORKSPACE_ALIGN) * WORKSPACE_ALIGN
+            size = -(-int(nbytes) // align) * align
             ptr = _memory.malloc(size)
             super().set_workspace(ptr, size)
             self._fixed = weakref.finalize(self, _free_quietly, ptr)
@@ -89,6 +89,25 @@ class BlasHandle(Handle):
 
     def __repr__(self) -> str:
         return f"<rocblas handle on {self.stream!r}, pointer mode {self.pointer_mode.name}>"
+
+
+def _c_unsigned(text: str) -> int:
+    """``strtoul(text, nullptr, 0)`` as rocBLAS reads ``ROCBLAS_DEVICE_MEMORY_SIZE``: leading
+    blanks, ``0x`` hexadecimal, ``0`` octal or decimal digits up to the first other character
+    (none: 0).  A negative value, which C would wrap to a huge size, is taken as 0 here."""
+    t = text.lstrip()
+    sign = -1 if t[:1] == "-" else 1
+    t = t[1:] if t[:1] in "+-" else t
+    base, digits = 10, "0123456789"
+    if t[:2].lower() == "0x" and t[2:3].lower() in "0123456789abcdef" and t[2:3]:
+        base, digits, t = 16, "0123456789abcdef", t[2:]
+    elif t[:1] == "0":
+        base, digits = 8, "01234567"
+    end = 0
+    while end < len(t) and t[end].lower() in digits:
+        end += 1
+    value = int(t[:end], base) if end else 0
+    return max(sign * value, 0)
 
 
 def _free_quietly(ptr: int) -> None:
@@ -140,16 +159,21 @@ def set_atomics_mode(handle: BlasHandle, mode: Any) -> None:
     check_handle(handle).set_atomics_mode(mode)
 
 
-def get_atomics_mode(handle: BlasHandle) -> AtomicsMode:
+def get_atomics_mode(handle: BlasHandle) -> AtomicsMode | int:
     """``rocblas_get_atomics_mode``."""
     return check_handle(handle).get_atomics_mode()
 
 
 def set_math_mode(handle: BlasHandle, mode: Any) -> None:
-    """``rocblas_set_math_mode``: unsupported modes are ignored, as rocBLAS does."""
+    """``rocblas_set_math_mode``: unsupported modes are ignored, as rocBLAS does; xf32 is
+    supported only when the current device is a gfx940, gfx941 or gfx942
+    (rocblas_internal_tensile_supports_xdl_math_op)."""
     h = check_handle(handle)
     with contextlib.suppress(ValueError, TypeError):
-        h.math_mode = MathMode(int(mode))
+        chosen = MathMode(int(mode))
+        arch = rocmath.get_device_properties().gcnArchName
+        if chosen is MathMode.default_math or any(name in arch for name in ("gfx940", "gfx941", "gfx942")):
+            h.math_mode = chosen
 
 
 def get_math_mode(handle: BlasHandle) -> MathMode:
@@ -158,11 +182,13 @@ def get_math_mode(handle: BlasHandle) -> MathMode:
 
 
 def set_performance_metric(handle: BlasHandle, metric: Any) -> None:
-    """``rocblas_set_performance_metric``."""
-    check_handle(handle).performance_metric = PerformanceMetric(int(metric))
+    """``rocblas_set_performance_metric``: any value is stored, as rocBLAS does (handle.cpp)."""
+    value = int(metric)
+    check_handle(handle).performance_metric = (PerformanceMetric(value) if value in PerformanceMetric._value2member_map_
+                                               else value)
 
 
-def get_performance_metric(handle: BlasHandle) -> PerformanceMetric:
+def get_performance_metric(handle: BlasHandle) -> PerformanceMetric | int:
     """``rocblas_get_performance_metric``."""
     return check_handle(handle).performance_metric
 
@@ -302,11 +328,11 @@ def _ints(positions: dict[str, int], bits: int, **values: Any) -> list[int]:
 
 
 def _check_vector_args(n: int, elem_size: int, incx: int, incy: int, x: Any, y: Any) -> bool:
+    if n == 0:  # rocBLAS's quick return comes before its size checks (rocblas_auxiliary.cpp)
+        return False
     if n < 0 or incx <= 0 or incy <= 0 or elem_size <= 0:
         bad = "n" if n < 0 else "elem_size" if elem_size <= 0 else "incx" if incx <= 0 else "incy"
         raise RocblasInvalidSizeError("must be positive (n non-negative)", arg=bad, index=_VECTOR_POS[bad])
-    if n == 0:
-        return False
     if x is None or (isinstance(x, int) and x == 0):
         raise RocblasInvalidPointerError("null pointer", arg="x", index=_VECTOR_POS["x"])
     if y is None or (isinstance(y, int) and y == 0):
@@ -362,12 +388,12 @@ def get_vector_async_64(n: int, elem_size: int, x: Any, incx: int, y: Any, incy:
 
 
 def _check_matrix_args(rows: int, cols: int, elem_size: int, lda: int, ldb: int, a: Any, b: Any) -> bool:
+    if rows == 0 or cols == 0:  # rocBLAS's quick return, before its size checks (even of the other size)
+        return False
     if rows < 0 or cols < 0 or elem_size <= 0 or lda <= 0 or ldb <= 0 or lda < rows or ldb < rows:
         bad = ("rows" if rows < 0 else "cols" if cols < 0 else "elem_size" if elem_size <= 0
                else "lda" if lda <= 0 or lda < rows else "ldb")
         raise RocblasInvalidSizeError("invalid size", arg=bad, index=_MATRIX_POS[bad])
-    if rows == 0 or cols == 0:
-        return False
     if a is None or (isinstance(a, int) and a == 0):
         raise RocblasInvalidPointerError("null pointer", arg="a", index=_MATRIX_POS["a"])
     if b is None or (isinstance(b, int) and b == 0):

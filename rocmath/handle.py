@@ -260,9 +260,12 @@ class Handle(Versioned):
 
     def set_atomics_mode(self, mode: Any) -> None:
         self.check()
-        self.atomics_mode = AtomicsMode(int(mode))
+        # rocBLAS stores any value (rocblas_set_atomics_mode: a C enum holds any int); only
+        # not_allowed keeps its kernels off atomics.
+        value = int(mode)
+        self.atomics_mode = AtomicsMode(value) if value in AtomicsMode._value2member_map_ else value
 
-    def get_atomics_mode(self) -> AtomicsMode:
+    def get_atomics_mode(self) -> AtomicsMode | int:
         self.check()
         return self.atomics_mode
 

@@ -139,6 +139,27 @@ def test_math_mode_and_performance_metric(handle):
         blas.set_performance_metric(handle, metric)
         assert blas.get_performance_metric(handle) is metric
     assert [int(m) for m in blas.PerformanceMetric] == [0, 1, 2]
+    # rocBLAS stores any value of these C enums and succeeds (handle.cpp, rocblas_auxiliary.cpp).
+    blas.set_performance_metric(handle, 7)
+    assert blas.get_performance_metric(handle) == 7
+    blas.set_performance_metric(handle, 0)
+    blas.set_atomics_mode(handle, 2)
+    assert blas.get_atomics_mode(handle) == 2
+    blas.set_atomics_mode(handle, blas.AtomicsMode.not_allowed)
+    assert blas.get_atomics_mode(handle) is blas.AtomicsMode.not_allowed
+
+
+def test_xf32_math_mode_needs_a_gfx94x_device(handle, monkeypatch):
+    # rocBLAS supports xf32 only when the current device's arch is gfx940/941/942, and ignores it
+    # elsewhere (rocblas_internal_tensile_supports_xdl_math_op).
+    real = rm.get_device_properties()
+    monkeypatch.setattr(rm, "get_device_properties", lambda *a: type("P", (), {"gcnArchName": "gfx90a:sramecc+"})())
+    blas.set_math_mode(handle, blas.MathMode.xf32_xdl_math_op)
+    assert blas.get_math_mode(handle) is blas.MathMode.default_math
+    monkeypatch.setattr(rm, "get_device_properties", lambda *a: real)
+    blas.set_math_mode(handle, blas.MathMode.xf32_xdl_math_op)
+    assert blas.get_math_mode(handle) is blas.MathMode.xf32_xdl_math_op
+    blas.set_math_mode(handle, 0)
 
 
 # --- status strings, pointer classification, misc ----------------------------------------------
@@ -356,8 +377,11 @@ def test_set_get_invalid_arguments_name_the_argument(name, stream):
         stream.synchronize()
         dev.check_untouched(logical=True)
         np.testing.assert_array_equal(host, host_before)
-    # Nothing to copy: success, even with null pointers.
-    zero = [dict(n=0, x=None, y=None)] if not matrix else [dict(rows=0, a=None, b=None), dict(cols=0, a=None, b=None)]
+    # Nothing to copy: success, even with null pointers and bad other sizes (rocBLAS's quick return
+    # comes first: rocblas_auxiliary.cpp).
+    zero = ([dict(n=0, x=None, y=None), dict(n=0, elem_size=0, incx=0, incy=-1)] if not matrix else
+            [dict(rows=0, a=None, b=None), dict(cols=0, a=None, b=None), dict(rows=0, cols=-1, elem_size=0, lda=0),
+             dict(rows=-1, cols=0, ldb=0)])
     for change in zero:
         assert fn(**(_matrix_args if matrix else _vector_args)(name, host, dev, stream, **change)) is None
     stream.synchronize()
@@ -429,10 +453,12 @@ def test_workspace_functions(handle):
     blas.destroy_handle(handle)  # gives the handle's memory back
 
 
-def test_device_memory_size_from_environment(monkeypatch):
-    monkeypatch.setenv("ROCBLAS_DEVICE_MEMORY_SIZE", "100")
+@pytest.mark.parametrize(("value", "size"), [("100", 100), ("0x1000", 4096), ("010", 8), ("4096 bytes", 4096)])
+def test_device_memory_size_from_environment(monkeypatch, value, size):
+    # rocBLAS reads it with strtoul(env, nullptr, 0) and keeps the size as given (handle.cpp).
+    monkeypatch.setenv("ROCBLAS_DEVICE_MEMORY_SIZE", value)
     h = blas.create_handle()
-    assert blas.get_device_memory_size(h) >= 100
+    assert blas.get_device_memory_size(h) == size
     assert not blas.is_managing_device_memory(h)
     blas.destroy_handle(h)
 
