@@ -113,9 +113,10 @@ class _OwnedPtr(int):
         return obj
 
 
-def _pointer_array(batch: _Batch, first: int) -> _OwnedPtr:
+def _pointer_array(batch: _Batch, first: int, stream: Any) -> _OwnedPtr:
+    # (On the stream of the call that reads it: the handle's, which need not be the current one.)
     ptrs = (np.int64(first) + batch.offsets()).astype(np.uint64)
-    dev = rocmath.to_device(ptrs)
+    dev = rocmath.to_device(ptrs, stream)
     return _OwnedPtr(dev.ptr, (dev, batch.arr))
 
 
@@ -131,29 +132,37 @@ def _vector_call(op: str, x: DeviceArray, y: DeviceArray | None, scalars: tuple[
     n = x.shape[-1]
     p = Precision.of(x.dtype)
     arrays = [x] if y is None else [x, _check(y, "y")]
+    if y is not None and y.dtype != x.dtype:
+        raise TypeError(f"x and y differ in dtype: {x.dtype} and {y.dtype}")
     if y is not None and y.shape[-1] != n:
         raise ValueError(f"last axes differ: {x.shape} and {y.shape}")
     batch_shape = np.broadcast_shapes(*(a.shape[:-1] for a in arrays))
     if y is not None and not reduction and batch_shape != y.shape[:-1]:
         raise ValueError(f"y of shape {y.shape} cannot hold the broadcast result {(*batch_shape, n)}")
-    batches = [_Batch(a, 1, batch_shape) for a in arrays]
     h = _handle(handle)
+    if op in _ORDER_FREE and n > 1 and x.strides[-1] == 0:
+        # rocBLAS's nrm2, asum and scal take no incx <= 0 (a zero stride repeats one element here)
+        if not reduction:
+            raise ValueError("x has a zero stride on its last axis: scaling it in place would scale one element "
+                             f"{n} times")
+        x = arrays[0] = x.copy(stream=h.stream)
+    batches = [_Batch(a, 1, batch_shape) for a in arrays]
     args: list[Any] = []
     incs = []
     for a in arrays:
-        inc = a.strides[-1] // a.itemsize if n > 0 else 1
-        if inc <= 0 and op in _ORDER_FREE:
-            inc = abs(inc) or 1  # rocBLAS wants incx > 0 here; the order does not matter
+        inc = a.strides[-1] // a.itemsize if n > 1 else 1  # (one element: any stride reads it)
+        if inc < 0 and op in _ORDER_FREE:
+            inc = -inc  # rocBLAS wants incx > 0 here; the order does not matter
         incs.append(inc)
     flavour = "" if not batch_shape else "_strided_batched"
     if batch_shape and any(b.uniform is None for b in batches):
         flavour = "_batched"
     fn = _routine(level1, op, p, flavour, prefix)
     for a, b, inc in zip(arrays, batches, incs, strict=True):
-        step = a.strides[-1] // a.itemsize if n > 0 else 0
+        step = a.strides[-1] // a.itemsize if n > 1 else 0
         low = _OwnedPtr(a.ptr + min(0, (n - 1) * step) * a.itemsize, a)  # rocBLAS wants the lowest address
         if flavour == "_batched":
-            args.append((_pointer_array(b, low), inc))
+            args.append((_pointer_array(b, low, h.stream), inc))
         elif flavour:
             args.append((low, inc, b.uniform))
         else:
@@ -186,35 +195,42 @@ def vdot(x: DeviceArray, y: DeviceArray, *, handle: BlasHandle | None = None) ->
     return _vector_call("dotc", x, y, (), handle)
 
 
+def _no_half(x: DeviceArray, op: str) -> Precision:
+    p = Precision.of(_check(x, "x").dtype)
+    if p.storage_only:
+        raise TypeError(f"rocBLAS has no {p.dtype} {op} (its _ex functions take half and bfloat16 data)")
+    return p
+
+
 def nrm2(x: DeviceArray, *, handle: BlasHandle | None = None) -> Any:
     """The 2-norm over the last axis (overflow-safe), batched over the others."""
-    p = Precision.of(x.dtype)
+    p = _no_half(x, "nrm2")
     return _vector_call("nrm2", x, None, (), handle, prefix={"c": "sc", "z": "dz"}.get(p.letter))
 
 
 def asum(x: DeviceArray, *, handle: BlasHandle | None = None) -> Any:
     """``sum(|Re x| + |Im x|)`` over the last axis, batched over the others."""
-    p = Precision.of(x.dtype)
+    p = _no_half(x, "asum")
     return _vector_call("asum", x, None, (), handle, prefix={"c": "sc", "z": "dz"}.get(p.letter))
 
 
-def _positive_stride(x: DeviceArray) -> DeviceArray:
-    # rocBLAS's amax/amin need incx > 0, and "first" depends on the order: copy reversed views.
-    return x.copy(stream=current_stream()) if x.ndim and x.shape[-1] > 1 and x.strides[-1] <= 0 else x
+def _extreme(op: str, x: DeviceArray, handle: BlasHandle | None) -> Any:
+    p = _no_half(x, f"i{op}")
+    h = _handle(handle)
+    if x.ndim and x.shape[-1] > 1 and x.strides[-1] <= 0:
+        # rocBLAS's amax/amin need incx > 0, and "first" depends on the order: copy reversed views.
+        x = x.copy(stream=h.stream)
+    return np.asarray(_vector_call(op, x, None, (), h, prefix="i" + p.letter)) - 1
 
 
 def iamax(x: DeviceArray, *, handle: BlasHandle | None = None) -> Any:
     """0-based index of the first largest ``|Re x| + |Im x|`` on the last axis (NumPy-style)."""
-    x = _positive_stride(_check(x, "x"))
-    p = Precision.of(x.dtype)
-    return np.asarray(_vector_call("amax", x, None, (), handle, prefix="i" + p.letter)) - 1
+    return _extreme("amax", x, handle)
 
 
 def iamin(x: DeviceArray, *, handle: BlasHandle | None = None) -> Any:
     """0-based index of the first smallest ``|Re x| + |Im x|`` on the last axis (NumPy-style)."""
-    x = _positive_stride(_check(x, "x"))
-    p = Precision.of(x.dtype)
-    return np.asarray(_vector_call("amin", x, None, (), handle, prefix="i" + p.letter)) - 1
+    return _extreme("amin", x, handle)
 
 
 def axpy(alpha: Any, x: DeviceArray, y: DeviceArray, *, handle: BlasHandle | None = None) -> DeviceArray:
@@ -241,9 +257,9 @@ def _f_empty(shape: tuple[int, ...], dtype: Any) -> DeviceArray:
     return t.transpose(*range(len(shape) - 2), len(shape) - 1, len(shape) - 2)
 
 
-def _f_copy(a: DeviceArray) -> DeviceArray:
+def _f_copy(a: DeviceArray, stream: Any) -> DeviceArray:
     out = _f_empty(a.shape, a.dtype)
-    rocmath.launch(_copy_into, out, a, name="matrix layout copy", stream=current_stream())
+    rocmath.launch(_copy_into, out, a, name="matrix layout copy", stream=stream)
     return out
 
 
@@ -251,12 +267,21 @@ class _NeedsCopy(Exception):
     """Neither axis of the matrices has a unit stride: BLAS cannot read them in place."""
 
 
-def _contiguous_matrices(a: DeviceArray) -> DeviceArray:
+def _contiguous_matrices(a: DeviceArray, stream: Any) -> DeviceArray:
     try:
         _as_column_major(a)
         return a
     except _NeedsCopy:
-        return a.copy(stream=current_stream())
+        return a.copy(stream=stream)
+
+
+def _in_place(c: DeviceArray) -> bool:
+    """Whether BLAS can write ``c``'s matrices where they are (one axis of unit stride)."""
+    try:
+        _as_column_major(c)
+        return True
+    except _NeedsCopy:
+        return False
 
 
 def _as_column_major(a: DeviceArray) -> tuple[str, int]:
@@ -279,7 +304,7 @@ def gemm(a: DeviceArray, b: DeviceArray, c: DeviceArray | None = None, *, alpha:
     ``op`` is ``'N'`` (as is), ``'T'`` (transpose) or ``'C'`` (conjugate transpose) of
     the last two axes.  Without ``c`` a new C-order array is returned (``beta`` must be 0).
     """
-    from . import level3
+    from . import ex, level3
 
     _check(a, "a")
     _check(b, "b")
@@ -288,7 +313,10 @@ def gemm(a: DeviceArray, b: DeviceArray, c: DeviceArray | None = None, *, alpha:
     if a.dtype != b.dtype:
         raise TypeError(f"a and b differ in dtype: {a.dtype} and {b.dtype}")
     p = Precision.of(a.dtype)
-    ta, tb = trans_a.upper(), trans_b.upper()
+    ta, tb = str(trans_a).upper(), str(trans_b).upper()
+    for name, t in (("trans_a", ta), ("trans_b", tb)):
+        if t not in ("N", "T", "C"):
+            raise ValueError(f"{name} must be 'N', 'T' or 'C', got {t!r}")
     m, k = (a.shape[-2], a.shape[-1]) if ta == "N" else (a.shape[-1], a.shape[-2])
     k2, n = (b.shape[-2], b.shape[-1]) if tb == "N" else (b.shape[-1], b.shape[-2])
     if k != k2:
@@ -304,13 +332,15 @@ def gemm(a: DeviceArray, b: DeviceArray, c: DeviceArray | None = None, *, alpha:
             raise ValueError(f"c has shape {c.shape} {c.dtype}, expected {(*batch_shape, m, n)} {a.dtype}")
     if m == 0 or n == 0 or c.size == 0:
         return c
+    h = _handle(handle)
+    s = h.stream  # every copy made here goes on the call's stream, in order with it
     # BLAS reads column-major matrices; row-major data is the transpose of column-major data.
     # conj(X) has no BLAS op, so a conjugate transpose of row-major data is copied to F order.
-    a, b = _contiguous_matrices(a), _contiguous_matrices(b)
+    a, b = _contiguous_matrices(a, s), _contiguous_matrices(b, s)
     if ta == "C" and _as_column_major(a)[0] == "T":
-        a = a.copy("F", stream=current_stream()) if a.ndim == 2 else _f_copy(a)
+        a = a.copy("F", stream=s) if a.ndim == 2 else _f_copy(a, s)
     if tb == "C" and _as_column_major(b)[0] == "T":
-        b = b.copy("F", stream=current_stream()) if b.ndim == 2 else _f_copy(b)
+        b = b.copy("F", stream=s) if b.ndim == 2 else _f_copy(b, s)
     fa, lda = _as_column_major(a)
     fb, ldb = _as_column_major(b)
     flip = {"N": "T", "T": "N"}
@@ -318,14 +348,14 @@ def gemm(a: DeviceArray, b: DeviceArray, c: DeviceArray | None = None, *, alpha:
     opb = tb if fb == "N" else flip[tb]
     # A row-major C is the column-major C^T = op(B)^T op(A)^T; with a conjugate op that has no
     # BLAS form, so the product goes to an F-order temporary copied into c.
+    # So does a c whose matrices have no axis of unit stride (a view, or a 3-D F-order array).
     target = None
-    c_order, ldc = _as_column_major(c)
-    if c_order == "T" and "C" in (opa, opb):
+    if not _in_place(c) or (_as_column_major(c)[0] == "T" and "C" in (opa, opb)):
         target = c
         c = rocmath.empty(c.shape, c.dtype, "F") if c.ndim == 2 else _f_empty(c.shape, c.dtype)
         if beta != 0:
-            rocmath.launch(_copy_into, c, target, name="gemm c copy", stream=current_stream())
-        c_order, ldc = _as_column_major(c)
+            rocmath.launch(_copy_into, c, target, name="gemm c copy", stream=s)
+    c_order, ldc = _as_column_major(c)
     ba, bb, bc = _Batch(a, 2, batch_shape), _Batch(b, 2, batch_shape), _Batch(c, 2, batch_shape)
     if c_order == "T":  # C^T (n x m) = op(B)^T op(A)^T
         first, second = (b, opb, ldb, bb), (a, opa, lda, ba)
@@ -335,21 +365,21 @@ def gemm(a: DeviceArray, b: DeviceArray, c: DeviceArray | None = None, *, alpha:
         first, second = (a, opa, lda, ba), (b, opb, ldb, bb)
         mm, nn = m, n
         op1, op2 = opa, opb
-    h = _handle(handle)
     count = bc.count
+    module = ex if p.storage_only else level3  # (hgemm: rocblas.blas.ex)
     if not batch_shape:
-        fn = getattr(level3, f"{p.letter}gemm")
+        fn = getattr(module, f"{p.letter}gemm")
         fn(h, op1, op2, mm, nn, k, alpha, first[0], first[2], second[0], second[2], beta, c, ldc)
     elif all(x.uniform is not None for x in (ba, bb, bc)):
-        fn = getattr(level3, f"{p.letter}gemm_strided_batched")
+        fn = getattr(module, f"{p.letter}gemm_strided_batched")
         fn(h, op1, op2, mm, nn, k, alpha, first[0], first[2], first[3].uniform, second[0], second[2],
            second[3].uniform, beta, c, ldc, bc.uniform, count)
     else:
-        fn = getattr(level3, f"{p.letter}gemm_batched")
-        fn(h, op1, op2, mm, nn, k, alpha, _pointer_array(first[3], first[0].ptr), first[2],
-           _pointer_array(second[3], second[0].ptr), second[2], beta, _pointer_array(bc, c.ptr), ldc, count)
+        fn = getattr(module, f"{p.letter}gemm_batched")
+        fn(h, op1, op2, mm, nn, k, alpha, _pointer_array(first[3], first[0].ptr, s), first[2],
+           _pointer_array(second[3], second[0].ptr, s), second[2], beta, _pointer_array(bc, c.ptr, s), ldc, count)
     if target is not None:
-        rocmath.launch(_copy_into, target, c, name="gemm result copy", stream=h.stream)
+        rocmath.launch(_copy_into, target, c, name="gemm result copy", stream=s)
         return target
     return c
 

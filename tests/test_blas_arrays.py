@@ -137,3 +137,76 @@ def test_calls_follow_the_current_stream():
         assert A.get_handle().stream is s
     s.synchronize()
     np.testing.assert_array_equal(c.get(), np.eye(3))
+
+
+def test_a_handle_on_another_stream_gets_the_copies_made_for_its_call():
+    # With handle=, the layout copies and pointer arrays of a call go on the handle's stream, in
+    # order with the BLAS call: queued on a busy current stream, the call read them unmade.
+    import threading
+
+    rng = np.random.default_rng(5)
+    big, b = rng.uniform(-1, 1, (8, 6)), rng.uniform(-1, 1, (3, 2))
+    xs, ys = rng.uniform(-1, 1, (3, 1, 4, 5)), rng.uniform(-1, 1, (2, 5, 2))
+    busy, theirs = rm.Stream(), rm.Stream()
+    from rocmath.blas import create_handle, destroy_handle, set_stream
+
+    h = create_handle()
+    set_stream(h, theirs)
+    dbig, db, dx, dy, dv = (rm.to_device(v) for v in (big, b, xs, ys, np.array([1.0, 9.0, 3.0, 4.0])))
+    rm.device_synchronize()
+    gate = threading.Event()
+    try:
+        with busy:
+            busy.launch_host_func(gate.wait, 10.0)  # the current stream is held up
+            c = A.matmul(dbig[::2, ::2], db, handle=h)  # a view with no unit stride: copied first
+            c2 = A.matmul(dx, dy, handle=h)  # a broadcast batch: arrays of pointers
+            theirs.synchronize()
+            gate.set()
+        rm.device_synchronize()
+        assert_close(c.get(), big[::2, ::2] @ b, np.float64, "reduction", 3)
+        assert_close(c2.get(), xs @ ys, np.float64, "reduction", 5)
+        assert A.iamax(dv[::-1], handle=h) == 2
+    finally:
+        gate.set()
+        destroy_handle(h)
+
+
+def test_vector_functions_refuse_mixed_dtypes_and_handle_single_elements():
+    with pytest.raises(TypeError, match="dtype"):
+        A.dot(rm.to_device(np.ones(3, np.float32)), rm.to_device(np.ones(3)))
+    with pytest.raises(TypeError, match="dtype"):
+        A.axpy(1.0, rm.to_device(np.ones(3)), rm.to_device(np.zeros(3, np.complex128)))
+    # One element on the last axis, whatever its stride (0 or negative: any reads it).
+    assert A.iamax(rm.to_device(np.array([5.0]))[::-1]) == 0
+    np.testing.assert_array_equal(A.iamax(rm.to_device(np.arange(3.0))[:, None]), [0, 0, 0])
+    np.testing.assert_array_equal(A.nrm2(rm.to_device(np.array([[3.0], [-4.0]]))[::-1, ::-1]), [4.0, 3.0])
+    # A zero stride repeats one element: reductions see it n times; scaling it in place is refused.
+    base = rm.to_device(np.array([3.0, 1.0]))
+    rep = rm.DeviceArray.from_pointer(base.ptr, (4,), np.float64, strides=(0,))
+    assert A.nrm2(rep) == pytest.approx(6.0) and A.asum(rep) == pytest.approx(12.0)
+    with pytest.raises(ValueError, match="zero stride"):
+        A.scal(2.0, rep)
+    np.testing.assert_array_equal(base.get(), [3.0, 1.0])
+
+
+def test_out_without_a_unit_stride_axis_and_half_precision():
+    rng = np.random.default_rng(6)
+    a, b = rng.standard_normal((2, 4, 3)), rng.standard_normal((2, 3, 5))
+    for out in (rm.empty((2, 4, 5), order="F"), rm.zeros((2, 8, 10))[:, ::2, ::2]):  # neither axis unit stride
+        got = A.matmul(rm.to_device(a), rm.to_device(b), out=out)
+        assert got is out
+        assert_close(out.get(), a @ b, np.float64, "reduction", 3)
+    c0 = rng.standard_normal((2, 4, 5))
+    c = rm.to_device(c0)[:, :, ::-1]  # beta != 0 with such a c: read into the temporary, written back
+    c0 = c0[:, :, ::-1]
+    A.gemm(rm.to_device(a), rm.to_device(b), c, alpha=2.0, beta=-1.0)
+    assert_close(c.get(), 2 * a @ b - c0, np.float64, "reduction", 3)
+    h16 = [v.astype(np.float16) for v in (a, b)]
+    got16 = A.matmul(rm.to_device(h16[0]), rm.to_device(h16[1])).get()  # hgemm: float32 sums, rounded once
+    assert got16.dtype == np.float16
+    want = (h16[0].astype(np.float32) @ h16[1].astype(np.float32)).astype(np.float16)
+    np.testing.assert_allclose(got16.astype(np.float32), want.astype(np.float32), rtol=2e-3, atol=2e-3)
+    with pytest.raises(TypeError, match="float16 nrm2"):
+        A.nrm2(rm.to_device(h16[0]))
+    with pytest.raises(ValueError, match="trans_a"):
+        A.gemm(rm.to_device(a[0]), rm.to_device(b[0]), trans_a="X")
