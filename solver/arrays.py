@@ -243,9 +243,9 @@ class _Operand:
         self.ld = _as_column_major(arr)[1]
         self.batch = _Batch(arr, 2, batch_shape)
 
-    def pointer(self, flavour: str) -> Any:
-        if flavour == "_batched":
-            return _pointer_array(self.batch, self.arr.ptr)
+    def pointer(self, flavour: str, stream: Any) -> Any:
+        if flavour == "_batched":  # (on the call's stream: the handle's)
+            return _pointer_array(self.batch, self.arr.ptr, stream)
         return _OwnedPtr(self.arr.ptr, self.arr)
 
     @property
@@ -273,10 +273,11 @@ def _call(name: str, p: Precision, h: BlasHandle, batch_shape: tuple[int, ...], 
     fname = f"{p.letter}{name}{flavour}"
     f = next(getattr(m, fname) for m in _MODULES if hasattr(m, fname))
     for key, op in matrices.items():
-        values[key], values[f"ld{key.lower()}"], values[f"stride{key}"] = op.pointer(flavour), op.ld, op.stride
+        values[key] = op.pointer(flavour, h.stream)
+        values[f"ld{key.lower()}"], values[f"stride{key}"] = op.ld, op.stride
     for key, arr in (single or {}).items():
         op = _Operand(arr, batch_shape)
-        values[key], values[f"ld{key.lower()}"], values[f"stride{key}"] = op.pointer(""), op.ld, op.stride
+        values[key], values[f"ld{key.lower()}"], values[f"stride{key}"] = op.pointer("", h.stream), op.ld, op.stride
     values["batch_count"] = int(math.prod(batch_shape)) if batch_shape else 1
     f(h, *(values[k] for k in list(f.__signature__.parameters)[1:]))
 
