@@ -11,12 +11,14 @@ hipBLAS binding does (tests/test_hip_blas_ilp64.py).
 from __future__ import annotations
 
 import ctypes
+import gc
 from typing import Any
 
 import numpy as np
 import pytest
 from hip_util import check, free, to_device, to_host
 
+import rocmath
 from rocmath.hip import _lib, hip, hipblas, hipfft, hipsolver, hipsparse
 from rocmath.memory import address_space
 
@@ -27,7 +29,11 @@ HUGE = 2**63
 
 
 def state(*extra: Any) -> tuple[Any, ...]:
-    """What a rejected call must leave as it was: live device allocations, registered handles, and ``extra``."""
+    """What a rejected call must leave as it was: live device allocations, registered handles, and ``extra``.
+    Earlier tests' garbage is freed first: a free the collector or a later call's safe point ran in
+    between changed the count (a flaky 5 -> 4)."""
+    gc.collect()
+    rocmath.device_synchronize()
     return (address_space.live_count, len(hip._handles), *extra)
 
 
