@@ -22,7 +22,6 @@ import enum
 import inspect
 import math
 import sys
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -293,26 +292,47 @@ class Call(Arguments):
     # -- launching ------------------------------------------------------------------------------
 
     def launch(self, kernel: Callable[..., Any], *args: Any, flops: float = 0.0, bytes: float = 0.0,
-               triangles: dict[int, tuple[bool, bool]] | None = None, streaming: bool = False) -> Task:
+               triangles: dict[int, tuple[bool, bool] | None] | None = None, streaming: bool = False) -> Task:
         """Enqueue ``kernel(*args)`` on the handle's stream, named after the rocBLAS function.
 
         ``triangles`` maps ``id(arg)`` of a matrix operand to ``(upper, unit_diagonal)``: only
-        that triangle is in the routine's data, and only it is scanned by check-numerics (the
-        other one may hold anything, as in rocBLAS).  ``streaming``: see :func:`rocmath.launch.launch`."""
+        that triangle (diagonal included, as rocBLAS's scan) is scanned by check-numerics, the
+        other one may hold anything; to None for a banded or packed matrix, which rocBLAS does
+        not scan.  ``streaming``: see :func:`rocmath.launch.launch`."""
         self._query_point(True)
         if not bytes:
             # The operands' bytes: what decides that a small launch runs inline on one thread.
             bytes = float(sum(a.dtype.itemsize * a.batch_count * int(math.prod(a.shape))
                               for a in args if isinstance(a, BatchOperand)))
         mode = getattr(self.handle, "check_numerics", 0)
-        if mode:
-            parts = {i: triangles[id(a)] for i, a in enumerate(args) if triangles and id(a) in triangles}
-            kernel = _numerics_checked(kernel, f"rocblas_{self.public_name}", CheckNumericsMode(mode), parts)
         # A reduction in host pointer mode waits for its result (as rocBLAS blocks): it may run here.
         waited = self.routine.result is not None and self.host_mode
-        return launch(kernel, *args, name=f"rocblas_{self.public_name}", stream=self.handle.stream,
-                      flops=flops, bytes=bytes, dtype=self.precision.dtype, waited=waited, streaming=streaming,
-                      record=recorded())
+        if mode:
+            kernel = _numerics_checked(kernel, f"rocblas_{self.public_name}", CheckNumericsMode(mode),
+                                       self._numerics_operands(args, triangles or {}))
+        task = launch(kernel, *args, name=f"rocblas_{self.public_name}", stream=self.handle.stream,
+                      flops=flops, bytes=bytes, dtype=self.precision.dtype, waited=waited or bool(mode),
+                      streaming=streaming, record=recorded())
+        if mode:  # rocBLAS copies its scan's findings back: the call itself returns check_numerics_fail
+            task.wait()
+        return task
+
+    def _numerics_operands(self, args: tuple[Any, ...],
+                           triangles: dict[int, tuple[bool, bool] | None]) -> dict[int, _Scanned]:
+        """The arguments check-numerics scans, as rocBLAS's ``*_check_numerics``: the array operands
+        (not the scalars, nor a reduction's result), a triangle's data triangle only, no banded or
+        packed matrix."""
+        out: dict[int, _Scanned] = {}
+        for i, a in enumerate(args):
+            if not isinstance(a, BatchOperand) or a.name == self.routine.result:
+                continue
+            part = triangles.get(id(a), (None, False))
+            if part is None:
+                continue
+            storage = np.dtype(a.dtype)
+            tiny = float(np.finfo(storage).tiny) if storage.kind in "fc" else 0.0  # (half: its own subnormals)
+            out[i] = _Scanned(a.name, a.writable, part[0], tiny)
+        return out
 
     def results(self, count: int, dtype: Any) -> tuple[Any, np.ndarray | None]:
         """Where a reduction writes its ``count`` results: a host staging array in host mode
@@ -395,46 +415,51 @@ class _Plan(Plan):
         return _host_results(self.result, self.precision)[0]
 
 
-def _numerics_checked(kernel: Callable[..., Any], name: str, mode: CheckNumericsMode,
-                      triangles: dict[int, tuple[bool, bool]]) -> Callable[..., Any]:
-    """``ROCBLAS_CHECK_NUMERICS``: scan the floating-point operands for NaN, Inf (and, unless
-    ``only_nan_inf``, denormals) before and after the kernel; report, warn or fail.
-    ``triangles``: argument position -> (upper, unit diagonal) of operands of which only a
-    triangle is data."""
+@dataclass(frozen=True)
+class _Scanned:
+    """An operand check-numerics scans: its name, whether the routine writes it (then it is
+    scanned after the kernel too), its data triangle (True upper, False lower, None all) and the
+    smallest normal of its storage type."""
 
-    def scan(views: tuple[Any, ...], when: str) -> None:
-        for i, v in enumerate(views):
-            if not isinstance(v, np.ndarray) or v.dtype.kind not in "fc" or v.size == 0:
+    name: str
+    written: bool
+    upper: bool | None
+    tiny: float
+
+
+def _numerics_checked(kernel: Callable[..., Any], name: str, mode: CheckNumericsMode,
+                      scanned: dict[int, _Scanned]) -> Callable[..., Any]:
+    """``ROCBLAS_CHECK_NUMERICS``, as rocBLAS's check_numerics_vector/matrix: every scanned operand
+    before the kernel, the written ones after it, each for NaN, zero, Inf and (unless
+    ``only_nan_inf``) denormals.  ``info`` prints every operand's findings on stderr, ``warn``
+    those of an abnormal one, ``fail`` makes an abnormal operand fail the call
+    (check_numerics_fail), before the kernel for an input."""
+
+    def scan(views: tuple[Any, ...], after: bool) -> None:
+        for i, op in scanned.items():
+            v = views[i]
+            if (after and not op.written) or not isinstance(v, np.ndarray) or v.dtype.kind not in "fc" or not v.size:
                 continue
-            if i in triangles and v.ndim >= 2:
-                upper, unit = triangles[i]
+            if op.upper is not None and v.ndim >= 2:
                 rows, cols = v.shape[-2:]
-                shift = 1 if unit else 0
-                v = v[..., np.triu(np.ones((rows, cols), bool), shift) if upper
-                      else np.tril(np.ones((rows, cols), bool), -shift)]
-                if v.size == 0:
-                    continue
+                v = v[..., np.triu(np.ones((rows, cols), bool)) if op.upper else np.tril(np.ones((rows, cols), bool))]
             parts = (v.real, v.imag) if v.dtype.kind == "c" else (v,)
-            nan = any(np.isnan(p).any() for p in parts)
-            inf = any(np.isinf(p).any() for p in parts)
-            tiny = np.finfo(parts[0].dtype).tiny
-            denorm = not (mode & CheckNumericsMode.only_nan_inf) and any(
-                ((p != 0) & (np.abs(p) < tiny)).any() for p in parts)
-            if not (nan or inf or denorm):
-                continue
-            what = ", ".join(w for w, f in (("NaN", nan), ("Inf", inf), ("denormal", denorm)) if f)
-            msg = f"{name}: {what} in argument #{i + 1} {when} the kernel"
-            if mode & CheckNumericsMode.fail:
-                raise RocblasCheckNumericsFailError(msg)
-            if mode & CheckNumericsMode.warn:
-                warnings.warn(msg, RuntimeWarning, stacklevel=1)
-            elif mode & CheckNumericsMode.info:
-                sys.stderr.write(msg + "\n")
+            nan = any(bool(np.isnan(p).any()) for p in parts)
+            inf = any(bool(np.isinf(p).any()) for p in parts)
+            zero = bool((v == 0).any())
+            denorm = any(bool(((p != 0) & (np.abs(p) < op.tiny)).any()) for p in parts)
+            abnormal = nan or inf or (denorm and not mode & CheckNumericsMode.only_nan_inf)
+            if mode & CheckNumericsMode.info or (abnormal and mode & CheckNumericsMode.warn):
+                sys.stderr.write(f"Function name:\t{name} :- {'Output' if after else 'Input'} :\t has_NaN {int(nan)}"
+                                 f" has_zero {int(zero)} has_Inf {int(inf)} has_denorm {int(denorm)}\n")
+            if abnormal and mode & CheckNumericsMode.fail:
+                what = ", ".join(w for w, f in (("NaN", nan), ("Inf", inf), ("denormal", denorm)) if f)
+                raise RocblasCheckNumericsFailError(f"{name}: {what} in {'output' if after else 'input'} '{op.name}'")
 
     def checked(*views: Any) -> None:
-        scan(views, "before")
+        scan(views, False)
         kernel(*views)
-        scan(views, "after")
+        scan(views, True)
 
     return checked
 

@@ -150,7 +150,8 @@ def _general_mv(c: Call, band: bool = False, mixed: bool = False, out_dtype: Any
         return
     c.launch(k.run_matvec, trans is not Operation.none, trans is Operation.conjugate_transpose,
              k.BAND if band else k.FULL, True, kl, ku, k.DIAG_STORED, alpha, A, x, beta, y,
-             flops=_flops(c, stored), bytes=_bytes(c, stored + lenx + 2 * leny), streaming=True)
+             flops=_flops(c, stored), bytes=_bytes(c, stored + lenx + 2 * leny),
+             triangles={id(A): None} if band else None, streaming=True)
 
 
 #: rocblas_gemvt_sn_crossover: n below which gemv's skinny transposed kernel is used (256 for the others).
@@ -230,10 +231,10 @@ def _sym_mv(c: Call, kind: int, herm: bool, a_name: str = "A") -> RocblasStatus 
              streaming=True)
 
 
-def _triangle(kind: int, A: Any, uplo: Fill, unit: bool = False) -> dict[int, tuple[bool, bool]] | None:
-    """For check-numerics: a full-storage symmetric or triangular A is data in one triangle
-    (banded and packed storage hold only data)."""
-    return {id(A): (uplo is Fill.upper, unit)} if kind == k.FULL else None
+def _triangle(kind: int, A: Any, uplo: Fill, unit: bool = False) -> dict[int, tuple[bool, bool] | None]:
+    """For check-numerics: a full-storage symmetric or triangular A is data in one triangle; a
+    banded or packed A is not scanned (rocBLAS's check of these routines takes the vectors only)."""
+    return {id(A): (uplo is Fill.upper, unit) if kind == k.FULL else None}
 
 
 def _matrix(c: Call, name: str, kind: int, n: int, kk: int, *, writable: bool = False) -> Any:

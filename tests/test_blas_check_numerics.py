@@ -18,14 +18,24 @@ def handle(monkeypatch):
     h.destroy()
 
 
-def test_env_sets_fail_mode_and_nan_input_fails_at_synchronize(handle):
+def test_env_sets_fail_mode_and_a_nan_input_fails_the_call(handle):
+    # rocBLAS scans the inputs before the kernel and copies its findings back: the call itself
+    # returns check_numerics_fail, and the kernel did not run.
     assert handle.check_numerics == blas.CheckNumericsMode.fail
     x = rm.to_device(np.array([1.0, np.nan, 2.0]))
     y = rm.zeros(3)
-    blas.daxpy(handle, 3, 1.0, x, 1, y, 1)
-    with pytest.raises(errors.RocblasCheckNumericsFailError, match="NaN") as info:
-        handle.stream.synchronize()
+    with pytest.raises(errors.RocblasCheckNumericsFailError, match="NaN in input 'x'") as info:
+        blas.daxpy(handle, 3, 1.0, x, 1, y, 1)
     assert info.value.status == errors.RocblasStatus.check_numerics_fail
+    handle.stream.synchronize()  # (nothing left pending)
+    np.testing.assert_array_equal(y.get(), 0)
+
+
+def test_an_abnormal_output_fails_after_the_kernel(handle):
+    x, y = rm.to_device(np.array([1e308, 1.0])), rm.to_device(np.array([1e308, 1.0]))
+    with pytest.raises(errors.RocblasCheckNumericsFailError, match="Inf in output 'y'"):
+        blas.daxpy(handle, 2, 1.0, x, 1, y, 1)
+    np.testing.assert_array_equal(y.get(), [np.inf, 2.0])
 
 
 def test_clean_data_passes_and_denormals_follow_only_nan_inf(handle):
@@ -33,25 +43,56 @@ def test_clean_data_passes_and_denormals_follow_only_nan_inf(handle):
     y = rm.zeros(2)
     handle.check_numerics = blas.CheckNumericsMode.fail | blas.CheckNumericsMode.only_nan_inf
     blas.daxpy(handle, 2, 1.0, x, 1, y, 1)
-    handle.stream.synchronize()
     handle.check_numerics = blas.CheckNumericsMode.fail
-    blas.daxpy(handle, 2, 1.0, x, 1, y, 1)
     with pytest.raises(errors.RocblasCheckNumericsFailError, match="denormal"):
-        handle.stream.synchronize()
-
-
-def test_warn_mode_warns_and_computes(handle):
-    handle.check_numerics = blas.CheckNumericsMode.warn
-    x = rm.to_device(np.array([np.inf, 1.0]))
-    y = rm.zeros(2)
-    with pytest.warns(RuntimeWarning, match="Inf"):
         blas.daxpy(handle, 2, 1.0, x, 1, y, 1)
-        handle.stream.synchronize()
-    np.testing.assert_array_equal(y.get(), [np.inf, 1.0])
+    # A half subnormal (6e-8 < float16's smallest normal 6.1e-5) is one, though the kernel computes in float32.
+    hx = rm.to_device(np.array([1.0, 6e-8], np.float16))
+    with pytest.raises(errors.RocblasCheckNumericsFailError, match="denormal in input 'x'"):
+        blas.haxpy(handle, 2, np.float16(1.0), hx, 1, rm.zeros(2, np.float16), 1)
+
+
+def test_scalars_and_results_are_not_scanned(handle):
+    # rocBLAS checks the vectors and matrices, not alpha/beta nor a reduction's result.
+    c = rm.to_device(np.asfortranarray(np.ones((2, 2))))
+    blas.dgemm(handle, "N", "N", 2, 2, 0, np.nan, None, 2, None, 1, 2.0, c, 2)  # (k == 0: alpha unused)
+    np.testing.assert_array_equal(c.get(), 2.0)
+    with pytest.raises(errors.RocblasCheckNumericsFailError, match="output 'y'"):  # what alpha leads to is
+        blas.daxpy(handle, 3, np.nan, rm.to_device(np.ones(3)), 1, rm.zeros(3), 1)
+    big = rm.to_device(np.full(4, 1e308))
+    assert blas.dasum(handle, 4, big, 1) == np.inf
+
+
+def test_banded_and_packed_matrices_are_not_scanned(handle):
+    n, k = 4, 1
+    band = rm.to_device(np.asfortranarray(np.full((2 * k + 1, n), np.nan)))
+    x, y = rm.to_device(np.ones(n)), rm.zeros(n)
+    blas.dgbmv(handle, "N", n, n, k, k, 0.0, band, 2 * k + 1, x, 1, 0.0, y, 1)  # NaN band: not looked at
+    blas.dtpmv(handle, "U", "N", "N", n, rm.to_device(np.ones(n * (n + 1) // 2)), rm.to_device(np.ones(n)), 1)
+    with pytest.raises(errors.RocblasCheckNumericsFailError, match="input 'x'"):
+        blas.dgbmv(handle, "N", n, n, k, k, 1.0, band, 2 * k + 1, rm.to_device(np.full(n, np.nan)), 1, 0.0, y, 1)
+
+
+def test_info_and_warn_modes_print_rocblas_lines(handle, capfd):
+    x, y = rm.to_device(np.array([0.0, 1.0])), rm.zeros(2)
+    handle.check_numerics = blas.CheckNumericsMode.info  # every scanned operand, clean or not
+    blas.daxpy(handle, 2, 1.0, x, 1, y, 1)
+    handle.stream.synchronize()
+    err = capfd.readouterr().err.splitlines()
+    assert err == ["Function name:\trocblas_daxpy :- Input :\t has_NaN 0 has_zero 1 has_Inf 0 has_denorm 0"] * 2 + [
+        "Function name:\trocblas_daxpy :- Output :\t has_NaN 0 has_zero 1 has_Inf 0 has_denorm 0"]
+    handle.check_numerics = blas.CheckNumericsMode.warn  # abnormal operands only, every call
+    inf = rm.to_device(np.array([np.inf, 1.0]))
+    for _ in range(2):
+        blas.daxpy(handle, 2, 1.0, inf, 1, rm.zeros(2), 1)
+    handle.stream.synchronize()
+    err = capfd.readouterr().err.splitlines()
+    assert err == ["Function name:\trocblas_daxpy :- Input :\t has_NaN 0 has_zero 0 has_Inf 1 has_denorm 0",
+                   "Function name:\trocblas_daxpy :- Output :\t has_NaN 0 has_zero 0 has_Inf 1 has_denorm 0"] * 2
 
 
 # --- only the data a routine uses is scanned: a symmetric or triangular operand's other triangle
-# (and a unit diagonal) may hold anything, as in rocBLAS -------------------------------------------
+# may hold anything, as in rocBLAS (whose scan of the triangle includes a unit diagonal) ----------
 
 N = 4
 
@@ -89,24 +130,20 @@ ROUTINES = ("trsm", "trsm_unit", "trmm", "trtri", "symm", "symv", "trsv", "syrk"
 def test_the_other_triangle_is_not_scanned(handle, routine):
     a = rm.to_device(_matrix_with_nan("upper", unit_diagonal_nan=False))
     b, c = rm.to_device(np.asfortranarray(np.ones((N, N)))), rm.zeros((N, N), order="F")
-    _call(handle, routine, a, b, c)
-    handle.stream.synchronize()  # NaN only in the unused upper triangle: passes
+    _call(handle, routine, a, b, c)  # NaN only in the unused upper triangle: passes
+    handle.stream.synchronize()
 
 
 @pytest.mark.parametrize("routine", ROUTINES)
 def test_nan_in_the_data_triangle_fails(handle, routine):
     a = rm.to_device(_matrix_with_nan("lower"))
     b, c = rm.to_device(np.asfortranarray(np.ones((N, N)))), rm.zeros((N, N), order="F")
-    _call(handle, routine, a, b, c)
     with pytest.raises(errors.RocblasCheckNumericsFailError, match="NaN"):
-        handle.stream.synchronize()
+        _call(handle, routine, a, b, c)
 
 
-def test_a_unit_diagonal_is_not_scanned(handle):
+def test_a_unit_diagonal_is_scanned_as_rocblas_does(handle):
     a = rm.to_device(_matrix_with_nan("upper", unit_diagonal_nan=True))
     b = rm.to_device(np.asfortranarray(np.ones((N, N))))
-    blas.dtrsm(handle, "L", "L", "N", "U", N, N, 1.0, a, N, b, N)
-    handle.stream.synchronize()
-    blas.dtrsm(handle, "L", "L", "N", "N", N, N, 1.0, a, N, b, N)  # a non-unit diagonal is data
-    with pytest.raises(errors.RocblasCheckNumericsFailError, match="NaN"):
-        handle.stream.synchronize()
+    with pytest.raises(errors.RocblasCheckNumericsFailError, match="NaN in input 'A'"):
+        blas.dtrsm(handle, "L", "L", "N", "U", N, N, 1.0, a, N, b, N)
