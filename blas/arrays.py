@@ -216,6 +216,8 @@ def asum(x: DeviceArray, *, handle: BlasHandle | None = None) -> Any:
 
 def _extreme(op: str, x: DeviceArray, handle: BlasHandle | None) -> Any:
     p = _no_half(x, f"i{op}")
+    if x.ndim and x.shape[-1] == 0:
+        raise ValueError(f"i{op} of an empty last axis (numpy's argmax raises too)")
     h = _handle(handle)
     if x.ndim and x.shape[-1] > 1 and x.strides[-1] <= 0:
         # rocBLAS's amax/amin need incx > 0, and "first" depends on the order: copy reversed views.
@@ -234,14 +236,34 @@ def iamin(x: DeviceArray, *, handle: BlasHandle | None = None) -> Any:
 
 
 def axpy(alpha: Any, x: DeviceArray, y: DeviceArray, *, handle: BlasHandle | None = None) -> DeviceArray:
-    """``y += alpha * x`` in place over the last axis (x broadcast over y's leading axes)."""
+    """``y += alpha * x`` in place over the last axis (x broadcast over y's leading axes).  As
+    NumPy's ``y += alpha * x``, an x that overlaps y other than as y itself is read as it was
+    before the call (from a copy)."""
+    if _overlap(_check(x, "x"), _check(y, "y")) and not (x.ptr == y.ptr and x.strides == y.strides):
+        x = x.copy(stream=_handle(handle).stream)
     _vector_call("axpy", x, y, (alpha,), handle, reduction=False)
     return y
 
 
+def _overlap(a: DeviceArray, b: DeviceArray) -> bool:
+    """Whether the bytes two arrays span intersect."""
+    if a.size == 0 or b.size == 0:
+        return False
+
+    def span(v: DeviceArray) -> tuple[int, int]:
+        lo = v.ptr + sum(min(0, (n - 1) * s) for n, s in zip(v.shape, v.strides, strict=True))
+        hi = v.ptr + sum(max(0, (n - 1) * s) for n, s in zip(v.shape, v.strides, strict=True)) + v.itemsize
+        return lo, hi
+
+    (alo, ahi), (blo, bhi) = span(a), span(b)
+    return alo < bhi and blo < ahi
+
+
 def scal(alpha: Any, x: DeviceArray, *, handle: BlasHandle | None = None) -> DeviceArray:
     """``x *= alpha`` in place."""
-    p = Precision.of(x.dtype)
+    p = Precision.of(_check(x, "x").dtype)
+    if not p.is_complex and np.iscomplexobj(alpha):
+        raise TypeError(f"a complex alpha cannot scale {x.dtype} data in place")
     real_alpha = p.is_complex and np.isrealobj(alpha)
     prefix = {"c": "cs", "z": "zd"}[p.letter] if real_alpha else None
     _vector_call("scal", x, None, (alpha,), handle, prefix=prefix, reduction=False)

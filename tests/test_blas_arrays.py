@@ -210,3 +210,16 @@ def test_out_without_a_unit_stride_axis_and_half_precision():
         A.nrm2(rm.to_device(h16[0]))
     with pytest.raises(ValueError, match="trans_a"):
         A.gemm(rm.to_device(a[0]), rm.to_device(b[0]), trans_a="X")
+
+
+def test_axpy_reads_an_overlapping_x_as_it_was_and_scal_refuses_a_complex_alpha_on_reals():
+    z = rm.to_device(np.arange(4.0))
+    A.axpy(1.0, z[::-1], z)  # numpy: y += y[::-1] reads y[::-1] before writing
+    np.testing.assert_array_equal(z.get(), [3.0, 3.0, 3.0, 3.0])
+    z = rm.to_device(np.arange(4.0))
+    A.axpy(2.0, z, z)  # x is y itself: element by element, no copy needed
+    np.testing.assert_array_equal(z.get(), [0.0, 3.0, 6.0, 9.0])
+    with pytest.raises(TypeError, match="complex alpha"):
+        A.scal(1j, rm.to_device(np.ones(2)))
+    with pytest.raises(ValueError, match="empty"):
+        A.iamax(rm.to_device(np.zeros((3, 0))))
