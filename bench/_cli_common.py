@@ -33,10 +33,33 @@ class UsageError(Exception):
 
 
 class Parser(argparse.ArgumentParser):
-    """An argument parser that raises :class:`UsageError` instead of printing and exiting."""
+    """An argument parser that raises :class:`UsageError` instead of printing and exiting, and
+    that gives a flag taking a value the next token whatever it looks like, as
+    boost::program_options does (``--alpha -1e-05``, ``--beta -inf``: argparse alone takes
+    those for flags)."""
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        if args is None:
+            args = sys.argv[1:]
+        return super().parse_known_args(self._attach_values(list(args)), namespace)
+
+    def _attach_values(self, argv: list[str]) -> list[str]:
+        """``FLAG VALUE`` as ``FLAG=VALUE`` for every flag that takes one value."""
+        takes_value = {s for a in self._actions if a.option_strings and a.nargs is None for s in a.option_strings}
+        out: list[str] = []
+        i = 0
+        while i < len(argv):
+            if argv[i] in takes_value and i + 1 < len(argv):
+                out.append(f"{argv[i]}={argv[i + 1]}")
+                i += 2
+            else:
+                out.append(argv[i])
+                i += 1
+        return out
 
 
 # --- flag value types --------------------------------------------------------------------------

@@ -70,6 +70,8 @@ SEED = 69069  # fixed, so runs are reproducible (rocblas-bench seeds its generat
 _TYPE_LETTERS = {"h": "f16_r", "s": "f32_r", "d": "f64_r", "c": "f32_c", "z": "f64_c"}
 _TYPE_ROLES = ("a_type", "b_type", "c_type", "d_type", "compute_type")
 _INITIALIZATIONS = ("rand_int", "trig_float", "hpl", "zero")
+#: Parameter names (lower-cased) of an operand under another name: the packed matrices' AP.
+_PARAM_KEYS = {"ap": "a"}
 
 
 # --- the command line ------------------------------------------------------------------------
@@ -230,6 +232,7 @@ class Problem:
     uplo: str
     diag: str
     batch_count: int
+    type_flags: frozenset[str] = frozenset()  # the type flags that select the routine (a_type for -r)
     ld: dict[str, int] = field(default_factory=dict)
     geometry: dict[str, Geometry] = field(default_factory=dict)
     info: list[str] = field(default_factory=list)
@@ -253,11 +256,12 @@ class Problem:
         return self.complex and not self.scalar_precision("s").is_complex
 
     def operand_precision(self, key: str) -> Any:
-        """The precision of an operand: its type flag's for the ``_ex`` functions, else the routine's."""
+        """The precision of an operand (or ``"result"``): its type flag's where the routine has that
+        flag (the ``_ex`` functions, hss/tss gemv's y), else the routine's."""
         from rocmath.precision import Precision
 
         roles = self.family.ex_roles
-        if roles and key in roles:
+        if roles and key in roles and roles[key] in self.type_flags:
             return Precision.from_datatype(self.types[roles[key]])
         return self.precision
 
@@ -321,6 +325,7 @@ def resolve(args: argparse.Namespace) -> Problem:
         fname = name
         flag = EX_TYPE_FLAGS[op].get("compute_type") or EX_TYPE_FLAGS[op]["execution_type"]
         compute = Precision.from_datatype(types["a_type" if flag == "r" else flag])  # trsm_ex: -r
+        type_flags = frozenset(_TYPE_ROLES)
     else:
         candidates = functions_for(name)
         fname = next((f for f, flags in candidates.items()
@@ -332,11 +337,13 @@ def resolve(args: argparse.Namespace) -> Problem:
                              f"{types['b_type']} --c_type {types['c_type']} (rocBLAS has: {combos})")
         flags = candidates[fname]
         compute = Precision.from_datatype(flags.get("r") or flags["a_type"])
+        type_flags = frozenset("a_type" if flag == "r" else flag for flag in flags)
     if args.api == 1 and not hasattr(blas, f"{fname}_64"):
         raise UsageError(f"Invalid value for --api 1: rocBLAS has no {fname}_64")
     p = Problem(args=args, function=name, family=family, flavour=flavour, fname=fname, precision=compute,
                 types=types, m=args.M, n=args.N, k=args.K, trans_a=args.transposeA, trans_b=args.transposeB,
-                side=args.side, uplo=args.uplo, diag=args.diag, batch_count=args.batch_count if flavour else 1)
+                side=args.side, uplo=args.uplo, diag=args.diag, batch_count=args.batch_count if flavour else 1,
+                type_flags=type_flags)
     if not flavour and args.batch_count > 1 and family.adjust_ld:
         p.info.append(f"batch_count can only be 1 for function {name}, set batch_count = 1")
     _derive_layout(p)
@@ -358,22 +365,23 @@ def _derive_layout(p: Problem) -> None:
             p.geometry[op.key] = Geometry(op.vector, rows, cols, target.ld, target.stride, entries, target.buffer)
             continue
         if op.vector:
-            ld = getattr(args, op.ld)
+            ld = getattr(args, op.ld) if op.ld else 1  # a packed matrix: contiguous
         else:
-            given, least = getattr(args, op.ld), max(1, rows)
+            given, least = getattr(args, op.ld if hasattr(args, op.ld) else f"ld{op.bench}"), max(1, rows)
             ld = max(DEFAULT_LD, least) if given is None else given
             if given is not None and given < least and fam.adjust_ld:
                 p.info.append(f"{op.ld} < min_{op.ld}, set {op.ld} = {least}")
                 ld = least
-        p.ld[op.ld] = ld
+        if op.ld:
+            p.ld[op.ld] = ld
         g = Geometry(op.vector, rows, cols, ld, 0, entries, op.key)
         if p.flavour == "_strided_batched":
-            given = getattr(args, f"stride_{op.key}")
+            given = getattr(args, f"stride_{op.bench}")
             g.stride = max(DEFAULT_STRIDE, g.minimum_stride) if given is None else given
             if given is not None and given < g.span and op.io != "in" and not args.any_stride and entries > 1:
                 # Entries of an output would overlap: rocblas-bench raises the stride (for gemm's C).
                 least = g.minimum_stride
-                p.info.append(f"stride_{op.key} < min_stride_{op.key}, set stride_{op.key} = {least}")
+                p.info.append(f"stride_{op.bench} < min_stride_{op.bench}, set stride_{op.bench} = {least}")
                 g.stride = least
         elif p.flavour == "_batched":
             g.stride = max(g.span, 1)  # separate entries, each behind its own pointer
@@ -461,6 +469,24 @@ def _condition(values: np.ndarray, kind: str) -> np.ndarray:
     return np.where(eye, d.real[..., None, :], values)
 
 
+def _unpacked(p: Problem, op: Operand, stacked: np.ndarray) -> np.ndarray:
+    """A band or packed operand's stacked entries as full matrices (zero where nothing is stored)."""
+    if op.unpack is None:
+        return stacked
+    idx, i, j, shape = op.unpack(p)
+    full = np.zeros((stacked.shape[0], *shape), stacked.dtype)
+    full[:, i, j] = stacked[(slice(None), *idx)]
+    return full
+
+
+def _stored_entries(p: Problem, op: Operand, stacked: np.ndarray, full: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The entries a band or packed operand stores: of its stacked storage and of a full matrix."""
+    if op.unpack is None:
+        return stacked, full
+    idx, i, j, _ = op.unpack(p)
+    return stacked[(slice(None), *idx)], full[:, i, j]
+
+
 def _initial_data(p: Problem) -> dict[str, np.ndarray]:
     """The initial flat host buffers (storage types) of the operands that own memory."""
     rng = np.random.default_rng(SEED)
@@ -473,7 +499,13 @@ def _initial_data(p: Problem) -> dict[str, np.ndarray]:
         flat = _to_storage(_random(rng, p.args.initialization, g.size, prec, op.io != "in"), prec)
         if op.kind != "general" and g.count > 0:
             entries = _to_reference(_stack(flat, g), prec)
-            _scatter(flat, g, _to_storage(_condition(entries, op.kind), prec))
+            conditioned = _condition(_unpacked(p, op, entries), op.kind)
+            if op.unpack is None:
+                entries = conditioned
+            else:  # back into the band or packed positions; the rest of the storage is never read
+                idx, i, j, _ = op.unpack(p)
+                entries[(slice(None), *idx)] = conditioned[:, i, j]
+            _scatter(flat, g, _to_storage(entries, prec))
         host[op.key] = flat
     return host
 
@@ -550,6 +582,8 @@ class _Session:
         out: list[Any] = []
         for name in self.params:
             key = stride_operand(name)
+            key = _PARAM_KEYS.get(key, key) if key is not None else None
+            lower = _PARAM_KEYS.get(name.lower(), name.lower())
             if name == "handle":
                 value: Any = self.handle
             elif name in ENUM_FLAGS:
@@ -564,8 +598,8 @@ class _Session:
                 value = self.device_scalars[name] if device_mode else self.scalars[name]
             elif key is not None:  # a stride (0 for an operand not passed, trsm_ex's invA)
                 value = p.geometry[key].stride if key in p.geometry else 0
-            elif name.lower() in self.pointers:
-                value = self.pointers[name.lower()]
+            elif lower in self.pointers:
+                value = self.pointers[lower]
             elif name in ("result", "results"):
                 value = self.device_result if device_mode else None
             elif name in types:
@@ -597,7 +631,7 @@ class _Session:
         if self.result_dtype is not None:
             if device_mode:
                 result = self.device_result.get(self.stream)[: max(self.p.batch_count, 0)]
-                r = self.p.family.result(self.p.precision)  # type: ignore[misc]
+                r = _result_type(self.p)
                 result = result if isinstance(r, np.dtype) else _to_reference(result, r)  # bfloat16 bits
             else:  # host mode returns values (bfloat16 ones as float32)
                 result = np.atleast_1d(np.asarray(value))
@@ -615,7 +649,9 @@ def _reference_inputs(p: Problem, host: Mapping[str, np.ndarray]) -> dict[str, n
     for op in p.family.operands:
         g = p.geometry[op.key]
         prec = p.operand_precision(op.key)
-        ops[op.key] = _to_reference(_stack(host[g.buffer], g), prec)
+        # Band and packed operands reach the reference unpacked (outside its timing: NumPy has no
+        # band or packed routines).
+        ops[op.key] = _unpacked(p, op, _to_reference(_stack(host[g.buffer], g), prec))
     return ops
 
 
@@ -628,10 +664,19 @@ def _reference_scalars(p: Problem, scalars: Mapping[str, Any]) -> dict[str, Any]
     return out
 
 
-def _result_dtype(p: Problem) -> np.dtype[Any]:
-    """The dtype of a reduction's result (amax/amin's index: int64_t under ``--api 1``)."""
+def _result_type(p: Problem) -> Any:
+    """A reduction's result: the precision of a value (its type flag's for dot_ex, nrm2_ex), the
+    dtype of amax/amin's index."""
     assert p.family.result is not None
     r = p.family.result(p.precision)
+    if not isinstance(r, np.dtype) and p.family.ex_roles and "result" in p.family.ex_roles:
+        return p.operand_precision("result")
+    return r
+
+
+def _result_dtype(p: Problem) -> np.dtype[Any]:
+    """The dtype of a reduction's result (amax/amin's index: int64_t under ``--api 1``)."""
+    r = _result_type(p)
     dt = r if isinstance(r, np.dtype) else r.dtype
     return np.dtype(np.int64) if dt.kind == "i" and p.args.api == 1 else dt
 
@@ -651,6 +696,7 @@ def _errors(p: Problem, expected: Mapping[str, Any], outputs: Mapping[str, np.nd
             result: np.ndarray | None) -> dict[str, float]:
     """Error of each output (by operand key, or ``"result"``)."""
     errs = {}
+    operands = {op.key: op for op in p.family.operands}
     for key, value in expected.items():
         if key == "result":
             assert result is not None
@@ -661,7 +707,9 @@ def _errors(p: Problem, expected: Mapping[str, Any], outputs: Mapping[str, np.nd
             continue
         g = p.geometry[key]
         prec = p.operand_precision(key)
-        errs[key] = _relative_error(np.asarray(value), _to_reference(_stack(outputs[g.buffer], g), prec))
+        got, want = _stored_entries(p, operands[key], _to_reference(_stack(outputs[g.buffer], g), prec),
+                                    np.asarray(value))
+        errs[key] = _relative_error(want, got)
     return errs
 
 
@@ -707,10 +755,14 @@ def _column_value(p: Problem, name: str) -> str:
         re, im = (a.alpha, a.alphai) if name == "alpha" else (a.beta, a.betai)
         return f"({fmt_g(re)}: {fmt_g(im)})" if p.complex else fmt_g(re)
     if name.startswith("stride_"):
-        return str(p.geometry[name[len("stride_"):]].stride)
+        letter = name[len("stride_"):]
+        return str(p.geometry[next(op.key for op in p.family.operands if op.bench == letter)].stride)
     table = {"M": p.m, "N": p.n, "K": p.k, "KL": a.kl, "KU": a.ku, "transA": p.trans_a, "transB": p.trans_b,
              "side": p.side, "uplo": p.uplo, "diag": p.diag, "batch_count": p.batch_count, "algo": a.algo,
-             "outofplace": int(a.outofplace), **p.ld}
+             "outofplace": int(a.outofplace),
+             # rocblas-bench prints its lda argument even where the function has none (spmv)
+             **{ld: DEFAULT_LD if getattr(a, ld) is None else getattr(a, ld) for ld in ("lda", "ldb", "ldc", "ldd")},
+             **p.ld}
     return str(table[name])
 
 

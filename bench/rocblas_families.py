@@ -11,13 +11,14 @@ References work on operands stacked by batch entry (``(batch, rows, cols)`` matr
 ``(batch, n)`` vectors) in the type the reference computes in, and return the new
 values of the outputs (``"result"`` for reductions), as BLAS defines them: ``beta == 0``
 never reads C, the Hermitian updates give a real diagonal, the x-only Level-1 routines
-do nothing for ``incx <= 0``.
+do nothing for ``incx <= 0``.  Band and packed operands (gbmv, sbmv, tpsv, spr, ...) reach
+the references as full matrices, so those families reuse the full-storage references.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -26,7 +27,7 @@ from scipy.linalg import solve_triangular
 if TYPE_CHECKING:
     from .rocblas_cli import Problem
 
-__all__ = ["FAMILIES", "Family", "Operand", "Reference"]
+__all__ = ["FAMILIES", "Family", "Layout", "Operand", "Reference"]
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,13 @@ class Operand:
     kind
         ``"general"``; ``"triangular"`` for the matrix of a solve (made well conditioned);
         ``"hermitian"`` (real diagonal).
+    unpack
+        Band and packed storage: the entries it stores of its full matrix (:data:`Layout`);
+        references see (and return) the full matrix.  A packed operand has no ``ld`` (``""``):
+        it is a contiguous vector.
+    flag
+        The letter of the rocblas-bench flags (``--stride_<flag>``, ``--ld<flag>``) when not
+        ``key`` (trtri's invA takes lda's, rotg's s is ``--stride_d``).
     """
 
     key: str
@@ -53,10 +61,23 @@ class Operand:
     ld: str
     io: str = "in"
     kind: str = "general"
+    unpack: Callable[[Problem], Layout] | None = None
+    flag: str = ""
 
     @property
     def vector(self) -> bool:
-        return self.ld.startswith("inc")
+        return self.ld.startswith("inc") or not self.ld
+
+    @property
+    def bench(self) -> str:
+        """The letter of its rocblas-bench stride and leading dimension flags."""
+        return self.flag or self.key
+
+
+#: Where a band or packed operand keeps its full matrix's entries: (the stored positions, an
+#: index tuple over the operand's (rows, cols) or (n,) entry, the rows and columns in the full
+#: matrix, the full matrix's shape).
+Layout = tuple[tuple[np.ndarray, ...], np.ndarray, np.ndarray, tuple[int, int]]
 
 
 Reference = Callable[["Problem", dict[str, np.ndarray], dict[str, Any]], dict[str, Any]]
@@ -96,7 +117,8 @@ class Family:
     adjust_ld
         Raise a too small leading dimension given (rocblas-bench does so for gemm).
     ex_roles
-        ``_ex`` families: operand -> the type flag giving its type.
+        Operand (or ``"result"``) -> the type flag giving its type: every ``_ex`` family's, and
+        gemv's y (``--c_type`` of the mixed hss/tss forms), where the routine has that flag.
     """
 
     operands: tuple[Operand, ...]
@@ -207,14 +229,16 @@ def _symv(hermitian: bool) -> Reference:
     return ref
 
 
-def _rank_k(hermitian: bool, two: bool) -> Reference:
+def _rank_k(hermitian: bool, two: bool, kx: bool = False) -> Reference:
+    """syrk/herk; syr2k/her2k (``two``); syrkx/herkx (``kx``: op(A) op(B)^T alone)."""
+
     def ref(p: Problem, o: dict[str, np.ndarray], s: dict[str, Any]) -> dict[str, Any]:
         a = _op(o["a"], p.trans_a)
         b = _op(o["b"], p.trans_a) if two else a
         h = (lambda x: np.swapaxes(x, -1, -2).conj()) if hermitian else (lambda x: np.swapaxes(x, -1, -2))
         alpha = s["alpha"]
         prod = alpha * (a @ h(b))
-        if two:
+        if two and not kx:
             prod = prod + (np.conj(alpha) if hermitian else alpha) * (b @ h(a))
         return {"c": _merge(o["c"], _plus_beta(prod, o["c"], s["beta"]), p.uplo, hermitian)}
 
@@ -318,13 +342,14 @@ _TRSM_OPERANDS = (Operand("a", lambda p: (_ka(p), _ka(p)), "lda", kind="triangul
                   Operand("b", lambda p: (p.m, p.n), "ldb", "inout"))
 
 
-def _rank_family(hermitian: bool, two: bool, columns: str, flops: Callable[[Problem], float]) -> Family:
+def _rank_family(hermitian: bool, two: bool, columns: str, flops: Callable[[Problem], float],
+                 kx: bool = False) -> Family:
     def ab(p: Problem) -> tuple[int, int]:
         return _stored(p.trans_a, p.n, p.k)
 
     operands = (Operand("a", ab, "lda"), *((Operand("b", ab, "ldb"),) if two else ()),
                 Operand("c", lambda p: (p.n, p.n), "ldc", "inout", "hermitian" if hermitian else "general"))
-    return Family(operands, columns, _rank_k(hermitian, two), depth=lambda p: p.k * (2 if two else 1),
+    return Family(operands, columns, _rank_k(hermitian, two, kx), depth=lambda p: p.k * (2 if two and not kx else 1),
                   flops=flops, scalars=("alpha", "beta"))
 
 
@@ -334,15 +359,142 @@ def _symm_family(hermitian: bool, flops: Callable[[Problem], float]) -> Family:
                   _SYMM, _symm(hermitian), depth=_ka, flops=flops, scalars=("alpha", "beta"))
 
 
-def _symv_family(hermitian: bool, flops: Callable[[Problem], float], gbytes: Callable[[Problem], float]) -> Family:
-    return Family((Operand("a", lambda p: (p.n, p.n), "lda", kind="hermitian" if hermitian else "general"), _VX,
-                   Operand("y", lambda p: (p.n,), "incy", "inout")), _SYMV, _symv(hermitian), depth=lambda p: p.n,
-                  flops=flops, gbytes=gbytes, scalars=("alpha", "beta"))
+def _symv_family(hermitian: bool, flops: Callable[[Problem], float], gbytes: Callable[[Problem], float] | None = None,
+                 a: Operand | None = None, columns: str = _SYMV) -> Family:
+    """symv/hemv; with ``a`` (band or packed storage) sbmv/hbmv, spmv/hpmv."""
+    a = a or Operand("a", lambda p: (p.n, p.n), "lda")
+    return Family((replace(a, kind="hermitian" if hermitian else "general"), _VX, Operand("y", lambda p: (p.n,), "incy",
+                                                                                           "inout")),
+                  columns, _symv(hermitian), depth=lambda p: p.n, flops=flops, gbytes=gbytes, scalars=("alpha", "beta"))
+
+
+# --- band and packed storage (BLAS's: band by columns, packed triangles by columns) ---------------
+
+
+def _band_of(rows: int, cols: int, kl: int, ku: int) -> Layout:
+    """A ``rows x cols`` band of ``kl`` sub- and ``ku`` super-diagonals: entry (i, j) at row ku + i - j."""
+    d = np.subtract.outer(np.arange(rows), np.arange(cols))
+    i, j = np.nonzero((d <= kl) & (-d <= ku))
+    return (ku + i - j, j), i, j, (rows, cols)
+
+
+def _band(p: Problem) -> Layout:
+    """gbmv's general band."""
+    return _band_of(p.m, p.n, p.args.kl, p.args.ku)
+
+
+def _tri_band(p: Problem) -> Layout:
+    """The ``uplo`` triangle of a symmetric or triangular band of k off-diagonals (sbmv, tbmv)."""
+    return _band_of(p.n, p.n, 0 if p.uplo == "U" else p.k, p.k if p.uplo == "U" else 0)
+
+
+def _packed(p: Problem) -> Layout:
+    """The ``uplo`` triangle packed by columns (spmv, tpmv, spr)."""
+    n = p.n
+    upper = p.uplo == "U"
+    i, j = np.nonzero(np.triu(np.ones((n, n), bool)) if upper else np.tril(np.ones((n, n), bool)))
+    return ((i + j * (j + 1) // 2 if upper else i + (2 * n - j - 1) * j // 2),), i, j, (n, n)
+
+
+def _band_a(rows: Callable[[Problem], int], layout: Callable[[Problem], Layout]) -> Operand:
+    return Operand("a", lambda p: (rows(p), p.n), "lda", unpack=layout)
+
+
+_PACKED_A = Operand("a", lambda p: (_tri(p.n),), "", unpack=_packed)
+_TRI_BAND_A = _band_a(lambda p: p.k + 1, _tri_band)
+
+
+def _rank_1(hermitian: bool, two: bool) -> Reference:
+    """syr/her (x x^T, x x^H) and syr2/her2 on A's ``uplo`` triangle."""
+
+    def ref(p: Problem, o: dict[str, np.ndarray], s: dict[str, Any]) -> dict[str, Any]:
+        def outer(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+            return u[..., :, None] * (v.conj() if hermitian else v)[..., None, :]
+
+        alpha, x = s["alpha"], o["x"]
+        upd = alpha * outer(x, o["y"]) + (np.conj(alpha) if hermitian else alpha) * outer(o["y"], x) if two \
+            else alpha * outer(x, x)
+        return {"a": _merge(o["a"], o["a"] + upd, p.uplo, hermitian)}
+
+    return ref
+
+
+def _rank_1_family(hermitian: bool, two: bool, a: Operand, columns: str, flops: Callable[[Problem], float]) -> Family:
+    """syr, syr2, her, her2 (``a`` full) and spr, spr2, hpr, hpr2 (``a`` packed)."""
+    vectors = (_VX, _VY) if two else (_VX,)
+    return Family((*vectors, replace(a, io="inout", kind="hermitian" if hermitian else "general")), columns,
+                  _rank_1(hermitian, two), depth=lambda p: 2 if two else 1, flops=flops, scalars=("alpha",))
+
+
+def _triangular_family(solve: bool, a: Operand, columns: str, flops: Callable[[Problem], float]) -> Family:
+    """trmv/trsv on band (tbmv, tbsv) or packed (tpmv, tpsv) storage."""
+    return Family((replace(a, kind="triangular" if solve else "general"), Operand("x", lambda p: (p.n,), "incx",
+                                                                                    "inout")),
+                  columns, _ref_trsv if solve else _ref_trmv, depth=lambda p: p.n, flops=flops)
+
+
+def _ref_gemmt(p: Problem, o: dict[str, np.ndarray], s: dict[str, Any]) -> dict[str, Any]:
+    return {"c": _merge(o["c"], _gemm("c")(p, o, s)["c"], p.uplo)}
+
+
+def _ref_trtri(p: Problem, o: dict[str, np.ndarray], s: dict[str, Any]) -> dict[str, Any]:
+    inv = np.linalg.inv(_triangle(o["a"], p.uplo, p.diag)) if o["a"].size else o["a"]
+    return {"inva": _triangle(inv, p.uplo)}  # the other triangle is set to 0
+
+
+def _ref_dgmm(p: Problem, o: dict[str, np.ndarray], s: dict[str, Any]) -> dict[str, Any]:
+    return {"c": o["a"] * (o["x"][..., None, :] if p.side == "R" else o["x"][..., :, None])}
+
+
+def _ref_geam_ex(p: Problem, o: dict[str, np.ndarray], s: dict[str, Any]) -> dict[str, Any]:
+    """The tropical products: min-plus (``--geam_ex_op 0``) or plus-min, with C's fmin (NaN loses)."""
+    alpha, beta, min_plus = s["alpha"], s["beta"], p.args.geam_ex_op == 0
+    c = beta * o["c"] if beta != 0 else np.zeros_like(o["c"])
+    if p.k == 0 or (alpha == 0 and not min_plus):
+        return {"d": c}
+    if alpha == 0:
+        return {"d": np.fmin(c, 0)}
+    a = alpha * _op(o["a"], p.trans_a)[..., :, :, None]  # (batch, m, k, 1)
+    b = alpha * _op(o["b"], p.trans_b)[..., None, :, :]  # (batch, 1, k, n)
+    if min_plus:
+        return {"d": np.fmin(c, np.fmin.reduce(a + b, axis=-2))}
+    return {"d": c + np.sum(np.fmin(a, b), axis=-2)}
+
+
+def _ex(family: Family, columns: str | None = None, **roles: str) -> Family:
+    """The ``_ex`` form of a Level-1 family: its operands' (and result's) types from type flags."""
+    return replace(family, ex_roles=roles, columns=columns or family.columns)
+
+
+def _sym_band_flops(p: Problem) -> float:
+    k1 = min(p.k, p.n)
+    return _giga(_cx(p, 2, 8) * ((2 * k1 + 1) * p.n - k1 * (k1 + 1)) + _cx(p, 2, 8) * p.n)
+
+
+def _tri_band_flops(p: Problem) -> float:
+    k1 = min(p.k, p.n)
+    return _giga(_cx(p, 1, 4) * (2 * p.n * k1 - k1 * (k1 + 1) + p.n))
+
+
+def _gbmv_flops(p: Problem) -> float:
+    dim = p.n if p.trans_a == "N" else p.m
+    k1, k2 = min(dim, p.args.kl), min(dim, p.args.ku)
+    d = (2 * k1 * dim - k1 * (k1 + 1)) + dim + (2 * k2 * dim - k2 * (k2 + 1)) + 2 * dim
+    return _giga(d + _cx(p, 2, 8) * dim)
 
 
 def _real(p: Any) -> Any:
     return p.real
 
+
+_GEMV = Family((Operand("a", lambda p: (p.m, p.n), "lda"),
+               Operand("x", lambda p: (p.n if p.trans_a == "N" else p.m,), "incx"),
+               Operand("y", lambda p: (p.m if p.trans_a == "N" else p.n,), "incy", "inout")),
+              "transA,M,N,alpha,lda,stride_a,incx,stride_x,beta,incy,stride_y,batch_count", _ref_gemv,
+              depth=lambda p: p.n if p.trans_a == "N" else p.m, scalars=("alpha", "beta"),
+              flops=lambda p: _giga(_cx(p, 2, 8) * p.m * p.n + _cx(p, 2, 6) * (p.m if p.trans_a == "N" else p.n)),
+              gbytes=lambda p: _giga(p.size * (p.m * p.n + 2 * (p.n if p.trans_a == "N" else p.m))),
+              ex_roles={"y": "c_type"})  # hss/tss: y is f32 (--c_type)
 
 #: rocblas-bench function (without flavour) -> its family.
 FAMILIES: dict[str, Family] = {
@@ -381,13 +533,7 @@ FAMILIES: dict[str, Family] = {
                   flops=lambda p: _giga((6 if not p.complex else 12 if p.real_s else 20) * p.n),
                   gbytes=lambda p: _giga(4 * p.size * p.n)),
     # Level 2
-    "gemv": Family((Operand("a", lambda p: (p.m, p.n), "lda"),
-                    Operand("x", lambda p: (p.n if p.trans_a == "N" else p.m,), "incx"),
-                    Operand("y", lambda p: (p.m if p.trans_a == "N" else p.n,), "incy", "inout")),
-                   "transA,M,N,alpha,lda,stride_a,incx,stride_x,beta,incy,stride_y,batch_count", _ref_gemv,
-                   depth=lambda p: p.n if p.trans_a == "N" else p.m, scalars=("alpha", "beta"),
-                   flops=lambda p: _giga(_cx(p, 2, 8) * p.m * p.n + _cx(p, 2, 6) * (p.m if p.trans_a == "N" else p.n)),
-                   gbytes=lambda p: _giga(p.size * (p.m * p.n + 2 * (p.n if p.trans_a == "N" else p.m)))),
+    "gemv": _GEMV,
     **{name: Family((Operand("x", lambda p: (p.m,), "incx"), Operand("y", lambda p: (p.n,), "incy"),
                      Operand("a", lambda p: (p.m, p.n), "lda", "inout")),
                     "M,N,alpha,lda,stride_a,incx,stride_x,incy,stride_y,batch_count", _ger(name == "gerc"),
@@ -405,6 +551,39 @@ FAMILIES: dict[str, Family] = {
                          lambda p: _giga(p.size * (_tri(p.n) + p.n))),
     "hemv": _symv_family(True, lambda p: _giga(8 * p.n * p.n + 8 * p.n),
                          lambda p: _giga(p.size * (_tri(p.n) + 3 * p.n))),
+    "gbmv": replace(_GEMV, operands=(_band_a(lambda p: p.args.kl + p.args.ku + 1, _band), *_GEMV.operands[1:]),
+                    columns="transA,M,N,KL,KU,alpha,lda,stride_a,incx,stride_x,beta,incy,stride_y,batch_count",
+                    flops=_gbmv_flops, gbytes=None),
+    "sbmv": _symv_family(False, _sym_band_flops, a=_TRI_BAND_A,
+                         columns="uplo,N,K,alpha,lda,stride_a,incx,stride_x,beta,incy,stride_y,batch_count"),
+    "hbmv": _symv_family(True, _sym_band_flops, a=_TRI_BAND_A,
+                         columns="uplo,N,K,alpha,lda,stride_a,incx,stride_x,beta,incy,stride_y,batch_count"),
+    "spmv": _symv_family(False, lambda p: _giga(2 * p.n * p.n + 2 * p.n), a=_PACKED_A),
+    "hpmv": _symv_family(True, lambda p: _giga(8 * p.n * p.n + 8 * p.n), a=_PACKED_A),
+    "tbmv": _triangular_family(False, _TRI_BAND_A, "uplo,transA,diag,N,K,lda,stride_a,incx,stride_x,batch_count",
+                               _tri_band_flops),
+    "tbsv": _triangular_family(True, _TRI_BAND_A, "uplo,transA,diag,N,K,lda,stride_a,incx,stride_x,batch_count",
+                               _tri_band_flops),
+    "tpmv": _triangular_family(False, _PACKED_A, "uplo,transA,diag,N,stride_a,incx,stride_x,batch_count",
+                               lambda p: _giga(_cx(p, 1, 4) * p.n * p.n)),
+    "tpsv": _triangular_family(True, _PACKED_A, "uplo,transA,diag,N,stride_a,incx,stride_x,batch_count",
+                               lambda p: _giga(_cx(p, 1, 4) * p.n * p.n)),
+    "syr": _rank_1_family(False, False, _SQUARE_A, "uplo,N,alpha,lda,stride_a,incx,stride_x,batch_count",
+                          lambda p: _giga(p.n * (p.n + 1) + p.n)),
+    "her": _rank_1_family(True, False, _SQUARE_A, "uplo,N,alpha,lda,stride_a,incx,stride_x,batch_count",
+                          lambda p: _giga(4 * p.n * p.n)),
+    "syr2": _rank_1_family(False, True, _SQUARE_A, "uplo,N,alpha,lda,stride_a,incx,stride_x,incy,stride_y,batch_count",
+                           lambda p: _giga(2 * (p.n + 1) * p.n + 2 * p.n)),
+    "her2": _rank_1_family(True, True, _SQUARE_A, "uplo,N,alpha,lda,stride_a,incx,stride_x,incy,stride_y,batch_count",
+                           lambda p: _giga(8 * (p.n + 1) * p.n)),
+    "spr": _rank_1_family(False, False, _PACKED_A, "uplo,N,alpha,stride_a,incx,stride_x,batch_count",
+                          lambda p: _giga(p.n * (p.n + 1) + p.n)),
+    "hpr": _rank_1_family(True, False, _PACKED_A, "uplo,N,alpha,stride_a,incx,stride_x,batch_count",
+                          lambda p: _giga(4 * p.n * p.n)),
+    "spr2": _rank_1_family(False, True, _PACKED_A, "uplo,N,alpha,stride_a,incx,stride_x,incy,stride_y,batch_count",
+                           lambda p: _giga(2 * (p.n + 1) * p.n + 2 * p.n)),
+    "hpr2": _rank_1_family(True, True, _PACKED_A, "uplo,N,alpha,stride_a,incx,stride_x,incy,stride_y,batch_count",
+                           lambda p: _giga(8 * (p.n + 1) * p.n)),
     # Level 3
     "gemm": Family(_GEMM_OPERANDS, _GEMM, _gemm("c"), depth=lambda p: p.k, scalars=("alpha", "beta"), norms="max",
                    flops=lambda p: _giga(_cx(p, 2, 8) * p.m * p.n * max(p.k, 1)), adjust_ld=True),
@@ -439,4 +618,41 @@ FAMILIES: dict[str, Family] = {
                     Operand("c", lambda p: (p.m, p.n), "ldc", "out")),
                    "transA,transB,M,N,alpha,lda,stride_a,beta,ldb,stride_b,ldc,stride_c,batch_count", _ref_geam,
                    scalars=("alpha", "beta"), flops=lambda p: _giga(_cx(p, 3, 14) * p.m * p.n)),
+    "syrkx": _rank_family(False, True, "uplo,transA,N,K,alpha,lda,stride_a,ldb,beta,stride_b,ldc,stride_c,batch_count",
+                          lambda p: _giga(_cx(p, 1, 4) * p.n * (p.n + 1) * p.k), kx=True),
+    "herkx": _rank_family(True, True, "uplo,transA,N,K,alpha,lda,stride_a,ldb,stride_b,beta,ldc,stride_c,batch_count",
+                          lambda p: _giga(4 * p.n * p.n * p.k), kx=True),
+    "gemmt": Family((Operand("a", lambda p: _stored(p.trans_a, p.n, p.k), "lda"),
+                     Operand("b", lambda p: _stored(p.trans_b, p.k, p.n), "ldb"),
+                     Operand("c", lambda p: (p.n, p.n), "ldc", "inout")),
+                    "uplo,transA,transB,N,K,alpha,lda,stride_a,ldb,beta,stride_b,ldc,stride_c,batch_count", _ref_gemmt,
+                    depth=lambda p: p.k, scalars=("alpha", "beta"),
+                    flops=lambda p: _giga(_cx(p, 1, 4) * p.n * (p.n + 1) * p.k)),
+    "trtri": Family((Operand("a", lambda p: (p.n, p.n), "lda", kind="triangular"),
+                     Operand("inva", lambda p: (p.n, p.n), "ldinvA", "out", flag="a")),  # rocblas-bench: invA as A
+                    "uplo,diag,N,lda,stride_a,batch_count", _ref_trtri, depth=lambda p: p.n,
+                    flops=lambda p: _giga(_cx(p, 1, 8) * p.n ** 3 / 3)),
+    "dgmm": Family((Operand("a", lambda p: (p.m, p.n), "lda"),
+                    Operand("x", lambda p: (p.n if p.side == "R" else p.m,), "incx"),
+                    Operand("c", lambda p: (p.m, p.n), "ldc", "out")),
+                   "side,M,N,lda,stride_a,incx,ldc,stride_c,batch_count", _ref_dgmm,
+                   flops=lambda p: _giga(_cx(p, 1, 6) * p.m * p.n)),
+    "geam_ex": Family((Operand("a", lambda p: _stored(p.trans_a, p.m, p.k), "lda"),
+                       Operand("b", lambda p: _stored(p.trans_b, p.k, p.n), "ldb"),
+                       Operand("c", lambda p: (p.m, p.n), "ldc"), Operand("d", lambda p: (p.m, p.n), "ldd", "out")),
+                      "transA,transB,M,N,K,alpha,lda,ldb,beta,ldc,ldd", _ref_geam_ex, depth=lambda p: p.k,
+                      scalars=("alpha", "beta"), flops=lambda p: _giga(3 * p.m * p.n * p.k),
+                      plain_columns="transA,transB,M,N,K,alpha,lda,ldb,beta,ldc,ldd",
+                      ex_roles={"a": "a_type", "b": "b_type", "c": "c_type", "d": "d_type"}),
 }
+
+# The _ex forms of Level 1 (their type flags as rocBLAS's bench lines give them) and the band, packed
+# and rank-1 forms of Level 2 reuse the entries above.
+FAMILIES.update({
+    "axpy_ex": _ex(FAMILIES["axpy"], x="b_type", y="c_type"),
+    "dot_ex": _ex(FAMILIES["dot"], x="a_type", y="b_type", result="c_type"),
+    "dotc_ex": _ex(FAMILIES["dotc"], x="a_type", y="b_type", result="c_type"),
+    "nrm2_ex": _ex(FAMILIES["nrm2"], x="a_type", result="b_type"),
+    "scal_ex": _ex(FAMILIES["scal"], x="b_type"),
+    "rot_ex": _ex(FAMILIES["rot"], "N,incx,stride_x,incy,stride_y,batch_count", x="a_type", y="b_type"),
+})
