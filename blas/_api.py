@@ -44,7 +44,7 @@ from rocmath.plans import Plan, find_plan, planned_call, recorded, unreplayable
 from rocmath.precision import BF16, Precision, from_bfloat16, to_bfloat16
 from rocmath.stream import Task
 
-from ._handle import BlasHandle, check_handle
+from ._handle import BlasHandle, check_handle, trace
 from ._types import CheckNumericsMode, as_enum, c_integer
 
 
@@ -498,11 +498,13 @@ def _looks_like_pointer(value: int) -> bool:
 
 def _log(handle: BlasHandle, fname: str, names: tuple[str, ...], values: dict[str, Any], ilp64: bool) -> None:
     if handle.layer_mode & LayerMode.log_trace:
-        # Every argument keeps its place (a missing one prints as 0, a null pointer).
-        handle.logger.trace(f"rocblas_{fname}{'_64' if ilp64 else ''}",
-                            *(0 if values[n] is None else values[n] for n in names[1:]))
+        from ._benchline import trace_fields  # imported on first use: only logging handles need it
+
+        # As rocBLAS's log_trace: each argument in its place (a missing pointer prints as 0), then the
+        # handle's atomics mode.
+        trace(handle, f"rocblas_{fname}{'_64' if ilp64 else ''}", *trace_fields(handle, fname, names, values))
     if handle.layer_mode & LayerMode.log_bench:
-        from ._benchline import bench_line  # imported on first use: only logging handles need it
+        from ._benchline import bench_line
 
         handle.logger.bench(bench_line(handle, fname, names, values, ilp64=ilp64))
 

@@ -2,10 +2,12 @@
 
 A line names the function as rocblas-bench does (``-f gemm_strided_batched``, ``-f iamax``
 for ``isamax``, ``-f dot`` for ``cdotu``), its types (``-r f32_r``; ``--a_type``/``--b_type``
-for scal and rot, whose mixed forms ``csscal``/``csrot`` differ only in them; the datatype
-arguments of the ``_ex`` functions), then the call's non-pointer arguments in C-prototype
-order under rocblas-bench's flag names: transposes, sizes, alpha and beta, leading
-dimensions, increments, strides, ``batch_count``; ``--outofplace`` when gemm_ex writes D
+for scal and rot, whose mixed forms ``csscal``/``csrot`` differ only in them, and for rotg
+(``crotg``: ``--a_type f32_c --b_type f32_r``); the datatype arguments of the ``_ex``
+functions), then the call's non-pointer arguments in C-prototype order under rocblas-bench's
+flag names: transposes, sizes, alpha and beta, leading dimensions, increments, strides
+(a packed ``AP``'s is ``--stride_a``; rotg's and rotmg's as rocBLAS names them),
+``batch_count``; ``--outofplace`` when gemm_ex writes D
 apart from C or trmm C apart from B.  ``--atomics_not_allowed`` ends the line when the
 handle disallows atomics.  Arrays, results and rot's ``c``/``s`` have no
 flag (rocblas-bench makes its own data), as in rocBLAS's lines.
@@ -32,6 +34,7 @@ import numpy as np
 
 from rocmath.errors import RocmathError
 from rocmath.handle import AtomicsMode, PointerMode
+from rocmath.log import ostream_text
 from rocmath.precision import BF16, C, D, H, Precision, S, Z, from_bfloat16
 
 from ._manifest import EXTENSIONS, GEMV_MIXED, LEVEL1, LEVEL2, LEVEL3, compute_routines
@@ -39,7 +42,7 @@ from ._types import Datatype, Diagonal, Fill, Operation, Side, as_enum
 
 __all__ = [
     "BENCH_COMMAND", "ENUM_FLAGS", "EX_TYPE_FLAGS", "VALUE_FLAGS", "bench_line", "bench_name", "functions_for",
-    "parse_name", "scalar_precision", "stride_operand",
+    "parse_name", "pointer_text", "scalar_precision", "stride_operand", "trace_fields",
 ]
 
 #: The command every bench line starts with.
@@ -91,6 +94,18 @@ _GEMV_MIXED_TYPES = {"hsh": ("f16_r", "f16_r", "f32_r"), "hss": ("f16_r", "f32_r
                      "tst": ("bf16_r", "bf16_r", "f32_r"), "tss": ("bf16_r", "f32_r", "f32_r")}
 
 _FLAVOURS = ("_strided_batched", "_batched")
+
+#: Stride operands whose rocblas-bench flag is not their own letter: packed AP is ``--stride_a``;
+#: rotg's s is ``--stride_d``; rotmg's d1, d2, param, x1, y1 are a, b, c, x, y (rocBLAS's lines).
+_STRIDE_KEYS: dict[str, dict[str, str]] = {
+    "rotg": {"a": "a", "b": "b", "c": "c", "s": "d"},
+    "rotmg": {"d1": "a", "d2": "b", "param": "c", "x1": "x", "y1": "y"},
+}
+_DEFAULT_STRIDE_KEYS = {**{k: k for k in "abcdxy"}, "ap": "a"}
+#: Operations whose line lists the parameters in another order than the C prototype (rocBLAS's).
+_LINE_ORDER: dict[str, tuple[str, ...]] = {
+    "rotmg": ("batch_count", "stride_d1", "stride_d2", "stride_param", "stride_x1", "stride_y1"),
+}
 
 
 @cache
@@ -169,6 +184,8 @@ def bench_name(fname: str, values: Mapping[str, Any] | None = None) -> tuple[str
     if op == "rot":  # x's type, c's, s's
         s = p.real if prefix in ("cs", "zd") else p
         return function, {"a_type": p.datatype, "b_type": p.real.datatype, "c_type": s.datatype}
+    if op == "rotg":  # a's type, c's (rocblas_rotg_imp.hpp; -r f32_c would make rocblas-bench's c complex)
+        return function, {"a_type": p.datatype, "b_type": p.real.datatype}
     return function, {"r": p.datatype}
 
 
@@ -318,6 +335,92 @@ def _address(value: Any) -> Any:
     return getattr(value, "ptr", value)
 
 
+# --- trace lines (ROCBLAS_LAYER=1) ------------------------------------------------------------
+
+#: rocblas_gemm_flags_to_string (utility.hpp): one flag by name, anything else "invalid".
+_GEMM_FLAG_NAMES = {0x0: "none", 0x2: "use_cu_efficiency", 0x4: "fp16_alt_impl", 0x8: "check_solution_index",
+                    0x10: "fp16_alt_impl_round", 0x20: "stochastic_rounding"}
+#: Integer parameters of the routines besides those of VALUE_FLAGS and the strides.
+_INT_PARAMS = frozenset({"invA_size", "ldinvA"})
+#: _ex operations whose trace leaves alpha and beta out in device pointer mode (their *_imp.hpp trace
+#: the scalars only in host mode; gemm_ex copies them to the host first and always has them).
+_NO_DEVICE_SCALARS = frozenset({"axpy", "scal", "geam"})
+#: Operations that copy device alpha and beta to the host before they log, alpha only when the product
+#: is not empty (rocblas_copy_alpha_beta_to_host_if_on_device: k == 0, trmm's m or n 0: alpha is 0).
+_ALPHA_ZERO_IF_EMPTY = frozenset({"gemm", "syr2k", "her2k", "syrkx", "herkx", "trmm"})
+
+
+def pointer_text(value: Any) -> str:
+    """A pointer argument as ``std::ostream`` prints a pointer: ``0x...``, a null one ``0``.
+    A host value given in place of a host pointer (rot's ``c`` and ``s``) prints as that value."""
+    if value is None:
+        return "0"
+    if isinstance(value, np.ndarray):
+        return f"0x{value.ctypes.data:x}" if value.size else "0"
+    ptr = getattr(value, "ptr", value)
+    if isinstance(ptr, (int, np.integer)) and not isinstance(ptr, (bool, np.bool_)):
+        return f"0x{int(ptr):x}" if ptr else "0"
+    if isinstance(ptr, (float, complex, np.number)):
+        return ostream_text(ptr)
+    return str(ptr)
+
+
+def _empty_product(op: str, values: Mapping[str, Any]) -> bool:
+    sizes = ("m", "n") if op == "trmm" else ("k",)
+    return any(isinstance(values.get(v), (int, np.integer)) and int(values[v]) == 0 for v in sizes)
+
+
+def trace_fields(handle: Any, fname: str, names: tuple[str, ...], values: Mapping[str, Any]) -> list[str]:
+    """The argument fields of a call's trace line, as rocBLAS's ``log_trace`` prints them.
+
+    Parameters
+    ----------
+    handle
+        The call's handle (pointer mode, stream).
+    fname
+        The rocmath.blas function name (``"dgemm"``).
+    names
+        The C parameter names, handle first.
+    values
+        The arguments by name.
+
+    Returns
+    -------
+    list of str
+        Enums as letters (``T``), datatypes by name (``f64_r``), alpha and beta by value
+        (``1``, ``(0.5,-0.25)``, read back in device pointer mode; ``nan`` for a null
+        pointer), pointers as addresses, integers as they are; no result field (rocBLAS's
+        reductions do not trace it).  The atomics mode that ends the line is not included.
+    """
+    _, op, _, ex = parse_name(fname)
+    device = handle.pointer_mode is PointerMode.device
+    out = []
+    for name in names[1:]:
+        value = values.get(name)
+        if name in ("result", "results"):
+            continue
+        if name in ENUM_FLAGS:
+            out.append(_enum_text(value, ENUM_FLAGS[name][1], name))
+        elif name.endswith("_type"):
+            out.append(_datatype_name(value))
+        elif name == "flags":
+            out.append(_GEMM_FLAG_NAMES.get(int(value), "invalid") if isinstance(value, (int, np.integer))
+                       else str(value))
+        elif name in ("alpha", "beta"):
+            if ex and device and op in _NO_DEVICE_SCALARS:
+                continue
+            if (device and name == "alpha" and value is not None and op in _ALPHA_ZERO_IF_EMPTY
+                    and _empty_product(op, values)):
+                out.append("0")
+            else:
+                out.append(ostream_text(_scalar_value(handle, fname, name, values)))
+        elif name in VALUE_FLAGS or name in _INT_PARAMS or stride_operand(name) is not None:
+            out.append(_int_text(0 if value is None else value))
+        else:
+            out.append(pointer_text(value))
+    return out
+
+
 def bench_line(handle: Any, fname: str, names: tuple[str, ...], values: Mapping[str, Any], *,
                ilp64: bool = False) -> str:
     """The ``rocmath-bench blas`` command replaying one call.
@@ -347,7 +450,9 @@ def bench_line(handle: Any, fname: str, names: tuple[str, ...], values: Mapping[
     if "r" in types:
         tokens += ["-r", types["r"]]
     ex_types = EX_TYPE_FLAGS[op] if ex else {}
-    for name in names[1:]:
+    stride_keys = _STRIDE_KEYS.get(op, _DEFAULT_STRIDE_KEYS)
+    order = _LINE_ORDER.get(op)
+    for name in (names[1:] if order is None else [n for n in order if n in names]):
         value = values.get(name)
         if name in ENUM_FLAGS:
             flag, cls = ENUM_FLAGS[name]
@@ -358,8 +463,8 @@ def bench_line(handle: Any, fname: str, names: tuple[str, ...], values: Mapping[
             tokens += _scalar_tokens(name, _scalar_value(handle, fname, name, values))
         elif name in ex_types and "r" not in types:
             tokens += [f"--{ex_types[name]}", types[ex_types[name]]]
-        elif (key := stride_operand(name)) is not None and key in ("a", "b", "c", "d", "x", "y"):
-            tokens += [f"--stride_{key}", _int_text(value)]
+        elif (key := stride_operand(name)) is not None and key in stride_keys:
+            tokens += [f"--stride_{stride_keys[key]}", _int_text(value)]
     if not ex and "r" not in types:
         # scal, rot and the mixed gemv: their type flags follow the function, as rocBLAS writes them.
         at = tokens.index("-f") + 2

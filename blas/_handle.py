@@ -17,7 +17,8 @@ from rocmath.errors import (
     RocblasInvalidSizeError,
     RocblasStatus,
 )
-from rocmath.handle import WORKSPACE_ALIGN, AtomicsMode, Handle, PointerMode
+from rocmath.handle import WORKSPACE_ALIGN, AtomicsMode, Handle, LayerMode, PointerMode, c_strtol
+from rocmath.log import Logger, ostream_text
 from rocmath.memory import address_space
 from rocmath.stream import Stream
 
@@ -41,7 +42,11 @@ class BlasHandle(Handle):
 
     ``ROCBLAS_LAYER`` sets the logging layers, ``ROCBLAS_DEFAULT_ATOMICS_MODE`` the atomics
     mode, ``ROCBLAS_CHECK_NUMERICS`` the check-numerics mode and
-    ``ROCBLAS_DEVICE_MEMORY_SIZE`` a preallocated workspace size, as in rocBLAS.
+    ``ROCBLAS_DEVICE_MEMORY_SIZE`` a preallocated workspace size, as in rocBLAS: numbers are
+    read as C's ``strtol``/``strtoul`` read them (``"02"`` and ``"2junk"`` are 2), and any
+    nonzero atomics value allows atomics.  Log lines go to ``ROCBLAS_LOG_TRACE_PATH``,
+    ``ROCBLAS_LOG_BENCH_PATH``, ``ROCBLAS_LOG_PROFILE_PATH``, each else ``ROCBLAS_LOG_PATH``,
+    else stderr; a file is started anew the first time the process opens it.
     """
 
     library = "rocblas"
@@ -51,15 +56,29 @@ class BlasHandle(Handle):
         super().__init__(device, stream)
         self._fixed: weakref.finalize | None = None  # frees what set_device_memory_size allocated
         self._plans: dict[Any, Any] = {}  # replays of checked calls (blas._api._Plan)
-        try:
-            self.check_numerics = CheckNumericsMode(int(os.environ.get("ROCBLAS_CHECK_NUMERICS") or "0", 0) & 15)
-        except ValueError:
-            self.check_numerics = CheckNumericsMode.no_check
+        # handle.cpp init_check_numerics: strtol, no validation (unknown bits are dropped here)
+        self.check_numerics = CheckNumericsMode(c_strtol(os.environ.get("ROCBLAS_CHECK_NUMERICS") or "") & 15)
         self.math_mode = MathMode.default_math
         self.performance_metric = PerformanceMetric.default
         prealloc = _c_unsigned(os.environ.get("ROCBLAS_DEVICE_MEMORY_SIZE") or "")
         if prealloc:  # (the size as given: rocBLAS's constructor does not round it)
             self.set_device_memory_size(prealloc, align=1)
+
+    @staticmethod
+    def _env_atomics_mode(text: str | None) -> AtomicsMode:
+        # handle.cpp: strtoul(...) ? allowed : not_allowed; unset keeps rocmath's default (not_allowed)
+        return AtomicsMode.not_allowed if text is None or not c_strtol(text, unsigned=True) else AtomicsMode.allowed
+
+    @staticmethod
+    def _env_layer_mode(text: str | None) -> LayerMode:
+        return LayerMode(c_strtol(text or "") & 7)  # handle.cpp init_logging: strtol(str, 0, 0)
+
+    def _make_logger(self) -> Logger:
+        logger = Logger(self.library, common_env="ROCBLAS_LOG_PATH", truncate=True)
+        # init_logging opens (and truncates) the stream of each layer on when the handle is made.
+        logger.open(kind for kind, bit in (("trace", LayerMode.log_trace), ("bench", LayerMode.log_bench),
+                                           ("profile", LayerMode.log_profile)) if self.layer_mode & bit)
+        return logger
 
     def set_device_memory_size(self, nbytes: int, align: int = WORKSPACE_ALIGN) -> None:
         """rocBLAS's user-managed scheme: a fixed workspace of ``nbytes`` (rounded up to 64)
@@ -89,6 +108,37 @@ class BlasHandle(Handle):
 
     def __repr__(self) -> str:
         return f"<rocblas handle on {self.stream!r}, pointer mode {self.pointer_mode.name}>"
+
+
+def atomics_text(mode: Any) -> str:
+    """rocblas_atomics_mode_to_string: any value but not_allowed reads as allowed."""
+    return "atomics_not_allowed" if int(mode) == AtomicsMode.not_allowed else "atomics_allowed"
+
+
+def trace(handle: BlasHandle, function: str, *fields: Any) -> None:
+    """Write a trace line if the handle's trace layer is on: ``function``, the fields (already text,
+    or printed as C++'s ``std::ostream`` prints them) and, as rocBLAS's ``log_trace`` ends every line,
+    the handle's atomics mode."""
+    if handle.layer_mode & LayerMode.log_trace:
+        handle.logger.write("trace", ",".join([function, *(f if isinstance(f, str) else ostream_text(f)
+                                                            for f in fields), atomics_text(handle.atomics_mode)]))
+
+
+def _enum_int(value: Any) -> Any:
+    """An enum argument as rocBLAS's log prints an enum without its own ``operator<<``: its integer."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return value
+
+
+def _stream_text(stream: Any) -> str:
+    """A stream as ``std::ostream`` prints a ``hipStream_t``: ``0`` for the null stream, else an address
+    (rocmath's streams have none: their number stands for it)."""
+    ident = getattr(stream, "ident", stream)  # (None or 0: the null stream)
+    if not ident:
+        return "0"
+    return f"0x{ident:x}" if isinstance(ident, int) else str(stream)
 
 
 def _c_unsigned(text: str) -> int:
@@ -124,44 +174,69 @@ def check_handle(handle: Any) -> BlasHandle:
     return handle  # type: ignore[return-value]
 
 
+# The handle functions rocblas_auxiliary.cpp traces (ROCBLAS_LAYER=1) trace here too, each as it
+# does: the setters before they act (so an invalid value is traced), the getters the value read.
+
+
 def create_handle(device: int | None = None) -> BlasHandle:
     """``rocblas_create_handle``: a handle bound to the current device, on its null stream."""
-    return BlasHandle(device)
+    h = BlasHandle(device)
+    trace(h, "rocblas_create_handle")
+    return h
 
 
 def destroy_handle(handle: BlasHandle) -> None:
     """``rocblas_destroy_handle``."""
-    check_handle(handle).destroy()
+    h = check_handle(handle)
+    trace(h, "rocblas_destroy_handle")
+    h.destroy()
 
 
 def set_stream(handle: BlasHandle, stream: Any) -> None:
     """``rocblas_set_stream`` (None or 0: the null stream)."""
-    check_handle(handle).set_stream(stream)
+    h = check_handle(handle)
+    trace(h, "rocblas_set_stream", _stream_text(stream))
+    h.set_stream(stream)
 
 
 def get_stream(handle: BlasHandle) -> Stream:
     """``rocblas_get_stream``."""
-    return check_handle(handle).get_stream()
+    h = check_handle(handle)
+    stream = h.get_stream()
+    # (rocBLAS traces *stream_id before writing it, the caller's old value; the stream returned is traced)
+    trace(h, "rocblas_get_stream", _stream_text(stream))
+    return stream
 
 
 def set_pointer_mode(handle: BlasHandle, mode: Any) -> None:
     """``rocblas_set_pointer_mode``: where alpha/beta and results live."""
-    check_handle(handle).set_pointer_mode(mode)
+    h = check_handle(handle)
+    trace(h, "rocblas_set_pointer_mode", _enum_int(mode))
+    h.set_pointer_mode(mode)
 
 
 def get_pointer_mode(handle: BlasHandle) -> PointerMode:
     """``rocblas_get_pointer_mode``."""
-    return check_handle(handle).get_pointer_mode()
+    h = check_handle(handle)
+    mode = h.get_pointer_mode()
+    trace(h, "rocblas_get_pointer_mode", int(mode))
+    return mode
 
 
 def set_atomics_mode(handle: BlasHandle, mode: Any) -> None:
     """``rocblas_set_atomics_mode``; rocmath's kernels are deterministic in either mode."""
-    check_handle(handle).set_atomics_mode(mode)
+    h = check_handle(handle)
+    with contextlib.suppress(TypeError, ValueError):  # (an invalid value is the setter's to report)
+        trace(h, "rocblas_set_atomics_mode", atomics_text(mode))
+    h.set_atomics_mode(mode)
 
 
 def get_atomics_mode(handle: BlasHandle) -> AtomicsMode | int:
     """``rocblas_get_atomics_mode``."""
-    return check_handle(handle).get_atomics_mode()
+    h = check_handle(handle)
+    mode = h.get_atomics_mode()
+    trace(h, "rocblas_get_atomics_mode", atomics_text(mode))
+    return mode
 
 
 def set_math_mode(handle: BlasHandle, mode: Any) -> None:
@@ -169,16 +244,24 @@ def set_math_mode(handle: BlasHandle, mode: Any) -> None:
     supported only when the current device is a gfx940, gfx941 or gfx942
     (rocblas_internal_tensile_supports_xdl_math_op)."""
     h = check_handle(handle)
+    chosen = None
     with contextlib.suppress(ValueError, TypeError):
         chosen = MathMode(int(mode))
         arch = rocmath.get_device_properties().gcnArchName
-        if chosen is MathMode.default_math or any(name in arch for name in ("gfx940", "gfx941", "gfx942")):
-            h.math_mode = chosen
+        if chosen is not MathMode.default_math and not any(name in arch for name in ("gfx940", "gfx941", "gfx942")):
+            chosen = None
+    if chosen is None:
+        trace(h, "rocblas_set_math_mode", _enum_int(mode), "is not supported")
+    else:
+        trace(h, "rocblas_set_math_mode", int(chosen))
+        h.math_mode = chosen
 
 
 def get_math_mode(handle: BlasHandle) -> MathMode:
     """``rocblas_get_math_mode``."""
-    return check_handle(handle).math_mode
+    h = check_handle(handle)
+    trace(h, "rocblas_get_math_mode", int(h.math_mode))
+    return h.math_mode
 
 
 def set_performance_metric(handle: BlasHandle, metric: Any) -> None:

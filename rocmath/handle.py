@@ -62,6 +62,31 @@ class LayerMode(enum.IntFlag):
 WORKSPACE_ALIGN = 64
 
 
+def c_strtol(text: str, unsigned: bool = False) -> int:
+    """``strtol(text, nullptr, 0)`` (``strtoul`` if ``unsigned``), as C libraries read their
+    environment: leading blanks, a sign, ``0x`` hexadecimal, ``0`` octal or decimal digits up
+    to the first other character (``"2junk"`` is 2, ``"08"`` is 0, no digits 0).  Out of range
+    values saturate as in C; ``strtoul`` wraps a negative value modulo 2**64."""
+    t = text.lstrip(" \t\n\v\f\r")
+    negative = t[:1] == "-"
+    t = t[1:] if t[:1] in "+-" else t
+    base, digits = 10, "0123456789"
+    if t[:2].lower() == "0x" and t[2:3] and t[2:3].lower() in "0123456789abcdef":
+        base, digits, t = 16, "0123456789abcdef", t[2:]
+    elif t[:1] == "0":
+        base, digits = 8, "01234567"
+    end = 0
+    while end < len(t) and t[end].lower() in digits:
+        end += 1
+    value = int(t[:end], base) if end else 0
+    if unsigned:
+        if value > 2**64 - 1:
+            return 2**64 - 1
+        return (-value) % 2**64 if negative else value
+    value = -value if negative else value
+    return max(-(2**63), min(value, 2**63 - 1))
+
+
 def _round(nbytes: int) -> int:
     return -(-int(nbytes) // WORKSPACE_ALIGN) * WORKSPACE_ALIGN
 
@@ -142,13 +167,9 @@ class Handle(Versioned):
         self.device = _device.get_device_object(device)
         self._stream: Stream = self.device.null_stream if stream in (None, 0) else as_stream(stream)
         self._pointer_mode = PointerMode.host
-        atomics = os.environ.get("ROCBLAS_DEFAULT_ATOMICS_MODE")
-        self.atomics_mode = AtomicsMode(int(atomics)) if atomics in ("0", "1") else AtomicsMode.not_allowed
-        try:
-            self.layer_mode = LayerMode(int(os.environ.get(self.layer_env) or "0", 0) & 7)
-        except ValueError:
-            self.layer_mode = LayerMode.none
-        self.logger = Logger(self.library)
+        self.atomics_mode = self._env_atomics_mode(os.environ.get("ROCBLAS_DEFAULT_ATOMICS_MODE"))
+        self.layer_mode = self._env_layer_mode(os.environ.get(self.layer_env))
+        self.logger = self._make_logger()
         self._workspaces: dict[int, tuple[int, int, Stream]] = {}
         self._user_workspace: tuple[int, int] | None = None
         self._query: int | None = None
@@ -157,6 +178,24 @@ class Handle(Versioned):
         # A handle dropped without destroy() still gives its workspace back.
         weakref.finalize(self, _release_workspaces, self._workspaces, True)
         _live_handles.add(self)
+
+    # -- environment (subclasses apply their library's rules) ----------------------------------
+
+    @staticmethod
+    def _env_atomics_mode(text: str | None) -> AtomicsMode:
+        """The initial atomics mode from ``ROCBLAS_DEFAULT_ATOMICS_MODE``: ``"1"`` allows them."""
+        return AtomicsMode(int(text)) if text in ("0", "1") else AtomicsMode.not_allowed
+
+    @staticmethod
+    def _env_layer_mode(text: str | None) -> LayerMode:
+        """The initial logging layers from ``layer_env`` (a Python integer literal; else none)."""
+        try:
+            return LayerMode(int(text or "0", 0) & 7)
+        except ValueError:
+            return LayerMode.none
+
+    def _make_logger(self) -> Logger:
+        return Logger(self.library)
 
     # -- lifecycle ----------------------------------------------------------------------------
 

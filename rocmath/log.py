@@ -2,7 +2,11 @@
 
 Where lines go follows rocBLAS: ``<LIB>_LOG_TRACE_PATH``, ``<LIB>_LOG_BENCH_PATH``
 and ``<LIB>_LOG_PROFILE_PATH`` name files (``<LIB>`` is the upper-cased library
-name, e.g. ``ROCBLAS``); without them lines go to stderr.
+name, e.g. ``ROCBLAS``); a library with a common variable (rocBLAS's
+``ROCBLAS_LOG_PATH``) falls back to it; without them lines go to stderr.  A library
+that starts its files anew (rocBLAS opens them with ``O_TRUNC``) truncates a file the
+first time this process opens it; later opens (after :func:`close_logs`, or for another
+handle) append, so the lines of every handle of a run stay.
 """
 
 from __future__ import annotations
@@ -12,11 +16,14 @@ import contextlib
 import os
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
+
+import numpy as np
 
 _open_lock = threading.Lock()
 _files: dict[str, TextIO] = {}
+_started: set[str] = set()  # files truncated by this process (kept across close_logs)
 
 
 @atexit.register
@@ -28,14 +35,33 @@ def close_logs() -> None:
         _files.clear()
 
 
-def _sink(path: str | None) -> TextIO:
+def _sink(path: str | None, truncate: bool = False) -> TextIO:
     if not path:
         return sys.stderr
     with _open_lock:
         f = _files.get(path)
         if f is None:
-            f = _files[path] = open(path, "a", buffering=1, encoding="utf-8")  # noqa: SIM115 - kept open
+            flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
+            if truncate and os.path.abspath(path) not in _started:
+                flags |= os.O_TRUNC
+            f = _files[path] = os.fdopen(os.open(path, flags, 0o644), "a", buffering=1, encoding="utf-8")
+            _started.add(os.path.abspath(path))
         return f
+
+
+def ostream_text(v: Any) -> str:
+    """A value as a C++ ``std::ostream`` with default flags prints it (rocBLAS's log streams):
+    reals with ``%g`` (``1``, ``0.5``, ``0.333333``, ``1e-05``, ``nan``, ``inf``), complex
+    numbers as ``(re,im)``, booleans as ``1``/``0``, integers and strings as they are."""
+    if isinstance(v, (bool, np.bool_)):
+        return "1" if v else "0"
+    if isinstance(v, (complex, np.complexfloating)):
+        return f"({ostream_text(float(v.real))},{ostream_text(float(v.imag))})"
+    if isinstance(v, (float, np.floating)):
+        return format(float(v), "g")
+    if isinstance(v, np.integer):
+        return str(int(v))
+    return str(v)
 
 
 def format_value(v: Any) -> str:
@@ -50,16 +76,36 @@ def format_value(v: Any) -> str:
 
 
 class Logger:
-    """Writes one library's log lines to the files its environment names (or stderr)."""
+    """Writes one library's log lines to the files its environment names (or stderr).
 
-    def __init__(self, library: str):
+    Parameters
+    ----------
+    library
+        The library's name; ``<LIBRARY>_LOG_{TRACE,BENCH,PROFILE}_PATH`` name its files.
+    common_env
+        The variable naming the file of the kinds without their own (``ROCBLAS_LOG_PATH``).
+    truncate
+        Start each file anew the first time this process opens it (rocBLAS's ``O_TRUNC``).
+    """
+
+    def __init__(self, library: str, *, common_env: str | None = None, truncate: bool = False):
         prefix = library.upper()
         self.library = library
-        self.paths = {kind: os.environ.get(f"{prefix}_LOG_{kind.upper()}_PATH")
+        common = os.environ.get(common_env) if common_env else None
+        # A set but empty variable is not replaced by the common one (getenv finds it); its lines
+        # go to stderr (rocBLAS cannot open "" and aborts).
+        self.paths = {kind: os.environ.get(f"{prefix}_LOG_{kind.upper()}_PATH", common)
                       for kind in ("trace", "bench", "profile")}
+        self.truncate = truncate
+
+    def open(self, kinds: Iterable[str]) -> None:
+        """Open the files of ``kinds`` now (a handle's constructor does, so a file named is
+        started anew even if nothing is written to it)."""
+        for kind in kinds:
+            _sink(self.paths.get(kind), self.truncate)
 
     def write(self, kind: str, line: str) -> None:
-        f = _sink(self.paths.get(kind))
+        f = _sink(self.paths.get(kind), self.truncate)
         f.write(line + "\n")
 
     def trace(self, function: str, *args: Any) -> None:

@@ -210,3 +210,59 @@ def test_every_routine_writes_a_line_the_command_line_parses():
             args = parse_args(tokens[2:])
             assert args.function == bench_name(fname, values)[0] and args.api == 1
     blas.destroy_handle(h)
+
+
+def _line_of(fname: str, **given) -> str:
+    """The bench line of a call of ``fname`` with the arguments given (the others 2, enums N/U)."""
+    import inspect
+
+    from rocmath.blas._benchline import ENUM_FLAGS
+
+    h = _handle()
+    names = tuple(inspect.signature(getattr(blas, fname)).parameters)
+    values = {"handle": h}
+    for name in names[1:]:
+        values[name] = given.get(name, "U" if name == "uplo" else "N" if name in ENUM_FLAGS else 2)
+    line = bench_line(h, fname, names, values)
+    blas.destroy_handle(h)
+    return line
+
+
+@pytest.mark.parametrize("fname", ["chpmv_strided_batched", "zhpr_strided_batched", "chpr2_strided_batched",
+                                   "sspr_strided_batched", "dspr2_strided_batched", "stpsv_strided_batched",
+                                   "ztpmv_strided_batched", "dspmv_strided_batched"])
+def test_packed_strided_lines_carry_the_ap_stride_as_stride_a(fname):
+    # rocBLAS logs the packed matrix's stride as --stride_a whatever its parameter is called (stride_ap here)
+    tokens = _line_of(fname, stride_ap=77, stride_a=77).split()  # (whichever the function has)
+    assert tokens[tokens.index("--stride_a") + 1] == "77"
+    assert tokens.count("--stride_a") == 1 and "--stride_x" in tokens
+
+
+def test_rotg_lines_name_a_and_c_types_and_all_strides():
+    assert bench_name("crotg") == ("rotg", {"a_type": "f32_c", "b_type": "f32_r"})
+    assert bench_name("zrotg_batched") == ("rotg_batched", {"a_type": "f64_c", "b_type": "f64_r"})
+    assert bench_name("srotg") == ("rotg", {"a_type": "f32_r", "b_type": "f32_r"})
+    assert functions_for("rotg")["crotg"] == {"a_type": "f32_c", "b_type": "f32_r"}
+    assert _line_of("zrotg", a=0, b=0, c=0, s=0) == (
+        "rocmath-bench blas -f rotg --a_type f64_c --b_type f64_r")
+    assert _line_of("crotg_strided_batched", stride_a=1, stride_b=2, stride_c=3, stride_s=4, batch_count=5) == (
+        "rocmath-bench blas -f rotg_strided_batched --a_type f32_c --b_type f32_r --stride_a 1 --stride_b 2 "
+        "--stride_c 3 --stride_d 4 --batch_count 5")
+
+
+def test_rotmg_strided_line_has_rocblas_strides():
+    line = _line_of("drotmg_strided_batched", stride_d1=1, stride_d2=2, stride_x1=3, stride_y1=4, stride_param=5,
+                    batch_count=6)
+    assert line == ("rocmath-bench blas -f rotmg_strided_batched -r f64_r --batch_count 6 --stride_a 1 --stride_b 2 "
+                    "--stride_c 5 --stride_x 3 --stride_y 4")
+
+
+def test_packed_rotg_and_rotmg_lines_parse_back():
+    import shlex
+
+    from rocmath.bench.rocblas_cli import parse_args
+
+    args = parse_args(shlex.split(_line_of("crotg_strided_batched", stride_s=4))[2:])
+    assert (args.function, args.a_type, args.b_type, args.stride_d) == ("rotg_strided_batched", "f32_c", "f32_r", 4)
+    args = parse_args(shlex.split(_line_of("chpmv_strided_batched", stride_ap=9))[2:])
+    assert args.stride_a == 9

@@ -133,7 +133,8 @@ def test_every_family_64_verifies(key: str) -> None:
     op, tail = key.removesuffix("_ex"), "_ex" if key.endswith("_ex") else ""
     flavour = ("", "_batched", "_strided_batched")[sorted(FAMILIES).index(key) % 3]
     r = {"hemv": "c", "herk": "z", "her2k": "c", "hemm": "z", "dotc": "c", "geru": "c", "gerc": "z", "ger": "d",
-         "rot": "c --b_type s", "gemm_ex": "d"}.get(key, "d")
+         "rot": "c --b_type s", "gemm_ex": "d", "hbmv": "z", "her": "c", "her2": "z", "herkx": "c", "hpmv": "z",
+         "hpr": "c", "hpr2": "z"}.get(key, "d")
     argv = (f"-f {op}{flavour}{tail} -r {r} -m 7 -n 6 -k 5 --batch_count 2 -v 1 --api 1 --incx -2 --alpha 1.5 "
             f"--beta 0.5 -i 1 -j 0").split()
     out = io.StringIO()
@@ -280,7 +281,8 @@ def test_64_calls_log_their_name_and_bench_lines_replay_with_api_1(monkeypatch: 
     close_logs()
     with open(trace, encoding="utf-8") as f:
         names = [line.split(",")[0] for line in f.read().splitlines()]
-    assert names == ["rocblas_daxpy_64", "rocblas_daxpy"]
+    # (the handle's creation and destruction are traced too, as rocBLAS's rocblas_auxiliary.cpp)
+    assert names == ["rocblas_create_handle", "rocblas_daxpy_64", "rocblas_daxpy", "rocblas_destroy_handle"]
     with open(bench, encoding="utf-8") as f:
         lines = f.read().splitlines()
     assert lines[0].startswith("rocmath-bench blas --api 1 -f axpy -r f64_r -n 4 ")

@@ -75,3 +75,18 @@ def test_roofline_model():
     assert rec.dtype == "float64" and rec.arch == "gfx942"
     assert rec.model_seconds() == pytest.approx(model_seconds(rec.flops, rec.bytes, np.float64))
     blas.destroy_handle(h)
+
+
+def test_profile_goes_to_rocblas_log_path_started_anew(tmp_path, monkeypatch):
+    # handle.cpp open_log_stream: ROCBLAS_LOG_PROFILE_PATH, else ROCBLAS_LOG_PATH (opened with O_TRUNC)
+    path = tmp_path / "all.log"
+    path.write_text("- { a profile of an earlier run }\n")
+    monkeypatch.delenv("ROCBLAS_LOG_PROFILE_PATH", raising=False)
+    monkeypatch.setenv("ROCBLAS_LAYER", "4")
+    monkeypatch.setenv("ROCBLAS_LOG_PATH", str(path))
+    h = blas.create_handle()
+    x = rm.to_device(np.ones(8))
+    blas.dscal(h, 8, 2.0, x, 1)
+    blas.destroy_handle(h)
+    lines = path.read_text().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("- { function: rocblas_dscal, calls: 1,")
