@@ -85,6 +85,19 @@ def test_bad_arguments_map_to_hipblas_statuses(handle):
     c64 = hipblas.hipblasComputeType_t.HIPBLAS_COMPUTE_64F
     assert hipblas.hipblasGemmEx_v2(handle, n, n, 2, 2, 2, a, x, r32, 2, x, r32, 2, a, x, r64, 2, c64, algo) == (
         S.HIPBLAS_STATUS_NOT_SUPPORTED,)
+    # ... before any type conversion (hipblasInternalGemmExTypes), even for types rocBLAS has none of
+    r16i, c32 = hip.hipDataType.HIP_R_16I, hipblas.hipblasComputeType_t.HIPBLAS_COMPUTE_32F
+    for h in (handle, None):
+        assert hipblas.hipblasGemmEx_v2(h, n, n, 2, 2, 2, a, x, r16i, 2, x, r16i, 2, a, x, r32, 2, c32, algo) == (
+            S.HIPBLAS_STATUS_NOT_SUPPORTED,)
+    # a HIP error inside the call as rocBLAS converts it (utility.cpp): a destroyed stream is an
+    # invalid handle (NOT_INITIALIZED), never INVALID_VALUE
+    s = check(hip.hipStreamCreate())
+    check(hipblas.hipblasSetStream(handle, s))
+    check(hip.hipStreamDestroy(s))
+    half = ctypes.c_float(0.5)  # (alpha 1 would be a quick return: no kernel)
+    assert hipblas.hipblasSscal(handle, 8, ctypes.addressof(half), x, 1) == (S.HIPBLAS_STATUS_NOT_INITIALIZED,)
+    check(hipblas.hipblasSetStream(handle, None))
     assert hipblas.hipblasSetMathMode(handle, hipblas.hipblasMath_t.HIPBLAS_TENSOR_OP_MATH) == (
         S.HIPBLAS_STATUS_NOT_SUPPORTED,)
     # a kernel that would run past its allocation fails instead of faulting the "GPU" (alpha 2:

@@ -142,12 +142,14 @@ ROCBLAS_TO_HIPBLAS: dict[RocblasStatus, Any] = {
 }
 
 #: HIP errors raised inside a rocBLAS call, as rocBLAS turns them into its statuses.
+# rocblas_internal_convert_hip_to_rocblas_status (rocBLAS's utility.cpp); any other HIP error is
+# internal_error there.
 _HIP_TO_ROCBLAS = {
     HipStatus.hipErrorOutOfMemory: RocblasStatus.memory_error,
     HipStatus.hipErrorInvalidDevicePointer: RocblasStatus.invalid_pointer,
-    HipStatus.hipErrorInvalidValue: RocblasStatus.invalid_value,
-    HipStatus.hipErrorInvalidHandle: RocblasStatus.invalid_value,
-    HipStatus.hipErrorInvalidMemcpyDirection: RocblasStatus.invalid_value,
+    HipStatus.hipErrorInvalidDevice: RocblasStatus.invalid_handle,
+    HipStatus.hipErrorInvalidHandle: RocblasStatus.invalid_handle,  # (hipErrorInvalidResourceHandle)
+    HipStatus.hipErrorInvalidValue: RocblasStatus.internal_error,
 }
 
 
@@ -505,6 +507,8 @@ def _bind(name: str, entry: Entry) -> Callable[..., tuple[Any, ...]]:
                 continue
             if p.kind == "enum":
                 values[p.rocblas] = int(check_enum(v, _ENUMS[p.rocblas], p.hip))
+            elif p.kind == "datatype" and entry.op == "gemm_ex" and entry.v2:
+                values[p.rocblas] = v  # (hipblasInternalGemmExTypes checks the combination first, below)
             elif p.kind == "datatype":
                 values[p.rocblas] = _datatype(v, p.hip, entry.v2)
             elif p.kind == "compute":
