@@ -24,8 +24,12 @@ strides given are used as given; omitted ones are rocblas-bench's defaults (128,
 too small leading dimension given (an ``INFO`` line says so), and strided functions
 raise the stride of an output whose entries would overlap unless ``--any_stride true``.
 Scalars are rounded to their type first (rocblas-bench's ``get_alpha<T>``); rot's c and
-s are drawn like the data.  ``--pointer_mode device`` (rocmath's own flag) times the
-calls in device pointer mode.
+s are drawn like the data.  ``--pointer_mode host|device`` (rocmath's own flag) sets the
+pointer mode of the timed calls; by default rocblas-bench's: host, but device for rotm and
+the batched rotg and rotmg.  As rocblas-bench, rotg and rotmg take host values in host
+pointer mode (rotg's first a and b are --alpha and --beta) and return the new ones, rotm's
+batched forms are checked in device pointer mode alone, rotm over its four flags (its param
+from rotmg), and the plain rotg and rotmg print the bare ``rocblas-us,CPU-us`` line.
 
 Exit status: 0 on success, 1 when ``-v 1``/``-t 1`` finds an error above tolerance (or
 the run fails), 2 for a usage error (unknown function or flag, a type combination
@@ -136,8 +140,9 @@ def _parser() -> Parser:
     a("--log_function_name", action="store_true", help="put the function name first in the CSV")
     a("--log_datatype", action="store_true", help="put the datatypes first in the CSV")
     a("-z", "--z", dest="z", type=bool_value, default=False, help="both --log_function_name and --log_datatype")
-    a("--pointer_mode", choices=("host", "device", "0", "1"), default="host",
-      help="rocmath extension: pointer mode of the timed calls (default host)")
+    a("--pointer_mode", choices=("host", "device", "0", "1"), default=None,
+      help="rocmath extension: pointer mode of the timed calls (default rocblas-bench's: host; device for "
+           "rotm and the batched rotg, rotmg)")
     a("--version", action="store_true", help="print the version and exit")
     a("-h", "--help", action="store_true", help="print this help and exit")
     return p
@@ -487,8 +492,9 @@ def _stored_entries(p: Problem, op: Operand, stacked: np.ndarray, full: np.ndarr
     return stacked[(slice(None), *idx)], full[:, i, j]
 
 
-def _initial_data(p: Problem) -> dict[str, np.ndarray]:
-    """The initial flat host buffers (storage types) of the operands that own memory."""
+def _initial_data(p: Problem, case: int = 0) -> dict[str, np.ndarray]:
+    """The initial flat host buffers (storage types) of the operands that own memory, set up by
+    the family's ``init`` for check ``case`` (0: the timed data)."""
     rng = np.random.default_rng(SEED)
     host: dict[str, np.ndarray] = {}
     for op in p.family.operands:
@@ -507,6 +513,13 @@ def _initial_data(p: Problem) -> dict[str, np.ndarray]:
                 entries[(slice(None), *idx)] = conditioned[:, i, j]
             _scatter(flat, g, _to_storage(entries, prec))
         host[op.key] = flat
+    if p.family.init is not None:
+        owners = [op for op in p.family.operands if p.geometry[op.key].buffer == op.key]
+        entries = {op.key: _to_reference(_stack(host[op.key], p.geometry[op.key]), p.operand_precision(op.key))
+                   for op in owners}
+        p.family.init(p, entries, case)
+        for op in owners:
+            _scatter(host[op.key], p.geometry[op.key], _to_storage(entries[op.key], p.operand_precision(op.key)))
     return host
 
 
@@ -554,6 +567,7 @@ class _Session:
         self.scalars = _scalars(p, np.random.default_rng(SEED + 1))
         self.dev = {key: rm.to_device(flat, self.stream) for key, flat in self.host.items()}
         self.pointers: dict[str, Any] = {}
+        self.host_keys = {op.key for op in p.family.operands if op.host}
         for key, g in p.geometry.items():
             buf = self.dev[g.buffer]
             if g.buffer != key:  # in place: the very pointer (array) of the operand it overwrites
@@ -599,7 +613,7 @@ class _Session:
             elif key is not None:  # a stride (0 for an operand not passed, trsm_ex's invA)
                 value = p.geometry[key].stride if key in p.geometry else 0
             elif lower in self.pointers:
-                value = self.pointers[lower]
+                value = self.pointers[lower] if device_mode or lower not in self.host_keys else self.host_value(lower)
             elif name in ("result", "results"):
                 value = self.device_result if device_mode else None
             elif name in types:
@@ -612,6 +626,15 @@ class _Session:
                 raise RuntimeError(f"rocmath-bench blas cannot fill argument {name!r} of {p.fname}")
             out.append(value)
         return out
+
+    def host_value(self, key: str) -> Any:
+        """A ``host`` operand as host pointer mode takes it: the plain form's number (or array),
+        ``_batched``'s entries one after the other, ``_strided_batched``'s strided storage."""
+        g, flat = self.p.geometry[key], self.host[key]
+        if self.p.flavour == "_strided_batched":
+            return flat.copy()
+        entries = _stack(flat, g).reshape(-1)
+        return entries[0] if not self.p.flavour and entries.size == 1 else entries
 
     def set_pointer_mode(self, device_mode: bool) -> None:
         self.blas.set_pointer_mode(self.handle, 1 if device_mode else 0)
@@ -627,6 +650,13 @@ class _Session:
         value = self.fn(*self.arguments(device_mode))
         self.stream.synchronize()
         outputs = {key: self.dev[key].get(self.stream) for key in self.host}
+        if not device_mode and self.p.family.returns and value is not None:  # None: no entries
+            # host values in, the new ones returned (rotg, rotmg): into a copy of their storage
+            for key, new in zip(self.p.family.returns, value, strict=True):
+                g = self.p.geometry[key]
+                prec = self.p.operand_precision(key)
+                outputs[key] = self.host[key].copy()
+                _scatter(outputs[key], g, _to_storage(np.asarray(new).reshape(g.count, -1), prec))
         result = None
         if self.result_dtype is not None:
             if device_mode:
@@ -714,26 +744,42 @@ def _errors(p: Problem, expected: Mapping[str, Any], outputs: Mapping[str, np.nd
 
 
 def _verify(p: Problem, s: _Session) -> tuple[list[float], float, bool]:
-    """Run in host and device pointer mode on the same data; (norm errors as rocblas-bench
-    lists them, the reference's time in us, whether all are within tolerance)."""
-    ops = _reference_inputs(p, s.host)
-    sc = _reference_scalars(p, s.scalars)
-    t0 = time.perf_counter_ns()
-    expected = p.family.reference(p, ops, sc)
-    cpu_us = (time.perf_counter_ns() - t0) / 1e3
-    host = _errors(p, expected, *s.run_once(False))
-    device = _errors(p, expected, *s.run_once(True)) if p.family.norms != "host" else host
-    norms = p.family.norms
-    if norms == "xy":
-        columns = [host["x"], device["x"], host["y"], device["y"]]
-    elif norms == "pair":
-        columns = [max(host.values()), max(device.values())]
-    else:
-        columns = [max(*host.values(), *device.values())]
+    """Run in host and device pointer mode on the same data (device mode alone where rocBLAS has
+    no host mode), for each of the family's data cases; (norm errors as rocblas-bench lists them,
+    summed over the cases, the reference's time in us, whether all are within tolerance)."""
+    fam = p.family
+    with_host = fam.host_mode(p)
+    total: list[float] = []
+    # rocblas-bench checks only the first case of the _64 functions
+    cases = fam.cases if p.args.api == 0 else 1
+    for case in range(cases):
+        if case:  # the session holds case 0's data
+            s.host = _initial_data(p, case)
+        ops = _reference_inputs(p, s.host)
+        sc = _reference_scalars(p, s.scalars)
+        t0 = time.perf_counter_ns()
+        expected = fam.reference(p, ops, sc)
+        cpu_us = (time.perf_counter_ns() - t0) / 1e3
+        host = _errors(p, expected, *s.run_once(False)) if with_host else {}
+        device = _errors(p, expected, *s.run_once(True)) if fam.norms != "host" or not with_host else host
+        columns = _norm_columns(fam.norms, host, device, with_host)
+        total = [t + c for t, c in zip(total, columns, strict=True)] if total else columns
+    if cases > 1:
+        s.host = _initial_data(p)  # back to the timed data
     out_prec = [p.operand_precision(k) for k in expected if k != "result"] or [p.precision]
     eps = max(q.eps for q in out_prec)
-    tol = 64 * eps * max(1, p.family.depth(p))
-    return columns, cpu_us, all(e <= tol for e in columns)
+    tol = 64 * eps * max(1, fam.depth(p))
+    return total, cpu_us, all(e <= tol for e in total)
+
+
+def _norm_columns(norms: str, host: Mapping[str, float], device: Mapping[str, float], with_host: bool) -> list[float]:
+    """The norm error columns rocblas-bench prints (device mode's alone without host mode)."""
+    if norms == "xy":
+        return [host["x"], device["x"], host["y"], device["y"]] if with_host else [device["x"], device["y"]]
+    if norms in ("pair", "sum"):
+        total = max if norms == "pair" else sum
+        return [total(host.values()), total(device.values())] if with_host else [total(device.values())]
+    return [max(*host.values(), *device.values())]
 
 
 # --- output --------------------------------------------------------------------------------------
@@ -768,6 +814,9 @@ def _column_value(p: Problem, name: str) -> str:
 
 def _report(p: Problem, timed: Rounds, verify: tuple[list[float], float, bool] | None, out: TextIO) -> None:
     a, fam = p.args, p.family
+    if fam.bare_plain and not p.flavour:
+        _report_bare(p, timed, verify, out)
+        return
     names: list[str] = []
     values: list[str] = []
     if a.log_function_name:
@@ -808,6 +857,20 @@ def _report(p: Problem, timed: Rounds, verify: tuple[list[float], float, bool] |
     out.write(f"{head}\n{line}\n")
 
 
+def _report_bare(p: Problem, timed: Rounds, verify: tuple[list[float], float, bool] | None, out: TextIO) -> None:
+    """The plain rotg's and rotmg's line: ``rocblas-us,CPU-us`` and the host and device norm
+    errors, no argument columns (testing_rotg.hpp, testing_rotmg.hpp), then rocmath's columns."""
+    cpu_us = verify[1] if verify is not None else timed.reference_mean_ns / 1e3
+    names, values = ["rocblas-us", "CPU-us"], [fmt_g(timed.mean_ns / 1e3), fmt_g(cpu_us)]
+    if verify is not None and p.args.verify:
+        names += ["norm_error_host_ptr", "norm_error_dev_ptr"]
+        values += [fmt_g(e) for e in verify[0]]
+    names += ["ref-us", "ratio", "ratio-lo", "ratio-hi"]
+    values += [fmt_g(timed.reference_mean_ns / 1e3), fmt_g(timed.ratio), fmt_g(timed.interval[0]),
+               fmt_g(timed.interval[1])]
+    out.write(f"{','.join(names)}\n{','.join(values)}\n")
+
+
 def run(p: Problem, out: TextIO) -> int:
     """Time (and with ``-v``/``-t`` check) one problem and print rocblas-bench's report.
 
@@ -831,7 +894,7 @@ def run(p: Problem, out: TextIO) -> int:
     try:
         verify = _verify(p, session) if (a.verify or a.test) else None
         session.reset()
-        device_mode = a.pointer_mode in ("device", "1")
+        device_mode = p.family.device_timed(p) if a.pointer_mode is None else a.pointer_mode in ("device", "1")
         session.set_pointer_mode(device_mode)
         args = session.arguments(device_mode)
         ops = _reference_inputs(p, session.host)

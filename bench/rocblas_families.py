@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy.linalg import solve_triangular
+from scipy.linalg import get_blas_funcs, solve_triangular
 
 if TYPE_CHECKING:
     from .rocblas_cli import Problem
@@ -54,6 +54,10 @@ class Operand:
     flag
         The letter of the rocblas-bench flags (``--stride_<flag>``, ``--ld<flag>``) when not
         ``key`` (trtri's invA takes lda's, rotg's s is ``--stride_d``).
+    host
+        In host pointer mode passed as host values (rotg's and rotmg's operands, rotm's param):
+        a number or array of the plain form, one entry per batch entry of ``_batched``, the
+        strided storage of ``_strided_batched``.
     """
 
     key: str
@@ -63,6 +67,7 @@ class Operand:
     kind: str = "general"
     unpack: Callable[[Problem], Layout] | None = None
     flag: str = ""
+    host: bool = False
 
     @property
     def vector(self) -> bool:
@@ -109,7 +114,8 @@ class Family:
         iamax's indices).
     norms
         How ``-v`` reports errors: ``"pair"`` host and device pointer mode, ``"max"`` their
-        maximum, ``"host"`` one column (no scalars), ``"xy"`` x and y apart (rot).
+        maximum, ``"host"`` one column (no scalars), ``"xy"`` x and y apart (rot, rotm),
+        ``"sum"`` host and device, each the sum over the outputs (rotg, rotmg).
     plain_columns
         Columns of the plain form when they are not the derived ones.
     aliases
@@ -119,6 +125,21 @@ class Family:
     ex_roles
         Operand (or ``"result"``) -> the type flag giving its type: every ``_ex`` family's, and
         gemv's y (``--c_type`` of the mixed hss/tss forms), where the routine has that flag.
+    init
+        Sets up the drawn data for check (or timing, 0) ``case``: ``init(problem, entries,
+        case)`` changes the stacked entries (reference types) in place (rotg's first a and b
+        are --alpha and --beta, rotm's param comes from rotmg).
+    cases
+        How many data cases ``-v`` checks, its errors summed over them (rotm: its four flags).
+    returns
+        Host pointer mode: the ``host`` operands whose new values the call returns, in order.
+    device_timed
+        Whether rocblas-bench times the form in device pointer mode (default: host).
+    host_mode
+        Whether rocBLAS runs the form in host pointer mode at all (rotm's batched forms do not):
+        if not, ``-v`` checks device mode alone and reports only its errors.
+    bare_plain
+        The plain form prints rocblas-bench's bare ``rocblas-us,CPU-us`` line, no argument columns.
     """
 
     operands: tuple[Operand, ...]
@@ -134,6 +155,12 @@ class Family:
     aliases: tuple[tuple[str, str], ...] = ()
     adjust_ld: bool = False
     ex_roles: Mapping[str, str] | None = None
+    init: Callable[[Problem, dict[str, np.ndarray], int], None] | None = None
+    cases: int = 1
+    returns: tuple[str, ...] = ()
+    device_timed: Callable[[Problem], bool] = lambda p: False
+    host_mode: Callable[[Problem], bool] = lambda p: True
+    bare_plain: bool = False
 
 
 def _op(x: np.ndarray, trans: str) -> np.ndarray:
@@ -461,6 +488,117 @@ def _ref_geam_ex(p: Problem, o: dict[str, np.ndarray], s: dict[str, Any]) -> dic
     return {"d": c + np.sum(np.fmin(a, b), axis=-2)}
 
 
+# --- rotg, rotm, rotmg: scalar operands, host values in host pointer mode -----------------------
+
+
+def _ref_rotg(p: Problem, o: dict[str, np.ndarray], s: dict[str, Any]) -> dict[str, Any]:
+    """SciPy's ?rotg gives c and s; r and z (real: b's new value) follow from them as BLAS defines them."""
+    a, b = o["a"][:, 0], o["b"][:, 0]
+    rotg = get_blas_funcs("rotg", dtype=a.dtype)
+    cs = [rotg(ai, bi) for ai, bi in zip(a, b, strict=True)]
+    c = np.array([v[0].real for v in cs], dtype=o["c"].dtype)  # crotg's complex c: garbage imaginary part
+    sn = np.array([v[1] for v in cs], dtype=a.dtype)
+    if p.complex:  # a == 0: BLAS's (and rocBLAS's) c = 0, s = 1, r = b; SciPy's OpenBLAS takes s = conj(b)/|b|
+        c[a == 0], sn[a == 0] = 0, 1
+    r = c * a + sn * b
+    if p.complex:
+        z = b  # complex rotg leaves b alone
+    else:  # z = s if |a| > |b|, else 1/c (1 when c == 0); 0 when a = b = 0
+        z = np.where(np.abs(a) > np.abs(b), sn, np.divide(1, c, out=np.ones_like(c), where=c != 0))
+        z = np.where(np.abs(a) + np.abs(b) == 0, 0, z).astype(a.dtype)
+    return {"a": r[:, None], "b": z[:, None], "c": c[:, None], "s": sn[:, None]}
+
+
+def _ref_rotm(p: Problem, o: dict[str, np.ndarray], s: dict[str, Any]) -> dict[str, Any]:
+    x, y = o["x"].copy(), o["y"].copy()
+    if x.shape[-1] > 0:  # SciPy's ?rotm rejects empty vectors
+        rotm = get_blas_funcs("rotm", dtype=x.dtype)
+        for e in range(x.shape[0]):
+            x[e], y[e] = rotm(x[e], y[e], o["param"][e])
+    return {"x": x, "y": y}
+
+
+#: The entries of param (flag, h11, h21, h12, h22) each rotmg flag sets; the others keep their values.
+_ROTMG_SETS = {-1.0: [1, 2, 3, 4], 0.0: [2, 3], 1.0: [1, 4], -2.0: []}
+
+
+def _rotmg_param(d1: Any, d2: Any, x1: Any, y1: Any, old: np.ndarray) -> np.ndarray:
+    """``old`` with the entries SciPy's ?rotmg sets (its other entries are zeros, BLAS leaves them)."""
+    # BLAS (and rocBLAS) test d1 < 0 (all zero, flag -1) before d2 * y1 == 0; SciPy's OpenBLAS the other way
+    new = np.array([-1, 0, 0, 0, 0], old.dtype) if d1 < 0 else get_blas_funcs("rotmg", dtype=old.dtype)(d1, d2, x1, y1)
+    out = old.copy()
+    out[0] = new[0]
+    out[_ROTMG_SETS[float(new[0])]] = new[_ROTMG_SETS[float(new[0])]]
+    return out
+
+
+def _ref_rotmg(p: Problem, o: dict[str, np.ndarray], s: dict[str, Any]) -> dict[str, Any]:
+    """SciPy's ?rotmg gives param alone; the new d1, d2, x1 follow from H: H (x1, y1) = (x1', 0) and
+    H^T diag(d1', d2') H = diag(d1, d2) (rescaling by gamma keeps both), H = 0 zeroes them (flag -1)."""
+    d1, d2, x1, y1 = (o[k][:, 0] for k in ("d1", "d2", "x1", "y1"))
+    param = np.stack([_rotmg_param(*v, o["param"][e]) for e, v in enumerate(zip(d1, d2, x1, y1, strict=True))]) \
+        if d1.size else o["param"].copy()
+    q = param.astype(np.float64)
+    flag = q[:, 0]
+    one, zero = np.ones_like(flag), np.zeros_like(flag)
+    h11 = np.select([flag == 0, flag == -2], [one, one], q[:, 1])
+    h21 = np.select([flag == 1, flag == -2], [-one, zero], q[:, 2])
+    h12 = np.select([flag == 1, flag == -2], [one, zero], q[:, 3])
+    h22 = np.select([flag == 0, flag == -2], [one, one], q[:, 4])
+    det = h11 * h22 - h12 * h21
+    safe = np.where(det != 0, det, 1)
+    # H^-1 = [[h22, -h12], [-h21, h11]] / det; diag(H^-T D H^-1)
+    e1 = np.where(det != 0, (d1 * h22 ** 2 + d2 * h21 ** 2) / safe ** 2, 0)
+    e2 = np.where(det != 0, (d1 * h12 ** 2 + d2 * h11 ** 2) / safe ** 2, 0)
+    nx1 = h11 * x1 + h12 * y1
+    dt = o["d1"].dtype
+    return {"d1": e1.astype(dt)[:, None], "d2": e2.astype(dt)[:, None], "x1": nx1.astype(dt)[:, None],
+            "y1": o["y1"].copy(), "param": param}
+
+
+def _init_rotg(p: Problem, entries: dict[str, np.ndarray], case: int) -> None:
+    """rocblas-bench reuses --alpha and --beta as the first a and b, with c = s = 0 (testing_rotg*.hpp)."""
+    if entries["a"].shape[0]:
+        a = p.args
+        entries["a"][0, 0] = complex(a.alpha, a.alphai) if p.complex else a.alpha
+        entries["b"][0, 0] = complex(a.beta, a.betai) if p.complex else a.beta
+        entries["c"][0, 0] = entries["s"][0, 0] = 0
+
+
+#: The flags rocblas-bench checks rotm with (timing uses the first).
+_ROTM_FLAGS = (-1.0, 0.0, 1.0, -2.0)
+
+
+def _init_rotm(p: Problem, entries: dict[str, np.ndarray], case: int) -> None:
+    """As rocblas-bench: each param is rotmg's (from zeros) on four drawn values, then its flag is the case's."""
+    param = entries["param"]
+    for e in range(param.shape[0]):
+        param[e] = _rotmg_param(*param[e, :4], np.zeros(5, param.dtype))
+    param[:, 0] = _ROTM_FLAGS[case]
+
+
+def _scalar_operand(key: str, io: str, width: int = 1, flag: str = "") -> Operand:
+    return Operand(key, lambda p: (width,), "", io, flag=flag, host=True)
+
+
+_ROTG = Family((_scalar_operand("a", "inout"), _scalar_operand("b", "inout"), _scalar_operand("c", "out"),
+                _scalar_operand("s", "out", flag="d")),
+               "stride_a,stride_b,stride_c,stride_d,batch_count", _ref_rotg, norms="sum",
+               ex_roles={"c": "b_type"},  # c is real: --b_type (crotg: --a_type f32_c --b_type f32_r)
+               init=_init_rotg, returns=("a", "b", "c", "s"), device_timed=lambda p: bool(p.flavour),
+               bare_plain=True)
+_ROTM = Family((Operand("x", lambda p: (p.n,), "incx", "inout"), Operand("y", lambda p: (p.n,), "incy", "inout"),
+                _scalar_operand("param", "in", 5, "c")),  # rocblas-bench's stride_param is --stride_c
+               _L1_XY, _ref_rotm, norms="xy", flops=lambda p: _giga(6 * p.n),  # flag -1, as timed
+               gbytes=lambda p: _giga(4 * p.size * p.n), init=_init_rotm, cases=len(_ROTM_FLAGS),
+               device_timed=lambda p: True, host_mode=lambda p: not p.flavour)
+_ROTMG = Family((_scalar_operand("d1", "inout", flag="a"), _scalar_operand("d2", "inout", flag="b"),
+                 _scalar_operand("x1", "inout", flag="x"), _scalar_operand("y1", "in", flag="y"),
+                 _scalar_operand("param", "inout", 5, "c")),
+                "stride_a,stride_b,stride_x,stride_y,stride_c,batch_count", _ref_rotmg, norms="sum",
+                returns=("d1", "d2", "x1", "param"), device_timed=lambda p: bool(p.flavour), bare_plain=True)
+
+
 def _ex(family: Family, columns: str | None = None, **roles: str) -> Family:
     """The ``_ex`` form of a Level-1 family: its operands' (and result's) types from type flags."""
     return replace(family, ex_roles=roles, columns=columns or family.columns)
@@ -532,6 +670,9 @@ FAMILIES: dict[str, Family] = {
                   _L1_XY, _ref_rot, scalars=("c", "s"), norms="xy",
                   flops=lambda p: _giga((6 if not p.complex else 12 if p.real_s else 20) * p.n),
                   gbytes=lambda p: _giga(4 * p.size * p.n)),
+    "rotg": _ROTG,
+    "rotm": _ROTM,
+    "rotmg": _ROTMG,
     # Level 2
     "gemv": _GEMV,
     **{name: Family((Operand("x", lambda p: (p.m,), "incx"), Operand("y", lambda p: (p.n,), "incy"),

@@ -7,6 +7,7 @@ command line, not speed.
 
 from __future__ import annotations
 
+import inspect
 import io
 import os
 import shlex
@@ -191,7 +192,8 @@ def test_verification_failure_exits_1(monkeypatch, capsys):
 _PRECISIONS = {"hemv": "c", "herk": "z", "her2k": "c", "hemm": "z", "dotc": "c", "geru": "c", "gerc": "z",
                "ger": "d", "rot": "c --b_type s", "gemm_ex": "d", "hbmv": "z", "hpmv": "c", "her": "z", "her2": "c",
                "hpr": "c", "hpr2": "z", "herkx": "c", "sbmv": "d", "spmv": "s", "spr2": "d", "dotc_ex": "z",
-               "rot_ex": "c --c_type s", "nrm2_ex": "z --b_type d --compute_type d"}
+               "rot_ex": "c --c_type s", "nrm2_ex": "z --b_type d --compute_type d", "rotg": "c --b_type s",
+               "rotm": "d", "rotmg": "s"}
 _VARIANTS = [
     "--transposeA N --transposeB N --side L --uplo U --diag N --alpha 1.5 --beta 0.5",
     "--transposeA T --transposeB C --side R --uplo L --diag U --incx -2 --incy 3 --alpha -0.5 --alphai 1 --beta 2",
@@ -224,6 +226,116 @@ def test_verify_passes_for_every_family(key):
         assert norms and all(np.isfinite(norms)), (argv, lines)
 
 
+# --- rotg, rotm, rotmg: host values in host pointer mode ------------------------------------------
+
+
+@pytest.mark.parametrize(("function", "types"), [
+    ("rotg", "-r s"), ("rotg", "-r d"), ("rotg", "--a_type c --b_type s"), ("rotg", "--a_type f64_c --b_type d"),
+    ("rotm", "-r s"), ("rotm", "-r d"), ("rotmg", "-r s"), ("rotmg", "-r d"),
+])
+def test_rotg_rotm_rotmg_check_every_flavour_and_api(function, types):
+    for flavour in ("", "_batched", "_strided_batched"):
+        for api in (0, 1):
+            argv = (f"-f {function}{flavour} {types} -n 9 --incx -2 --incy 3 --alpha 3 --alphai 1 --beta 4 "
+                    f"--betai -2 --batch_count 3 -v 1 --api {api} " + " ".join(FAST))
+            rc, lines = _run(argv)
+            assert rc == 0, (argv, lines)
+            norms = [float(v) for c, v in _csv(lines).items() if c.startswith("norm_error")]
+            assert norms and all(np.isfinite(norms)), (argv, lines)
+
+
+@pytest.mark.parametrize(("argv", "head"), [
+    # plain rotg and rotmg: rocblas-bench's bare line (testing_rotg.hpp, testing_rotmg.hpp)
+    ("-f rotg -r s -v 1", "rocblas-us,CPU-us,norm_error_host_ptr,norm_error_dev_ptr,ref-us"),
+    ("-f rotmg -r d", "rocblas-us,CPU-us,ref-us"),
+    ("-f rotg_strided_batched --a_type c --b_type s -v 1",
+     "stride_a,stride_b,stride_c,stride_d,batch_count,cold_iters,hot_iters,us,CPU-us,norm_error_1,norm_error_2,ref-us"),
+    ("-f rotmg_strided_batched -r s", "stride_a,stride_b,stride_x,stride_y,stride_c,batch_count,cold_iters,hot_iters,"
+                                      "us,ref-us"),
+    ("-f rotmg_batched -r s -v 1", "batch_count,cold_iters,hot_iters,us,CPU-us,norm_error_1,norm_error_2,ref-us"),
+    # rotm: x and y apart, host and device; the batched forms have device pointer mode alone
+    ("-f rotm -r s -v 1", "N,incx,incy,cold_iters,hot_iters,rocblas-Gflops,rocblas-GB/s,us,CPU-Gflops,CPU-us,"
+                          "norm_error_1,norm_error_2,norm_error_3,norm_error_4,ref-us"),
+    ("-f rotm_strided_batched -r d -v 1", "N,incx,incy,stride_x,stride_y,batch_count,cold_iters,hot_iters,"
+                                          "rocblas-Gflops,rocblas-GB/s,us,CPU-Gflops,CPU-us,norm_error_1,"
+                                          "norm_error_2,ref-us"),
+])
+def test_rotg_rotm_rotmg_csv(argv, head):
+    rc, lines = _run(f"{argv} -n 5 --batch_count 2 " + " ".join(FAST))
+    assert rc == 0 and lines[-2].startswith(head), lines
+
+
+@pytest.mark.parametrize(("function", "flags", "device"), [
+    ("srotg", "", False), ("srotg_batched", "", True), ("srotg_batched", "--pointer_mode host", False),
+    ("drotmg", "", False), ("drotmg_strided_batched", "", True), ("drotm", "", True),
+    ("drotm", "--pointer_mode 0", False),
+])
+def test_rotg_rotm_rotmg_timed_in_rocblas_bench_pointer_mode(function, flags, device, monkeypatch):
+    # rocblas-bench times plain rotg and rotmg in host pointer mode (host values in, results
+    # returned), their batched forms and every rotm in device pointer mode
+    fn, seen = getattr(blas, function), []
+
+    def record(*args: Any) -> Any:
+        seen.append((int(blas.get_pointer_mode(args[0])), args[1]))
+        return fn(*args)
+
+    record.__signature__ = inspect.signature(fn)  # type: ignore[attr-defined]
+    monkeypatch.setattr(blas, function, record)
+    _, op, flavour, _ = parse_name(function)
+    rc, lines = _run(f"-f {op}{flavour} -r {function[0]} -n 4 --batch_count 2 {flags} " + " ".join(FAST))
+    assert rc == 0 and len(seen) == 1, lines
+    mode, first = seen[0]
+    assert mode == int(device)
+    if op != "rotm":  # a, d1: device memory or host values
+        assert isinstance(first, rm.DeviceArray) == device
+
+
+def test_rotg_rotmg_without_batch_entries():
+    for f in ("rotg_batched -r s", "rotmg_strided_batched -r d"):  # host mode returns nothing to check
+        rc, lines = _run(f"-f {f} --batch_count 0 -v 1 " + " ".join(FAST))
+        assert rc == 0 and _csv(lines)["batch_count"] == "0", lines
+
+
+def test_rotm_batched_has_no_host_pointer_mode(capsys):
+    rc, _ = _run("-f rotm_batched -r d -n 4 --batch_count 2 --pointer_mode host " + " ".join(FAST))
+    assert rc == 2 and "device pointer mode" in capsys.readouterr().err
+
+
+def test_rotmg_reference_derives_d1_d2_x1_as_rocblas():
+    # SciPy's ?rotmg gives param alone: the reference works out d1, d2, x1 from H, across the
+    # rescaled magnitudes (d1, d2 beyond 4096^(+-2)) and the zeroing and identity cases
+    from types import SimpleNamespace
+
+    rng = np.random.default_rng(5)
+    n = 400
+    d1, d2 = (rng.uniform(-0.2, 1, n) * 10.0 ** rng.integers(-9, 9, n) for _ in range(2))
+    x1, y1 = (rng.uniform(-1, 1, n) * 10.0 ** rng.integers(-4, 4, n) for _ in range(2))
+    y1[:5] = 0
+    param = rng.uniform(-1, 1, (n, 5))
+    ops = {"d1": d1[:, None], "d2": d2[:, None], "x1": x1[:, None], "y1": y1[:, None], "param": param}
+    want = FAMILIES["rotmg"].reference(SimpleNamespace(), ops, {})
+    h = blas.create_handle()
+    got = dict(zip(("d1", "d2", "x1", "param"),
+                   blas.drotmg_batched(h, d1, d2, x1, y1, param.reshape(-1), n), strict=True))
+    blas.destroy_handle(h)
+    assert set(np.unique(got["param"][:, 0])) == {-2.0, -1.0, 0.0, 1.0}
+    for key, value in got.items():
+        np.testing.assert_allclose(np.asarray(value).reshape(n, -1), want[key].reshape(n, -1), rtol=1e-13, atol=0)
+
+
+def test_complex_rotg_reference_takes_blas_a_zero_case():
+    from types import SimpleNamespace
+
+    a, b = np.array([[0j], [1 + 1j]]), np.array([[2 - 1j], [0j]])
+    out = FAMILIES["rotg"].reference(SimpleNamespace(complex=True), {"a": a, "b": b, "c": np.zeros((2, 1)),
+                                                                     "s": np.zeros((2, 1), complex)}, {})
+    assert out["c"][0, 0] == 0 and out["s"][0, 0] == 1 and out["a"][0, 0] == 2 - 1j  # r = b
+    h = blas.create_handle()
+    r, _, c, s = blas.zrotg(h, 0j, 2 - 1j)
+    blas.destroy_handle(h)
+    assert (r, c, s) == (2 - 1j, 0, 1)
+
+
 # --- ROCBLAS_LAYER=2 lines replay to the same call -----------------------------------------------
 
 _M, _N, _K, _BATCH, _LD = 5, 4, 3, 2, 9
@@ -247,6 +359,9 @@ def _direct_call(fname: str, opts: dict[str, Any]) -> tuple[Any, dict[str, Any],
     types = {n: Datatype[v] for n, v in opts.get("types", {}).items()}
     p = _precision(fname, {"compute_type": "f32_r", **opts.get("types", {})})
     h = blas.create_handle()
+    if opts.get("device"):  # rotg, rotm, rotmg: device arrays need device pointer mode
+        blas.set_pointer_mode(h, 1)
+    strides = opts.get("strides", {})
     values: dict[str, Any] = {"handle": h}
     buffers: dict[str, Any] = {}
 
@@ -255,7 +370,7 @@ def _direct_call(fname: str, opts: dict[str, Any]) -> tuple[Any, dict[str, Any],
             return values["B" if name == "C" else "c"]
         dt = Precision.from_datatype(str(types[f"{name}_type"])).dtype if f"{name}_type" in types else p.dtype
         dt = opts.get("dtypes", {}).get(name, dt)
-        buf = buffers[name] = rm.to_device(np.ones((_BATCH + 1) * _STRIDE, dt))
+        buf = buffers[name] = rm.to_device(np.ones((_BATCH + 1) * max([_STRIDE, *strides.values()]), dt))
         if flavour == "_batched":
             return rm.to_device(np.array([buf.ptr + i * _STRIDE * buf.itemsize for i in range(_BATCH)], np.uint64))
         return buf
@@ -270,7 +385,7 @@ def _direct_call(fname: str, opts: dict[str, Any]) -> tuple[Any, dict[str, Any],
         elif name.startswith("inc"):
             values[name] = opts.get(name, 2 if name == "incx" else -3)
         elif name.startswith("stride"):
-            values[name] = _STRIDE
+            values[name] = strides.get(name, _STRIDE)
         elif name == "batch_count":
             values[name] = _BATCH
         elif name in ("alpha", "beta") or (op == "rot" and name in ("c", "s")):
@@ -335,12 +450,14 @@ _REPLAY = [
     ("scal_ex", {"types": {"alpha_type": "f32_r", "x_type": "f32_c", "execution_type": "f32_c"}}),
     ("rot_ex", {"types": {"x_type": "f64_c", "y_type": "f64_c", "cs_type": "f64_r", "execution_type": "f64_c"}}),
     ("hssgemv", {"transA": "T", "dtypes": {"y": np.float32}}), ("tstgemv", {}),
+    # the rotation constructors and rotm: rotm's stride_param is in no line (rocBLAS's neither):
+    # rocblas-bench takes --stride_c, default 128 * 128
+    ("srotg", {"device": True}), ("drotg", {"device": True}), ("crotg", {"device": True, "dtypes": {"c": np.float32}}),
+    ("zrotg", {"device": True, "dtypes": {"c": np.float64}}),
+    ("srotm", {"device": True, "strides": {"stride_param": 128 * 128}}),
+    ("drotm", {"device": True, "incx": -1, "strides": {"stride_param": 128 * 128}}),
+    ("srotmg", {"device": True}), ("drotmg", {"device": True}),
 ]
-#: Packed strided batched lines lack AP's stride (blas/_benchline.py logs ``stride_ap`` under no flag;
-#: rocBLAS logs ``--stride_a``): their replay passes another stride.
-_STRIDE_AP_MISSING = {"chpmv", "ztpmv", "stpsv", "zhpr", "chpr2", "sspr", "dspr2"}
-
-
 def _flavoured(fname: str, flavour: str) -> str:
     return fname.replace("_ex", f"{flavour}_ex") if fname.endswith("_ex") else fname + flavour
 
@@ -355,7 +472,7 @@ def test_bench_lines_replay_to_the_same_call(fname, opts, monkeypatch, tmp_path)
     monkeypatch.setenv("ROCBLAS_LOG_BENCH_PATH", path)
     for flavour in ("", "_batched", "_strided_batched"):
         name = _flavoured(fname, flavour)
-        if not hasattr(blas, name) or (flavour == "_strided_batched" and fname in _STRIDE_AP_MISSING):
+        if not hasattr(blas, name):
             continue  # geam_ex is plain only, the mixed gemv batched only
         fn, values, _buffers = _direct_call(name, opts)
         names = list(inspect.signature(fn).parameters)
