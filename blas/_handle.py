@@ -60,7 +60,8 @@ class BlasHandle(Handle):
         self.check_numerics = CheckNumericsMode(c_strtol(os.environ.get("ROCBLAS_CHECK_NUMERICS") or "") & 15)
         self.math_mode = MathMode.default_math
         self.performance_metric = PerformanceMetric.default
-        prealloc = _c_unsigned(os.environ.get("ROCBLAS_DEVICE_MEMORY_SIZE") or "")
+        # strtoul(env, nullptr, 0) (handle.cpp); a negative value, which C wraps to a huge size, is 0 here
+        prealloc = max(c_strtol(os.environ.get("ROCBLAS_DEVICE_MEMORY_SIZE") or ""), 0)
         if prealloc:  # (the size as given: rocBLAS's constructor does not round it)
             self.set_device_memory_size(prealloc, align=1)
 
@@ -139,25 +140,6 @@ def _stream_text(stream: Any) -> str:
     if not ident:
         return "0"
     return f"0x{ident:x}" if isinstance(ident, int) else str(stream)
-
-
-def _c_unsigned(text: str) -> int:
-    """``strtoul(text, nullptr, 0)`` as rocBLAS reads ``ROCBLAS_DEVICE_MEMORY_SIZE``: leading
-    blanks, ``0x`` hexadecimal, ``0`` octal or decimal digits up to the first other character
-    (none: 0).  A negative value, which C would wrap to a huge size, is taken as 0 here."""
-    t = text.lstrip()
-    sign = -1 if t[:1] == "-" else 1
-    t = t[1:] if t[:1] in "+-" else t
-    base, digits = 10, "0123456789"
-    if t[:2].lower() == "0x" and t[2:3].lower() in "0123456789abcdef" and t[2:3]:
-        base, digits, t = 16, "0123456789abcdef", t[2:]
-    elif t[:1] == "0":
-        base, digits = 8, "01234567"
-    end = 0
-    while end < len(t) and t[end].lower() in digits:
-        end += 1
-    value = int(t[:end], base) if end else 0
-    return max(sign * value, 0)
 
 
 def _free_quietly(ptr: int) -> None:
