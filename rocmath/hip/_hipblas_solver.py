@@ -51,9 +51,9 @@ from rocmath.blas import BlasHandle
 
 from ._api import binding
 from ._lib import c_integer, call_arguments, target_of
-from ._types import check_enum, pointer_value, resolve
+from ._types import ListOfInt, ListOfPointer, check_enum, pointer_value, resolve
 
-__all__ = ["FAMILIES", "Family", "functions", "names"]
+__all__ = ["FAMILIES", "Family", "functions", "list_adapter", "names"]
 
 #: A hipBLAS argument check: (the parameter it is about, whether it fails).  A failure writes ``-position``.
 Check = tuple[str, Callable[[SimpleNamespace], bool]]
@@ -156,6 +156,36 @@ _INTS = {"n": "int", "m": "int", "nrhs": "int", "lda": "int", "ldb": "int", "ldc
 _DTYPES = {"S": np.float32, "D": np.float64, "C": np.complex64, "Z": np.complex128}
 
 
+def list_adapter(family: str, letter: str, param: str) -> Any:
+    """The ``hip._util.types`` adapter hip-python 6.2 converts a solver parameter with, if not ``Pointer``.
+
+    ``info``, ``deviceInfo`` and the pivots ``ipiv`` (``int*``) take a :class:`~rocmath.hip._types.ListOfInt`,
+    the real Batched families' ``A``/``B``/``C`` (``float* const A[]``) a
+    :class:`~rocmath.hip._types.ListOfPointer`; geqrf's ``ipiv`` (tau) and the complex families' arrays
+    (``hipblasComplex* const A[]``) stay ``Pointer``.
+
+    Parameters
+    ----------
+    family
+        The family (a key of :data:`FAMILIES`).
+    letter
+        The precision letter (``S``, ``D``, ``C``, ``Z``).
+    param
+        The hip-python parameter name.
+
+    Returns
+    -------
+    type or None
+        ``ListOfInt``, ``ListOfPointer`` or None (plain ``Pointer`` conversion).
+    """
+    if param in ("info", "deviceInfo") or (param == "ipiv" and not family.startswith("geqrf")):
+        return ListOfInt
+    batched = family.endswith("Batched") and not family.endswith("StridedBatched")
+    if param in ("A", "B", "C") and batched and letter in "SD":
+        return ListOfPointer
+    return None
+
+
 def names() -> dict[str, tuple[str, str]]:
     """Every hipBLAS solver function name -> (its family, its precision letter)."""
     out: dict[str, tuple[str, str]] = {}
@@ -225,6 +255,8 @@ def _bind(name: str, family: Family, letter: str) -> Callable[..., tuple[Any, ..
     routine, args = _split(family.call)
     npvt_routine, npvt_args = _split(family.npvt) if family.npvt else ("", ())
     complex_ = letter in "CZ"
+    family_name = name.removeprefix(f"hipblas{letter}").removesuffix("_v2")
+    lists = tuple((p, a) for p in params if (a := list_adapter(family_name, letter, p)) is not None)
     targets: dict[str, Callable[..., None]] = {}
 
     def target(routine: str) -> Callable[..., None]:
@@ -238,6 +270,9 @@ def _bind(name: str, family: Family, letter: str) -> Callable[..., tuple[Any, ..
         values = {p: c_integer(v, p, _INTS[p]) if p in _INTS else v for p, v in given.items()}
         if "trans" in values:
             check_enum(values["trans"], hb.hipblasOperation_t, "trans")
+        for p, adapter in lists:  # hip-python builds the C arrays of list arguments as it calls hipBLAS
+            if isinstance(values[p], (list, tuple)):
+                values[p] = adapter.fromObj(values[p])
         # NULL pointers (a ctypes scalar is host storage: c_int(0) is not NULL, c_void_p(0) is).
         null = SimpleNamespace(**{p: pointer_value(values[p]) == 0 for p in params if p not in _INTS and p != "trans"})
         if family.checks:

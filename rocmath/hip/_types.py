@@ -12,6 +12,11 @@ host memory: a Python buffer, or a raw host address such as
 ``configure(typestr=..., shape=...)`` re-types it, and ``x_d[r, :]`` gives
 contiguous row-major sub-buffers, as hip-python's does.
 
+The ``ListOf...`` adapters (:class:`ListOfPointer`, :class:`ListOfInt`, :class:`ListOfUnsigned`,
+:class:`ListOfUnsignedLong`, :class:`ListOfBytes`) turn a Python list or tuple into a C array they own,
+for the parameters hip-python converts with them (a batched routine's array of pointers, an ``int*``
+``info``...); any other object converts as a :class:`Pointer`.
+
 The struct wrappers of every binding module (``hipPointerAttribute_t``, ``hipChannelFormatDesc``,
 ``ncclConfig_t``...) are :class:`_Struct` subclasses that list their members, and integer arguments
 are converted as Cython converts C integers (:func:`_c_typed`).
@@ -33,8 +38,9 @@ import numpy as np
 from rocmath.memory import MemoryKind, address_space
 
 __all__ = [
-    "CEnum", "CStr", "DeviceArray", "NDBuffer", "Pointer", "Resolved", "c_enum", "check_enum", "device_address",
-    "host_bytes", "host_mapped", "pointer_value", "resolve", "unmap_host",
+    "CEnum", "CStr", "DeviceArray", "ImmortalCStr", "ListOfBytes", "ListOfInt", "ListOfPointer", "ListOfUnsigned",
+    "ListOfUnsignedLong", "NDBuffer", "Pointer", "Resolved", "c_enum", "check_enum", "device_address", "host_bytes",
+    "host_mapped", "pointer_value", "resolve", "unmap_host",
 ]
 
 #: Addresses below this are the null page: a host pointer there is a bug, never memory.
@@ -529,6 +535,233 @@ class DeviceArray(NDBuffer):
     """
 
 
+# --- list adapters ------------------------------------------------------------------------------------------
+# hip-python converts ``T**``/``int*`` parameters of some functions with these: a list or tuple becomes a C
+# array the adapter owns (here a ctypes array, real host memory a C library could read), anything else
+# converts as :class:`Pointer` does (a buffer, a device array, an address...).
+
+
+def _bytes_address(data: bytes) -> int:
+    """The address of a ``bytes`` object's own (NUL-terminated) storage, as Cython's ``const char*`` cast takes it."""
+    return int(ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p).value or 0)
+
+
+class _ListOf(Pointer):
+    """Base of the ``ListOf...`` adapters: a C array of ``_ctype`` built from a list or tuple."""
+
+    _ctype: ClassVar[Any] = ctypes.c_void_p
+
+    def __init__(self, pyobj: Any):
+        if isinstance(pyobj, (list, tuple)):
+            super().__init__(None)
+            values = [self._entry(i, entry) for i, entry in enumerate(pyobj)]
+            array = (self._ctype * len(values))(*values)
+            self._ptr = ctypes.addressof(array)
+            # The array, and the objects whose addresses it holds, live as long as the adapter.
+            self._keep = (array, pyobj)
+        else:
+            super().__init__(pyobj)
+
+    @classmethod
+    def _entry(cls, i: int, entry: Any) -> Any:
+        raise NotImplementedError
+
+    @classmethod
+    def fromObj(cls, pyobj: Any) -> Pointer:
+        """``pyobj`` itself when it already is one, else a new adapter (a C array for a list or tuple)."""
+        return pyobj if isinstance(pyobj, cls) else cls(pyobj)
+
+
+class ListOfPointer(_ListOf):
+    """``hip._util.types.ListOfPointer``: an array of ``void*``, for ``T**`` parameters.
+
+    Built from a list or tuple whose entries convert as :class:`Pointer` arguments do (None, ints,
+    ``ctypes.c_void_p``, buffers, device arrays, Pointers), each entry's address stored in a C array the
+    adapter owns; from another ListOfPointer, its address; from anything else, as a :class:`Pointer`.
+
+    Parameters
+    ----------
+    pyobj
+        The list or tuple of pointers, or any object :class:`Pointer` accepts.
+
+    Raises
+    ------
+    TypeError
+        For an entry (or an object) :class:`Pointer` does not accept.
+    """
+
+    @classmethod
+    def _entry(cls, i: int, entry: Any) -> Any:
+        return pointer_value(entry) or None
+
+
+#: ctypes integer objects whose ``value`` hip-python's integer lists take.
+_CTYPES_INTS = (ctypes.c_bool, ctypes.c_short, ctypes.c_ushort, ctypes.c_int, ctypes.c_uint, ctypes.c_long,
+                ctypes.c_ulong, ctypes.c_longlong, ctypes.c_ulonglong, ctypes.c_size_t, ctypes.c_ssize_t)
+
+
+class _ListOfInteger(_ListOf):
+    """An array of C integers from ``int``/``bool`` entries and ctypes integers (their ``value``)."""
+
+    _what: ClassVar[str] = "int"
+    _signed: ClassVar[bool] = True
+
+    @classmethod
+    def _entry(cls, i: int, entry: Any) -> Any:
+        if isinstance(entry, _CTYPES_INTS):
+            entry = entry.value
+        elif not isinstance(entry, int):
+            raise ValueError(f"element '{i}' of input cannot be converted to C {cls._what} type")
+        value = int(entry)
+        # PyLong_AsLongLong / PyLong_AsUnsignedLongLong, then the C cast to the element type (which wraps).
+        if cls._signed and not -(1 << 63) <= value < (1 << 63):
+            raise OverflowError("Python int too large to convert to C long")
+        if not cls._signed and value < 0:
+            raise OverflowError("can't convert negative int to unsigned")
+        if not cls._signed and value >= (1 << 64):
+            raise OverflowError("int too big to convert")
+        bits = 8 * ctypes.sizeof(cls._ctype)
+        value &= (1 << bits) - 1
+        return value - (1 << bits) if cls._signed and value >= 1 << (bits - 1) else value
+
+
+class ListOfInt(_ListOfInteger):
+    """``hip._util.types.ListOfInt``: an array of C ``int``, for ``int*`` parameters (``info``, ``ipiv``,
+    amax/amin ``result``...).
+
+    Built from a list or tuple of Python ints (bools included) and ctypes integers, each converted as
+    ``<int>PyLong_AsLongLong(entry)`` (values past 32 bits wrap, as the C cast does); from another
+    ListOfInt, its address; from anything else (a numpy ``int32`` array...), as a :class:`Pointer`.
+    hip-python 6.2's generated code passes the list itself to ``PyLong_AsLongLong`` (a ``TypeError``
+    for every list); later releases convert each entry, as here.
+
+    Parameters
+    ----------
+    pyobj
+        The list or tuple of integers, or any object :class:`Pointer` accepts.
+
+    Raises
+    ------
+    ValueError
+        For an entry that is neither an int nor a ctypes integer.
+    OverflowError
+        For an int outside the 64-bit range.
+    """
+
+    _ctype = ctypes.c_int
+
+    def __repr__(self) -> str:
+        return f"<ListOfDataInt object, _ptr={self._ptr}>"  # (sic: hip-python's repr)
+
+
+class ListOfUnsigned(_ListOfInteger):
+    """``hip._util.types.ListOfUnsigned``: an array of C ``unsigned int``.
+
+    As :class:`ListOfInt`, each entry converted as ``<unsigned int>PyLong_AsUnsignedLongLong(entry)``
+    (negative values are an ``OverflowError``, values past 32 bits wrap).
+
+    Parameters
+    ----------
+    pyobj
+        The list or tuple of integers, or any object :class:`Pointer` accepts.
+
+    Raises
+    ------
+    ValueError
+        For an entry that is neither an int nor a ctypes integer.
+    OverflowError
+        For a negative entry or one past 64 bits.
+    """
+
+    _ctype = ctypes.c_uint
+    _what = "unsigned int"
+    _signed = False
+
+
+class ListOfUnsignedLong(_ListOfInteger):
+    """``hip._util.types.ListOfUnsignedLong``: an array of C ``unsigned long`` (64-bit).
+
+    As :class:`ListOfUnsigned`, with 64-bit elements.
+
+    Parameters
+    ----------
+    pyobj
+        The list or tuple of integers, or any object :class:`Pointer` accepts.
+
+    Raises
+    ------
+    ValueError
+        For an entry that is neither an int nor a ctypes integer.
+    OverflowError
+        For a negative entry or one past 64 bits.
+    """
+
+    _ctype = ctypes.c_ulong
+    _what = "unsigned long"
+    _signed = False
+
+    def __repr__(self) -> str:
+        return f"<ListOfUnsigned object, _ptr={self._ptr}>"  # (sic: hip-python's repr)
+
+
+class ListOfBytes(_ListOf):
+    """``hip._util.types.ListOfBytes``: an array of ``const char*``, for ``const char**`` parameters.
+
+    Built from a list or tuple of ``bytes`` and :class:`CStr` entries (each one's NUL-terminated storage
+    stored in a C array the adapter owns); from another ListOfBytes, its address; from anything else, as
+    a :class:`Pointer`.
+
+    Parameters
+    ----------
+    pyobj
+        The list or tuple of byte strings, or any object :class:`Pointer` accepts.
+
+    Raises
+    ------
+    ValueError
+        For an entry that is neither ``bytes`` nor a :class:`CStr`.
+    """
+
+    @classmethod
+    def _entry(cls, i: int, entry: Any) -> Any:
+        if isinstance(entry, bytes):
+            return _bytes_address(entry)
+        if isinstance(entry, CStr):
+            return _bytes_address(entry._data)
+        raise ValueError("elements of list/tuple input must be of type 'bytes'")
+
+
+#: ImmortalCStr objects: never collected, as hip-python increments their reference count once more.
+_IMMORTAL: list[Any] = []
+
+
+class ImmortalCStr(CStr):
+    """``hip._util.types.ImmortalCStr``: a :class:`CStr` that is never garbage collected, for strings a C
+    library keeps pointing to after the call (hip-python takes a reference to itself and its data).
+
+    Parameters
+    ----------
+    pyobj
+        The string: ``bytes``, ``str`` or a :class:`CStr`.
+    """
+
+    def __init__(self, pyobj: Any):
+        super().__init__(bytes(pyobj) if isinstance(pyobj, CStr) else pyobj)
+        _IMMORTAL.append(self)
+
+    def __int__(self) -> int:
+        return _bytes_address(self._data)
+
+    def as_c_void_p(self) -> ctypes.c_void_p:
+        """The address of the NUL-terminated string as ``ctypes.c_void_p``."""
+        return ctypes.c_void_p(int(self))
+
+    @classmethod
+    def fromObj(cls, pyobj: Any) -> ImmortalCStr:
+        """``pyobj`` itself when it already is one, else a new ImmortalCStr."""
+        return pyobj if isinstance(pyobj, ImmortalCStr) else cls(pyobj)
+
+
 # --- C integers and structs ---------------------------------------------------------------------------------
 
 
@@ -540,6 +773,17 @@ def _c_int(value: Any, arg: str) -> int:
         return operator.index(value)
     except TypeError:
         raise TypeError(f"an integer is required for argument '{arg}', got {type(value).__name__}") from None
+
+
+def _c_float(value: Any, arg: str) -> float:
+    """A C ``float``/``double`` argument as Cython converts it: anything with ``__float__`` (or ``__index__``),
+    ``TypeError`` otherwise (strings included)."""
+    if isinstance(value, (str, bytes, bytearray)):
+        raise TypeError(f"must be real number, not {type(value).__name__} (argument '{arg}')")
+    try:
+        return float(value)
+    except TypeError:
+        raise TypeError(f"must be real number, not {type(value).__name__} (argument '{arg}')") from None
 
 
 #: The C integer types of the bindings' parameters -> their bounds (LP64: ``long`` and ``size_t`` are 64-bit;
@@ -586,7 +830,7 @@ def _set_properties(obj: Any, names: tuple[str, ...], args: tuple[Any, ...], kwa
 _CTYPES: dict[str, Any] = {
     "size_t": ctypes.c_size_t, "int": ctypes.c_int, "unsigned int": ctypes.c_uint, "unsigned char": ctypes.c_ubyte,
     "unsigned short": ctypes.c_ushort, "ptr": ctypes.c_void_p, "array": ctypes.c_void_p, "enum": ctypes.c_int,
-    "cstr": ctypes.c_char_p,
+    "cstr": ctypes.c_char_p, "float": ctypes.c_float, "double": ctypes.c_double,
 }
 
 
@@ -598,7 +842,8 @@ class _Struct(Properties, Pointer):
     ``char`` arrays as bytes up to the first NUL, ``unsigned char`` arrays as lists (read only).
 
     Subclasses list ``_members``: ``(name, kind, detail)`` with kind one of ``_CTYPES``' keys, ``"struct"``
-    (detail: the struct class), ``"chars"``/``"uchars"`` (detail: the length); an ``"array"`` member
+    (detail: the struct class), ``"chars"``/``"uchars"`` (detail: the length), ``"float"``/``"double"`` (read as
+    Python floats, set from anything with ``__float__``, as Cython converts C floats); an ``"array"`` member
     (``hipArray_t``) is in the layout but not exposed, as hip-python leaves it out; a ``"cstr"`` member
     (``const char *``) reads as bytes or None and keeps the bytes it is set to alive with the wrapper.
     """
@@ -637,7 +882,7 @@ class _Struct(Properties, Pointer):
                 return bytes(value)
             if kind == "uchars":
                 return list(value)
-            if kind == "cstr":
+            if kind in ("cstr", "float", "double"):
                 return value
             return int(value)
 
@@ -649,6 +894,8 @@ class _Struct(Properties, Pointer):
                 value = int(value)
             elif kind == "ptr":
                 value = pointer_value(value) or None
+            elif kind in ("float", "double"):
+                value = _c_float(value, "value")
             elif kind == "cstr":
                 if value is not None:
                     value = bytes(value)

@@ -17,6 +17,12 @@ LP64 functions, to ``int64_t`` in the ``_64`` (ILP64) ones, strides (``hipblasSt
 argument.  A ``_64`` function calls rocmath.blas's ``_64`` function (``int64_t`` amax/amin
 results, ``rocblas_<name>_64`` in the logs), as hipBLAS calls rocBLAS's.
 
+hip-python's struct classes ``hipblasComplex``, ``hipblasDoubleComplex`` (``x``, ``y``) and
+``hipblasBfloat16`` (``data``) are host structs passed by address (``alpha=hipblasComplex(1, 0)``).  Where
+hip-python converts a parameter with ``ListOfPointer`` or ``ListOfInt`` (:func:`list_adapter`: a real batched
+routine's arrays of pointers, amax's ``int*`` result), a Python list or tuple becomes that adapter's host C
+array, as there.
+
 All calls return ``(hipblasStatus_t,)``; ``hipblasCreate()`` returns
 ``(status, handle)``; the getters write through their out-parameter, or return
 ``(status, value)`` when it is omitted; ``hipblasStatusToString(status)`` returns ``(str,)``.
@@ -65,7 +71,17 @@ from ._lib import (
     write_host,
 )
 from ._manifest import Entry, hipblas_names
-from ._types import CStr, c_enum, check_enum, host_bytes, pointer_value, resolve
+from ._types import (
+    CStr,
+    ListOfInt,
+    ListOfPointer,
+    _Struct,
+    c_enum,
+    check_enum,
+    host_bytes,
+    pointer_value,
+    resolve,
+)
 from .hip import hipDataType
 
 _MODULE = __name__
@@ -115,6 +131,56 @@ hipblasGemmFlags_t = c_enum("hipblasGemmFlags_t", [
 hipblasVersionMajor = 2
 hipblasVersionMinor = 3
 hipblasVersionPatch = 0
+#: (sic) hipblas-version.h defines the minor version under this misspelt name too, and hip-python exports it.
+hipblaseVersionMinor = hipblasVersionMinor
+
+# math.h's fpclassify results (glibc), which hip-python's hipblas module re-exports from the headers it parses.
+FP_NAN = 0
+FP_INFINITE = 1
+FP_ZERO = 2
+FP_SUBNORMAL = 3
+FP_NORMAL = 4
+
+# hip_runtime_api.h's anonymous enum, likewise re-exported.
+HIP_SUCCESS = 0
+HIP_ERROR_INVALID_VALUE = 1
+HIP_ERROR_NOT_INITIALIZED = 2
+HIP_ERROR_LAUNCH_OUT_OF_RESOURCES = 3
+
+
+# --- structs (hipblas.h) ---------------------------------------------------------------------------
+# hip-python passes these by address: ``alpha=hipblasComplex(1, 0)`` is a pointer to a host struct, read as
+# any other host scalar in host pointer mode; a result (``hipblasCdotc(..., result)``) is written into it.
+
+
+class hipblasBfloat16(_Struct):
+    """``hipblasBfloat16``: a bfloat16 as its 16 bits, ``data`` (``unsigned short``).
+
+    ``hipblasBfloat16(data)`` allocates one; ``fromObj`` adapts an address or a buffer holding some.
+    """
+
+    _members = (("data", "unsigned short", None),)
+
+
+class hipblasComplex(_Struct):
+    """``hipblasComplex``: a single-precision complex number, ``x`` (real part) and ``y`` (imaginary part),
+    C ``float`` each.
+
+    ``hipblasComplex(x, y)`` allocates one; ``fromObj`` adapts an address or a buffer holding some
+    (a ``numpy.complex64`` array has the same layout).
+    """
+
+    _members = (("x", "float", None), ("y", "float", None))
+
+
+class hipblasDoubleComplex(_Struct):
+    """``hipblasDoubleComplex``: a double-precision complex number, ``x`` and ``y`` (C ``double`` each).
+
+    ``hipblasDoubleComplex(x, y)`` allocates one; ``fromObj`` adapts an address or a buffer holding some.
+    """
+
+    _members = (("x", "double", None), ("y", "double", None))
+
 
 _S = hipblasStatus_t
 
@@ -383,6 +449,63 @@ _HIP_NAMES: dict[tuple[str, str | None], dict[str, str]] = {
 }
 
 
+#: hip-python parameter names of batched routines it converts with plain ``Pointer`` even where the element
+#: type is real (hipblas.h declares them ``T* const AP[]``, not ``T* const A[]``).
+_POINTER_ARRAYS = frozenset({"AP", "BP", "CP", "invA", "d1", "d2", "x1", "y1", "param"})
+_REAL_PREFIXES = frozenset({"s", "d", "h", "is", "id"})
+
+
+def list_adapter(entry: Entry, hip_name: str, rocblas_name: str, kind: str) -> Any:
+    """The ``hip._util.types`` adapter hip-python 6.2 converts a hipBLAS compute function's parameter with, if
+    not ``Pointer``.
+
+    hip-python's generator picks it from the C declaration: the ``int*`` amax/amin results take a
+    :class:`~rocmath.hip._types.ListOfInt`; a batched routine's arrays of pointers to real elements
+    (``float* const x[]``, GemmBatchedEx's ``A``/``B``/``C``, rotg's ``c``) a
+    :class:`~rocmath.hip._types.ListOfPointer`.  Arrays of complex or bfloat16 elements, the other Ex
+    functions' ``void*`` and the :data:`_POINTER_ARRAYS` names stay ``Pointer`` (a list there is a
+    ``TypeError``, as in hip-python).  The solver functions' rule is
+    :func:`rocmath.hip._hipblas_solver.list_adapter`.
+
+    Parameters
+    ----------
+    entry
+        The function's manifest entry.
+    hip_name, rocblas_name
+        The parameter's hip-python and rocBLAS names.
+    kind
+        The parameter's kind in :func:`_bind` (``pointer``, ``givens``, ``result``...).
+
+    Returns
+    -------
+    type or None
+        ``ListOfInt``, ``ListOfPointer`` or None (plain ``Pointer`` conversion).
+    """
+    if kind == "result":
+        return ListOfInt if entry.op in ("amax", "amin") and not entry.ilp64 else None
+    if entry.flavour != "_batched" or kind not in ("pointer", "givens"):
+        return None
+    if entry.op.endswith("_ex"):
+        return ListOfPointer if entry.op == "gemm_ex" and hip_name in ("A", "B", "C") else None
+    if hip_name in _POINTER_ARRAYS:
+        return None
+    real = entry.prefix in _REAL_PREFIXES or (entry.op == "rotg" and rocblas_name == "c")
+    return ListOfPointer if real else None
+
+
+def _type_checks(entry: Entry, params: tuple[_Param, ...], given: dict[str, Any]) -> None:
+    """hip-python's ``isinstance`` checks of the enum parameters, which its functions make before converting
+    any pointer argument (a list adapter's ``ValueError`` comes after them)."""
+    for p in params:
+        if p.kind == "enum":
+            check_enum(given[p.hip], _ENUMS[p.rocblas], p.hip)
+        elif p.kind == "datatype":
+            check_enum(given[p.hip], hipDataType if entry.v2 else hipblasDatatype_t, p.hip)
+        elif p.kind in ("compute", "algo", "flags"):
+            cls = {"compute": hipblasComputeType_t, "algo": hipblasGemmAlgo_t, "flags": hipblasGemmFlags_t}[p.kind]
+            check_enum(given[p.hip], cls, p.hip)
+
+
 def _params(entry: Entry, signature: tuple[str, ...]) -> tuple[_Param, ...]:
     names = [n for n in signature if not (entry.op == "gemm_ex" and (n in _GEMM_EX_HIDDEN or
                                                                      (n == "flags" and not entry.flags)))]
@@ -491,6 +614,7 @@ def _bind(name: str, entry: Entry) -> Callable[..., tuple[Any, ...]]:
     base = entry.op.removesuffix("_ex")
     givens = _GIVENS.get(base, {}) if not entry.op.endswith("_ex") else {}
     int_params = tuple(p for p in params if p.kind == "int")
+    lists = tuple((p.hip, a) for p in params if (a := list_adapter(entry, p.hip, p.rocblas, p.kind)) is not None)
     lp64_strided_gemm = entry.op == "gemm" and entry.flavour == "_strided_batched" and not entry.ilp64
 
     def impl(*args: Any, **kwargs: Any) -> None:
@@ -501,6 +625,11 @@ def _bind(name: str, entry: Entry) -> Callable[..., tuple[Any, ...]]:
         # rocBLAS looks at the handle.
         for p in int_params:
             values[p.rocblas] = _c_integer(given[p.hip], p.hip, _int_ctype(entry, p.rocblas))
+        if any(isinstance(given[n], (list, tuple)) for n, _ in lists):
+            # hip-python builds the C arrays of the list parameters (after its enum checks), as it calls hipBLAS.
+            _type_checks(entry, params, given)
+            for n, adapter in lists:
+                given[n] = adapter.fromObj(given[n])
         for p in params:
             v = given[p.hip]
             if p.kind == "int":
@@ -797,5 +926,8 @@ __all__ = sorted([
     "hipblasStatusToString", "hipblasStatus_t", "hipblasPointerMode_t", "hipblasOperation_t", "hipblasFillMode_t",
     "hipblasDiagType_t", "hipblasSideMode_t", "hipblasMath_t", "hipblasDatatype_t", "hipblasComputeType_t",
     "hipblasGemmAlgo_t", "hipblasAtomicsMode_t", "hipblasGemmFlags_t", "hipDataType", "hipblasHandle_t",
-    "HipblasStatusError", "convert_status",
+    "HipblasStatusError", "convert_status", "hipblasBfloat16", "hipblasComplex", "hipblasDoubleComplex",
+    "hipblaseVersionMinor", "hipblasVersionMajor", "hipblasVersionMinor", "hipblasVersionPatch", "FP_NAN",
+    "FP_INFINITE", "FP_ZERO", "FP_SUBNORMAL", "FP_NORMAL", "HIP_SUCCESS", "HIP_ERROR_INVALID_VALUE",
+    "HIP_ERROR_NOT_INITIALIZED", "HIP_ERROR_LAUNCH_OUT_OF_RESOURCES",
 ])
