@@ -194,7 +194,13 @@ def bind(op: BatchOperand, opname: str) -> BoundBatch:
     # overrun is reported as one, and then re-based on the logical origin for the views.
     base = address_space.span(op.ptr, (op.offset + blo) * isz, (op.offset + bhi) * isz, op=opname, arg=op.name)
     span = Span(base.alloc, base.offset + op.offset * isz)
-    geometry = ((op.batch_count, *op.shape), (op.batch_stride * isz, *(s * isz for s in op.strides)))
+    # An axis of extent 1 never uses its stride, which C may pass as anything up to 2^63 - 1
+    # elements (rocBLAS then succeeds): the view takes the contiguous one (in bytes it could overflow).
+    strides = op.strides if 1 not in op.shape else tuple(
+        st if n > 1 else (1 if k == 0 else max(op.shape[0], 1))
+        for k, (n, st) in enumerate(zip(op.shape, op.strides, strict=True)))
+    geometry = ((op.batch_count, *op.shape),
+                ((op.batch_stride if op.batch_count > 1 else 0) * isz, *(st * isz for st in strides)))
     return BoundBatch(op, span, lo, hi, geometry=geometry)
 
 

@@ -293,3 +293,23 @@ def test_64_calls_log_their_name_and_bench_lines_replay_with_api_1(monkeypatch: 
     assert main([*shlex.split(lines[0])[2:], "-i", "1", "-j", "0", "-v", "1"], io.StringIO()) == 0
     os.remove(trace)
     os.remove(bench)
+
+
+def test_an_unused_stride_may_be_anything_up_to_int64() -> None:
+    # C may pass any int64 as a stride, increment or leading dimension of an axis of extent 1,
+    # which rocBLAS never uses (entry b at ptr + b * stride, b = 0 only): such calls succeed
+    # (in bytes the stride would overflow a view's).
+    h = blas.create_handle()
+    big = 1 << 60
+    x, y = rm.to_device(np.array([2.0])), rm.to_device(np.array([1.0]))
+    blas.daxpy_strided_batched(h, 1, 1.0, x, 1, big, y, 1, big, 1)
+    blas.daxpy_64(h, 1, 1.0, x, big, y, big)
+    assert blas.ddot_64(h, 1, x, big, y, big) == 10.0
+    a, c = rm.to_device(np.array([3.0])), rm.to_device(np.array([0.0]))
+    blas.dgemm_64(h, "N", "N", 1, 1, 1, 1.0, a, big, a, big, 0.0, c, big)
+    blas.dtrsm_64(h, "L", "U", "N", "N", 1, 1, 1.0, a, big, c, big)
+    z, w = rm.to_device(np.array([1 + 1j])), rm.to_device(np.array([1 + 0j]))
+    blas.zaxpy_strided_batched(h, 1, 1.0, z, 1, big // 2, w, 1, big // 2, 1)
+    rm.device_synchronize()
+    np.testing.assert_array_equal([y.get()[0], c.get()[0], w.get()[0]], [5.0, 3.0, 2 + 1j])
+    blas.destroy_handle(h)
