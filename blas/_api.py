@@ -360,7 +360,11 @@ class Call(Arguments):
             task.wait()
         host = _host_results(host, self.precision)
         user = self.values.get(self.routine.result or "")
-        if isinstance(user, np.ndarray):  # a host result buffer given, as in C
+        if isinstance(user, np.ndarray) and self.precision.storage_only:
+            # a half or bfloat16 result buffer gets the storage type's bits, as C's (bfloat16: uint16)
+            bits = to_bfloat16(host) if self.precision is BF16 else host.astype(np.float16)
+            user.reshape(-1).view(np.uint8)[: bits.nbytes] = bits.view(np.uint8)
+        elif isinstance(user, np.ndarray):  # a host result buffer given, as in C
             user.reshape(-1)[: host.size] = host
         return host[0] if self.flavour is PLAIN else host
 

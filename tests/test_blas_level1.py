@@ -1322,6 +1322,13 @@ def test_half_and_bfloat16_dot_and_axpy_round_to_storage(handle):
     assert got == np.float16((xh.astype(np.float32) * yh.astype(np.float32)).sum())
     xb, yb = to_bfloat16(np.array([1.5, 2.0, -3.0])), to_bfloat16(np.array([2.0, 0.25, 1.0]))
     assert blas.bfdot(handle, 3, rm.to_device(xb), 1, rm.to_device(yb), 1) == 3.0 + 0.5 - 3.0
+    # A host result buffer, as in C, gets the storage type's bits (bfloat16: in uint16s)
+    out = np.full(2, 7, np.uint16)
+    blas.bfdot(handle, 3, rm.to_device(xb), 1, rm.to_device(xb), 1, out)
+    np.testing.assert_array_equal(out, [to_bfloat16(np.array([2.25 + 4.0 + 9.0]))[0], 7])
+    out16 = np.zeros(1, np.float16)
+    blas.hdot(handle, 4, rm.to_device(xh), 1, rm.to_device(yh), 1, out16)
+    assert out16[0] == got
     dy = rm.to_device(yh)
     blas.haxpy(handle, 4, 0.1, rm.to_device(xh), 1, dy, 1)  # alpha is rounded to half first
     expect = (yh.astype(np.float32) + np.float32(np.float16(0.1)) * xh.astype(np.float32)).astype(np.float16)
