@@ -136,11 +136,14 @@ _COMPLEX_OF = {"s": C, "d": Z, "h": C, "bf": C}
 
 
 def to_bfloat16(x: Any) -> np.ndarray:
-    """Round float32 values to bfloat16 bits (round to nearest even), as uint16."""
+    """Round float32 values to bfloat16 bits (round to nearest even), as uint16; a NaN keeps its
+    sign and the top of its payload, with the lowest kept bit set when only lower ones were set
+    (so it stays a NaN), as rocBLAS's float_to_bfloat16."""
     f = np.asarray(x, dtype=np.float32)
     bits = f.view(np.uint32)
     rounded = (bits + np.uint32(0x7FFF) + ((bits >> np.uint32(16)) & np.uint32(1))) >> np.uint32(16)
-    return np.where(np.isnan(f), np.uint16(0x7FC0), rounded.astype(np.uint16))
+    nan = (bits | np.uint32(0x10000) * ((bits & np.uint32(0xFFFF)) != 0)) >> np.uint32(16)
+    return np.where(np.isnan(f), nan.astype(np.uint16), rounded.astype(np.uint16))
 
 
 def from_bfloat16(bits: Any) -> np.ndarray:

@@ -215,8 +215,12 @@ def test_bfloat16_bit_patterns_round_trip():
     assert np.array_equal(values.view(np.uint32) >> 16, bits.astype(np.uint32))
     finite = ~np.isnan(values)
     np.testing.assert_array_equal(to_bfloat16(values[finite]), bits[finite])
-    assert (to_bfloat16(values[~finite]) == 0x7FC0).all()
+    # NaNs keep their bits (sign and payload), as rocBLAS's float_to_bfloat16
+    np.testing.assert_array_equal(to_bfloat16(values[~finite]), bits[~finite])
     assert np.isnan(from_bfloat16(to_bfloat16(np.float32(np.nan))))
+    # ... and a payload only in the 16 bits cut off keeps the NaN a NaN (the lowest kept bit set)
+    low = np.array([0x7F800001, 0xFF80FFFF], np.uint32).view(np.float32)
+    np.testing.assert_array_equal(to_bfloat16(low), [0x7F81, 0xFF81])
 
 
 def _nearest_bf16(x: np.float32) -> np.float32:
