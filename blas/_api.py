@@ -45,7 +45,7 @@ from rocmath.precision import BF16, Precision, from_bfloat16, to_bfloat16
 from rocmath.stream import Task
 
 from ._handle import BlasHandle, check_handle, trace
-from ._types import CheckNumericsMode, as_enum, c_integer
+from ._types import CheckNumericsMode, Side, as_enum, c_integer
 
 
 class Flavour(enum.Enum):
@@ -300,6 +300,8 @@ class Call(Arguments):
         other one may hold anything; to None for a banded or packed matrix, which rocBLAS does
         not scan.  ``streaming``: see :func:`rocmath.launch.launch`."""
         self._query_point(True)
+        if self.ilp64:
+            self._ilp64_limits()
         if not bytes:
             # The operands' bytes: what decides that a small launch runs inline on one thread.
             bytes = float(sum(a.dtype.itemsize * a.batch_count * int(math.prod(a.shape))
@@ -316,6 +318,27 @@ class Call(Arguments):
         if mode:  # rocBLAS copies its scan's findings back: the call itself returns check_numerics_fail
             task.wait()
         return task
+
+    def _ilp64_limits(self) -> None:
+        """invalid_size for the ``_64`` sizes rocBLAS's 64-bit launchers refuse once the argument
+        checks passed ("sizes exceeding practical memory", src64/*_kernels_64.cpp)."""
+        name = self.routine.name
+        sizes: tuple[str, ...] = ()
+        limit = _I32_MAX
+        if name in _ILP64_N:
+            sizes = ("n",)
+        elif name in ("tbmv", "tbsv", "sbmv", "hbmv"):
+            sizes = ("n", "k")
+        elif name == "gbmv":
+            sizes = ("m", "n", "kl", "ku")
+        elif name in ("trsm", "trmm"):
+            sizes = ("m",) if self.enum("side", Side) is Side.left else ("n",)
+            limit = _I32_MAX if name == "trsm" else 1 << 28  # (trmm: the K of its chunked reduction)
+        elif name == "gemm" and self.int("k") > 0:
+            sizes, limit = ("m", "n"), 16 * _I32_MAX  # (its source kernels' blocks)
+        for size in sizes:
+            if self.int(size) > limit:
+                raise self.invalid_size(size, f"{self.int(size)} is over rocBLAS's {limit} for {self.public_name}")
 
     def _numerics_operands(self, args: tuple[Any, ...],
                            triangles: dict[int, tuple[bool, bool] | None]) -> dict[int, _Scanned]:
@@ -417,6 +440,12 @@ class _Plan(Plan):
             return None
         task.wait()
         return _host_results(self.result, self.precision)[0]
+
+
+_I32_MAX = 2**31 - 1
+#: Routines whose ``_64`` form refuses n > 2^31 - 1 (rocBLAS's src64 launchers).
+_ILP64_N = frozenset({"trmv", "trsv", "tpmv", "tpsv", "symv", "hemv", "spmv", "hpmv", "syr", "her", "spr", "hpr",
+                      "syr2", "her2", "spr2", "hpr2", "syrk", "herk", "syr2k", "her2k", "syrkx", "herkx", "gemmt"})
 
 
 @dataclass(frozen=True)

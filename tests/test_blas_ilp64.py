@@ -313,3 +313,30 @@ def test_an_unused_stride_may_be_anything_up_to_int64() -> None:
     rm.device_synchronize()
     np.testing.assert_array_equal([y.get()[0], c.get()[0], w.get()[0]], [5.0, 3.0, 2 + 1j])
     blas.destroy_handle(h)
+
+
+def test_64_sizes_rocblas_launchers_refuse_are_invalid_size() -> None:
+    # After the argument checks, rocBLAS's 64-bit launchers refuse sizes "exceeding practical
+    # memory" (src64/*_kernels_64.cpp): invalid_size naming the size, nothing touched.
+    h = blas.create_handle()
+    a, x = rm.to_device(np.ones(4)), rm.to_device(np.ones(4))
+    big = 1 << 31
+    cases = [
+        (lambda: blas.dtrmv_64(h, "U", "N", "N", big, a, big, x, 1), "n"),
+        (lambda: blas.dsymv_64(h, "U", big, 1.0, a, big, x, 1, 0.0, x, 1), "n"),
+        (lambda: blas.dsyrk_64(h, "U", "N", big, 1, 1.0, a, big, 0.0, a, big), "n"),
+        (lambda: blas.dtbsv_64(h, "U", "N", "N", 1, big, a, big + 1, x, 1), "k"),
+        (lambda: blas.dgbmv_64(h, "N", 1, 1, big, 0, 1.0, a, big + 1, x, 1, 0.0, x, 1), "kl"),
+        (lambda: blas.dtrsm_64(h, "R", "U", "N", "N", 1, big, 1.0, a, big, a, 1), "n"),
+        (lambda: blas.dtrmm_64(h, "L", "U", "N", "N", (1 << 28) + 1, 1, 1.0, a, (1 << 28) + 1, a, (1 << 28) + 1, a,
+                               (1 << 28) + 1), "m"),
+        (lambda: blas.dgemm_64(h, "N", "N", 1 << 36, 1, 1, 1.0, a, 1 << 36, a, 1, 0.0, a, 1 << 36), "m"),
+    ]
+    for call, arg in cases:
+        with pytest.raises(RocblasInvalidSizeError) as err:
+            call()
+        assert err.value.arg == arg
+    rm.device_synchronize()
+    np.testing.assert_array_equal(a.get(), 1.0)
+    np.testing.assert_array_equal(x.get(), 1.0)
+    blas.destroy_handle(h)
