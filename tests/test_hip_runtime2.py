@@ -9,6 +9,7 @@ the AMD runtime's (hipamd/src) order.
 from __future__ import annotations
 
 import ctypes
+import gc
 import inspect
 import os
 import threading
@@ -366,21 +367,31 @@ def props(device=0, handle=None, max_size=0, alloc=hip.hipMemAllocationType.hipM
 
 
 def test_created_pools_limits_current_pool_and_destroy(stream):
+    # Earlier tests' garbage first: a default-pool block freed by the collector mid-test changed the
+    # counts, and a failure here left p and q live for every later test of the worker.
+    gc.collect()
+    check(hip.hipDeviceSynchronize())
     live = address_space.live_count
     mine = check(hip.hipMemPoolCreate(props(max_size=3000)))
     default = check(hip.hipDeviceGetDefaultMemPool(0))
+    in_default = attr(default, A.hipMemPoolAttrUsedMemCurrent)
     p = check(hip.hipMallocFromPoolAsync(2000, mine, stream))
-    assert hip.hipMallocFromPoolAsync(1001, mine, stream) == (E.hipErrorOutOfMemory, None)  # maxSize
-    assert attr(mine, A.hipMemPoolAttrUsedMemCurrent) == 2000 and attr(default, A.hipMemPoolAttrUsedMemCurrent) == 0
-    check(hip.hipDeviceSetMemPool(0, mine))
-    assert int(check(hip.hipDeviceGetMemPool(0))) == int(mine)
-    q = check(hip.hipMallocAsync(1000, stream))  # from the current pool
-    assert attr(mine, A.hipMemPoolAttrUsedMemCurrent) == 3000
-    check(hip.hipMemPoolDestroy(mine))  # blocks in use keep it alive; the default pool is current again
-    assert int(check(hip.hipDeviceGetMemPool(0))) == int(default)
-    check(hip.hipFreeAsync(p, stream))
-    check(hip.hipFreeAsync(q, stream))  # the last block: the pool is gone, its memory back to the device
-    check(hip.hipStreamSynchronize(stream))
+    q = None
+    try:
+        assert hip.hipMallocFromPoolAsync(1001, mine, stream) == (E.hipErrorOutOfMemory, None)  # maxSize
+        assert attr(mine, A.hipMemPoolAttrUsedMemCurrent) == 2000
+        assert attr(default, A.hipMemPoolAttrUsedMemCurrent) == in_default
+        check(hip.hipDeviceSetMemPool(0, mine))
+        assert int(check(hip.hipDeviceGetMemPool(0))) == int(mine)
+        q = check(hip.hipMallocAsync(1000, stream))  # from the current pool
+        assert attr(mine, A.hipMemPoolAttrUsedMemCurrent) == 3000
+        check(hip.hipMemPoolDestroy(mine))  # blocks in use keep it alive; the default pool is current again
+        assert int(check(hip.hipDeviceGetMemPool(0))) == int(default)
+    finally:
+        check(hip.hipFreeAsync(p, stream))
+        if q is not None:
+            check(hip.hipFreeAsync(q, stream))  # the last block: the pool is gone, its memory back to the device
+        check(hip.hipStreamSynchronize(stream))
     assert address_space.live_count == live
     assert hip.hipMemPoolGetAttribute(mine, A.hipMemPoolAttrUsedMemCurrent, ctypes.c_uint64()) == \
         (E.hipErrorInvalidValue,)
