@@ -4,7 +4,7 @@ batched (pointer-array) operands the same strided form as the other flavours."""
 from __future__ import annotations
 
 import numpy as np
-from numba import carray, prange, types
+from numba import carray, njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -48,3 +48,13 @@ def scatter_entries(src, addrs, rs, cs, lo, extent):  # type: ignore[no-untyped-
         for j in range(src.shape[2]):
             for i in range(src.shape[1]):
                 dst[i * rs + j * cs - lo] = src[b, i, j]
+
+
+@njit(cache=True, nogil=True)
+def entries_apart(addrs, nbytes):  # type: ignore[no-untyped-def]
+    """Whether entries of ``nbytes`` at ``addrs`` are in increasing order and do not overlap:
+    then scattering them in parallel writes each byte once, and in any order the same."""
+    for b in range(1, addrs.shape[0]):  # noqa: SIM110 - (numba compiles loops, not generators)
+        if addrs[b] < addrs[b - 1] or addrs[b] - addrs[b - 1] < nbytes:
+            return False
+    return True

@@ -162,11 +162,18 @@ class BoundBatch:
             view = self.raw
         if not op.pointers or self.addrs is None:
             return
-        from ._kernels import scatter_entries
+        from ._kernels import entries_apart, scatter_entries
 
         shape2, strides2 = _as_2d(op)
-        scatter_entries(_bits(view.reshape((op.batch_count, *shape2))), self.addrs,
-                        strides2[0], strides2[1], self.lo, self.hi - self.lo)
+        args = (_bits(view.reshape((op.batch_count, *shape2))), self.addrs, strides2[0], strides2[1], self.lo,
+                self.hi - self.lo)
+        if entries_apart(self.addrs, np.uint64((self.hi - self.lo) * args[0].itemsize)):
+            scatter_entries(*args)
+        else:
+            # Entries that may share memory (or come in another order) are written back one after
+            # another, in entry order: a byte two entries write holds the last one's, run after run
+            # (in parallel, whichever thread came last; on the device, a race rocBLAS leaves undefined).
+            scatter_entries.serial_entry_point(*args)(*args)
 
 
 def _check_live(span: Span, opname: str, arg: str) -> None:

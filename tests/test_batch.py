@@ -37,3 +37,28 @@ def test_flat_rows_index_every_row_in_place(nb: int, k: int, pad: int) -> None:
     assert view.flags.c_contiguous and np.shares_memory(view, base)
     e, j = np.meshgrid(np.arange(nb), np.arange(k), indexing="ij")
     assert np.array_equal(view[e * s0 + j], x)
+
+
+def test_batched_outputs_sharing_memory_get_the_last_entry_run_after_run() -> None:
+    # Pointer-array outputs are written back in parallel only when they are apart and in order;
+    # entries that share memory (a race on the device, undefined in rocBLAS) are written back in
+    # entry order, so the last entry's values land last, the same every run.
+    import rocmath as rm
+    import rocmath.blas as blas
+
+    h = blas.create_handle()
+    n, count = 64, 16
+    xs = [rm.to_device(np.full(n, float(i))) for i in range(count)]
+    px = rm.to_device(np.array([x.ptr for x in xs], np.uint64))
+    for _ in range(30):  # (written back in parallel, entry 7's or 15's values won, varying run to run)
+        y = rm.to_device(np.zeros(n))
+        blas.daxpy_batched(h, n, 1.0, px, 1, rm.to_device(np.array([y.ptr] * count, np.uint64)), 1, count)
+        rm.device_synchronize()
+        np.testing.assert_array_equal(y.get(), count - 1.0)
+    # Apart, in reverse order: each entry gets its own values.
+    ys = [rm.to_device(np.zeros(n)) for _ in range(count)]
+    blas.daxpy_batched(h, n, 2.0, px, 1, rm.to_device(np.array([y.ptr for y in ys[::-1]], np.uint64)), 1, count)
+    rm.device_synchronize()
+    for i, y in enumerate(ys[::-1]):
+        np.testing.assert_array_equal(y.get(), 2.0 * i)
+    blas.destroy_handle(h)
