@@ -200,6 +200,16 @@ class Call(Arguments):
         self._query_point(False)
         return self.values[name] is None if self.host_mode else self.is_null(name)
 
+    def null_array_alpha(self, names: tuple[str, ...], dtype: Any = None) -> Any:
+        """Device pointer mode with a null array among ``names``: the device alpha, read back now
+        (synchronously); else None.  rocBLAS checks no array in device mode, and its kernels return
+        before reading the arrays alpha multiplies when it is 0 (gemv_device.hpp, the axpy and
+        rank-update kernels' ``if(!alpha)``; Level 3 copies alpha to the host first): then the
+        call succeeds without them.  With another alpha the caller refuses them."""
+        if self.host_mode or not any(self.is_null(name) for name in names):
+            return None
+        return self.read_scalar("alpha", dtype)
+
     def is_null(self, name: str) -> bool:
         self._query_point(False)
         value = self.values[name]

@@ -39,7 +39,7 @@ def _axpy(c: Call) -> None:
         return
     if c.host_mode and (c.is_null("x") or c.is_null("y")):
         raise c.invalid_pointer("x" if c.is_null("x") else "y")
-    if not c.host_mode and (c.is_null("x") or c.is_null("y")) and c.read_scalar("alpha") == 0:
+    if c.null_array_alpha(("x", "y")) == 0:
         return  # (rocBLAS's kernel skips a device alpha of 0, if(alpha): the null arrays are not read)
     x = c.vector("x", n, incx)
     y = c.vector("y", n, incy, writable=True)

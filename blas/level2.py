@@ -70,17 +70,6 @@ def _need(c: Call, *names: str) -> None:
             raise c.invalid_pointer(name)
 
 
-def _device_zero_alpha(c: Call, names: tuple[str, ...], dtype: Any = None) -> bool:
-    """Device mode with a null array among ``names``: whether the device alpha is 0, read back now
-    (synchronously).  rocBLAS checks no array in device mode, and its kernels return before reading
-    A and x (the rank updates: anything) when alpha is 0 (gemv_device.hpp, rocblas_ger_kernels.hpp,
-    ...): such a call succeeds.  With a nonzero alpha the launch refuses the null array (on the
-    device: a memory access fault)."""
-    if c.host_mode or not any(c.is_null(name) for name in names):
-        return False
-    return bool(c.read_scalar("alpha", dtype) == 0)
-
-
 def _empty(c: Call, ndim: int, dtype: Any = None) -> np.ndarray:
     """Stands in for an array the kernel does not read (alpha == 0): it may be null."""
     return np.zeros((c.batch_count,) + (0,) * (ndim - 1), dtype=dtype or c.dtype)
@@ -121,7 +110,7 @@ def _general_mv(c: Call, band: bool = False, mixed: bool = False, out_dtype: Any
             _need(c, "A", "x")
     lenx, leny = (n, m) if trans is Operation.none else (m, n)
     reads = not (c.host_mode and a == 0)
-    if reads and _device_zero_alpha(c, ("A", "x", "y"), sdt):
+    if reads and c.null_array_alpha(("A", "x", "y"), sdt) == 0:
         if c.read_scalar("beta", sdt) == 1:  # (the kernel's if(!alpha && beta == 1) return)
             return
         reads = False
@@ -218,7 +207,7 @@ def _sym_mv(c: Call, kind: int, herm: bool, a_name: str = "A") -> RocblasStatus 
         if a != 0:
             _need(c, a_name, "x")
     reads = not (c.host_mode and a == 0)
-    if reads and _device_zero_alpha(c, (a_name, "x", "y")):
+    if reads and c.null_array_alpha((a_name, "x", "y")) == 0:
         if c.read_scalar("beta") == 1:
             return
         reads = False
@@ -364,7 +353,7 @@ def _ger(c: Call, conj: bool = False) -> None:
         if c.host_scalar("alpha") == 0:
             return
         _need(c, "A", "x", "y")
-    elif _device_zero_alpha(c, ("A", "x", "y")):
+    elif c.null_array_alpha(("A", "x", "y")) == 0:
         return
     c.launch(k.run_rank_update, k.FULL, True, True, False, False, conj, alpha, c.vector("x", m, incx),
              c.vector("y", n, incy), c.matrix("A", m, n, lda, writable=True),
@@ -395,7 +384,7 @@ def _sym_rank(c: Call, kind: int, herm: bool, two: bool) -> None:
         if c.host_scalar("alpha", real) == 0:
             return
         _need(c, a_name, "x", *(("y",) if two else ()))
-    elif _device_zero_alpha(c, (a_name, "x", *(("y",) if two else ())), real):
+    elif c.null_array_alpha((a_name, "x", *(("y",) if two else ())), real) == 0:
         return
     x = c.vector("x", n, incx)
     y = c.vector("y", n, incy) if two else None

@@ -102,9 +102,9 @@ def _arrays_needed(c: Call, alpha_host: Any, names: tuple[str, ...], dtype: Any 
             _require(c, *names)
             return True, None
         return False, None
-    if not any(_missing(c, n) for n in names):
+    value = c.null_array_alpha(names, dtype)
+    if value is None:
         return True, None
-    value = c.read_scalar("alpha", dtype)
     if value != 0:
         _require(c, *names)
     return False, value
