@@ -28,10 +28,21 @@ BIG = 2**31
 HUGE = 2**63
 
 
+@pytest.fixture(autouse=True)
+def _no_collector_midway() -> Any:
+    """Earlier tests' garbage stays as it is while a test runs: a free the collector ran between two
+    :func:`state` calls changed the count (a flaky 5 -> 4).  Frozen, not collected: a full collection
+    takes seconds once a worker has compiled the suite's kernels (2.3 s a call in a cold run)."""
+    gc.freeze()
+    gc.disable()
+    yield
+    gc.enable()
+    gc.unfreeze()
+
+
 def state(*extra: Any) -> tuple[Any, ...]:
     """What a rejected call must leave as it was: live device allocations, registered handles, and ``extra``.
-    Earlier tests' garbage is freed first: a free the collector or a later call's safe point ran in
-    between changed the count (a flaky 5 -> 4)."""
+    The test's own garbage is freed first, and frees a later call's safe point would run."""
     gc.collect()
     rocmath.device_synchronize()
     return (address_space.live_count, len(hip._handles), *extra)
