@@ -24,19 +24,7 @@ import scipy.linalg
 import scipy.linalg.lapack as lapack
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_solver_lu import (
-    BITS_PRECISIONS,
-    FLAVOURS,
-    Matrix,
-    call,
-    closing,
-    examples,
-    fn,
-    info_array,
-    random,
-    same_bits,
-    wide,
-)
+from test_solver_lu import FLAVOURS, Matrix, call, closing, examples, fn, info_array, random, same_bits, wide
 
 import rocmath as rm
 import rocmath.testing as rt
@@ -249,7 +237,7 @@ def test_potrf_hilbert(handle: Any, p: Precision, sizes: tuple[int, ...]) -> Non
             assert chol_ratio(h, got, upper, p) < rt.RESIDUAL_THRESHOLD
 
 
-@pytest.mark.parametrize("p", BITS_PRECISIONS)
+@pytest.mark.parametrize("p", SDCZ)
 def test_potrs_from_flat_views_gives_the_entry_kernels_bits(p: Precision) -> None:
     # potrs of entries that do not overlap runs in parallel chunks, eight entries at a time in the
     # lanes of vectors (11: a last group of three); the entry-after-entry kernel (overlapping entries)
@@ -275,7 +263,7 @@ def test_potrs_from_flat_views_gives_the_entry_kernels_bits(p: Precision) -> Non
             assert np.abs(out[0] - x).max() <= 1e3 * n * p.eps * max(1.0, np.abs(x).max()), (p, n, upper)
 
 
-@pytest.mark.parametrize("p", BITS_PRECISIONS)
+@pytest.mark.parametrize("p", SDCZ)
 def test_posv_through_potrf_and_potrs_gives_the_entry_kernels_bits(p: Precision) -> None:
     # posv runs potrf's and potrs's kernels on entries that do not overlap, and entry after entry
     # (factor, then solve) on overlapping ones: the same bits and info either way, the B of an entry
@@ -334,52 +322,52 @@ def test_stride_zero_is_factored_in_entry_order(handle: Any) -> None:
         assert same_bits(A.get(), expected)
 
 
-@pytest.mark.parametrize("p", BITS_PRECISIONS)
-def test_grouped_small_potrf_gives_the_one_at_a_time_bits(p: Precision) -> None:
+def test_grouped_small_potrf_gives_the_one_at_a_time_bits() -> None:
     # Entries of order at most FIXED that do not overlap are factored GROUP at a time, right-looking
     # in lockstep; overlapping ones (serial) by potf2 one after another: the same bits and info
-    # (failed members keep their columns from the failed one on), a partial last group and both
-    # triangles.
+    # (failed members keep their columns from the failed one on), a partial last group, every
+    # precision and both triangles.
     rng = np.random.default_rng(13)
     batch = 2 * kc.GROUP + 3
-    for n in (kc.FIXED, 5):
-        for upper in (False, True):
-            a, expected = hpd(p, batch, n, rng, upper, bad=(1, 6))
-            out = []
-            for serial in (False, True):
-                A, info = a.copy(), np.zeros(batch, np.int32)
-                kc.potrf(A, info, upper, serial)
-                out.append((A, info))
-            assert same_bits(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1]), (p, n, upper)
-            assert np.array_equal(out[0][1], expected)
+    for p in SDCZ:
+        for n in (kc.FIXED, 5):
+            for upper in (False, True):
+                a, expected = hpd(p, batch, n, rng, upper, bad=(1, 6))
+                out = []
+                for serial in (False, True):
+                    A, info = a.copy(), np.zeros(batch, np.int32)
+                    kc.potrf(A, info, upper, serial)
+                    out.append((A, info))
+                assert same_bits(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1]), (p, n, upper)
+                assert np.array_equal(out[0][1], expected)
 
 
-@pytest.mark.parametrize("p", BITS_PRECISIONS)
-def test_lane_potrf_gives_the_one_at_a_time_bits(p: Precision) -> None:
+def test_lane_potrf_gives_the_one_at_a_time_bits() -> None:
     # Entries of order FIXED < n <= LANE_MAX that do not overlap are factored LANES at a time, one per
     # vector lane, right-looking in panels; overlapping ones (serial) by potf2 one after another: the
     # same bits and info (failed members, at their first, a middle or their last column, keep their
     # columns from the failed one on), a partial last group, column-major entries with padding rows
-    # (lda = n + 3) that stay as they were, both triangles.
+    # (lda = n + 3) that stay as they were, every precision and both triangles.
     rng = np.random.default_rng(17)
     batch = 2 * kc.LANES + 3
-    for n in (kc.FIXED + 1, 13, 16, 31, kc.LANE_MAX):
-        for upper in (False, True):
-            a, expected = hpd(p, batch, n, rng, upper, bad=(1, 6, batch - 1))
-            for e, k in ((2, 0), (9, n - 1)):  # the first and the last column fail
-                a[e, k, k] = -1
-                expected[e] = k + 1
-            out = []
-            for serial in (False, True):
-                store = np.full((batch, n, n + 3), np.nan, p.dtype)  # [entry, column, row]
-                A = store[:, :, :n].transpose(0, 2, 1)
-                A[...] = a
-                info = np.zeros(batch, np.int32)
-                kc.potrf(A, info, upper, serial)
-                out.append((store, info))
-            assert same_bits(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1]), (p, n, upper)
-            assert np.array_equal(out[0][1], expected)
-            assert np.isnan(out[0][0][:, :, n:]).all()
+    for p in SDCZ:
+        for n in (kc.FIXED + 1, 13, 16, 31, kc.LANE_MAX):
+            for upper in (False, True):
+                a, expected = hpd(p, batch, n, rng, upper, bad=(1, 6, batch - 1))
+                for e, k in ((2, 0), (9, n - 1)):  # the first and the last column fail
+                    a[e, k, k] = -1
+                    expected[e] = k + 1
+                out = []
+                for serial in (False, True):
+                    store = np.full((batch, n, n + 3), np.nan, p.dtype)  # [entry, column, row]
+                    A = store[:, :, :n].transpose(0, 2, 1)
+                    A[...] = a
+                    info = np.zeros(batch, np.int32)
+                    kc.potrf(A, info, upper, serial)
+                    out.append((store, info))
+                assert same_bits(out[0][0], out[1][0]) and np.array_equal(out[0][1], out[1][1]), (p, n, upper)
+                assert np.array_equal(out[0][1], expected)
+                assert np.isnan(out[0][0][:, :, n:]).all()
 
 
 # --- potrs, posv ---------------------------------------------------------------------------------

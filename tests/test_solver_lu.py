@@ -40,15 +40,10 @@ from rocmath.errors import (
     RocblasStatus,
 )
 from rocmath.log import close_logs
-from rocmath.precision import SDCZ, C, D, Precision, S, Z
+from rocmath.precision import SDCZ, D, Precision, Z
 from rocmath.solver import _kernels_lu as kl
 
 FLAVOURS = ("plain", "strided", "batched")
-#: The tests that a kernel's parallel and serial forms give the same bits: each precision compiles its
-#: own lane kernels (15-20 s a precision from a cold numba cache), so the default tier takes one real
-#: and one complex precision of the two widths (D, C) and the slow tier all four.
-BITS_PRECISIONS = (pytest.param(S, marks=pytest.mark.slow, id="S"), pytest.param(D, id="D"), pytest.param(C, id="C"),
-                   pytest.param(Z, marks=pytest.mark.slow, id="Z"))
 SUFFIX = {"plain": "", "strided": "_strided_batched", "batched": "_batched"}
 BIG = kl.SMALL + 6  # the LAPACK / blocked path (and, for npvt, two column blocks at most)
 
@@ -376,27 +371,27 @@ def test_blocked_small_lu_gives_the_unblocked_bits() -> None:
             assert same_bits(A[e], w)
 
 
-@pytest.mark.parametrize("p", BITS_PRECISIONS)
-def test_small_lanes_give_the_one_at_a_time_bits(p: Precision) -> None:
+def test_small_lanes_give_the_one_at_a_time_bits() -> None:
     # Entries of at most LANES rows and columns (one block of rows, no spare ones) factored LANES at a
     # time give the one-at-a-time LU's bits, pivots and info, with singular members, ties between
-    # pivot candidates and a partial last group, (tall, wide and square).
+    # pivot candidates and a partial last group, in every precision (tall, wide and square).
     rng = np.random.default_rng(12)
     batch = 3 * kl.LANES + 2
-    for m, n in ((kl.LANES, kl.LANES), (kl.LANES, 3), (4, kl.LANES - 1)):
-        k = min(m, n)
-        a = random(p, (batch, m, n), rng)
-        a[1, :, 0] = 0  # info 1
-        a[2, :, n - 1] = a[2, :, 0]  # a zero pivot late, or none
-        a[3] = np.round(2 * a[3])  # ties between |re| + |im|
-        out = []
-        for serial in (False, True):
-            A, ipiv, info = a.copy(), np.zeros((batch, k), np.int32), np.zeros(batch, np.int32)
-            kl.getrf(A, ipiv, info, serial)
-            out.append((A, ipiv, info))
-        (a1, p1, i1), (a2, p2, i2) = out
-        assert same_bits(a1, a2) and np.array_equal(p1, p2) and np.array_equal(i1, i2), (p, m, n)
-        assert i1[1] == 1
+    for p in SDCZ:
+        for m, n in ((kl.LANES, kl.LANES), (kl.LANES, 3), (4, kl.LANES - 1)):
+            k = min(m, n)
+            a = random(p, (batch, m, n), rng)
+            a[1, :, 0] = 0  # info 1
+            a[2, :, n - 1] = a[2, :, 0]  # a zero pivot late, or none
+            a[3] = np.round(2 * a[3])  # ties between |re| + |im|
+            out = []
+            for serial in (False, True):
+                A, ipiv, info = a.copy(), np.zeros((batch, k), np.int32), np.zeros(batch, np.int32)
+                kl.getrf(A, ipiv, info, serial)
+                out.append((A, ipiv, info))
+            (a1, p1, i1), (a2, p2, i2) = out
+            assert same_bits(a1, a2) and np.array_equal(p1, p2) and np.array_equal(i1, i2), (p, m, n)
+            assert i1[1] == 1
 
 
 # --- getrs ---------------------------------------------------------------------------------------
@@ -1104,7 +1099,7 @@ def test_getrf_lanes_match_scipy_lu_factor(handle: Any, data: st.DataObject) -> 
             assert np.abs(got[e, :, :k] - ref[:, :k]).max() <= 64 * max(m, n) * p.eps * scale, e
 
 
-@pytest.mark.parametrize("p", BITS_PRECISIONS)
+@pytest.mark.parametrize("p", SDCZ)
 def test_gesv_through_getrf_and_getrs_gives_the_one_at_a_time_bits(p: Precision) -> None:
     # gesv runs getrf's and getrs's kernels on entries that do not overlap, and entry after
     # entry (LU, then solve) on overlapping ones: the same bits, pivots and info either way,
@@ -1129,7 +1124,7 @@ def test_gesv_through_getrf_and_getrs_gives_the_one_at_a_time_bits(p: Precision)
         assert i1[3] == 1 and i1[5] > 0 and same_bits(b1[3], b[3]) and same_bits(b1[5], b[5])
 
 
-@pytest.mark.parametrize("p", BITS_PRECISIONS)
+@pytest.mark.parametrize("p", SDCZ)
 def test_lanes_give_the_one_at_a_time_bits(p: Precision) -> None:
     # The LANES-wide LU does in each lane what the one-at-a-time LU (overlapping entries, serial)
     # does, in its order: the same bits, pivots and info, for zero, tiny (below sfmin: divided),
