@@ -8,6 +8,8 @@ added in order (rocBLAS is deterministic with atomics off; so is rocmath, always
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import carray, njit, prange, types
 from numba.extending import overload
@@ -384,6 +386,35 @@ def rot(x, y, c, s):  # type: ignore[no-untyped-def]
         b = t // n
         i = t - b * n
         x[b, i], y[b, i] = _rotated(cc, ss, x[b, i], y[b, i])
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _to_storage(v, bits, emin, big):  # type: ignore[no-untyped-def]
+    # v rounded to the nearest value with `bits` significant bits (ties to even), at least frexp's
+    # exponent emin (subnormals), beyond `big` infinite: a float32 product rounded to half or
+    # bfloat16.  Powers of two scale exactly, so rint does the one rounding.
+    a = np.float64(v)
+    if a == 0.0 or not np.isfinite(a):
+        return v
+    e = max(math.frexp(a)[1], emin)
+    r = math.ldexp(np.rint(math.ldexp(a, bits - e)), e - bits)
+    return np.float32(math.copysign(np.inf, r) if abs(r) > big else r)
+
+
+@kernel
+def rot_rounded(x, y, c, s, bits, emin, big):  # type: ignore[no-untyped-def]
+    """rot of half or bfloat16 data computed in float32, as rocBLAS's rot_ex does it: each of the
+    four products is one of the storage type (two halves multiply to a half, two bfloat16s to a
+    bfloat16: rounded, past the largest finite value infinite), their sum and difference float32."""
+    cc = c[0]
+    ss = s[0]
+    nb, n = y.shape
+    for t in prange(nb * n):
+        b = t // n
+        i = t - b * n
+        xv, yv = x[b, i], y[b, i]
+        x[b, i] = _to_storage(cc * xv, bits, emin, big) + _to_storage(ss * yv, bits, emin, big)
+        y[b, i] = _to_storage(cc * yv, bits, emin, big) - _to_storage(ss * xv, bits, emin, big)
 
 
 @njit(nogil=True, cache=True, inline="always")

@@ -74,9 +74,10 @@ axpy_ex, scal_ex, dot_ex, dotc_ex, nrm2_ex, rot_ex (each also ``_batched_ex`` an
     Writing 0 for an empty problem zero-fills ``rocblas_sizeof_datatype(result_type)`` bytes
     per result, as rocBLAS does, for any result type: a type rocmath has a precision for
     comes back as its 0; another as those zero bytes (a ``numpy.void``: 4 bytes for f16_c,
-    none for a value no ``rocblas_datatype`` has).  rocBLAS does some half-typed ``_ex``
-    arithmetic in half (``axpy_ex`` executed in f16, rot_ex's products of half values); here
-    it is float32, rounded once.
+    none for a value no ``rocblas_datatype`` has).  rot_ex of half or bfloat16 data rounds each
+    product to the storage type as rocBLAS's kernel does (two halves multiply to a half:
+    300 * 300 is inf), then adds in float32.  ``axpy_ex`` executed in f16 computes in float32
+    and rounds once.
 
 trsm_ex (+ batched, strided)
     trsm in ``compute_type`` (f32_r, f64_r, f32_c, f64_c, else not_implemented, checked
@@ -106,9 +107,9 @@ import numpy as np
 from rocmath.batch import BatchOperand
 from rocmath.errors import RocblasInvalidValueError, RocblasNotImplementedError
 from rocmath.launch import Buffer, launch
+from rocmath.precision import BF16, H, Precision
 from rocmath.precision import I8 as I8  # re-exported: the precisions of i8_r and i32_r
 from rocmath.precision import I32 as I32
-from rocmath.precision import H, Precision
 
 from . import _kernels_ex2 as kx
 from . import _kernels_l3 as k3
@@ -583,6 +584,12 @@ def _nrm2_ex(c: Call) -> Any:
     return level1._nrm2(TypedCall(c, pe, {"x": px, "results": pr}, values=values))
 
 
+#: rot_ex's products of storage-type values are of that type (rocblas_rot_kernels.hpp multiplies two
+#: halves, or two rocblas_bfloat16s, before it widens to float): significant bits, frexp's least
+#: exponent, largest finite value.
+_ROUNDING = {H: (11, -13, (2 - 2.0**-10) * 2.0**15), BF16: (8, -125, (2 - 2.0**-7) * 2.0**127)}
+
+
 def _rot_ex(c: Call) -> None:
     x_t, y_t, cs_t, ex_t = _datatypes(c, "x_type", "y_type", "cs_type", "execution_type")
     n = c.int("n")
@@ -599,7 +606,7 @@ def _rot_ex(c: Call) -> None:
         pc = pcs.real
         if c.host_mode and isinstance(c["c"], (numbers.Number, np.ndarray)):
             values = {**values, "c": np.real(c["c"])}
-    level1._rot(TypedCall(c, pe, {"x": px, "y": py, "c": pc, "s": pcs}, values=values))
+    level1._rot(TypedCall(c, pe, {"x": px, "y": py, "c": pc, "s": pcs}, values=values), rounding=_ROUNDING.get(px))
 
 
 _L1_SUMMARY = " in the types given (datatype arguments); computed in execution_type."

@@ -211,7 +211,9 @@ AMIN = Routine("amin", _RED_PARAMS, {"x": "incx"}, partial(_iamax, find_max=Fals
 # --- rotations -------------------------------------------------------------------------------
 
 
-def _rot(c: Call, real_s: bool = False) -> None:
+def _rot(c: Call, real_s: bool = False, rounding: tuple[int, int, float] | None = None) -> None:
+    """rot's body; ``rounding`` (rot_ex of half or bfloat16 data): the storage type's significant
+    bits, least exponent and largest finite value, each product rounded to it (:func:`k.rot_rounded`)."""
     n, incx, incy = c.int("n"), c.int("incx"), c.int("incy")
     if n <= 0 or c.batches() <= 0:
         return
@@ -222,8 +224,12 @@ def _rot(c: Call, real_s: bool = False) -> None:
         raise c.invalid_pointer("x" if c.is_null("x") else "y")
     x = c.vector("x", n, incx, writable=True)
     y = c.vector("y", n, incy, writable=True)
-    c.launch(k.rot, x, y, cs, sn, flops=6 * n * c.batch_count * (4 if c.precision.is_complex else 1),
-             bytes=4 * c.precision.itemsize * n * c.batch_count)
+    work = {"flops": 6 * n * c.batch_count * (4 if c.precision.is_complex else 1),
+            "bytes": 4 * c.precision.itemsize * n * c.batch_count}
+    if rounding is None:
+        c.launch(k.rot, x, y, cs, sn, **work)
+    else:
+        c.launch(k.rot_rounded, x, y, cs, sn, *rounding, **work)
 
 
 _ROT_PARAMS = ("n", "x", "incx", "y", "incy", "c", "s")

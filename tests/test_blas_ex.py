@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rocmath as rm
 import rocmath.testing as rt
@@ -519,6 +521,49 @@ def test_rot_ex(h: Any, combo: tuple[DT, ...]) -> None:
                         scale=scale)
         x.check()
         y.check()
+
+
+def _storage_round(v: np.ndarray, p: Precision) -> np.ndarray:
+    """float32 values rounded to p's storage type (numpy's float16 cast; rocBLAS's float_to_bfloat16), as float32."""
+    with np.errstate(over="ignore"):
+        return wide(store(v, p), p).astype(np.float32)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(p=st.sampled_from((H, BF16)), seed=st.integers(0, 2**32 - 1), strided=st.booleans())
+def test_rot_ex_rounds_each_product_to_the_storage_type(handle: Any, p: Precision, seed: int, strided: bool) -> None:
+    """rot_ex of half/bfloat16 data multiplies in the storage type (rocBLAS multiplies two halves, or two
+    bfloat16s, then widens to the float32 execution type): each product rounded, overflowing to inf
+    past the type's range (300 * 300 in half), the sum and difference in float32, then rounded once more.
+    Compared bit for bit with numpy products rounded so; magnitudes near the type's limits (subnormal
+    products, overflow) included."""
+    rng = np.random.default_rng(seed)
+    dt = DT.f16_r if p is H else DT.bf16_r
+    n, batch = 37, 3 if strided else 1
+    limit = 2.0**15 if p is H else 2.0**127
+    mags = np.array([limit ** -1.2, limit ** -0.6, 1.0, limit ** 0.3, limit ** 0.55, limit ** 0.9])
+
+    def values(*shape: int) -> np.ndarray:
+        return (rng.standard_normal(shape) * rng.choice(mags, shape)).astype(np.float32)
+
+    xh, yh = store(values(batch, n), p), store(values(batch, n), p)
+    ch, sh = store(values(1), p), store(values(1), p)
+    x, y = rm.to_device(xh), rm.to_device(yh)
+    set_pointer_mode(handle, PointerMode.device)
+    try:
+        c, s = rm.to_device(ch), rm.to_device(sh)
+        if strided:
+            ex.rot_strided_batched_ex(handle, n, x, dt, 1, n, y, dt, 1, n, c, s, dt, batch, DT.f32_r)
+        else:
+            ex.rot_ex(handle, n, x, dt, 1, y, dt, 1, c, s, dt, DT.f32_r)
+    finally:
+        set_pointer_mode(handle, PointerMode.host)
+    xf, yf, cf, sf = (wide(v, p).astype(np.float32) for v in (xh, yh, ch, sh))
+    with np.errstate(over="ignore", invalid="ignore"):
+        want_x = _storage_round(_storage_round(cf * xf, p) + _storage_round(sf * yf, p), p)
+        want_y = _storage_round(_storage_round(cf * yf, p) - _storage_round(sf * xf, p), p)
+    np.testing.assert_array_equal(wide(x.get(), p).astype(np.float32), want_x)
+    np.testing.assert_array_equal(wide(y.get(), p).astype(np.float32), want_y)
 
 
 def test_level1_ex_device_pointer_mode(h: Any) -> None:
