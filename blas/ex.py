@@ -76,8 +76,8 @@ axpy_ex, scal_ex, dot_ex, dotc_ex, nrm2_ex, rot_ex (each also ``_batched_ex`` an
     comes back as its 0; another as those zero bytes (a ``numpy.void``: 4 bytes for f16_c,
     none for a value no ``rocblas_datatype`` has).  rot_ex of half or bfloat16 data rounds each
     product to the storage type as rocBLAS's kernel does (two halves multiply to a half:
-    300 * 300 is inf), then adds in float32.  ``axpy_ex`` executed in f16 computes in float32
-    and rounds once.
+    300 * 300 is inf), then adds in float32.  ``axpy_ex`` executed in f16 is one fused
+    multiply-add in half as rocBLAS's (haxpy too): the exact result rounded once.
 
 trsm_ex (+ batched, strided)
     trsm in ``compute_type`` (f32_r, f64_r, f32_c, f64_c, else not_implemented, checked

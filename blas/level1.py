@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -43,9 +44,22 @@ def _axpy(c: Call) -> None:
         return  # (rocBLAS's kernel skips a device alpha of 0, if(alpha): the null arrays are not read)
     x = c.vector("x", n, incx)
     y = c.vector("y", n, incy, writable=True)
+    if c.precision is H:
+        # rocBLAS's half axpy is a fused multiply-add in half (rocblas_fmadd_half2): one rounding of
+        # alpha*x + y.  In double the product and the sum are exact for every result a half can hold,
+        # so rounding the double result once gives its bits; float32 rounded twice (0x3C01 became 0x3C02).
+        alpha, x, y = (_in_double(v) for v in (alpha, x, y))
     size = c.precision.itemsize * n * c.batch_count
     c.launch(k.axpy, alpha, x, y, flops=2 * n * c.batch_count * (4 if c.precision.is_complex else 1),
              bytes=3 * size)
+
+
+def _in_double(v: Any) -> Any:
+    """A half operand or scalar as the kernel's float64 (host scalars: an array; device ones and vectors:
+    operands converted on the way in and out)."""
+    if isinstance(v, np.ndarray):
+        return v.astype(np.float64)
+    return replace(v, compute_dtype=np.dtype(np.float64))
 
 
 AXPY = Routine("axpy", ("n", "alpha", "x", "incx", "y", "incy"), {"x": "incx", "y": "incy"}, _axpy,

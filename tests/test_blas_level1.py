@@ -1331,8 +1331,42 @@ def test_half_and_bfloat16_dot_and_axpy_round_to_storage(handle):
     assert out16[0] == got
     dy = rm.to_device(yh)
     blas.haxpy(handle, 4, 0.1, rm.to_device(xh), 1, dy, 1)  # alpha is rounded to half first
-    expect = (yh.astype(np.float32) + np.float32(np.float16(0.1)) * xh.astype(np.float32)).astype(np.float16)
+    expect = (yh.astype(np.float64) + np.float64(np.float16(0.1)) * xh.astype(np.float64)).astype(np.float16)
     np.testing.assert_array_equal(dy.get(), expect)
+
+
+@settings(max_examples=30, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**32 - 1), device=st.booleans(), flavour=st.sampled_from(("plain", "strided", "ex")))
+def test_haxpy_is_one_fused_multiply_add_in_half(handle, seed, device, flavour):
+    """haxpy (and axpy_ex executed in f16) round alpha*x + y once, as rocBLAS's fused multiply-add
+    of halves: numpy's exact double result rounded to half, bit for bit; float32 arithmetic would round
+    twice (1 + 2^-10 plus (1 - 2^-10) 2^-11 (1 + 2^-10) rounds down, through float32 it rounds up).
+    Overflow past 65504 is inf; untouched entries beyond n stay."""
+    rng = np.random.default_rng(seed)
+    n = 257
+    mags = np.array([2.0**-20, 2.0**-8, 1.0, 2.0**6, 2.0**12])
+    xh = (rng.standard_normal(n) * rng.choice(mags, n)).astype(np.float16)
+    yh = (rng.standard_normal(n + 3) * rng.choice(mags, n + 3)).astype(np.float16)
+    xh[:2], yh[:2] = 1 + 2**-10, 1 + 2**-10  # the double-rounding case
+    alpha = np.float16(2**-11 * (1 - 2**-10)) if seed % 2 else np.float16(rng.standard_normal() * 64)
+    a = rm.to_device(np.array([alpha])) if device else alpha
+    x, y = rm.to_device(xh), rm.to_device(yh)
+    blas.set_pointer_mode(handle, blas.PointerMode.device if device else blas.PointerMode.host)
+    try:
+        if flavour == "plain":
+            blas.haxpy(handle, n, a, x, 1, y, 1)
+        elif flavour == "strided":
+            blas.haxpy_strided_batched(handle, n, a, x, 1, n, y, 1, n, 1)
+        else:
+            f16 = blas.Datatype.f16_r
+            blas.axpy_ex(handle, n, a, f16, x, f16, 1, y, f16, 1, f16)
+    finally:
+        blas.set_pointer_mode(handle, blas.PointerMode.host)
+    with np.errstate(over="ignore"):
+        want = (np.float64(alpha) * xh.astype(np.float64) + yh[:n].astype(np.float64)).astype(np.float16)
+    got = y.get()
+    np.testing.assert_array_equal(got[:n].view(np.uint16), want.view(np.uint16))
+    np.testing.assert_array_equal(got[n:].view(np.uint16), yh[n:].view(np.uint16))
 
 
 @pytest.mark.parametrize("fn", ["haxpy_batched", "hdot_batched"])
