@@ -21,6 +21,7 @@ from __future__ import annotations
 import bisect
 import collections
 import contextlib
+import ctypes
 import enum
 import math
 import os
@@ -98,8 +99,8 @@ def checking(enabled: bool = True) -> Iterator[None]:
 class Allocation:
     """One allocation: its address, size, owner and host backing store."""
 
-    __slots__ = ("_raw", "_start", "capacity", "device", "fitting", "kept", "kind", "last_op", "live", "nbytes",
-                 "pooled", "ptr", "serial", "uses")
+    __slots__ = ("_raw", "_start", "capacity", "device", "external", "fitting", "kept", "kind", "last_op", "live",
+                 "nbytes", "pooled", "ptr", "serial", "uses")
 
     def __init__(self, ptr: int, nbytes: int, device: int, kind: MemoryKind, serial: int):
         self.ptr = ptr
@@ -114,6 +115,7 @@ class Allocation:
         self.uses = 0  # times a pool handed the block out again (a replay checked on one use is not for the next)
         self.last_op = "allocation"
         self.kept: list[np.ndarray] | None = None  # views of replayed launches (see kept_view)
+        self.external = False  # the program's own host memory (see of_host_memory())
         raw = np.empty(nbytes + 2 * GUARD + ALIGN, dtype=np.uint8)
         # The data start is aligned like the device pointer, so every view of an aligned
         # device offset is an aligned ndarray (numba compiles unaligned arrays separately).
@@ -124,11 +126,25 @@ class Allocation:
         if _checking:
             raw[self._start : self._start + nbytes] = POISON_BYTE
 
+    @classmethod
+    def of_host_memory(cls, ptr: int, nbytes: int, device: int, serial: int) -> Allocation:
+        """The program's own host memory registered with the runtime (``hipHostRegister``): kernels
+        read and write its bytes where they are, at their host address; no guard bytes around them."""
+        a = cls.__new__(cls)
+        a.ptr, a.nbytes, a.capacity, a.device, a.kind, a.serial = ptr, nbytes, nbytes, device, MemoryKind.HOST, serial
+        a.fitting, a.live, a.pooled, a.uses, a.kept, a.external = False, True, False, 0, None, True
+        a.last_op = "hipHostRegister"
+        a._raw = np.frombuffer((ctypes.c_ubyte * nbytes).from_address(ptr), dtype=np.uint8)
+        a._start = 0
+        return a
+
     @property
     def end(self) -> int:
         return self.ptr + self.nbytes
 
     def describe(self) -> str:
+        if self.external:
+            return f"registered host memory 0x{self.ptr:x} of {self.nbytes} bytes"
         return f"{self.kind.value} allocation 0x{self.ptr:x} of {self.nbytes} bytes" + (
             f" on device {self.device}" if self.kind is not MemoryKind.HOST else "")
 
@@ -234,6 +250,11 @@ class AddressSpace:
         # Bumped (under the lock) when an allocation is freed, pooled or handed out again, and when
         # checking mode or the devices change: a replayed call's plan checked at this epoch still holds.
         self.epoch = 0
+        # Registered host ranges (hipHostRegister), by start: at the program's own addresses, outside the
+        # regions, and kept across device reconfigurations (they are the program's memory, not a device's).
+        self._external_starts: list[int] = []
+        self._external: list[Allocation] = []
+        self._external_serial = 0
         self._reset()
 
     def bump_epoch(self) -> None:
@@ -387,9 +408,39 @@ class AddressSpace:
             return alloc
         return None
 
+    def adopt(self, ptr: int, nbytes: int, device: int) -> Allocation:
+        """Make ``nbytes`` of the program's host memory at ``ptr`` usable by kernels and copies, where it is
+        (``hipHostRegister``: memory the device may access; :meth:`disown` ends it)."""
+        with self.lock:
+            self._external_serial += 1
+            alloc = Allocation.of_host_memory(ptr, nbytes, device, self._external_serial)
+            i = bisect.bisect_left(self._external_starts, ptr)
+            self._external_starts.insert(i, ptr)
+            self._external.insert(i, alloc)
+            self.epoch += 1
+            return alloc
+
+    def disown(self, ptr: int) -> None:
+        """End an :meth:`adopt` of the range starting at ``ptr`` (its pointers are refused from now on)."""
+        with self.lock:
+            i = bisect.bisect_left(self._external_starts, ptr)
+            if i < len(self._external_starts) and self._external_starts[i] == ptr:
+                self._external[i].release()
+                del self._external_starts[i], self._external[i]
+                self.epoch += 1  # replay plans holding the range check their allocations again
+
+    def _external_at(self, ptr: int) -> Allocation | None:
+        with self.lock:
+            i = bisect.bisect_right(self._external_starts, ptr) - 1
+            alloc = self._external[i] if i >= 0 else None
+        return alloc if alloc is not None and ptr < alloc.ptr + max(alloc.nbytes, 1) else None
+
     def lookup(self, ptr: int, *, op: str, arg: str) -> tuple[Allocation, int]:
-        """``(allocation, byte offset)`` of a pointer into live memory, or raise."""
+        """``(allocation, byte offset)`` of a pointer into live memory (registered host memory included), or
+        raise."""
         alloc = self.find(ptr)
+        if alloc is None and self._external_starts:
+            alloc = self._external_at(ptr)
         if alloc is None or not alloc.live or alloc.pooled:
             if alloc is None:
                 what = "is not inside any allocation"
@@ -439,6 +490,12 @@ class AddressSpace:
                 good = found & (sizes[idx] >= 0) & (off + lo >= 0) & (off + hi <= sizes[idx])
                 ok[sel] = good
                 out[sel] = hosts[idx] + off.astype(np.uint64)
+        if not ok.all() and self._external_starts:  # entries in registered host memory
+            for i in np.flatnonzero(~ok):
+                alloc = self._external_at(int(ptrs[i]))
+                off = int(ptrs[i]) - alloc.ptr if alloc is not None else 0
+                if alloc is not None and off + lo >= 0 and off + hi <= alloc.nbytes:
+                    ok[i], out[i] = True, ptrs[i]
         if not ok.all():
             bad = int(np.flatnonzero(~ok)[0])
             ptr = int(ptrs[bad])
@@ -582,6 +639,9 @@ def _start_of(ptr: int, op: str) -> Allocation:
     if alloc is not None and alloc.ptr == ptr and not alloc.live:
         raise InvalidDevicePointerError(f"{op}: double free of {alloc.describe()}", arg="ptr")
     alloc, offset = address_space.lookup(ptr, op=op, arg="ptr")
+    if alloc.external:
+        raise InvalidDevicePointerError(f"{op}: 0x{ptr:x} is in {alloc.describe()}; hipHostUnregister releases it",
+                                        arg="ptr")
     if offset:
         raise InvalidDevicePointerError(
             f"{op}: 0x{ptr:x} is {offset} bytes into {alloc.describe()}, not its start", arg="ptr")

@@ -511,6 +511,71 @@ def test_host_register_unregister_and_flags(mem):
     assert hip.hipHostGetFlags(np.zeros(2))[0] == E.hipErrorInvalidValue
 
 
+def test_registered_host_memory_is_device_memory_to_the_libraries():
+    """Library calls take pointers into registered host memory (as a GPU system's device reaches it): hipblas
+    with the device pointer, the array itself, an offset into it and pointer arrays of it (batched), rocBLAS
+    and rocSOLVER through rocmath; bytes past the range are refused, and after hipHostUnregister the pointers
+    are again, the memory left as it was; hipFree/hipHostFree never release it."""
+    from rocmath import blas, solver
+    from rocmath.hip import hipblas
+
+    rng = np.random.default_rng(5)
+    x, y = np.arange(8.0), np.ones(8)
+    a = [np.asfortranarray(rng.standard_normal((3, 3))) for _ in range(4)]  # A0, A1, B0, B1
+    c = [np.full((3, 3), np.nan, order="F") for _ in range(2)]
+    ptrs = [np.array([m.ctypes.data for m in group], np.uint64) for group in (a[:2], a[2:], c)]
+    lu, ipiv, info = np.asfortranarray(rng.standard_normal((4, 4)) + 4 * np.eye(4)), np.zeros(4, np.int32), \
+        np.full(1, -1, np.int32)
+    registered = [x, y, *a, *c, *ptrs, lu, ipiv, info]
+    for m in registered:
+        check(hip.hipHostRegister(m, m.nbytes, 0))
+    h = check(hipblas.hipblasCreate())
+    handle = blas.create_handle()
+    two, one, zero = ctypes.c_double(2.0), ctypes.c_double(1.0), ctypes.c_double(0.0)
+    try:
+        dx, dy = check(hip.hipHostGetDevicePointer(x, 0)), check(hip.hipHostGetDevicePointer(y, 0))
+        check(hipblas.hipblasDaxpy(h, 8, ctypes.addressof(two), dx, 1, dy, 1))
+        check(hip.hipDeviceSynchronize())
+        np.testing.assert_array_equal(y, 1 + 2 * np.arange(8.0))
+        check(hipblas.hipblasDaxpy(h, 3, ctypes.addressof(one), x[1:], 2, y.ctypes.data + 8, 1))  # inside it
+        check(hip.hipDeviceSynchronize())
+        np.testing.assert_array_equal(y, 1 + 2 * np.arange(8.0) + [0, 1, 3, 5, 0, 0, 0, 0])
+        op_n = hipblas.hipblasOperation_t.HIPBLAS_OP_N
+        check(hipblas.hipblasDgemmBatched(h, op_n, op_n, 3, 3, 3, ctypes.addressof(one), ptrs[0].ctypes.data, 3,
+                                          ptrs[1].ctypes.data, 3, ctypes.addressof(zero), ptrs[2].ctypes.data, 3, 2))
+        check(hip.hipDeviceSynchronize())
+        for e in range(2):
+            np.testing.assert_allclose(c[e], a[e] @ a[2 + e], rtol=1e-14, atol=1e-14)
+        expected_lu, expected_piv, _ = scipy_getrf(lu.copy())
+        solver.dgetrf(handle, 4, 4, lu.ctypes.data, 4, ipiv.ctypes.data, info.ctypes.data)
+        rocmath.device_synchronize()
+        np.testing.assert_allclose(lu, expected_lu, rtol=1e-13, atol=1e-13)
+        np.testing.assert_array_equal(ipiv, expected_piv + 1)
+        assert info[0] == 0
+        before = y.copy()  # one element past the registered bytes: refused before anything runs
+        assert hipblas.hipblasDaxpy(h, 8, ctypes.addressof(one), x.ctypes.data + 8, 1, dy, 1) == (
+            hipblas.hipblasStatus_t.HIPBLAS_STATUS_EXECUTION_FAILED,)
+        np.testing.assert_array_equal(y, before)
+        assert hip.hipFree(dx) == (hip.hipError_t.hipErrorInvalidDevicePointer,)
+        assert hip.hipHostFree(dx) == (hip.hipError_t.hipErrorInvalidDevicePointer,)
+    finally:
+        for m in registered:
+            check(hip.hipHostUnregister(m))
+        blas.destroy_handle(handle)
+    before = y.copy()
+    assert hipblas.hipblasDaxpy(h, 8, ctypes.addressof(two), dx, 1, dy, 1) == (
+        hipblas.hipblasStatus_t.HIPBLAS_STATUS_INVALID_VALUE,)
+    check(hip.hipDeviceSynchronize())
+    np.testing.assert_array_equal(y, before)
+    check(hipblas.hipblasDestroy(h))
+
+
+def scipy_getrf(a: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    import scipy.linalg.lapack as lapack
+
+    return lapack.dgetrf(a)
+
+
 # --- stream callbacks ---------------------------------------------------------------------------------------
 
 

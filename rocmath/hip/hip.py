@@ -1732,6 +1732,8 @@ def hipHostRegister(hostPtr: Any, sizeBytes: int, flags: int) -> None:
     attributes and an address range, and :func:`hipHostGetDevicePointer` gives its (same) device address.
     Copies from and to it stay correct and synchronous as pageable ones (the simulation keeps no
     separate page-locked path).  The buffer object given is kept alive until :func:`hipHostUnregister`.
+    Library calls (hipblas, hipsolver, hipsparse, hipfft) take pointers into it as device pointers, as a
+    GPU system's device reaches registered memory: their kernels read and write its bytes in place.
 
     NULL, a zero size or flags above 15 are ``hipErrorInvalidValue``; a range overlapping a registered
     one (or pinned memory) is ``hipErrorHostMemoryAlreadyRegistered``.
@@ -1758,6 +1760,8 @@ def hipHostRegister(hostPtr: Any, sizeBytes: int, flags: int) -> None:
                     f"[0x{r.address:x}, +{n}) overlaps the registered range 0x{start:x} of {entry.size} bytes",
                     arg="hostPtr")
         _registered[r.address] = _Registered(n, f, rocmath.get_device(), hostPtr if r.host is not None else None)
+        # Device-accessible where it is, as on a GPU system: hipblas/hipsolver/... calls take its pointers.
+        address_space.adopt(r.address, n, rocmath.get_device())
 
 
 @binding(_HIP)
@@ -1775,6 +1779,7 @@ def hipHostUnregister(hostPtr: Any) -> None:
         wait_device_idle(entry.device)
     with _registered_lock:
         _registered.pop(r.address, None)
+        address_space.disown(r.address)
 
 
 @binding(_HIP, 1)
