@@ -25,6 +25,11 @@ from llvmlite.binding import llvm_version_info
 from numba.core import cgutils, types
 from numba.core.compiler import CompilerBase, DefaultPassBuilder
 
+try:
+    import fcntl
+except ImportError:  # Windows: each process compiles for itself
+    fcntl = None  # type: ignore[assignment]
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 if "NUMBA_THREADING_LAYER" not in os.environ:
@@ -348,10 +353,46 @@ class Kernel:
                 # process), which, loaded from the cache in turn, crashed a process it ran first in.
                 _thread_count_functions()
             sig = tuple(_relaxed(numba.typeof(a), self.contiguous) for a in args)
-            with _vectorizers(self.slp, self.loops) if self.slp or not self.loops else contextlib.nullcontext():
+            with _one_process_compiles(dispatcher, sig), (
+                    _vectorizers(self.slp, self.loops) if self.slp or not self.loops else contextlib.nullcontext()):
                 dispatcher.compile(sig)
             entry = entries[key] = dispatcher.overloads[sig].entry_point
         return entry
+
+
+@contextlib.contextmanager
+def _one_process_compiles(dispatcher: Any, sig: tuple[Any, ...]) -> Iterator[None]:
+    """Hold a lock file of the kernel and signature (in the cache folder) while compiling: processes
+    sharing a cold cache (MPI ranks, pytest-xdist workers) would each compile the same kernel at once;
+    the ones that wait load it from the cache the first one filled.  Taken inside numba's compiler lock
+    (one compilation per process at a time), so no process waits for a lock while it holds another."""
+    from numba.core.compiler_lock import global_compiler_lock
+
+    with global_compiler_lock:
+        fd = None if sig in dispatcher.overloads else _lock_file(dispatcher, sig)
+        try:
+            if fd is not None:
+                with contextlib.suppress(OSError):  # a file system without locks: each process compiles alone
+                    fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            if fd is not None:
+                os.close(fd)  # (releases the lock)
+
+
+def _lock_file(dispatcher: Any, sig: tuple[Any, ...]) -> int | None:
+    """An open lock file for compiling ``dispatcher`` for ``sig``; None where there can be none (no fcntl, a
+    cache folder that cannot be written)."""
+    if fcntl is None:
+        return None
+    fn = dispatcher.py_func
+    name = hashlib.sha1(f"{fn.__module__}.{fn.__qualname__}{sig}".encode()).hexdigest()[:24]
+    folder = os.path.join(cache_dir(), "locks")
+    try:
+        os.makedirs(folder, exist_ok=True)
+        return os.open(os.path.join(folder, f"{name}.lock"), os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError:
+        return None
 
 
 #: numpy's flag bits (``ndarray.flags.num``) a kernel's argument types depend on.

@@ -814,3 +814,73 @@ def test_a_kernels_cache_stamp_covers_the_rocmath_files_its_module_uses(tmp_path
     source = pathlib.Path(files[_kernels_l1.__name__]).read_text()
     assert stamp_with(source) == stamp  # the same contents elsewhere: the same stamp
     assert stamp_with(source + "\n# changed\n") != stamp
+
+
+_ONE_KERNEL = '''
+import numpy as np
+from numba import prange
+
+import rocmath as rm
+
+
+@rm.kernel
+def twice_plus(x, y):
+    for i in prange(x.shape[0]):
+        y[i] = 2 * x[i] + np.sin(x[i]) * np.cos(y[i]) - np.exp(-abs(x[i]))
+'''
+
+
+def _compile_one_kernel(folder, barrier, counts):
+    import sys
+
+    import numpy as np
+    from numba.core import event
+
+    sys.path.insert(0, folder)
+    import one_kernel
+
+    compiled = []
+
+    class Count(event.Listener):
+        def on_start(self, ev):
+            pass
+
+        def on_end(self, ev):
+            fn = getattr(ev.data["dispatcher"], "py_func", None)
+            if getattr(fn, "__module__", "") == "one_kernel":
+                compiled.append(fn.__qualname__)
+
+    event.register("numba:compile", Count())
+    x = np.linspace(0, 1, 100)
+    y = np.zeros(100)
+    barrier.wait()
+    one_kernel.twice_plus(x, y)
+    counts.put((len(compiled), float(y.sum())))
+
+
+def test_processes_on_a_cold_cache_compile_a_kernel_once(tmp_path):
+    # pytest-xdist workers and MPI ranks starting on an empty cache each compiled the same kernel at the
+    # same time (the suite's cold run: 22 s of gemm_small_serial twice); one compiles, the others wait
+    # for its lock and load what it saved.
+    import multiprocessing
+
+    (tmp_path / "one_kernel.py").write_text(_ONE_KERNEL)
+    ctx = multiprocessing.get_context("spawn")
+    barrier, counts = ctx.Barrier(3), ctx.Queue()
+    env = os.environ.get("ROCMATH_CACHE_DIR")
+    os.environ["ROCMATH_CACHE_DIR"] = str(tmp_path / "cache")  # (inherited by the spawned processes)
+    try:
+        workers = [ctx.Process(target=_compile_one_kernel, args=(str(tmp_path), barrier, counts)) for _ in range(3)]
+        for w in workers:
+            w.start()
+        results = [counts.get(timeout=300) for _ in workers]
+        for w in workers:
+            w.join(60)
+    finally:
+        if env is None:
+            del os.environ["ROCMATH_CACHE_DIR"]
+        else:
+            os.environ["ROCMATH_CACHE_DIR"] = env
+    assert [w.exitcode for w in workers] == [0, 0, 0]
+    assert sorted(c for c, _ in results) == [0, 0, 1]  # one compilation, two loads of it
+    assert len({s for _, s in results}) == 1
