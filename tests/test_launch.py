@@ -757,7 +757,7 @@ def _save_entries(path, who, count, barrier):
         index.save((who, i), (who, i))
 
 
-def test_processes_saving_to_one_cache_index_keep_every_entry_with_its_own_code(tmp_path):
+def test_processes_saving_to_one_cache_index_keep_every_entry_with_its_own_code(tmp_path, monkeypatch):
     # numba picks a data file per new entry from the index it read: processes saving at once (workers
     # compiling one function for different types on a cold cache) picked the same file, and the index then
     # mapped a signature to another's code, for every later process (3 x 60 saves: 35-40 wrong, 77-96 lost).
@@ -765,19 +765,12 @@ def test_processes_saving_to_one_cache_index_keep_every_entry_with_its_own_code(
 
     ctx = multiprocessing.get_context("spawn")
     barrier = ctx.Barrier(3)
-    env = os.environ.get("ROCMATH_CACHE_DIR")
-    os.environ["ROCMATH_CACHE_DIR"] = str(tmp_path)  # (inherited by the spawned processes)
-    try:
-        workers = [ctx.Process(target=_save_entries, args=(str(tmp_path / "k"), w, 60, barrier)) for w in range(3)]
-        for w in workers:
-            w.start()
-        for w in workers:
-            w.join(120)
-    finally:
-        if env is None:
-            del os.environ["ROCMATH_CACHE_DIR"]
-        else:
-            os.environ["ROCMATH_CACHE_DIR"] = env
+    monkeypatch.setenv("ROCMATH_CACHE_DIR", str(tmp_path))  # (inherited by the spawned processes)
+    workers = [ctx.Process(target=_save_entries, args=(str(tmp_path / "k"), w, 60, barrier)) for w in range(3)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(120)
     assert [w.exitcode for w in workers] == [0, 0, 0]
     from numba.core.caching import IndexDataCacheFile
 
@@ -858,7 +851,7 @@ def _compile_one_kernel(folder, barrier, counts):
     counts.put((len(compiled), float(y.sum())))
 
 
-def test_processes_on_a_cold_cache_compile_a_kernel_once(tmp_path):
+def test_processes_on_a_cold_cache_compile_a_kernel_once(tmp_path, monkeypatch):
     # pytest-xdist workers and MPI ranks starting on an empty cache each compiled the same kernel at the
     # same time (the suite's cold run: 22 s of gemm_small_serial twice); one compiles, the others wait
     # for its lock and load what it saved.
@@ -867,20 +860,13 @@ def test_processes_on_a_cold_cache_compile_a_kernel_once(tmp_path):
     (tmp_path / "one_kernel.py").write_text(_ONE_KERNEL)
     ctx = multiprocessing.get_context("spawn")
     barrier, counts = ctx.Barrier(3), ctx.Queue()
-    env = os.environ.get("ROCMATH_CACHE_DIR")
-    os.environ["ROCMATH_CACHE_DIR"] = str(tmp_path / "cache")  # (inherited by the spawned processes)
-    try:
-        workers = [ctx.Process(target=_compile_one_kernel, args=(str(tmp_path), barrier, counts)) for _ in range(3)]
-        for w in workers:
-            w.start()
-        results = [counts.get(timeout=300) for _ in workers]
-        for w in workers:
-            w.join(60)
-    finally:
-        if env is None:
-            del os.environ["ROCMATH_CACHE_DIR"]
-        else:
-            os.environ["ROCMATH_CACHE_DIR"] = env
+    monkeypatch.setenv("ROCMATH_CACHE_DIR", str(tmp_path / "cache"))  # (inherited by the spawned processes)
+    workers = [ctx.Process(target=_compile_one_kernel, args=(str(tmp_path), barrier, counts)) for _ in range(3)]
+    for w in workers:
+        w.start()
+    results = [counts.get(timeout=300) for _ in workers]
+    for w in workers:
+        w.join(60)
     assert [w.exitcode for w in workers] == [0, 0, 0]
     assert sorted(c for c, _ in results) == [0, 0, 1]  # one compilation, two loads of it
     assert len({s for _, s in results}) == 1
