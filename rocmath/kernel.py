@@ -387,7 +387,7 @@ def _lock_file(dispatcher: Any, sig: tuple[Any, ...]) -> int | None:
         return None
     fn = dispatcher.py_func
     name = hashlib.sha1(f"{fn.__module__}.{fn.__qualname__}{sig}".encode()).hexdigest()[:24]
-    folder = os.path.join(cache_dir(), "locks")
+    folder = os.path.join(os.environ.get("NUMBA_CACHE_DIR") or cache_dir(), "locks")  # beside the cache in use
     try:
         os.makedirs(folder, exist_ok=True)
         return os.open(os.path.join(folder, f"{name}.lock"), os.O_RDWR | os.O_CREAT, 0o666)
