@@ -22,6 +22,7 @@ import numpy as np
 
 import rocmath
 from rocmath import DeviceArray
+from rocmath.launch import byte_extent
 from rocmath.precision import Precision
 from rocmath.stream import current_stream
 
@@ -249,14 +250,8 @@ def _overlap(a: DeviceArray, b: DeviceArray) -> bool:
     """Whether the bytes two arrays span intersect."""
     if a.size == 0 or b.size == 0:
         return False
-
-    def span(v: DeviceArray) -> tuple[int, int]:
-        lo = v.ptr + sum(min(0, (n - 1) * s) for n, s in zip(v.shape, v.strides, strict=True))
-        hi = v.ptr + sum(max(0, (n - 1) * s) for n, s in zip(v.shape, v.strides, strict=True)) + v.itemsize
-        return lo, hi
-
-    (alo, ahi), (blo, bhi) = span(a), span(b)
-    return alo < bhi and blo < ahi
+    (alo, ahi), (blo, bhi) = (byte_extent(v.shape, v.strides, v.itemsize) for v in (a, b))
+    return a.ptr + alo < b.ptr + bhi and b.ptr + blo < a.ptr + ahi
 
 
 def scal(alpha: Any, x: DeviceArray, *, handle: BlasHandle | None = None) -> DeviceArray:

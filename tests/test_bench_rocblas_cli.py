@@ -210,6 +210,14 @@ def _variant(key: str, i: int) -> str:
     return v
 
 
+def _assert_verified(argv: str) -> None:
+    """The command runs, and checks (-v 1) its results: finite norm_error columns."""
+    rc, lines = _run(argv)
+    assert rc == 0, (argv, lines)
+    norms = [float(v) for c, v in _csv(lines).items() if c.startswith("norm_error")]
+    assert norms and all(np.isfinite(norms)), (argv, lines)
+
+
 @pytest.mark.parametrize("key", sorted(FAMILIES))
 def test_verify_passes_for_every_family(key):
     op = key.removesuffix("_ex")
@@ -220,10 +228,7 @@ def test_verify_passes_for_every_family(key):
         r = _PRECISIONS.get(key, "s" if i % 2 == 0 else "z")
         argv = (f"-f {op}{flavour}{tail} -r {r} -m 7 -n 6 -k 5 --kl 2 --ku 1 --batch_count 3 -v 1 "
                 f"{_variant(key, i)} " + " ".join(FAST))
-        rc, lines = _run(argv)
-        assert rc == 0, (argv, lines)
-        norms = [float(v) for c, v in _csv(lines).items() if c.startswith("norm_error")]
-        assert norms and all(np.isfinite(norms)), (argv, lines)
+        _assert_verified(argv)
 
 
 # --- rotg, rotm, rotmg: host values in host pointer mode ------------------------------------------
@@ -238,10 +243,7 @@ def test_rotg_rotm_rotmg_check_every_flavour_and_api(function, types):
         for api in (0, 1):
             argv = (f"-f {function}{flavour} {types} -n 9 --incx -2 --incy 3 --alpha 3 --alphai 1 --beta 4 "
                     f"--betai -2 --batch_count 3 -v 1 --api {api} " + " ".join(FAST))
-            rc, lines = _run(argv)
-            assert rc == 0, (argv, lines)
-            norms = [float(v) for c, v in _csv(lines).items() if c.startswith("norm_error")]
-            assert norms and all(np.isfinite(norms)), (argv, lines)
+            _assert_verified(argv)
 
 
 @pytest.mark.parametrize(("argv", "head"), [
