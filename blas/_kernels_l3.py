@@ -14,10 +14,11 @@ Two layers:
   compiled kernel serves all four precisions (``kind`` picks the routine at run time)
   and every trans/uplo/side/diag (BLAS letter codes).  Small entries run in parallel
   (a chunked ``prange``, scratch allocated per chunk: per-entry allocations contend);
-  large ones run one after another, each threaded by OpenBLAS.  Only gemm of small
-  entries (every dimension <= ``SMALL``) is numba loops (``gemm_small``, register-tiled,
-  compiled per precision): a BLAS call costs more than their work, and OpenBLAS called
-  from several threads at once serializes on its buffer pool.
+  large ones run one after another, each threaded by OpenBLAS.  Only gemm of small entries
+  (every dimension <= ``SMALL``) is numba loops (``gemm_small``, register-tiled, compiled per
+  precision): a BLAS call per entry costs more than their work, and OpenBLAS called from
+  several threads at once serializes on its buffer pool.  The same loops whatever the batch
+  count: an entry has the same bits alone, in a batch, or in a batch split across devices.
 - the launch bodies (``gemm``, ``rank_k``, ``trsm``, ``trtri``) get the operands as
   ``(batch, rows, cols)`` views and do the dtype-specific bits with numpy: make entries
   column-major (gathered pointer-array entries are row-major), restore what BLAS may
@@ -59,7 +60,8 @@ PARALLEL_WORK = 1 << 15
 #: gemm; only the diagonal blocks compute (and then restore) elements of the other triangle.
 RANKX_BLOCK = 128
 
-_KIND = {np.dtype(np.float32): 0, np.dtype(np.float64): 1, np.dtype(np.complex64): 2, np.dtype(np.complex128): 3}
+#: The precision code the BLAS-calling kernels take (``kind``).
+KIND = {np.dtype(np.float32): 0, np.dtype(np.float64): 1, np.dtype(np.complex64): 2, np.dtype(np.complex128): 3}
 
 # --- the BLAS entry points -----------------------------------------------------------------------
 
@@ -239,6 +241,41 @@ def gemm_entries(which, kind, c1, c2, c3, c4, m, n, k, alpha, pa, lda, pb, ldb, 
     for t in prange(nchunk):
         _gemm_range(which, kind, c1, c2, c3, c4, m, n, k, alpha, pa, lda, pb, ldb, beta, pc, ldc, t * per,
                     min(nb, (t + 1) * per))
+
+
+#: one_entry's codes past gemm_entries' (GEMM, SYMM, HEMM, TRMM): trsm, and rank-k routine r as RANK + r.
+TRSM, RANK = 4, 8
+
+
+@kernel(parallel=False)
+def one_entry(which, kind, c1, c2, c3, c4, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc):  # type: ignore[no-untyped-def]
+    """One column-major entry (a plain call, a strided batch of one) by BLAS, launched as it is:
+    no launch body between the stream and BLAS (the body's numpy and kernel lookup took 7 of a
+    16 x 16 dgemm's 15 us).  ``which``: GEMM, SYMM, HEMM, TRMM (out of place: C := B first,
+    unless B is C or not read), TRSM (in place on C; B unused), or RANK + SYRK, HERK, SYR2K,
+    HER2K; c1-c4 their BLAS letters (transA, transB / side, uplo / side, uplo, transA, diag /
+    uplo, trans).  A, B and C are (1, rows, cols) views with the call's leading dimensions,
+    alpha and beta 1-element arrays of the scalars (herk's real, her2k's beta real).  ``k``
+    is 0 when A and B are not to be read."""
+    ch = np.empty(4, np.uint8)
+    ch[0], ch[1], ch[2], ch[3] = c1, c2, c3, c4
+    iv = np.empty(8, np.int32)
+    iv[0], iv[1], iv[2], iv[3], iv[4], iv[5] = m, n, k, lda, ldb, ldc
+    s, i = ch.ctypes.data, iv.ctypes.data
+    al, be = alpha.ctypes.data, beta.ctypes.data
+    a, b, c = A.ctypes.data, B.ctypes.data, C.ctypes.data
+    if which == GEMM:
+        _gemm(kind, s, s + 1, i, i + 4, i + 8, al, a, i + 12, b, i + 16, be, c, i + 20)
+    elif which in (SYMM, HEMM):
+        _symm(kind, which == HEMM, s, s + 1, i, i + 4, al, a, i + 12, b, i + 16, be, c, i + 20)
+    elif which in (TRMM, TRSM):
+        if which == TRMM and B.size and b != c:
+            for j in range(n):
+                for r in range(m):
+                    C[0, r, j] = B[0, r, j]
+        _trxm(kind, which == TRSM, s, s + 1, s + 2, s + 3, i, i + 4, al, a, i + 12, c, i + 20)
+    else:  # n x n, k
+        _rank(kind, which - RANK, s, s + 1, i + 4, i + 8, al, a, i + 12, b, i + 16, be, c, i + 20)
 
 
 @_jit
@@ -626,9 +663,11 @@ def _colmajor(x: np.ndarray) -> np.ndarray:
     return y
 
 
-def _entries(x: np.ndarray) -> np.ndarray:
-    """The address of every entry."""
-    return np.int64(x.ctypes.data) + np.arange(x.shape[0], dtype=np.int64) * np.int64(x.strides[0])
+@njit(nogil=True, cache=True)
+def _entries(x):  # type: ignore[no-untyped-def]
+    """The address of every entry.  Compiled (one version per array type): ``x.ctypes`` in Python
+    costs 1 us an array, and a call's entries and scalars took 11 us of a 32 x 32 dgemm's 20."""
+    return np.int64(x.ctypes.data) + np.arange(x.shape[0]) * np.int64(x.strides[0])
 
 
 def _ld(x: np.ndarray, need: int) -> int:
@@ -649,8 +688,9 @@ def _finish(out: np.ndarray, work: np.ndarray) -> None:
         out[...] = work
 
 
-def _addr(scalar: np.ndarray) -> int:
-    return int(scalar.ctypes.data)
+@njit(nogil=True, cache=True)
+def _addr(scalar):  # type: ignore[no-untyped-def]
+    return np.int64(scalar.ctypes.data)
 
 
 def gemm(which: int, c1: int, c2: int, c3: int, c4: int, alpha: np.ndarray, A: np.ndarray, B: np.ndarray,
@@ -663,7 +703,7 @@ def gemm(which: int, c1: int, c2: int, c3: int, c4: int, alpha: np.ndarray, A: n
     if which == GEMM and max(m, n, A.shape[1], A.shape[2]) <= SMALL and _small_gemm(c1, c2, alpha, A, B, beta, C):
         return
     a, b, c = _colmajor(A), _colmajor(B), _colmajor(C)
-    kind = _KIND[c.dtype]
+    kind = KIND[c.dtype]
     if which == GEMM:
         k = a.shape[2] if c1 == OP_N else a.shape[1]
         lda, ldb = _ld(a, m if c1 == OP_N else k), _ld(b, k if c2 == OP_N else n)
@@ -726,7 +766,7 @@ def rank_k(which: int, uplo: int, trans: int, alpha: np.ndarray, A: np.ndarray, 
     a, c = _colmajor(A), _colmajor(C)
     b = a if which in (SYRK, HERK) else _colmajor(B)
     nb, n = c.shape[0], c.shape[1]
-    kind = _KIND[c.dtype]
+    kind = KIND[c.dtype]
     k = a.shape[2] if trans == OP_N else a.shape[1]
     need = n if trans == OP_N else k
     saved: Any = None
@@ -752,7 +792,7 @@ def trsm(side: int, uplo: int, ta: int, diag: int, alpha: np.ndarray, A: np.ndar
     a, b = _colmajor(A), _colmajor(B)
     nb, m, n = b.shape
     ka = m if side == LEFT else n
-    tr_entries(True, _KIND[b.dtype], side, uplo, ta, diag, m, n, _addr(alpha), _entries(a), _ld(a, ka),
+    tr_entries(True, KIND[b.dtype], side, uplo, ta, diag, m, n, _addr(alpha), _entries(a), _ld(a, ka),
                _entries(b), _ld(b, m), _chunks(nb, ka * m * n))
     _finish(B, b)
 
@@ -765,5 +805,5 @@ def trtri(uplo: int, diag: int, A: np.ndarray, invA: np.ndarray) -> None:
     w = _colmajor(invA)
     n = w.shape[1]
     triangle_copy(A, w, uplo == UPPER, diag == UNIT)
-    trtri_entries(_KIND[w.dtype], uplo, diag, n, _entries(w), _ld(w, n), _chunks(w.shape[0], n * n * n // 3))
+    trtri_entries(KIND[w.dtype], uplo, diag, n, _entries(w), _ld(w, n), _chunks(w.shape[0], n * n * n // 3))
     _finish(invA, w)

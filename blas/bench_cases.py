@@ -97,6 +97,50 @@ def trsm_d(n: int) -> Problem:
                    teardown=teardown)
 
 
+#: Level-3 routines of the ``blas.level3_d`` case.
+LEVEL3 = ("gemm", "symm", "syrk", "trmm", "trsm")
+
+
+@bench_case("blas.level3_d", sizes={"quick": [("gemm", 32)], "full": [(name, n) for n in (32, 128) for name in LEVEL3]})
+def level3_d(size: tuple[str, int]) -> Problem:
+    """Level-3 routines on one n x n column-major matrix a call, where a call's fixed cost shows:
+    dgemm N N, dsymm left upper, dsyrk upper N, dtrmm and dtrsm left upper N non-unit (alpha 1,
+    beta 0) vs scipy.linalg.blas (OpenBLAS) on the same host data.  trsm overwrites B, restored
+    (untimed) before each call; syrk's upper triangles are compared."""
+    import scipy.linalg.blas as sblas
+
+    from . import level3 as l3
+
+    name, n = size
+    rng = np.random.default_rng(SEED)
+    a, b = rng.standard_normal((n, n)), np.asfortranarray(rng.standard_normal((n, n)))
+    a = np.asfortranarray(np.triu(a) + n * np.eye(n) if name[:2] == "tr" else a + a.T if name == "symm" else a)
+    s, h, teardown = _session()
+    da, db, dc = rm.to_device(a, s), rm.to_device(b, s), rm.to_device(np.zeros((n, n), order="F"), s)
+    calls: dict[str, tuple[Any, Any]] = {
+        "gemm": (lambda: l3.dgemm(h, "N", "N", n, n, n, 1.0, da, n, db, n, 0.0, dc, n), lambda: sblas.dgemm(1.0, a, b)),
+        "symm": (lambda: l3.dsymm(h, "L", "U", n, n, 1.0, da, n, db, n, 0.0, dc, n), lambda: sblas.dsymm(1.0, a, b)),
+        "syrk": (lambda: l3.dsyrk(h, "U", "N", n, n, 1.0, da, n, 0.0, dc, n), lambda: sblas.dsyrk(1.0, a)),
+        "trmm": (lambda: l3.dtrmm(h, "L", "U", "N", "N", n, n, 1.0, da, n, db, n, dc, n),
+                 lambda: sblas.dtrmm(1.0, a, b)),
+        "trsm": (lambda: l3.dtrsm(h, "L", "U", "N", "N", n, n, 1.0, da, n, db, n), lambda: sblas.dtrsm(1.0, a, b)),
+    }
+    call, reference = calls[name]
+    result = db if name == "trsm" else dc
+    extra: dict[str, Any] = {}
+    if name == "trsm":
+        extra["restore"] = _restore_vector(s, db)
+    elif name == "syrk":
+        extra["check"] = _first_only(np.triu)
+
+    def run() -> rm.DeviceArray:
+        call()
+        return result
+
+    return Problem(run=run, reference=reference, flops=(2.0 if name in ("gemm", "symm") else 1.0) * n**3,
+                   bytes=3 * 8.0 * n * n, stream=s, tol=1e-10, label=f"{name} {n} f64", teardown=teardown, **extra)
+
+
 # --- Level 1: memory bound, against the same numpy expression --------------------------------------
 
 
@@ -345,7 +389,8 @@ def level2_d(size: tuple[str, int]) -> Problem:
 
 
 def _restore_vector(s: rm.Stream, v: rm.DeviceArray) -> Any:
-    """A Problem's ``restore``: ``v`` gets its contents at this moment back (from a device copy)."""
+    """A Problem's ``restore``: ``v`` (a vector or matrix) gets its contents at this moment back (from a
+    device copy)."""
     pristine = v.copy(stream=s)
     s.synchronize()
     return lambda: rm.memcpy_async(v.ptr, pristine.ptr, v.nbytes, rm.MemcpyKind.DeviceToDevice, stream=s)

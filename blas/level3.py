@@ -133,6 +133,33 @@ def _launch(c: Call, kernel: Any, *args: Any, triangle: tuple[Any, Fill, bool] |
     c.launch(kernel, *args, triangles=tri, **work)
 
 
+def _one(c: Call, which: int, letters: tuple[Any, ...], m: int, n: int, k: int, alpha: Any, a: BatchOperand,
+         lda: int, b: BatchOperand, ldb: int, beta: Any, out: BatchOperand, ldc: int,
+         triangle: tuple[Any, Fill, bool] | None = None, **work: float) -> bool:
+    """Launch :func:`~rocmath.blas._kernels_l3.one_entry` (BLAS on a lone entry, straight from the
+    stream) if the operands are one column-major entry each, in their own type, with the call's
+    leading dimensions (a plain call, or a strided batch of one; not staged through host copies, as
+    pointer arrays and storage types are), and those fit BLAS's 32-bit integers (an ``_64`` call
+    may give any leading dimension to an axis of extent 1); False if not, nothing launched: the
+    caller launches its body.  ``k`` is 0 when A and B are not read.  ``alpha`` and ``beta``: host
+    arrays, or device views read when the kernel runs (device pointer mode)."""
+    if max(lda, ldb, ldc) > _I32_MAX or not all(
+            op.batch_count == 1 and not op.pointers and op.compute_dtype is None for op in (a, b, out)):
+        return False
+    codes = [_letter(e) for e in letters] + [0] * (4 - len(letters))
+    dt = out.kernel_dtype
+    # herk's and her2k's real scalars (host arrays: those routines read device scalars at the call) as
+    # complex ones: BLAS reads the real part, their first bytes, and one kernel serves each precision.
+    alpha, beta = (v.astype(dt) if isinstance(v, np.ndarray) and v.dtype != dt else v for v in (alpha, beta))
+    _launch(c, k3.one_entry, which, k3.KIND[dt], *codes, m, n, k, alpha, a, lda, b, ldb, beta, out, ldc,
+            triangle=triangle, **work)
+    return True
+
+
+#: BLAS's integers (scipy's OpenBLAS): 32 bits.
+_I32_MAX = 2**31 - 1
+
+
 def _letter(e: Any) -> int:
     return ord(e.letter)
 
@@ -174,8 +201,14 @@ def _gemm(c: Call) -> None:
     a = c.matrix("A", *_shape(ta, m, k), c.int("lda")) if compute else _unread(c, "A")
     b = c.matrix("B", *_shape(tb, k, n), c.int("ldb")) if compute else _unread(c, "B")
     out = c.matrix("C", m, n, c.int("ldc"), writable=True)
+    work = _work(c, m * n * k if compute else 0)
+    # (small entries: the register-tiled loops of every batch count, for the same bits alone or batched)
+    if max(m, n, k if compute else 0) > k3.SMALL and _one(c, k3.GEMM, (ta, tb), m, n, k if compute else 0,
+                                                        _host(alpha, dt), a, c.int("lda"), b, c.int("ldb"),
+                                                        _host(beta, dt), out, c.int("ldc"), **work):
+        return
     _launch(c, k3.gemm, k3.GEMM, _letter(ta), _letter(tb), 0, 0, _host(alpha, dt), a, b, _host(beta, dt), out,
-             **_work(c, m * n * k if compute else 0))
+            **work)
 
 
 GEMM = Routine("gemm", ("transA", "transB", "m", "n", "k", "alpha", "A", "lda", "B", "ldb", "beta", "C", "ldc"),
@@ -212,8 +245,12 @@ def _symm(c: Call, hermitian: bool = False) -> None:
     a = c.matrix("A", ka, ka, c.int("lda")) if compute else _unread(c, "A")
     b = c.matrix("B", m, n, c.int("ldb")) if compute else _unread(c, "B")
     out = c.matrix("C", m, n, c.int("ldc"), writable=True)
-    _launch(c, k3.gemm, k3.HEMM if hermitian else k3.SYMM, _letter(side), _letter(uplo), 0, 0, alpha, a, b, beta,
-            out, triangle=(a, uplo, False), **_work(c, m * n * ka if compute else 0))
+    which, work = k3.HEMM if hermitian else k3.SYMM, _work(c, m * n * ka if compute else 0)
+    if _one(c, which, (side, uplo), m, n, 0, alpha, a, c.int("lda"), b, c.int("ldb"), beta, out, c.int("ldc"),
+            triangle=(a, uplo, False), **work):
+        return
+    _launch(c, k3.gemm, which, _letter(side), _letter(uplo), 0, 0, alpha, a, b, beta, out,
+            triangle=(a, uplo, False), **work)
 
 
 _SYMM_PARAMS = ("side", "uplo", "m", "n", "alpha", "A", "lda", "B", "ldb", "beta", "C", "ldc")
@@ -269,9 +306,14 @@ def _rank(c: Call, which: int) -> None:
     a = c.matrix("A", *shape, c.int("lda")) if compute else _unread(c, "A")
     b = (c.matrix("B", *shape, c.int("ldb")) if compute else _unread(c, "B")) if two else _unread(c, "B")
     out = c.matrix("C", n, n, c.int("ldc"), writable=True)
-    work = n * (n + 1) // 2 * k * (2 if which in (k3.SYR2K, k3.HER2K) else 1) if compute else 0
+    work = _work(c, n * (n + 1) // 2 * k * (2 if which in (k3.SYR2K, k3.HER2K) else 1) if compute else 0)
+    # (syrkx and herkx restore what their gemm wrote off the triangle: their body does)
+    if which < k3.SYRKX and _one(c, k3.RANK + which, (uplo, trans), n, n, k if compute else 0, alpha, a,
+                                 c.int("lda"), b, c.int("ldb") if two else 1, beta, out, c.int("ldc"),
+                                 triangle=(out, uplo, False), **work):
+        return
     _launch(c, k3.rank_k, which, _letter(uplo), _letter(trans), alpha, a, b, beta, out, triangle=(out, uplo, False),
-            **_work(c, work))
+            **work)
 
 
 _RK_PARAMS = ("uplo", "transA", "n", "k", "alpha", "A", "lda", "beta", "C", "ldc")
@@ -322,8 +364,12 @@ def _trmm(c: Call) -> None:
     a = c.matrix("A", ka, ka, c.int("lda")) if compute else _unread(c, "A")
     b = c.matrix("B", m, n, c.int("ldb")) if compute else _unread(c, "B")
     out = c.matrix("C", m, n, c.int("ldc"), writable=True)
+    triangle, work = (a, uplo, diag is Diagonal.unit), _work(c, m * n * ka // 2 if compute else 0)
+    if _one(c, k3.TRMM, (side, uplo, ta, diag), m, n, 0, alpha, a, c.int("lda"), b, c.int("ldb"), alpha, out,
+            c.int("ldc"), triangle=triangle, **work):
+        return
     _launch(c, k3.gemm, k3.TRMM, _letter(side), _letter(uplo), _letter(ta), _letter(diag), alpha, a, b, alpha, out,
-            triangle=(a, uplo, diag is Diagonal.unit), **_work(c, m * n * ka // 2 if compute else 0))
+            triangle=triangle, **work)
 
 
 TRMM = Routine("trmm", ("side", "uplo", "transA", "diag", "m", "n", "alpha", "A", "lda", "B", "ldb", "C", "ldc"),
@@ -347,8 +393,12 @@ def _trsm(c: Call) -> None:
     # alpha == 0: B := 0 without reading A.
     a = c.matrix("A", ka, ka, c.int("lda")) if compute else _unread(c, "A")
     b = c.matrix("B", m, n, c.int("ldb"), writable=True)
+    triangle, work = (a, uplo, diag is Diagonal.unit), _work(c, m * n * ka // 2 if compute else 0)
+    if _one(c, k3.TRSM, (side, uplo, ta, diag), m, n, 0, alpha, a, c.int("lda"), _unread(c, "B"), 1, alpha, b,
+            c.int("ldb"), triangle=triangle, **work):  # (B as one_entry's C)
+        return
     _launch(c, k3.trsm, _letter(side), _letter(uplo), _letter(ta), _letter(diag), alpha, a, b,
-            triangle=(a, uplo, diag is Diagonal.unit), **_work(c, m * n * ka // 2 if compute else 0))
+            triangle=triangle, **work)
 
 
 TRSM = Routine("trsm", ("side", "uplo", "transA", "diag", "m", "n", "alpha", "A", "lda", "B", "ldb"),

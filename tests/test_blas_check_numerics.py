@@ -63,6 +63,25 @@ def test_scalars_and_results_are_not_scanned(handle):
     assert blas.dasum(handle, 4, big, 1) == np.inf
 
 
+@pytest.mark.parametrize("trans", ["N", "T"])
+def test_a_plain_gemv_scans_its_matrix_and_vectors(handle, trans):
+    # dgemv's one-entry path (host mode, unit increments) too: a NaN in A (not in its padding
+    # rows), x or y (beta != 0) fails the call before the kernel, y untouched.
+    n, lda = 3, 5
+    a = np.asfortranarray(np.ones((lda, n)))
+    a[n:, :] = np.nan  # rows past m: padding, never scanned
+    x, y = np.ones(n), np.arange(1.0, n + 1)
+    blas.dgemv(handle, trans, n, n, 1.0, rm.to_device(a), lda, rm.to_device(x), 1, 1.0, dy := rm.to_device(y), 1)
+    np.testing.assert_array_equal(dy.get(), y + n)
+    for name in ("A", "x", "y"):
+        bad = {"A": a.copy(order="F"), "x": x.copy(), "y": y.copy()}
+        bad[name][(1, 2) if name == "A" else 1] = np.nan
+        dy = rm.to_device(bad["y"])
+        with pytest.raises(errors.RocblasCheckNumericsFailError, match=f"NaN in input '{name}'"):
+            blas.dgemv(handle, trans, n, n, 1.0, rm.to_device(bad["A"]), lda, rm.to_device(bad["x"]), 1, 1.0, dy, 1)
+        np.testing.assert_array_equal(dy.get(), bad["y"])
+
+
 def test_banded_and_packed_matrices_are_not_scanned(handle):
     n, k = 4, 1
     band = rm.to_device(np.asfortranarray(np.full((2 * k + 1, n), np.nan)))

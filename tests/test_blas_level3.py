@@ -723,7 +723,8 @@ def test_device_mode_no_op_rank_k_with_a_null_c_succeeds(handle: Any, routine: s
 def test_one_compiled_kernel_whatever_the_leading_dimensions(handle: Any) -> None:
     # The BLAS-calling kernels only see entry addresses: one compilation serves every
     # precision, leading dimension and flavour.  The loops for tiny gemm entries (gemm_small,
-    # and gemm_cols for entries of at most 8 rows) compile once per precision.
+    # and gemm_cols for entries of at most 8 rows) compile once per precision, and so does the
+    # kernel a lone entry (the plain flavour) launches, for gemm and trsm alike.
     for p in SDCZ:
         for ld in (k3.SMALL + 2, k3.SMALL + 3, k3.SMALL + 7):
             for flavour in FLAVOURS:
@@ -742,6 +743,7 @@ def test_one_compiled_kernel_whatever_the_leading_dimensions(handle: Any) -> Non
     assert len(k3.tr_entries.signatures) == 1, k3.tr_entries.signatures
     assert len(k3.gemm_small.signatures) == len(SDCZ), k3.gemm_small.signatures
     assert len(k3.gemm_cols.signatures) == len(SDCZ), k3.gemm_cols.signatures
+    assert len(k3.one_entry.signatures) == len(SDCZ), k3.one_entry.signatures
 
 
 # --- argument checking ------------------------------------------------------------------------------
