@@ -732,19 +732,25 @@ def _small_gemm(ta: int, tb: int, alpha: np.ndarray, A: np.ndarray, B: np.ndarra
     # Entries of C that overlap (a zero stride, say) are written in order, on one thread.
     parallel = nb > 1 and nb * m * n * k >= PARALLEL_WORK and sc >= (n - 1) * ldc + m
     nchunk = min(nb, MAX_CHUNKS) if parallel else 1
-    if m <= COLS and (m > COLS // 2 or C.dtype.kind == "c"):
-        copy_a = m < COLS or ta != OP_N
-        wa = np.empty(nchunk * COLS * k if copy_a else 0, C.dtype)
-        wb = np.empty(nchunk * k * n if tb != OP_N else 0, C.dtype)
-        gemm_cols(ta, tb, alpha, beta, a, b, c, wa, wb, nb, m, n, k, lda, ldb, ldc, sa, sb, sc, nchunk, (0,) * COLS,
-                  min(nchunk, pool_threads()))
-        return True
-    pad = 64 // C.itemsize  # gemm_small copies op(A) of entries with pad/4 < m < pad rows, padded to pad rows
-    wa = np.empty(nchunk * (pad * k if pad // 2 < m < pad else m * k if ta != OP_N else 0), C.dtype)
-    wb = np.empty(nchunk * k * n if tb != OP_N else 0, C.dtype)
-    gemm_small(ta, tb, alpha, beta, a, b, c, wa, wb, nb, m, n, k, lda, ldb, ldc, sa, sb, sc, nchunk, (0,) * pad,
-               min(nchunk, pool_threads()))
+    loops, wa, wb, vec = small_gemm_loops(ta, tb, C.dtype, m, n, k, nchunk)
+    loops(ta, tb, alpha, beta, a, b, c, wa, wb, nb, m, n, k, lda, ldb, ldc, sa, sb, sc, nchunk, vec,
+          min(nchunk, pool_threads()))
     return True
+
+
+def small_gemm_loops(ta: int, tb: int, dtype: np.dtype[Any], m: int, n: int, k: int,
+                     nchunk: int) -> tuple[Any, np.ndarray, np.ndarray, tuple[int, ...]]:
+    """The loops of a gemm of small entries with ``m`` rows (gemm_cols for at most COLS, real ones
+    more than half as many; else gemm_small), their scratch WA and WB for ``nchunk`` chunks, and
+    the tuple whose length is their vectors' rows (a constant of the compiled code)."""
+    if m <= COLS and (m > COLS // 2 or dtype.kind == "c"):
+        copy_a = m < COLS or ta != OP_N
+        loops, wa, vec = gemm_cols, nchunk * COLS * k if copy_a else 0, (0,) * COLS
+    else:
+        pad = 64 // dtype.itemsize  # op(A) of entries with pad/2 < m < pad rows is copied, padded to pad rows
+        wa = nchunk * (pad * k if pad // 2 < m < pad else m * k if ta != OP_N else 0)
+        loops, vec = gemm_small, (0,) * pad
+    return loops, np.empty(wa, dtype), np.empty(nchunk * k * n if tb != OP_N else 0, dtype), vec
 
 
 def _other_triangle_of_blocks(n: int, upper: bool) -> tuple[np.ndarray, np.ndarray]:

@@ -29,6 +29,7 @@ import numpy as np
 
 from rocmath.batch import BatchOperand
 from rocmath.errors import RocblasInvalidValueError
+from rocmath.launch import Buffer
 from rocmath.precision import C, D, S, Z
 
 from . import _kernels_l3 as k3
@@ -133,18 +134,22 @@ def _launch(c: Call, kernel: Any, *args: Any, triangle: tuple[Any, Fill, bool] |
     c.launch(kernel, *args, triangles=tri, **work)
 
 
+def _lone(*operands: BatchOperand) -> bool:
+    """Whether the operands are one column-major entry each, in their own type, with the call's
+    leading dimensions (a plain call, or a strided batch of one; not staged through host copies,
+    as pointer arrays and storage types are)."""
+    return all(op.batch_count == 1 and not op.pointers and op.compute_dtype is None for op in operands)
+
+
 def _one(c: Call, which: int, letters: tuple[Any, ...], m: int, n: int, k: int, alpha: Any, a: BatchOperand,
          lda: int, b: BatchOperand, ldb: int, beta: Any, out: BatchOperand, ldc: int,
          triangle: tuple[Any, Fill, bool] | None = None, **work: float) -> bool:
     """Launch :func:`~rocmath.blas._kernels_l3.one_entry` (BLAS on a lone entry, straight from the
-    stream) if the operands are one column-major entry each, in their own type, with the call's
-    leading dimensions (a plain call, or a strided batch of one; not staged through host copies, as
-    pointer arrays and storage types are), and those fit BLAS's 32-bit integers (an ``_64`` call
-    may give any leading dimension to an axis of extent 1); False if not, nothing launched: the
-    caller launches its body.  ``k`` is 0 when A and B are not read.  ``alpha`` and ``beta``: host
-    arrays, or device views read when the kernel runs (device pointer mode)."""
-    if max(lda, ldb, ldc) > _I32_MAX or not all(
-            op.batch_count == 1 and not op.pointers and op.compute_dtype is None for op in (a, b, out)):
+    stream) if the operands are :func:`_lone` and the leading dimensions fit BLAS's 32-bit integers
+    (an ``_64`` call may give any leading dimension to an axis of extent 1); False if not, nothing
+    launched: the caller launches its body.  ``k`` is 0 when A and B are not read.  ``alpha`` and
+    ``beta``: host arrays, or device views read when the kernel runs (device pointer mode)."""
+    if max(lda, ldb, ldc) > _I32_MAX or not _lone(a, b, out):
         return False
     codes = [_letter(e) for e in letters] + [0] * (4 - len(letters))
     dt = out.kernel_dtype
@@ -202,10 +207,21 @@ def _gemm(c: Call) -> None:
     b = c.matrix("B", *_shape(tb, k, n), c.int("ldb")) if compute else _unread(c, "B")
     out = c.matrix("C", m, n, c.int("ldc"), writable=True)
     work = _work(c, m * n * k if compute else 0)
-    # (small entries: the register-tiled loops of every batch count, for the same bits alone or batched)
-    if max(m, n, k if compute else 0) > k3.SMALL and _one(c, k3.GEMM, (ta, tb), m, n, k if compute else 0,
-                                                        _host(alpha, dt), a, c.int("lda"), b, c.int("ldb"),
-                                                        _host(beta, dt), out, c.int("ldc"), **work):
+    # Small entries: the register-tiled loops of every batch count (the same bits alone or batched).
+    if max(m, n, k if compute else 0) > k3.SMALL:
+        if _one(c, k3.GEMM, (ta, tb), m, n, k if compute else 0, _host(alpha, dt), a, c.int("lda"), b, c.int("ldb"),
+                _host(beta, dt), out, c.int("ldc"), **work):
+            return
+    elif compute and _lone(a, b, out) and not c.handle.check_numerics:
+        # One small entry: the loops straight from the stream, on flat spans of the operands (check-numerics
+        # scans matrices, not spans: its calls take the launch body).
+        ta_, tb_ = _letter(ta), _letter(tb)
+        loops, wa, wb, vec = k3.small_gemm_loops(ta_, tb_, dt, m, n, k, 1)
+        lds = [op.shape[0] if op.shape[1] <= 1 else c.int(ld) for op, ld in ((a, "lda"), (b, "ldb"), (out, "ldc"))]
+        spans = [Buffer(op.ptr, dt, ((op.shape[1] - 1) * ld + op.shape[0],), name=op.name, owner=op.owner)
+                 for op, ld in zip((a, b, out), lds, strict=True)]
+        _launch(c, loops, ta_, tb_, _host(alpha, dt), _host(beta, dt), *spans, wa, wb, 1, m, n, k, *lds, 0, 0, 0, 1,
+                vec, 1, bytes=float(dt.itemsize * sum(op.shape[0] * op.shape[1] for op in (a, b, out))), **work)
         return
     _launch(c, k3.gemm, k3.GEMM, _letter(ta), _letter(tb), 0, 0, _host(alpha, dt), a, b, _host(beta, dt), out,
             **work)
