@@ -58,7 +58,7 @@ RB_N, CB_N = 4096, 256
 # one sum: entries a launch of their own runs on one thread (rocmath.launch.STREAM_INLINE_BYTES),
 # where blocks and their partial sums only cost (dsbmv of 3000 with 32 diagonals, one thread: 55-61
 # -> 46 us with the narrow-band loop below), and batches of ENTRY_TASK_BATCH or more have an entry
-# per task to share out (_task_bytes).  Fixed by the sizes only, so the bits do not depend on the
+# per task to share out (task_bytes).  Fixed by the sizes only, so the bits do not depend on the
 # thread count.  (Read when the run_* functions launch the kernels: the tests lower it to reach the
 # blocks with small matrices.)
 ENTRY_TASK_BYTES = 2 * 1024 * 1024
@@ -1015,13 +1015,17 @@ def column_major(A: np.ndarray) -> np.ndarray:
     return A
 
 
-def _task_bytes(A: np.ndarray) -> int:
-    """The ``task_bytes`` of matvec and symv for a batch ``A``: ENTRY_TASK_BYTES for one entry (a
-    launch of at most that size runs on one thread) or ENTRY_TASK_BATCH and more, enough tasks to
-    share out; else 0, column blocks (three entries of 2 MiB on two threads would leave one idle a
-    third of the time).  A fixed count, not the thread count: the same bits on every machine."""
-    nb = A.shape[0]
+def task_bytes(nb: int) -> int:
+    """The ``task_bytes`` of matvec and symv for a batch of ``nb`` entries: ENTRY_TASK_BYTES for one
+    entry (a launch of at most that size runs on one thread) or ENTRY_TASK_BATCH and more, enough
+    tasks to share out; else 0, column blocks (three entries of 2 MiB on two threads would leave one
+    idle a third of the time).  A fixed count, not the thread count: the same bits on every machine."""
     return ENTRY_TASK_BYTES if nb == 1 or nb >= ENTRY_TASK_BATCH else 0
+
+
+def trsv_is_blocked(kind: int, nb: int, n: int) -> bool:
+    """Whether trsv solves by diagonal blocks (one large dense entry) rather than in one pass."""
+    return kind == FULL and nb == 1 and n >= 4 * TRSV_NB
 
 
 def run_matvec(trans: bool, conj: bool, kind: int, upper: bool, kl: int, ku: int, diag: int,
@@ -1032,14 +1036,14 @@ def run_matvec(trans: bool, conj: bool, kind: int, upper: bool, kl: int, ku: int
     if kind == FULL and A.shape[0] > 1 and m > 0 and n > 0 and (m == 1 or A.strides[1] == A.itemsize):
         gemv_batch(trans, conj, alpha, A, x, beta, y)
         return
-    matvec(trans, conj, kind, upper, kl, ku, diag, alpha, A, x, beta, y, _task_bytes(A))
+    matvec(trans, conj, kind, upper, kl, ku, diag, alpha, A, x, beta, y, task_bytes(A.shape[0]))
 
 
 def run_symv(herm: bool, kind: int, upper: bool, k: int, alpha: np.ndarray, A: np.ndarray, x: np.ndarray,
              beta: np.ndarray, y: np.ndarray) -> None:
     """symv, spmv, sbmv, hemv, hpmv, hbmv from the stored triangle (diagonal included, ``k``
     off-diagonals): ``y := alpha*A*x + beta*y``."""
-    symv(kind, upper, k, herm, alpha, column_major(A), x, beta, y, _task_bytes(A))
+    symv(kind, upper, k, herm, alpha, column_major(A), x, beta, y, task_bytes(A.shape[0]))
 
 
 def run_trmv(trans: bool, conj: bool, kind: int, upper: bool, k: int, unit: bool, A: np.ndarray,
@@ -1048,15 +1052,14 @@ def run_trmv(trans: bool, conj: bool, kind: int, upper: bool, k: int, unit: bool
     kl, ku = (0, k) if upper else (k, 0)
     one = np.ones(1, x.dtype)
     matvec(trans, conj, kind, upper, kl, ku, DIAG_UNIT if unit else DIAG_STORED, one, column_major(A),
-           np.array(x), one - one, x, _task_bytes(A))
+           np.array(x), one - one, x, task_bytes(A.shape[0]))
 
 
 def run_trsv(trans: bool, conj: bool, kind: int, upper: bool, k: int, unit: bool, A: np.ndarray,
              x: np.ndarray) -> None:
     """trsv, tpsv, tbsv: ``x := op(A)^-1 * x``."""
     A = column_major(A)
-    n = A.shape[2]
-    if kind == FULL and A.shape[0] == 1 and n >= 4 * TRSV_NB and A.strides[1] == A.itemsize:
+    if trsv_is_blocked(kind, A.shape[0], A.shape[2]) and A.strides[1] == A.itemsize:
         trsv_blocked(trans, conj, upper, unit, A, x, pool_threads())
         return
     trsv(trans, conj, kind, upper, k, unit, A, x)

@@ -216,9 +216,12 @@ def _sym_mv(c: Call, kind: int, herm: bool, a_name: str = "A") -> RocblasStatus 
     x = c.vector("x", n, incx) if reads else _empty(c, 2)
     y = c.vector("y", n, incy, writable=True)
     stored = _stored(kind, n, kk)
-    c.launch(k.run_symv, herm, kind, uplo is Fill.upper, kk, alpha, A, x, beta, y,
-             flops=_flops(c, 2 * stored), bytes=_bytes(c, stored + 3 * n), triangles=_triangle(kind, A, uplo),
-             streaming=True)
+    work = {"flops": _flops(c, 2 * stored), "bytes": _bytes(c, stored + 3 * n), "triangles": _triangle(kind, A, uplo),
+            "streaming": True}
+    if _column_major(A):  # the kernel itself, no launch body
+        c.launch(k.symv, kind, uplo is Fill.upper, kk, herm, alpha, A, x, beta, y, k.task_bytes(count), **work)
+        return
+    c.launch(k.run_symv, herm, kind, uplo is Fill.upper, kk, alpha, A, x, beta, y, **work)
 
 
 def _triangle(kind: int, A: Any, uplo: Fill, unit: bool = False) -> dict[int, tuple[bool, bool] | None]:
@@ -291,7 +294,10 @@ def _triangular(c: Call, kind: int, solve: bool, trans_name: str = "transA", a_n
     args = (trans is not Operation.none, trans is Operation.conjugate_transpose, kind, uplo is Fill.upper, kk,
             diag is Diagonal.unit, A, x)
     stored = _stored(kind, n, kk)
-    c.launch(k.run_trsv if solve else k.run_trmv, *args, flops=_flops(c, stored), bytes=_bytes(c, stored + 2 * n),
+    body = k.run_trsv if solve else k.run_trmv
+    if solve and _column_major(A) and not k.trsv_is_blocked(kind, count, n):
+        body = k.trsv  # the kernel itself, no launch body
+    c.launch(body, *args, flops=_flops(c, stored), bytes=_bytes(c, stored + 2 * n),
              triangles=_triangle(kind, A, uplo, diag is Diagonal.unit), streaming=True)
 
 
@@ -356,9 +362,25 @@ def _ger(c: Call, conj: bool = False) -> None:
         _need(c, "A", "x", "y")
     elif c.null_array_alpha(("A", "x", "y")) == 0:
         return
-    c.launch(k.run_rank_update, k.FULL, True, True, False, False, conj, alpha, c.vector("x", m, incx),
-             c.vector("y", n, incy), c.matrix("A", m, n, lda, writable=True),
-             flops=_flops(c, m * n), bytes=_bytes(c, 2 * m * n + m + n), streaming=True)
+    _rank_update(c, k.FULL, True, True, False, False, conj, alpha, c.vector("x", m, incx), c.vector("y", n, incy),
+                 c.matrix("A", m, n, lda, writable=True), flops=_flops(c, m * n), bytes=_bytes(c, 2 * m * n + m + n))
+
+
+def _rank_update(c: Call, kind: int, upper: bool, general: bool, herm: bool, two: bool, conj_y: bool, alpha: Any,
+                 x: Any, y: Any, A: Any, **work: Any) -> None:
+    """Launch a rank-1 or rank-2 update: the kernel itself when A needs no column-major copy and
+    alpha is a host value (cast to A's type here, as the launch body would when it runs)."""
+    if isinstance(alpha, np.ndarray) and (kind == k.PACKED or _column_major(A)):
+        c.launch(k.rank_update, kind, upper, general, herm, two, conj_y, alpha.astype(c.dtype), x,
+                 x if y is None else y, A, streaming=True, **work)
+        return
+    c.launch(k.run_rank_update, kind, upper, general, herm, two, conj_y, alpha, x, y, A, streaming=True, **work)
+
+
+def _column_major(A: Any) -> bool:
+    """Whether the kernels get A's entries column-major as they are (not gathered through a
+    pointer array: those are staged row-major, and the launch bodies copy them)."""
+    return not getattr(A, "pointers", False)
 
 
 _GER = ("m", "n", "alpha", "x", "incx", "y", "incy", "A", "lda")
@@ -391,9 +413,9 @@ def _sym_rank(c: Call, kind: int, herm: bool, two: bool) -> None:
     y = c.vector("y", n, incy) if two else None
     A = _matrix(c, a_name, kind, n, n - 1, writable=True)
     stored = n * (n + 1) // 2
-    c.launch(k.run_rank_update, kind, uplo is Fill.upper, False, herm, two, False, alpha, x, y, A,
-             flops=_flops(c, stored * (1 + two)), bytes=_bytes(c, 2 * stored + n * (1 + two)),
-             triangles=_triangle(kind, A, uplo), streaming=True)
+    _rank_update(c, kind, uplo is Fill.upper, False, herm, two, False, alpha, x, y, A,
+                 flops=_flops(c, stored * (1 + two)), bytes=_bytes(c, 2 * stored + n * (1 + two)),
+                 triangles=_triangle(kind, A, uplo))
 
 
 _SYR = ("uplo", "n", "alpha", "x", "incx", "A", "lda")

@@ -976,9 +976,9 @@ def test_structured_blocks(handle: Any, routine: str, p: Precision, upper: bool,
 def test_entries_are_one_task_alone_and_in_batches_of_eight(handle: Any) -> None:
     # An entry of at most ENTRY_TASK_BYTES is one task when alone or in a batch of ENTRY_TASK_BATCH
     # or more (a fixed count: the same bits on every machine); fewer go by column blocks.
-    assert kl2._task_bytes(np.empty((1, 3, 3))) == kl2.ENTRY_TASK_BYTES
-    assert kl2._task_bytes(np.empty((kl2.ENTRY_TASK_BATCH - 1, 3, 3))) == 0
-    assert kl2._task_bytes(np.empty((kl2.ENTRY_TASK_BATCH, 3, 3))) == kl2.ENTRY_TASK_BYTES
+    assert kl2.task_bytes(1) == kl2.ENTRY_TASK_BYTES
+    assert kl2.task_bytes(kl2.ENTRY_TASK_BATCH - 1) == 0
+    assert kl2.task_bytes(kl2.ENTRY_TASK_BATCH) == kl2.ENTRY_TASK_BYTES
     # One task each: a batch's entries are the bits of the plain calls (dsbmv and dsymv of 300).
     n, k, nb = 300, 5, kl2.ENTRY_TASK_BATCH
     rng = np.random.default_rng(8)
