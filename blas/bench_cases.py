@@ -129,7 +129,7 @@ def level3_d(size: tuple[str, int]) -> Problem:
     result = db if name == "trsm" else dc
     extra: dict[str, Any] = {}
     if name == "trsm":
-        extra["restore"] = _restore_vector(s, db)
+        extra["restore"] = _restore(s, db)
     elif name == "syrk":
         extra["check"] = _first_only(np.triu)
 
@@ -372,7 +372,7 @@ def level2_d(size: tuple[str, int]) -> Problem:
     result = {"tr": dx, "ge": da, "sy": da if name == "syr2" else dy}.get(name[:2], dy)
     extra: dict[str, Any] = {}
     if name[:2] == "tr":
-        extra["restore"] = _restore_vector(s, dx)
+        extra["restore"] = _restore(s, dx)
     elif name in ("ger", "syr2"):
         extra["check"] = _first_only(np.triu if name == "syr2" else None)
 
@@ -388,10 +388,10 @@ def level2_d(size: tuple[str, int]) -> Problem:
                    memory_bound=True, **extra)
 
 
-def _restore_vector(s: rm.Stream, v: rm.DeviceArray) -> Any:
-    """A Problem's ``restore``: ``v`` (a vector or matrix) gets its contents at this moment back (from a
-    device copy)."""
-    pristine = v.copy(stream=s)
+def _restore(s: rm.Stream, v: rm.DeviceArray) -> Any:
+    """A Problem's ``restore``: ``v`` (a contiguous vector or matrix) gets its contents at this moment
+    back (from a device copy in its own layout: the bytes are copied back as they are)."""
+    pristine = v.copy(order="C" if v.c_contiguous else "F", stream=s)
     s.synchronize()
     return lambda: rm.memcpy_async(v.ptr, pristine.ptr, v.nbytes, rm.MemcpyKind.DeviceToDevice, stream=s)
 
