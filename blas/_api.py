@@ -302,13 +302,16 @@ class Call(Arguments):
     # -- launching ------------------------------------------------------------------------------
 
     def launch(self, kernel: Callable[..., Any], *args: Any, flops: float = 0.0, bytes: float = 0.0,
-               triangles: dict[int, tuple[bool, bool] | None] | None = None, streaming: bool = False) -> Task:
+               triangles: dict[int, tuple[bool, bool] | None] | None = None, streaming: bool = False,
+               brief: bool = False) -> Task:
         """Enqueue ``kernel(*args)`` on the handle's stream, named after the rocBLAS function.
 
         ``triangles`` maps ``id(arg)`` of a matrix operand to ``(upper, unit_diagonal)``: only
         that triangle (diagonal included, as rocBLAS's scan) is scanned by check-numerics, the
         other one may hold anything; to None for a banded or packed matrix, which rocBLAS does
-        not scan.  ``streaming``: see :func:`rocmath.launch.launch`."""
+        not scan.  ``streaming``: see :func:`rocmath.launch.launch`.  ``brief``: the work is short
+        whatever its bytes (BLAS on a small entry): it runs on the calling thread when the stream
+        is idle, as small launches do, sparing the two thread switches through the worker."""
         self._query_point(True)
         if self.ilp64:
             self._ilp64_limits()
@@ -318,7 +321,7 @@ class Call(Arguments):
                               for a in args if isinstance(a, BatchOperand)))
         mode = getattr(self.handle, "check_numerics", 0)
         # A reduction in host pointer mode waits for its result (as rocBLAS blocks): it may run here.
-        waited = self.routine.result is not None and self.host_mode
+        waited = brief or (self.routine.result is not None and self.host_mode)
         if mode:
             kernel = _numerics_checked(kernel, f"rocblas_{self.public_name}", CheckNumericsMode(mode),
                                        self._numerics_operands(args, triangles or {}))
