@@ -81,7 +81,9 @@ def check_enum(value: Any, cls: type[enum.IntEnum], arg: str) -> Any:
 
 def _host_array(obj: Any) -> np.ndarray | None:
     """A Python buffer's bytes as a flat uint8 array in memory order; None for non-buffers."""
-    if isinstance(obj, (Pointer, ctypes.c_void_p)):  # ctypes calls c_void_p a buffer: hip-python checks it first
+    if type(obj) is int or isinstance(obj, (Pointer, ctypes.c_void_p)):
+        # (ctypes calls c_void_p a buffer: hip-python checks it first; an int, an address, is none: no
+        # memoryview's TypeError to catch, on every call taking a pointer as an int)
         return None
     if isinstance(obj, np.ndarray):
         if not (obj.flags.c_contiguous or obj.flags.f_contiguous):
@@ -109,13 +111,20 @@ def pointer_value(obj: Any) -> int:
     """
     if obj is None:
         return 0
+    host = _host_array(obj)
+    if host is not None:
+        return int(host.ctypes.data)
+    return _not_buffer_value(obj)
+
+
+def _not_buffer_value(obj: Any) -> int:
+    """:func:`pointer_value` of an object that is not a Python buffer."""
+    if obj is None:
+        return 0
     if isinstance(obj, Pointer):
         return obj._ptr
     if isinstance(obj, ctypes.c_void_p):
         return int(obj.value or 0)
-    host = _host_array(obj)
-    if host is not None:
-        return int(host.ctypes.data)
     cai = getattr(obj, "__cuda_array_interface__", None)
     if cai is not None:
         if "data" not in cai:
@@ -184,7 +193,7 @@ def resolve(obj: Any) -> Resolved:
         address = int(host.ctypes.data)
         target = _translate(address) if host.size else None
         return Resolved(target, True, None) if target is not None else Resolved(address, False, host)
-    address = pointer_value(obj)
+    address = _not_buffer_value(obj)
     if address == 0:
         return Resolved(0, False, None)
     if address_space.find(address) is not None:

@@ -616,6 +616,13 @@ def _bind(name: str, entry: Entry) -> Callable[..., tuple[Any, ...]]:
     int_params = tuple(p for p in params if p.kind == "int")
     lists = tuple((p.hip, a) for p in params if (a := list_adapter(entry, p.hip, p.rocblas, p.kind)) is not None)
     lp64_strided_gemm = entry.op == "gemm" and entry.flavour == "_strided_batched" and not entry.ilp64
+    # Worked out once, not on every call (hip-python programs call these in loops): the parameters
+    # past the integers, the result's, and the host scalars' C types where the call's types do not say.
+    other_params = tuple(p for p in params if p.kind != "int")
+    result_param = next((p for p in params if p.kind == "result"), None)
+    typed_scalars = entry.op.endswith("_ex")  # (their scalars' types are arguments)
+    scalar_dtypes = {} if typed_scalars else {p.rocblas: _scalar_dtype(entry, p.rocblas, {}) for p in params
+                                              if p.kind == "scalar"}
 
     def impl(*args: Any, **kwargs: Any) -> None:
         given = call_arguments(name, hip_names, args, kwargs)
@@ -625,15 +632,13 @@ def _bind(name: str, entry: Entry) -> Callable[..., tuple[Any, ...]]:
         # rocBLAS looks at the handle.
         for p in int_params:
             values[p.rocblas] = _c_integer(given[p.hip], p.hip, _int_ctype(entry, p.rocblas))
-        if any(isinstance(given[n], (list, tuple)) for n, _ in lists):
+        if lists and any(isinstance(given[n], (list, tuple)) for n, _ in lists):
             # hip-python builds the C arrays of the list parameters (after its enum checks), as it calls hipBLAS.
             _type_checks(entry, params, given)
             for n, adapter in lists:
                 given[n] = adapter.fromObj(given[n])
-        for p in params:
+        for p in other_params:
             v = given[p.hip]
-            if p.kind == "int":
-                continue
             if p.kind == "enum":
                 values[p.rocblas] = int(check_enum(v, _ENUMS[p.rocblas], p.hip))
             elif p.kind == "datatype" and entry.op == "gemm_ex" and entry.v2:
@@ -668,16 +673,15 @@ def _bind(name: str, entry: Entry) -> Callable[..., tuple[Any, ...]]:
                 values["stride_d"] = values["stride_c"]
         handle = values["handle"] = _handle(values["handle"])
         host = handle.pointer_mode is PointerMode.host
-        result_param = next((p for p in params if p.kind == "result"), None)
         result_obj = None
-        for p in params:
+        for p in other_params:
             v = values[p.rocblas]
             if p.kind == "handle":
                 continue
             if p.kind in ("pointer", "givens") or (p.kind in ("scalar", "result") and not host):
                 values[p.rocblas] = resolve(v).address if v is not None else None
             elif p.kind == "scalar":
-                dtype = _scalar_dtype(entry, p.rocblas, values)
+                dtype = _scalar_dtype(entry, p.rocblas, values) if typed_scalars else scalar_dtypes[p.rocblas]
                 try:
                     got = _from_storage(_read(v, dtype, 1, p.hip), dtype)
                 except RocblasInvalidPointerError:
