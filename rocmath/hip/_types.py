@@ -119,6 +119,8 @@ def pointer_value(obj: Any) -> int:
 
 def _not_buffer_value(obj: Any) -> int:
     """:func:`pointer_value` of an object that is not a Python buffer."""
+    if type(obj) is int:  # (an address: the common case, first)
+        return obj
     if obj is None:
         return 0
     if isinstance(obj, Pointer):
