@@ -594,7 +594,9 @@ def bind(routine: Routine, precision: Precision, flavour: Flavour = PLAIN, *, pr
                 with profiling(handle.profile_table(), (f"rocblas_{public}", problem)):
                     return routine.impl(Call(fname, routine, precision, flavour, names, values, ilp64))
         c = Call(fname, routine, precision, flavour, names, values, ilp64)
-        if not plannable or handle.check_numerics or handle.layer_mode or not c.host_mode:
+        # (Device pointer mode replays too: its scalars are views the kernel reads when it runs, a replay's
+        # as a first call's; a call that reads one back at the call (read_scalar) is never a plan.)
+        if not plannable or handle.check_numerics or handle.layer_mode:
             key = None
 
         def plan(replay: Replay, out: Any) -> _Plan | None:
