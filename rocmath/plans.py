@@ -129,15 +129,21 @@ def admit(plans: dict[Any, Any], key: Any) -> bool:
     return False
 
 
-#: ``recording.launches``: the list the launches of a call that may become a plan go to, per thread
-#: (None outside such a call).
-recording = threading.local()
+class _Recording(threading.local):
+    """``recording.launches``: the list the launches of a call that may become a plan go to, per thread
+    (None outside such a call: the class default; a missing attribute of a plain ``threading.local``
+    read with ``getattr(..., None)`` costs a caught AttributeError, on every launch)."""
+
+    launches: list[Any] | None = None
+
+
+recording = _Recording()
 
 
 def recorded() -> list[Any] | None:
     """The list the launches of the call being recorded go to (``launch(..., record=recorded())``),
     or None when no call is."""
-    return getattr(recording, "launches", None)
+    return recording.launches
 
 
 def unreplayable() -> None:
