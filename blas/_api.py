@@ -301,6 +301,13 @@ class Call(Arguments):
 
     # -- launching ------------------------------------------------------------------------------
 
+    @property
+    def spans_allowed(self) -> bool:
+        """Whether operands may be launched as flat spans of memory (:class:`~rocmath.launch.Buffer`),
+        the padding between columns included: not under check-numerics, which scans the operands
+        described as vectors and matrices (:class:`BatchOperand`) and nothing else."""
+        return not getattr(self.handle, "check_numerics", 0)
+
     def launch(self, kernel: Callable[..., Any], *args: Any, flops: float = 0.0, bytes: float = 0.0,
                triangles: dict[int, tuple[bool, bool] | None] | None = None, streaming: bool = False,
                brief: bool = False) -> Task:

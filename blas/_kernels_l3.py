@@ -256,26 +256,21 @@ def one_entry(which, kind, c1, c2, c3, c4, m, n, k, alpha, A, lda, B, ldb, beta,
     HER2K; c1-c4 their BLAS letters (transA, transB / side, uplo / side, uplo, transA, diag /
     uplo, trans).  A, B and C are (1, rows, cols) views with the call's leading dimensions,
     alpha and beta 1-element arrays of the scalars (herk's real, her2k's beta real).  ``k``
-    is 0 when A and B are not to be read."""
-    ch = np.empty(4, np.uint8)
-    ch[0], ch[1], ch[2], ch[3] = c1, c2, c3, c4
-    iv = np.empty(8, np.int32)
-    iv[0], iv[1], iv[2], iv[3], iv[4], iv[5] = m, n, k, lda, ldb, ldc
-    s, i = ch.ctypes.data, iv.ctypes.data
+    is 0 when A and B are not to be read.  The entry kernels' loops, over this one entry."""
+    at = np.empty(3, np.int64)  # the entry's addresses, as the loops take a batch's
+    at[0], at[1], at[2] = A.ctypes.data, B.ctypes.data, C.ctypes.data
+    pa, pb, pc = at[0:1], at[1:2], at[2:3]
     al, be = alpha.ctypes.data, beta.ctypes.data
-    a, b, c = A.ctypes.data, B.ctypes.data, C.ctypes.data
-    if which == GEMM:
-        _gemm(kind, s, s + 1, i, i + 4, i + 8, al, a, i + 12, b, i + 16, be, c, i + 20)
-    elif which in (SYMM, HEMM):
-        _symm(kind, which == HEMM, s, s + 1, i, i + 4, al, a, i + 12, b, i + 16, be, c, i + 20)
-    elif which in (TRMM, TRSM):
-        if which == TRMM and B.size and b != c:
+    if which == TRSM:
+        _tr_range(True, kind, c1, c2, c3, c4, m, n, al, pa, lda, pc, ldc, 0, 1)
+    elif which >= RANK:  # n x n, k
+        _rank_range(which - RANK, kind, c1, c2, n, k, al, pa, lda, pb, ldb, be, pc, ldc, C.itemsize, 0, 1)
+    else:
+        if which == TRMM and B.size and at[1] != at[2]:  # (gemm_entries' trmm is in place on C: C := B first)
             for j in range(n):
                 for r in range(m):
                     C[0, r, j] = B[0, r, j]
-        _trxm(kind, which == TRSM, s, s + 1, s + 2, s + 3, i, i + 4, al, a, i + 12, c, i + 20)
-    else:  # n x n, k
-        _rank(kind, which - RANK, s, s + 1, i + 4, i + 8, al, a, i + 12, b, i + 16, be, c, i + 20)
+        _gemm_range(which, kind, c1, c2, c3, c4, m, n, k, al, pa, lda, pb, ldb, be, pc, ldc, 0, 1)
 
 
 @_jit

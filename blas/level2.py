@@ -124,8 +124,7 @@ def _general_mv(c: Call, band: bool = False, mixed: bool = False, out_dtype: Any
         # generic matvec took 1.2-1.7x its time from 8 x 8 to 400 x 400, on one thread as small
         # launches run, 1.5x up to 2^18 elements, once the threshold for this kernel).
         t = int(trans) - int(Operation.none)
-        # (check-numerics scans operands described as matrices and vectors: not this path's flat ones)
-        if c.flavour is PLAIN and c.host_mode and incx == 1 and incy == 1 and not c.handle.check_numerics:
+        if c.flavour is PLAIN and c.host_mode and incx == 1 and incy == 1 and c.spans_allowed:
             # The flat operands described here, once: a replay then hands the kernel its kept views,
             # with no host-side reshaping per call (tens of microseconds on caches the stream flushed).
             lda = c.int("lda")

@@ -216,9 +216,8 @@ def _gemm(c: Call) -> None:
         if _one(c, k3.GEMM, (ta, tb), m, n, k if compute else 0, _host(alpha, dt), a, c.int("lda"), b, c.int("ldb"),
                 _host(beta, dt), out, c.int("ldc"), **work):
             return
-    elif compute and _lone(a, b, out) and not c.handle.check_numerics:
-        # One small entry: the loops straight from the stream, on flat spans of the operands (check-numerics
-        # scans matrices, not spans: its calls take the launch body).
+    elif compute and _lone(a, b, out) and c.spans_allowed:
+        # One small entry: the loops straight from the stream, on flat spans of the operands.
         ta_, tb_ = _letter(ta), _letter(tb)
         loops, wa, wb, vec = k3.small_gemm_loops(ta_, tb_, dt, m, n, k, 1)
         lds = [op.shape[0] if op.shape[1] <= 1 else c.int(ld) for op, ld in ((a, "lda"), (b, "ldb"), (out, "ldc"))]
