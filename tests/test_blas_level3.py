@@ -246,6 +246,24 @@ def check_gemm(handle: Any, data: st.DataObject, sizes: st.SearchStrategy[int]) 
 
 
 @pytest.mark.parametrize("p", SDCZ)
+@pytest.mark.parametrize(("ta", "tb"), [("N", "N"), ("T", "C"), ("C", "T")])
+@pytest.mark.parametrize("m", [7, 33])
+def test_gemm_batches_of_small_entries_on_the_thread_team(handle: Any, p: Precision, ta: str, tb: str, m: int) -> None:
+    # Batches past the inline size run the small-gemm loops' parallel kernel (the hypothesis tests' small
+    # batches run its serial twin), here in every precision in one process: a numba parfor compiled for
+    # a second dtype once computed wrong sums where the first was right.  Rows 7: the one-column loops
+    # (gemm_cols); 33: every tile height of gemm_small.
+    batch, n, k = 160, 9, 17
+    a = _data(p, batch, *((m, k) if ta == "N" else (k, m)), seed=1)
+    b = _data(p, batch, *((k, n) if tb == "N" else (n, k)), seed=2)
+    c = _data(p, batch, m, n, seed=3)
+    with operands("strided", 5, A=(a, a.shape[1] + 1), B=(b, b.shape[1]), C=(c, m + 2)) as ops:
+        call(handle, "gemm", p, "strided", ops, batch, transA=ta, transB=tb, m=m, n=n, k=k, alpha=1.5, beta=-0.5)
+        got = finish(ops, ("C",))["C"]
+    rt.assert_close(got, 1.5 * op(wide(a), ta) @ op(wide(b), tb) - 0.5 * wide(c), p, "reduction", k)
+
+
+@pytest.mark.parametrize("p", SDCZ)
 def test_gemm_k_zero_scales_c_by_beta(handle: Any, p: Precision) -> None:
     c = np.arange(1, 7, dtype=p.dtype).reshape(1, 2, 3)
     with operands("plain", A=(np.zeros((1, 2, 0), p.dtype), 2), B=(np.zeros((1, 0, 3), p.dtype), 1),

@@ -94,7 +94,9 @@ def test_run_verified(argv, columns, expect):
     assert row["verified"] == "yes" and row["function"] == argv[1] and row["iter"] == "1"
     assert row["ctype"] == {"s": "f32_r", "d": "f64_r", "c": "f32_c", "z": "f64_c"}[argv[3]]
     assert all(row[k] == v for k, v in expect.items()), (row, expect)
-    assert float(row["msec"]) > 0 and float(row["ref-msec"]) > 0
+    # Times print with two decimals, as rocsparse-bench prints them: a reference call of a few microseconds
+    # (scipy.sparse on these small matrices) is 0.00.
+    assert float(row["msec"]) >= 0 and float(row["ref-msec"]) >= 0
 
 
 def test_spmm_coo_verified():
