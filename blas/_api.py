@@ -607,8 +607,8 @@ def bind(routine: Routine, precision: Precision, flavour: Flavour = PLAIN, *, pr
             key = None
 
         def plan(replay: Replay, out: Any) -> _Plan | None:
-            if routine.result is not None and values.get(routine.result) is not None:
-                return None  # a reduction's result written to device memory
+            if routine.result is not None and values.get(routine.result) is not None and c.host_mode:
+                return None  # a host result buffer given: the call copies into it, a replay would not
             return _Plan(replay, args, handle, precision, c.result_host if routine.result else None)
 
         return planned_call(handle, key, lambda: routine.impl(c), plan)

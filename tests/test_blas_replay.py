@@ -39,6 +39,12 @@ class World:
         self.host = [rng.integers(-3, 4, N * N).astype(np.float64) for _ in range(3)]
         self.ptrs = [self._upload(a) for a in self.host]
         self.live = [True] * len(self.ptrs)
+        self.device_mode = False
+
+    @property
+    def result(self) -> tuple[Any, ...]:
+        """A reduction's result argument: none in host mode (the value comes back), array 2 in device mode."""
+        return (self.arrays[2],) if self.device_mode else ()
 
     @staticmethod
     def _upload(host: np.ndarray) -> int:
@@ -69,12 +75,13 @@ class World:
         if kind == "scal":
             i, n, alpha = a
             return blas.dscal(h, n, alpha, xs[i], 1)
+        # Reductions in device pointer mode write their result to device memory: array 2's first element.
         if kind == "dot":
             i, j, n = a
-            return blas.ddot(h, n, xs[i], 1, xs[j], 1)
+            return blas.ddot(h, n, xs[i], 1, xs[j], 1, *self.result)
         if kind == "nrm2":
             i, n = a
-            return blas.dnrm2(h, n, xs[i], 1)
+            return blas.dnrm2(h, n, xs[i], 1, *self.result)
         if kind == "gemv":
             i, j, k, trans, alpha, beta = a
             return blas.dgemv(h, trans, N, N, alpha, xs[i], N, xs[j], 1, beta, xs[k], 1)
@@ -106,6 +113,7 @@ class World:
         if kind == "pointer_mode":
             (device,) = a
             blas.set_pointer_mode(h, blas.PointerMode.device if device else blas.PointerMode.host)
+            self.device_mode = device
             return None
         raise AssertionError(kind)
 
@@ -159,7 +167,7 @@ def test_replays_match_first_calls(ops: list[tuple[Any, ...]], seed: int) -> Non
     plain, replaying = World(False, seed), World(True, seed)
     try:
         for op in ops:
-            if op[0] in ("axpy", "scal", "dot", "nrm2", "gemv", "gemm") and replaying.h.pointer_mode:
+            if op[0] in ("axpy", "scal", "gemv", "gemm") and replaying.h.pointer_mode:
                 op = ("pointer_mode", False)  # device pointer mode needs device scalars: switch back
             assert outcome(replaying, op) == outcome(plain, op), op
             assert replaying.snapshot() == plain.snapshot(), op
@@ -435,3 +443,27 @@ def test_device_pointer_mode_calls_replay_reading_their_scalars_when_they_run(ha
     for _ in range(2):
         blas.daxpy(handle, n, 2, x, 1, y2, 1)
     np.testing.assert_array_equal(y2.get(), 4 * np.arange(1.0, n + 1))
+
+
+def test_device_mode_reductions_replay_writing_their_result_each_time(handle) -> None:
+    # A reduction in device pointer mode writes its result to device memory from the kernel: its
+    # replays do so too, each from the data as it is when it runs.
+    from rocmath.blas import _api
+
+    n = 5
+    x, y = rm.to_device(np.zeros(n)), rm.to_device(np.arange(1.0, n + 1))
+    results = rm.zeros(3)
+    index = rm.to_device(np.zeros(1, np.int32))
+    blas.set_pointer_mode(handle, blas.PointerMode.device)
+    for step in range(5):
+        v = np.array([1.0, -4.0, 2.0, step, -step - 5.0])
+        x.set(v)
+        blas.ddot(handle, n, x, 1, y, 1, results.ptr)
+        blas.dnrm2(handle, n, x, 1, results.ptr + 8)
+        blas.idamax(handle, n, x, 1, index)
+        got = results.get()
+        assert got[0] == v @ np.arange(1.0, n + 1)
+        assert got[1] == pytest.approx(np.linalg.norm(v), rel=1e-15)
+        assert index.get()[0] == np.argmax(np.abs(v)) + 1
+    plans = [p for p in handle._plans.values() if isinstance(p, _api._Plan)]
+    assert len(plans) == 3
