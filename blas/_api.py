@@ -295,8 +295,9 @@ class Call(Arguments):
         unreplayable()  # the call depends on device data
         dt = np.dtype(dtype or self.precision.compute_dtype)
         out = np.empty(1, dtype=dt)
+        # (Its bytes make it small: it runs on this thread when the stream is idle, not through the worker.)
         launch(_copy_out, out, Buffer(self.ptr(name), dt, (1,), name=name),
-               name=f"{self.fname} scalar read", stream=self.handle.stream).wait()
+               name=f"{self.fname} scalar read", stream=self.handle.stream, bytes=float(dt.itemsize)).wait()
         return out[0]
 
     # -- launching ------------------------------------------------------------------------------

@@ -107,6 +107,7 @@ import numpy as np
 from rocmath.batch import BatchOperand
 from rocmath.errors import RocblasInvalidValueError, RocblasNotImplementedError
 from rocmath.launch import Buffer, launch
+from rocmath.plans import unreplayable
 from rocmath.precision import BF16, H, Precision
 from rocmath.precision import I8 as I8  # re-exported: the precisions of i8_r and i32_r
 from rocmath.precision import I32 as I32
@@ -238,9 +239,10 @@ class TypedCall(Call):
             return super().read_scalar(name, dtype)
         if self.host_mode:
             return self.host_scalar(name)
+        unreplayable()  # the call depends on device data (a replay would keep the value read now)
         out = np.empty(1, dtype=self.kernel_dtype(name))
         launch(kx.copy_out, out, self.scalar(name), name=f"{self.fname} scalar read",
-               stream=self.handle.stream).wait()
+               stream=self.handle.stream, bytes=float(out.itemsize)).wait()
         return out[0]
 
     def results(self, count: int, dtype: Any) -> tuple[Any, np.ndarray | None]:

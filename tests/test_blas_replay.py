@@ -417,26 +417,30 @@ def test_a_plan_is_made_the_second_time_a_call_comes(handle) -> None:
 def test_device_pointer_mode_calls_replay_reading_their_scalars_when_they_run(handle) -> None:
     # In device pointer mode a call whose kernel reads alpha (and beta) when it runs is replayed,
     # each replay reading the scalars as they are then; a call that reads them back at the call
-    # (gemm copies them to the host first, as rocBLAS) is never a plan, and sees each new value.
+    # (gemm and gemm_ex copy them to the host first, as rocBLAS) is never a plan, and sees each new value.
     from rocmath.blas import _api
 
     n = 4
     x, y = rm.to_device(np.arange(1.0, n + 1)), rm.zeros(n)
     a = rm.to_device(np.asfortranarray(np.eye(n)))
     c = rm.to_device(np.asfortranarray(np.ones((n, n))))
+    d = rm.to_device(np.asfortranarray(np.ones((n, n))))
     alpha, beta = rm.to_device(np.array([0.0])), rm.to_device(np.array([1.0]))
     blas.set_pointer_mode(handle, blas.PointerMode.device)
     total, want_c = 0.0, np.ones((n, n))
+    f64 = blas.Datatype.f64_r
     for value in (2.0, 3.0, -1.0, 0.5):
         alpha.set(np.array([value]))
         blas.daxpy(handle, n, alpha, x, 1, y, 1)
         blas.dgemm(handle, "N", "N", n, n, n, alpha, a, n, a, n, beta, c, n)
+        blas.gemm_ex(handle, "N", "N", n, n, n, alpha, a, f64, n, a, f64, n, beta, d, f64, n, d, f64, n, f64, 0, 0, 0)
         total += value
         want_c = want_c + value * np.eye(n)
+        np.testing.assert_array_equal(d.get(), want_c)
     np.testing.assert_array_equal(y.get(), total * np.arange(1.0, n + 1))
     np.testing.assert_array_equal(c.get(), want_c)
     plans = [p for p in handle._plans.values() if isinstance(p, _api._Plan)]
-    assert len(plans) == 1  # daxpy's; gemm's calls read alpha and beta back, each time
+    assert len(plans) == 1  # daxpy's; gemm's and gemm_ex's calls read alpha and beta back, each time
     # Back in host mode, an int alpha is a value, not the device mode's pointer: no plan of the other mode runs.
     blas.set_pointer_mode(handle, blas.PointerMode.host)
     y2 = rm.zeros(n)
