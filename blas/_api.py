@@ -18,6 +18,7 @@ launch.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import inspect
 import math
@@ -40,7 +41,7 @@ from rocmath.errors import (
 from rocmath.handle import LayerMode
 from rocmath.launch import Buffer, Replay, launch
 from rocmath.log import profiling
-from rocmath.plans import Plan, find_plan, planned_call, recorded, unreplayable
+from rocmath.plans import Plan, find_plan, planned_call, read_back, recorded
 from rocmath.precision import BF16, Precision, from_bfloat16, to_bfloat16
 from rocmath.stream import Task
 
@@ -292,13 +293,9 @@ class Call(Arguments):
         self._query_point(True)
         if self.host_mode:
             return self.host_scalar(name, dtype)
-        unreplayable()  # the call depends on device data
         dt = np.dtype(dtype or self.precision.compute_dtype)
-        out = np.empty(1, dtype=dt)
-        # (Its bytes make it small: it runs on this thread when the stream is idle, not through the worker.)
-        launch(_copy_out, out, Buffer(self.ptr(name), dt, (1,), name=name),
-               name=f"{self.fname} scalar read", stream=self.handle.stream, bytes=float(dt.itemsize)).wait()
-        return out[0]
+        return _read_back(_copy_out, Buffer(self.ptr(name), dt, (1,), name=name), dt, f"{self.fname} scalar read",
+                          self.handle.stream)
 
     # -- launching ------------------------------------------------------------------------------
 
@@ -431,6 +428,23 @@ def _size_query(c: Call) -> RocblasStatus:
     status = c.handle.size_query(*(need if isinstance(need, tuple) else (need,)))
     assert status is not None
     return status
+
+
+def _read_back(copy: Any, source: Buffer | BatchOperand, dtype: Any, name: str, stream: Any) -> Any:
+    """The value of a device scalar (``source``, one element; a storage type's staged as ``dtype``),
+    copied to the host by the kernel ``copy(out, source)`` after the work before it on ``stream``; a
+    plan of the call being recorded runs only while it reads the same (:func:`rocmath.plans.read_back`)."""
+    source = dataclasses.replace(source, owner=None)  # (kept by a plan: no caller objects)
+
+    def reread() -> bytes:
+        out = np.empty(1, dtype=dtype)
+        # (Its bytes make it small: it runs on this thread when the stream is idle, not through the worker.)
+        launch(copy, out, source, name=name, stream=stream, bytes=float(out.itemsize)).wait()
+        return out.tobytes()
+
+    value = reread()
+    read_back(reread, value)
+    return np.frombuffer(value, dtype=dtype)[0]
 
 
 def _host_results(host: np.ndarray, precision: Precision) -> np.ndarray:

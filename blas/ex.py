@@ -106,8 +106,7 @@ import numpy as np
 
 from rocmath.batch import BatchOperand
 from rocmath.errors import RocblasInvalidValueError, RocblasNotImplementedError
-from rocmath.launch import Buffer, launch
-from rocmath.plans import unreplayable
+from rocmath.launch import Buffer
 from rocmath.precision import BF16, H, Precision
 from rocmath.precision import I8 as I8  # re-exported: the precisions of i8_r and i32_r
 from rocmath.precision import I32 as I32
@@ -115,7 +114,7 @@ from rocmath.precision import I32 as I32
 from . import _kernels_ex2 as kx
 from . import _kernels_l3 as k3
 from . import level1, level3
-from ._api import _ILP64_DOC, BATCHED, PLAIN, STRIDED, Call, Flavour, Routine, bind, public_names
+from ._api import _ILP64_DOC, BATCHED, PLAIN, STRIDED, Call, Flavour, Routine, _read_back, bind, public_names
 from ._types import Datatype, GeamExOperation, Operation
 
 # --- precisions of datatypes -----------------------------------------------------------------
@@ -239,11 +238,8 @@ class TypedCall(Call):
             return super().read_scalar(name, dtype)
         if self.host_mode:
             return self.host_scalar(name)
-        unreplayable()  # the call depends on device data (a replay would keep the value read now)
-        out = np.empty(1, dtype=self.kernel_dtype(name))
-        launch(kx.copy_out, out, self.scalar(name), name=f"{self.fname} scalar read",
-               stream=self.handle.stream, bytes=float(out.itemsize)).wait()
-        return out[0]
+        return _read_back(kx.copy_out, self.scalar(name), self.kernel_dtype(name), f"{self.fname} scalar read",
+                          self.handle.stream)
 
     def results(self, count: int, dtype: Any) -> tuple[Any, np.ndarray | None]:
         name = self.routine.result

@@ -15,8 +15,10 @@ arrays by pointer, objects with a ``state_version`` by identity and version) wit
 the signs of floating zeros, the handle's state version (any attribute set to another object
 changes it: stream, pointer mode, logging layers, modes, workspace, destroy), the device, the
 memory checker, and the allocations (each in the use it had: a pool's block handed out again at
-the same address is checked anew).  Plans hold no caller objects, so they never keep
-arrays or freed memory alive.
+the same address is checked anew).  A call that read device data back and decided its launch by it
+(rocBLAS's gemm copies alpha and beta to the host in device pointer mode) records what it read
+(:func:`read_back`): its plan reads again before it runs, and runs only on the same values.
+Plans hold no caller objects, so they never keep arrays or freed memory alive.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from .launch import Replay
 from .log import _current as _profiled
 
 __all__ = ["PLAN_LIMIT", "Plan", "admit", "find_plan", "plan_key", "planned_call", "recorded", "remember",
-           "unreplayable"]
+           "read_back", "unreplayable"]
 
 _space = _memory.address_space
 
@@ -50,7 +52,7 @@ class Plan:
     what the call returned (``result``: a generic sparse routine's buffer size, or None).
     Floating zeros compare equal whatever their sign, so their signs are checked too."""
 
-    __slots__ = ("epoch", "replay", "result", "version", "zeros")
+    __slots__ = ("epoch", "reads", "replay", "result", "version", "zeros")
 
     def __init__(self, replay: Replay, args: tuple[Any, ...], handle: Any, result: Any = None):
         self.replay = replay
@@ -58,6 +60,7 @@ class Plan:
         self.version = handle.state_version
         self.zeros = _zero_signs(args)
         self.epoch = -1  # the address space's epoch its allocations and modes were last found good at
+        self.reads: tuple[tuple[Callable[[], Any], Any], ...] = ()  # see read_back
 
     def matches(self, handle: Any, args: tuple[Any, ...]) -> bool:
         """Whether this plan may run for ``args`` (whose key, types included, it was found under) on
@@ -76,6 +79,17 @@ class Plan:
         for i, neg_re, neg_im in self.zeros:
             z = complex(args[i])
             if (math.copysign(1.0, z.real) < 0) != neg_re or (math.copysign(1.0, z.imag) < 0) != neg_im:
+                return False
+        return not self.reads or self._reads_hold()
+
+    def _reads_hold(self) -> bool:
+        # Read back again now (after the work before it on the stream, as the call read it): any other
+        # value, or an error (a freed pointer), and the call goes the first way, which reports it.
+        for reread, value in self.reads:
+            try:
+                if reread() != value:
+                    return False
+            except Exception:
                 return False
         return True
 
@@ -135,6 +149,7 @@ class _Recording(threading.local):
     read with ``getattr(..., None)`` costs a caught AttributeError, on every launch)."""
 
     launches: list[Any] | None = None
+    reads: list[Any] | None = None  # the recorded call's read_back values
 
 
 recording = _Recording()
@@ -147,10 +162,20 @@ def recorded() -> list[Any] | None:
 
 
 def unreplayable() -> None:
-    """The call being recorded depends on device data (a scalar read back): it never becomes a plan."""
+    """The call being recorded depends on device data in a way no replay can check: it never becomes a plan."""
     launches = recorded()
     if launches is not None:
         launches.append(None)
+
+
+def read_back(reread: Callable[[], Any], value: Any) -> None:
+    """The call being recorded read device data back at the call and decided its launch by ``value`` (a
+    scalar copied to the host, as rocBLAS's gemm copies alpha and beta in device pointer mode): a plan of
+    it runs only while ``reread()``, called when the plan is about to run, gives a value equal to it
+    (compare bytes: NaN and signed zeros).  ``reread`` must hold no caller objects."""
+    reads = recording.reads
+    if reads is not None:
+        reads.append((reread, value))
 
 
 def find_plan(name: str, args: tuple[Any, ...]) -> tuple[Any, Any]:
@@ -175,17 +200,20 @@ def planned_call(handle: Any, key: Any, call: Callable[[], Any], make: Callable[
     go to the outer recording too, so that a call of several never becomes a plan."""
     if key is None or _memory._checking or not admit(handle._plans, key):
         return call()
-    outer = recorded()
-    recording.launches = launches = []
+    outer, outer_reads = recorded(), recording.reads
+    recording.launches, recording.reads = launches, reads = [], []
     try:
         out = call()
     finally:
-        recording.launches = outer
+        recording.launches, recording.reads = outer, outer_reads
         if outer is not None:
             outer.extend(launches)
+        if outer_reads is not None:
+            outer_reads.extend(reads)
     replay = Replay.of(launches)
     plan = make(replay, out) if replay is not None else None
     if plan is not None:
+        plan.reads = tuple(reads)
         remember(handle._plans, key, plan)
     return out
 

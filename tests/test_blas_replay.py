@@ -417,7 +417,8 @@ def test_a_plan_is_made_the_second_time_a_call_comes(handle) -> None:
 def test_device_pointer_mode_calls_replay_reading_their_scalars_when_they_run(handle) -> None:
     # In device pointer mode a call whose kernel reads alpha (and beta) when it runs is replayed,
     # each replay reading the scalars as they are then; a call that reads them back at the call
-    # (gemm and gemm_ex copy them to the host first, as rocBLAS) is never a plan, and sees each new value.
+    # (gemm and gemm_ex copy them to the host first, as rocBLAS) replays only while they read the
+    # same: each new value takes the first way, and sees it.
     from rocmath.blas import _api
 
     n = 4
@@ -429,18 +430,18 @@ def test_device_pointer_mode_calls_replay_reading_their_scalars_when_they_run(ha
     blas.set_pointer_mode(handle, blas.PointerMode.device)
     total, want_c = 0.0, np.ones((n, n))
     f64 = blas.Datatype.f64_r
-    for value in (2.0, 3.0, -1.0, 0.5):
+    for value in (2.0, 2.0, 2.0, 3.0, -1.0, -1.0, -1.0, 0.5, 0.0, 0.0, -0.0, 2.0):
         alpha.set(np.array([value]))
         blas.daxpy(handle, n, alpha, x, 1, y, 1)
         blas.dgemm(handle, "N", "N", n, n, n, alpha, a, n, a, n, beta, c, n)
         blas.gemm_ex(handle, "N", "N", n, n, n, alpha, a, f64, n, a, f64, n, beta, d, f64, n, d, f64, n, f64, 0, 0, 0)
         total += value
         want_c = want_c + value * np.eye(n)
+        np.testing.assert_array_equal(c.get(), want_c)
         np.testing.assert_array_equal(d.get(), want_c)
     np.testing.assert_array_equal(y.get(), total * np.arange(1.0, n + 1))
-    np.testing.assert_array_equal(c.get(), want_c)
     plans = [p for p in handle._plans.values() if isinstance(p, _api._Plan)]
-    assert len(plans) == 1  # daxpy's; gemm's and gemm_ex's calls read alpha and beta back, each time
+    assert len(plans) == 3 and sum(bool(p.reads) for p in plans) == 2  # gemm and gemm_ex read alpha and beta back
     # Back in host mode, an int alpha is a value, not the device mode's pointer: no plan of the other mode runs.
     blas.set_pointer_mode(handle, blas.PointerMode.host)
     y2 = rm.zeros(n)
@@ -471,3 +472,29 @@ def test_device_mode_reductions_replay_writing_their_result_each_time(handle) ->
         assert index.get()[0] == np.argmax(np.abs(v)) + 1
     plans = [p for p in handle._plans.values() if isinstance(p, _api._Plan)]
     assert len(plans) == 3
+
+
+def test_a_replay_reading_a_freed_scalar_fails_as_a_first_call(handle) -> None:
+    # A plan that reads alpha back first reads it again: from freed memory that fails, and the call
+    # goes the first way, which reports it as a call without plans does.
+    n = 3
+    a = rm.to_device(np.asfortranarray(np.eye(n)))
+    c = rm.zeros((n, n))
+    beta = rm.to_device(np.array([0.0]))
+    alpha_ptr = rm.malloc(8)
+    rm.DeviceArray.from_pointer(alpha_ptr, 1).set(np.array([2.0]))
+    blas.set_pointer_mode(handle, blas.PointerMode.device)
+    for _ in range(3):
+        blas.dgemm(handle, "N", "N", n, n, n, alpha_ptr, a, n, a, n, beta, c, n)
+    rm.free(alpha_ptr)
+    fresh = blas.create_handle()
+    fresh._plans = None
+    blas.set_pointer_mode(fresh, blas.PointerMode.device)
+    outcomes = []
+    for h in (handle, fresh):
+        with pytest.raises(errors.RocmathError) as raised:
+            blas.dgemm(h, "N", "N", n, n, n, alpha_ptr, a, n, a, n, beta, c, n)
+        outcomes.append((type(raised.value), raised.value.arg))
+    blas.destroy_handle(fresh)
+    assert outcomes[0] == outcomes[1]
+    np.testing.assert_array_equal(c.get(), 2 * np.eye(n))

@@ -6,7 +6,7 @@ import numpy as np
 
 import rocmath as rm
 from rocmath.launch import launch
-from rocmath.plans import Plan, find_plan, planned_call, recorded, unreplayable
+from rocmath.plans import Plan, find_plan, planned_call, read_back, recorded, unreplayable
 
 
 class _Handle:
@@ -84,3 +84,39 @@ def test_launches_of_a_nested_recorded_call_count_for_the_outer_one():
     assert recorded() is None
     rm.device_synchronize()
     assert np.array_equal(x.get(), np.full(4, 6.0))
+
+
+def test_a_plan_of_a_call_that_read_back_runs_only_while_the_reads_give_the_same():
+    # read_back: the call decided its launch by device data it read; its plan reads again before it
+    # runs and is not found when a value differs (or the read fails); a nested call's reads are the
+    # outer call's too.
+    h, x = _Handle(), rm.zeros(4)
+    value = [b"a"]
+    reads = []
+
+    def reread():
+        reads.append(1)
+        if value[0] is None:
+            raise RuntimeError("freed")
+        return value[0]
+
+    def inner():
+        read_back(reread, reread())
+        launch(_add_one, x, name="add", record=recorded())
+
+    def outer():
+        _call(h, ("inner",), inner)
+
+    key = ("outer",)
+    for _ in range(2):
+        _call(h, key, outer)
+    plan = h._plans[key]
+    assert isinstance(plan, Plan) and len(plan.reads) == 1
+    assert find_plan("outer", (h,))[1] is plan
+    value[0] = b"b"
+    assert find_plan("outer", (h,))[1] is None
+    value[0] = None
+    assert find_plan("outer", (h,))[1] is None
+    value[0] = b"a"
+    n = len(reads)
+    assert find_plan("outer", (h,))[1] is plan and len(reads) == n + 1
