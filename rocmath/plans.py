@@ -190,7 +190,10 @@ def find_plan(name: str, args: tuple[Any, ...]) -> tuple[Any, Any]:
         plan = plans.get(key)
     except TypeError:  # an argument that cannot be part of a key (a host array): not replayed
         return None, None
-    return key, (plan if plan is not None and plan.matches(args[0], args) else None)
+    if plan is None or recording.launches is not None:
+        # (Inside a recorded call a nested one goes the first way: its launches and reads are the outer's.)
+        return key, None
+    return key, (plan if plan.matches(args[0], args) else None)
 
 
 def planned_call(handle: Any, key: Any, call: Callable[[], Any], make: Callable[[Replay, Any], Plan | None]) -> Any:

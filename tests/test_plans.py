@@ -120,3 +120,24 @@ def test_a_plan_of_a_call_that_read_back_runs_only_while_the_reads_give_the_same
     value[0] = b"a"
     n = len(reads)
     assert find_plan("outer", (h,))[1] is plan and len(reads) == n + 1
+
+
+def test_a_call_nested_in_a_recorded_one_is_not_replayed():
+    # Its launch and reads must count for the outer call: a replay would not record them.
+    h, x = _Handle(), rm.zeros(4)
+
+    def inner():
+        launch(_add_one, x, name="inner", record=recorded())
+
+    for _ in range(2):
+        _call(h, ("inner",), inner)
+    assert find_plan("inner", (h,))[1] is not None
+    seen = []
+
+    def outer():
+        seen.append(find_plan("inner", (h,))[1])
+        launch(_add_one, x, name="outer", record=recorded())
+
+    for _ in range(2):  # (recorded the second time)
+        _call(h, ("outer",), outer)
+    assert seen[0] is not None and seen[1] is None
