@@ -182,10 +182,12 @@ class TypedCall(Call):
     """
 
     def __init__(self, c: Call, execution: Precision, types: dict[str, Precision], *,
-                 names: tuple[str, ...] | None = None, values: dict[str, Any] | None = None):
+                 names: tuple[str, ...] | None = None, values: dict[str, Any] | None = None,
+                 read: dict[str, Any] | None = None):
         super().__init__(c.fname, c.routine, execution, c.flavour, c.names if names is None else names,
                          c.values if values is None else values, c.ilp64)
         self.types = types
+        self.read = read or {}  # scalars this call's routine already read back: rocBLAS reads each once
 
     @property
     def dtype(self) -> np.dtype[Any]:
@@ -234,6 +236,8 @@ class TypedCall(Call):
         return self.scalar(name)[0]
 
     def read_scalar(self, name: str, dtype: Any = None) -> Any:
+        if name in self.read:
+            return self.read[name]
         if name not in self.types:
             return super().read_scalar(name, dtype)
         if self.host_mode:
@@ -452,7 +456,7 @@ def _gemm_ex(c: Call) -> None:
         names = tuple(_TO_LEVEL3.get(name, name) for name in c.names)
         values = {**c.values, **{big: c.values[small] for small, big in _TO_LEVEL3.items()}}
         level3._gemm(TypedCall(c, comp, {_TO_LEVEL3.get(k_, k_): p for k_, p in types.items()}, names=names,
-                               values=values))
+                               values=values, read={"beta": beta, **({"alpha": alpha} if k else {})}))
         return
     _gemm_d(TypedCall(c, comp, types), ta, tb, m, n, k, alpha, beta)
 
