@@ -479,10 +479,13 @@ def _matvec_finish(part, trans, cbs, m, n, kl, ku, a, bt, y):  # type: ignore[no
 
 
 @kernel
-def matvec(trans, conj, kind, upper, kl, ku, diag, alpha, A, x, beta, y, task_bytes):  # type: ignore[no-untyped-def]
+def matvec(trans, conj, kind, upper, kl, ku, diag, alpha, A, x, beta, y, task_bytes, copy_x):  # type: ignore[no-untyped-def]
     # y := alpha*op(A)*x + beta*y, op(A) = A, A^T or (conj) A^H.  The logical A is m x n;
     # column j holds rows max(0, j-ku) .. min(m, j+kl+1)-1 (all of them for a general
     # matrix).  beta == 0 never reads y; alpha == 0 never reads A or x (may be empty then).
+    # copy_x: x is y (trmv's x := op(A) x), the product taken from a copy of it (rocBLAS's workspace).
+    if copy_x:
+        x = x.copy()
     tasks, nrb, ncb, rbs, cbs, m, n, a, bt, zero, part, xc = _matvec_setup(trans, conj, kl, ku, alpha, x, beta, y,
                                                                           task_bytes)
     for t in prange(tasks):
@@ -1036,7 +1039,7 @@ def run_matvec(trans: bool, conj: bool, kind: int, upper: bool, kl: int, ku: int
     if kind == FULL and A.shape[0] > 1 and m > 0 and n > 0 and (m == 1 or A.strides[1] == A.itemsize):
         gemv_batch(trans, conj, alpha, A, x, beta, y)
         return
-    matvec(trans, conj, kind, upper, kl, ku, diag, alpha, A, x, beta, y, task_bytes(A.shape[0]))
+    matvec(trans, conj, kind, upper, kl, ku, diag, alpha, A, x, beta, y, task_bytes(A.shape[0]), False)
 
 
 def run_symv(herm: bool, kind: int, upper: bool, k: int, alpha: np.ndarray, A: np.ndarray, x: np.ndarray,
@@ -1048,11 +1051,19 @@ def run_symv(herm: bool, kind: int, upper: bool, k: int, alpha: np.ndarray, A: n
 
 def run_trmv(trans: bool, conj: bool, kind: int, upper: bool, k: int, unit: bool, A: np.ndarray,
              x: np.ndarray) -> None:
-    """trmv, tpmv, tbmv: ``x := op(A)*x`` (from a copy of x, as rocBLAS's workspace)."""
+    """trmv, tpmv, tbmv on entries gathered through pointer arrays: ``x := op(A)*x`` (column-major
+    entries launch :func:`matvec` themselves: :func:`trmv_args`)."""
+    matvec(*trmv_args(trans, conj, kind, upper, k, unit, column_major(A), x, A.shape[0]))
+
+
+def trmv_args(trans: bool, conj: bool, kind: int, upper: bool, k: int, unit: bool, A: Any, x: Any,
+              nb: int) -> tuple[Any, ...]:
+    """:func:`matvec`'s arguments for trmv, tpmv, tbmv on ``nb`` entries: ``x := op(A)*x`` from a copy of x."""
     kl, ku = (0, k) if upper else (k, 0)
-    one = np.ones(1, x.dtype)
-    matvec(trans, conj, kind, upper, kl, ku, DIAG_UNIT if unit else DIAG_STORED, one, column_major(A),
-           np.array(x), one - one, x, task_bytes(A.shape[0]))
+    dtype = x.dtype if isinstance(x, np.ndarray) else x.kernel_dtype
+    one = np.ones(1, dtype)
+    return (trans, conj, kind, upper, kl, ku, DIAG_UNIT if unit else DIAG_STORED, one, A, x, one - one, x,
+            task_bytes(nb), True)
 
 
 def run_trsv(trans: bool, conj: bool, kind: int, upper: bool, k: int, unit: bool, A: np.ndarray,

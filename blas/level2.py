@@ -293,11 +293,16 @@ def _triangular(c: Call, kind: int, solve: bool, trans_name: str = "transA", a_n
     args = (trans is not Operation.none, trans is Operation.conjugate_transpose, kind, uplo is Fill.upper, kk,
             diag is Diagonal.unit, A, x)
     stored = _stored(kind, n, kk)
-    body = k.run_trsv if solve else k.run_trmv
-    if solve and _column_major(A) and not k.trsv_is_blocked(kind, count, n):
-        body = k.trsv  # the kernel itself, no launch body
-    c.launch(body, *args, flops=_flops(c, stored), bytes=_bytes(c, stored + 2 * n),
-             triangles=_triangle(kind, A, uplo, diag is Diagonal.unit), streaming=True)
+    work = {"flops": _flops(c, stored), "bytes": _bytes(c, stored + 2 * n),
+            "triangles": _triangle(kind, A, uplo, diag is Diagonal.unit), "streaming": True}
+    if not _column_major(A):
+        c.launch(k.run_trsv if solve else k.run_trmv, *args, **work)
+    elif not solve:  # the kernels themselves, no launch body
+        c.launch(k.matvec, *k.trmv_args(*args[:6], A, x, count), **work)
+    elif k.trsv_is_blocked(kind, count, n):
+        c.launch(k.run_trsv, *args, **work)
+    else:
+        c.launch(k.trsv, *args, **work)
 
 
 # Workspaces: during a size query these routines run their checks first and answer with

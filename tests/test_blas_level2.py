@@ -1027,7 +1027,7 @@ def test_a_general_band_past_a_row_block_in_the_kernel_and_its_twin(trans: bool)
     outs = []
     for entry in (kl2.matvec.entry_point, kl2.matvec.serial_entry_point):
         y = y0.copy().reshape(1, n)
-        entry(*args, np.array([0.5]), y, 0)(*args, np.array([0.5]), y, 0)  # (0: column blocks, not one task)
+        entry(*args, np.array([0.5]), y, 0, False)(*args, np.array([0.5]), y, 0, False)  # (0: column blocks)
         outs.append(y[0])
     assert outs[0].tobytes() == outs[1].tobytes()
     np.testing.assert_allclose(outs[0], 1.5 * (a.T if trans else a) @ x + 0.5 * y0, rtol=1e-12, atol=1e-12)
