@@ -305,3 +305,23 @@ def test_every_generated_function_accepts_its_signature(handle):
         status = fn(*args)[0]
         assert status in (S.HIPBLAS_STATUS_SUCCESS, S.HIPBLAS_STATUS_INVALID_VALUE, S.HIPBLAS_STATUS_NOT_SUPPORTED), (
             name, status)
+
+
+def test_host_scalars_are_the_bytes_behind_the_pointer(handle) -> None:
+    # A ctypes scalar is read as C reads the pointer: its own type's bytes (a NaN's payload and -0.0
+    # kept), and a float alpha given as a c_double is the double's first four bytes (2.0: 0.0f).
+    x = np.array([1.0, -3.0, 0.0, 5.0])
+    d = to_device(x)
+    check(hipblas.hipblasDscal(handle, 4, ctypes.c_double(-0.0), d, 1))
+    assert to_host(d, x).tobytes() == (x * -0.0).tobytes()
+    payload = np.array([0x7FF8_0000_0000_1234], dtype=np.uint64).view(np.float64)[0]
+    check(hipblas.hipblasDscal(handle, 4, ctypes.c_double(payload), d, 1))
+    assert np.isnan(to_host(d, x)).all()
+    xs = np.array([1.0, -3.0, 4.0], dtype=np.float32)
+    ds = to_device(xs)
+    check(hipblas.hipblasSscal(handle, 3, ctypes.c_float(2.5), ds, 1))
+    np.testing.assert_array_equal(to_host(ds, xs), 2.5 * xs)
+    check(hipblas.hipblasSscal(handle, 3, ctypes.c_double(2.0), ds, 1))
+    np.testing.assert_array_equal(to_host(ds, xs), np.zeros(3, np.float32))
+    for p in (d, ds):
+        check(hip.hipFree(p))
