@@ -80,6 +80,7 @@ from ._types import (
     c_enum,
     check_enum,
     host_bytes,
+    pointer_address,
     pointer_value,
     resolve,
 )
@@ -689,7 +690,7 @@ def _bind(name: str, entry: Entry) -> Callable[..., tuple[Any, ...]]:
             if p.kind == "handle":
                 continue
             if p.kind in ("pointer", "givens") or (p.kind in ("scalar", "result") and not host):
-                values[p.rocblas] = resolve(v).address if v is not None else None
+                values[p.rocblas] = pointer_address(v) if v is not None else None
             elif p.kind == "scalar":
                 dtype = _scalar_dtype(entry, p.rocblas, values) if typed_scalars else scalar_dtypes[p.rocblas]
                 try:
