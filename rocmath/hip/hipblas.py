@@ -630,6 +630,7 @@ def _bind(name: str, entry: Entry) -> Callable[..., tuple[Any, ...]]:
     # Worked out once, not on every call (hip-python programs call these in loops): the parameters
     # past the integers, the result's, and the host scalars' C types where the call's types do not say.
     other_params = tuple(p for p in params if p.kind != "int")
+    int_specs = tuple((p.rocblas, p.hip, _int_ctype(entry, p.rocblas)) for p in int_params)
     result_param = next((p for p in params if p.kind == "result"), None)
     typed_scalars = entry.op.endswith("_ex")  # (their scalars' types are arguments)
     scalar_dtypes = {} if typed_scalars else {p.rocblas: _scalar_dtype(entry, p.rocblas, {}) for p in params
@@ -641,8 +642,10 @@ def _bind(name: str, entry: Entry) -> Callable[..., tuple[Any, ...]]:
         # Cython converts the integer parameters as it unpacks the arguments (TypeError, OverflowError),
         # then hip-python checks every enum's type; hipBLAS then converts them (INVALID_ENUM) before
         # rocBLAS looks at the handle.
-        for p in int_params:
-            values[p.rocblas] = _c_integer(given[p.hip], p.hip, _int_ctype(entry, p.rocblas))
+        for rocblas_name, hip_name, ctype in int_specs:
+            v = given[hip_name]
+            # (a Python int that any of the C types holds as it is: the common case, without the general rules)
+            values[rocblas_name] = v if type(v) is int and 0 <= v <= _INT_MAX else _c_integer(v, hip_name, ctype)
         if lists and any(isinstance(given[n], (list, tuple)) for n, _ in lists):
             # hip-python builds the C arrays of the list parameters (after its enum checks), as it calls hipBLAS.
             _type_checks(entry, params, given)
