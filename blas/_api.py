@@ -617,7 +617,7 @@ def bind(routine: Routine, precision: Precision, flavour: Flavour = PLAIN, *, pr
                     return routine.impl(Call(fname, routine, precision, flavour, names, values, ilp64))
         c = Call(fname, routine, precision, flavour, names, values, ilp64)
         # (Device pointer mode replays too: its scalars are views the kernel reads when it runs, a replay's
-        # as a first call's; a call that reads one back at the call (read_scalar) is never a plan.)
+        # as a first call's; a call that reads one back at the call (read_scalar) replays while it reads the same.)
         if not plannable or handle.check_numerics or handle.layer_mode:
             key = None
 

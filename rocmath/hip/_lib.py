@@ -243,8 +243,18 @@ def host_bytes_at(obj: Any, nbytes: int, arg: str, error: ErrorFactory) -> np.nd
 def read_host(obj: Any, dtype: Any, count: int, arg: str, error: ErrorFactory) -> np.ndarray | None:
     """``count`` values of ``dtype`` behind a host pointer (a copy; None for NULL)."""
     dt = np.dtype(dtype)
-    raw = host_bytes_at(obj, count * dt.itemsize, arg, error)
+    nbytes = count * dt.itemsize
+    if type(obj) in _SCALAR_CTYPES and ctypes.sizeof(obj) >= nbytes:
+        # A ctypes number (c_double alpha, c_int value): its own bytes, as C reads through its address,
+        # without resolving it as a pointer argument (3 us of a hipblasDgemm, per scalar).
+        return np.frombuffer(obj, np.uint8, nbytes).view(dt).copy()
+    raw = host_bytes_at(obj, nbytes, arg, error)
     return None if raw is None else raw.view(dt).copy()
+
+
+#: ctypes numbers read_host reads directly (not c_void_p and the string types: those are pointers).
+_SCALAR_CTYPES = frozenset((ctypes.c_double, ctypes.c_float, ctypes.c_int8, ctypes.c_int16, ctypes.c_int32,
+                            ctypes.c_int64, ctypes.c_uint8, ctypes.c_uint16, ctypes.c_uint32, ctypes.c_uint64))
 
 
 def write_host(obj: Any, values: Any, dtype: Any, arg: str, error: ErrorFactory) -> None:

@@ -204,19 +204,15 @@ def resolve(obj: Any) -> Resolved:
     return Resolved(target, True, None) if target is not None else Resolved(address, False, None)
 
 
-def pointer_address(obj: Any) -> int:
-    """``resolve(obj).address``, without its lookup for an address inside rocmath's memory regions
-    (an allocation's address, live or freed, is itself; only registered host addresses translate):
-    1 us a pointer argument of a hipBLAS call."""
+def device_address(obj: Any) -> int:
+    """The rocmath address a pointer argument designates (raw host addresses pass unchanged):
+    ``resolve(obj).address``, without its allocation lookup for an address inside rocmath's memory
+    regions (an allocation's address, live or freed, is itself; only registered host addresses
+    translate): 1 us a pointer argument of a hipBLAS call."""
     if type(obj) is int or isinstance(obj, (Pointer, ctypes.c_void_p)):
         address = _not_buffer_value(obj)
         if (address >> _REGION_SHIFT) in address_space.regions:
             return address
-    return resolve(obj).address
-
-
-def device_address(obj: Any) -> int:
-    """The rocmath address a pointer argument designates (raw host addresses pass unchanged)."""
     return resolve(obj).address
 
 

@@ -30,7 +30,6 @@ All calls return ``(hipblasStatus_t,)``; ``hipblasCreate()`` returns
 
 from __future__ import annotations
 
-import ctypes
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -79,8 +78,8 @@ from ._types import (
     _Struct,
     c_enum,
     check_enum,
+    device_address,
     host_bytes,
-    pointer_address,
     pointer_value,
     resolve,
 )
@@ -278,16 +277,7 @@ def _handle(obj: Any) -> BlasHandle:
 
 def _read(obj: Any, dtype: np.dtype[Any], count: int, arg: str) -> np.ndarray | None:
     """``count`` values behind a host pointer (None for NULL); a bad one is rocBLAS's invalid_pointer."""
-    own = _SCALAR_CTYPES.get(type(obj))
-    if own is not None and count == 1 and own == dtype:
-        # A ctypes scalar of the type read (c_double for a double alpha): its own bytes, without resolving
-        # it as a pointer argument (3 us of a hipblasDgemm, per scalar).
-        return np.frombuffer(obj, dtype).copy()
     return read_host(obj, dtype, count, arg, _pointer_error)
-
-
-#: ctypes scalars read as they are where a host scalar of their type is (their bytes: NaN payloads kept).
-_SCALAR_CTYPES = {ctypes.c_double: np.dtype(np.float64), ctypes.c_float: np.dtype(np.float32)}
 
 
 def _write(obj: Any, values: Any, dtype: np.dtype[Any], arg: str) -> None:
@@ -693,7 +683,7 @@ def _bind(name: str, entry: Entry) -> Callable[..., tuple[Any, ...]]:
             if p.kind == "handle":
                 continue
             if p.kind in ("pointer", "givens") or (p.kind in ("scalar", "result") and not host):
-                values[p.rocblas] = pointer_address(v) if v is not None else None
+                values[p.rocblas] = device_address(v) if v is not None else None
             elif p.kind == "scalar":
                 dtype = _scalar_dtype(entry, p.rocblas, values) if typed_scalars else scalar_dtypes[p.rocblas]
                 try:
