@@ -423,3 +423,20 @@ def test_device_reset_resets_pools_streams_and_flags(configure):
     assert hip.hipStreamSynchronize(s) == (E.hipErrorContextIsDestroyed,)
     assert check(hip.hipGetDeviceFlags()) == hip.hipDeviceScheduleSpin
     check(hip.hipStreamSynchronize(hip.hipStreamPerThread))  # made anew
+
+
+def test_a_failed_call_keeps_no_argument_alive():
+    """last_exception keeps the failure's message, not the call's frames: a device array given to a
+    failing call is freed when the program drops it (its frames held it until the next failure)."""
+    before = address_space.live_count
+    a = rocmath.empty(4)
+    try:
+        raise ValueError("an earlier error, the failure's context")
+    except ValueError:
+        assert hip.hipMemset(a, 0, 10**6) == (E.hipErrorInvalidValue,)
+    exc = last_exception()
+    assert "run past" in str(exc) and exc.__traceback__ is None
+    assert exc.__context__ is not None and exc.__context__.__traceback__ is None
+    del a
+    check(hip.hipDeviceSynchronize())
+    assert address_space.live_count == before
