@@ -629,6 +629,45 @@ def test_reductions_are_bitwise_deterministic_across_layouts(handle, p):
     assert (reduction_reference("amax", xs, p) == BLOCK + 6).all()
 
 
+@pytest.mark.parametrize("p", [S, D], ids=lambda p: p.letter)
+@pytest.mark.parametrize("batch", [1, 3])
+def test_team_reductions_claim_every_block_once(handle, p, batch):
+    """Vectors past the inline size run on the thread team, whose threads claim runs of blocks:
+    integer-valued data gives exact sums, so a block skipped or summed twice shows; the bits are
+    the same on one thread, on two, and in the serial twin."""
+    import numba
+
+    set_mode(handle, "host")
+    rng = np.random.default_rng(5)
+    n = 300 * BLOCK + 7  # > 2 MiB of f32 per vector (launches up to 2 MiB run inline, on one thread); 18 blocks a claim
+    xs = rng.integers(-3, 4, (batch, n)).astype(p.dtype)
+    ys = rng.integers(-3, 4, (batch, n)).astype(p.dtype)
+    dx, dy = rm.to_device(xs), rm.to_device(ys)
+    exact = {"dot": (xs.astype(np.int64) * ys).sum(axis=1), "asum": np.abs(xs.astype(np.int64)).sum(axis=1),
+             "nrm2": (xs.astype(np.int64) ** 2).sum(axis=1)}
+
+    def run(op):
+        if op == "dot":
+            return np.asarray(routine(op, p, "strided")(handle, n, dx, 1, n, dy, 1, n, batch))
+        return np.asarray(routine(op, p, "strided")(handle, n, dx, 1, n, batch))
+
+    before = numba.get_num_threads()
+    for op in ("dot", "asum", "nrm2"):
+        two = run(op)
+        numba.set_num_threads(1)
+        try:
+            one = run(op)
+        finally:
+            numba.set_num_threads(before)
+        want = np.sqrt(exact[op].astype(np.float64)) if op == "nrm2" else exact[op]
+        np.testing.assert_array_equal(two, want.astype(p.dtype), err_msg=op)
+        assert one.tobytes() == two.tobytes(), op
+    x2 = xs.copy()
+    part = np.zeros(batch, p.dtype)
+    kernels.asum.serial_entry_point(x2, part)(x2, part)
+    np.testing.assert_array_equal(part, exact["asum"].astype(p.dtype))
+
+
 # --- rotations ------------------------------------------------------------------------------------
 
 
