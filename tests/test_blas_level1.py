@@ -629,7 +629,7 @@ def test_reductions_are_bitwise_deterministic_across_layouts(handle, p):
     assert (reduction_reference("amax", xs, p) == BLOCK + 6).all()
 
 
-@pytest.mark.parametrize("p", [S, D], ids=lambda p: p.letter)
+@pytest.mark.parametrize("p", [pytest.param(S, marks=pytest.mark.slow), D], ids=lambda p: p.letter)
 @pytest.mark.parametrize("batch", [1, 3])
 def test_team_reductions_claim_every_block_once(handle, p, batch):
     """Vectors past the inline size run on the thread team, whose threads claim runs of blocks:
