@@ -176,7 +176,7 @@ def swap(x, y):  # type: ignore[no-untyped-def]
 # fewer, and which thread sums a block never changes its bits.  The prange has one iteration per
 # run, so every thread of any team has one; the first a thread runs claims runs until none is
 # left, the others find none.  Interleaved with numpy on 10^7 doubles, each read cold, 2 vCPUs:
-# ddot 0.98-1.06x -> 1.01-1.22x np.dot, dnrm2 0.75-0.98x -> 0.97-1.04x np.linalg.norm.  Runs
+# ddot 0.96-1.10x -> 1.01-1.22x np.dot, dnrm2 0.75-0.99x -> 0.96-1.04x np.linalg.norm.  Runs
 # of 4 blocks (64 KiB) read 0.71-0.93x (each jump to another run starts the hardware prefetcher's
 # stream again), of 256 about as 64.
 

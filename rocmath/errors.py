@@ -12,6 +12,7 @@ Argument errors name the argument (``arg``) and, where the C API has one, its
 from __future__ import annotations
 
 import enum
+import traceback
 from typing import Any, ClassVar
 
 
@@ -371,3 +372,22 @@ def status_of(exc: BaseException) -> enum.IntEnum:
     if isinstance(exc, RocmathError):
         return exc.status
     return HipStatus.hipErrorUnknown
+
+
+def without_frames(exc: BaseException) -> BaseException:
+    """``exc``, kept past its handling (a stream's pending error, a binding's last exception),
+    without its traceback, nor its causes' and contexts'.  Their frames, each linked to its
+    caller's, hold the failed call's arguments and locals: kept, a descriptor the program destroyed
+    and the device buffers it owned stayed allocated until the next failure."""
+    seen: set[int] = set()
+    todo: list[BaseException | None] = [exc]
+    while todo:
+        e = todo.pop()
+        if e is None or id(e) in seen:
+            continue
+        seen.add(id(e))
+        if e.__traceback__ is not None:
+            traceback.clear_frames(e.__traceback__)
+            e.__traceback__ = None
+        todo += [e.__cause__, e.__context__]
+    return exc

@@ -23,7 +23,6 @@ import itertools
 import os
 import threading
 import time
-import traceback
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -40,6 +39,7 @@ from .errors import (
     NotReadyError,
     RocmathError,
     status_of,
+    without_frames,
 )
 
 _ids = itertools.count(1)
@@ -273,11 +273,9 @@ _NO_DEPS: tuple[Task, ...] = ()
 
 def _failed(state: _State, task: Task, exc: BaseException) -> None:
     """``task`` raised ``exc``: the stream's pending error, if it has none yet."""
-    # The error outlives the task (the stream's last task keeps it): its traceback must
-    # not keep the kernel's views, and with them device allocations, alive.
-    traceback.clear_frames(exc.__traceback__)
-    exc.__traceback__ = None
-    task.error = exc
+    # The error outlives the task (the stream's last task keeps it): its frames must not keep
+    # the kernel's views, and with them device allocations, alive.
+    task.error = without_frames(exc)
     with state.cond:
         if state.error is None:
             state.error = (exc, task)

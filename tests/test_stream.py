@@ -290,6 +290,35 @@ def test_async_error_is_raised_at_the_next_synchronize():
     rm.get_last_error()
 
 
+def _raise_with(a):
+    raise KeyError(a.shape)
+
+
+def _fails_handling(a):
+    try:
+        _raise_with(a)
+    except KeyError:
+        raise ValueError("failed while handling another error") from None
+
+
+def test_a_pending_error_keeps_no_memory_alive():
+    # The stream keeps its pending error until a synchronize reports it; the frames of that error's
+    # context (here _raise_with's, which holds the array) must not keep the program's memory alive.
+    from rocmath.memory import address_space
+
+    s = rm.Stream()
+    before = address_space.live_count
+    a = rm.empty(4)
+    s.launch_host_func(_fails_handling, a)
+    while s._state.busy or s._state.items:
+        time.sleep(0.001)
+    del a
+    assert address_space.live_count == before
+    with pytest.raises(errors.LaunchFailureError):
+        s.synchronize()
+    rm.get_last_error()
+
+
 def test_inline_work_on_an_idle_stream_runs_at_once_and_fails_as_queued_work_does():
     # Small launches run at once on the calling thread when the stream is idle: their results,
     # failures and the stream's state afterwards must be what work through the worker gives.

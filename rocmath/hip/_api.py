@@ -19,12 +19,11 @@ import functools
 import os
 import sys
 import threading
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rocmath.errors import RocmathError
+from rocmath.errors import RocmathError, without_frames
 
 __all__ = ["StatusTable", "binding", "last_exception"]
 
@@ -72,25 +71,6 @@ def last_exception() -> BaseException | None:
     return getattr(_local, "exc", None)
 
 
-def _kept(exc: BaseException) -> BaseException:
-    """``exc`` as :func:`last_exception` keeps it: without its traceback, nor its causes' and
-    contexts'.  Their frames (each linked to its caller's) held the call's arguments until the
-    thread's next failure: a descriptor the program destroyed, and the device buffers it owned,
-    stayed allocated.  (Stream tasks drop theirs for the same reason.)"""
-    seen: set[int] = set()
-    todo: list[BaseException | None] = [exc]
-    while todo:
-        e = todo.pop()
-        if e is None or id(e) in seen:
-            continue
-        seen.add(id(e))
-        if e.__traceback__ is not None:
-            traceback.clear_frames(e.__traceback__)
-            e.__traceback__ = None
-        todo += [e.__cause__, e.__context__]
-    return exc
-
-
 def binding(table: StatusTable, outputs: int = 0) -> Callable[[Callable[..., Any]], Callable[..., tuple[Any, ...]]]:
     """Decorate an exception-style implementation into a hip-python function.
 
@@ -106,7 +86,7 @@ def binding(table: StatusTable, outputs: int = 0) -> Callable[[Callable[..., Any
                 out = fn(*args, **kwargs)
             except table.catches as exc:
                 status = table.convert(exc)
-                _local.exc = _kept(exc)
+                _local.exc = without_frames(exc)
                 if _TRACE:
                     sys.stderr.write(f"[rocmath.hip] {fn.__name__}: {status.name}: {type(exc).__name__}: {exc}\n")
                 if table.on_failure is not None:
