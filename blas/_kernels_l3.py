@@ -37,7 +37,7 @@ from numba import njit, prange, types
 from numba.core import config as numba_config
 
 from rocmath.batch import flat_entries
-from rocmath.kernel import claim, kernel, pool_threads, stack_array
+from rocmath.kernel import chunk, claim, kernel, pool_threads, stack_array
 
 OP_N, OP_T, OP_C = ord("N"), ord("T"), ord("C")
 UPPER, LOWER = ord("U"), ord("L")
@@ -543,6 +543,46 @@ def _load_b(B, o, ldb, tb, k, n, W, wo):  # type: ignore[no-untyped-def]
             W[np.uint64(wo + q + j * k)] = np.conj(v) if tb == OP_C else v
 
 
+@chunk
+def _gemm_small_thread(ta, tb, al, be, A, B, C, WA, WB, nb, m, n, k, lda, ldb, ldc, sa, sb, sc, nchunk, vec,  # type: ignore[no-untyped-def]
+                       following, t):
+    """Thread t's part of :func:`gemm_small`: the chunks of entries it claims, in its part of WA and WB."""
+    pad = len(vec)  # rows of one 64-byte vector, a constant of the compiled code (the tuple's type)
+    # 16-row tiles (see _rows4).  A plain comparison: with ``pad >= 16 or (pad >= 8 and WIDE_TILES)``
+    # here, numba compiled the kernel right for the first dtype of a process and wrong for the next
+    # (test_gemm_batches_of_small_entries_on_the_thread_team).
+    wide = pad >= WIDE_PAD
+    per = (nb + nchunk - 1) // nchunk
+    w = np.int64(t)
+    acc = stack_array(_TILE, C.dtype)  # in registers once the tile loops unroll
+    c = claim(following, 1)
+    while c < nchunk:
+        for e in range(c * per, min(nb, (c + 1) * per)):
+            if pad // 2 < m < pad:  # short columns: op(A) padded to one vector's rows, in thread t's part of WA
+                xo = w * pad * k
+                _load_a(A, e * sa, lda, ta, m, k, WA, xo, pad)
+                Y, yo, ldy = B, e * sb, ldb
+                if tb != OP_N:
+                    Y, yo, ldy = WB, w * k * n, k
+                    _load_b(B, e * sb, ldb, tb, k, n, WB, yo)
+                _padded(pad, WA, xo, m, k, Y, yo, ldy, n, al, be, C, e * sc, ldc, acc)
+                continue
+            X, xo, ldx = A, e * sa, lda
+            if ta != OP_N:
+                X, xo, ldx = WA, w * m * k, m
+                _load_a(A, e * sa, lda, ta, m, k, WA, xo, m)
+            Y, yo, ldy = B, e * sb, ldb
+            if tb != OP_N:
+                Y, yo, ldy = WB, w * k * n, k
+                _load_b(B, e * sb, ldb, tb, k, n, WB, yo)
+            oc = e * sc
+            for j in range(0, n - 3, 4):
+                _rows4(wide, X, xo, ldx, m, k, Y, yo, ldy, j, al, be, C, oc, ldc, acc)
+            for j in range(n - n % 4, n):
+                _rows1(X, xo, ldx, m, k, Y, yo, ldy, j, al, be, C, oc, ldc, acc)
+        c = claim(following, 1)
+
+
 @kernel(contiguous=True, slp=True)
 def gemm_small(ta, tb, alpha, beta, A, B, C, WA, WB, nb, m, n, k, lda, ldb, ldc, sa, sb, sc, nchunk, vec, threads):  # type: ignore[no-untyped-def]
     """gemm of small entries (every dimension <= SMALL) as register-tiled loops, a BLAS call
@@ -558,45 +598,13 @@ def gemm_small(ta, tb, alpha, beta, A, B, C, WA, WB, nb, m, n, k, lda, ldb, ldc,
     The 4-column tiles accumulate in a stack array (:func:`rocmath.kernel.stack_array`) that LLVM
     keeps in registers once the tile loops unroll, and the SLP vectorizer makes vectors of them:
     f32 64 x 64 entries ran at 112 GFLOP/s on two cores against 50 with the tile in heap memory
-    (stored on every update).  The loops are in the body of the prange (also for one chunk), and
-    every array they read is an argument: numba marks the arrays of a parallel body as not
-    aliasing, so the loads of A and B need not wait for the stores to C."""
-    al, be = alpha[0], beta[0]
-    pad = len(vec)  # rows of one 64-byte vector, a constant of the compiled code (the tuple's type)
-    # 16-row tiles (see _rows4).  A plain comparison: with ``pad >= 16 or (pad >= 8 and WIDE_TILES)``
-    # here, numba compiled the kernel right for the first dtype of a process and wrong for the next
-    # (test_gemm_batches_of_small_entries_on_the_thread_team).
-    wide = pad >= WIDE_PAD
-    per = (nb + nchunk - 1) // nchunk
+    (stored on every update).  A thread's loops are one chunk function (:func:`rocmath.kernel.chunk`,
+    its arrays noalias as a prange body's: the loads of A and B need not wait for the stores to C),
+    which the serial twin calls too: compiled once, not again by numba's parfor passes and the twin."""
     following = np.zeros(1, np.int64)
     for t in prange(threads):
-        acc = stack_array(_TILE, C.dtype)  # in registers once the tile loops unroll
-        c = claim(following, 1)
-        while c < nchunk:
-            for e in range(c * per, min(nb, (c + 1) * per)):
-                if pad // 2 < m < pad:  # short columns: op(A) padded to one vector's rows, in thread t's part of WA
-                    xo = t * pad * k
-                    _load_a(A, e * sa, lda, ta, m, k, WA, xo, pad)
-                    Y, yo, ldy = B, e * sb, ldb
-                    if tb != OP_N:
-                        Y, yo, ldy = WB, t * k * n, k
-                        _load_b(B, e * sb, ldb, tb, k, n, WB, yo)
-                    _padded(pad, WA, xo, m, k, Y, yo, ldy, n, al, be, C, e * sc, ldc, acc)
-                    continue
-                X, xo, ldx = A, e * sa, lda
-                if ta != OP_N:
-                    X, xo, ldx = WA, t * m * k, m
-                    _load_a(A, e * sa, lda, ta, m, k, WA, xo, m)
-                Y, yo, ldy = B, e * sb, ldb
-                if tb != OP_N:
-                    Y, yo, ldy = WB, t * k * n, k
-                    _load_b(B, e * sb, ldb, tb, k, n, WB, yo)
-                oc = e * sc
-                for j in range(0, n - 3, 4):
-                    _rows4(wide, X, xo, ldx, m, k, Y, yo, ldy, j, al, be, C, oc, ldc, acc)
-                for j in range(n - n % 4, n):
-                    _rows1(X, xo, ldx, m, k, Y, yo, ldy, j, al, be, C, oc, ldc, acc)
-            c = claim(following, 1)
+        _gemm_small_thread(ta, tb, alpha[0], beta[0], A, B, C, WA, WB, nb, m, n, k, lda, ldb, ldc, sa, sb, sc,
+                           nchunk, vec, following, np.uintp(t))
 
 
 @_inline
