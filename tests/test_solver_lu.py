@@ -40,7 +40,7 @@ from rocmath.errors import (
     RocblasStatus,
 )
 from rocmath.log import close_logs
-from rocmath.precision import SDCZ, D, Precision, Z
+from rocmath.precision import SDCZ, D, Precision, S, Z
 from rocmath.solver import _kernels_lu as kl
 
 FLAVOURS = ("plain", "strided", "batched")
@@ -1099,7 +1099,11 @@ def test_getrf_lanes_match_scipy_lu_factor(handle: Any, data: st.DataObject) -> 
             assert np.abs(got[e, :, :k] - ref[:, :k]).max() <= 64 * max(m, n) * p.eps * scale, e
 
 
-@pytest.mark.parametrize("p", SDCZ)
+# float32 and complex128 in the slow tier: their lane kernels' compilations served this test alone
+# (16-19 s each from a cold cache); float64 and complex64 keep a real and a complex dtype, two in
+# one process (a parfor once compiled wrong for a process's second dtype).
+@pytest.mark.parametrize("p", [pytest.param(q, marks=pytest.mark.slow) if q in (S, Z) else q for q in SDCZ],
+                         ids=lambda q: q.letter)
 def test_gesv_through_getrf_and_getrs_gives_the_one_at_a_time_bits(p: Precision) -> None:
     # gesv runs getrf's and getrs's kernels on entries that do not overlap, and entry after
     # entry (LU, then solve) on overlapping ones: the same bits, pivots and info either way,
