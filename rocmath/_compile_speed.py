@@ -90,30 +90,25 @@ def _init_copy_propagate_data(blocks: Any, entry: Any, typemap: Any) -> tuple[An
     return gen_copies, all_copies, kill_copies, in_copies, out_copies
 
 
-#: numba versions whose ``init_copy_propagate_data`` :func:`_init_copy_propagate_data` restates (the
-#: same since numba 0.40); with another, numba's own stays in place.
-_RESTATED = ((0, 58), (0, 69))
-
-
 def _numba_version() -> tuple[int, int]:
     major, minor = numba.__version__.split(".")[:2]
     return int(major), int(minor)
 
 
+#: Whether this numba's ``init_copy_propagate_data`` is the one :func:`_init_copy_propagate_data`
+#: restates (read in numba 0.68.1; the tests check it against numba's own wherever it is installed);
+#: outside these versions numba's own stays in place.
+RESTATES_INIT = (0, 58) <= _numba_version() < (0, 69)
+
+
 def install() -> None:
     """Use the faster copies in numba's ``ir_utils`` (idempotent)."""
     ir_utils.copy = _copy_module
-    if _RESTATED[0] <= _numba_version() < _RESTATED[1]:
+    if RESTATES_INIT:
         ir_utils.init_copy_propagate_data = _init_copy_propagate_data
-
-
-def uninstall() -> None:
-    """numba's own again (for tests that compare)."""
-    ir_utils.copy = _ORIGINAL_COPY
-    ir_utils.init_copy_propagate_data = _ORIGINAL_INIT
 
 
 def installed() -> bool:
     """Whether :func:`install` is in effect."""
-    return ir_utils.copy is _copy_module and (ir_utils.init_copy_propagate_data is _init_copy_propagate_data
-                                              or not _RESTATED[0] <= _numba_version() < _RESTATED[1])
+    return ir_utils.copy is _copy_module and (not RESTATES_INIT
+                                              or ir_utils.init_copy_propagate_data is _init_copy_propagate_data)
