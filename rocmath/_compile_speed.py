@@ -1,33 +1,46 @@
 """Faster numba compilation, the same compiled code.
 
 Most of a cold test run is numba compiling, and two thirds of a compilation is numba's Python
-passes, the rest LLVM.  Copy propagation (``numba.core.ir_utils``) deep-copies its data-flow sets
-on every round to find its fixed point, and tests every copy of the program against each block's
-assignments once per copy: of test_solver_lu.py's 223 s of cold compilation, 11.9 s (4.6 %, in the
-lane kernels' large prange bodies mostly).  Those sets (and the alias map
-``find_potential_aliases`` copies) are dicts of sets of variable names or pairs of names, whose
-elements are immutable, so a copy of each set is a deep copy.  :func:`install` gives ``ir_utils`` a
-``copy`` module whose ``deepcopy`` copies such dicts that way (sets shared between keys stay shared,
-as with ``copy.deepcopy``'s memo) and hands anything else to ``copy.deepcopy``, and an
-``init_copy_propagate_data`` that finds each block's assigned names once: 1.6 s.  Both return what
-numba's return (a test checks every call of a parallel kernel's compilation against them), so the
-compiled code is the same.
+passes, the rest LLVM.  :func:`install` replaces three of numba's slow spots with code that returns
+what numba's returns (the tests check every call made while a parallel kernel compiles against numba's
+own, and hypothesis the general cases):
+
+- Copy propagation (``numba.core.ir_utils``) deep-copies its data-flow sets on every round to find its
+  fixed point, and tests every copy of the program against each block's assignments once per copy:
+  of test_solver_lu.py's 223 s of cold compilation, 11.9 s.  Those sets (and the alias map
+  ``find_potential_aliases`` copies) are dicts of sets of variable names or pairs of names, whose
+  elements are immutable, so a copy of each set is a deep copy (sets shared between keys stay shared,
+  as with ``copy.deepcopy``'s memo); ``init_copy_propagate_data`` finds each block's assigned names
+  once: 1.6 s.
+- Inlining a function (``inline="always"``) deep-copies its IR twice per call site, each block with its
+  own copy of the function's scope, a copy of every variable: ``copy.deepcopy``'s general way, through
+  ``__reduce_ex__``, for objects whose copy is a new instance with a deep copy of their ``__dict__``.
+  Copying those (and numba's ``Var``) directly halves the time.
+- Resolving an ``@overload`` looks its implementation up by the compilation's flags: numba's
+  ``TargetConfig`` hashes and compares them by building a dict of all ~45 options, twice per lookup
+  (2 % of test_blas_level1.py's cold compilation).  The hash is the class's (it hashes the sorted
+  option names); equality compares the options set in either.
 """
 
 from __future__ import annotations
 
 import copy
+import copyreg
 import types
 from itertools import chain
 from typing import Any
 
 import numba
-from numba.core import ir_utils
+from numba.core import inline_closurecall, ir, ir_utils
+from numba.core.targetconfig import TargetConfig
 
 __all__ = ["install", "installed"]
 
 _ORIGINAL_COPY = ir_utils.copy
+_ORIGINAL_INLINE_COPY = inline_closurecall.copy
 _ORIGINAL_INIT = ir_utils.init_copy_propagate_data
+_ORIGINAL_HASH = TargetConfig.__hash__
+_ORIGINAL_EQ = TargetConfig.__eq__
 
 
 _NAME_OR_PAIR = frozenset((str, tuple))
@@ -70,6 +83,167 @@ def _deepcopy(x: Any, memo: dict[int, Any] | None = None) -> Any:
 _copy_module = types.SimpleNamespace(deepcopy=_deepcopy, copy=copy.copy)
 
 
+class _Plain:
+    pass
+
+
+#: Attributes that would change how ``copy.deepcopy`` copies an instance that has them.
+_SPECIAL = frozenset(("__deepcopy__", "__reduce_ex__", "__reduce__", "__getstate__", "__setstate__",
+                      "__getnewargs_ex__", "__getnewargs__", "__class__"))
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement
+
+
+def _is_plain(cls: type) -> bool:
+    """Whether ``copy.deepcopy`` copies instances of ``cls`` by ``object.__reduce_ex__(4)``: a new
+    ``cls.__new__(cls)`` whose ``__dict__`` is updated with a deep copy of the original's (if not empty)."""
+    return (not issubclass(cls, type) and cls not in copy._deepcopy_dispatch  # type: ignore[attr-defined]
+            and cls not in copyreg.dispatch_table
+            and all(c is object or c.__flags__ & _HEAP_TYPE for c in cls.__mro__)
+            and cls.__basicsize__ == _Plain.__basicsize__ and not any("__slots__" in vars(c) for c in cls.__mro__)
+            and _SPECIAL.isdisjoint(k for c in cls.__mro__[:-1] for k in vars(c))
+            and cls.__getattribute__ is object.__getattribute__)
+
+
+#: What ``copy.deepcopy`` and ``object.__reduce_ex__`` look up on an instance (or its new copy) before they
+#: would find nothing on the class, and so ask a class's ``__getattr__`` for (numba's ``Expr`` has one).
+_ASKED = ("__deepcopy__", "__getnewargs_ex__", "__getnewargs__", "__setstate__")
+
+
+def _copy_plain_asking(x: Any, memo: dict[int, Any]) -> Any:
+    if not _SPECIAL.isdisjoint(x.__dict__):
+        return _GENERIC
+    for name in _ASKED:
+        if getattr(x, name, None) is not None:
+            return _GENERIC
+    y = type(x).__new__(type(x))
+    return _GENERIC if hasattr(y, "__setstate__") else _fill_plain(x, y, memo)
+
+
+def _keep_alive(x: Any, memo: dict[int, Any]) -> None:
+    try:
+        memo[id(memo)].append(x)
+    except KeyError:
+        memo[id(memo)] = [x]
+
+
+def _copy_plain(x: Any, memo: dict[int, Any]) -> Any:
+    state = x.__dict__
+    if not _SPECIAL.isdisjoint(state):  # an instance that overrides one of them: copy.deepcopy's way
+        return _GENERIC
+    return _fill_plain(x, type(x).__new__(type(x)), memo)
+
+
+def _fill_plain(x: Any, y: Any, memo: dict[int, Any]) -> Any:
+    # ``y``, a new instance of x's class, becomes its copy.
+    memo[id(x)] = y
+    state = x.__dict__
+    if state:
+        new: dict[Any, Any] = {}
+        memo[id(state)] = new
+        for k, v in state.items():  # (the names of attributes are str: their own copies)
+            new[k] = v if type(v) in _ATOMIC else _ir_deepcopy(v, memo)
+        _keep_alive(state, memo)
+        y.__dict__.update(new)
+    return y
+
+
+def _copy_list(x: list[Any], memo: dict[int, Any]) -> list[Any]:
+    y: list[Any] = []
+    memo[id(x)] = y
+    append = y.append
+    for a in x:
+        append(a if type(a) in _ATOMIC else _ir_deepcopy(a, memo))
+    return y
+
+
+def _copy_dict(x: dict[Any, Any], memo: dict[int, Any]) -> dict[Any, Any]:
+    y: dict[Any, Any] = {}
+    memo[id(x)] = y
+    for k, v in x.items():
+        y[k if type(k) in _ATOMIC else _ir_deepcopy(k, memo)] = v if type(v) in _ATOMIC else _ir_deepcopy(v, memo)
+    return y
+
+
+def _copy_tuple(x: tuple[Any, ...], memo: dict[int, Any]) -> Any:
+    y = [_ir_deepcopy(a, memo) for a in x]
+    try:  # a tuple reached again through its own elements
+        return memo[id(x)]
+    except KeyError:
+        pass
+    for a, b in zip(x, y, strict=True):
+        if a is not b:
+            return tuple(y)
+    return x
+
+
+_GENERIC = object()  # a copier's answer: let copy.deepcopy copy it
+_COPIERS: dict[type, Any] = {list: _copy_list, dict: _copy_dict, tuple: _copy_tuple}
+_ATOMIC = frozenset(t for t, f in copy._deepcopy_dispatch.items()  # type: ignore[attr-defined]
+                    if f is copy._deepcopy_atomic)  # type: ignore[attr-defined]
+
+
+def _ir_deepcopy(x: Any, memo: dict[int, Any] | None = None, _nil: Any = _GENERIC) -> Any:
+    """``copy.deepcopy``, the same copy, with the containers and plain classes numba's IR is made of
+    (blocks, statements, expressions, locations) copied without ``__reduce_ex__`` and ``_reconstruct``:
+    what an inlined function's IR is copied by, twice per call site (6-8 % of a cold compilation)."""
+    if memo is None:
+        memo = {}
+    d = id(x)
+    y = memo.get(d, _nil)
+    if y is not _nil:
+        return y
+    cls = type(x)
+    if cls in _ATOMIC:
+        return x
+    copier = _COPIERS.get(cls)
+    if copier is None:
+        copier = _COPIERS[cls] = _copier(cls)
+    y = copier(x, memo)
+    if y is _GENERIC:
+        return copy.deepcopy(x, memo)
+    if y is not x:
+        memo[d] = y
+        _keep_alive(x, memo)
+    return y
+
+
+def _generic(x: Any, memo: dict[int, Any]) -> Any:
+    return _GENERIC
+
+
+def _by_method(x: Any, memo: dict[int, Any]) -> Any:
+    return x.__deepcopy__(memo)
+
+
+_VAR_DEEPCOPY = ir.Var.__deepcopy__
+
+
+def _copy_var(x: ir.Var, memo: dict[int, Any]) -> Any:
+    # numba's Var.__deepcopy__ (a new Var of the copied scope, the same name and location), called for
+    # most of the objects an IR copy makes (each block's copy of the scope holds a copy of every variable).
+    if "__deepcopy__" in x.__dict__:
+        return x.__deepcopy__(memo)
+    scope = memo.get(id(x.scope), _GENERIC)
+    out = ir.Var(_ir_deepcopy(x.scope, memo) if scope is _GENERIC else scope, x.name, x.loc)
+    memo[id(x)] = out
+    return out
+
+
+def _copier(cls: type) -> Any:
+    if _is_plain(cls):
+        return _copy_plain_asking if hasattr(cls, "__getattr__") else _copy_plain
+    if cls is ir.Var and cls.__deepcopy__ is _VAR_DEEPCOPY:
+        return _copy_var
+    if (not issubclass(cls, type) and cls not in copy._deepcopy_dispatch  # type: ignore[attr-defined]
+            and callable(getattr(cls, "__deepcopy__", None))):
+        return _by_method  # (numba's Var, Const, Global, FreeVar)
+    return _generic
+
+
+#: What ``inline_closurecall`` sees as its ``copy`` module.
+_inline_copy_module = types.SimpleNamespace(deepcopy=_ir_deepcopy, copy=copy.copy)
+
+
 def _init_copy_propagate_data(blocks: Any, entry: Any, typemap: Any) -> tuple[Any, Any, Any, Any, Any]:
     # numba's, with each block's assigned names found once per block, not once per (block, copy).
     gen_copies, extra_kill = ir_utils.get_block_copies(blocks, typemap)
@@ -90,6 +264,37 @@ def _init_copy_propagate_data(blocks: Any, entry: Any, typemap: Any) -> tuple[An
     return gen_copies, all_copies, kill_copies, in_copies, out_copies
 
 
+_HASHES: dict[type, int] = {}
+
+
+def _flags_hash(self: TargetConfig) -> int:
+    # numba's hashes ``sorted(self.values())``: the sorted option names (a dict iterates its keys), the
+    # same for every instance of a class.
+    cls = type(self)
+    h = _HASHES.get(cls)
+    if h is None:
+        h = _HASHES[cls] = hash(tuple(sorted(cls.options)))
+    return h
+
+
+def _flags_eq(self: TargetConfig, other: object) -> bool:
+    # numba's compares ``values()``, every option's value, set or default; options set in neither are
+    # both their default (the same object), so only those set in either can differ.  Compared as dicts
+    # compare values: the same object, or equal.
+    if self is other:
+        return True
+    if type(other) is not type(self):
+        return _ORIGINAL_EQ(self, other)  # type: ignore[no-any-return]
+    a, b = self._values, other._values  # type: ignore[attr-defined]
+    options = type(self).options
+    for k in a.keys() | b.keys():
+        d = options[k].default
+        x, y = a.get(k, d), b.get(k, d)
+        if x is not y and not x == y:  # noqa: SIM201  (== as dicts compare, not !=)
+            return False
+    return True
+
+
 def _numba_version() -> tuple[int, int]:
     major, minor = numba.__version__.split(".")[:2]
     return int(major), int(minor)
@@ -104,11 +309,15 @@ RESTATES_INIT = (0, 58) <= _numba_version() < (0, 69)
 def install() -> None:
     """Use the faster copies in numba's ``ir_utils`` (idempotent)."""
     ir_utils.copy = _copy_module
+    inline_closurecall.copy = _inline_copy_module
+    TargetConfig.__hash__ = _flags_hash  # type: ignore[method-assign]
+    TargetConfig.__eq__ = _flags_eq  # type: ignore[method-assign,assignment]
     if RESTATES_INIT:
         ir_utils.init_copy_propagate_data = _init_copy_propagate_data
 
 
 def installed() -> bool:
     """Whether :func:`install` is in effect."""
-    return ir_utils.copy is _copy_module and (not RESTATES_INIT
-                                              or ir_utils.init_copy_propagate_data is _init_copy_propagate_data)
+    return (ir_utils.copy is _copy_module and inline_closurecall.copy is _inline_copy_module
+            and TargetConfig.__eq__ is _flags_eq and TargetConfig.__hash__ is _flags_hash
+            and (not RESTATES_INIT or ir_utils.init_copy_propagate_data is _init_copy_propagate_data))

@@ -452,11 +452,14 @@ def _compiled(body: Any, parallel: bool, fastmath: bool | set[str] = False) -> A
     error model, cached beside the source file (functions typed at a prompt, ``python -c``, a REPL or a
     notebook, have none).  Without ``parallel`` every array argument is noalias, as numba makes those
     of a prange body (one that makes no views of them): without it LLVM keeps each load after the
-    stores to other arrays before it, and lane kernels ran 1.8-2.2x slower as twins than on one thread."""
+    stores to other arrays before it, and lane kernels ran 1.8-2.2x slower as twins than on one thread.
+    No C-callable wrapper (``no_cfunc_wrapper``): only a jitted function taking the kernel as a
+    first-class function value would call it, and numba would lower and compile it for every signature."""
     source = getattr(getattr(body, "__code__", None), "co_filename", "")
     cache = bool(source) and os.path.isfile(source)
     return numba.njit(parallel=_parallel_options(parallel), nogil=True, cache=cache, fastmath=fastmath,
-                      error_model="numpy", pipeline_class=None if parallel else NoAliasCompiler)(body)
+                      error_model="numpy", pipeline_class=None if parallel else NoAliasCompiler,
+                      no_cfunc_wrapper=True)(body)
 
 
 def kernel(fn: F | None = None, *, parallel: bool = True, fastmath: bool | set[str] = False,

@@ -11,7 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from numba import njit, prange
-from numba.core import ir_utils
+from numba.core import inline_closurecall, ir_utils
+from numba.core.compiler import Flags
+from numba.core.targetconfig import TargetConfig
 
 import rocmath.kernel  # noqa: F401  (installs the faster copies)
 from rocmath import _compile_speed as cs
@@ -65,8 +67,29 @@ def checked() -> Iterator[list[str]]:
         calls.append("copy")
         return got
 
+    def eq(a: TargetConfig, b: object) -> Any:
+        got = cs._flags_eq(a, b)
+        assert got == cs._ORIGINAL_EQ(a, b)
+        calls.append("flags ==")
+        return got
+
+    def hash_(a: TargetConfig) -> int:
+        got = cs._flags_hash(a)
+        assert got == cs._ORIGINAL_HASH(a)
+        calls.append("flags hash")
+        return got
+
+    def ir_deepcopy(x: Any, memo: Any = None) -> Any:
+        got = cs._ir_deepcopy(x, memo)
+        assert memo is None and same_copy(got, copy.deepcopy(x), x)
+        calls.append("inline copy")
+        return got
+
     ir_utils.init_copy_propagate_data = init
     ir_utils.copy = type(cs._copy_module)(deepcopy=deepcopy, copy=copy.copy)
+    inline_closurecall.copy = type(cs._copy_module)(deepcopy=ir_deepcopy, copy=copy.copy)
+    TargetConfig.__eq__ = eq  # type: ignore[method-assign,assignment]
+    TargetConfig.__hash__ = hash_  # type: ignore[method-assign]
     try:
         yield calls
     finally:
@@ -98,4 +121,131 @@ def test_a_parallel_kernels_compilation_gets_numbas_results(checked: list[str]) 
     y = np.zeros(4)
     assert kernel(x, y, 0.5) == 1.0 + 0.5 + 3.0
     np.testing.assert_array_equal(y, [1.0, 2.0, 0.5, 3.0])
-    assert "init" in checked and "copy" in checked
+    assert {"init", "copy", "flags ==", "flags hash", "inline copy"} <= set(checked)
+
+
+def same_copy(a: Any, b: Any, original: Any, pairs: dict[int, Any] | None = None) -> bool:
+    """Whether ``a`` and ``b``, deep copies of ``original``, are the same copy: the same types and leaves,
+    the same objects shared (within each copy and with the original), the same cycles."""
+    if pairs is None:
+        pairs = {}
+    if id(a) in pairs:
+        return pairs[id(a)][0] is b and pairs[id(a)][1] is original
+    pairs[id(a)] = (b, original)
+    if type(a) is not type(b) or (a is original) != (b is original):
+        return False
+    if a is original:
+        return True
+    if type(original) is not type(a):  # a copy its own __deepcopy__ made
+        return bool(a == b)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) == len(original) and all(same_copy(*t, pairs) for t in zip(a, b, original, strict=True))
+    if isinstance(a, dict):
+        return (len(a) == len(b) == len(original)
+                and all(same_copy(*t, pairs) for t in zip(a, b, original, strict=True))
+                and all(same_copy(*t, pairs) for t in zip(a.values(), b.values(), original.values(), strict=True)))
+    if isinstance(a, (set, frozenset)):
+        return bool(a == b)
+    if hasattr(a, "__dict__") or hasattr(type(a), "__slots__"):
+        slots = [k for c in type(a).__mro__ for k in vars(c).get("__slots__", ())]
+        return ((not hasattr(a, "__dict__") or same_copy(a.__dict__, b.__dict__, original.__dict__, pairs))
+                and all(same_copy(getattr(a, k), getattr(b, k), getattr(original, k), pairs) for k in slots))
+    return bool(a == b)
+
+
+class Node:
+    def __init__(self, tag: int) -> None:
+        self.tag = tag
+        self.links: list[Any] = []
+
+
+class Slotted:
+    __slots__ = ("links", "tag")
+
+    def __init__(self, tag: int) -> None:
+        self.tag = tag
+        self.links: list[Any] = []
+
+
+class Custom(Node):
+    def __deepcopy__(self, memo: dict[int, Any]) -> Custom:
+        out = Custom(-self.tag)
+        memo[id(self)] = out
+        out.links = copy.deepcopy(self.links, memo)
+        return out
+
+
+class Asking(Node):
+    """Answers ``__deepcopy__`` through ``__getattr__`` when its tag is odd (copy.deepcopy asks)."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "__deepcopy__" and self.__dict__.get("tag", 0) % 2:
+            return lambda memo: ("odd", self.tag)
+        raise AttributeError(name)
+
+
+class Stateful(Node):
+    def __getstate__(self) -> dict[str, Any]:
+        return {"tag": self.tag + 100, "links": self.links}
+
+
+@given(st.lists(st.tuples(st.sampled_from(["node", "slotted", "custom", "asking", "stateful", "list", "dict", "tuple",
+                                           "ints"]),
+                          st.lists(st.integers(0, 30), max_size=4)), min_size=1, max_size=30))
+def test_ir_deepcopy_is_copy_deepcopys(spec: list[tuple[str, list[int]]]) -> None:
+    # A graph of objects, with sharing and cycles (through lists, dicts and objects), copied both ways.
+    made: list[Any] = []
+    classes = {"node": Node, "slotted": Slotted, "custom": Custom, "asking": Asking, "stateful": Stateful}
+    for i, (kind, _) in enumerate(spec):
+        made.append(classes[kind](i) if kind in classes else {} if kind == "dict" else [])
+    for i, (kind, links) in enumerate(spec):
+        targets = [made[j % len(made)] for j in links]
+        if kind == "dict":
+            made[i].update({f"k{j}": t for j, t in zip(links, targets, strict=True)})
+        elif kind in ("list", "tuple"):
+            made[i].extend(targets)
+        elif kind == "ints":
+            continue
+        else:
+            made[i].links = targets
+    # A tuple of copied objects is a new tuple, one of ints (kept as they are) the same tuple.
+    root = [tuple(m) if kind == "tuple" else tuple(links) if kind == "ints" else m
+            for m, (kind, links) in zip(made, spec, strict=True)]
+    assert same_copy(cs._ir_deepcopy(root), copy.deepcopy(root), root)
+
+
+def test_ir_deepcopy_shares_a_memo_as_copy_deepcopy() -> None:
+    x = Node(1)
+    memo: dict[int, Any] = {}
+    first = cs._ir_deepcopy([x, x], memo)
+    assert cs._ir_deepcopy(x, memo) is first[0] is first[1]
+
+
+#: Flags options and values to set them to (the setter converts: ``auto_parallel=True`` is a ParallelOptions).
+_SETTINGS = st.sampled_from([("nrt", True), ("nrt", False), ("noalias", True), ("noalias", False),
+                             ("boundscheck", True), ("boundscheck", None), ("release_gil", True),
+                             ("error_model", "numpy"), ("error_model", "python"), ("auto_parallel", True),
+                             ("auto_parallel", False), ("fastmath", True), ("fastmath", {"contract"}),
+                             ("no_cfunc_wrapper", True), ("no_cpython_wrapper", False)])
+
+
+def _flags(settings: list[tuple[str, Any]]) -> Flags:
+    f = Flags()
+    for name, value in settings:
+        setattr(f, name, value)
+    return f
+
+
+@given(st.lists(_SETTINGS, max_size=6), st.lists(_SETTINGS, max_size=6), st.booleans())
+def test_flags_compare_and_hash_as_numbas(a: list[tuple[str, Any]], b: list[tuple[str, Any]], same: bool) -> None:
+    # Options set to their default, set in one and not the other, set to equal objects that are not the same.
+    x, y = _flags(a), _flags(a if same else b)
+    assert cs._flags_eq(x, y) == cs._ORIGINAL_EQ(x, y) == (x.values() == y.values())
+    assert cs._flags_hash(x) == cs._ORIGINAL_HASH(x) == cs._ORIGINAL_HASH(y)
+    assert cs._flags_eq(x, x) and cs._flags_eq(x, x.copy())
+
+
+def test_flags_compared_with_anything_else_as_numbas() -> None:
+    f = _flags([("nrt", True)])
+    assert cs._flags_eq(f, 1) is NotImplemented and (f == 1) is False
+
