@@ -36,8 +36,6 @@ from numba.core.targetconfig import TargetConfig
 
 __all__ = ["install", "installed"]
 
-_ORIGINAL_COPY = ir_utils.copy
-_ORIGINAL_INLINE_COPY = inline_closurecall.copy
 _ORIGINAL_INIT = ir_utils.init_copy_propagate_data
 _ORIGINAL_HASH = TargetConfig.__hash__
 _ORIGINAL_EQ = TargetConfig.__eq__
@@ -76,11 +74,7 @@ def _deepcopy(x: Any, memo: dict[int, Any] | None = None) -> Any:
         fast = _copy_of_name_sets(x)
         if fast is not None:
             return fast
-    return copy.deepcopy(x, memo)
-
-
-#: What ``ir_utils`` sees as its ``copy`` module.
-_copy_module = types.SimpleNamespace(deepcopy=_deepcopy, copy=copy.copy)
+    return _ir_deepcopy(x, memo)
 
 
 class _Plain:
@@ -110,8 +104,6 @@ _ASKED = ("__deepcopy__", "__getnewargs_ex__", "__getnewargs__", "__setstate__")
 
 
 def _copy_plain_asking(x: Any, memo: dict[int, Any]) -> Any:
-    if not _SPECIAL.isdisjoint(x.__dict__):
-        return _GENERIC
     for name in _ASKED:
         if getattr(x, name, None) is not None:
             return _GENERIC
@@ -127,16 +119,15 @@ def _keep_alive(x: Any, memo: dict[int, Any]) -> None:
 
 
 def _copy_plain(x: Any, memo: dict[int, Any]) -> Any:
-    state = x.__dict__
-    if not _SPECIAL.isdisjoint(state):  # an instance that overrides one of them: copy.deepcopy's way
-        return _GENERIC
     return _fill_plain(x, type(x).__new__(type(x)), memo)
 
 
 def _fill_plain(x: Any, y: Any, memo: dict[int, Any]) -> Any:
     # ``y``, a new instance of x's class, becomes its copy.
-    memo[id(x)] = y
     state = x.__dict__
+    if not _SPECIAL.isdisjoint(state):  # an instance that overrides one of them: copy.deepcopy's way
+        return _GENERIC
+    memo[id(x)] = y
     if state:
         new: dict[Any, Any] = {}
         memo[id(state)] = new
@@ -236,12 +227,12 @@ def _copier(cls: type) -> Any:
         return _copy_var
     if (not issubclass(cls, type) and cls not in copy._deepcopy_dispatch  # type: ignore[attr-defined]
             and callable(getattr(cls, "__deepcopy__", None))):
-        return _by_method  # (numba's Var, Const, Global, FreeVar)
+        return _by_method  # (numba's Const, Global, FreeVar)
     return _generic
 
 
-#: What ``inline_closurecall`` sees as its ``copy`` module.
-_inline_copy_module = types.SimpleNamespace(deepcopy=_ir_deepcopy, copy=copy.copy)
+#: What ``ir_utils`` and ``inline_closurecall`` see as their ``copy`` module.
+_copy_module = types.SimpleNamespace(deepcopy=_deepcopy, copy=copy.copy)
 
 
 def _init_copy_propagate_data(blocks: Any, entry: Any, typemap: Any) -> tuple[Any, Any, Any, Any, Any]:
@@ -307,9 +298,8 @@ RESTATES_INIT = (0, 58) <= _numba_version() < (0, 69)
 
 
 def install() -> None:
-    """Use the faster copies in numba's ``ir_utils`` (idempotent)."""
-    ir_utils.copy = _copy_module
-    inline_closurecall.copy = _inline_copy_module
+    """Use the faster copies, copy propagation start and flags comparisons in numba (idempotent)."""
+    ir_utils.copy = inline_closurecall.copy = _copy_module
     TargetConfig.__hash__ = _flags_hash  # type: ignore[method-assign]
     TargetConfig.__eq__ = _flags_eq  # type: ignore[method-assign,assignment]
     if RESTATES_INIT:
@@ -318,6 +308,6 @@ def install() -> None:
 
 def installed() -> bool:
     """Whether :func:`install` is in effect."""
-    return (ir_utils.copy is _copy_module and inline_closurecall.copy is _inline_copy_module
+    return (ir_utils.copy is _copy_module and inline_closurecall.copy is _copy_module
             and TargetConfig.__eq__ is _flags_eq and TargetConfig.__hash__ is _flags_hash
             and (not RESTATES_INIT or ir_utils.init_copy_propagate_data is _init_copy_propagate_data))

@@ -80,7 +80,7 @@ def checked() -> Iterator[list[str]]:
         return got
 
     def ir_deepcopy(x: Any, memo: Any = None) -> Any:
-        got = cs._ir_deepcopy(x, memo)
+        got = cs._deepcopy(x, memo)
         assert memo is None and same_copy(got, copy.deepcopy(x), x)
         calls.append("inline copy")
         return got
