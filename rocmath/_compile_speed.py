@@ -1,4 +1,4 @@
-"""Faster numba compilation, the same compiled code.
+"""Faster numba compilation, the same results.
 
 Most of a cold test run is numba compiling, and two thirds of a compilation is numba's Python
 passes, the rest LLVM.  :func:`install` replaces three of numba's slow spots with code that returns
@@ -20,6 +20,18 @@ own, and hypothesis the general cases):
   ``TargetConfig`` hashes and compares them by building a dict of all ~45 options, twice per lookup
   (2 % of test_blas_level1.py's cold compilation).  The hash is the class's (it hashes the sorted
   option names); equality compares the options set in either.
+
+It also leaves out work on code that is only linked.  numba makes machine code for every library it
+finalizes, and optimizes a parallel loop's body three times before its kernel links it and optimizes
+it again: alone, in the wrapper that runs it over a range of indices, and in the wrapper that hands it
+to the thread pool.  Here a library makes its machine code when something asks for it (a function's
+address, its object code for the cache), so one only linked into others (the loop, its wrappers,
+numba's internal subroutines) makes none; the loop has no Python wrapper; the two wrappers get no
+module passes of their own.  The kernel's module goes through the same passes; only what its
+linked loop went through before differs (numba ran code generation's IR passes on it, and the
+wrappers' passes), so the code may differ slightly but not the operations: the tests check the
+bits against numba's compilation, and parallel kernels lost no speed (``rocmath-bench compare``);
+test_solver_lu.py's cold compilation took 13 % less.
 """
 
 from __future__ import annotations
@@ -27,18 +39,30 @@ from __future__ import annotations
 import copy
 import copyreg
 import types
+import weakref
 from itertools import chain
 from typing import Any
 
 import numba
-from numba.core import inline_closurecall, ir, ir_utils
+from numba.core import codegen, config, inline_closurecall, ir, ir_utils
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.targetconfig import TargetConfig
+from numba.np.ufunc import parallel, wrappers
+from numba.parfors import parfor_lowering
 
 __all__ = ["install", "installed"]
 
 _ORIGINAL_INIT = ir_utils.init_copy_propagate_data
 _ORIGINAL_HASH = TargetConfig.__hash__
 _ORIGINAL_EQ = TargetConfig.__eq__
+_Library = codegen.JITCodeLibrary
+_ORIGINAL_FINALIZE = _Library.finalize
+_ORIGINAL_FINAL_MODULE = _Library._finalize_final_module
+_ORIGINAL_POINTER = _Library.get_pointer_to_function
+_ORIGINAL_OBJECT = _Library._get_compiled_object
+_ORIGINAL_GUFUNC_BODY = parfor_lowering._create_gufunc_for_parfor_body
+_ORIGINAL_GUFUNC_WRAPPER = wrappers._GufuncWrapper._compile_wrapper
+_ORIGINAL_PARALLEL_WRAPPER = parallel.build_gufunc_wrapper
 
 
 _NAME_OR_PAIR = frozenset((str, tuple))
@@ -286,14 +310,91 @@ def _flags_eq(self: TargetConfig, other: object) -> bool:
     return True
 
 
+def _finalize(self: Any) -> None:
+    # numba's, its last step (adding the module to the execution engine, which makes its machine code)
+    # left to the first that asks for code: :func:`_emit`.  (Not when a library is loaded from the cache:
+    # that does its last step alone.)
+    self._rocmath_finalizing = True
+    try:
+        _ORIGINAL_FINALIZE(self)
+    finally:
+        del self._rocmath_finalizing
+
+
+def _finalize_final_module(self: Any) -> None:
+    if not getattr(self, "_rocmath_finalizing", False) or config.DUMP_OPTIMIZED or config.DUMP_ASSEMBLY:
+        _ORIGINAL_FINAL_MODULE(self)
+        return
+    # numba's, up to the engine: the checks, and the library the object cache hooks find on the module.
+    self._finalize_dynamic_globals()
+    self._verify_declare_only_symbols()
+    self._final_module._CPUCodeLibrary__library = weakref.proxy(self)
+    self._unemitted = True
+    self._finalized = True
+
+
+def _emit(self: Any) -> None:
+    """numba's last step of finalizing ``self``, if it is still to do: add its module to the engine and
+    make its machine code."""
+    if getattr(self, "_unemitted", False):
+        with global_compiler_lock:  # (what numba finalizes in)
+            if self._unemitted:
+                cleanup = self._codegen._add_module(self._final_module)
+                if cleanup:
+                    weakref.finalize(self, cleanup)
+                self._finalize_specific()
+                self._unemitted = False
+
+
+def _pointer_to_function(self: Any, name: str) -> int:
+    self._ensure_finalized()
+    _emit(self)
+    return _ORIGINAL_POINTER(self, name)  # type: ignore[no-any-return]
+
+
+def _compiled_object(self: Any) -> Any:
+    _emit(self)
+    return _ORIGINAL_OBJECT(self)
+
+
+def _create_gufunc_for_parfor_body(lowerer: Any, parfor: Any, typemap: Any, typingctx: Any, targetctx: Any,
+                                   flags: Any, *args: Any, **kwargs: Any) -> Any:
+    # numba's, with no Python or C wrapper and no callable made (``no_compile``): the body is only called
+    # from its gufunc wrapper, which links its LLVM function.  ``flags`` is the caller's copy.
+    flags.no_cpython_wrapper = flags.no_cfunc_wrapper = flags.no_compile = True
+    return _ORIGINAL_GUFUNC_BODY(lowerer, parfor, typemap, typingctx, targetctx, flags, *args, **kwargs)
+
+
+def _no_module_passes() -> None:
+    pass
+
+
+def _compile_gufunc_wrapper(self: Any, wrapper_name: str) -> Any:
+    # numba's; a parallel loop's wrapper library is linked into its kernel, which optimizes it with
+    # everything else: no module passes of its own.
+    library = _ORIGINAL_GUFUNC_WRAPPER(self, wrapper_name)
+    if self.is_parfors:
+        library._optimize_final_module = _no_module_passes
+    return library
+
+
+def _build_parallel_wrapper(py_func: Any, cres: Any, sin: Any, sout: Any, cache: Any, is_parfors: bool) -> Any:
+    # numba's; as :func:`_compile_gufunc_wrapper`, for the wrapper that hands the loop to the thread pool.
+    info = _ORIGINAL_PARALLEL_WRAPPER(py_func, cres, sin, sout, cache, is_parfors)
+    if is_parfors:
+        info.library._optimize_final_module = _no_module_passes
+    return info
+
+
 def _numba_version() -> tuple[int, int]:
     major, minor = numba.__version__.split(".")[:2]
     return int(major), int(minor)
 
 
 #: Whether this numba's ``init_copy_propagate_data`` is the one :func:`_init_copy_propagate_data`
-#: restates (read in numba 0.68.1; the tests check it against numba's own wherever it is installed);
-#: outside these versions numba's own stays in place.
+#: restates, and its library finalization and parallel loop body compilation the ones :func:`_finalize`
+#: and :func:`_create_gufunc_for_parfor_body` build on (read in numba 0.68.1; the tests check them
+#: wherever numba is installed); outside these versions numba's own stay in place.
 RESTATES_INIT = (0, 58) <= _numba_version() < (0, 69)
 
 
@@ -304,10 +405,20 @@ def install() -> None:
     TargetConfig.__eq__ = _flags_eq  # type: ignore[method-assign,assignment]
     if RESTATES_INIT:
         ir_utils.init_copy_propagate_data = _init_copy_propagate_data
+        _Library.finalize = _finalize  # type: ignore[method-assign]
+        _Library._finalize_final_module = _finalize_final_module  # type: ignore[method-assign]
+        _Library.get_pointer_to_function = _pointer_to_function  # type: ignore[method-assign]
+        _Library._get_compiled_object = _compiled_object  # type: ignore[method-assign]
+        parfor_lowering._create_gufunc_for_parfor_body = _create_gufunc_for_parfor_body
+        wrappers._GufuncWrapper._compile_wrapper = _compile_gufunc_wrapper  # type: ignore[method-assign]
+        parallel.build_gufunc_wrapper = _build_parallel_wrapper
 
 
 def installed() -> bool:
     """Whether :func:`install` is in effect."""
     return (ir_utils.copy is _copy_module and inline_closurecall.copy is _copy_module
             and TargetConfig.__eq__ is _flags_eq and TargetConfig.__hash__ is _flags_hash
-            and (not RESTATES_INIT or ir_utils.init_copy_propagate_data is _init_copy_propagate_data))
+            and (not RESTATES_INIT or (ir_utils.init_copy_propagate_data is _init_copy_propagate_data
+                                       and _Library.finalize is _finalize
+                                       and parfor_lowering._create_gufunc_for_parfor_body
+                                       is _create_gufunc_for_parfor_body)))

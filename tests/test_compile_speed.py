@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import os
+import subprocess
+import sys
+import textwrap
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,6 +19,8 @@ from numba import njit, prange
 from numba.core import inline_closurecall, ir_utils
 from numba.core.compiler import Flags
 from numba.core.targetconfig import TargetConfig
+from numba.np.ufunc import parallel, wrappers
+from numba.parfors import parfor_lowering
 
 import rocmath.kernel  # noqa: F401  (installs the faster copies)
 from rocmath import _compile_speed as cs
@@ -249,3 +256,112 @@ def test_flags_compared_with_anything_else_as_numbas() -> None:
     f = _flags([("nrt", True)])
     assert cs._flags_eq(f, 1) is NotImplemented and (f == 1) is False
 
+
+
+@contextlib.contextmanager
+def numbas_finalization() -> Iterator[None]:
+    """numba's own library finalization and parallel loop compilation within the block."""
+    lib = cs._Library
+    lib.finalize, lib._finalize_final_module = cs._ORIGINAL_FINALIZE, cs._ORIGINAL_FINAL_MODULE  # type: ignore[method-assign]
+    lib.get_pointer_to_function, lib._get_compiled_object = cs._ORIGINAL_POINTER, cs._ORIGINAL_OBJECT  # type: ignore[method-assign]
+    parfor_lowering._create_gufunc_for_parfor_body = cs._ORIGINAL_GUFUNC_BODY
+    wrappers._GufuncWrapper._compile_wrapper = cs._ORIGINAL_GUFUNC_WRAPPER  # type: ignore[method-assign]
+    parallel.build_gufunc_wrapper = cs._ORIGINAL_PARALLEL_WRAPPER
+    try:
+        yield
+    finally:
+        cs.install()
+
+
+def _parallel_function() -> Any:
+    """A new (uncompiled, uncached) parallel function: a prange loop with a reduction, a numba
+    subroutine (np.zeros) and an inlined helper."""
+
+    @njit(inline="always")
+    def scaled(v, c):  # type: ignore[no-untyped-def]
+        return v * c + 1.0
+
+    @njit(parallel=True)
+    def f(x, y, c):  # type: ignore[no-untyped-def]
+        s = 0.0
+        for i in prange(x.shape[0]):
+            y[i] = scaled(np.sqrt(abs(x[i])), c)
+            s += y[i] * x[i]
+        t = np.zeros(2)
+        return s + t[1]
+
+    return f
+
+
+def _linked(library: Any) -> list[Any]:
+    """The libraries linked into ``library``, depth first (each once)."""
+    out: list[Any] = []
+    todo = list(library._linking_libraries)
+    while todo:
+        lib = todo.pop()
+        if all(lib is not o for o in out):
+            out.append(lib)
+            todo.extend(lib._linking_libraries)
+    return out
+
+
+def test_libraries_only_linked_make_no_machine_code() -> None:
+    f = _parallel_function()
+    x, y = np.linspace(-3.0, 5.0, 1001), np.zeros(1001)
+    want_y = np.sqrt(np.abs(x)) * 0.5 + 1.0
+    assert f(x, y, 0.5) == pytest.approx(float(np.dot(want_y, x)), rel=1e-12)
+    np.testing.assert_allclose(y, want_y, rtol=1e-15)
+    library = f.overloads[f.signatures[0]].library
+    assert not getattr(library, "_unemitted", False)  # the function that runs has its machine code
+    linked = _linked(library)
+    loops = [lib for lib in linked if lib.name.startswith("__numba_parfor_gufunc")]
+    wrappers_ = [lib for lib in linked if lib.name == "parallelgufuncwrapper" or "_GufuncWrapper" in lib.name]
+    assert loops and len(wrappers_) == 2 * len(loops)  # (np.zeros is a parallel loop too)
+    for lib in [*loops, *wrappers_]:
+        assert lib._finalized and lib._unemitted  # IR linked into f, no machine code of its own
+    for lib in wrappers_:  # optimized with f's module, not alone first
+        assert lib._optimize_final_module is cs._no_module_passes
+    body = loops[0]
+    assert not any(fn.name.startswith("cpython.") for fn in body._final_module.functions)  # no Python wrapper
+
+    # Machine code when something asks for it: a function's address, the object code.
+    name = next(fn.name for fn in body.get_defined_functions() if fn.name.startswith("_ZN"))
+    assert body.get_pointer_to_function(name) != 0 and not body._unemitted
+    assert body._get_compiled_object()[:4] == b"\x7fELF"
+
+
+def test_parallel_functions_give_numbas_results() -> None:
+    # The kernel's code differs only in what its linked loop went through before (no machine code, no
+    # module passes of the wrappers of its own); the operations are the same, so the bits are.
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal(100_003)
+    with numbas_finalization():
+        f = _parallel_function()
+        y_numba = np.zeros_like(x)
+        s_numba = f(x, y_numba, 0.3)
+    g = _parallel_function()
+    y = np.zeros_like(x)
+    s = g(x, y, 0.3)
+    assert s == s_numba and np.array_equal(y, y_numba)
+
+
+def test_a_cached_parallel_function_loads_in_a_new_process(tmp_path: Any) -> None:
+    (tmp_path / "mod_cached.py").write_text(textwrap.dedent("""
+        import numpy as np
+        from numba import njit, prange
+        import rocmath.kernel  # (installs the faster compilation)
+
+        @njit(parallel=True, cache=True)
+        def f(x):
+            s = 0.0
+            for i in prange(x.shape[0]):
+                s += x[i] * x[i]
+            return s
+
+        x = np.arange(1000.0)
+        print(f(x) == float(np.dot(x, x)), f.stats.cache_hits[f.signatures[0]] if f.stats.cache_hits else 0)
+        """))
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(tmp_path)}
+    runs = [subprocess.run([sys.executable, "-c", "import mod_cached"], env=env, capture_output=True, text=True,
+                           check=True, timeout=300).stdout.split() for _ in range(2)]
+    assert runs == [["True", "0"], ["True", "1"]]  # compiled and saved, then loaded
