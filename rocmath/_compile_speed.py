@@ -27,11 +27,12 @@ it again: alone, in the wrapper that runs it over a range of indices, and in the
 to the thread pool.  Here a library makes its machine code when something asks for it (a function's
 address, its object code for the cache), so one only linked into others (the loop, its wrappers,
 numba's internal subroutines) makes none; the loop has no Python wrapper; the two wrappers get no
-module passes of their own.  The kernel's module goes through the same passes; only what its
-linked loop went through before differs (numba ran code generation's IR passes on it, and the
-wrappers' passes), so the code may differ slightly but not the operations: the tests check the
-bits against numba's compilation, and parallel kernels lost no speed (``rocmath-bench compare``);
-test_solver_lu.py's cold compilation took 13 % less.
+module passes of their own.  The kernel's module goes through the same passes; only what the code
+it links went through before differs (numba ran code generation's IR passes on the loop and the
+subroutines when it made their machine code, and the wrappers' module passes), so the code may
+differ slightly but not the operations: the tests check the bits against numba's compilation, and
+parallel kernels lost no speed (``rocmath-bench compare``); test_solver_lu.py's cold compilation
+took 13 % less.
 """
 
 from __future__ import annotations
