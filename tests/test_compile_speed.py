@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -16,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from numba import njit, prange
-from numba.core import inline_closurecall, ir_utils
+from numba.core import inline_closurecall, ir, ir_utils
 from numba.core.compiler import Flags
 from numba.core.targetconfig import TargetConfig
 from numba.np.ufunc import parallel, wrappers
@@ -86,15 +87,26 @@ def checked() -> Iterator[list[str]]:
         calls.append("flags hash")
         return got
 
+    blocks: dict[str, Any] = {}
+
     def ir_deepcopy(x: Any, memo: Any = None) -> Any:
-        got = cs._deepcopy(x, memo)
-        assert memo is None and same_copy(got, copy.deepcopy(x), x)
-        calls.append("inline copy")
+        got = cs._inline_deepcopy(x, memo)
+        assert memo is None
+        if getattr(cs._copying, "memo", None) is not None and type(x) is ir.Block:
+            # The blocks of one IR, copied together: as copy.deepcopy copies them with one memo (the same
+            # objects shared between the blocks' copies too).
+            if blocks.get("scope") is not x.scope:
+                blocks.update(scope=x.scope, memo={}, pairs={})
+            assert same_copy(got, copy.deepcopy(x, blocks["memo"]), x, blocks["pairs"])
+            calls.append("inline copy, blocks together")
+        else:
+            assert same_copy(got, copy.deepcopy(x), x)
+            calls.append("inline copy")
         return got
 
     ir_utils.init_copy_propagate_data = init
     ir_utils.copy = type(cs._copy_module)(deepcopy=deepcopy, copy=copy.copy)
-    inline_closurecall.copy = type(cs._copy_module)(deepcopy=ir_deepcopy, copy=copy.copy)
+    inline_closurecall.copy = type(cs._inline_copy_module)(deepcopy=ir_deepcopy, copy=copy.copy)
     TargetConfig.__eq__ = eq  # type: ignore[method-assign,assignment]
     TargetConfig.__hash__ = hash_  # type: ignore[method-assign]
     try:
@@ -128,7 +140,7 @@ def test_a_parallel_kernels_compilation_gets_numbas_results(checked: list[str]) 
     y = np.zeros(4)
     assert kernel(x, y, 0.5) == 1.0 + 0.5 + 3.0
     np.testing.assert_array_equal(y, [1.0, 2.0, 0.5, 3.0])
-    assert {"init", "copy", "flags ==", "flags hash", "inline copy"} <= set(checked)
+    assert {"init", "copy", "flags ==", "flags hash", "inline copy, blocks together"} <= set(checked)
 
 
 def same_copy(a: Any, b: Any, original: Any, pairs: dict[int, Any] | None = None) -> bool:
@@ -273,6 +285,16 @@ def numbas_finalization() -> Iterator[None]:
         cs.install()
 
 
+@contextlib.contextmanager
+def numbas_inlining() -> Iterator[None]:
+    """numba's own inlining (each block of a callee's IR deep-copied alone) within the block."""
+    inline_closurecall.InlineWorker.inline_ir = cs._ORIGINAL_INLINE_IR  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        cs.install()
+
+
 def _parallel_function() -> Any:
     """A new (uncompiled, uncached) parallel function: a prange loop with a reduction, a numba
     subroutine (np.zeros) and an inlined helper."""
@@ -365,3 +387,48 @@ def test_a_cached_parallel_function_loads_in_a_new_process(tmp_path: Any) -> Non
     runs = [subprocess.run([sys.executable, "-c", "import mod_cached"], env=env, capture_output=True, text=True,
                            check=True, timeout=300).stdout.split() for _ in range(2)]
     assert runs == [["True", "0"], ["True", "1"]]  # compiled and saved, then loaded
+
+
+@njit(inline="always")
+def _steps(v, n):  # type: ignore[no-untyped-def]
+    acc = 0.0
+    for k in range(n):
+        if v > k:
+            acc += v - k
+        else:
+            acc -= k
+    return acc
+
+
+@njit(inline="always")
+def _both_ways(v):  # type: ignore[no-untyped-def]
+    return _steps(v, 3) + _steps(-v, 2)
+
+
+def _llvm_of_a_new_kernel() -> tuple[float, str]:
+    def f(x, y):  # type: ignore[no-untyped-def]
+        for i in prange(x.shape[0]):
+            y[i] = _both_ways(x[i])
+        return y.sum()
+
+    g = njit(parallel=True)(f)
+    x, y = np.linspace(-2.0, 5.0, 17), np.zeros(17)
+    s = g(x, y)
+    text = g.overloads[g.signatures[0]].library.get_llvm_str()
+    # What differs between two compilations of the same source: the ids numba numbers functions, loops and
+    # inlined functions' variables with, and the lengths of strings that hold them.
+    for pattern, same in ((r"0x[0-9a-f]+", "X"), (r"B\d+v\d+B", "BvB"), (r"_v\d+", "_v"), (r"\$\d+", "$"),
+                          (r"\[\d+ x i8\]", "[n x i8]")):
+        text = re.sub(pattern, same, text)
+    return s, text
+
+
+def test_inlining_gives_numbas_code() -> None:
+    # Functions inlined into functions inlined into a parallel loop: the blocks copied together give the
+    # same code as numba's block by block (the copies of the scope are thrown away either way).
+    with numbas_inlining():
+        want = _llvm_of_a_new_kernel()
+    got = _llvm_of_a_new_kernel()
+    exact = sum(_steps.py_func(v, 3) + _steps.py_func(-v, 2) for v in np.linspace(-2.0, 5.0, 17))
+    assert got[0] == want[0] == pytest.approx(exact, rel=1e-13)
+    assert got[1] == want[1]
