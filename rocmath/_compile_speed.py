@@ -433,37 +433,42 @@ def _numba_version() -> tuple[int, int]:
     return int(major), int(minor)
 
 
-#: Whether this numba's ``init_copy_propagate_data`` is the one :func:`_init_copy_propagate_data`
-#: restates, and its library finalization and parallel loop body compilation the ones :func:`_finalize`
-#: and :func:`_create_gufunc_for_parfor_body` build on (read in numba 0.68.1; the tests check them
-#: wherever numba is installed); outside these versions numba's own stay in place.
-RESTATES_INIT = (0, 58) <= _numba_version() < (0, 69)
+#: Whether this numba's internals are the ones the replacements restate or build on: its copy propagation
+#: start, library finalization, parallel loop compilation and inlining (read in numba 0.68.1; the tests
+#: check them wherever numba is installed); outside these versions numba's own stay in place.
+KNOWN_NUMBA = (0, 58) <= _numba_version() < (0, 69)
+
+
+def _replacements() -> list[tuple[Any, str, Any, Any]]:
+    """What :func:`install` puts in numba: (where, name, numba's, ours).  The ones that build on numba's
+    internals (its copy propagation start, library finalization, parallel loop compilation and inlining)
+    only in the versions they were read in."""
+    out = [(ir_utils, "copy", copy, _copy_module),
+           (TargetConfig, "__hash__", _ORIGINAL_HASH, _flags_hash),
+           (TargetConfig, "__eq__", _ORIGINAL_EQ, _flags_eq)]
+    if KNOWN_NUMBA:
+        out += [(inline_closurecall, "copy", copy, _inline_copy_module),
+                (inline_closurecall.InlineWorker, "inline_ir", _ORIGINAL_INLINE_IR, _inline_ir),
+                (ir_utils, "init_copy_propagate_data", _ORIGINAL_INIT, _init_copy_propagate_data),
+                (_Library, "finalize", _ORIGINAL_FINALIZE, _finalize),
+                (_Library, "_finalize_final_module", _ORIGINAL_FINAL_MODULE, _finalize_final_module),
+                (_Library, "get_pointer_to_function", _ORIGINAL_POINTER, _pointer_to_function),
+                (_Library, "_get_compiled_object", _ORIGINAL_OBJECT, _compiled_object),
+                (parfor_lowering, "_create_gufunc_for_parfor_body", _ORIGINAL_GUFUNC_BODY,
+                 _create_gufunc_for_parfor_body),
+                (wrappers._GufuncWrapper, "_compile_wrapper", _ORIGINAL_GUFUNC_WRAPPER, _compile_gufunc_wrapper),
+                (parallel, "build_gufunc_wrapper", _ORIGINAL_PARALLEL_WRAPPER, _build_parallel_wrapper)]
+    else:  # (the IR copier alone, without the blocks copied together)
+        out.append((inline_closurecall, "copy", copy, _copy_module))
+    return out
 
 
 def install() -> None:
-    """Use the faster copies, copy propagation start and flags comparisons in numba (idempotent)."""
-    ir_utils.copy = _copy_module
-    inline_closurecall.copy = _inline_copy_module
-    inline_closurecall.InlineWorker.inline_ir = _inline_ir  # type: ignore[method-assign]
-    TargetConfig.__hash__ = _flags_hash  # type: ignore[method-assign]
-    TargetConfig.__eq__ = _flags_eq  # type: ignore[method-assign,assignment]
-    if RESTATES_INIT:
-        ir_utils.init_copy_propagate_data = _init_copy_propagate_data
-        _Library.finalize = _finalize  # type: ignore[method-assign]
-        _Library._finalize_final_module = _finalize_final_module  # type: ignore[method-assign]
-        _Library.get_pointer_to_function = _pointer_to_function  # type: ignore[method-assign]
-        _Library._get_compiled_object = _compiled_object  # type: ignore[method-assign]
-        parfor_lowering._create_gufunc_for_parfor_body = _create_gufunc_for_parfor_body
-        wrappers._GufuncWrapper._compile_wrapper = _compile_gufunc_wrapper  # type: ignore[method-assign]
-        parallel.build_gufunc_wrapper = _build_parallel_wrapper
+    """Put the faster pieces in numba (idempotent)."""
+    for where, name, _, ours in _replacements():
+        setattr(where, name, ours)
 
 
 def installed() -> bool:
     """Whether :func:`install` is in effect."""
-    return (ir_utils.copy is _copy_module and inline_closurecall.copy is _inline_copy_module
-            and inline_closurecall.InlineWorker.inline_ir is _inline_ir
-            and TargetConfig.__eq__ is _flags_eq and TargetConfig.__hash__ is _flags_hash
-            and (not RESTATES_INIT or (ir_utils.init_copy_propagate_data is _init_copy_propagate_data
-                                       and _Library.finalize is _finalize
-                                       and parfor_lowering._create_gufunc_for_parfor_body
-                                       is _create_gufunc_for_parfor_body)))
+    return all(getattr(where, name) is ours for where, name, _, ours in _replacements())

@@ -20,11 +20,12 @@ from numba import njit, prange
 from numba.core import inline_closurecall, ir, ir_utils
 from numba.core.compiler import Flags
 from numba.core.targetconfig import TargetConfig
-from numba.np.ufunc import parallel, wrappers
-from numba.parfors import parfor_lowering
 
 import rocmath.kernel  # noqa: F401  (installs the faster copies)
 from rocmath import _compile_speed as cs
+
+#: For the replacements that build on numba's internals: only in the numba versions they were read in.
+known_numba = pytest.mark.skipif(not cs.KNOWN_NUMBA, reason="numba's own in this numba version")
 
 names = st.text("abcxyz$.0123", min_size=1, max_size=4)
 elements = st.one_of(names, st.tuples(names, names))
@@ -115,6 +116,7 @@ def checked() -> Iterator[list[str]]:
         cs.install()
 
 
+@known_numba
 def test_a_parallel_kernels_compilation_gets_numbas_results(checked: list[str]) -> None:
     # A prange kernel with branches, copies and an inlined helper (uncached: compiled here).
     @njit(inline="always")
@@ -271,28 +273,20 @@ def test_flags_compared_with_anything_else_as_numbas() -> None:
 
 
 @contextlib.contextmanager
-def numbas_finalization() -> Iterator[None]:
-    """numba's own library finalization and parallel loop compilation within the block."""
-    lib = cs._Library
-    lib.finalize, lib._finalize_final_module = cs._ORIGINAL_FINALIZE, cs._ORIGINAL_FINAL_MODULE  # type: ignore[method-assign]
-    lib.get_pointer_to_function, lib._get_compiled_object = cs._ORIGINAL_POINTER, cs._ORIGINAL_OBJECT  # type: ignore[method-assign]
-    parfor_lowering._create_gufunc_for_parfor_body = cs._ORIGINAL_GUFUNC_BODY
-    wrappers._GufuncWrapper._compile_wrapper = cs._ORIGINAL_GUFUNC_WRAPPER  # type: ignore[method-assign]
-    parallel.build_gufunc_wrapper = cs._ORIGINAL_PARALLEL_WRAPPER
+def numbas(*names: str) -> Iterator[None]:
+    """numba's own of the replaced functions with these names, within the block."""
+    for where, name, theirs, _ in cs._replacements():
+        if name in names:
+            setattr(where, name, theirs)
     try:
         yield
     finally:
         cs.install()
 
 
-@contextlib.contextmanager
-def numbas_inlining() -> Iterator[None]:
-    """numba's own inlining (each block of a callee's IR deep-copied alone) within the block."""
-    inline_closurecall.InlineWorker.inline_ir = cs._ORIGINAL_INLINE_IR  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        cs.install()
+#: Library finalization and parallel loop compilation.
+FINALIZATION = ("finalize", "_finalize_final_module", "get_pointer_to_function", "_get_compiled_object",
+                "_create_gufunc_for_parfor_body", "_compile_wrapper", "build_gufunc_wrapper")
 
 
 def _parallel_function() -> Any:
@@ -327,6 +321,7 @@ def _linked(library: Any) -> list[Any]:
     return out
 
 
+@known_numba
 def test_libraries_only_linked_make_no_machine_code() -> None:
     f = _parallel_function()
     x, y = np.linspace(-3.0, 5.0, 1001), np.zeros(1001)
@@ -357,7 +352,7 @@ def test_parallel_functions_give_numbas_results() -> None:
     # module passes of the wrappers of its own); the operations are the same, so the bits are.
     rng = np.random.default_rng(7)
     x = rng.standard_normal(100_003)
-    with numbas_finalization():
+    with numbas(*FINALIZATION):
         f = _parallel_function()
         y_numba = np.zeros_like(x)
         s_numba = f(x, y_numba, 0.3)
@@ -426,7 +421,7 @@ def _llvm_of_a_new_kernel() -> tuple[float, str]:
 def test_inlining_gives_numbas_code() -> None:
     # Functions inlined into functions inlined into a parallel loop: the blocks copied together give the
     # same code as numba's block by block (the copies of the scope are thrown away either way).
-    with numbas_inlining():
+    with numbas("inline_ir"):
         want = _llvm_of_a_new_kernel()
     got = _llvm_of_a_new_kernel()
     exact = sum(_steps.py_func(v, 3) + _steps.py_func(-v, 2) for v in np.linspace(-2.0, 5.0, 17))
