@@ -1,7 +1,7 @@
 """Faster numba compilation, the same results.
 
 Most of a cold test run is numba compiling, and two thirds of a compilation is numba's Python
-passes, the rest LLVM.  :func:`install` replaces three of numba's slow spots with code that returns
+passes, the rest LLVM.  :func:`install` replaces slow spots of numba's with code that returns
 what numba's returns (the tests check every call made while a parallel kernel compiles against numba's
 own, and hypothesis the general cases):
 
@@ -277,13 +277,12 @@ def _inline_ir(self: Any, caller_ir: Any, block: Any, i: int, callee_ir: Any, ca
     every block once the variables are renamed into it: those copies are thrown away.  Not where numba
     types the callee (``@overload(inline=...)``): its SSA pass would give variables other names in one
     scope than in a scope per block."""
-    if self._permit_update_type_and_call_maps or getattr(_copying, "memo", None) is not None:
-        return _ORIGINAL_INLINE_IR(self, caller_ir, block, i, callee_ir, callee_freevars, arg_typs)
-    _copying.scope, _copying.memo = None, {}
+    outer = getattr(_copying, "scope", None), getattr(_copying, "memo", None)  # (an inlining this one is in)
+    _copying.scope, _copying.memo = None, None if self._permit_update_type_and_call_maps else {}
     try:
         return _ORIGINAL_INLINE_IR(self, caller_ir, block, i, callee_ir, callee_freevars, arg_typs)
     finally:
-        _copying.scope = _copying.memo = None
+        _copying.scope, _copying.memo = outer
 
 
 def _inline_deepcopy(x: Any, memo: dict[int, Any] | None = None) -> Any:
