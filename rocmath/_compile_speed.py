@@ -207,7 +207,7 @@ _ATOMIC = frozenset(t for t, f in copy._deepcopy_dispatch.items()  # type: ignor
 def _ir_deepcopy(x: Any, memo: dict[int, Any] | None = None, _nil: Any = _GENERIC) -> Any:
     """``copy.deepcopy``, the same copy, with the containers and plain classes numba's IR is made of
     (blocks, statements, expressions, locations) copied without ``__reduce_ex__`` and ``_reconstruct``:
-    what an inlined function's IR is copied by, twice per call site (6-8 % of a cold compilation)."""
+    what an inlined function's IR is copied by, twice per call site."""
     if memo is None:
         memo = {}
     d = id(x)
@@ -242,7 +242,7 @@ _VAR_DEEPCOPY = ir.Var.__deepcopy__
 
 def _copy_var(x: ir.Var, memo: dict[int, Any]) -> Any:
     # numba's Var.__deepcopy__ (a new Var of the copied scope, the same name and location), called for
-    # most of the objects an IR copy makes (each block's copy of the scope holds a copy of every variable).
+    # most of the objects an IR copy makes (a copy of the scope holds a copy of every variable).
     if "__deepcopy__" in x.__dict__:
         return x.__deepcopy__(memo)
     scope = memo.get(id(x.scope), _GENERIC)
@@ -410,20 +410,24 @@ def _no_module_passes() -> None:
     pass
 
 
-def _compile_gufunc_wrapper(self: Any, wrapper_name: str) -> Any:
-    # numba's; a parallel loop's wrapper library is linked into its kernel, which optimizes it with
-    # everything else: no module passes of its own.
-    library = _ORIGINAL_GUFUNC_WRAPPER(self, wrapper_name)
-    if self.is_parfors:
-        library._optimize_final_module = _no_module_passes
+def _optimized_by_its_kernel(library: Any) -> Any:
+    # A parallel loop's wrapper library is linked into its kernel, which optimizes it with everything
+    # else: no module passes of its own.
+    library._optimize_final_module = _no_module_passes
     return library
 
 
+def _compile_gufunc_wrapper(self: Any, wrapper_name: str) -> Any:
+    # numba's, for the wrapper that runs the loop over a range of indices.
+    library = _ORIGINAL_GUFUNC_WRAPPER(self, wrapper_name)
+    return _optimized_by_its_kernel(library) if self.is_parfors else library
+
+
 def _build_parallel_wrapper(py_func: Any, cres: Any, sin: Any, sout: Any, cache: Any, is_parfors: bool) -> Any:
-    # numba's; as :func:`_compile_gufunc_wrapper`, for the wrapper that hands the loop to the thread pool.
+    # numba's, for the wrapper that hands the loop to the thread pool.
     info = _ORIGINAL_PARALLEL_WRAPPER(py_func, cres, sin, sout, cache, is_parfors)
     if is_parfors:
-        info.library._optimize_final_module = _no_module_passes
+        _optimized_by_its_kernel(info.library)
     return info
 
 
