@@ -212,6 +212,13 @@ def _per_claim(total):  # type: ignore[no-untyped-def]
 
 
 @njit(nogil=True, cache=True, inline="always")
+def _next_run(following, per, total):  # type: ignore[no-untyped-def]
+    # The next run of blocks a thread claims, lo..hi-1 of 0..total-1 (lo >= hi: none left).
+    c = claim(following, 1)
+    return c * per, min(total, (c + 1) * per)
+
+
+@njit(nogil=True, cache=True, inline="always")
 def _dot_block(x, y, conjugate, s):  # type: ignore[no-untyped-def]
     # ``s`` plus the dot product of two contiguous blocks, conjugating ``x`` if asked.  Inlined, as
     # every per-block sum: a compiled call per block of 2048 doubles ran the sum of squares of 10^7
@@ -248,9 +255,9 @@ def _block_sums(x, y, squares, conjugate, part, out):  # type: ignore[no-untyped
     following = np.zeros(1, np.int64)
     per = _per_claim(total)
     for _first in prange((total + per - 1) // per):
-        c = claim(following, 1)
-        while c * per < total:
-            for t in range(c * per, min(total, (c + 1) * per)):
+        lo, hi = _next_run(following, per, total)
+        while lo < hi:
+            for t in range(lo, hi):
                 b = t // nblk
                 k = t - b * nblk
                 s = _block_sum(x, y, b, k * BLOCK, min(n, (k + 1) * BLOCK), squares, conjugate, zero)
@@ -258,7 +265,7 @@ def _block_sums(x, y, squares, conjugate, part, out):  # type: ignore[no-untyped
                     out[b] = s
                 else:
                     part[b, k] = s
-            c = claim(following, 1)
+            lo, hi = _next_run(following, per, total)
 
 
 @kernel
@@ -374,9 +381,17 @@ def iamax(x, find_max, out):  # type: ignore[no-untyped-def]
     nblk = (n + BLOCK - 1) // BLOCK
     bests = np.empty(nblk, dtype=x.real.dtype)
     wheres = np.empty(nblk, dtype=np.int64)
-    for k in prange(nblk):
-        lo = k * BLOCK
-        bests[k], wheres[k] = _extreme_block(_run(x, 0, lo, min(n, lo + BLOCK)), find_max, lo)
+    # Runs of blocks claimed as the sums' are (_block_sums): 10^7 doubles read cold, interleaved with
+    # scipy's idamax, took 2.35 ms (median) against 3.08 with a static half per thread.
+    following = np.zeros(1, np.int64)
+    per = _per_claim(nblk)
+    for _first in prange((nblk + per - 1) // per):
+        lo, hi = _next_run(following, per, nblk)
+        while lo < hi:
+            for k in range(lo, hi):
+                bests[k], wheres[k] = _extreme_block(_run(x, 0, k * BLOCK, min(n, (k + 1) * BLOCK)), find_max,
+                                                     k * BLOCK)
+            lo, hi = _next_run(following, per, nblk)
     pick = 0
     if not np.isnan(abs(x[0, 0].real) + abs(x[0, 0].imag)):  # then block 0 has a number
         m = bests[0]
