@@ -118,6 +118,11 @@ class Problem:
         The call streams memory: its rate is shown in GB/s and as a fraction of the
         machine's copy bandwidth, measured just before and after its timed calls
         (:func:`~rocmath.bench.timing.measure_copy_bandwidth`).
+    synchronous
+        ``run`` returns only once its work is done, as a host pointer mode reduction that returns
+        its value: the timer waits for nothing after it (a user calls no synchronize there; on a
+        cold cache it costs 15-20 us), and checks after the first and the timed calls that
+        ``stream`` (required) has no work left.
     restore
         For a call that overwrites its own inputs (an in-place factorization): puts them back,
         untimed (and waited for), before every call after the first, warm-ups included, so that
@@ -138,6 +143,7 @@ class Problem:
     teardown: Callable[[], Any] | None = None
     memory_bound: bool = False
     restore: Callable[[], Any] | None = None
+    synchronous: bool = False
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 For each (case, size) the runner
 
 1. builds the problem (``setup``), untimed;
-2. times the first rocmath call plus its synchronize: the *cold* time, which includes
+2. times the first rocmath call plus its synchronize (none for a ``synchronous`` call, whose
+   stream is checked to be idle instead): the *cold* time, which includes
    numba compilation (or loading it from numba's cache) and first-touch costs;
 3. times the reference's first call and compares the two results;
 4. runs ``warmup`` untimed A B pairs (more, up to ``WARM_CALLS``, while they take under
@@ -126,6 +127,22 @@ def _sync_for(problem: Problem) -> Callable[[], None]:
     return stream.synchronize if stream is not None else rocmath.device_synchronize
 
 
+def _timed_sync_for(problem: Problem) -> Callable[[], None]:
+    """What the timer calls after each rocmath call: its synchronize, or nothing after a call that
+    returns when its work is done (``synchronous``)."""
+    if not problem.synchronous:
+        return _sync_for(problem)
+    if problem.stream is None:
+        raise ValueError("a synchronous problem names its stream (checked to be idle after the calls)")
+    return _none
+
+
+def _check_done(problem: Problem) -> None:
+    # A call declared synchronous must not leave work behind: its time would not include it.
+    if problem.synchronous and not problem.stream.query():
+        raise RuntimeError("run() is declared synchronous but left work on its stream")
+
+
 def preparation(problem: Problem, sync: Callable[[], None]) -> Callable[[], None]:
     """What runs untimed before each warm call of ``problem``: its ``restore``, waited for."""
     restore = problem.restore
@@ -183,17 +200,18 @@ def run_case(case: BenchCase, size: Any, *, suite: str | None = None, repeats: i
             res.label = problem.label
         res.flops, res.bytes = float(problem.flops), float(problem.bytes)
         res.memory_bound = problem.memory_bound
-        sync = _sync_for(problem)
+        sync = _timed_sync_for(problem)
         fetch = problem.result or to_host
 
         res.cold_ns, value = time_call(problem.run, sync, clock)
+        _check_done(problem)
         actual = fetch(value)
         res.ref_cold_ns, expected = time_call(problem.reference, None, clock)
         res.tol = float(problem.tol) if problem.tol is not None else default_tol(expected)
         err = float(problem.check(actual, expected))
         del actual, value
 
-        prepare = preparation(problem, sync)
+        prepare = preparation(problem, _sync_for(problem))
         warm_up((prepare, problem.run, sync, problem.reference), warmup, clock)
 
         # A memory-bound case's copy bandwidth is measured just before and after its timed calls:
@@ -204,6 +222,7 @@ def run_case(case: BenchCase, size: Any, *, suite: str | None = None, repeats: i
                                  after_a=lambda v: last.__setitem__(0, v))
         res.warm, res.reference = timed.a, timed.b
         res.ratio, res.ratio_ci = timed.ratio, timed.ratio_ci
+        _check_done(problem)
         err = max(err, float(problem.check(fetch(last[0]), expected)))
         kernel_ns = kernel_times(problem.run, sync, prepare, KERNEL_ROUNDS)
         if kernel_ns:

@@ -350,6 +350,42 @@ def test_run_case_kernel_time_from_launch_records() -> None:
     assert res.warm is not None and res.kernel.median_ns <= res.warm.median_ns
 
 
+class _CountingStream:
+    """A stream stand-in counting the runner's synchronizes; ``idle`` is what query() says."""
+
+    def __init__(self, idle: bool):
+        self.idle, self.syncs, self.queries = idle, 0, 0
+
+    def synchronize(self) -> None:
+        self.syncs += 1
+
+    def query(self) -> bool:
+        self.queries += 1
+        return self.idle
+
+
+def test_run_case_times_a_synchronous_call_without_a_synchronize_and_checks_its_stream_is_idle() -> None:
+    """A call that returns when its work is done (a host-mode reduction) is timed as it is called: no
+    synchronize after it; its stream is checked to be idle after the first and after the timed calls,
+    and a call so declared that leaves work behind fails the case."""
+    for idle in (True, False):
+        stream = _CountingStream(idle)
+
+        def setup(n: int, stream: _CountingStream = stream) -> Problem:
+            return Problem(run=lambda: np.arange(4.0), reference=lambda: np.arange(4.0), stream=stream,
+                           synchronous=True)
+
+        res = run_case(BenchCase("fake.synchronous", setup, {"quick": [4]}), 4, repeats=3, warmup=1)
+        assert stream.syncs == 0
+        if idle:
+            assert res.ok and res.error is None and stream.queries == 2
+        else:
+            assert not res.ok and "declared synchronous but left work" in (res.error or "")
+    nameless = run_case(BenchCase("fake.synchronous", lambda n: Problem(
+        run=lambda: 1.0, reference=lambda: 1.0, synchronous=True), {"quick": [1]}), 1, repeats=2)
+    assert not nameless.ok and "names its stream" in (nameless.error or "")
+
+
 def test_run_case_reports_wrong_results_and_errors() -> None:
     wrong = run_case(BenchCase("fake.wrong", lambda n: _const_problem(1.0, 2.0), {"quick": [1]}), 1, repeats=2)
     assert not wrong.ok and wrong.error is None and wrong.max_rel_err == pytest.approx(0.5)
