@@ -246,6 +246,23 @@ def nrm2_d(n: int) -> Problem:
                    memory_bound=True, synchronous=True)
 
 
+@bench_case("blas.nrm2_d_vs_scipy_blas", sizes={"full": [1 << 20, 10**7]})
+def nrm2_d_vs_scipy_blas(n: int) -> Problem:
+    """dnrm2 against scipy.linalg.blas.dnrm2 (OpenBLAS's), the same overflow-safe norm: blas.nrm2_d's
+    ``np.linalg.norm`` is the square root of a dot product, faster but infinite past 1e154."""
+    import scipy.linalg.blas as sblas
+
+    from .level1 import dnrm2
+
+    rng = np.random.default_rng(SEED)
+    x = rng.standard_normal(n)
+    s, h, teardown = _session()
+    dx = rm.to_device(x, s)
+    return Problem(run=lambda: dnrm2(h, n, dx, 1), reference=lambda: sblas.dnrm2(x), flops=2.0 * n,
+                   bytes=8 * n, stream=s, tol=1e-12, label=f"{n} f64", teardown=teardown,
+                   memory_bound=True, synchronous=True)
+
+
 @bench_case("blas.iamax_d", sizes={"quick": [1 << 20], "full": [1 << 20, 10**7]})
 def iamax_d(n: int) -> Problem:
     """idamax (the first largest |x|, 1-based) vs scipy.linalg.blas.idamax (OpenBLAS), plus one."""
