@@ -243,17 +243,22 @@ def _complex_products(context: Any, builder: Any, args: Any, arg_types: Any, con
 
 def _extreme(context: Any, builder: Any, args: Any, arg_types: Any, largest: bool) -> Any:
     """IR of the largest (``largest``) or smallest ``|re| + |im|`` of a contiguous vector, NaN
-    magnitudes left out: each lane keeps ``v`` when ``v`` beats it or it is still NaN (its start)."""
+    magnitudes left out.  Each lane starts at a bound no magnitude can pass the wrong way (-1 for the
+    largest, +inf for the smallest) and keeps ``v`` when ``v`` beats it: an ordered comparison with a
+    NaN is false, so a NaN never enters, and the step is one max (min) instruction.  (Starting at NaN
+    and testing the lane for it too took 4 instructions a vector: idamax of 2^20 doubles, in cache,
+    ran at 70 % of OpenBLAS's speed.)  A result still at the bound means no magnitude passed it: NaN,
+    unless (smallest) some magnitude is +inf."""
     x = _Vector(context, builder, args[0], arg_types[0])
     step = ACCUMULATORS * x.lanes
     vector_end = builder.and_(x.elements, _I64(-step))
     beats = ">" if largest else "<"
 
     def keep(acc: Any, v: Any) -> Any:
-        take = builder.or_(builder.fcmp_ordered(beats, v, acc), builder.fcmp_unordered("uno", acc, acc))
-        return builder.select(take, v, acc)
+        return builder.select(builder.fcmp_ordered(beats, v, acc), v, acc)
 
-    start = ir.Constant(x.vty, [ir.Constant(x.fty, float("nan"))] * x.lanes)
+    bound = ir.Constant(x.fty, -1.0 if largest else float("inf"))
+    start = ir.Constant(x.vty, [bound] * x.lanes)
     accs = _counted_loop(builder, _I64(0), vector_end, step, [start] * ACCUMULATORS,
                          lambda i, accs: [keep(a, x.magnitudes(builder.add(i, _I64(k * x.lanes)), x.vty))
                                           for k, a in enumerate(accs)])
@@ -264,8 +269,21 @@ def _extreme(context: Any, builder: Any, args: Any, arg_types: Any, largest: boo
     result = parts[0]
     for p in parts[1:]:
         result = keep(result, p)
-    return _counted_loop(builder, vector_end, x.elements, 1, [result],
-                         lambda i, accs: [keep(accs[0], x.magnitudes(i, x.fty))])[0]
+    result = _counted_loop(builder, vector_end, x.elements, 1, [result],
+                           lambda i, accs: [keep(accs[0], x.magnitudes(i, x.fty))])[0]
+    nan = ir.Constant(x.fty, float("nan"))
+    at_bound = builder.fcmp_ordered("==", result, bound)
+    if largest:
+        return builder.select(at_bound, nan, result)
+    # The smallest at +inf: +inf if any magnitude is a number (then all are +inf), else NaN (none is;
+    # an empty vector too).  A rare path: a scalar pass over the elements.
+    out = cgutils.alloca_once_value(builder, result)
+    with builder.if_then(at_bound, likely=False):
+        numbers = _counted_loop(builder, _I64(0), x.elements, 1, [ir.Constant(ir.IntType(1), 0)],
+                                lambda i, accs: [builder.or_(accs[0], builder.fcmp_ordered(
+                                    "ord", x.magnitudes(i, x.fty), x.magnitudes(i, x.fty)))])[0]
+        builder.store(builder.select(numbers, bound, nan), out)
+    return builder.load(out)
 
 
 def _first(context: Any, builder: Any, args: Any, arg_types: Any) -> Any:

@@ -183,6 +183,26 @@ def test_extreme_magnitudes_leave_nans_out(data: st.DataObject, dtype: type, n: 
         assert type(got) is type(real.type(0).item())
 
 
+@pytest.mark.parametrize("dtype", ALL)
+@pytest.mark.parametrize(("values", "largest", "smallest"), [
+    ([], np.nan, np.nan),
+    ([np.nan] * 37, np.nan, np.nan),
+    ([np.inf] * 37, np.inf, np.inf),
+    ([np.nan, np.inf] * 18 + [np.nan], np.inf, np.inf),  # the smallest number is +inf: not "none"
+    ([np.nan] * 36 + [np.inf], np.inf, np.inf),  # in the scalar tail
+    ([np.nan] * 20 + [0.0] + [np.nan] * 16, 0.0, 0.0),
+    ([-0.0] * 37, 0.0, 0.0),
+    ([np.nan] * 35 + [np.inf, 3.0], np.inf, 3.0),
+])
+def test_extreme_magnitudes_at_their_bounds(dtype: type, values: list[float], largest: float,
+                                             smallest: float) -> None:
+    """Vectors whose answer is where the lanes start (nothing passed -1 or +inf), past a vector's
+    worth of elements: all NaN (or none) is NaN, all +inf (among NaNs) is +inf."""
+    x = np.array(values, dtype=dtype)
+    for got, want in ((_largest(x), largest), (_smallest(x), smallest)):
+        assert (np.isnan(got) and np.isnan(want)) or (got == want and not np.signbit(got)), (got, want)
+
+
 @given(st.data(), st.sampled_from(ALL), st.integers(0, 70))
 def test_first_magnitude_is_the_first_index(data: st.DataObject, dtype: type, n: int) -> None:
     x = _integers(data.draw, dtype, n)
