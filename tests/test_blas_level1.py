@@ -666,6 +666,21 @@ def test_team_reductions_claim_every_block_once(handle, p, batch):
     part = np.zeros(batch, p.dtype)
     kernels.asum.serial_entry_point(x2, part)(x2, part)
     np.testing.assert_array_equal(part, exact["asum"].astype(p.dtype))
+    if batch == 1:  # one vector: iamax/iamin's blocks, claimed as the sums' are
+        v = np.where(xs[0] == 0, 1, xs[0]).astype(p.dtype)  # magnitudes 1..3: the planted ones are unique
+        late = rng.choice(np.arange(150 * BLOCK, n), 3, replace=False)
+        v[late[0]], v[late[1]], v[late[2]] = -7, 0, 7  # two largest (the first wins), the smallest
+        first7 = min(late[0], late[2])
+        dv = rm.to_device(v)
+        for name, want in (("amax", first7 + 1), ("amin", late[1] + 1)):
+            fn = getattr(blas, f"{REDUCTIONS[name][p]}{name}")
+            got_two = fn(handle, n, dv, 1)
+            numba.set_num_threads(1)
+            try:
+                got_one = fn(handle, n, dv, 1)
+            finally:
+                numba.set_num_threads(before)
+            assert got_two == got_one == want, name
 
 
 # --- rotations ------------------------------------------------------------------------------------
