@@ -277,12 +277,14 @@ def _extreme(context: Any, builder: Any, args: Any, arg_types: Any, largest: boo
         return builder.select(at_bound, nan, result)
     # The smallest at +inf: +inf if any magnitude is a number (then all are +inf), else NaN (none is;
     # an empty vector too).  A rare path: a scalar pass over the elements.
+    def number_seen(i: Any, accs: list[Any]) -> list[Any]:
+        v = x.magnitudes(i, x.fty)
+        return [builder.or_(accs[0], builder.fcmp_ordered("ord", v, v))]
+
     out = cgutils.alloca_once_value(builder, result)
     with builder.if_then(at_bound, likely=False):
-        numbers = _counted_loop(builder, _I64(0), x.elements, 1, [ir.Constant(ir.IntType(1), 0)],
-                                lambda i, accs: [builder.or_(accs[0], builder.fcmp_ordered(
-                                    "ord", x.magnitudes(i, x.fty), x.magnitudes(i, x.fty)))])[0]
-        builder.store(builder.select(numbers, bound, nan), out)
+        seen = _counted_loop(builder, _I64(0), x.elements, 1, [ir.Constant(ir.IntType(1), 0)], number_seen)[0]
+        builder.store(builder.select(seen, bound, nan), out)
     return builder.load(out)
 
 
