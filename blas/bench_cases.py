@@ -9,6 +9,7 @@ reaches the sizes rocSOLVER's blocked factorizations work at.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -234,31 +235,26 @@ def dot_d(n: int) -> Problem:
 @bench_case("blas.nrm2_d", sizes={"quick": [1 << 20], "full": [1 << 16, 1 << 20, 10**7]})
 def nrm2_d(n: int) -> Problem:
     """dnrm2 (overflow-safe: one pass, a scaled second one only if the sum of squares over- or
-    underflows) vs ``np.linalg.norm``."""
-    from .level1 import dnrm2
-
-    rng = np.random.default_rng(SEED)
-    x = rng.standard_normal(n)
-    s, h, teardown = _session()
-    dx = rm.to_device(x, s)
-    return Problem(run=lambda: dnrm2(h, n, dx, 1), reference=lambda: np.linalg.norm(x), flops=2.0 * n,
-                   bytes=8 * n, stream=s, tol=1e-12, label=f"{n} f64", teardown=teardown,
-                   memory_bound=True, synchronous=True)
+    underflows) vs ``np.linalg.norm``, the square root of a dot product (faster; infinite past 1e154)."""
+    return _nrm2_problem(n, np.linalg.norm)
 
 
 @bench_case("blas.nrm2_d_vs_scipy_blas", sizes={"full": [1 << 20, 10**7]})
 def nrm2_d_vs_scipy_blas(n: int) -> Problem:
-    """dnrm2 against scipy.linalg.blas.dnrm2 (OpenBLAS's), the same overflow-safe norm: blas.nrm2_d's
-    ``np.linalg.norm`` is the square root of a dot product, faster but infinite past 1e154."""
+    """dnrm2 vs scipy.linalg.blas.dnrm2 (OpenBLAS's), the same overflow-safe norm."""
     import scipy.linalg.blas as sblas
 
+    return _nrm2_problem(n, sblas.dnrm2)
+
+
+def _nrm2_problem(n: int, reference: Callable[[np.ndarray], Any]) -> Problem:
     from .level1 import dnrm2
 
     rng = np.random.default_rng(SEED)
     x = rng.standard_normal(n)
     s, h, teardown = _session()
     dx = rm.to_device(x, s)
-    return Problem(run=lambda: dnrm2(h, n, dx, 1), reference=lambda: sblas.dnrm2(x), flops=2.0 * n,
+    return Problem(run=lambda: dnrm2(h, n, dx, 1), reference=lambda: reference(x), flops=2.0 * n,
                    bytes=8 * n, stream=s, tol=1e-12, label=f"{n} f64", teardown=teardown,
                    memory_bound=True, synchronous=True)
 
