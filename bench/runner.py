@@ -200,7 +200,7 @@ def run_case(case: BenchCase, size: Any, *, suite: str | None = None, repeats: i
             res.label = problem.label
         res.flops, res.bytes = float(problem.flops), float(problem.bytes)
         res.memory_bound = problem.memory_bound
-        sync = _timed_sync_for(problem)
+        wait, sync = _sync_for(problem), _timed_sync_for(problem)
         fetch = problem.result or to_host
 
         res.cold_ns, value = time_call(problem.run, sync, clock)
@@ -211,7 +211,7 @@ def run_case(case: BenchCase, size: Any, *, suite: str | None = None, repeats: i
         err = float(problem.check(actual, expected))
         del actual, value
 
-        prepare = preparation(problem, _sync_for(problem))
+        prepare = preparation(problem, wait)
         warm_up((prepare, problem.run, sync, problem.reference), warmup, clock)
 
         # A memory-bound case's copy bandwidth is measured just before and after its timed calls:

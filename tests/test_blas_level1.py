@@ -652,13 +652,17 @@ def test_team_reductions_claim_every_block_once(handle, p, batch):
         return np.asarray(routine(op, p, "strided")(handle, n, dx, 1, n, batch))
 
     before = numba.get_num_threads()
-    for op in ("dot", "asum", "nrm2"):
-        two = run(op)
+
+    def on_one_thread(call):
         numba.set_num_threads(1)
         try:
-            one = run(op)
+            return call()
         finally:
             numba.set_num_threads(before)
+
+    for op in ("dot", "asum", "nrm2"):
+        two = run(op)
+        one = on_one_thread(lambda op=op: run(op))
         want = np.sqrt(exact[op].astype(np.float64)) if op == "nrm2" else exact[op]
         np.testing.assert_array_equal(two, want.astype(p.dtype), err_msg=op)
         assert one.tobytes() == two.tobytes(), op
@@ -675,11 +679,7 @@ def test_team_reductions_claim_every_block_once(handle, p, batch):
         for name, want in (("amax", first7 + 1), ("amin", late[1] + 1)):
             fn = getattr(blas, f"{REDUCTIONS[name][p]}{name}")
             got_two = fn(handle, n, dv, 1)
-            numba.set_num_threads(1)
-            try:
-                got_one = fn(handle, n, dv, 1)
-            finally:
-                numba.set_num_threads(before)
+            got_one = on_one_thread(lambda fn=fn: fn(handle, n, dv, 1))
             assert got_two == got_one == want, name
 
 
