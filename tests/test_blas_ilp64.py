@@ -75,7 +75,7 @@ def test_level1_64_bitwise_as_lp64(n: int, incx: int, incy: int, alpha: float, l
     h = blas.create_handle()
     try:
         dt = {"s": np.float32, "d": np.float64, "c": np.complex64, "z": np.complex128}[letter]
-        rng = np.random.default_rng(n * 7 + incx)
+        rng = np.random.default_rng([n, incx + 1])  # (seeds are non-negative: incx is -1 at the least)
         x = (rng.standard_normal(max(1, n * abs(incx))) + (1j if letter in "cz" else 0)).astype(dt)
         y = rng.standard_normal(max(1, n * abs(incy))).astype(dt)
         outs = []
