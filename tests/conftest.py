@@ -15,7 +15,9 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _ROOT]
 
 # JIT compilation makes first calls slow: no deadlines.  CI is derandomized so a run
-# is reproducible from its log; "dev" explores new examples each run.
+# is reproducible from its log; "dev" explores new examples each run; "thorough" (new examples,
+# ten times as many: tests give their own counts as rocmath.testing.examples(n), which follows it)
+# is for a long run before a release, e.g. HYPOTHESIS_PROFILE=thorough python -m pytest -n 2.
 settings.register_profile("ci", derandomize=True, deadline=None, max_examples=60, print_blob=True,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", deadline=None, max_examples=60, print_blob=True,

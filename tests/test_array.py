@@ -12,6 +12,7 @@ from hypothesis.extra import numpy as npst
 
 import rocmath as rm
 from rocmath import errors
+from rocmath.testing import examples
 
 DTYPES = [np.float16, np.float32, np.float64, np.complex64, np.complex128, np.int8, np.int16, np.int32,
           np.int64, np.uint8, np.uint16, np.uint32, np.uint64, np.bool_]
@@ -57,7 +58,7 @@ def test_round_trip_every_dtype_and_order(dtype, order):
     assert rm.pointer_attributes(x.ptr)["size"] == a.nbytes
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(st.sampled_from(DTYPES).flatmap(
     lambda dt: npst.arrays(dt, npst.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=5))),
     st.sampled_from(["C", "F"]))
@@ -96,7 +97,7 @@ def test_get_into_out_checks_it():
 # --- views ------------------------------------------------------------------------------------
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(st.data())
 def test_basic_indexing_matches_numpy(data):
     shape = data.draw(npst.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=6), label="shape")

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import rocmath as rm
 from rocmath.blas import arrays as A
 from rocmath.precision import SDCZ
-from rocmath.testing import assert_close
+from rocmath.testing import assert_close, examples
 
 DTYPES = [p.dtype for p in SDCZ]
 
@@ -31,7 +31,7 @@ def _device(host: np.ndarray, order: str, view: str) -> tuple[rm.DeviceArray, np
     return d, base
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(batch=st.sampled_from([(), (1,), (3,), (2, 2)]), m=st.integers(0, 6), k=st.integers(0, 6),
        n=st.integers(0, 6), dtype=st.sampled_from(DTYPES), order_a=st.sampled_from("CF"),
        order_b=st.sampled_from("CF"), view=st.sampled_from(["plain", "step"]), seed=st.integers(0, 2**16))
@@ -95,7 +95,7 @@ def test_gemm_rejects_mismatched_shapes_and_types():
         A.gemm(a, rm.zeros((3, 2)), beta=1.0)
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(shape=st.sampled_from([(7,), (3, 7), (2, 3, 5), (4, 0)]), dtype=st.sampled_from(DTYPES),
        step=st.sampled_from([1, 2, -1]), seed=st.integers(0, 2**16))
 def test_vector_functions_match_numpy(shape, dtype, step, seed):

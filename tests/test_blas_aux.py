@@ -211,7 +211,7 @@ def test_version_and_initialize():
 # --- set/get vector ------------------------------------------------------------------------------
 
 
-@settings(max_examples=40)
+@settings(max_examples=rt.examples(40))
 @given(data=st.data())
 def test_set_and_get_vector(stream, data):
     elem = data.draw(st.sampled_from(sorted(DTYPES)), label="elem_size")
@@ -253,7 +253,7 @@ def test_set_and_get_vector(stream, data):
     y.close()
 
 
-@settings(max_examples=40)
+@settings(max_examples=rt.examples(40))
 @given(data=st.data())
 def test_set_and_get_matrix(stream, data):
     elem = data.draw(st.sampled_from(sorted(DTYPES)), label="elem_size")

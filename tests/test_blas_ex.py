@@ -529,7 +529,7 @@ def _storage_round(v: np.ndarray, p: Precision) -> np.ndarray:
         return wide(store(v, p), p).astype(np.float32)
 
 
-@settings(max_examples=40, deadline=None, derandomize=True)
+@settings(max_examples=rt.examples(40), deadline=None, derandomize=True)
 @given(p=st.sampled_from((H, BF16)), seed=st.integers(0, 2**32 - 1), strided=st.booleans())
 def test_rot_ex_rounds_each_product_to_the_storage_type(handle: Any, p: Precision, seed: int, strided: bool) -> None:
     """rot_ex of half/bfloat16 data multiplies in the storage type (rocBLAS multiplies two halves, or two

@@ -180,7 +180,7 @@ def host(data: st.DataObject, precision: Any, shape: tuple[int, ...]) -> np.ndar
 
 every_precision = pytest.mark.parametrize("precision", SDCZ, ids=lambda p: p.letter)
 every_flavour = pytest.mark.parametrize("flavour", FLAVOURS, ids=["plain", "batched", "strided"])
-EXAMPLES = 10  # per precision and flavour
+EXAMPLES = rt.examples(10)  # per precision and flavour
 
 
 def enum_form(data: st.DataObject, member: Any) -> Any:

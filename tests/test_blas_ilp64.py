@@ -27,6 +27,7 @@ import rocmath.blas as blas
 from rocmath.bench.rocblas_cli import FAMILIES, main, parse_args, resolve
 from rocmath.blas import _manifest
 from rocmath.errors import RocblasInvalidSizeError
+from rocmath.testing import examples
 
 BIG32 = 1 << 31  # the first value a rocblas_int cannot hold
 
@@ -68,7 +69,7 @@ def _dev(a: np.ndarray) -> Any:
     return rm.to_device(np.asfortranarray(a).reshape(-1, order="F"))
 
 
-@settings(max_examples=12, deadline=None, derandomize=True)
+@settings(max_examples=examples(12), deadline=None, derandomize=True)
 @given(n=st.integers(0, 40), incx=st.sampled_from([1, 2, -1]), incy=st.sampled_from([1, -3]),
        alpha=st.sampled_from([0.0, 1.0, -2.5]), letter=st.sampled_from("sdcz"))
 def test_level1_64_bitwise_as_lp64(n: int, incx: int, incy: int, alpha: float, letter: str) -> None:

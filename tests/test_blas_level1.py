@@ -169,7 +169,7 @@ def host_data(draw, p, shape, *, integer: bool = False):
 # --- axpy, scal, copy, swap -----------------------------------------------------------------------
 
 
-@settings(max_examples=40)
+@settings(max_examples=rt.examples(40))
 @given(data=st.data())
 def test_axpy(handle, data):
     p = data.draw(st.sampled_from([S, D, C, Z, H]), label="precision")
@@ -196,7 +196,7 @@ def test_axpy(handle, data):
     y.check()
 
 
-@settings(max_examples=35)
+@settings(max_examples=rt.examples(35))
 @given(data=st.data())
 def test_scal(handle, data):
     p, prefix, real_alpha = data.draw(st.sampled_from(
@@ -311,7 +311,7 @@ def test_scal_nonpositive_increment_is_a_no_op(handle, incx, mode):
     blas.dscal_batched(handle, 5, None, None, 1, 0)
 
 
-@settings(max_examples=30)
+@settings(max_examples=rt.examples(30))
 @given(data=st.data())
 def test_copy_and_swap(handle, data):
     p = data.draw(rt.precisions(), label="precision")
@@ -342,7 +342,7 @@ DOTS = [("dot", S, False), ("dot", D, False), ("dot", H, False), ("dot", BF16, F
         ("dotu", C, False), ("dotu", Z, False), ("dotc", C, True), ("dotc", Z, True)]
 
 
-@settings(max_examples=40)
+@settings(max_examples=rt.examples(40))
 @given(data=st.data())
 def test_dot(handle, data):
     op, p, conj = data.draw(st.sampled_from(DOTS), label="routine")
@@ -417,7 +417,7 @@ def result_dtype(op: str, p) -> np.dtype:
     return np.dtype(np.int32) if op in ("amax", "amin") else p.real.dtype
 
 
-@settings(max_examples=50)
+@settings(max_examples=rt.examples(50))
 @given(data=st.data())
 def test_reductions(handle, data):
     op = data.draw(st.sampled_from(sorted(REDUCTIONS)), label="op")
@@ -507,7 +507,7 @@ def _scan_extreme(mag: np.ndarray, largest: bool) -> int:
     return where + 1
 
 
-@settings(max_examples=25)
+@settings(max_examples=rt.examples(25))
 @given(data=st.data())
 def test_iamax_iamin_of_one_long_vector_match_the_sequential_scan(handle, data):
     # One vector runs in parallel blocks (rocmath.simd's lanes): planted ties in other blocks, NaNs
@@ -689,7 +689,7 @@ def test_team_reductions_claim_every_block_once(handle, p, batch):
 ROTS = [(S, None, S), (D, None, D), (C, None, C), (Z, None, Z), (C, "cs", S), (Z, "zd", D)]
 
 
-@settings(max_examples=40)
+@settings(max_examples=rt.examples(40))
 @given(data=st.data())
 def test_rot(handle, data):
     p, prefix, sp = data.draw(st.sampled_from(ROTS), label="routine")
@@ -759,7 +759,7 @@ def rotm_params(draw, p):
     return np.array([flag, *h], dtype=p.dtype)
 
 
-@settings(max_examples=35)
+@settings(max_examples=rt.examples(35))
 @given(data=st.data())
 def test_rotm(handle, data):
     p = data.draw(st.sampled_from([S, D]), label="precision")
@@ -913,7 +913,7 @@ def test_rotg_edge_cases(handle, p):
             assert (c, s) == pytest.approx((sc.real, ss), rel=tol, abs=tol), (a, b)
 
 
-@settings(max_examples=30)
+@settings(max_examples=rt.examples(30))
 @given(data=st.data())
 def test_rotg_flavours_and_modes(handle, data):
     p = data.draw(rt.precisions(), label="precision")
@@ -1014,7 +1014,7 @@ def test_rotmg_against_scipy_and_invariants(handle, p):
             assert flag == -2 and (out[0], out[1], out[2]) == (d1, d2, x1)
 
 
-@settings(max_examples=30)
+@settings(max_examples=rt.examples(30))
 @given(data=st.data())
 def test_rotmg_flavours_and_modes(handle, data):
     p = data.draw(st.sampled_from([S, D]), label="precision")
@@ -1389,7 +1389,7 @@ def test_half_and_bfloat16_dot_and_axpy_round_to_storage(handle):
     np.testing.assert_array_equal(dy.get(), expect)
 
 
-@settings(max_examples=30, deadline=None, derandomize=True)
+@settings(max_examples=rt.examples(30), deadline=None, derandomize=True)
 @given(seed=st.integers(0, 2**32 - 1), device=st.booleans(), flavour=st.sampled_from(("plain", "strided", "ex")))
 def test_haxpy_is_one_fused_multiply_add_in_half(handle, seed, device, flavour):
     """haxpy (and axpy_ex executed in f16) round alpha*x + y once, as rocBLAS's fused multiply-add

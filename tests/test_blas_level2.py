@@ -257,7 +257,7 @@ def unchanged_or_close(out: Operand, quick: bool, check: Any) -> None:
 # --- general products: gemv, gbmv ---------------------------------------------------------------
 
 
-@settings(max_examples=40)
+@settings(max_examples=rt.examples(40))
 @given(st.data())
 def test_gemv_gbmv(handle: Any, data: st.DataObject) -> None:
     d = data.draw
@@ -317,7 +317,7 @@ SYM_MV = {"symv": (kl2.FULL, False, SDCZ), "spmv": (kl2.PACKED, False, (S, D)), 
           "hemv": (kl2.FULL, True, (C, Z)), "hpmv": (kl2.PACKED, True, (C, Z)), "hbmv": (kl2.BAND, True, (C, Z))}
 
 
-@settings(max_examples=40)
+@settings(max_examples=rt.examples(40))
 @given(st.data())
 def test_symmetric_hermitian_mv(handle: Any, data: st.DataObject) -> None:
     d = data.draw
@@ -463,7 +463,7 @@ TRIANGULAR = {"trmv": kl2.FULL, "tpmv": kl2.PACKED, "tbmv": kl2.BAND, "trsv": kl
               "tbsv": kl2.BAND}
 
 
-@settings(max_examples=60)
+@settings(max_examples=rt.examples(60))
 @given(st.data())
 def test_triangular(handle: Any, data: st.DataObject) -> None:
     d = data.draw
@@ -536,7 +536,7 @@ RANK = {"ger": (None, False, False, False, (S, D)), "geru": (None, False, False,
         "hpr2": (kl2.PACKED, True, True, False, (C, Z))}
 
 
-@settings(max_examples=60)
+@settings(max_examples=rt.examples(60))
 @given(st.data())
 def test_rank_updates(handle: Any, data: st.DataObject) -> None:
     d = data.draw
@@ -609,7 +609,7 @@ def test_rank_updates(handle: Any, data: st.DataObject) -> None:
 # --- mixed-precision gemv ------------------------------------------------------------------------
 
 
-@settings(max_examples=12)
+@settings(max_examples=rt.examples(12))
 @given(st.data())
 def test_gemv_mixed_precision(handle: Any, data: st.DataObject) -> None:
     d = data.draw

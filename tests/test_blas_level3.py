@@ -35,12 +35,6 @@ LD = {"A": "lda", "B": "ldb", "C": "ldc", "invA": "ldinvA"}
 STRIDE = {"A": "stride_a", "B": "stride_b", "C": "stride_c", "invA": "stride_invA"}
 
 
-def examples(n: int) -> int:
-    """``n`` examples under the default profiles (60 examples), proportionally more under
-    ``HYPOTHESIS_PROFILE=thorough``."""
-    return max(1, n * settings.default.max_examples // 60)
-
-
 @pytest.fixture(scope="module")
 def handle() -> Iterator[Any]:
     h = create_handle()
@@ -209,13 +203,13 @@ def scalar(p: Precision) -> st.SearchStrategy[Any]:
 tile_sizes = st.sampled_from((1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 23, 31, 33, 48, k3.SMALL, k3.SMALL + 1))
 
 
-@settings(max_examples=examples(50))
+@settings(max_examples=rt.examples(50))
 @given(st.data())
 def test_gemm(handle: Any, data: st.DataObject) -> None:
     check_gemm(handle, data, small)
 
 
-@settings(max_examples=examples(30))
+@settings(max_examples=rt.examples(30))
 @given(st.data())
 def test_gemm_register_tiles(handle: Any, data: st.DataObject) -> None:
     check_gemm(handle, data, tile_sizes)
@@ -295,7 +289,7 @@ def test_gemm_null_alpha_with_k_zero_scales_c(handle: Any) -> None:
 # --- symm, hemm ----------------------------------------------------------------------------------
 
 
-@settings(max_examples=examples(40))
+@settings(max_examples=rt.examples(40))
 @given(st.data())
 def test_symm_hemm(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap = data.draw(setup())
@@ -405,7 +399,7 @@ def run_rank_k(handle: Any, routine: str, case: dict[str, Any], null: tuple[str,
 
 
 @pytest.mark.parametrize("routine", RANK_K)
-@settings(max_examples=examples(20))
+@settings(max_examples=rt.examples(20))
 @given(data=st.data())
 def test_rank_k(handle: Any, routine: str, data: st.DataObject) -> None:
     case = rank_k_case(data, routine)
@@ -463,7 +457,7 @@ def tr_case(data: st.DataObject) -> tuple[Any, ...]:
     return p, flavour, batch, gap, side, uplo, ta, diag, m, n, ka, (a, lda), (b, ldb)
 
 
-@settings(max_examples=examples(40))
+@settings(max_examples=rt.examples(40))
 @given(st.data())
 def test_trmm(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap, side, uplo, ta, diag, m, n, ka, a, b = tr_case(data)
@@ -493,7 +487,7 @@ def test_trmm(handle: Any, data: st.DataObject) -> None:
     rt.assert_close(got, expected, p, "reduction", ka, scale=bound(size))
 
 
-@settings(max_examples=examples(40))
+@settings(max_examples=rt.examples(40))
 @given(st.data())
 def test_trsm(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap, side, uplo, ta, diag, m, n, ka, a, b = tr_case(data)
@@ -521,7 +515,7 @@ def test_trsm(handle: Any, data: st.DataObject) -> None:
     rt.assert_close(got, expected, p, "factorization", ka)
 
 
-@settings(max_examples=examples(30))
+@settings(max_examples=rt.examples(30))
 @given(st.data())
 def test_trtri(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap = data.draw(setup())

@@ -22,6 +22,7 @@ import rocmath as rm
 import rocmath.blas as blas
 from rocmath import errors
 from rocmath.memory import address_space
+from rocmath.testing import examples
 
 N = 6  # vector length; matrices are N x N (column-major, lda = N)
 
@@ -160,7 +161,7 @@ def outcome(world: World, op: tuple[Any, ...]) -> Any:
     return ("value", value)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(programs(), st.integers(0, 2**16))
 @example([("scal", 1, N, 0.0), ("scal", 1, N, -0.0), ("free", 1), ("scal", 1, N, 0.0)], 1)
 def test_replays_match_first_calls(ops: list[tuple[Any, ...]], seed: int) -> None:

@@ -14,6 +14,7 @@ from test_fft_layouts import Case, check_error, run_case
 
 import rocmath as rm
 import rocmath.fft as F
+from rocmath.testing import examples
 
 TT = F.TransformType
 PRIMES = [2, 3, 5, 7, 11, 13, 17, 31, 61, 67, 97, 127, 257, 521, 1031, 4099]
@@ -31,7 +32,7 @@ def lengths(max_value: int) -> st.SearchStrategy[int]:
     return st.one_of(st.just(1), pow2, smooth, primes, big, anything).filter(lambda n: 1 <= n <= max_value)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(n=lengths(6000), tt=st.sampled_from(list(TT)), precision=st.sampled_from([F.Precision.single,
                                                                                    F.Precision.double]),
        batch=st.integers(1, 3), inplace=st.booleans())
@@ -41,7 +42,7 @@ def test_1d_lengths(n: int, tt: TT, precision: F.Precision, batch: int, inplace:
     check_error(case, x, y)
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(dims=st.lists(lengths(40), min_size=2, max_size=3).filter(lambda d: math.prod(d) <= 20000),
        tt=st.sampled_from(list(TT)), precision=st.sampled_from([F.Precision.single, F.Precision.double]),
        inplace=st.booleans())

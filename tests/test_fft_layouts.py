@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import rocmath as rm
 import rocmath.fft as F
-from rocmath.testing import sentinel_value
+from rocmath.testing import examples, sentinel_value
 
 TT = F.TransformType
 AT = F.ArrayType
@@ -301,7 +301,7 @@ def test_inplace_with_overlapping_lines_goes_through_work() -> None:
     check_error(case, x, y)
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(data=st.data())
 def test_random_layouts(data: st.DataObject) -> None:
     """Hypothesis over transform type, lengths, batch, strides, distances, offsets, planar/interleaved."""

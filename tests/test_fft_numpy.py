@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import rocmath as rm
 import rocmath.fft as F
+from rocmath.testing import examples
 
 
 def _close(actual: np.ndarray, expected: np.ndarray, single: bool = False) -> None:
@@ -118,7 +119,7 @@ def test_argument_errors() -> None:
         F.fftn(d, s=(4,), axes=(0, 1))
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(shape=st.lists(st.integers(1, 9), min_size=1, max_size=4), data=st.data())
 def test_random_shapes(shape: list[int], data: st.DataObject) -> None:
     nd = len(shape)

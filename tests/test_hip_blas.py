@@ -15,6 +15,7 @@ import rocmath.blas as blas
 from rocmath.errors import RocblasStatus
 from rocmath.hip import hip, hipblas
 from rocmath.hip._manifest import hipblas_names
+from rocmath.testing import examples
 
 S = hipblas.hipblasStatus_t
 OP = hipblas.hipblasOperation_t
@@ -203,7 +204,7 @@ def test_rotg_writes_host_scalars(handle):
     assert np.isclose(abs(a.value), 5.0) and np.isclose(c.value * 3.0 + s.value * 4.0, a.value)
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(m=st.integers(0, 6), n=st.integers(0, 6), k=st.integers(0, 6), pad=st.integers(0, 2),
        ta=st.sampled_from([OP.HIPBLAS_OP_N, OP.HIPBLAS_OP_T]), tb=st.sampled_from([OP.HIPBLAS_OP_N, OP.HIPBLAS_OP_T]),
        alpha=st.sampled_from([0.0, 1.0, -1.5]), beta=st.sampled_from([0.0, 1.0, 0.5]),
@@ -236,7 +237,7 @@ GEMV = {np.float32: hipblas.hipblasSgemv, np.float64: hipblas.hipblasDgemv, np.c
         np.complex128: hipblas.hipblasZgemv}
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(m=st.integers(0, 7), n=st.integers(0, 7), pad=st.integers(0, 2), incx=st.sampled_from([1, 2, -1, -3]),
        incy=st.sampled_from([1, 3, -1, -2]), trans=st.sampled_from(list(OP)),
        alpha=st.sampled_from([0.0, 1.0, 0.5 - 1j]), beta=st.sampled_from([0.0, 1.0, 2.0 + 0.5j]),

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 import rocmath
 from rocmath.hip import hip, last_exception
 from rocmath.stream import Stream
+from rocmath.testing import examples
 
 E = hip.hipError_t
 K = hip.hipMemcpyKind
@@ -90,7 +91,7 @@ def copy_2d(dst_kind, src_kind, width, height, dpad, spad, use_stream, mem, rng)
 
 
 @given(width=st.integers(1, 3000), height=st.integers(1, 5))
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 def test_malloc_pitch_rounds_rows_to_256_bytes(width, height):
     p, pitch = check(hip.hipMallocPitch(width, height))
     try:
@@ -132,7 +133,7 @@ def test_memcpy_2d_every_direction(dst_kind, src_kind, on_stream, mem, stream):
 @given(dst_kind=st.sampled_from(KINDS), src_kind=st.sampled_from(KINDS), width=st.integers(1, 40),
        height=st.integers(1, 9), dpad=st.integers(0, 30), spad=st.integers(0, 30), on_stream=st.booleans(),
        seed=st.integers(0, 2**32 - 1))
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 def test_memcpy_2d_matches_numpy_slicing(dst_kind, src_kind, width, height, dpad, spad, on_stream, seed):
     made = []
 
@@ -248,7 +249,7 @@ def test_memcpy_2d_errors(mem, stream):
 
 @given(width=st.integers(1, 50), height=st.integers(1, 8), pad=st.integers(0, 40), value=st.integers(-2**31,
        2**31 - 1), on_stream=st.booleans())
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 def test_memset_2d_sets_rows_and_keeps_padding(width, height, pad, value, on_stream):
     pitch = width + pad
     nbytes = (height - 1) * pitch + width + 17

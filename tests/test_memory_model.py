@@ -20,6 +20,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 import rocmath as rm
 from rocmath import errors, mempool
 from rocmath.memory import ALIGN, POISON_BYTE
+from rocmath.testing import examples
 
 # Each run of the model collects garbage first: older objects are frozen for the test (conftest's
 # young_garbage), so those collections scan the model's objects only, not every object the worker
@@ -243,11 +244,11 @@ class DeviceMemoryModel(RuleBasedStateMachine):
 
 
 # 400 steps in the default tier (a few seconds); the slow tier runs ten times as many.
-DeviceMemoryModel.TestCase.settings = settings(DeviceMemoryModel.TestCase.settings, max_examples=20,
+DeviceMemoryModel.TestCase.settings = settings(DeviceMemoryModel.TestCase.settings, max_examples=examples(20),
                                                stateful_step_count=20, deadline=None)
 test_device_memory_matches_a_host_model = DeviceMemoryModel.TestCase
 
 
 @pytest.mark.slow
 class TestDeviceMemoryModelLonger(DeviceMemoryModel.TestCase):  # type: ignore[name-defined]
-    settings = settings(DeviceMemoryModel.TestCase.settings, max_examples=100, stateful_step_count=40)
+    settings = settings(DeviceMemoryModel.TestCase.settings, max_examples=examples(100), stateful_step_count=40)

@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_solver_cholesky import chol_ratio, hpd
 from test_solver_eig import check_eigen, check_svd, hermitian, with_junk
-from test_solver_lu import examples, random, separated, wide
+from test_solver_lu import random, separated, wide
 
 import rocmath as rm
 import rocmath.testing as rt
@@ -42,7 +42,7 @@ def as_f_stack(host: np.ndarray) -> DeviceArray:
 batch_shapes = st.sampled_from([(), (0,), (1,), (3,), (2, 2), (2, 0, 3)])
 
 
-@settings(max_examples=examples(30))
+@settings(max_examples=rt.examples(30))
 @given(st.data())
 def test_cholesky_matches_lapack(data: st.DataObject) -> None:
     p = data.draw(st.sampled_from(SDCZ))
@@ -230,7 +230,7 @@ def as_order(host: np.ndarray, order: str) -> DeviceArray:
 shapes = st.sampled_from([(0, 0), (1, 1), (4, 4), (7, 3), (3, 7), (0, 3), (5, 0), (16, 9), (9, 16)])
 
 
-@settings(max_examples=examples(30))
+@settings(max_examples=rt.examples(30))
 @given(st.data())
 def test_qr_matches_numpy(data: st.DataObject) -> None:
     p = data.draw(st.sampled_from(SDCZ))
@@ -266,7 +266,7 @@ def test_qr_matches_numpy(data: st.DataObject) -> None:
         solver.qr(src, mode="economic")
 
 
-@settings(max_examples=examples(30))
+@settings(max_examples=rt.examples(30))
 @given(st.data())
 def test_eigh_matches_lapack(data: st.DataObject) -> None:
     p = data.draw(st.sampled_from(SDCZ))
@@ -288,7 +288,7 @@ def test_eigh_matches_lapack(data: st.DataObject) -> None:
     assert np.array_equal(src.get(), given_a)
 
 
-@settings(max_examples=examples(30))
+@settings(max_examples=rt.examples(30))
 @given(st.data())
 def test_svd_matches_lapack(data: st.DataObject) -> None:
     p = data.draw(st.sampled_from(SDCZ))

@@ -22,7 +22,6 @@ from test_solver_eig import (
     Vector,
     check_svd,
     closing,
-    examples,
     hermitian,
     per_entry,
     positive_definite,
@@ -35,6 +34,7 @@ from test_solver_eig import (
 from rocmath import blas, solver
 from rocmath.precision import SDCZ, C, D, Precision, S, Z
 from rocmath.solver.eig import SYEVJ_BLOCKED_SWITCH
+from rocmath.testing import examples
 
 
 @pytest.fixture(scope="module")

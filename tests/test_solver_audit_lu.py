@@ -31,7 +31,6 @@ from test_solver_lu import (
     Vector,
     call,
     closing,
-    examples,
     factors,
     fn,
     info_array,
@@ -74,7 +73,7 @@ def run_getri(handle: Any, routine: str, p: Precision, flavour: str, packed: np.
 # --- getri (in place): the pivots it reads -------------------------------------------------------------
 
 
-@settings(max_examples=examples(20))
+@settings(max_examples=rt.examples(20))
 @given(st.data())
 def test_getri_in_place_does_not_read_the_last_pivot(handle: Any, data: st.DataObject) -> None:
     # lapack/roclapack_getri.hpp 81-96 (getri_pivot: j = n-2 down to 0) and specialized/
@@ -173,7 +172,7 @@ def test_laswp_moving_a_row_past_lda_is_a_memory_fault(handle: Any, p: Precision
         P.check_untouched(logical=True)
 
 
-@settings(max_examples=examples(20))
+@settings(max_examples=rt.examples(20))
 @given(st.data())
 def test_laswp_rows_that_stay_are_not_accessed(handle: Any, data: st.DataObject) -> None:
     # auxiliary/rocauxiliary_laswp.hpp 58-65 (laswp_kernel swaps only if exch != i): a row whose pivot

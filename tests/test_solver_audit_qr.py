@@ -17,7 +17,7 @@ import scipy.linalg.cython_lapack as clapack
 import scipy.linalg.lapack as lapack
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_solver_lu import Matrix, closing, examples, random
+from test_solver_lu import Matrix, closing, random
 from test_solver_qr import block_reflector, check_factor, fn, rel, run_factor, same_bits, wide
 
 import rocmath as rm
@@ -105,7 +105,7 @@ def test_larft_quick_return_leaves_t_untouched(handle: Any) -> None:
 # --- larfb: op(T) from the right is trans as given ---------------------------------------------------
 
 
-@settings(max_examples=examples(40), deadline=None)
+@settings(max_examples=rt.examples(40), deadline=None)
 @given(st.data())
 def test_larfb_matches_reference_larfb_for_every_trans(handle: Any, data: st.DataObject) -> None:
     # rocauxiliary_larfb.hpp (rocsolver_larfb_template): from the left, trans T is taken as C (transt);

@@ -24,7 +24,7 @@ import scipy.linalg
 import scipy.linalg.lapack as lapack
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_solver_lu import FLAVOURS, Matrix, call, closing, examples, fn, info_array, random, same_bits, wide
+from test_solver_lu import FLAVOURS, Matrix, call, closing, fn, info_array, random, same_bits, wide
 
 import rocmath as rm
 import rocmath.testing as rt
@@ -183,7 +183,7 @@ def untouched_after_failure(a: np.ndarray, got: np.ndarray, j: int, upper: bool)
     return same_bits(a[keep], got[keep])
 
 
-@settings(max_examples=examples(50))
+@settings(max_examples=rt.examples(50))
 @given(st.data())
 def test_potrf_info_and_factor(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap, seed, upper = data.draw(setup())
@@ -373,7 +373,7 @@ def test_lane_potrf_gives_the_one_at_a_time_bits() -> None:
 # --- potrs, posv ---------------------------------------------------------------------------------
 
 
-@settings(max_examples=examples(40))
+@settings(max_examples=rt.examples(40))
 @given(st.data())
 def test_potrs(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap, seed, upper = data.draw(setup())
@@ -396,7 +396,7 @@ def test_potrs(handle: Any, data: st.DataObject) -> None:
     assert rt.backward_error(h, x, b, precision=p) < rt.RESIDUAL_THRESHOLD
 
 
-@settings(max_examples=examples(16))
+@settings(max_examples=rt.examples(16))
 @given(st.data())
 def test_potrs_batches_in_vector_lanes(handle: Any, data: st.DataObject) -> None:
     # Batches of LANES entries and more run LANES at a time, one per vector lane: through the API
@@ -428,7 +428,7 @@ def test_potrs_batches_in_vector_lanes(handle: Any, data: st.DataObject) -> None
     assert rt.backward_error(h, x, b, precision=p) < rt.RESIDUAL_THRESHOLD
 
 
-@settings(max_examples=examples(40))
+@settings(max_examples=rt.examples(40))
 @given(st.data())
 def test_posv(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap, seed, upper = data.draw(setup())
@@ -472,7 +472,7 @@ def run_in_place(handle: Any, routine: str, p: Precision, flavour: str, a: np.nd
         return A.get(), info.get()[:, 0]
 
 
-@settings(max_examples=examples(40))
+@settings(max_examples=rt.examples(40))
 @given(st.data())
 def test_potri(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap, seed, upper = data.draw(setup())
@@ -516,7 +516,7 @@ def triangular(p: Precision, batch: int, n: int, rng: np.random.Generator, upper
     return stored, logical, info
 
 
-@settings(max_examples=examples(40))
+@settings(max_examples=rt.examples(40))
 @given(st.data())
 def test_trtri(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap, seed, upper = data.draw(setup())
@@ -545,7 +545,7 @@ def test_trtri(handle: Any, data: st.DataObject) -> None:
             assert inverse_ratio(t[e], inv, p) < rt.RESIDUAL_THRESHOLD
 
 
-@settings(max_examples=examples(30))
+@settings(max_examples=rt.examples(30))
 @given(st.data())
 def test_lauum(handle: Any, data: st.DataObject) -> None:
     p = data.draw(st.sampled_from(SDCZ))

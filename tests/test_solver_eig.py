@@ -42,10 +42,6 @@ THRESHOLD = rt.RESIDUAL_THRESHOLD
 SY = {"s": "sy", "d": "sy", "c": "he", "z": "he"}
 
 
-def examples(n: int) -> int:
-    return max(1, n * settings.default.max_examples // 60)
-
-
 @pytest.fixture(scope="module")
 def handle() -> Iterator[Any]:
     h = blas.create_handle()
@@ -255,7 +251,7 @@ def check_eigen(a: np.ndarray, w: np.ndarray, v: np.ndarray | None, p: Precision
         assert rt.orthogonality_ratio(v, precision=p) < THRESHOLD
 
 
-@settings(max_examples=examples(40))
+@settings(max_examples=rt.examples(40))
 @given(st.data())
 def test_syev_syevd(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap, seed = data.draw(setup())
@@ -335,7 +331,7 @@ def run_syevj(handle: Any, p: Precision, flavour: str, a: np.ndarray, lda: int, 
         return W.get(), A.get(), info.get()[:, 0], res.get()[:, 0], sweeps.get()[:, 0]
 
 
-@settings(max_examples=examples(30))
+@settings(max_examples=rt.examples(30))
 @given(st.data())
 def test_syevj(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap, seed = data.draw(setup())
@@ -393,7 +389,7 @@ def run_sygv(handle: Any, p: Precision, flavour: str, a: np.ndarray, b: np.ndarr
         return A.get(), Dv.get(), info.get()[:, 0]
 
 
-@settings(max_examples=examples(24))
+@settings(max_examples=rt.examples(24))
 @given(st.data())
 def test_sygv(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, _, seed = data.draw(setup())
@@ -483,7 +479,7 @@ def check_svd(a: np.ndarray, out: dict[str, np.ndarray], left: str, right: str, 
         assert rt.svd_residual_ratio(a, u, s, vh, precision=p) < THRESHOLD
 
 
-@settings(max_examples=examples(40))
+@settings(max_examples=rt.examples(40))
 @given(st.data())
 def test_gesvd(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap, seed = data.draw(setup())
@@ -500,7 +496,7 @@ def test_gesvd(handle: Any, data: st.DataObject) -> None:
     check_svd(a, out, left, right, p)
 
 
-@settings(max_examples=examples(30))
+@settings(max_examples=rt.examples(30))
 @given(st.data())
 def test_gesvdj(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap, seed = data.draw(setup())
@@ -545,7 +541,7 @@ def test_rank_deficient_svd(handle: Any, p: Precision, routine: str) -> None:
 # --- reductions: sytd2/sytrd, gebd2/gebrd ------------------------------------------------------------
 
 
-@settings(max_examples=examples(24))
+@settings(max_examples=rt.examples(24))
 @given(st.data())
 def test_sytrd(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap, seed = data.draw(setup())
@@ -578,7 +574,7 @@ def test_sytrd(handle: Any, data: st.DataObject) -> None:
     assert got.shape == a.shape
 
 
-@settings(max_examples=examples(24))
+@settings(max_examples=rt.examples(24))
 @given(st.data())
 def test_gebrd(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap, seed = data.draw(setup())

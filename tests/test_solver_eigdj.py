@@ -22,7 +22,7 @@ import pytest
 import scipy.linalg as sl
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_solver_eigx import Matrix, PerEntry, Vector, _closing, examples, hermitian, wide, with_junk
+from test_solver_eigx import Matrix, PerEntry, Vector, _closing, hermitian, wide, with_junk
 
 import rocmath.testing as rt
 from rocmath import blas
@@ -155,7 +155,7 @@ def setup(draw: st.DrawFn) -> tuple[Precision, str, int, int, int, int]:
 # --- syevdj/heevdj ---------------------------------------------------------------------------------
 
 
-@settings(max_examples=examples(40))
+@settings(max_examples=rt.examples(40))
 @given(st.data())
 def test_syevdj(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap, n, seed = data.draw(setup())
@@ -205,7 +205,7 @@ def test_syevdj_not_converged(handle: Any) -> None:
 # --- sygvdj/hegvdj ---------------------------------------------------------------------------------
 
 
-@settings(max_examples=examples(40))
+@settings(max_examples=rt.examples(40))
 @given(st.data())
 def test_sygvdj(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap, n, seed = data.draw(setup())

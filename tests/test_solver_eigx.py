@@ -43,10 +43,6 @@ EVECT = {True: 211, False: 213}
 ERANGE = {"A": 231, "V": 232, "I": 233}
 
 
-def examples(n: int) -> int:
-    return max(1, n * settings.default.max_examples // 60)
-
-
 @pytest.fixture(scope="module")
 def handle() -> Iterator[Any]:
     h = blas.create_handle()
@@ -313,7 +309,7 @@ class _closing:
         self.operand.close()
 
 
-@settings(max_examples=examples(40))
+@settings(max_examples=rt.examples(40))
 @given(st.data())
 def test_syevdx(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap, seed = data.draw(setup())
@@ -360,7 +356,7 @@ def test_syevdx_larger_entries(handle: Any, p: Precision) -> None:
 # --- sygvdx/hegvdx ---------------------------------------------------------------------------------
 
 
-@settings(max_examples=examples(36))
+@settings(max_examples=rt.examples(36))
 @given(st.data())
 def test_sygvdx(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap, seed = data.draw(setup())
@@ -419,7 +415,7 @@ def run_sygvj(handle: Any, p: Precision, flavour: str, a: np.ndarray, b: np.ndar
         return A.get()[:batch], W.get()[:batch], info.get(), res.get(), sweeps.get()
 
 
-@settings(max_examples=examples(36))
+@settings(max_examples=rt.examples(36))
 @given(st.data())
 def test_sygvj(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap, seed = data.draw(setup())

@@ -32,6 +32,7 @@ from rocmath.errors import MemoryAccessFault, RocblasInvalidSizeError, RocblasMe
 from rocmath.log import close_logs
 from rocmath.precision import SDCZ, C, D, Precision, S, Z
 from rocmath.solver import _api, _manifest
+from rocmath.testing import examples
 
 FLAVOURS = ("plain", "batched", "strided")
 SUFFIX = {"plain": "", "batched": "_batched", "strided": "_strided_batched"}
@@ -41,12 +42,6 @@ SENT32 = np.int32(0x7B7B7B7B)
 SENT64 = np.int64(0x7C7C7C7C7D7D7D7D)
 PAD = 1234.5  # matrix padding, strided gaps: what nobody may write
 INT32_MAX = 2**31 - 1
-
-
-def examples(n: int) -> int:
-    """``n`` examples under the default profiles (60 examples), proportionally more under
-    ``HYPOTHESIS_PROFILE=thorough``."""
-    return max(1, n * settings.default.max_examples // 60)
 
 
 def fixed(n: int) -> Any:

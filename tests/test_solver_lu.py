@@ -48,12 +48,6 @@ SUFFIX = {"plain": "", "strided": "_strided_batched", "batched": "_batched"}
 BIG = kl.SMALL + 6  # the LAPACK / blocked path (and, for npvt, two column blocks at most)
 
 
-def examples(n: int) -> int:
-    """``n`` examples under the default profiles (60 examples), proportionally more under
-    ``HYPOTHESIS_PROFILE=thorough``."""
-    return max(1, n * settings.default.max_examples // 60)
-
-
 @pytest.fixture(scope="module")
 def handle() -> Iterator[Any]:
     h = blas.create_handle()
@@ -270,7 +264,7 @@ def run_getrf(handle: Any, routine: str, p: Precision, flavour: str, a: np.ndarr
         return A.get(), P.get() if pivot else None, info.get()[:, 0]
 
 
-@settings(max_examples=examples(50))
+@settings(max_examples=rt.examples(50))
 @given(st.data())
 def test_getrf_pivots_and_info_match_lapack(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap, seed = data.draw(setup())
@@ -290,7 +284,7 @@ def test_getrf_pivots_and_info_match_lapack(handle: Any, data: st.DataObject) ->
     assert rt.lu_residual_ratio(a, *rt.unpack_lu(got), ipiv=piv, precision=p) < rt.RESIDUAL_THRESHOLD
 
 
-@settings(max_examples=examples(30))
+@settings(max_examples=rt.examples(30))
 @given(st.data())
 def test_getrf_random_matrices_factor_accurately(handle: Any, data: st.DataObject) -> None:
     # Random (not separated) entries: pivots may differ from LAPACK's on near-ties; the factors
@@ -307,7 +301,7 @@ def test_getrf_random_matrices_factor_accurately(handle: Any, data: st.DataObjec
         assert np.array_equal(info, np.zeros(batch))
 
 
-@settings(max_examples=examples(30))
+@settings(max_examples=rt.examples(30))
 @given(st.data())
 def test_getrf_npvt(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap, seed = data.draw(setup())
@@ -404,7 +398,7 @@ def op(x: np.ndarray, trans: str) -> np.ndarray:
     return xt.conj() if trans == "C" else xt
 
 
-@settings(max_examples=examples(40))
+@settings(max_examples=rt.examples(40))
 @given(st.data())
 def test_getrs(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap, seed = data.draw(setup())
@@ -428,7 +422,7 @@ def test_getrs(handle: Any, data: st.DataObject) -> None:
     assert rt.backward_error(op(a, trans), x, b, precision=p) < rt.RESIDUAL_THRESHOLD
 
 
-@settings(max_examples=examples(16))
+@settings(max_examples=rt.examples(16))
 @given(st.data())
 def test_getrs_batches_in_vector_lanes(handle: Any, data: st.DataObject) -> None:
     # Batches of LANES entries and more, transposed or small, run LANES at a time, one per vector
@@ -491,7 +485,7 @@ def test_getrs_pivot_outside_the_matrix_is_a_memory_fault(handle: Any) -> None:
 # --- gesv ----------------------------------------------------------------------------------------
 
 
-@settings(max_examples=examples(40))
+@settings(max_examples=rt.examples(40))
 @given(st.data())
 def test_gesv(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap, seed = data.draw(setup())
@@ -607,7 +601,7 @@ def run_getri(handle: Any, routine: str, p: Precision, flavour: str, packed: np.
     return inv, inf
 
 
-@settings(max_examples=examples(40))
+@settings(max_examples=rt.examples(40))
 @given(st.data())
 def test_getri(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap, seed = data.draw(setup())
@@ -645,7 +639,7 @@ def laswp_reference(a: np.ndarray, k1: int, k2: int, ipiv: np.ndarray, incx: int
     return out
 
 
-@settings(max_examples=examples(30))
+@settings(max_examples=rt.examples(30))
 @given(st.data())
 def test_laswp(handle: Any, data: st.DataObject) -> None:
     p = data.draw(st.sampled_from(SDCZ))
@@ -1063,7 +1057,7 @@ def test_getrf_a_million_tiny_matrices_mixing_singular_and_regular(handle: Any, 
 lane_sizes = st.integers(kl.LANES + 1, kl.LANE_MAX)  # a whole block of rows (transposed as one) and more
 
 
-@settings(max_examples=examples(30))
+@settings(max_examples=rt.examples(30))
 @given(st.data())
 def test_getrf_lanes_match_scipy_lu_factor(handle: Any, data: st.DataObject) -> None:
     # Entries of up to LANE_MAX rows and columns go LANES at a time, one per vector lane (rows in whole

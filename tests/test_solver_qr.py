@@ -25,7 +25,7 @@ import scipy.linalg
 import scipy.linalg.lapack as lapack
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_solver_lu import FLAVOURS, SUFFIX, Matrix, closing, examples, info_array, random
+from test_solver_lu import FLAVOURS, SUFFIX, Matrix, closing, info_array, random
 
 import rocmath as rm
 import rocmath.testing as rt
@@ -243,7 +243,7 @@ def check_factor(kind: str, p: Precision, a: np.ndarray, got: np.ndarray, tau: n
 # --- the factorizations --------------------------------------------------------------------------
 
 
-@settings(max_examples=examples(60))
+@settings(max_examples=rt.examples(60))
 @given(st.data())
 def test_factorizations(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap, seed = data.draw(setup())
@@ -312,7 +312,7 @@ def test_large_batch_of_small_matrices(handle: Any) -> None:
 # --- org2r/orgqr, orgl2/orglq ------------------------------------------------------------------------
 
 
-@settings(max_examples=examples(40))
+@settings(max_examples=rt.examples(40))
 @given(st.data())
 def test_generate_q(handle: Any, data: st.DataObject) -> None:
     p = data.draw(st.sampled_from(SDCZ))
@@ -357,7 +357,7 @@ def test_generate_q(handle: Any, data: st.DataObject) -> None:
 # --- orm2r/ormqr, orml2/ormlq ------------------------------------------------------------------------
 
 
-@settings(max_examples=examples(50))
+@settings(max_examples=rt.examples(50))
 @given(st.data())
 def test_apply_q(handle: Any, data: st.DataObject) -> None:
     p = data.draw(st.sampled_from(SDCZ))
@@ -416,7 +416,7 @@ def run_gels(handle: Any, p: Precision, flavour: str, trans: str, a: np.ndarray,
         return A.get(), B.get(), info.get()[:, 0]
 
 
-@settings(max_examples=examples(50))
+@settings(max_examples=rt.examples(50))
 @given(st.data())
 def test_gels(handle: Any, data: st.DataObject) -> None:
     p, flavour, batch, gap, seed = data.draw(setup())

@@ -23,7 +23,7 @@ import pytest
 import scipy.linalg.lapack as lapack
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_solver_lu import Matrix, Vector, closing, examples, info_array, random, same_bits, wide
+from test_solver_lu import Matrix, Vector, closing, info_array, random, same_bits, wide
 
 import rocmath as rm
 import rocmath.testing as rt
@@ -280,7 +280,7 @@ def check_against_lapack(a: np.ndarray, got: np.ndarray, piv: np.ndarray, info: 
 # --- factorizations ---------------------------------------------------------------------------------------
 
 
-@settings(max_examples=examples(60))
+@settings(max_examples=rt.examples(60))
 @given(st.data())
 def test_matches_lapack(handle: Any, data: st.DataObject) -> None:
     p = data.draw(st.sampled_from(SDCZ))

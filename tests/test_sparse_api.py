@@ -13,7 +13,7 @@ from test_sparse_level2 import OPS, random_csr, scalar
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.precision import SDCZ, D
-from rocmath.testing import assert_close
+from rocmath.testing import assert_close, examples
 
 
 def test_enum_values_are_rocsparse_own():
@@ -142,7 +142,7 @@ def _dense(rng, shape, p):
     return a.astype(p.dtype)
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(mm_problems())
 def test_csrmm_matches_scipy(q):
     p, m, n, kk = q["p"], q["m"], q["n"], q["k"]
@@ -218,7 +218,7 @@ def test_csrmm_checks():
     assert np.array_equal(c.get(), np.zeros((2, 2)))
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(mm_problems(), st.sampled_from([rs.Order.row, rs.Order.column]), st.booleans())
 def test_generic_spmm(q, order, csc):
     p, m, n, kk = q["p"], q["m"], q["n"], q["k"]
@@ -258,7 +258,7 @@ def test_generic_spmm(q, order, csc):
     assert_close(Cd.values.get(), np.asarray(expected, p.dtype), p, "reduction", max(1, m, kk))
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(st.sampled_from([0, 1, 5, 50]), st.sampled_from([0, 1, 6, 40]), st.sampled_from([0.0, 0.1, 0.6]),
        st.sampled_from([0, 1]), st.sampled_from([np.int32, np.int64]), st.sampled_from(SDCZ), st.integers(0, 999))
 def test_conversions_roundtrip(m, n, density, base, it, p, seed):

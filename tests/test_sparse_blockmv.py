@@ -16,7 +16,7 @@ import rocmath as rm
 import rocmath.sparse as rs
 import rocmath.sparse._kernels_formats as kf
 from rocmath.precision import SDCZ, D, Precision
-from rocmath.testing import assert_close
+from rocmath.testing import assert_close, examples
 
 
 def _fn(p: Precision, name: str):
@@ -78,7 +78,7 @@ def bsr_problems(draw):
                 seed=draw(st.integers(0, 2**16)))
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(bsr_problems())
 def test_bsrmv_matches_scipy_and_the_block_row_kernel(q):
     """Every block dimension and direction: bsrmv against scipy's BSR product (which multiplies a block's
@@ -135,7 +135,7 @@ def ell_problems(draw):
                 device_mode=draw(st.booleans()), seed=draw(st.integers(0, 2**16)))
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(ell_problems())
 def test_ellmv_stops_each_row_at_its_first_padding_entry(q):
     """ELL arrays with padding (-1, or any column outside [0, n)) anywhere in a row, valid entries after it
@@ -181,7 +181,7 @@ def test_ellmv_stops_each_row_at_its_first_padding_entry(q):
         margins_untouched(c_full, m)
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(m=st.sampled_from([40, 300, 3000]), width=st.sampled_from([0, 1, 2]), base=st.sampled_from([0, 1]),
        itype=st.sampled_from([np.int32, np.int64]), ab=st.sampled_from([(1.5, 0.0), (-0.5, 2.0), (0.0, 3.0)]),
        device_mode=st.booleans(), seed=st.integers(0, 2**16))

@@ -16,6 +16,7 @@ import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.errors import MemoryAccessFault
 from rocmath.precision import SDCZ, Precision
+from rocmath.testing import examples
 
 TOL = {"s": 2e-3, "d": 1e-10, "c": 2e-3, "z": 1e-10}
 SENTINEL = -7.25
@@ -120,7 +121,7 @@ def r256(nbytes: int) -> int:
 # --- bsrsm ---------------------------------------------------------------------------------------------------
 
 
-@settings(max_examples=60, deadline=None, derandomize=True)
+@settings(max_examples=examples(60), deadline=None, derandomize=True)
 @given(mb=st.sampled_from([0, 1, 3, 6]), nrhs=st.sampled_from([0, 1, 3, 17]), bd=st.sampled_from([1, 2, 3, 4]),
        density=st.sampled_from([0.2, 0.6]), direction=st.sampled_from([0, 1]), trans_a=st.sampled_from([N, T]),
        trans_x=st.sampled_from([N, T]), fill=st.sampled_from([0, 1]), unit=st.booleans(), p=st.sampled_from(SDCZ),
@@ -388,7 +389,7 @@ def ic0_reference(dense: np.ndarray, pattern: np.ndarray) -> np.ndarray:
     return lo
 
 
-@settings(max_examples=40, deadline=None, derandomize=True)
+@settings(max_examples=examples(40), deadline=None, derandomize=True)
 @given(mb=st.sampled_from([0, 1, 3, 6]), bd=st.sampled_from([1, 2, 3, 4]), density=st.sampled_from([0.0, 0.2, 0.5]),
        direction=st.sampled_from([0, 1]), p=st.sampled_from(SDCZ), base=st.sampled_from([0, 1]),
        seed=st.integers(0, 2**16))
@@ -534,7 +535,7 @@ def test_bsric0_int64_and_statuses_in_rocsparse_order():
 # --- bsrxmv --------------------------------------------------------------------------------------------------
 
 
-@settings(max_examples=50, deadline=None, derandomize=True)
+@settings(max_examples=examples(50), deadline=None, derandomize=True)
 @given(mb=st.sampled_from([0, 1, 4]), nb=st.sampled_from([0, 1, 3]), bd=st.sampled_from([2, 3, 4]),
        density=st.sampled_from([0.3, 0.8]), direction=st.sampled_from([0, 1]), p=st.sampled_from(SDCZ),
        base=st.sampled_from([0, 1]), masked=st.booleans(), trim=st.booleans(),

@@ -15,7 +15,7 @@ import rocmath as rm
 import rocmath.sparse as rs
 import rocmath.sparse._formats as formats
 from rocmath.precision import SDCZ, Precision
-from rocmath.testing import assert_close
+from rocmath.testing import assert_close, examples
 
 
 def fn(p: Precision, name: str):
@@ -38,7 +38,7 @@ def descr(base: int = 0, storage: rs.StorageMode = rs.StorageMode.sorted) -> rs.
     return d
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(p=st.sampled_from(SDCZ), mb=st.sampled_from([1, 3, 20]), nb=st.sampled_from([1, 4, 11]),
        bd=st.sampled_from([1, 2, 3]), density=st.sampled_from([0.05, 0.3, 1.0]), base=st.sampled_from([0, 1]),
        direction=st.sampled_from(list(rs.Direction)), ex=st.booleans(), seed=st.integers(0, 2**16))

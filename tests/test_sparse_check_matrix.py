@@ -17,6 +17,7 @@ from test_sparse_level2 import random_csr
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.precision import SDCZ, D, Precision
+from rocmath.testing import examples
 
 DS = rs.DataStatus
 GENERAL, SYMMETRIC, TRIANGULAR = rs.MatrixType.general, rs.MatrixType.symmetric, rs.MatrixType.triangular
@@ -169,7 +170,7 @@ def compressed_problems(draw):
                 kind=draw(st.sampled_from(KINDS)), seed=draw(st.integers(0, 2**16)))
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(compressed_problems())
 def test_compressed_formats_valid_and_one_defect(q):
     """CSR, CSC, GEBSR and GEBSC (each a CSR structure of ``rows`` rows over ``cols``: CSC and GEBSC are checked
@@ -261,7 +262,7 @@ def simple_problems(draw):
                 seed=draw(st.integers(0, 2**16)))
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(simple_problems())
 def test_coo_valid_and_one_defect(q):
     rng = np.random.default_rng(q["seed"])
@@ -314,7 +315,7 @@ def _ell_arrays(a: sp.csr_matrix, width: int, base: int, it, dtype) -> tuple[np.
     return val.ravel(), col.ravel()
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(simple_problems())
 def test_ell_valid_and_one_defect(q):
     rng = np.random.default_rng(q["seed"])
@@ -350,7 +351,7 @@ def test_ell_valid_and_one_defect(q):
     assert _run(_fn(p, "ell_buffer_size"), _fn(p, "ell"), args, (val, col)) == expected
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(simple_problems(), st.sampled_from([0, 1, 2]))
 def test_hyb_valid_and_one_defect(q, user_width):
     rng = np.random.default_rng(q["seed"])
@@ -406,7 +407,7 @@ def test_hyb_valid_and_one_defect(q, user_width):
 _PAIRS = [(np.int32, np.int32), (np.int64, np.int32), (np.int64, np.int64)]
 
 
-@settings(max_examples=80)
+@settings(max_examples=examples(80))
 @given(st.sampled_from(["csr", "csc", "coo", "ell", "bsr"]), st.sampled_from(SDCZ), st.sampled_from(_PAIRS),
        st.sampled_from([0, 1]), st.sampled_from(["none", "nan", "index", "fill"]), st.integers(0, 2**16))
 def test_check_spmat_dispatches_to_the_format(fmt, p, pair, base, kind, seed):

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.errors import MemoryAccessFault
+from rocmath.testing import examples
 
 M, N = 7, 5
 
@@ -65,7 +66,7 @@ def test_a_one_based_matrix_described_as_zero_based_is_caught(handle):
     assert np.array_equal(y.get(), y2.get()) and np.allclose(y.get(), a @ np.ones(N))
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(st.integers(0, 10**6), st.sampled_from(["column", "negative column", "decrease", "past nnz", "start"]))
 def test_the_first_bad_offset_or_column_is_reported(seed, defect):
     rng = np.random.default_rng(seed)

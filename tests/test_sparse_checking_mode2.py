@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.errors import MemoryAccessFault
+from rocmath.testing import examples
 
 M, N, S, L = 7, 5, 6, 9  # general matrices are M x N, square ones S x S; dense vectors of L entries
 I32, F64 = rs.IndexType.i32, rs.Datatype.f64_r
@@ -496,7 +497,7 @@ CASES = {
 
 
 @pytest.mark.parametrize("name", list(CASES))
-@settings(max_examples=4)
+@settings(max_examples=examples(4))
 @given(seed=st.integers(0, 10**6), defect=st.sampled_from(["column", "one-based", "decrease", "past nnz"]))
 def test_a_bad_compressed_matrix_faults_and_leaves_the_outputs_alone(name, seed, defect):
     case = CASES[name]
@@ -585,7 +586,7 @@ def coo_matrix(name: str, seed: int, base: int = 0) -> Coo:
 
 
 @pytest.mark.parametrize("name", list(COO_CASES))
-@settings(max_examples=4)
+@settings(max_examples=examples(4))
 @given(seed=st.integers(0, 10**6), defect=st.sampled_from(["row", "column", "one-based"]))
 def test_a_bad_coo_matrix_faults_and_leaves_the_outputs_alone(name, seed, defect):
     rng = np.random.default_rng(seed)
@@ -681,7 +682,7 @@ VECTOR_CASES = ("axpyi", "doti", "dotci", "gthr", "gthrz", "sctr", "roti", "gemv
 
 
 @pytest.mark.parametrize("name", VECTOR_CASES)
-@settings(max_examples=3)
+@settings(max_examples=examples(3))
 @given(seed=st.integers(0, 10**6), defect=st.sampled_from(["past", "negative", "one-based"]))
 def test_an_index_past_the_dense_vector_faults_and_leaves_the_outputs_alone(name, seed, defect):
     rng = np.random.default_rng(seed)
@@ -723,7 +724,7 @@ def _ell(a: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray, int]:
     return col.ravel(), val.ravel(), width
 
 
-@settings(max_examples=10)
+@settings(max_examples=examples(10))
 @given(seed=st.integers(0, 10**6), trans=st.sampled_from(["N", "T"]))
 def test_ell_padding_is_never_reported(seed, trans):
     """rocSPARSE's ellmv ends a row at its first column outside [0, n) (padding is -1, but any such column

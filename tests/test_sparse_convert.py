@@ -13,6 +13,7 @@ from test_sparse_level2 import margins_untouched, padded
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.precision import SDCZ, Precision
+from rocmath.testing import examples
 
 
 def _fn(p: Precision, name: str):
@@ -55,7 +56,7 @@ def dense_problems(draw):
                 seed=draw(st.integers(0, 2**16)))
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(dense_problems())
 def test_nnz_and_dense_roundtrips_match_scipy(q):
     p, m, n, base, it = q["p"], q["m"], q["n"], q["base"], q["itype"]
@@ -151,7 +152,7 @@ def sort_problems(draw):
                 seed=draw(st.integers(0, 2**16)))
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(sort_problems())
 def test_csrsort_is_a_stable_per_row_sort(q):
     m, n, nnz, base, it = q["m"], q["n"], q["nnz"], q["base"], q["itype"]
@@ -172,7 +173,7 @@ def test_csrsort_is_a_stable_per_row_sort(q):
         assert np.array_equal(perm.get(), order)
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(sort_problems(), st.booleans())
 def test_coosort_is_a_stable_lexicographic_sort(q, by_row):
     m, n, nnz, base, it = q["m"], q["n"], q["nnz"], q["base"], q["itype"]

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.precision import C, D, Precision
+from rocmath.testing import examples
 
 I32, I64 = rs.IndexType.i32, rs.IndexType.i64
 FORMATS = ("coo", "coo_aos", "csr", "csc", "ell", "bsr")
@@ -77,7 +78,7 @@ def extract_run(h, a: sp.csr_matrix, fmt: str, fill: int, diag: int, base: int, 
     return cls((got_val[:nnz], got_ind[:nnz] - base, tptr.get() - base), shape=(m, n)), nnz
 
 
-@settings(max_examples=20, deadline=None, derandomize=True)
+@settings(max_examples=examples(20), deadline=None, derandomize=True)
 @given(fmt=st.sampled_from(["csr", "csc"]), fill=st.sampled_from([0, 1]), diag=st.sampled_from([0, 1]),
        base=st.sampled_from([0, 1]), p=st.sampled_from([D, C]),
        shape=st.sampled_from([(1, 1), (7, 7), (9, 5), (4, 11)]), seed=st.integers(0, 2**16))
@@ -425,7 +426,7 @@ def test_set_identity_permutation(itype):
             rs.set_identity_permutation(h, 2**31, p, itype)
 
 
-@settings(max_examples=10, deadline=None, derandomize=True)
+@settings(max_examples=examples(10), deadline=None, derandomize=True)
 @given(nnz=st.integers(0, 20), base=st.sampled_from([0, 1]), seed=st.integers(0, 2**16))
 def test_isctr_matches_numpy(nnz, base, seed):
     rng = np.random.default_rng(seed)

@@ -14,7 +14,7 @@ from test_sparse_level2 import OPS, _scalars, margins_untouched, padded, product
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.precision import SDCZ, D, Precision, S
-from rocmath.testing import assert_close
+from rocmath.testing import assert_close, examples
 
 
 def _fn(p: Precision, name: str):
@@ -75,7 +75,7 @@ def ell_problems(draw):
                 seed=draw(st.integers(0, 2**16)))
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(ell_problems())
 def test_csr_ell_roundtrip_and_ellmv(q):
     p, m, n, it = q["p"], q["m"], q["n"], q["itype"]
@@ -171,7 +171,7 @@ def hyb_problems(draw):
                 skew=draw(st.booleans()), device_mode=draw(st.booleans()), seed=draw(st.integers(0, 2**16)))
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(hyb_problems())
 def test_csr_hyb_roundtrip_and_hybmv(q):
     p, m, n, base = q["p"], q["m"], q["n"], q["base"]
@@ -287,7 +287,7 @@ def _bsr_reference(a: sp.csr_matrix, bd: int) -> tuple[np.ndarray, sp.bsr_matrix
     return dense, ref
 
 
-@settings(max_examples=50)
+@settings(max_examples=examples(50))
 @given(bsr_problems())
 def test_csr_bsr_roundtrip_bsrmv_and_bsrmm(q):
     p, m, n, bd, it = q["p"], q["m"], q["n"], q["bd"], q["itype"]
@@ -429,7 +429,7 @@ def _prune_outputs(h, p, nnz_call, call, m: int, base: int, device_mode: bool) -
     return ptr.get(), c.get(), v.get()
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(prune_problems())
 def test_prune_dense2csr_by_threshold_and_percentage(q):
     p, m, n, base = q["p"], q["m"], q["n"], q["base"]
@@ -478,7 +478,7 @@ def test_prune_dense2csr_by_threshold_and_percentage(q):
     assert np.array_equal(dA.get(), img.ravel())  # A and its padding are only read
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(prune_problems(), st.sampled_from([0, 1]))
 def test_prune_csr2csr_by_threshold_and_percentage(q, base_a):
     p, m, n, base = q["p"], q["m"], q["n"], q["base"]
@@ -546,7 +546,7 @@ def _column_major(a: np.ndarray, ld: int, fill) -> tuple[rm.DeviceArray, np.ndar
     return rm.to_device(img.ravel()), img
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(gemi_problems())
 def test_gemvi_and_gemmi_match_numpy(q):
     p, m, n, kd, base = q["p"], q["m"], q["n"], q["k"], q["base"]
@@ -614,7 +614,7 @@ def generic_problems(draw):
                 device_mode=draw(st.booleans()), seed=draw(st.integers(0, 2**16)))
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(generic_problems(), st.sampled_from([rs.Format.coo_aos, rs.Format.ell, rs.Format.bsr]))
 def test_generic_spmv_on_coo_aos_ell_and_bsr(q, fmt):
     p, m, n, it, base, bd = q["p"], q["m"], q["n"], q["itype"], q["base"], q["bd"]
@@ -678,7 +678,7 @@ def test_generic_spmv_on_coo_aos_ell_and_bsr(q, fmt):
     margins_untouched(y_full, y0.size)
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(generic_problems(), st.booleans(), st.sampled_from(list(rs.Order)), st.sampled_from(list(rs.Order)))
 def test_generic_spmm_on_bsr_and_blocked_ell(q, bell, order_b, order_c):
     p, it, base, bd = q["p"], q["itype"], q["base"], q["bd"]

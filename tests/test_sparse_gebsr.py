@@ -15,7 +15,7 @@ import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.errors import MemoryAccessFault
 from rocmath.precision import SDCZ, D, Precision
-from rocmath.testing import assert_close
+from rocmath.testing import assert_close, examples
 
 FLT_MIN = float(np.finfo(np.float32).tiny)
 ROW, COL = rs.Direction.row, rs.Direction.column
@@ -107,7 +107,7 @@ def csr2gebsr_problems(draw):
                 device_mode=draw(st.booleans()), seed=draw(st.integers(0, 2**16)))
 
 
-@settings(max_examples=60, derandomize=True)
+@settings(max_examples=examples(60), derandomize=True)
 @given(csr2gebsr_problems())
 def test_csr2gebsr_and_gebsr2csr_match_scipy(q):
     p, it, m, n, rbd, cbd, direction = q["p"], q["it"], q["m"], q["n"], q["rbd"], q["cbd"], q["direction"]
@@ -223,7 +223,7 @@ def gebsc_problems(draw):
                 numeric=draw(st.booleans()), seed=draw(st.integers(0, 2**16)))
 
 
-@settings(max_examples=50, derandomize=True)
+@settings(max_examples=examples(50), derandomize=True)
 @given(gebsc_problems())
 def test_gebsr2gebsc_matches_scipy_transpose(q):
     p, it, mb, nb, rbd, cbd, base = q["p"], q["it"], q["mb"], q["nb"], q["rbd"], q["cbd"], q["base"]
@@ -269,7 +269,7 @@ def gebsr2gebsr_problems(draw):
                 zero_block=draw(st.booleans()), device_mode=draw(st.booleans()), seed=draw(st.integers(0, 2**16)))
 
 
-@settings(max_examples=60, derandomize=True)
+@settings(max_examples=examples(60), derandomize=True)
 @given(gebsr2gebsr_problems())
 def test_gebsr2gebsr_matches_scipy(q):
     p, it, mb, nb, direction = q["p"], q["it"], q["mb"], q["nb"], q["direction"]
@@ -358,7 +358,7 @@ def expected(p: Precision, alpha, beta, A: np.ndarray, X: np.ndarray, Y0: np.nda
     return (a_ * (A @ X) + (b_ * Y0 if b_ != 0 else 0)).astype(p.dtype)
 
 
-@settings(max_examples=60, derandomize=True)
+@settings(max_examples=examples(60), derandomize=True)
 @given(product_problems())
 def test_gebsrmv_matches_scipy(q):
     p, it, mb, nb, rbd, cbd, direction = q["p"], q["it"], q["mb"], q["nb"], q["rbd"], q["cbd"], q["direction"]
@@ -384,7 +384,7 @@ def test_gebsrmv_matches_scipy(q):
     margins_untouched(y_full, mb * rbd)
 
 
-@settings(max_examples=60, derandomize=True)
+@settings(max_examples=examples(60), derandomize=True)
 @given(product_problems())
 def test_gebsrmm_matches_scipy(q):
     p, it, mb, kb, rbd, cbd, direction = q["p"], q["it"], q["mb"], q["nb"], q["rbd"], q["cbd"], q["direction"]
@@ -534,7 +534,7 @@ def kept(values: np.ndarray, p: Precision, tol) -> np.ndarray:
     return (mag > t) & (mag > FLT_MIN)
 
 
-@settings(max_examples=60, derandomize=True)
+@settings(max_examples=examples(60), derandomize=True)
 @given(compress_problems())
 def test_nnz_compress_and_csr2csr_compress_match_a_numpy_filter(q):
     p, it, m, n, base = q["p"], q["it"], q["m"], q["n"], q["base"]
@@ -620,7 +620,7 @@ def test_compress_tolerance_rule():
 # --- cscsort / inverse_permutation -------------------------------------------------------------------------
 
 
-@settings(max_examples=40, derandomize=True)
+@settings(max_examples=examples(40), derandomize=True)
 @given(m=st.sampled_from([1, 3, 8]), n=st.sampled_from([1, 4, 9]), density=st.sampled_from([0.2, 0.6, 1.0]),
        base=st.sampled_from([0, 1]), with_perm=st.booleans(), it=st.sampled_from([np.int32, np.int64]),
        seed=st.integers(0, 2**16))

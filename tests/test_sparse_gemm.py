@@ -14,7 +14,7 @@ from test_sparse_level2 import margins_untouched, padded, random_csr, scalar
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.precision import SDCZ, D, Precision
-from rocmath.testing import assert_close
+from rocmath.testing import assert_close, examples
 
 
 def _dev(a: sp.csr_matrix, base: int, it) -> tuple[rm.DeviceArray, rm.DeviceArray, rm.DeviceArray]:
@@ -53,7 +53,7 @@ def _scalar_arg(p: Precision, value, device_mode: bool, keep: list):
     return v
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(gemm_problems())
 def test_csrgemm_matches_scipy(q):
     p, m, n, kd = q["p"], q["m"], q["n"], q["k"]
@@ -228,7 +228,7 @@ def test_radix_sort_sorts_distinct_keys_in_one_two_or_more_passes(n):
     assert np.array_equal(a[:keys.size], np.sort(keys)) and list(a[keys.size:]) == [-7, -7]
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(gemm_problems())
 def test_csrgeam_matches_scipy(q):
     p, m, n = q["p"], q["m"], q["n"]

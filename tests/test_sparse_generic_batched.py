@@ -20,7 +20,7 @@ from test_sparse_level2 import OPS, _scalars, margins_untouched, padded, scalar,
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.precision import D, Z
-from rocmath.testing import assert_close, sentinel_value
+from rocmath.testing import assert_close, examples, sentinel_value
 
 MARGIN = 8
 F64 = rs.Datatype.f64_r
@@ -436,7 +436,7 @@ def batched_problems(draw):
 _ALGS = {"csr": rs.SpMMAlg.csr_row_split, "csc": rs.SpMMAlg.csr_merge_path, "coo": rs.SpMMAlg.coo_segmented}
 
 
-@settings(max_examples=60, derandomize=True, deadline=None)
+@settings(max_examples=examples(60), derandomize=True, deadline=None)
 @given(batched_problems())
 def test_batched_spmm_matches_a_loop_of_scipy_products(q):
     p, m, k, n, count = q["p"], q["m"], q["k"], q["n"], q["count"]

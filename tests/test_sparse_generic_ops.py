@@ -18,7 +18,7 @@ from test_sparse_level2 import margins_untouched, padded
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.precision import C, D, Precision, S, Z
-from rocmath.testing import RESIDUAL_THRESHOLD, assert_close, backward_error, matrices, sentinel_value
+from rocmath.testing import RESIDUAL_THRESHOLD, assert_close, backward_error, examples, matrices, sentinel_value
 
 #: (precision, (pointer / row index type, column index type)): one pair per precision.
 CASES = [(S, (np.int32, np.int32)), (D, (np.int64, np.int32)), (C, (np.int64, np.int64)), (Z, (np.int32, np.int32))]
@@ -178,7 +178,7 @@ def test_spvec_descriptor_checks(args, status, index):
     assert (e.value.status, e.value.index) == (status, index)
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(case=st.sampled_from(CASES), n=st.sampled_from([0, 1, 9, 40]), frac=st.sampled_from([0.0, 0.4, 1.0]),
        base=st.sampled_from([0, 1]), device=st.booleans(), seed=st.integers(0, 2**16))
 def test_sparse_vector_routines_match_numpy(case, n, frac, base, device, seed):
@@ -360,7 +360,7 @@ def run_spgemm(h, p, A, B, D, alpha, beta, m, n, c_base, itypes):
     return results
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(spgemm_problems())
 def test_spgemm_matches_scipy(q):
     p, itypes = q["case"]
@@ -517,7 +517,7 @@ def prepare_triangle(mtx, q):
     return p, a, A, h, (keep[0] if keep else alpha), OPS[q["trans"]](triangle(a, q["fill"], q["unit"])), keep
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(triangular_problems())
 def test_spsv_solves(mtx, q):
     p, a, A, h, alpha, opt, _keep = prepare_triangle(mtx, q)
@@ -540,7 +540,7 @@ def test_spsv_solves(mtx, q):
     assert np.array_equal(y.get().view(np.uint8), got.view(np.uint8))
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(triangular_problems(), st.sampled_from([0, 1, 3]), st.sampled_from(list(rs.Operation)),
        st.sampled_from(list(rs.Order)), st.sampled_from(list(rs.Order)))
 def test_spsm_solves(mtx, q, nrhs, trans_b, order_b, order_c):
@@ -659,7 +659,7 @@ def sddmm_problems(draw):
                 device=draw(st.booleans()), seed=draw(st.integers(0, 2**16)))
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(sddmm_problems())
 def test_sddmm_matches_numpy(q):
     p, itypes = q["case"]
@@ -730,7 +730,7 @@ def test_sddmm_statuses():
 # --- sparse_to_dense / dense_to_sparse ---------------------------------------------------------------------
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(case=st.sampled_from(CASES), m=st.sampled_from([0, 1, 6, 19]), n=st.sampled_from([0, 1, 7, 12]),
        density=st.sampled_from([0.0, 0.3, 1.0]), fmt=st.sampled_from(["csr", "csc", "coo"]),
        order=st.sampled_from(list(rs.Order)), base=st.sampled_from([0, 1]), seed=st.integers(0, 2**16))

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.precision import SDCZ, C, D, Precision, S, Z
+from rocmath.testing import examples
 
 N, T, CT = rs.Operation.none, rs.Operation.transpose, rs.Operation.conjugate_transpose
 STOP, CORR, RES, HIST = 2, 4, 8, 16
@@ -297,7 +298,7 @@ def itsv_setup(base=0, fill=0, unit=False, mtype=rs.MatrixType.general):
     return h, descr, info
 
 
-@settings(max_examples=24, deadline=None, derandomize=True)
+@settings(max_examples=examples(24), deadline=None, derandomize=True)
 @given(p=st.sampled_from(SDCZ), fill=st.sampled_from([0, 1]), unit=st.booleans(), op=st.sampled_from([N, T, CT]),
        base=st.sampled_from([0, 1]), m=st.sampled_from([1, 5, 17]), seed=st.integers(0, 2**16))
 def test_csritsv_solves_like_spsolve_triangular(p, fill, unit, op, base, m, seed):

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.precision import SDCZ, Precision
+from rocmath.testing import examples
 
 TOL = {"s": 1e-4, "d": 1e-12, "c": 1e-4, "z": 1e-12}
 
@@ -23,7 +24,7 @@ def rnd(rng, n, p: Precision):
     return v.astype(p.dtype)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(n=st.sampled_from([1, 7, 100, 40000]), frac=st.sampled_from([0.0, 0.3, 1.0]), p=st.sampled_from(SDCZ),
        base=st.sampled_from([0, 1]), itype=st.sampled_from([np.int32, np.int64]), device=st.booleans(),
        seed=st.integers(0, 2**16))

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.precision import SDCZ, Precision
-from rocmath.testing import assert_close, sentinel_value
+from rocmath.testing import assert_close, examples, sentinel_value
 
 LEGACY = {p.letter: (getattr(rs, f"{p.letter}csrmv"), getattr(rs, f"{p.letter}csrmv_analysis"),
                      getattr(rs, f"{p.letter}coomv")) for p in SDCZ}
@@ -76,7 +76,7 @@ def _scalars(h, p: Precision, device_mode: bool, alpha, beta):
     return da, db, (da, db)
 
 
-@settings(max_examples=50)
+@settings(max_examples=examples(50))
 @given(spmv_problems())
 def test_csrmv_matches_scipy(q):
     p, m, n = q["p"], q["m"], q["n"]
@@ -141,7 +141,7 @@ def test_csrmv_symmetric_reads_one_triangle(p, trans):
     assert_close(dy.get(), expected.astype(p.dtype), p, "reduction", 40)
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(spmv_problems())
 def test_coomv_matches_scipy_with_duplicates_and_any_order(q):
     p, m, n = q["p"], q["m"], q["n"]
@@ -168,7 +168,7 @@ def test_coomv_matches_scipy_with_duplicates_and_any_order(q):
     assert_close(dy.get(), np.asarray(expected, p.dtype), p, "reduction", max(1, vals.size))
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(spmv_problems(), st.sampled_from([rs.Format.csr, rs.Format.csc, rs.Format.coo]),
        st.sampled_from([0, 2, 3, 7]))
 def test_generic_spmv_stages(q, fmt, alg):

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.precision import SDCZ, Precision
+from rocmath.testing import examples
 
 
 def integer_values(rng: np.random.Generator, count: int, dtype: np.dtype) -> np.ndarray:
@@ -43,7 +44,7 @@ def canonical(h: sp.spmatrix, fmt: str) -> sp.spmatrix:
     return out
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(coo_inputs())
 def test_coo_to_csr_and_csc_sum_duplicates_on_the_device_as_scipy(q):
     p, shape, v, r, c = q
@@ -82,7 +83,7 @@ def test_duplicates_are_summed_left_to_right_in_storage_order():
     assert np.signbit(z.data.get()[0])
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(st.integers(0, 40), st.integers(1, 12), st.integers(0, 300), st.sampled_from([0, 1, 2, 3, 5]),
        st.sampled_from([np.int32, np.int64]), st.integers(0, 2**16))
 def test_row_buckets_never_change_the_grouping(m, n, nnz, shift, itype, seed):
@@ -142,7 +143,7 @@ def uncanonical(v, r, c, shape, fmt):
     return h
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(coo_inputs(), st.sampled_from(["csr", "csc"]))
 def test_compressed_flags_sort_indices_and_sum_duplicates(q, fmt):
     _, shape, v, r, c = q

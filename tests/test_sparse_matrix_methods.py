@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.precision import SDCZ, Precision
-from rocmath.testing import assert_close
+from rocmath.testing import assert_close, examples
 
 FORMATS = ("csr", "csc", "coo")
 CLASSES = {"csr": rs.csr_matrix, "csc": rs.csc_matrix, "coo": rs.coo_matrix}
@@ -110,7 +110,7 @@ def scipy_ref(fn, h: sp.spmatrix) -> sp.spmatrix:
 SCALARS = [2, -3, 0.5, 3.0, np.float32(0.25), np.float64(-1.5), 1.5 - 0.5j]
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(cases(), st.sampled_from(SCALARS))
 def test_elementwise_maps_keep_format_and_structure_as_scipy(case, s):
     d, h = build(case)
@@ -142,7 +142,7 @@ def test_elementwise_maps_keep_format_and_structure_as_scipy(case, s):
     assert untouched(d, before)
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(cases())
 def test_structure_count_nonzero_diagonal_and_eliminate_zeros_as_scipy(case):
     d, h = build(case)
@@ -173,7 +173,7 @@ def test_structure_count_nonzero_diagonal_and_eliminate_zeros_as_scipy(case):
     assert d.count_nonzero() == d.nnz or not case.canonical
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(cases())
 def test_sum_and_mean_by_axis_as_spmatrix(case):
     d, h = build(case)
@@ -208,7 +208,7 @@ def test_sum_and_mean_by_axis_as_spmatrix(case):
     assert untouched(d, before)
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(cases(), cases())
 def test_elementwise_product_of_two_matrices_is_scipys_as_canonical_csr(c1, c2):
     # The second operand takes the first's shape: its other draws (format, precision, indices) stay.
@@ -243,7 +243,7 @@ def diagonal_inputs(draw):
                 device=draw(st.booleans()))
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(diagonal_inputs())
 def test_diags_builds_scipys_matrix_on_the_device(q):
     m, n = q["shape"]
@@ -290,7 +290,7 @@ def test_diags_arguments_as_scipys():
         rs.diags([1.0], 0, format="dia")
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(st.sampled_from([0, 1, 3, 6]), st.sampled_from([None, 0, 2, 5]), st.integers(-7, 7),
        st.sampled_from([float, np.float32, np.complex64, np.complex128, int]), st.sampled_from([None, *FORMATS]))
 def test_eye_and_identity_as_scipys(m, n, k, dtype, fmt):

@@ -13,7 +13,7 @@ from test_sparse_level2 import random_csr, vec
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.precision import SDCZ, Precision
-from rocmath.testing import assert_close
+from rocmath.testing import assert_close, examples
 
 FORMATS = ("csr", "csc", "coo")
 
@@ -48,7 +48,7 @@ def operand_pairs(draw):
                 scalar=draw(st.sampled_from([2.5, -1, 0.0, 1.5 - 0.5j])), seed=draw(st.integers(0, 2**16)))
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(operand_pairs())
 def test_products_sums_and_scaling_match_scipy(q):
     p, m, k, n = q["p"], q["m"], q["k"], q["n"]

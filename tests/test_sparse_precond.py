@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.precision import SDCZ, D, Precision, Z
+from rocmath.testing import examples
 
 TOL = {"s": 2e-3, "d": 1e-10, "c": 2e-3, "z": 1e-10}
 SENTINEL = -7.25
@@ -104,7 +105,7 @@ def factor_of(a: sp.csr_matrix, values: np.ndarray) -> np.ndarray:
 # --- csrilu0 / csric0 ---------------------------------------------------------------------------------
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(m=st.sampled_from([0, 1, 2, 9, 30]), density=st.sampled_from([0.0, 0.1, 0.3]), p=st.sampled_from(SDCZ),
        base=st.sampled_from([0, 1]), seed=st.integers(0, 2**16))
 def test_csrilu0_matches_dense_ilu0(m, density, p, base, seed):
@@ -135,7 +136,7 @@ def test_csrilu0_matches_dense_ilu0(m, density, p, base, seed):
     assert np.abs(resid).max() <= 50 * TOL[p.letter] * max(1.0, np.abs(a.toarray()).max())
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(m=st.sampled_from([0, 1, 2, 9, 30]), density=st.sampled_from([0.0, 0.1, 0.3]), p=st.sampled_from(SDCZ),
        base=st.sampled_from([0, 1]), seed=st.integers(0, 2**16))
 def test_csric0_matches_dense_ic0(m, density, p, base, seed):
@@ -199,7 +200,7 @@ def block_pattern(b: sp.bsr_matrix) -> np.ndarray:
     return sp.bsr_matrix((ones, b.indices, b.indptr), shape=b.shape).toarray() != 0
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(mb=st.sampled_from([0, 1, 3, 7]), bd=st.sampled_from([1, 2, 3]), density=st.sampled_from([0.0, 0.2, 0.5]),
        direction=st.sampled_from([0, 1]), p=st.sampled_from(SDCZ), base=st.sampled_from([0, 1]),
        seed=st.integers(0, 2**16))
@@ -241,7 +242,7 @@ def op(mat, trans: rs.Operation):
     return mat if trans is N else (mat.T if trans is T else mat.conj().T)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(m=st.sampled_from([0, 1, 5, 40]), nrhs=st.sampled_from([0, 1, 3]), density=st.sampled_from([0.05, 0.3]),
        trans_a=st.sampled_from([N, T, CT]), trans_b=st.sampled_from([N, T, CT]), fill=st.sampled_from([0, 1]),
        unit=st.booleans(), p=st.sampled_from(SDCZ), base=st.sampled_from([0, 1]), pad=st.sampled_from([0, 2]),
@@ -278,7 +279,7 @@ def test_csrsm_matches_spsolve_triangular(m, nrhs, density, trans_a, trans_b, fi
 # --- bsrsv --------------------------------------------------------------------------------------------
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(mb=st.sampled_from([0, 1, 4, 9]), bd=st.sampled_from([1, 2, 3]), density=st.sampled_from([0.1, 0.4]),
        direction=st.sampled_from([0, 1]), trans=st.sampled_from([N, T]), fill=st.sampled_from([0, 1]),
        unit=st.booleans(), p=st.sampled_from(SDCZ), base=st.sampled_from([0, 1]), seed=st.integers(0, 2**16))
@@ -495,7 +496,7 @@ def check_solution(diagonals, rhs, got, p: Precision) -> None:
     np.testing.assert_allclose(got, ref, rtol=100 * m * eps * cond, atol=100 * m * eps * cond * np.abs(ref).max())
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(m=st.sampled_from([2, 3, 17]), n=st.sampled_from([0, 1, 3]), pad=st.sampled_from([0, 2]),
        pivot=st.booleans(), p=st.sampled_from(SDCZ), seed=st.integers(0, 2**16))
 def test_gtsv_and_gtsv_no_pivot_match_solve_banded(m, n, pad, pivot, p, seed):
@@ -555,7 +556,7 @@ def interleave(v: np.ndarray, stride: int) -> np.ndarray:
     return out.ravel()
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(alg=st.sampled_from(list(rs.GtsvInterleavedAlg)), m=st.sampled_from([2, 3, 9]), count=st.sampled_from([0, 1, 5]),
        pad=st.sampled_from([0, 2]), p=st.sampled_from(SDCZ), seed=st.integers(0, 2**16))
 def test_gtsv_interleaved_batch_matches_solve_banded(alg, m, count, pad, p, seed):
@@ -578,7 +579,7 @@ def test_gtsv_interleaved_batch_matches_solve_banded(alg, m, count, pad, p, seed
         check_solution([dl[b], d[b], du[b]], x[b], got[:, b], p)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(m=st.sampled_from([3, 4, 11]), count=st.sampled_from([0, 1, 4]), pad=st.sampled_from([0, 3]),
        p=st.sampled_from(SDCZ), seed=st.integers(0, 2**16))
 def test_gpsv_interleaved_batch_matches_solve_banded(m, count, pad, p, seed):
@@ -635,7 +636,7 @@ def jpl_reference(a: sp.csr_matrix, fraction: float, real) -> tuple[int, np.ndar
     return ncolors + left.size, colors
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(m=st.sampled_from([0, 1, 2, 12, 60]), density=st.sampled_from([0.0, 0.05, 0.3]),
        fraction=st.sampled_from([0.0, 0.5, 0.8, 1.0]), p=st.sampled_from(SDCZ), base=st.sampled_from([0, 1]),
        reorder=st.booleans(), seed=st.integers(0, 2**16))

@@ -16,7 +16,7 @@ from test_sparse_level2 import margins_untouched, padded, random_csr, scalar
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.precision import SDCZ, D, Precision, Z
-from rocmath.testing import assert_close
+from rocmath.testing import assert_close, examples
 
 ROW, COL = rs.Direction.row, rs.Direction.column
 
@@ -78,7 +78,7 @@ def gemm_problems(draw):
                 device_mode=draw(st.booleans()), seed=draw(st.integers(0, 2**16)))
 
 
-@settings(max_examples=50, derandomize=True)
+@settings(max_examples=examples(50), derandomize=True)
 @given(gemm_problems())
 def test_csrgemm_symbolic_and_numeric_equal_csrgemm_bitwise(q):
     p, m, n, kd, it = q["p"], q["m"], q["n"], q["k"], q["itype"]
@@ -372,7 +372,7 @@ def check_bsrgemm(q) -> int:
     return nnzb
 
 
-@settings(max_examples=60, derandomize=True)
+@settings(max_examples=examples(60), derandomize=True)
 @given(bsr_problems())
 def test_bsrgemm_matches_scipy(q):
     check_bsrgemm(q)
@@ -430,7 +430,7 @@ def check_bsrgeam(q) -> int:
     return nnzb
 
 
-@settings(max_examples=40, derandomize=True)
+@settings(max_examples=examples(40), derandomize=True)
 @given(bsr_problems())
 def test_bsrgeam_matches_scipy(q):
     check_bsrgeam(q)

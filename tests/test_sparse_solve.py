@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.precision import SDCZ, Precision
+from rocmath.testing import examples
 
 TOL = {"s": 2e-3, "d": 1e-10, "c": 2e-3, "z": 1e-10}
 
@@ -62,7 +63,7 @@ def solve(h, p: Precision, a: sp.csr_matrix, descr, info, trans, alpha, x: np.nd
     return dy.get()
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(m=st.sampled_from([1, 2, 5, 40, 130]), density=st.sampled_from([0.0, 0.05, 0.3]),
        p=st.sampled_from(SDCZ), fill=st.sampled_from([0, 1]), unit=st.booleans(),
        trans=st.sampled_from(list(rs.Operation)), base=st.sampled_from([0, 1]),
@@ -185,7 +186,7 @@ def test_csrsv_statuses_and_clear():
 # --- gtsv_no_pivot_strided_batch ---------------------------------------------------------------------
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(m=st.sampled_from([2, 3, 17, 600]), count=st.sampled_from([0, 1, 5, 40]), pad=st.sampled_from([0, 3]),
        p=st.sampled_from(SDCZ), seed=st.integers(0, 2**16))
 def test_gtsv_no_pivot_strided_batch_matches_solve_banded(m, count, pad, p, seed):

@@ -17,7 +17,7 @@ from test_sparse_level2 import OPS, _scalars, margins_untouched, padded, scalar,
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.precision import SDCZ, D, Precision, Z
-from rocmath.testing import assert_close, sentinel_value
+from rocmath.testing import assert_close, examples, sentinel_value
 
 COO_ALGS = (rs.SpMMAlg.default, rs.SpMMAlg.coo_segmented, rs.SpMMAlg.coo_atomic, rs.SpMMAlg.coo_segmented_atomic)
 MARGIN = 8
@@ -78,7 +78,7 @@ def coo_problems(draw):
                 seed=draw(st.integers(0, 2**16)))
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(coo_problems())
 def test_coo_spmm_matches_scipy(q):
     p, m, k, n = q["p"], q["m"], q["k"], q["n"]

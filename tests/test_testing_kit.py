@@ -52,6 +52,22 @@ def write(ptr: int, value: Any) -> None:
 # --- strategies ----------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(("budget", "asked", "runs"), [(60, 40, 40), (100, 40, 40), (1000, 40, 400), (1000, 1, 10),
+                                                     (250, 3, 8)])
+def test_examples_scale_up_with_the_loaded_profile(budget: int, asked: int, runs: int):
+    # An explicit max_examples would win over any profile; examples(n) follows one that asks for more
+    # than hypothesis's default 100, and never cuts a test's own count (CI's profile has 60).
+    settings.register_profile("_examples_restore", parent=settings.default)
+    settings.register_profile("_examples_test", max_examples=budget)
+    settings.load_profile("_examples_test")
+    try:
+        assert rt.examples(asked) == runs
+    finally:
+        settings.load_profile("_examples_restore")
+    with pytest.raises(ValueError, match="at least 1"):
+        rt.examples(0)
+
+
 def test_sizes_cover_the_edges_and_stay_in_range():
     seen = draws(rt.sizes(max_value=40))
     assert all(0 <= s <= 40 for s in seen)
@@ -104,7 +120,7 @@ def test_scalars_include_the_special_values(p: Precision):
     assert not any(np.isnan(v) for v in draws(rt.scalars(p, allow_nan=False), 100))
 
 
-@settings(max_examples=40)
+@settings(max_examples=rt.examples(40))
 @given(p=rt.precisions(), shape=st.tuples(rt.sizes(max_value=9), rt.sizes(max_value=9)),
        order=st.sampled_from(["C", "F"]), integer_valued=st.booleans(), data=st.data())
 def test_host_arrays_are_well_scaled(p: Precision, shape: tuple[int, int], order: str, integer_valued: bool,

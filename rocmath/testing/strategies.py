@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
-from hypothesis import reject
+from hypothesis import reject, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
@@ -38,6 +38,7 @@ __all__ = [
     "OPERATION_TRANSPOSE",
     "MatrixProblem",
     "batch_counts",
+    "examples",
     "host_arrays",
     "increments",
     "leading_dimensions",
@@ -60,6 +61,44 @@ OPERATION_LETTERS: dict[int, str] = {
     OPERATION_CONJUGATE_TRANSPOSE: "C",
 }
 _ALL_OPERATIONS = tuple(OPERATION_LETTERS)
+
+
+#: hypothesis's own ``max_examples``: the budget an ``examples(n)`` count is written for.
+_DEFAULT_EXAMPLES = 100
+
+
+def examples(n: int) -> int:
+    """How many examples a test that asks for ``n`` runs under the loaded hypothesis profile.
+
+    An explicit ``@settings(max_examples=n)`` wins over every profile, so a profile that asks for
+    more examples (a nightly or pre-release run) would leave such tests as they are.  Write
+    ``@settings(max_examples=examples(n))`` instead: ``n`` under a profile of hypothesis's default
+    budget (100 examples) or less, scaled by the profile's ``max_examples / 100`` above it.  Call
+    it where the decorator is evaluated, after the profile is loaded (a ``conftest.py``).
+
+    Parameters
+    ----------
+    n
+        The test's example count at the default budget (at least 1).
+
+    Returns
+    -------
+    int
+        ``n``, or ``n`` scaled up by the loaded profile.
+
+    Examples
+    --------
+    Under hypothesis's default profile ``examples(40)`` is 40; after
+    ``settings.load_profile("thorough")`` of a profile with ``max_examples=1000``, 400::
+
+        @settings(max_examples=examples(40))
+        @given(st.integers(0, 64))
+        def test_something(n): ...
+    """
+    if n < 1:
+        raise ValueError(f"examples: n must be at least 1, got {n}")
+    budget = settings.default.max_examples
+    return n if budget <= _DEFAULT_EXAMPLES else round(n * budget / _DEFAULT_EXAMPLES)
 
 
 def _check_range(name: str, lo: int, hi: int) -> None:
