@@ -65,14 +65,6 @@ def op(a: np.ndarray, trans: Any) -> np.ndarray:
     return a.conj() if t == 2 else a
 
 
-def scale_of(precision: Any, *terms: Any) -> float:
-    """The size of the terms summed, for tolerances: errors are relative to it.  At least the
-    smallest normal number: subnormal results (tiny scalars) have an absolute error floor."""
-    total = np.asarray(sum(np.nan_to_num(np.abs(t).astype(np.float64), nan=0.0, posinf=0.0) for t in terms))
-    largest = float(total.max()) if total.size else 0.0
-    return max(largest, float(np.finfo(precision.real.dtype).tiny))
-
-
 def bits_equal(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and np.array_equal(np.ascontiguousarray(a).view(np.uint8),
                                                  np.ascontiguousarray(b).view(np.uint8))
@@ -228,7 +220,7 @@ def test_dgmm_matches_numpy(handles: dict[bool, Any], precision: Any, flavour: s
     wide = np.complex128 if p.is_complex else np.float64
     xs = (np.broadcast_to(x[:, :1], x.shape) if incx == 0 else x).astype(wide)
     want = a.astype(wide) * (xs[:, None, :] if right else xs[:, :, None])
-    rt.assert_close(got, want, p, "elementwise", scale=scale_of(p, np.abs(a) * np.abs(xs).max()))
+    rt.assert_close(got, want, p, "elementwise", scale=rt.scale_of(p, np.abs(a) * np.abs(xs).max()))
 
 
 @every_precision
@@ -304,7 +296,7 @@ def test_geam_matches_numpy(handles: dict[bool, Any], precision: Any, flavour: s
         ta_term = alpha.astype(wide) * op(a, ta) if alpha != 0 else 0
         tb_term = beta.astype(wide) * op(b, tb) if beta != 0 else 0
         want = np.zeros((batch, m, n), wide) + ta_term + tb_term
-        rt.assert_close(got, want, p, "elementwise", scale=scale_of(p, ta_term, tb_term))
+        rt.assert_close(got, want, p, "elementwise", scale=rt.scale_of(p, ta_term, tb_term))
 
 
 @every_precision
@@ -333,7 +325,7 @@ def test_geam_in_place(handles: dict[bool, Any], precision: Any, flavour: str, w
         B.check(logical=True)
     bt = np.swapaxes(b, 1, 2)
     want = alpha * a + beta * bt if which == "A" else alpha * bt + beta * a
-    rt.assert_close(got, want, precision, "elementwise", scale=scale_of(precision, alpha * a, beta * bt))
+    rt.assert_close(got, want, precision, "elementwise", scale=rt.scale_of(precision, alpha * a, beta * bt))
 
 
 # --- gemmt -----------------------------------------------------------------------------------------
@@ -390,7 +382,7 @@ def run_gemmt(handles: dict[bool, Any], data: st.DataObject, cm: Common, n: int,
         ab_term = alpha.astype(wide) * prod if calc else np.zeros_like(prod)
         c_term = beta.astype(wide) * c if beta != 0 else np.zeros_like(prod)
         want = ab_term + c_term
-    scale = scale_of(p, (abs(alpha) * abs_prod)[:, tri] if calc else 0, c_term[:, tri])
+    scale = rt.scale_of(p, (abs(alpha) * abs_prod)[:, tri] if calc else 0, c_term[:, tri])
     rt.assert_close(got[:, tri], want[:, tri], p, "reduction", max(kk, 1), scale=scale)
 
 

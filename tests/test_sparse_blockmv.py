@@ -16,7 +16,7 @@ import rocmath as rm
 import rocmath.sparse as rs
 import rocmath.sparse._kernels_formats as kf
 from rocmath.precision import SDCZ, D, Precision
-from rocmath.testing import assert_close, examples
+from rocmath.testing import assert_close, examples, scale_of
 
 
 def _fn(p: Precision, name: str):
@@ -56,16 +56,6 @@ def _expected(alpha, beta, ax: np.ndarray, y0: np.ndarray) -> np.ndarray:
     if alpha == 0 and beta == 1:
         return y0
     return alpha * ax if beta == 0 else alpha * ax + beta * y0
-
-
-def _terms(alpha, beta, a, x: np.ndarray, y0: np.ndarray) -> float:
-    """The largest finite |alpha| (|A| |x|)_i + |beta| |y0_i|: the size of the terms a y_i adds up, which its
-    rounding error is relative to when they cancel (the default, the largest |y_i|, fails a lone cancelled
-    row); y0 only when beta reads it."""
-    with np.errstate(invalid="ignore"):
-        t = abs(alpha) * (abs(a) @ np.abs(x)) + (abs(beta) * np.abs(y0) if beta else 0.0)
-    t = t[np.isfinite(t)]
-    return float(t.max()) if t.size and t.max() > 0 else 1.0
 
 
 def _scalar_args(h, p: Precision, device_mode: bool, alpha, beta):
@@ -115,9 +105,10 @@ def test_bsrmv_matches_scipy_and_the_block_row_kernel(q):
     y_full, y = padded(y0)
     dx = rm.to_device(x)
     rs.dbsrmv(h, q["direction"], "N", mb, nb, nnzb, a_, d, dv, dp, dc, bd, info, dx, b_, y)
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore"):  # (infinities in x meet a block's zeros)
         expected = _expected(alpha, beta, b @ x, y0)
-    assert_close(y.get(), expected, p, "reduction", max(1, nb * bd), scale=_terms(alpha, beta, b, x, y0))
+        scale = scale_of(p, alpha * (abs(b) @ np.abs(x)), beta * y0)  # the terms each row adds
+    assert_close(y.get(), expected, p, "reduction", max(1, nb * bd), scale=scale)
     margins_untouched(y_full, y0.size)
     if nnzb and not (alpha == 0 and beta == 1):
         kept = None if info is None else info.csrmv if bd == 1 else info.bsrmv
@@ -171,7 +162,7 @@ def test_ellmv_stops_each_row_at_its_first_padding_entry(q):
     rs.dellmv(h, "N", m, n, a_, _descr(base), rm.to_device(val.ravel()), rm.to_device(col.ravel()), width,
               rm.to_device(x), b_, y)
     assert_close(y.get(), _expected(alpha, beta, a @ x, y0), p, "reduction", max(1, width),
-                 scale=_terms(alpha, beta, a, x, y0))
+                 scale=scale_of(p, alpha * (abs(a) @ np.abs(x)), beta * y0))
     margins_untouched(y_full, m)
     if width and not (alpha == 0 and beta == 1):
         general = y0.copy().reshape(-1, 1)
@@ -189,7 +180,7 @@ def test_ellmv_stops_each_row_at_its_first_padding_entry(q):
         mc = rs.create_dnmat_descr(m, 1, m, c, dt, rs.Order.column)
         rs.spmm(h, "N", "N", a_, mat, mb, b_, mc, dt, rs.SpMMAlg.bell, rs.SpMMStage.compute)
         assert_close(c.get(), _expected(alpha, beta, skipped @ x, y0), p, "reduction", width,
-                     scale=_terms(alpha, beta, skipped, x, y0))
+                     scale=scale_of(p, alpha * (abs(skipped) @ np.abs(x)), beta * y0))
         margins_untouched(c_full, m)
 
 
@@ -218,7 +209,8 @@ def test_hybmv_coo_part_runs_by_rows(m, width, base, itype, ab, device_mode, see
     a_, b_ = _scalar_args(h, p, device_mode, alpha, beta)
     y_full, y = padded(y0)
     rs.dhybmv(h, "N", a_, d, hyb, rm.to_device(x), b_, y)
-    assert_close(y.get(), _expected(alpha, beta, a @ x, y0), p, "reduction", 90, scale=_terms(alpha, beta, a, x, y0))
+    assert_close(y.get(), _expected(alpha, beta, a @ x, y0), p, "reduction", 90,
+                 scale=scale_of(p, alpha * (abs(a) @ np.abs(x)), beta * y0))
     margins_untouched(y_full, m)
     serial = y0.copy()
     one = np.ones(1)

@@ -36,6 +36,7 @@ __all__ = [
     "lu_residual_ratio",
     "orthogonality_ratio",
     "qr_residual_ratio",
+    "scale_of",
     "svd_residual_ratio",
     "tol",
     "unpack_lu",
@@ -187,6 +188,33 @@ def assert_close(actual: Any, expected: Any, precision: Any, kind: Kind, n: int 
 
 
 # --- LAPACK-style residual ratios ----------------------------------------------------------------
+
+
+def scale_of(precision: Any, *terms: Any) -> float:
+    """The size of the terms a result adds up, for :func:`assert_close`'s ``scale`` when they may cancel.
+
+    A sum that cancels to a small value carries the rounding error of its terms, not of itself, so
+    its tolerance must be relative to them.
+
+    Parameters
+    ----------
+    precision
+        The result's precision (its smallest normal number is the least scale returned: subnormal
+        results carry an absolute error floor).
+    *terms
+        The terms, as arrays (or scalars) that broadcast together: the scale is the largest
+        elementwise sum of their magnitudes, infinities and NaNs left out.
+
+    Returns
+    -------
+    float
+        That largest sum, at least the smallest normal number of ``precision``.
+    """
+    prec = Precision.of(precision)
+    total = np.asarray(sum(np.nan_to_num(np.abs(np.asarray(t)).astype(np.float64), nan=0.0, posinf=0.0)
+                           for t in terms))
+    largest = float(total.max()) if total.size else 0.0
+    return max(largest, float(np.finfo(prec.real.dtype).tiny))
 
 
 def _eps_of(precision: Any, *arrays: np.ndarray) -> float:
