@@ -14,7 +14,7 @@ from test_sparse_level2 import margins_untouched, padded, random_csr, scalar
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.precision import SDCZ, D, Precision
-from rocmath.testing import assert_close, examples
+from rocmath.testing import assert_close, examples, scale_of
 
 
 def _dev(a: sp.csr_matrix, base: int, it) -> tuple[rm.DeviceArray, rm.DeviceArray, rm.DeviceArray]:
@@ -106,7 +106,9 @@ def test_csrgemm_matches_scipy(q):
     got = sp.csr_matrix((cv.get(), ci.get() - bc, cp.get() - bc), shape=(m, n))
     assert got.has_sorted_indices
     assert np.array_equal(got.indices, struct.indices)
-    assert_close(got.toarray(), np.asarray(expected.toarray(), p.dtype), p, "reduction", max(1, kd))
+    mags = [0.0 if q[key] is None else abs(scalar(p, q[key])) for key in ("alpha", "beta")]
+    scale = scale_of(p, mags[0] * (abs(a) @ abs(b)).toarray(), mags[1] * abs(d).toarray())
+    assert_close(got.toarray(), np.asarray(expected.toarray(), p.dtype), p, "reduction", max(1, kd), scale=scale)
     for full, dev in ((cp_full, cp), (cv_full, cv), (ci_full, ci)):
         margins_untouched(full, dev.size)
 
@@ -250,7 +252,8 @@ def test_csrgeam_matches_scipy(q):
     if m and n and nnz:
         got = sp.csr_matrix((cv.get(), ci.get() - bc, cp.get() - bc), shape=(m, n))
         assert got.has_sorted_indices and np.array_equal(got.indices, struct.indices)
-        assert_close(got.toarray(), np.asarray((alpha * a + beta * b).toarray(), p.dtype), p, "elementwise", 2)
+        assert_close(got.toarray(), np.asarray((alpha * a + beta * b).toarray(), p.dtype), p, "elementwise", 2,
+                     scale=scale_of(p, abs(alpha) * abs(a).toarray(), abs(beta) * abs(b).toarray()))
 
 
 def test_csrgeam_requires_sorted_storage_and_general():

@@ -401,7 +401,9 @@ def test_spgemm_matches_scipy(q):
     struct = structure_of(sp.csr_matrix((m, n)), *terms)
     assert np.array_equal(ptr - bc, struct.indptr) and np.array_equal(ind - bc, struct.indices)
     got = sp.csr_matrix((val, ind - bc, ptr - bc), shape=(m, n))
-    assert_close(got.toarray(), np.asarray(expected.toarray(), p.dtype), p, "reduction", max(1, kd))
+    mags = [0.0 if q[key] is None else abs(scalar(p, q[key])) for key in ("alpha", "beta")]
+    scale = scale_of(p, mags[0] * (abs(a) @ abs(b)).toarray(), mags[1] * abs(d).toarray())
+    assert_close(got.toarray(), np.asarray(expected.toarray(), p.dtype), p, "reduction", max(1, kd), scale=scale)
     # symbolic + numeric: the same structure and bitwise the same values (NaN-free: both are finite).
     assert np.array_equal(ind2, ind) and np.array_equal(val2.view(np.uint8), val.view(np.uint8))
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.precision import SDCZ, Precision
-from rocmath.testing import assert_close, examples
+from rocmath.testing import assert_close, examples, scale_of
 
 FORMATS = ("csr", "csc", "coo")
 CLASSES = {"csr": rs.csr_matrix, "csc": rs.csc_matrix, "coo": rs.coo_matrix}
@@ -88,16 +88,25 @@ def untouched(x: object, before: list[np.ndarray]) -> bool:
 
 
 def check(got: object, ref: sp.spmatrix, fmt: str, exact: bool, n: int = 1, nnz: int | None = None,
-          kind: str = "elementwise") -> None:
+          kind: str = "elementwise", terms: np.ndarray | None = None) -> None:
     """``got`` is a matrix of ``fmt`` with ``ref``'s dtype, shape, stored count (or ``nnz``) and
-    values (exactly, or to the tolerance of ``kind`` and ``n``)."""
+    values (exactly, or to the tolerance of ``kind`` and ``n``; relative to ``terms``, the magnitudes
+    summed at each position, when given: duplicates of opposite signs cancel)."""
     assert got.format == fmt and got.dtype == ref.dtype and got.shape == ref.shape  # type: ignore[attr-defined]
     assert got.nnz == (ref.nnz if nnz is None else nnz)  # type: ignore[attr-defined]
     dense, want = got.get().toarray(), ref.toarray()  # type: ignore[attr-defined]
     if exact:
         assert np.array_equal(dense, want, equal_nan=True)
     else:
-        assert_close(dense, want, Precision.of(ref.dtype), kind, n)
+        p = Precision.of(ref.dtype)
+        assert_close(dense, want, p, kind, n, scale=None if terms is None else scale_of(p, terms))
+
+
+def magnitudes(h: sp.spmatrix) -> np.ndarray:
+    """The dense sum of the stored values' magnitudes at each position (duplicates not summed first)."""
+    mag = h.copy()
+    mag.data = np.abs(mag.data)
+    return mag.toarray()
 
 
 def scipy_ref(fn, h: sp.spmatrix) -> sp.spmatrix:
@@ -117,12 +126,14 @@ def test_elementwise_maps_keep_format_and_structure_as_scipy(case, s):
     before = arrays_of(d)
     real_scalar = not isinstance(s, complex)
     # A scaling rounds each value once (a complex one may fuse a product: one rounding apart).
-    check(d.multiply(s), scipy_ref(lambda x: x.multiply(s), h), case.fmt, exact=real_scalar)
+    check(d.multiply(s), scipy_ref(lambda x: x.multiply(s), h), case.fmt, exact=real_scalar,
+          terms=abs(s) * magnitudes(h))
     # Division: real values in float64, times the reciprocal, as scipy's; the structure stays (scipy's
     # conversion of float32 values to float64 sums duplicates first, its astype's way: the sums of
     # the scaled duplicates are then a rounding or two apart).
     summed_first = case.p.dtype == np.float32 and not case.canonical
-    check(d / s, scipy_ref(lambda x: x / s, h), case.fmt, exact=real_scalar and not summed_first, nnz=d.nnz)
+    check(d / s, scipy_ref(lambda x: x / s, h), case.fmt, exact=real_scalar and not summed_first, nnz=d.nnz,
+          terms=magnitudes(h) / abs(s))
     # abs and power sum duplicates first (scipy's); the modulus of a complex value may differ by an ulp.
     absolute = abs(d)
     check(absolute, scipy_ref(abs, h), case.fmt, exact=not case.p.is_complex)

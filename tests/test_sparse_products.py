@@ -16,7 +16,7 @@ from test_sparse_level2 import margins_untouched, padded, random_csr, scalar
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.precision import SDCZ, D, Precision, Z
-from rocmath.testing import assert_close, examples
+from rocmath.testing import assert_close, examples, scale_of
 
 ROW, COL = rs.Direction.row, rs.Direction.column
 
@@ -140,7 +140,9 @@ def test_csrgemm_symbolic_and_numeric_equal_csrgemm_bitwise(q):
         if q["beta"] is not None:
             expected += scalar(p, q["beta"]) * d2.toarray()
         got = sp.csr_matrix((cv.get(), ci.get() - bc, cp.get() - bc), shape=(m, n)).toarray()
-        assert_close(got, expected, p, "reduction", max(1, kd) + 1)
+        mags = [0.0 if q[key] is None else abs(scalar(p, q[key])) for key in ("alpha", "beta")]
+        scale = scale_of(p, mags[0] * (abs(a2) @ abs(b2)).toarray(), mags[1] * abs(d2).toarray())
+        assert_close(got, expected, p, "reduction", max(1, kd) + 1, scale=scale)
 
 
 def test_csrgemm_symbolic_copies_d_columns_into_c_base_when_only_d_takes_part():
@@ -363,12 +365,17 @@ def check_bsrgemm(q) -> int:
     for full, n in zip(fulls, (mb + 1, nnzb, nnzb * bd * bd), strict=True):
         margins_untouched(full, n)
     expected = sp.csr_matrix((mb * bd, nb * bd), dtype=p.dtype)
+    terms = []  # the magnitudes of the terms each entry sums
+    ea, eb, ed = A.expanded(q["col_major"]), B.expanded(q["col_major"]), Dm.expanded(q["col_major"])
     if mul:
-        expected = expected + scalar(p, q["alpha"]) * (A.expanded(q["col_major"]) @ B.expanded(q["col_major"]))
+        expected = expected + scalar(p, q["alpha"]) * (ea @ eb)
+        terms.append(abs(scalar(p, q["alpha"])) * (abs(ea) @ abs(eb)).toarray())
     if add:
-        expected = expected + scalar(p, q["beta"]) * Dm.expanded(q["col_major"])
+        expected = expected + scalar(p, q["beta"]) * ed
+        terms.append(abs(scalar(p, q["beta"])) * abs(ed).toarray())
     got = expand(struct.indptr, struct.indices, cv.get().reshape(nnzb, bd, bd), mb, nb, bd, q["col_major"])
-    assert_close(got.toarray(), np.asarray(expected.toarray(), p.dtype), p, "reduction", max(1, kb * bd) + 1)
+    assert_close(got.toarray(), np.asarray(expected.toarray(), p.dtype), p, "reduction", max(1, kb * bd) + 1,
+                 scale=scale_of(p, *terms))
     return nnzb
 
 
@@ -426,7 +433,8 @@ def check_bsrgeam(q) -> int:
     al, be = (scalar(p, 2.0 if q["alpha"] is None else q["alpha"]), scalar(p, -1.0 if q["beta"] is None else q["beta"]))
     expected = al * A.expanded(cm) + be * B.expanded(cm)
     got = expand(struct.indptr, struct.indices, cv.get().reshape(nnzb, bd, bd), mb, nb, bd, cm)
-    assert_close(got.toarray(), np.asarray(expected.toarray(), p.dtype), p, "elementwise", 2)
+    assert_close(got.toarray(), np.asarray(expected.toarray(), p.dtype), p, "elementwise", 2,
+                 scale=scale_of(p, abs(al) * abs(A.expanded(cm)).toarray(), abs(be) * abs(B.expanded(cm)).toarray()))
     return nnzb
 
 
