@@ -305,7 +305,7 @@ def _read_rocalution(path: str) -> sp.csr_matrix:
 def load_matrix(args: argparse.Namespace) -> tuple[sp.csr_matrix | None, str]:
     """The matrix the flags name, in rocsparse-bench's order of precedence (file, Laplacian), and its
     ``import`` label; ``(None, "rand")`` when the matrix is random."""
-    import scipy.io
+    from rocmath.testing.matrices import read_mtx
 
     path = args.file or args.rocalution or args.mtx
     if path:
@@ -313,7 +313,7 @@ def load_matrix(args: argparse.Namespace) -> tuple[sp.csr_matrix | None, str]:
             if (args.file and path.endswith(".csr")) or (not args.file and args.rocalution):
                 a = _read_rocalution(path)
             else:
-                a = sp.csr_matrix(scipy.io.mmread(path))
+                a = read_mtx(path)
         except (OSError, ValueError) as exc:
             raise UsageError(f"cannot read {path}: {exc}") from None
         a.sum_duplicates()

@@ -27,6 +27,7 @@ Example::
 
 from __future__ import annotations
 
+import inspect
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -134,7 +135,10 @@ def write_mtx(path: str | os.PathLike[str], matrix: Any, *, comment: str = "") -
 def read_mtx(path: str | os.PathLike[str], dtype: Any = None) -> sp.csr_matrix:
     """Read a Matrix Market file (``scipy.io.mmread``) as canonical CSR: sorted columns, duplicates summed,
     symmetric storage expanded; ``dtype`` converts the values (the file's own type when None)."""
-    a = scipy.io.mmread(str(path))
+    # scipy 1.18 warns that mmread's default will become a sparse array; asking for the matrix
+    # class keeps its behaviour (scipy versions without the keyword always return that class).
+    kw = {"spmatrix": True} if "spmatrix" in inspect.signature(scipy.io.mmread).parameters else {}
+    a = scipy.io.mmread(str(path), **kw)
     if not sp.issparse(a):
         a = sp.coo_matrix(a)
     return _canonical(a, dtype)
