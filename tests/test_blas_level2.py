@@ -300,11 +300,11 @@ def test_gemv_gbmv(handle: Any, data: st.DataObject) -> None:
 @contextmanager
 def numba_threads(count: int) -> Iterator[None]:
     """The calling thread's numba thread count set to ``count`` inside the block (the kernels'
-    bits must not depend on it)."""
+    bits must not depend on it), at most the pool's size (NUMBA_NUM_THREADS may be below it)."""
     import numba
 
     before = numba.get_num_threads()
-    numba.set_num_threads(count)
+    numba.set_num_threads(min(count, numba.config.NUMBA_NUM_THREADS))
     try:
         yield
     finally:
