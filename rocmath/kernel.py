@@ -122,18 +122,27 @@ def _rocmath_sources(module: str) -> tuple[tuple[str, str], ...]:
     return found
 
 
-def _sources_stamp(files: tuple[tuple[str, str], ...]) -> bytes:
-    """One digest of the contents of ``files`` (numba's memoized hash of each, keyed by its
-    modification time and size, so an edited file is hashed again)."""
-    from numba.core import caching
+#: Content digests of source files, by (path, modification time, size): an edited file is hashed again.
+_file_digests: dict[tuple[str, float, int], bytes] = {}
 
-    hash_file = getattr(caching, "_hash_source_file", None)
+
+def _file_digest(path: str, st: os.stat_result) -> bytes:
+    key = (path, st.st_mtime, st.st_size)
+    digest = _file_digests.get(key)
+    if digest is None:  # (two threads may both hash a file: the same bytes either way)
+        with open(path, "rb") as f:
+            digest = _file_digests[key] = hashlib.sha256(f.read()).digest()
+    return digest
+
+
+def _sources_stamp(files: tuple[tuple[str, str], ...]) -> bytes:
+    """One digest of the contents of ``files``: the same files copied elsewhere or touched give the
+    same stamp (numba's own stamp, a file's modification time and size, would not; numba 0.60 has no
+    content hash of its own to use instead)."""
     digest = hashlib.sha256()
     for name, path in files:
-        st = os.stat(path)
         digest.update(name.encode())
-        digest.update(hash_file(path, st.st_mtime, st.st_size) if hash_file is not None
-                      else f"{st.st_mtime}:{st.st_size}".encode())
+        digest.update(_file_digest(path, os.stat(path)))
     return digest.digest()
 
 
