@@ -8,12 +8,12 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.sparse.linalg import cg, gmres
-from test_sparse_level2 import OPS, random_csr, scalar
+from test_sparse_level2 import OPS, product_scale, random_csr, scalar
 
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.precision import SDCZ, D
-from rocmath.testing import assert_close, examples, scale_of
+from rocmath.testing import assert_close, examples
 
 
 def test_enum_values_are_rocsparse_own():
@@ -166,7 +166,7 @@ def test_csrmm_matches_scipy(q):
                                     rm.to_device((a.indices + base).astype(np.int32)),
                                     rm.to_device(np.asfortranarray(bpad)), ldb, q["beta"], dC, max(1, opa.shape[0]))
     expected = scalar(p, 2 - 1j) * (opa @ b) + (q["beta"] * c0 if q["beta"] else 0)
-    scale = scale_of(p, abs(scalar(p, 2 - 1j)) * (abs(opa) @ np.abs(b)), abs(q["beta"]) * np.abs(c0))
+    scale = product_scale(p, scalar(p, 2 - 1j), opa, b, q["beta"], c0)
     assert_close(dC.get(), np.asarray(expected, p.dtype), p, "reduction", max(1, m, kk), scale=scale)
 
 
@@ -256,7 +256,7 @@ def test_generic_spmm(q, order, csc):
     rs.spmm(h, q["trans_a"], q["trans_b"], scalar(p, 0.5j + 1), mat, B, q["beta"], Cd, dt, 0, rs.SpMMStage.compute,
             None, tmp)
     expected = scalar(p, 0.5j + 1) * (opa @ b) + q["beta"] * c0
-    scale = scale_of(p, abs(scalar(p, 0.5j + 1)) * (abs(opa) @ np.abs(b)), abs(q["beta"]) * np.abs(c0))
+    scale = product_scale(p, scalar(p, 0.5j + 1), opa, b, q["beta"], c0)
     assert_close(Cd.values.get(), np.asarray(expected, p.dtype), p, "reduction", max(1, m, kk), scale=scale)
 
 

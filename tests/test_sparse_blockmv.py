@@ -10,13 +10,13 @@ import numpy as np
 import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_sparse_level2 import margins_untouched, padded, random_csr, scalar, vec
+from test_sparse_level2 import margins_untouched, padded, product_scale, random_csr, scalar, vec
 
 import rocmath as rm
 import rocmath.sparse as rs
 import rocmath.sparse._kernels_formats as kf
 from rocmath.precision import SDCZ, D, Precision
-from rocmath.testing import assert_close, examples, scale_of
+from rocmath.testing import assert_close, examples
 
 
 def _fn(p: Precision, name: str):
@@ -107,7 +107,7 @@ def test_bsrmv_matches_scipy_and_the_block_row_kernel(q):
     rs.dbsrmv(h, q["direction"], "N", mb, nb, nnzb, a_, d, dv, dp, dc, bd, info, dx, b_, y)
     with np.errstate(invalid="ignore"):  # (infinities in x meet a block's zeros)
         expected = _expected(alpha, beta, b @ x, y0)
-        scale = scale_of(p, alpha * (abs(b) @ np.abs(x)), beta * y0)  # the terms each row adds
+        scale = product_scale(p, alpha, b, x, beta, y0)  # the terms each row adds
     assert_close(y.get(), expected, p, "reduction", max(1, nb * bd), scale=scale)
     margins_untouched(y_full, y0.size)
     if nnzb and not (alpha == 0 and beta == 1):
@@ -162,7 +162,7 @@ def test_ellmv_stops_each_row_at_its_first_padding_entry(q):
     rs.dellmv(h, "N", m, n, a_, _descr(base), rm.to_device(val.ravel()), rm.to_device(col.ravel()), width,
               rm.to_device(x), b_, y)
     assert_close(y.get(), _expected(alpha, beta, a @ x, y0), p, "reduction", max(1, width),
-                 scale=scale_of(p, alpha * (abs(a) @ np.abs(x)), beta * y0))
+                 scale=product_scale(p, alpha, a, x, beta, y0))
     margins_untouched(y_full, m)
     if width and not (alpha == 0 and beta == 1):
         general = y0.copy().reshape(-1, 1)
@@ -180,7 +180,7 @@ def test_ellmv_stops_each_row_at_its_first_padding_entry(q):
         mc = rs.create_dnmat_descr(m, 1, m, c, dt, rs.Order.column)
         rs.spmm(h, "N", "N", a_, mat, mb, b_, mc, dt, rs.SpMMAlg.bell, rs.SpMMStage.compute)
         assert_close(c.get(), _expected(alpha, beta, skipped @ x, y0), p, "reduction", width,
-                     scale=scale_of(p, alpha * (abs(skipped) @ np.abs(x)), beta * y0))
+                     scale=product_scale(p, alpha, skipped, x, beta, y0))
         margins_untouched(c_full, m)
 
 
@@ -210,7 +210,7 @@ def test_hybmv_coo_part_runs_by_rows(m, width, base, itype, ab, device_mode, see
     y_full, y = padded(y0)
     rs.dhybmv(h, "N", a_, d, hyb, rm.to_device(x), b_, y)
     assert_close(y.get(), _expected(alpha, beta, a @ x, y0), p, "reduction", 90,
-                 scale=scale_of(p, alpha * (abs(a) @ np.abs(x)), beta * y0))
+                 scale=product_scale(p, alpha, a, x, beta, y0))
     margins_untouched(y_full, m)
     serial = y0.copy()
     one = np.ones(1)

@@ -9,13 +9,13 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_sparse_level2 import margins_untouched, padded, random_csr, scalar, vec
+from test_sparse_level2 import margins_untouched, padded, product_scale, random_csr, scalar, vec
 
 import rocmath as rm
 import rocmath.sparse as rs
 import rocmath.sparse._formats as formats
 from rocmath.precision import SDCZ, Precision
-from rocmath.testing import assert_close, examples, scale_of
+from rocmath.testing import assert_close, examples
 
 
 def fn(p: Precision, name: str):
@@ -57,7 +57,7 @@ def test_bsrmv_with_analysis_matches_scipy_and_the_plain_product(p, mb, nb, bd, 
     y_full, y = padded(y0)
     fn(p, f"bsrmv{suffix}")(h, direction, "N", mb, nb, nnzb, alpha, d, bv, bp, bc, bd, info, rm.to_device(x), beta, y)
     assert_close(y.get(), (alpha * (a @ x) + beta * y0).astype(p.dtype), p, "reduction", max(1, nb * bd),
-                 scale=scale_of(p, abs(alpha) * (abs(a) @ np.abs(x)), abs(beta) * np.abs(y0)))
+                 scale=product_scale(p, alpha, a, x, beta, y0))
     margins_untouched(y_full, y0.size)
     plain = rm.to_device(y0)
     fn(p, "bsrmv")(h, direction, "N", mb, nb, nnzb, alpha, d, bv, bp, bc, bd, None, rm.to_device(x), beta, plain)

@@ -14,7 +14,7 @@ from test_sparse_level2 import OPS, _scalars, margins_untouched, padded, product
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.precision import SDCZ, D, Precision, S
-from rocmath.testing import assert_close, examples, scale_of
+from rocmath.testing import assert_close, examples
 
 
 def _fn(p: Precision, name: str):
@@ -233,7 +233,7 @@ def test_csr_hyb_roundtrip_and_hybmv(q):
     _fn(p, "hybmv")(h, q["trans"], alpha, d, hyb, rm.to_device(x), beta, y)
     expected = _expected(p, -1.5 + 0.5j, 0.5, opa, x, y0, q["device_mode"])
     assert_close(y.get(), np.asarray(expected, p.dtype), p, "reduction", max(1, m, n),
-                 scale=product_scale(-1.5 + 0.5j, opa, x, 0.5, y0))
+                 scale=product_scale(p, -1.5 + 0.5j, opa, x, 0.5, y0))
     margins_untouched(y_full, y0.size)
     rs.destroy_hyb_mat(hyb)
     with pytest.raises(rs.SparseInvalidPointerError) as err:
@@ -337,7 +337,7 @@ def test_csr_bsr_roundtrip_bsrmv_and_bsrmm(q):
     alpha, beta = scalar(p, 2.0 - 1j), scalar(p, -0.5)
     _fn(p, "bsrmv")(h, direction, "N", mb, nb, nnzb, alpha, db, bv, bp, bc, bd, None, rm.to_device(x), beta, y)
     assert_close(y.get(), (alpha * (dense @ x) + beta * y0).astype(p.dtype), p, "reduction", max(1, n),
-                 scale=scale_of(p, abs(alpha) * (np.abs(dense) @ np.abs(x)), abs(beta) * np.abs(y0)))
+                 scale=product_scale(p, alpha, dense, x, beta, y0))
     margins_untouched(y_full, y0.size)
     # bsrmm, column-major B (or B^T) and C with padding rows that must survive
     kk, tb = q["k"], q["trans_b"]
@@ -354,7 +354,7 @@ def test_csr_bsr_roundtrip_bsrmv_and_bsrmm(q):
                     ldb, beta, dC, ldc)
     got = dC.get().reshape(kk, ldc)
     assert_close(got[:, :mb * bd].T, (alpha * (dense @ B) + beta * C0).astype(p.dtype), p, "reduction", max(1, n),
-                 scale=scale_of(p, abs(alpha) * (np.abs(dense) @ np.abs(B)), abs(beta) * np.abs(C0)))
+                 scale=product_scale(p, alpha, dense, B, beta, C0))
     assert np.all(got[:, mb * bd:] == -2.5)
 
 
@@ -572,7 +572,7 @@ def test_gemvi_and_gemmi_match_numpy(q):
     xd = np.zeros(n, p.dtype)
     xd[x_ind] = x_val
     expected = _expected(p, q["alpha"], q["beta"], A, xd, y0, q["device_mode"]) if m else y0
-    scale = scale_of(p, abs(scalar(p, q["alpha"])) * (np.abs(A) @ np.abs(xd)), abs(scalar(p, q["beta"])) * np.abs(y0))
+    scale = product_scale(p, scalar(p, q["alpha"]), A, xd, scalar(p, q["beta"]), y0)
     assert_close(y.get(), np.asarray(expected, p.dtype), p, "reduction", max(1, n), scale=scale)
     margins_untouched(y_full, m)
     assert np.array_equal(dA.get(), a_img.ravel())
@@ -595,7 +595,7 @@ def test_gemvi_and_gemmi_match_numpy(q):
             expected = C0
         else:
             expected = a_ * (A2 @ B.toarray().T) + (b_ * C0 if b_ != 0 else 0)
-        scale = scale_of(p, abs(a_) * (np.abs(A2) @ abs(B).toarray().T), abs(b_) * np.abs(C0))
+        scale = product_scale(p, a_, A2, B.T, b_, C0)
         assert_close(got[:, :m].T, np.asarray(expected, p.dtype), p, "reduction", max(1, kd), scale=scale)
     assert np.array_equal(got[:, m:], c_img[:, m:])
 
@@ -678,7 +678,7 @@ def test_generic_spmv_on_coo_aos_ell_and_bsr(q, fmt):
     rs.spmv(h, op, alpha, mat, vx, beta, vy, dt, 0, rs.SpMVStage.compute, temp_buffer=temp)
     expected = _expected(p, 0.5 - 1j, -2.0, opa, x, y0, q["device_mode"])
     assert_close(dy.get(), np.asarray(expected, p.dtype), p, "reduction", max(1, m, n),
-                 scale=product_scale(0.5 - 1j, opa, x, -2.0, y0))
+                 scale=product_scale(p, 0.5 - 1j, opa, x, -2.0, y0))
     margins_untouched(y_full, y0.size)
 
 
@@ -735,7 +735,7 @@ def test_generic_spmm_on_bsr_and_blocked_ell(q, bell, order_b, order_c):
     got = got if order_c is rs.Order.row else got.T
     expected = scalar(p, 1.5) * (dense @ B) + scalar(p, 0.5 + 1j) * C0
     assert_close(got, expected.astype(p.dtype), p, "reduction", max(1, n),
-                 scale=scale_of(p, 1.5 * (np.abs(dense) @ np.abs(B)), abs(scalar(p, 0.5 + 1j)) * np.abs(C0)))
+                 scale=product_scale(p, 1.5, dense, B, scalar(p, 0.5 + 1j), C0))
 
 
 def test_generic_descriptor_accessors_and_set_pointers():

@@ -379,7 +379,7 @@ def test_gebsrmv_matches_scipy(q):
         assert_close(y.get(), want.astype(p.dtype), p, "elementwise")
     else:
         want = expected(p, q["alpha"], q["beta"], dense, x, y0)
-        scale = product_scale(abs(scalar(p, q["alpha"])), dense, x, abs(scalar(p, q["beta"])), np.nan_to_num(y0))
+        scale = product_scale(p, abs(scalar(p, q["alpha"])), dense, x, abs(scalar(p, q["beta"])), np.nan_to_num(y0))
         assert_close(y.get(), want, p, "reduction", max(1, nb * cbd), scale=scale)
     margins_untouched(y_full, mb * rbd)
 
@@ -416,7 +416,7 @@ def test_gebsrmm_matches_scipy(q):
         assert_close(got[:, :m].T, want.astype(p.dtype), p, "elementwise")
         return
     want = expected(p, q["alpha"], q["beta"], dense, B, C0)
-    scale = product_scale(abs(scalar(p, q["alpha"])), dense, B, abs(scalar(p, q["beta"])), np.nan_to_num(C0))
+    scale = product_scale(p, abs(scalar(p, q["alpha"])), dense, B, abs(scalar(p, q["beta"])), np.nan_to_num(C0))
     assert_close(got[:, :m].T, want, p, "reduction", max(1, kdim), scale=scale)
     # each column is gebsrmv's product of that column, bit for bit
     for j in range(k if mb else 0):

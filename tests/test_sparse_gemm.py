@@ -9,7 +9,7 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_sparse_level2 import margins_untouched, padded, random_csr, scalar
+from test_sparse_level2 import margins_untouched, padded, product_scale, random_csr, scalar
 
 import rocmath as rm
 import rocmath.sparse as rs
@@ -106,8 +106,7 @@ def test_csrgemm_matches_scipy(q):
     got = sp.csr_matrix((cv.get(), ci.get() - bc, cp.get() - bc), shape=(m, n))
     assert got.has_sorted_indices
     assert np.array_equal(got.indices, struct.indices)
-    mags = [0.0 if q[key] is None else abs(scalar(p, q[key])) for key in ("alpha", "beta")]
-    scale = scale_of(p, mags[0] * (abs(a) @ abs(b)).toarray(), mags[1] * abs(d).toarray())
+    scale = product_scale(p, scalar(p, q["alpha"]), a, b, scalar(p, q["beta"]), d)
     assert_close(got.toarray(), np.asarray(expected.toarray(), p.dtype), p, "reduction", max(1, kd), scale=scale)
     for full, dev in ((cp_full, cp), (cv_full, cv), (ci_full, ci)):
         margins_untouched(full, dev.size)

@@ -15,7 +15,7 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_sparse_level2 import OPS, _scalars, margins_untouched, padded, scalar, vec
+from test_sparse_level2 import OPS, _scalars, margins_untouched, padded, product_scale, scalar, vec
 
 import rocmath as rm
 import rocmath.sparse as rs
@@ -149,11 +149,6 @@ class SparseBatch:
         rows, cols, val = self.entries[i]
         return sp.coo_matrix((val, (rows, cols)), shape=self.shape)
 
-    def magnitudes(self, i: int) -> sp.spmatrix:
-        """Entry ``i``'s |values| (duplicates' magnitudes add up: scipy's abs would sum the duplicates first)."""
-        rows, cols, val = self.entries[i]
-        return sp.coo_matrix((np.abs(val), (rows, cols)), shape=self.shape)
-
     def untouched(self) -> None:
         for d, h in zip(self.arrays, self.host, strict=True):
             assert np.array_equal(_bits(d.get()), _bits(h))
@@ -278,7 +273,7 @@ def test_const_inputs_give_the_mutable_descriptors_bits(trans):
         results.append(dy.get())
     assert np.array_equal(_bits(results[0]), _bits(results[1]))
     assert_close(results[0], 1.5 * (OPS[trans](a) @ xh) - 0.5 * y0, D, "reduction", 4,
-                 scale=scale_of(D, 1.5 * (abs(OPS[trans](a)) @ np.abs(xh)), 0.5 * np.abs(y0)))
+                 scale=product_scale(D, 1.5, OPS[trans](a), xh, 0.5, y0))
     bh, c0 = rng.standard_normal((xlen, 2)), rng.standard_normal((ylen, 2))
     db = rm.to_device(bh.ravel())
     results = []
@@ -293,7 +288,7 @@ def test_const_inputs_give_the_mutable_descriptors_bits(trans):
         results.append(dc.get())
     assert np.array_equal(_bits(results[0]), _bits(results[1]))
     assert_close(results[0].reshape(ylen, 2), 2.0 * (OPS[trans](a) @ bh) + c0, D, "reduction", 4,
-                 scale=scale_of(D, 2.0 * (abs(OPS[trans](a)) @ np.abs(bh)), np.abs(c0)))
+                 scale=product_scale(D, 2.0, OPS[trans](a), bh, 1.0, c0))
 
 
 def test_const_sparse_vector_and_matrix_inputs_of_the_other_routines():
@@ -483,8 +478,7 @@ def test_batched_spmm_matches_a_loop_of_scipy_products(q):
         opa = OPS[q["trans_a"]](A.scipy(i if count_a > 1 else 0))
         product = opa @ opbs[i if count_b > 1 else 0]
         expected = (b_ * c0[i] if b_ != 0 else np.zeros_like(c0[i])) + a_ * product
-        mags = OPS[q["trans_a"]](A.magnitudes(i if count_a > 1 else 0)) @ np.abs(opbs[i if count_b > 1 else 0])
-        scale = scale_of(p, abs(b_) * np.abs(c0[i]), abs(a_) * mags)
+        scale = product_scale(p, a_, opa, opbs[i if count_b > 1 else 0], b_, c0[i])
         assert_close(got[i], np.asarray(expected, p.dtype), p, "reduction", max(1, m, k), scale=scale)
 
 
@@ -652,7 +646,7 @@ def test_spmv_and_sddmm_use_entry_zero_of_a_batched_descriptor():
             rs.create_dnvec_descr(m, dy, F64), F64, rs.SpMVAlg.default)
     rs.spmv(*args, rs.SpMVStage.preprocess)
     rs.spmv(*args, rs.SpMVStage.compute)
-    assert_close(dy.get(), A.scipy(0) @ xh, D, "reduction", k, scale=scale_of(D, A.magnitudes(0) @ np.abs(xh)))
+    assert_close(dy.get(), A.scipy(0) @ xh, D, "reduction", k, scale=product_scale(D, 1.0, A.scipy(0), xh, None, None))
     X = DenseBatch(rng.standard_normal((2, m, 2)), rs.Order.row, 0, 0, F64)
     Y = DenseBatch(rng.standard_normal((2, 2, k)), rs.Order.row, 0, 0, F64)
     C = SparseBatch("csr", m, k, entries, np.int32, 0, D, 1)

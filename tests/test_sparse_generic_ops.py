@@ -13,7 +13,7 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_sparse_level2 import margins_untouched, padded
+from test_sparse_level2 import margins_untouched, padded, product_scale, scalar
 
 import rocmath as rm
 import rocmath.sparse as rs
@@ -33,12 +33,6 @@ CASES = [(S, (np.int32, np.int32)), (D, (np.int64, np.int32)), (C, (np.int64, np
 #: Sparse vectors and COO have one index type: the pair's first.
 OPS = {rs.Operation.none: lambda a: a, rs.Operation.transpose: lambda a: a.T,
        rs.Operation.conjugate_transpose: lambda a: a.conj().T}
-
-
-def scalar(p: Precision, value):
-    if value is None:
-        return None
-    return value if p.is_complex else value.real
 
 
 def values(rng: np.random.Generator, shape, p: Precision) -> np.ndarray:
@@ -401,8 +395,7 @@ def test_spgemm_matches_scipy(q):
     struct = structure_of(sp.csr_matrix((m, n)), *terms)
     assert np.array_equal(ptr - bc, struct.indptr) and np.array_equal(ind - bc, struct.indices)
     got = sp.csr_matrix((val, ind - bc, ptr - bc), shape=(m, n))
-    mags = [0.0 if q[key] is None else abs(scalar(p, q[key])) for key in ("alpha", "beta")]
-    scale = scale_of(p, mags[0] * (abs(a) @ abs(b)).toarray(), mags[1] * abs(d).toarray())
+    scale = product_scale(p, scalar(p, q["alpha"]), a, b, scalar(p, q["beta"]), d)
     assert_close(got.toarray(), np.asarray(expected.toarray(), p.dtype), p, "reduction", max(1, kd), scale=scale)
     # symbolic + numeric: the same structure and bitwise the same values (NaN-free: both are finite).
     assert np.array_equal(ind2, ind) and np.array_equal(val2.view(np.uint8), val.view(np.uint8))

@@ -36,8 +36,9 @@ def vec(rng: np.random.Generator, n: int, dtype: np.dtype) -> np.ndarray:
     return v.astype(dtype)
 
 
-def scalar(p: Precision, value: complex):
-    return value if p.is_complex else value.real
+def scalar(p: Precision, value: complex | None):
+    """``value`` in p's kind (its real part for a real precision); None (no such term) stays None."""
+    return value if value is None or p.is_complex else value.real
 
 
 def padded(host: np.ndarray, margin: int = 8) -> tuple[rm.DeviceArray, rm.DeviceArray]:
@@ -111,15 +112,28 @@ def test_csrmv_matches_scipy(q):
         assert np.array_equal(got, expected, equal_nan=True)
     else:
         assert_close(got, np.asarray(expected, p.dtype), p, "reduction", max(1, m, n),
-                     scale=product_scale(a_, opa, x, b_, y0))
+                     scale=product_scale(p, a_, opa, x, b_, y0))
     margins_untouched(yfull, y0.size)
 
 
-def product_scale(alpha, opa, x, beta, y0):
-    """The size of the terms of ``alpha op(A) x + beta y``: a product's errors are relative to it, not
-    to a sum that cancels (None when there are no terms)."""
-    terms = abs(alpha) * (abs(opa) @ np.abs(x)) + abs(beta) * np.abs(y0)
-    return float(terms.max()) if terms.size and terms.max() > 0 else None
+def magnitudes(a):
+    """``|a|`` elementwise; a sparse matrix's stored values one by one (scipy's abs sums a COO's duplicates
+    first, in place: duplicates of opposite signs would cancel)."""
+    if not sp.issparse(a):
+        return np.abs(a)
+    m = a.copy()
+    m.data = np.abs(m.data)
+    return m
+
+
+def product_scale(p, alpha, opa, x, beta, y0):
+    """The size of the terms of ``alpha op(A) x + beta y`` (a None scalar: no such term), for assert_close's
+    ``scale`` in precision ``p``: a product's errors are relative to it, not to a sum that cancels."""
+    def dense(t):
+        return t.toarray() if sp.issparse(t) else t
+
+    terms = [] if alpha is None else [abs(alpha) * dense(magnitudes(opa) @ magnitudes(x))]
+    return scale_of(p, *terms, *([] if beta is None else [abs(beta) * dense(magnitudes(y0))]))
 
 
 @pytest.mark.parametrize("p", SDCZ, ids=lambda p: p.letter)
@@ -166,7 +180,7 @@ def test_coomv_matches_scipy_with_duplicates_and_any_order(q):
     a_, b_ = scalar(p, q["alpha"]), scalar(p, q["beta"])
     expected = y0 if (a_ == 0 and b_ == 1 and not q["device_mode"]) else a_ * (opa @ x) + b_ * y0
     assert_close(dy.get(), np.asarray(expected, p.dtype), p, "reduction", max(1, vals.size),
-                 scale=scale_of(p, abs(a_) * (abs(opa) @ np.abs(x)), abs(b_) * np.abs(y0)))
+                 scale=product_scale(p, a_, opa, x, b_, y0))
 
 
 @settings(max_examples=examples(40))
@@ -213,7 +227,7 @@ def test_generic_spmv_stages(q, fmt, alg):
         a_, b_ = scalar(p, q["alpha"]), scalar(p, q["beta"])
         expected = y0 if (a_ == 0 and b_ == 1 and not q["device_mode"]) else a_ * (opa @ x) + b_ * y0
         assert_close(dy.get(), np.asarray(expected, p.dtype), p, "reduction", max(1, m, n),
-                     scale=product_scale(a_, opa, x, b_, y0))
+                     scale=product_scale(p, a_, opa, x, b_, y0))
 
 
 def test_csrmv_is_bitwise_deterministic():

@@ -14,6 +14,7 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_sparse_level2 import magnitudes
 
 import rocmath as rm
 import rocmath.sparse as rs
@@ -102,13 +103,6 @@ def check(got: object, ref: sp.spmatrix, fmt: str, exact: bool, n: int = 1, nnz:
         assert_close(dense, want, p, kind, n, scale=None if terms is None else scale_of(p, terms))
 
 
-def magnitudes(h: sp.spmatrix) -> np.ndarray:
-    """The dense sum of the stored values' magnitudes at each position (duplicates not summed first)."""
-    mag = h.copy()
-    mag.data = np.abs(mag.data)
-    return mag.toarray()
-
-
 def scipy_ref(fn, h: sp.spmatrix) -> sp.spmatrix:
     """``fn`` of a copy of ``h`` (scipy sums duplicates in place), numpy's warnings silenced."""
     with np.errstate(all="ignore"), warnings.catch_warnings():
@@ -127,13 +121,13 @@ def test_elementwise_maps_keep_format_and_structure_as_scipy(case, s):
     real_scalar = not isinstance(s, complex)
     # A scaling rounds each value once (a complex one may fuse a product: one rounding apart).
     check(d.multiply(s), scipy_ref(lambda x: x.multiply(s), h), case.fmt, exact=real_scalar,
-          terms=abs(s) * magnitudes(h))
+          terms=abs(s) * magnitudes(h).toarray())
     # Division: real values in float64, times the reciprocal, as scipy's; the structure stays (scipy's
     # conversion of float32 values to float64 sums duplicates first, its astype's way: the sums of
     # the scaled duplicates are then a rounding or two apart).
     summed_first = case.p.dtype == np.float32 and not case.canonical
     check(d / s, scipy_ref(lambda x: x / s, h), case.fmt, exact=real_scalar and not summed_first, nnz=d.nnz,
-          terms=magnitudes(h) / abs(s))
+          terms=magnitudes(h).toarray() / abs(s))
     # abs and power sum duplicates first (scipy's); the modulus of a complex value may differ by an ulp.
     absolute = abs(d)
     check(absolute, scipy_ref(abs, h), case.fmt, exact=not case.p.is_complex)

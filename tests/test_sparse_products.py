@@ -11,7 +11,7 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_sparse_level2 import margins_untouched, padded, random_csr, scalar
+from test_sparse_level2 import margins_untouched, padded, product_scale, random_csr, scalar
 
 import rocmath as rm
 import rocmath.sparse as rs
@@ -140,8 +140,7 @@ def test_csrgemm_symbolic_and_numeric_equal_csrgemm_bitwise(q):
         if q["beta"] is not None:
             expected += scalar(p, q["beta"]) * d2.toarray()
         got = sp.csr_matrix((cv.get(), ci.get() - bc, cp.get() - bc), shape=(m, n)).toarray()
-        mags = [0.0 if q[key] is None else abs(scalar(p, q[key])) for key in ("alpha", "beta")]
-        scale = scale_of(p, mags[0] * (abs(a2) @ abs(b2)).toarray(), mags[1] * abs(d2).toarray())
+        scale = product_scale(p, scalar(p, q["alpha"]), a2, b2, scalar(p, q["beta"]), d2)
         assert_close(got, expected, p, "reduction", max(1, kd) + 1, scale=scale)
 
 

@@ -12,12 +12,12 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_sparse_level2 import OPS, _scalars, margins_untouched, padded, scalar, vec
+from test_sparse_level2 import OPS, _scalars, margins_untouched, padded, product_scale, scalar, vec
 
 import rocmath as rm
 import rocmath.sparse as rs
 from rocmath.precision import SDCZ, D, Precision, Z
-from rocmath.testing import assert_close, examples, scale_of, sentinel_value
+from rocmath.testing import assert_close, examples, sentinel_value
 
 COO_ALGS = (rs.SpMMAlg.default, rs.SpMMAlg.coo_segmented, rs.SpMMAlg.coo_atomic, rs.SpMMAlg.coo_segmented_atomic)
 MARGIN = 8
@@ -115,9 +115,7 @@ def test_coo_spmm_matches_scipy(q):
         assert np.array_equal(got, c0)  # host alpha == 0, beta == 1: C untouched
         return
     expected = (b_ * c0 if b_ != 0 else np.zeros_like(c0)) + (0 if host_alpha0 else a_ * (opa @ opb))
-    # the terms' magnitudes (|values| of the duplicates added: scipy's abs would sum the duplicates first)
-    mags = OPS[q["trans_a"]](sp.coo_matrix((np.abs(val), (rows, cols)), shape=(m, k))) @ np.abs(opb)
-    scale = scale_of(p, abs(b_) * np.abs(c0), 0 if host_alpha0 else abs(a_) * mags)
+    scale = product_scale(p, None if host_alpha0 else a_, opa, opb, b_, c0)
     assert_close(got, np.asarray(expected, p.dtype), p, "reduction", max(1, m, k), scale=scale)
 
 
@@ -138,9 +136,8 @@ def test_coo_spmm_every_precision(p: Precision):
     need = rs.spmm(*args, rs.SpMMStage.buffer_size)
     rs.spmm(*args, rs.SpMMStage.compute, None, rm.empty(need, np.uint8))
     expected = scalar(p, 2 - 1j) * (opa @ b) + scalar(p, 0.5j - 1) * c0
-    mags = OPS[trans](sp.coo_matrix((np.abs(val), (rows, cols)), shape=(6, 4))) @ np.abs(b)
     assert_close(C.get(), expected.astype(p.dtype), p, "reduction", 6,
-                 scale=scale_of(p, abs(scalar(p, 2 - 1j)) * mags, abs(scalar(p, 0.5j - 1)) * np.abs(c0)))
+                 scale=product_scale(p, scalar(p, 2 - 1j), opa, b, scalar(p, 0.5j - 1), c0))
 
 
 @pytest.mark.parametrize("ct", [rs.Datatype.i32_r, rs.Datatype.f32_r], ids=lambda t: t.name)
