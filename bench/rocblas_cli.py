@@ -31,6 +31,13 @@ pointer mode (rotg's first a and b are --alpha and --beta) and return the new on
 batched forms are checked in device pointer mode alone, rotm over its four flags (its param
 from rotmg), and the plain rotg and rotmg print the bare ``rocblas-us,CPU-us`` line.
 
+gemm_ex3 and its batched forms (rocBLAS's beta API) take rocblas-bench's
+``--composite_compute_type`` (f32, f8_f8_f32, f8_bf8_f32, bf8_f8_f32, bf8_bf8_f32; rocblas-bench
+has no default: omitted, it passes an invalid compute type, which gemm_ex3 rejects) and the
+``f8_r``/``bf8_r`` types, whose data are rocblas-bench's initialization rounded to nearest
+into them; ``-v 1`` rounds half and float operands into the compute type's float8 formats as
+the call does (stochastically with ``--flags 32``, from the same ``SR_SEED_A/B/C``).
+
 Exit status: 0 on success, 1 when ``-v 1``/``-t 1`` finds an error above tolerance (or
 the run fails), 2 for a usage error (unknown function or flag, a type combination
 rocBLAS does not have, arguments the call rejects).
@@ -61,7 +68,7 @@ from ._cli_common import (
     time_rounds,
     usage_failure,
 )
-from .rocblas_families import FAMILIES, Family, Operand
+from .rocblas_families import FAMILIES, FLOAT8, Family, Float8, Operand, ex3_key
 
 __all__ = ["FAMILIES", "Family", "Operand", "Problem", "UsageError", "main", "parse_args", "resolve", "run"]
 
@@ -73,6 +80,10 @@ SEED = 69069  # fixed, so runs are reproducible (rocblas-bench seeds its generat
 #: ``-r``/``--a_type`` short forms, as rocblas-bench reads them.
 _TYPE_LETTERS = {"h": "f16_r", "s": "f32_r", "d": "f64_r", "c": "f32_c", "z": "f64_c"}
 _TYPE_ROLES = ("a_type", "b_type", "c_type", "d_type", "compute_type")
+#: The _ex suffixes of function names: rocBLAS's beta API's gemm_ex3 first (``_ex`` ends it too).
+_EX_TAILS = ("_ex3", "_ex")
+#: ``--composite_compute_type`` names (rocblas_computetype without invalid).
+_COMPOSITE = ("f32", "f8_f8_f32", "f8_bf8_f32", "bf8_f8_f32", "bf8_bf8_f32")
 _INITIALIZATIONS = ("rand_int", "trig_float", "hpl", "zero")
 #: Parameter names (lower-cased) of an operand under another name: the packed matrices' AP.
 _PARAM_KEYS = {"ap": "a"}
@@ -94,9 +105,11 @@ def _parser() -> Parser:
     a = p.add_argument
     a("-f", "--function", default=None, help="function: gemm, gemm_strided_batched, gemm_ex, axpy, dot, trsm, ...")
     a("-r", "--precision", default="f32_r", help="h, s, d, c, z, f16_r, f32_r, f64_r, bf16_r, f32_c, f64_c, i8_r, "
-                                                 "i32_r (default f32_r)")
+                                                 "i32_r, f8_r, bf8_r (default f32_r)")
     for role in _TYPE_ROLES:
         a(f"--{role}", default=None, help=f"{role} (default: --precision)")
+    a("--composite_compute_type", default=None,
+      help=f"gemm_ex3's compute type: {', '.join(_COMPOSITE)} (no default: rocblas-bench's is invalid)")
     a("-m", "--sizem", dest="M", type=int, default=DEFAULT_SIZE, help="rows (default 128)")
     a("-n", "--sizen", dest="N", type=int, default=DEFAULT_SIZE, help="columns, vector length (default 128)")
     a("-k", "--sizek", dest="K", type=int, default=DEFAULT_SIZE, help="inner size (default 128)")
@@ -151,8 +164,8 @@ def _parser() -> Parser:
 def _function_names() -> list[str]:
     names = []
     for key in FAMILIES:
-        op = key[:-3] if key.endswith("_ex") else key
-        tail = "_ex" if key.endswith("_ex") else ""
+        tail = next((t for t in _EX_TAILS if key.endswith(t)), "")
+        op = key[: len(key) - len(tail)]
         names += [f"{op}{flavour}{tail}" for flavour in ("", "_batched", "_strided_batched")]
     return names
 
@@ -174,6 +187,11 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
             raise UsageError(f"Invalid value for --stride_{key} {stride}")
     if args.verify not in (0, 1):
         raise UsageError(f"Invalid value for -v or --verify {args.verify}")
+    # rocblas-bench passes an unknown name on as an invalid compute type: refuse it here.  "invalid" is
+    # how bench lines print one (of a call that failed): it parses, and gemm_ex3's type check refuses it.
+    if args.composite_compute_type not in (None, *_COMPOSITE, "invalid"):
+        raise UsageError(f"Invalid value for --composite_compute_type {args.composite_compute_type} "
+                         f"(rocmath-bench blas has {', '.join(_COMPOSITE)})")
     if args.initialization not in _INITIALIZATIONS:
         raise UsageError(f"Invalid value for --initialization {args.initialization} "
                          f"(rocmath-bench blas has {', '.join(_INITIALIZATIONS)})")
@@ -226,8 +244,8 @@ class Problem:
     family: Family
     flavour: str
     fname: str
-    precision: Any  # rocmath.Precision of the routine (its x/A type; the compute type of _ex)
-    types: dict[str, str]
+    precision: Any  # rocmath.Precision of the routine (its x/A type; the compute type of _ex; S for gemm_ex3)
+    types: dict[str, str]  # _TYPE_ROLES' datatypes; gemm_ex3's also "composite_compute_type"
     m: int
     n: int
     k: int
@@ -262,12 +280,14 @@ class Problem:
 
     def operand_precision(self, key: str) -> Any:
         """The precision of an operand (or ``"result"``): its type flag's where the routine has that
-        flag (the ``_ex`` functions, hss/tss gemv's y), else the routine's."""
+        flag (the ``_ex`` functions, hss/tss gemv's y), else the routine's; a :class:`Float8` for
+        gemm_ex3's f8_r and bf8_r."""
         from rocmath.precision import Precision
 
         roles = self.family.ex_roles
         if roles and key in roles and roles[key] in self.type_flags:
-            return Precision.from_datatype(self.types[roles[key]])
+            name = self.types[roles[key]]
+            return FLOAT8.get(name) or Precision.from_datatype(name)
         return self.precision
 
     def scalar_precision(self, name: str) -> Any:
@@ -278,15 +298,17 @@ class Problem:
         return p if p is not None else self.precision
 
     def type_arguments(self) -> dict[str, Any]:
-        """The datatype arguments of an ``_ex`` call, by parameter name."""
-        from rocmath.blas import Datatype
-        from rocmath.blas._benchline import EX_TYPE_FLAGS, parse_name
+        """The datatype arguments of an ``_ex`` call, by parameter name (gemm_ex3's compute type a
+        ComputeType)."""
+        from rocmath.blas import ComputeType, Datatype
+        from rocmath.blas._benchline import ex_type_flags, parse_name
 
         _, op, _, ex = parse_name(self.fname)
         if not ex:
             return {}
-        return {param: Datatype[self.types["a_type" if flag == "r" else flag]]
-                for param, flag in EX_TYPE_FLAGS[op].items()}
+        return {param: (ComputeType if flag == "composite_compute_type" else Datatype)[
+                    self.types["a_type" if flag == "r" else flag]]
+                for param, flag in ex_type_flags(ex)[op].items()}
 
 
 def _datatype(text: str, flag: str) -> str:
@@ -308,7 +330,7 @@ def resolve(args: argparse.Namespace) -> Problem:
     """
     import rocmath.blas as blas
     from rocmath.blas._benchline import EX_TYPE_FLAGS, functions_for
-    from rocmath.precision import Precision
+    from rocmath.precision import Precision, S
 
     name = args.function
     if not name:
@@ -316,11 +338,12 @@ def resolve(args: argparse.Namespace) -> Problem:
     precision = _datatype(args.precision, "--precision")
     types = {role: _datatype(getattr(args, role), f"--{role}") if getattr(args, role) else precision
              for role in _TYPE_ROLES}
-    ex = name.endswith("_ex")
-    base = name[:-3] if ex else name
+    ex = next((t for t in _EX_TAILS if name.endswith(t)), "")
+    base = name[: len(name) - len(ex)]
     flavour = next((f for f in ("_strided_batched", "_batched") if base.endswith(f)), "")
     op = base[: len(base) - len(flavour)]
-    family = FAMILIES.get(f"{op}_ex" if ex else op)
+    # (an _ex suffix before the flavour, gemm_ex3_batched, is no function: not the _ex family's)
+    family = None if op.endswith(_EX_TAILS) else FAMILIES.get(f"{op}{ex}")
     if family is None:
         raise UsageError(f"Invalid value for --function {name}: rocmath-bench blas runs "
                          f"{', '.join(_function_names())}")
@@ -328,9 +351,19 @@ def resolve(args: argparse.Namespace) -> Problem:
         if not hasattr(blas, name):
             raise UsageError(f"Invalid value for --function {name}: rocBLAS has no {name}")
         fname = name
-        flag = EX_TYPE_FLAGS[op].get("compute_type") or EX_TYPE_FLAGS[op]["execution_type"]
-        compute = Precision.from_datatype(types["a_type" if flag == "r" else flag])  # trsm_ex: -r
         type_flags = frozenset(_TYPE_ROLES)
+        if ex == "_ex3":
+            types["composite_compute_type"] = args.composite_compute_type or "invalid"
+            _check_ex3_types(name, types, args.composite_compute_type is None)
+            compute = S  # alpha, beta and the accumulation are float in every compute type
+        else:
+            flags = EX_TYPE_FLAGS[op]
+            for role in dict.fromkeys("a_type" if flag == "r" else flag for flag in flags.values()):
+                if types[role] in FLOAT8:  # no Precision for them: refuse here, not with a traceback
+                    raise UsageError(f"Invalid combination --function {name} --{role} {types[role]}: rocBLAS "
+                                     "takes f8_r and bf8_r in gemm_ex3 and its batched forms alone")
+            flag = flags.get("compute_type") or flags["execution_type"]
+            compute = Precision.from_datatype(types["a_type" if flag == "r" else flag])  # trsm_ex: -r
     else:
         candidates = functions_for(name)
         fname = next((f for f, flags in candidates.items()
@@ -353,6 +386,26 @@ def resolve(args: argparse.Namespace) -> Problem:
         p.info.append(f"batch_count can only be 1 for function {name}, set batch_count = 1")
     _derive_layout(p)
     return p
+
+
+def _check_ex3_types(name: str, types: Mapping[str, str], defaulted: bool) -> None:
+    """gemm_ex3's types must be a combination it implements (rocmath.blas.beta.GEMM_EX3_TYPES).
+
+    Raises
+    ------
+    UsageError
+        Naming the combination given and listing those gemm_ex3 has.
+    """
+    from rocmath.blas.beta import GEMM_EX3_TYPES
+
+    if types["c_type"] == types["d_type"] and ex3_key(types) in GEMM_EX3_TYPES:
+        return
+    given = " ".join(f"--{role} {types[role]}" for role in ("a_type", "b_type", "c_type", "d_type"))
+    compute = ("(none given: rocblas-bench then passes an invalid compute type)" if defaulted
+               else types["composite_compute_type"])
+    combos = "; ".join(" ".join(t.name for t in key) for key in GEMM_EX3_TYPES)
+    raise UsageError(f"Invalid combination --function {name} {given} --composite_compute_type {compute} "
+                     f"(gemm_ex3 has, as a_type b_type c_type=d_type composite_compute_type: {combos})")
 
 
 def _derive_layout(p: Problem) -> None:
@@ -397,8 +450,11 @@ def _derive_layout(p: Problem) -> None:
 
 
 def _to_storage(values: np.ndarray, precision: Any) -> np.ndarray:
+    from rocmath.float8 import to_f8
     from rocmath.precision import BF16, to_bfloat16
 
+    if isinstance(precision, Float8):  # rocblas-bench's rocblas_f8(float(x)): round to nearest
+        return to_f8(np.asarray(values.real), precision.fmt)
     if precision is BF16:
         return to_bfloat16(np.asarray(values.real, dtype=np.float32))
     if precision.dtype.kind in "iu":
@@ -410,9 +466,12 @@ def _to_storage(values: np.ndarray, precision: Any) -> np.ndarray:
 
 def _to_reference(stored: np.ndarray, precision: Any) -> np.ndarray:
     """Stored values in the type the reference computes in (int64 for integers, which wrap
-    to int32 when stored back, as rocBLAS's int32 arithmetic)."""
+    to int32 when stored back, as rocBLAS's int32 arithmetic; float32 for float8 codes)."""
+    from rocmath.float8 import from_f8
     from rocmath.precision import BF16, from_bfloat16
 
+    if isinstance(precision, Float8):
+        return from_f8(stored, precision.fmt)
     if precision is BF16:
         return from_bfloat16(stored)
     if precision.dtype.kind in "iu":
@@ -421,8 +480,10 @@ def _to_reference(stored: np.ndarray, precision: Any) -> np.ndarray:
 
 
 def _random(rng: np.random.Generator, method: str, size: int, precision: Any, second: bool) -> np.ndarray:
-    """``size`` values by rocblas-bench's initialization (``second``: the cos half of trig_float)."""
-    if precision.dtype.kind in "iu" and precision.letter != "bf":  # rocBLAS's integers: small positive values
+    """``size`` values by rocblas-bench's initialization (``second``: the cos half of trig_float);
+    float8 ones as real ones (:func:`_to_storage` rounds them)."""
+    if precision.dtype.kind in "iu" and not isinstance(precision, Float8) and precision.letter != "bf":
+        # rocBLAS's integers: small positive values
         return rng.integers(1, 4, size).astype(np.float64)
     if method == "zero":
         return np.zeros(size)

@@ -13,21 +13,25 @@ values of the outputs (``"result"`` for reductions), as BLAS defines them: ``bet
 never reads C, the Hermitian updates give a real diagonal, the x-only Level-1 routines
 do nothing for ``incx <= 0``.  Band and packed operands (gbmv, sbmv, tpsv, spr, ...) reach
 the references as full matrices, so those families reuse the full-storage references.
+gemm_ex3's 8-bit float operands have no Precision: a :class:`Float8` stands in for one
+(uint8 codes, float32 values), and its reference rounds A, B and D as the call does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 from scipy.linalg import get_blas_funcs, solve_triangular
 
+from rocmath import float8
+
 if TYPE_CHECKING:
     from .rocblas_cli import Problem
 
-__all__ = ["FAMILIES", "Family", "Layout", "Operand", "Reference"]
+__all__ = ["FAMILIES", "FLOAT8", "Family", "Float8", "Layout", "Operand", "Reference", "ex3_formats", "ex3_key"]
 
 
 @dataclass(frozen=True)
@@ -488,6 +492,98 @@ def _ref_geam_ex(p: Problem, o: dict[str, np.ndarray], s: dict[str, Any]) -> dic
     return {"d": c + np.sum(np.fmin(a, b), axis=-2)}
 
 
+# --- gemm_ex3: float8 operands (rocBLAS's beta API) --------------------------------------------
+
+
+@dataclass(frozen=True)
+class Float8:
+    """An 8-bit float type of gemm_ex3 where the CLI takes a :class:`~rocmath.precision.Precision`
+    (rocmath has none for them): :mod:`rocmath.float8` codes stored as uint8, their values float32.
+
+    Attributes
+    ----------
+    datatype
+        ``f8_r`` or ``bf8_r``.
+    fmt
+        The :mod:`rocmath.float8` format (:data:`~rocmath.float8.F8`, :data:`~rocmath.float8.BF8`).
+    eps
+        The tolerance rocBLAS's clients give it (``get_epsilon``: its unit roundoff).
+    """
+
+    datatype: str
+    fmt: int
+    eps: float
+    dtype: ClassVar[np.dtype[Any]] = np.dtype(np.uint8)
+    compute_dtype: ClassVar[np.dtype[Any]] = np.dtype(np.float32)
+    is_complex: ClassVar[bool] = False
+    itemsize: ClassVar[int] = 1
+
+
+#: The float8 datatypes by name.
+FLOAT8 = {"f8_r": Float8("f8_r", float8.F8, 2.0**-4), "bf8_r": Float8("bf8_r", float8.BF8, 2.0**-3)}
+_STOCHASTIC = 0x20  # rocblas_gemm_flags_stochastic_rounding
+
+
+def ex3_key(types: Mapping[str, str]) -> tuple[Any, ...]:
+    """gemm_ex3's type combination (a_type, b_type, c_type, composite compute type), as
+    :data:`rocmath.blas.beta.GEMM_EX3_TYPES` keys it (its c_type is d_type)."""
+    from rocmath.blas import ComputeType, Datatype
+
+    return (*(Datatype[types[r]] for r in ("a_type", "b_type", "c_type")),
+            ComputeType[types["composite_compute_type"]])
+
+
+def ex3_formats(p: Problem) -> tuple[Float8, Float8]:
+    """The float8 types A and B enter gemm_ex3's product in (its compute type's)."""
+    from rocmath.blas.beta import GEMM_EX3_TYPES
+
+    fa, fb = GEMM_EX3_TYPES[ex3_key(p.types)]
+    return FLOAT8[fa.name], FLOAT8[fb.name]
+
+
+def _quantize(x: np.ndarray, bits: np.ndarray, wide: bool, fmt: Float8, stochastic: bool, seed: str,
+              ld: int) -> np.ndarray:
+    """Stacked float32 entries rounded into ``fmt`` as gemm_ex3 rounds them: to nearest, or
+    stochastically from the bits of each value and its offset ``i + j * ld`` in its entry."""
+    from rocmath.blas.beta import sr_seed
+
+    if not stochastic:
+        return float8.to_f8(x, fmt.fmt)
+    codes = np.empty(x.shape, np.uint8)
+    if x.size:
+        float8.quantize(np.ascontiguousarray(x), np.ascontiguousarray(bits), wide, fmt.fmt, True, sr_seed(seed),
+                        np.int64(ld), codes)
+    return codes
+
+
+def _ex3_operand(x: np.ndarray, datatype: str, fmt: Float8, stochastic: bool, seed: str, ld: int) -> np.ndarray:
+    """An operand's values as they enter the product: a float8 one's own, a half or float one's
+    rounded into the compute type's format first."""
+    if datatype in FLOAT8:
+        return x.astype(np.float64)
+    x32 = np.ascontiguousarray(x, dtype=np.float32)
+    wide = datatype == "f32_r"
+    bits = x32.view(np.uint32) if wide else x32.astype(np.float16).view(np.uint16)  # exact: x is a half
+    return float8.from_f8(_quantize(x32, bits, wide, fmt, stochastic, seed, ld), fmt.fmt).astype(np.float64)
+
+
+def _ref_gemm_ex3(p: Problem, o: dict[str, np.ndarray], s: dict[str, Any]) -> dict[str, Any]:
+    """gemm_ex3 in float64 from the operands' values (A and B in their compute formats), D rounded
+    into its type (stochastically with the flag, from the float32 result's bits and seed C)."""
+    fa, fb = ex3_formats(p)
+    sr = bool(p.args.flags & _STOCHASTIC)
+    a = _ex3_operand(o["a"], p.types["a_type"], fa, sr, "SR_SEED_A", p.ld["lda"])
+    b = _ex3_operand(o["b"], p.types["b_type"], fb, sr, "SR_SEED_B", p.ld["ldb"])
+    value = _plus_beta(float(s["alpha"]) * (_op(a, p.trans_a) @ _op(b, p.trans_b)), o["c"].astype(np.float64),
+                       float(s["beta"]))
+    d_type = p.types["d_type"]
+    if d_type not in FLOAT8:
+        return {"d": value.astype(np.float32 if d_type == "f32_r" else np.float16)}
+    v32 = value.astype(np.float32)
+    codes = _quantize(v32, v32.view(np.uint32), True, FLOAT8[d_type], sr, "SR_SEED_C", p.ld["ldc"])
+    return {"d": float8.from_f8(codes, FLOAT8[d_type].fmt)}
+
+
 # --- rotg, rotm, rotmg: scalar operands, host values in host pointer mode -----------------------
 
 
@@ -796,4 +892,6 @@ FAMILIES.update({
     "nrm2_ex": _ex(FAMILIES["nrm2"], x="a_type", result="b_type"),
     "scal_ex": _ex(FAMILIES["scal"], x="b_type"),
     "rot_ex": _ex(FAMILIES["rot"], "N,incx,stride_x,incy,stride_y,batch_count", x="a_type", y="b_type"),
+    # rocBLAS's beta API: gemm_ex's arguments, columns and flops (rocblas-bench's testing_gemm*_ex3.hpp)
+    "gemm_ex3": replace(FAMILIES["gemm_ex"], reference=_ref_gemm_ex3),
 })

@@ -15,6 +15,9 @@ Conventions, as rocBLAS:
 - errors raise the exception for the rocBLAS status (``rocmath.errors.Rocblas*Error``,
   ``.status``), naming the argument, in rocBLAS's check order; quick returns succeed.
 
+rocBLAS's beta API (``rocblas-beta.h``) is here too: ``gemm_ex3`` and its batched forms
+(:mod:`rocmath.blas.beta`), on 8-bit floats (:mod:`rocmath.float8`).
+
 Beside the rocBLAS names, :mod:`rocmath.blas.arrays` is the layer for array users:
 ``matmul``, ``gemm``, ``dot``, ``vdot``, ``nrm2``... on DeviceArrays, batched over
 leading axes, layouts read from the arrays.
@@ -24,6 +27,7 @@ from ._handle import *  # noqa: F403
 from ._handle import BlasHandle
 from ._types import *  # noqa: F403
 from .arrays import *  # noqa: F403
+from .beta import *  # noqa: F403
 from .ex import *  # noqa: F403
 from .extensions import *  # noqa: F403
 from .level1 import *  # noqa: F403

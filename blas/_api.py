@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 import rocmath
+from rocmath import float8
 from rocmath.arguments import Arguments, bind_arguments
 from rocmath.batch import BatchOperand
 from rocmath.errors import (
@@ -142,6 +143,8 @@ class Call(Arguments):
         self.flavour = flavour
         self.ilp64 = ilp64  # a ``_64`` function: int64_t sizes (and amax/amin results)
         self.result_host: np.ndarray | None = None  # a reduction's host staging array
+        self.float8: dict[str, int] = {}  # operands holding float8 codes: their format (gemm_ex3)
+        self.write_only: set[str] = set()  # outputs the routine does not read (check-numerics scans them after only)
 
     @property
     def public_name(self) -> str:
@@ -372,7 +375,10 @@ class Call(Arguments):
                 continue
             storage = np.dtype(a.dtype)
             tiny = float(np.finfo(storage).tiny) if storage.kind in "fc" else 0.0  # (half: its own subnormals)
-            out[i] = _Scanned(a.name, a.writable, part[0], tiny)
+            fmt = self.float8.get(a.name)
+            if fmt is not None:
+                tiny = float8.TINY[fmt]
+            out[i] = _Scanned(a.name, a.writable, part[0], tiny, fmt, a.name not in self.write_only)
         return out
 
     def results(self, count: int, dtype: Any) -> tuple[Any, np.ndarray | None]:
@@ -486,13 +492,15 @@ _ILP64_N = frozenset({"trmv", "trsv", "tpmv", "tpsv", "symv", "hemv", "spmv", "h
 @dataclass(frozen=True)
 class _Scanned:
     """An operand check-numerics scans: its name, whether the routine writes it (then it is
-    scanned after the kernel too), its data triangle (True upper, False lower, None all) and the
-    smallest normal of its storage type."""
+    scanned after the kernel too), its data triangle (True upper, False lower, None all), the
+    smallest normal of its storage type and, for float8 codes (uint8), their format."""
 
     name: str
     written: bool
     upper: bool | None
     tiny: float
+    float8: int | None = None
+    read: bool = True  # False: an output the routine only writes (gemm_ex's D apart from C), not scanned before
 
 
 def _numerics_checked(kernel: Callable[..., Any], name: str, mode: CheckNumericsMode,
@@ -506,14 +514,19 @@ def _numerics_checked(kernel: Callable[..., Any], name: str, mode: CheckNumerics
     def scan(views: tuple[Any, ...], after: bool) -> None:
         for i, op in scanned.items():
             v = views[i]
-            if (after and not op.written) or not isinstance(v, np.ndarray) or v.dtype.kind not in "fc" or not v.size:
+            if op.float8 is not None and isinstance(v, np.ndarray):
+                # rocblas_f8/bf8: 0x80 is their NaN and what isinf reports; denormals are codes below the
+                # smallest normal's (rocblas_isdenorm of utility.hpp)
+                v = float8.VALUES[op.float8][v]
+            if (after and not op.written) or (not after and not op.read) or not isinstance(v, np.ndarray) \
+                    or v.dtype.kind not in "fc" or not v.size:
                 continue
             if op.upper is not None and v.ndim >= 2:
                 rows, cols = v.shape[-2:]
                 v = v[..., np.triu(np.ones((rows, cols), bool)) if op.upper else np.tril(np.ones((rows, cols), bool))]
             parts = (v.real, v.imag) if v.dtype.kind == "c" else (v,)
             nan = any(bool(np.isnan(p).any()) for p in parts)
-            inf = any(bool(np.isinf(p).any()) for p in parts)
+            inf = nan if op.float8 is not None else any(bool(np.isinf(p).any()) for p in parts)
             zero = bool((v == 0).any())
             denorm = any(bool(((p != 0) & (np.abs(p) < op.tiny)).any()) for p in parts)
             abnormal = nan or inf or (denorm and not mode & CheckNumericsMode.only_nan_inf)

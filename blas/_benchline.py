@@ -7,7 +7,7 @@ for scal and rot, whose mixed forms ``csscal``/``csrot`` differ only in them, an
 functions), then the call's non-pointer arguments in C-prototype order under rocblas-bench's
 flag names: transposes, sizes, alpha and beta, leading dimensions, increments, strides
 (a packed ``AP``'s is ``--stride_a``; rotg's and rotmg's as rocBLAS names them),
-``batch_count``; ``--outofplace`` when gemm_ex writes D
+``batch_count``; ``--outofplace`` when gemm_ex or gemm_ex3 writes D
 apart from C or trmm C apart from B.  ``--atomics_not_allowed`` ends the line when the
 handle disallows atomics.  Arrays, results and rot's ``c``/``s`` have no
 flag (rocblas-bench makes its own data), as in rocBLAS's lines.
@@ -38,11 +38,12 @@ from rocmath.log import ostream_text
 from rocmath.precision import BF16, C, D, H, Precision, S, Z, from_bfloat16
 
 from ._manifest import EXTENSIONS, GEMV_MIXED, LEVEL1, LEVEL2, LEVEL3, compute_routines
-from ._types import Datatype, Diagonal, Fill, Operation, Side, as_enum
+from ._types import ComputeType, Datatype, Diagonal, Fill, Operation, Side, as_enum
 
 __all__ = [
-    "BENCH_COMMAND", "ENUM_FLAGS", "EX_TYPE_FLAGS", "VALUE_FLAGS", "bench_line", "bench_name", "functions_for",
-    "parse_name", "pointer_text", "scalar_precision", "stride_operand", "trace_fields",
+    "BENCH_COMMAND", "ENUM_FLAGS", "EX3_TYPE_FLAGS", "EX_TYPE_FLAGS", "VALUE_FLAGS", "bench_line", "bench_name",
+    "ex_type_flags", "functions_for", "parse_name", "pointer_text", "scalar_precision", "stride_operand",
+    "trace_fields",
 ]
 
 #: The command every bench line starts with.
@@ -76,6 +77,10 @@ EX_TYPE_FLAGS: dict[str, dict[str, str]] = {
     "scal": {"alpha_type": "a_type", "x_type": "b_type", "execution_type": "compute_type"},
     "rot": {"x_type": "a_type", "y_type": "b_type", "cs_type": "c_type", "execution_type": "compute_type"},
     "trsm": {"compute_type": "r"},
+}
+#: The same for gemm_ex3 (rocBLAS's beta API): its compute type is a rocblas_computetype.
+EX3_TYPE_FLAGS: dict[str, dict[str, str]] = {
+    "gemm": {**EX_TYPE_FLAGS["gemm"], "compute_type": "composite_compute_type"},
 }
 #: _ex operations whose three types collapse to ``-r`` when equal (rocBLAS's log_bench_ex_precisions).
 _EX_COLLAPSE = frozenset({"nrm2", "scal"})
@@ -120,36 +125,51 @@ def _ops() -> dict[str, frozenset[str]]:
     return {op: frozenset(table[op]) for op in sorted(table, key=len, reverse=True)}
 
 
-def parse_name(fname: str) -> tuple[str, str, str, bool]:
+def parse_name(fname: str) -> tuple[str, str, str, str]:
     """Split a rocmath.blas function name into ``(prefix, operation, flavour, ex)``.
 
-    ``"cgemm_strided_batched"`` -> ``("c", "gemm", "_strided_batched", False)``;
-    ``"gemm_batched_ex"`` -> ``("", "gemm", "_batched", True)``.
+    ``"cgemm_strided_batched"`` -> ``("c", "gemm", "_strided_batched", "")``;
+    ``"gemm_batched_ex"`` -> ``("", "gemm", "_batched", "_ex")``; ``"gemm_ex3"`` ->
+    ``("", "gemm", "", "_ex3")`` (``ex`` is empty, hence false, for the typed routines).
 
     Raises
     ------
     ValueError
         If ``fname`` is not a rocBLAS compute routine.
     """
-    ex = fname.endswith("_ex")
-    core = fname[:-3] if ex else fname
+    ex = next((e for e in ("_ex3", "_ex") if fname.endswith(e)), "")
+    core = fname[: len(fname) - len(ex)]
     flavour = next((f for f in _FLAVOURS if core.endswith(f)), "")
     core = core[: len(core) - len(flavour)]
     if ex:
-        if core in EX_TYPE_FLAGS:
-            return "", core, flavour, True
-        raise ValueError(f"not a rocBLAS _ex function: {fname!r}")
+        if core in ex_type_flags(ex):
+            return "", core, flavour, ex
+        raise ValueError(f"not a rocBLAS {ex} function: {fname!r}")
     for op, prefixes in _ops().items():
         if core.endswith(op) and core[: len(core) - len(op)] in prefixes:
-            return core[: len(core) - len(op)], op, flavour, False
+            return core[: len(core) - len(op)], op, flavour, ""
     raise ValueError(f"not a rocBLAS compute routine: {fname!r}")
 
 
-def _datatype_name(value: Any) -> str:
+def ex_type_flags(ex: str) -> dict[str, dict[str, str]]:
+    """The type flags of the ``_ex`` (``ex="_ex"``) or beta ``_ex3`` operations."""
+    return EX3_TYPE_FLAGS if ex == "_ex3" else EX_TYPE_FLAGS
+
+
+def _datatype_name(value: Any, cls: Any = Datatype) -> str:
     try:
-        return str(as_enum(Datatype, value, "datatype"))
+        return str(as_enum(cls, value, "datatype"))
     except Exception:  # an invalid value is logged as given (the call reports it)
         return str(value)
+
+
+def _type_name(ex: str, param: str, value: Any) -> str:
+    """A datatype argument by name; gemm_ex3's compute type as rocBLAS prints a
+    rocblas_computetype (``f8_f8_f32``; ``invalid`` for a value it does not have)."""
+    if ex == "_ex3" and param == "compute_type":
+        name = _datatype_name(value, ComputeType)
+        return name if name in ComputeType.__members__ else "invalid"
+    return _datatype_name(value)
 
 
 def bench_name(fname: str, values: Mapping[str, Any] | None = None) -> tuple[str, dict[str, str]]:
@@ -170,11 +190,11 @@ def bench_name(fname: str, values: Mapping[str, Any] | None = None) -> tuple[str
     """
     prefix, op, flavour, ex = parse_name(fname)
     if ex:
-        roles = EX_TYPE_FLAGS[op]
-        types = {flag: _datatype_name(values[param]) for param, flag in roles.items()} if values else {}
+        roles = ex_type_flags(ex)[op]
+        types = {flag: _type_name(ex, param, values[param]) for param, flag in roles.items()} if values else {}
         if op in _EX_COLLAPSE and len(set(types.values())) == 1:
             types = {"r": next(iter(types.values()))}
-        return f"{op}{flavour}_ex", types
+        return f"{op}{flavour}{ex}", types
     p = _PREFIX_PRECISION[prefix]
     function = f"{_BENCH_OP.get(op, op)}{flavour}"
     if prefix in _GEMV_MIXED_TYPES:
@@ -194,7 +214,7 @@ def _index() -> dict[str, dict[str, dict[str, str]]]:
     """rocblas-bench function -> {rocmath name: its type flags}, for the non-_ex routines."""
     out: dict[str, dict[str, dict[str, str]]] = {}
     for fname in sorted(compute_routines()):
-        if fname.endswith(("_ex", "_64")):  # _ex: resolved by their types; _64: by --api 1
+        if fname.endswith(("_ex", "_ex3", "_64")):  # _ex, _ex3: resolved by their types; _64: by --api 1
             continue
         function, types = bench_name(fname)
         out.setdefault(function, {})[fname] = types
@@ -230,6 +250,8 @@ def scalar_precision(fname: str, param: str, values: Mapping[str, Any] | None = 
         prefix, op, _, ex = parse_name(fname)
     except ValueError:
         return None
+    if ex == "_ex3":
+        return S  # alpha and beta are floats in every compute type
     if ex:
         if values is None:
             return None
@@ -326,7 +348,7 @@ def _enum_text(value: Any, cls: Any, name: str) -> str:
 
 
 def _out_of_place(values: Mapping[str, Any], ex: bool) -> bool:
-    """gemm_ex writing D apart from C, trmm writing C apart from B (rocblas-bench's --outofplace)."""
+    """gemm_ex(3) writing D apart from C, trmm writing C apart from B (rocblas-bench's --outofplace)."""
     out, into = ("d", "c") if ex else ("C", "B")
     return _address(values.get(out)) != _address(values.get(into))
 
@@ -402,7 +424,7 @@ def trace_fields(handle: Any, fname: str, names: tuple[str, ...], values: Mappin
         if name in ENUM_FLAGS:
             out.append(_enum_text(value, ENUM_FLAGS[name][1], name))
         elif name.endswith("_type"):
-            out.append(_datatype_name(value))
+            out.append(_type_name(ex, name, value))
         elif name == "flags":
             out.append(_GEMM_FLAG_NAMES.get(int(value), "invalid") if isinstance(value, (int, np.integer))
                        else str(value))
@@ -449,7 +471,7 @@ def bench_line(handle: Any, fname: str, names: tuple[str, ...], values: Mapping[
     tokens = [BENCH_COMMAND, *(("--api", "1") if ilp64 else ()), "-f", function]
     if "r" in types:
         tokens += ["-r", types["r"]]
-    ex_types = EX_TYPE_FLAGS[op] if ex else {}
+    ex_types = ex_type_flags(ex)[op] if ex else {}
     stride_keys = _STRIDE_KEYS.get(op, _DEFAULT_STRIDE_KEYS)
     order = _LINE_ORDER.get(op)
     for name in (names[1:] if order is None else [n for n in order if n in names]):
@@ -469,7 +491,8 @@ def bench_line(handle: Any, fname: str, names: tuple[str, ...], values: Mapping[
         # scal, rot and the mixed gemv: their type flags follow the function, as rocBLAS writes them.
         at = tokens.index("-f") + 2
         tokens[at:at] = [t for flag, dt in types.items() for t in (f"--{flag}", dt)]
-    if (op, ex) in (("gemm", True), ("trmm", False)) and _out_of_place(values, ex):
+    # (rocBLAS's lines have no --outofplace: without it rocblas-bench's gemm_ex and gemm_ex3 run D in C)
+    if (op, ex) in (("gemm", "_ex"), ("gemm", "_ex3"), ("trmm", "")) and _out_of_place(values, bool(ex)):
         tokens.append("--outofplace")
     if handle.atomics_mode is AtomicsMode.not_allowed:
         tokens.append("--atomics_not_allowed")

@@ -9,6 +9,8 @@
   ``B`` arrive as float64, whose products and sums of int8 values are exact (``|sum| <= k
   2^14 < 2^53``), and the epilogue is integer arithmetic wrapping modulo ``2^32`` as int32
   arithmetic does on the device.
+- :func:`gemm_ex3`: gemm_ex3's float8 products (rocmath.float8), its operands rounded to float8
+  first where the compute type says, then float32 BLAS and one rounding into D's type.
 - :func:`geam_ex`: the tropical products of ``rocblas_geam_ex`` (min-plus, plus-min), one
   numba kernel per precision.
 
@@ -22,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from rocmath import float8 as f8
 from rocmath.kernel import kernel
 
 from . import _kernels_l3 as k3
@@ -117,3 +120,53 @@ def geam_ex(min_plus, trans_a, trans_b, k, init, alpha, A, B, beta, C, D):  # ty
 def copy_out(dst: np.ndarray, src: np.ndarray) -> None:
     """Copy a scalar argument (a device view, converted to its compute type) to the host."""
     dst[...] = src.reshape(dst.shape)
+
+
+# --- gemm_ex3 ----------------------------------------------------------------------------------
+
+#: Storage codes of gemm_ex3's operands besides float8's F8 and BF8 (rocmath.float8).
+HALF, SINGLE = 2, 3
+
+
+def _ex3_values(X: np.ndarray, storage: int, fmt: int, stochastic: bool, seed: int, ld: int) -> np.ndarray:
+    """The float32 values (column-major entries) an operand enters the product with: its float8
+    codes' values, or a half or float operand rounded to float8 ``fmt`` first (stochastic rounding
+    draws for the element at offset ``i + j * ld`` of its entry, from its own bits)."""
+    nb, r, c = X.shape
+    codes = X
+    if storage not in (f8.F8, f8.BF8):
+        x = X if storage == SINGLE else X.astype(np.float32)
+        codes = np.empty((nb, c, r), dtype=np.uint8).transpose(0, 2, 1)
+        f8.quantize(x, X.view(np.uint32 if storage == SINGLE else np.uint16), storage == SINGLE, fmt, stochastic,
+                    seed, np.int64(ld), codes)
+    out = np.empty((nb, c, r), dtype=np.float32).transpose(0, 2, 1)
+    out[...] = f8.VALUES[fmt][codes]
+    return out
+
+
+def gemm_ex3(ta: int, tb: int, alpha: np.ndarray, A: np.ndarray, a_in: tuple[int, int, int, int], B: np.ndarray,
+             b_in: tuple[int, int, int, int], beta: np.ndarray, C: np.ndarray, D: np.ndarray,
+             out: tuple[int, int, int], stochastic: bool) -> None:
+    """D := alpha op(A) op(B) + beta C of gemm_ex3 (``ta``, ``tb``: BLAS letter codes).
+
+    ``a_in``, ``b_in``: (storage, float8 format of the product, seed, leading dimension); ``out``:
+    (storage of C and D, seed, ldc).  The products of float8 values are exact in float32 and summed
+    in float32; ``alpha acc + beta C`` is rounded once into D's type (stochastically, for float8,
+    from offset ``i + j * ldc`` and the float32 result's bits).  An empty A (and B) means k == 0 or
+    alpha == 0: D := beta C; C is read only if beta != 0."""
+    nb, m, n = D.shape
+    acc = np.zeros((nb, n, m), dtype=np.float32).transpose(0, 2, 1)
+    if A.size and B.size:
+        Af = _ex3_values(A, a_in[0], a_in[1], stochastic, a_in[2], a_in[3])
+        Bf = _ex3_values(B, b_in[0], b_in[1], stochastic, b_in[2], b_in[3])
+        k3.gemm(k3.GEMM, ta, tb, 0, 0, np.ones(1, np.float32), Af, Bf, np.zeros(1, np.float32), acc)
+    storage, seed, ldc = out
+    value = alpha[0] * acc
+    if beta[0] != 0:
+        value += beta[0] * (C.astype(np.float32) if storage in (HALF, SINGLE) else f8.VALUES[storage][C])
+    if storage == SINGLE:
+        D[...] = value
+    elif storage == HALF:
+        D[...] = value.astype(np.float16)
+    else:
+        f8.quantize(value, value.view(np.uint32), True, storage, stochastic, seed, np.int64(ldc), D)

@@ -40,9 +40,11 @@ EXTENSIONS = {"dgmm": "s d c z", "geam": "s d c z", "gemmt": "s d c z"}
 #: The _ex functions (flavour before ``_ex``: ``gemm_strided_batched_ex``).
 EX = ("gemm", "axpy", "dot", "dotc", "nrm2", "rot", "scal", "trsm")
 EX_PLAIN_ONLY = ("geam_ex",)
+#: The beta API (rocblas-beta.h): gemm_ex3 in three flavours, no _64 forms.
+EX3 = ("gemm_ex3", "gemm_batched_ex3", "gemm_strided_batched_ex3")
 
 #: Compute operations without ``_64`` forms (rocblas-functions.h).
-NO_ILP64 = frozenset({"trtri", "trsm_ex", "geam_ex"})
+NO_ILP64 = frozenset({"trtri", "trsm_ex", "geam_ex", "gemm_ex3"})
 
 #: Auxiliary functions with ``_64`` forms.
 AUXILIARY_ILP64 = ("set_vector", "get_vector", "set_matrix", "get_matrix", "set_vector_async", "get_vector_async",
@@ -69,6 +71,7 @@ def _lp64_routines() -> list[tuple[str, str]]:
              for n in _expand({op: precs})]
     names += [(f"{g}{f}", "gemv") for g in GEMV_MIXED for f in FLAVOURS[1:]]
     names += [(f"{op}{f}_ex", f"{op}_ex") for op in EX for f in FLAVOURS] + [(n, n) for n in EX_PLAIN_ONLY]
+    names += [(n, "gemm_ex3") for n in EX3]
     return names
 
 

@@ -108,6 +108,9 @@ class ComputeType(enum.IntEnum):
     bf8_bf8_f32 = 304
     invalid = 455
 
+    def __str__(self) -> str:
+        return self.name
+
 
 class GemmAlgo(enum.IntEnum):
     """``rocblas_gemm_algo``."""

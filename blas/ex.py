@@ -268,6 +268,7 @@ class ExRoutine(Routine):
 
     flavour: Flavour = PLAIN
     batch_before: str | None = None
+    suffix: str = "_ex"  # gemm_ex3's is "_ex3"
 
     def signature(self, flavour: Flavour) -> tuple[str, ...]:
         names = list(Routine.signature(self, self.flavour))
@@ -292,7 +293,7 @@ _KIND = {PLAIN: "", BATCHED: " Batched: arrays are device arrays of device point
 def bind_ex(routine: ExRoutine, flavour: Flavour = PLAIN, *, ilp64: bool = False) -> Callable[..., Any]:
     """The public function of one flavour of an ``_ex`` routine (``gemm_strided_batched_ex``);
     ``ilp64``: its ``_64`` function (``gemm_strided_batched_ex_64``)."""
-    name = f"{routine.name}{flavour.value}_ex"
+    name = f"{routine.name}{flavour.value}{routine.suffix}"
     fixed = replace(routine, name=name, flavour=flavour, impl=_flavoured(routine.impl))
     # bind() names the function <prefix><name><flavour>: bound as PLAIN with the flavour in the name
     # (the body restores the flavour).  The precision is a placeholder: each body types its
@@ -470,6 +471,8 @@ def _gemm_d(t: TypedCall, ta: Operation, tb: Operation, m: int, n: int, k: int, 
     C = t.matrix("c", m, n, t.int("ldc")) if read_c else _unread(t, kd)
     D = t.matrix("d", m, n, t.int("ldd"), writable=True)
     k3.ensure_blas()  # on the calling thread, before the stream compiles or loads a kernel
+    if t.ptr("c") != t.ptr("d"):
+        t.write_only = {"d"}  # rocBLAS's check-numerics scans A, B, C before, D after
     muladds = m * n * k * t.batch_count if read_ab else 0
     t.launch(kx.gemm_ex, ord(ta.letter), ord(tb.letter), np.array([alpha], kd), A, B, np.array([beta], kd), C, D,
              flops=float(muladds) * (8 if kd.kind == "c" else 2))

@@ -21,8 +21,8 @@ import rocmath.blas as blas
 from rocmath.bench import cli
 from rocmath.bench.rocblas_cli import FAMILIES, UsageError, main, parse_args, resolve
 from rocmath.blas._benchline import ENUM_FLAGS, bench_name, parse_name, scalar_precision
-from rocmath.blas._types import Datatype, as_enum
-from rocmath.precision import Precision
+from rocmath.blas._types import ComputeType, Datatype, as_enum
+from rocmath.precision import Precision, S
 
 FAST = ["-i", "1", "-j", "0"]
 
@@ -81,6 +81,8 @@ def test_short_and_long_forms():
     ("-f dotc -r z", "zdotc"), ("-f nrm2 -r c", "scnrm2"), ("-f asum_batched -r z", "dzasum_batched"),
     ("-f geru -r c", "cgeru"), ("-f herk_strided_batched -r z", "zherk_strided_batched"),
     ("-f gemm_strided_batched_ex -r d", "gemm_strided_batched_ex"), ("-f trsm_ex -r c", "trsm_ex"),
+    ("-f gemm_ex3 -r f8_r --composite_compute_type f32", "gemm_ex3"),
+    ("-f gemm_batched_ex3 -r h --composite_compute_type bf8_bf8_f32", "gemm_batched_ex3"),
 ])
 def test_function_and_types_select_the_rocmath_function(argv, fname):
     assert resolve(parse_args(argv.split())).fname == fname
@@ -90,7 +92,9 @@ def test_function_and_types_select_the_rocmath_function(argv, fname):
     "-f nosuch", "-f gemm --nosuchflag 1", "-f gemm -r q", "-f gemm -m -1", "-f gemm -v 2",
     "-f rot -r z",                          # rocBLAS has no rot with a complex c
     "-f hemv -r s",                         # no real hemv
-    "-f gemm --transposeA X", "-f gemm --initialization denorm", "-f gemm_batched_ex3",
+    "-f gemm --transposeA X", "-f gemm --initialization denorm",
+    "-f gemm_batched_ex3",                  # no --composite_compute_type: rocblas-bench's is invalid
+    "-f gemm_ex3_batched", "-f gemm_ex_strided_batched",  # the flavour goes before _ex/_ex3
     "-f gemv -m 200 --lda 100 -i 1 -j 0",  # an explicit leading dimension the call rejects
     "-f gemm -i 1 -j 0 --device 99", "-f gemm -i",
 ])
@@ -193,7 +197,8 @@ _PRECISIONS = {"hemv": "c", "herk": "z", "her2k": "c", "hemm": "z", "dotc": "c",
                "ger": "d", "rot": "c --b_type s", "gemm_ex": "d", "hbmv": "z", "hpmv": "c", "her": "z", "her2": "c",
                "hpr": "c", "hpr2": "z", "herkx": "c", "sbmv": "d", "spmv": "s", "spr2": "d", "dotc_ex": "z",
                "rot_ex": "c --c_type s", "nrm2_ex": "z --b_type d --compute_type d", "rotg": "c --b_type s",
-               "rotm": "d", "rotmg": "s"}
+               "rotm": "d", "rotmg": "s",
+               "gemm_ex3": "s --b_type bf8_r --c_type bf8_r --d_type bf8_r --composite_compute_type f8_bf8_f32"}
 _VARIANTS = [
     "--transposeA N --transposeB N --side L --uplo U --diag N --alpha 1.5 --beta 0.5",
     "--transposeA T --transposeB C --side R --uplo L --diag U --incx -2 --incy 3 --alpha -0.5 --alphai 1 --beta 2",
@@ -220,8 +225,8 @@ def _assert_verified(argv: str) -> None:
 
 @pytest.mark.parametrize("key", sorted(FAMILIES))
 def test_verify_passes_for_every_family(key):
-    op = key.removesuffix("_ex")
-    tail = "_ex" if key.endswith("_ex") else ""
+    tail = next((t for t in ("_ex3", "_ex") if key.endswith(t)), "")
+    op = key[: len(key) - len(tail)]
     for i, flavour in enumerate(("", "_batched", "_strided_batched")):
         if not hasattr(blas, f"{op}{flavour}{tail}"):  # geam_ex: plain only
             continue
@@ -357,9 +362,10 @@ def _direct_call(fname: str, opts: dict[str, Any]) -> tuple[Any, dict[str, Any],
 
     fn = getattr(blas, fname)
     names = list(inspect.signature(fn).parameters)
-    _, op, flavour, _ = parse_name(fname)
-    types = {n: Datatype[v] for n, v in opts.get("types", {}).items()}
-    p = _precision(fname, {"compute_type": "f32_r", **opts.get("types", {})})
+    _, op, flavour, ex = parse_name(fname)
+    types = {n: ComputeType[v] if ex == "_ex3" and n == "compute_type" else Datatype[v]
+             for n, v in opts.get("types", {}).items()}
+    p = S if ex == "_ex3" else _precision(fname, {"compute_type": "f32_r", **opts.get("types", {})})
     h = blas.create_handle()
     if opts.get("device"):  # rotg, rotm, rotmg: device arrays need device pointer mode
         blas.set_pointer_mode(h, 1)
@@ -370,7 +376,7 @@ def _direct_call(fname: str, opts: dict[str, Any]) -> tuple[Any, dict[str, Any],
     def array(name: str) -> Any:
         if opts.get("in_place") and name in ("C", "d"):  # trmm C = B, gemm_ex D = C
             return values["B" if name == "C" else "c"]
-        dt = Precision.from_datatype(str(types[f"{name}_type"])).dtype if f"{name}_type" in types else p.dtype
+        dt = _dtype(str(types[f"{name}_type"])) if f"{name}_type" in types else p.dtype
         dt = opts.get("dtypes", {}).get(name, dt)
         buf = buffers[name] = rm.to_device(np.ones((_BATCH + 1) * max([_STRIDE, *strides.values()]), dt))
         if flavour == "_batched":
@@ -399,10 +405,15 @@ def _direct_call(fname: str, opts: dict[str, Any]) -> tuple[Any, dict[str, Any],
         elif name in types:
             values[name] = types[name]
         elif name in ("algo", "solution_index", "flags", "invA_size", "geam_ex_op"):
-            values[name] = 0
+            values[name] = opts.get(name, 0)
         else:
             values[name] = array(name)
     return fn, values, buffers
+
+
+def _dtype(datatype: str) -> np.dtype[Any]:
+    """The storage of a datatype: gemm_ex3's float8 codes are uint8."""
+    return np.dtype(np.uint8) if datatype in ("f8_r", "bf8_r") else Precision.from_datatype(datatype).dtype
 
 
 def _comparable(fname: str, names: list[str], values: dict[str, Any]) -> dict[str, Any]:
@@ -419,8 +430,8 @@ def _comparable(fname: str, names: list[str], values: dict[str, Any]) -> dict[st
         elif name in ("alpha", "beta"):
             sp = scalar_precision(fname, name, values)
             out[name] = complex(np.array([v]).astype(sp.dtype)[0])
-        elif name.endswith("_type"):
-            out[name] = int(as_enum(Datatype, v, name))
+        elif name.endswith("_type"):  # gemm_ex3's compute_type is a ComputeType
+            out[name] = int(as_enum(ComputeType if isinstance(v, ComputeType) else Datatype, v, name))
         elif isinstance(v, (int, np.integer)) and not isinstance(v, bool) and not (op == "rot" and name in "cs"):
             out[name] = int(v)
     return out
@@ -459,13 +470,29 @@ _REPLAY = [
     ("srotm", {"device": True, "strides": {"stride_param": 128 * 128}}),
     ("drotm", {"device": True, "incx": -1, "strides": {"stride_param": 128 * 128}}),
     ("srotmg", {"device": True}), ("drotmg", {"device": True}),
+    # gemm_ex3 (rocBLAS's beta API), checked too (-v 1): a float operand rounded into bf8 by the compute
+    # type, an f8 output in place, stochastic rounding (--flags 32) into bf8, half operands into f8/bf8
+    *(("gemm_ex3", {"types": dict(zip(("a_type", "b_type", "c_type", "d_type", "compute_type"), t.split(),
+                                      strict=True)), "verify": True, **extra})
+      for t, extra in (("f32_r bf8_r f32_r f32_r f8_bf8_f32", {"transB": "T"}),
+                       ("f8_r f8_r f8_r f8_r f32", {"in_place": True, "transA": "T"}),
+                       ("bf8_r f32_r bf8_r bf8_r bf8_bf8_f32", {"flags": 32, "transA": "C"}),
+                       ("f16_r f16_r f16_r f16_r f8_bf8_f32", {"flags": 4}))),
 ]
+
+
 def _flavoured(fname: str, flavour: str) -> str:
-    return fname.replace("_ex", f"{flavour}_ex") if fname.endswith("_ex") else fname + flavour
+    tail = next((t for t in ("_ex3", "_ex") if fname.endswith(t)), "")
+    return f"{fname[: len(fname) - len(tail)]}{flavour}{tail}"
 
 
-@pytest.mark.parametrize(("fname", "opts"), _REPLAY, ids=[f"{f}{'-inplace' if o.get('in_place') else ''}"
-                                                          for f, o in _REPLAY])
+def _replay_id(fname: str, opts: dict[str, Any]) -> str:
+    types = opts.get("types", {})
+    ex3 = f"-{types['a_type']}-{types['b_type']}-{types['c_type']}" if fname.endswith("_ex3") else ""
+    return f"{fname}{ex3}{'-inplace' if opts.get('in_place') else ''}"
+
+
+@pytest.mark.parametrize(("fname", "opts"), _REPLAY, ids=[_replay_id(f, o) for f, o in _REPLAY])
 def test_bench_lines_replay_to_the_same_call(fname, opts, monkeypatch, tmp_path):
     import inspect
 
@@ -499,11 +526,14 @@ def test_bench_lines_replay_to_the_same_call(fname, opts, monkeypatch, tmp_path)
         assert tokens[:3] == ["rocmath-bench", "blas", "-f"]
         assert resolve(parse_args(tokens[2:])).fname == name, line
         monkeypatch.setattr(blas, name, record)
-        rc, lines = _run([*tokens[2:], *FAST])
+        check = ["-v", "1"] if opts.get("verify") else []  # two more calls: host and device pointer mode
+        rc, lines = _run([*tokens[2:], *check, *FAST])
         monkeypatch.setattr(blas, name, fn)
         assert rc == 0, (line, lines)
-        assert len(recorded) == 1
-        assert _comparable(name, names, recorded[0]) == _comparable(name, names, values), line
+        assert len(recorded) == 1 + 2 * bool(check)
+        if check:
+            assert all(np.isfinite(float(v)) for c, v in _csv(lines).items() if c.startswith("norm_error")), lines
+        assert _comparable(name, names, recorded[-1]) == _comparable(name, names, values), line
         close_logs()
         with open(path, encoding="utf-8") as f:
             replayed = f.read().splitlines()[-1]
@@ -536,3 +566,113 @@ def test_mixed_precision_gemv_runs_with_y_of_c_type(types):
 def test_usage_error_class_is_exported():
     with pytest.raises(UsageError):
         parse_args(["--nosuchflag"])
+
+
+# --- gemm_ex3 (rocBLAS's beta API): its compute type, float8 types and data ----------------------
+
+
+@pytest.mark.parametrize("value", ["f16_r", "F32", "f8", ""])
+def test_gemm_ex3_bad_composite_compute_type_is_a_usage_error(value, capsys):
+    rc, _ = _run(["-f", "gemm_ex3", "-r", "f8_r", "--composite_compute_type", value, *FAST])
+    err = capsys.readouterr().err
+    assert rc == 2 and f"Invalid value for --composite_compute_type {value}" in err, err
+    assert "f8_bf8_f32" in err  # the names it takes
+
+
+@pytest.mark.parametrize(("types", "given"), [
+    ("-r f32_r --composite_compute_type f32", "--a_type f32_r --b_type f32_r --c_type f32_r --d_type f32_r "
+                                              "--composite_compute_type f32 "),
+    ("--a_type f32_r --b_type bf8_r --c_type f16_r --d_type f16_r --composite_compute_type f8_bf8_f32", "f8_bf8_f32"),
+    ("-r f8_r --d_type f32_r --composite_compute_type f32", "--c_type f8_r --d_type f32_r"),  # c_type != d_type
+    ("-r f8_r", "--composite_compute_type (none given"),  # rocblas-bench's default: an invalid compute type
+    ("-r f8_r --composite_compute_type invalid", "--composite_compute_type invalid ("),  # as bench lines print it
+])
+def test_gemm_ex3_refuses_a_combination_it_does_not_implement(types, given, capsys):
+    for f in ("gemm_ex3", "gemm_batched_ex3", "gemm_strided_batched_ex3"):
+        with pytest.raises(UsageError) as e:
+            resolve(_parse(f"-f {f} {types}"))
+        assert f"Invalid combination --function {f} " in str(e.value) and given in str(e.value)
+        assert "gemm_ex3 has" in str(e.value) and "f32_r bf8_r f32_r f8_bf8_f32" in str(e.value)
+    rc, _ = _run(f"-f gemm_ex3 {types} " + " ".join(FAST))
+    assert rc == 2 and "Invalid combination --function gemm_ex3" in capsys.readouterr().err
+
+
+def test_float8_types_belong_to_gemm_ex3_alone(capsys):
+    for argv in ("-f gemm_ex --a_type f8_r", "-f gemm_strided_batched_ex -r bf8_r", "-f gemm -r f8_r",
+                 "-f dot_ex --b_type f8_r"):
+        rc, _ = _run(f"{argv} " + " ".join(FAST))
+        assert rc == 2 and "Invalid combination" in capsys.readouterr().err, argv
+    with pytest.raises(UsageError, match="takes f8_r and bf8_r in gemm_ex3 and its batched forms alone"):
+        resolve(_parse("-f gemm_ex --a_type f8_r"))
+
+
+def test_gemm_ex3_in_function_listings_and_help():
+    rc, lines = _run(["--help"])
+    text = "\n".join(lines)
+    assert rc == 0 and "--composite_compute_type" in text and "f8_r, bf8_r" in text
+    assert all(f"{f}," in text or f"{f}." in text for f in ("gemm_ex3", "gemm_batched_ex3", "gemm_strided_batched_ex3"))
+    with pytest.raises(UsageError) as e:
+        resolve(_parse("-f nosuch"))
+    assert "gemm_strided_batched_ex3" in str(e.value)
+
+
+def test_gemm_ex3_problem_types_and_data():
+    p = resolve(_parse("-f gemm_strided_batched_ex3 --a_type f32_r --b_type bf8_r --c_type bf8_r --d_type bf8_r "
+                       "--composite_compute_type f8_bf8_f32 -m 4 -n 3 -k 2 --batch_count 2 --flags 32"))
+    assert p.precision is S and p.operand_precision("a") is S
+    assert [p.operand_precision(k).datatype for k in "bcd"] == ["bf8_r"] * 3
+    assert p.type_arguments() == {"a_type": Datatype.f32_r, "b_type": Datatype.bf8_r, "c_type": Datatype.bf8_r,
+                                  "d_type": Datatype.bf8_r, "compute_type": ComputeType.f8_bf8_f32}
+    assert p.scalar_precision("alpha") is S and p.scalar_precision("beta") is S
+    from rocmath.bench.rocblas_cli import SEED, _initial_data
+    from rocmath.float8 import BF8, to_f8
+
+    host = _initial_data(p)
+    assert host["a"].dtype == np.float32 and host["b"].dtype == host["c"].dtype == np.uint8
+    # rocblas-bench's hpl data (uniform in [-0.5, 0.5], drawn operand after operand) rounded to nearest into bf8
+    rng = np.random.default_rng(SEED)
+    drawn = {k: rng.uniform(-0.5, 0.5, p.geometry[k].size) for k in "abc"}
+    assert np.array_equal(host["a"], drawn["a"].astype(np.float32))
+    assert np.array_equal(host["b"], to_f8(drawn["b"], BF8)) and np.array_equal(host["c"], to_f8(drawn["c"], BF8))
+
+
+def test_gemm_ex3_flags_reach_the_call(monkeypatch):
+    fn, seen = blas.gemm_ex3, []
+
+    def record(*args: Any) -> Any:
+        seen.append(dict(zip(inspect.signature(fn).parameters, args, strict=True)))
+        return fn(*args)
+
+    record.__signature__ = inspect.signature(fn)  # type: ignore[attr-defined]
+    monkeypatch.setattr(blas, "gemm_ex3", record)
+    rc, lines = _run("-f gemm_ex3 --a_type bf8_r --b_type f32_r --c_type f32_r --d_type f32_r "
+                     "--composite_compute_type bf8_f8_f32 -m 5 -n 4 -k 6 --flags 36 --algo 0 --solution_index 0 "
+                     "-v 1 " + " ".join(FAST))
+    assert rc == 0, lines
+    assert {s["flags"] for s in seen} == {36} and {s["compute_type"] for s in seen} == {ComputeType.bf8_f8_f32}
+    assert seen[-1]["d"] is seen[-1]["c"]  # rocblas-bench's D is C unless --outofplace
+
+
+def test_gemm_ex3_out_of_place_call_logs_outofplace(monkeypatch, tmp_path):
+    # rocblas-bench runs D in C without --outofplace: a call writing D apart from C says so
+    path = str(tmp_path / "bench.log")
+    monkeypatch.setenv("ROCBLAS_LAYER", "2")
+    monkeypatch.setenv("ROCBLAS_LOG_BENCH_PATH", path)
+    h = blas.create_handle()
+    a = rm.to_device(np.full(64, 0x38, np.uint8))  # f8 1.0
+    c, d = rm.to_device(np.zeros(64, np.float32)), rm.to_device(np.zeros(64, np.float32))
+    blas.gemm_ex3(h, "N", "N", 3, 2, 4, 1.0, a, Datatype.f8_r, 3, a, Datatype.f8_r, 4, 0.0, c, Datatype.f32_r, 5,
+                  d, Datatype.f32_r, 6, ComputeType.f32, 0, 0, 0)
+    rm.device_synchronize()
+    blas.destroy_handle(h)
+    from rocmath.log import close_logs
+
+    close_logs()
+    with open(path, encoding="utf-8") as f:
+        line = f.read().splitlines()[-1]
+    assert ("--ldc 5 --d_type f32_r --ldd 6 --composite_compute_type f32 --algo 0 --solution_index 0 --flags 0 "
+            "--outofplace") in line, line
+    p = resolve(parse_args(shlex.split(line)[2:]))
+    assert (p.ld["ldc"], p.ld["ldd"]) == (5, 6) and p.geometry["d"].buffer == "d"
+    rc, lines = _run([*shlex.split(line)[2:], "-v", "1", *FAST])
+    assert rc == 0, lines

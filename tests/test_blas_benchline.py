@@ -79,16 +79,22 @@ def test_names_follow_rocblas_bench():
     assert bench_name("zdrot") == ("rot", {"a_type": "f64_c", "b_type": "f64_r", "c_type": "f64_r"})
     assert bench_name("hssgemv_strided_batched") == (
         "gemv_strided_batched", {"a_type": "f16_r", "c_type": "f32_r", "compute_type": "f32_r"})
-    assert parse_name("gemm_strided_batched_ex") == ("", "gemm", "_strided_batched", True)
-    assert parse_name("zher2k_batched") == ("z", "her2k", "_batched", False)
-    assert parse_name("dsyr2") == ("d", "syr2", "", False)
+    assert parse_name("gemm_strided_batched_ex") == ("", "gemm", "_strided_batched", "_ex")
+    assert parse_name("gemm_batched_ex3") == ("", "gemm", "_batched", "_ex3")
+    assert parse_name("zher2k_batched") == ("z", "her2k", "_batched", "")
+    assert parse_name("dsyr2") == ("d", "syr2", "", "")
+    # gemm_ex3's compute type is a rocblas_computetype, under rocblas-bench's --composite_compute_type
+    types = {"a_type": 170, "b_type": blas.Datatype.f32_r, "c_type": 170, "d_type": 170, "compute_type": 301}
+    assert bench_name("gemm_ex3", types) == ("gemm_ex3", {"a_type": "f8_r", "b_type": "f32_r", "c_type": "f8_r",
+                                                          "d_type": "f8_r", "composite_compute_type": "f8_f8_f32"})
+    assert bench_name("gemm_ex3", {**types, "compute_type": 151})[1]["composite_compute_type"] == "invalid"
     assert stride_operand("stride_A") == "a" and stride_operand("stridex") == "x" and stride_operand("lda") is None
     with pytest.raises(ValueError):
         parse_name("sfoo")
 
 
 def test_every_routine_has_a_name_and_the_index_inverts_it():
-    names = [f for f in compute_routines() if not f.endswith(("_ex", "_64"))]
+    names = [f for f in compute_routines() if not f.endswith(("_ex", "_ex3", "_64"))]
     seen = {}
     for fname in names:
         function, types = bench_name(fname)

@@ -166,3 +166,40 @@ def test_a_unit_diagonal_is_scanned_as_rocblas_does(handle):
     b = rm.to_device(np.asfortranarray(np.ones((N, N))))
     with pytest.raises(errors.RocblasCheckNumericsFailError, match="NaN in input 'A'"):
         blas.dtrsm(handle, "L", "L", "N", "U", N, N, 1.0, a, N, b, N)
+
+
+def _f8_call(h, a_codes, d, d_type=blas.Datatype.f32_r):
+    """gemm_ex3 of 2x2 f8 matrices: D := A A (beta 0: C is not an operand)."""
+    a = rm.to_device(np.asfortranarray(np.array(a_codes, np.uint8)))
+    blas.gemm_ex3(h, "N", "N", 2, 2, 2, 1.0, a, blas.Datatype.f8_r, 2, a, blas.Datatype.f8_r, 2, 0.0, None, d_type, 2,
+                  d, d_type, 2, blas.ComputeType.f32, 0, 0, 0)
+
+
+def test_gemm_ex3_scans_float8_codes(handle):
+    # rocblas_f8's NaN is 0x80 (isinf says so too); codes below 0x08 (f8's smallest normal) are denormals.
+    d = rm.to_device(np.full((2, 2), np.nan, np.float32, order="F"))  # D apart from C: not scanned before
+    _f8_call(handle, [[0x40, 0x38], [0x48, 0x40]], d)
+    np.testing.assert_array_equal(d.get(), [[2, 1], [4, 2]])  # A = [[1, .5], [2, 1]]
+    with pytest.raises(errors.RocblasCheckNumericsFailError, match="NaN, Inf in input 'a'"):
+        _f8_call(handle, [[0x40, 0x80], [0x40, 0x40]], d)
+    with pytest.raises(errors.RocblasCheckNumericsFailError, match="denormal in input 'a'"):
+        _f8_call(handle, [[0x40, 0x87], [0x40, 0x40]], d)
+    handle.check_numerics = blas.CheckNumericsMode.fail | blas.CheckNumericsMode.only_nan_inf
+    _f8_call(handle, [[0x40, 0x87], [0x40, 0x40]], d)
+    handle.check_numerics = blas.CheckNumericsMode.fail
+    # 0x7F (240) squared saturates to 240 in an f8 D: nothing abnormal comes out
+    d8 = rm.to_device(np.full((2, 2), 0x80, np.uint8, order="F"))
+    _f8_call(handle, [[0x7F, 0x40], [0x40, 0x40]], d8, blas.Datatype.f8_r)
+    np.testing.assert_array_equal(d8.get()[0], [0x7F, 0x7F])
+
+
+def test_gemm_ex_does_not_scan_d_apart_from_c_before(handle):
+    # rocBLAS's gemm_ex scans A, B and C before the kernel and D after it.
+    a = rm.to_device(np.asfortranarray(np.eye(2, dtype=np.float32)))
+    d = rm.to_device(np.full((2, 2), np.nan, np.float32, order="F"))
+    f32 = blas.Datatype.f32_r
+    blas.gemm_ex(handle, "N", "N", 2, 2, 2, 1.0, a, f32, 2, a, f32, 2, 0.0, a, f32, 2, d, f32, 2, f32, 0, 0, 0)
+    np.testing.assert_array_equal(d.get(), np.eye(2))
+    c = rm.to_device(np.full((2, 2), np.nan, np.float32, order="F"))
+    with pytest.raises(errors.RocblasCheckNumericsFailError, match="NaN in input 'c'"):
+        blas.gemm_ex(handle, "N", "N", 2, 2, 2, 1.0, a, f32, 2, a, f32, 2, 1.0, c, f32, 2, d, f32, 2, f32, 0, 0, 0)

@@ -126,22 +126,23 @@ def entries(ref: np.ndarray, flavour: str) -> np.ndarray:
 class Dev:
     """A host stack in device memory in one flavour, padding and batch gaps poisoned: matrices
     ``(batch, rows, cols)`` with leading dimension ``ld``, or vectors ``(batch, n)`` with ``inc``.
-    ``arg`` is what the call gets: the first entry's pointer, or a device array of pointers."""
+    ``arg`` is what the call gets: the first entry's pointer, or a device array of pointers.  ``p``: a
+    precision or a dtype; ``sentinel``: the poison value (default the dtype's)."""
 
-    def __init__(self, host: np.ndarray, p: Precision, flavour: str, *, ld: int | None = None,
-                 inc: int | None = None, gap: int = 3):
+    def __init__(self, host: np.ndarray, p: Any, flavour: str, *, ld: int | None = None,
+                 inc: int | None = None, gap: int = 3, sentinel: Any = None):
         self.p, self.flavour, self.shape = p, flavour, host.shape
         if inc is not None:
             self.ld, per = inc, abs(inc) * host.shape[1]
 
             def make(x: np.ndarray, **kw: Any) -> Any:
-                return rt.poisoned_device_vector(x, inc, precision=p, **kw)
+                return rt.poisoned_device_vector(x, inc, precision=p, sentinel=sentinel, **kw)
         else:
             assert ld is not None
             self.ld, per = ld, ld * host.shape[2]
 
             def make(x: np.ndarray, **kw: Any) -> Any:
-                return rt.poisoned_device_matrix(x, ld, precision=p, **kw)
+                return rt.poisoned_device_matrix(x, ld, precision=p, sentinel=sentinel, **kw)
         self.stride = 0
         if flavour == "plain":
             self.parts = [make(host[0])]
@@ -235,6 +236,12 @@ def run_gemm_ex(h: Any, combo: tuple[DT, DT, DT], flavour: str, *, m: int, n: in
     else:
         scale = float((abs(al) * (np.abs(op(Aw, ta)) @ np.abs(op(Bw, tb))) + abs(be) * np.abs(Cw)).max())
         rt.assert_close(wide(got, pc), ref, pc, "reduction", k, scale=scale, err_msg=what)
+    check_gemm_buffers(A, B, Cd, Dd, in_place)
+
+
+def check_gemm_buffers(A: Dev, B: Dev, Cd: Dev, Dd: Dev, in_place: bool) -> None:
+    """After a gemm_ex-like call: the inputs unchanged (C too when D is apart), D written, and
+    every buffer's padding, gaps and margins intact."""
     A.check(logical=True)
     B.check(logical=True)
     if not in_place:

@@ -12,6 +12,7 @@ import pytest
 
 import rocmath as rm
 import rocmath.blas as blas
+from rocmath import errors
 from rocmath.handle import c_strtol
 from rocmath.log import ostream_text
 
@@ -98,6 +99,30 @@ def test_enums_and_datatypes_print_as_rocblas_names(trace_log):
     assert _calls(lines, "rocblas_gemm_ex") == [
         ["rocblas_gemm_ex", "N", "C", "2", "2", "2", "1", p, "f64_r", "2", p, "f64_r", "2", "0", p, "f64_r", "2",
          p, "f64_r", "2", "f64_r", "0", "0", "none", "atomics_allowed"]]
+
+
+def test_gemm_ex3_traces_its_compute_type_by_name(trace_log):
+    # rocblas_gemm_ex3's log_trace: gemm_ex's fields, the rocblas_computetype as rocblas_datatype_string
+    # prints it; the strided form adds the strides after each ld and batch_count before the compute type.
+    h = blas.create_handle()
+    blas.set_atomics_mode(h, blas.AtomicsMode.allowed)
+    a = rm.zeros(64, np.uint8)
+    d = rm.zeros(16, np.float32)
+    f8, f32 = blas.Datatype.f8_r, blas.Datatype.f32_r
+    blas.gemm_ex3(h, "N", "T", 2, 2, 2, 0.5, a, f8, 2, a, f8, 2, 0.0, d, f32, 2, d, f32, 2, blas.ComputeType.f32, 0, 0,
+                  0x20)
+    with pytest.raises(errors.RocblasNotImplementedError):  # (f8_f8_f32 rounds no f8 input: logged all the same)
+        blas.gemm_strided_batched_ex3(h, "N", "N", 2, 2, 2, 1.0, a, f8, 2, 4, a, f8, 2, 4, 0.0, d, f32, 2, 4, d, f32, 2,
+                                      4, 2, 301, 0, 0, 0)
+    blas.destroy_handle(h)
+    lines = trace_log()
+    pa, pd = f"0x{a.ptr:x}", f"0x{d.ptr:x}"
+    assert _calls(lines, "rocblas_gemm_ex3") == [
+        ["rocblas_gemm_ex3", "N", "T", "2", "2", "2", "0.5", pa, "f8_r", "2", pa, "f8_r", "2", "0", pd, "f32_r", "2",
+         pd, "f32_r", "2", "f32", "0", "0", "stochastic_rounding", "atomics_allowed"]]
+    assert _calls(lines, "rocblas_gemm_strided_batched_ex3") == [
+        ["rocblas_gemm_strided_batched_ex3", "N", "N", "2", "2", "2", "1", pa, "f8_r", "2", "4", pa, "f8_r", "2", "4",
+         "0", pd, "f32_r", "2", "4", pd, "f32_r", "2", "4", "2", "f8_f8_f32", "0", "0", "none", "atomics_allowed"]]
 
 
 def test_complex_scalars_are_one_field(trace_log):

@@ -1,0 +1,257 @@
+"""rocBLAS's beta API (``rocblas-beta.h``, enabled by ``ROCBLAS_BETA_FEATURES_API``): gemm_ex3.
+
+gemm_ex3, gemm_batched_ex3, gemm_strided_batched_ex3
+    ``D := alpha op(A) op(B) + beta C`` with 8-bit float operands (:mod:`rocmath.float8`: ``f8_r``
+    is E4M3, ``bf8_r`` E5M2, both in gfx942's FNUZ encoding, stored as uint8).  Arguments as
+    gemm_ex's, but ``compute_type`` is a :class:`~rocmath.blas.ComputeType` (alpha and beta are
+    float32 values in every one).  The types (``a_type``, ``b_type``, ``c_type = d_type``):
+
+    - ``ComputeType.f32``: f8/f8, bf8/bf8, f8/bf8, bf8/f8 into f32 or f16; f8/f8 into f8; bf8/bf8,
+      f8/bf8, bf8/f8 into bf8;
+    - ``f8_f8_f32``: f16/f16 into f16, f8/f32 and f32/f8 into f8;
+    - ``f8_bf8_f32``: f16/f16 into f16, f32/bf8 into bf8 or f32;
+    - ``bf8_f8_f32``: f16/f16 into f16, bf8/f32 into f32;
+    - ``bf8_bf8_f32``: f16/f16 into f16, bf8/f32 into bf8.
+
+    The composite compute types name the float8 formats A and B enter the product in: a half or
+    float operand is rounded into it first.  Products of float8 values are exact in float32,
+    summed in float32; ``alpha acc + beta C`` is rounded once into D's type.  Rounding into float8
+    is to nearest even, saturating; with ``GemmFlags.stochastic_rounding`` in ``flags`` it is
+    stochastic, from rocBLAS's generator (:func:`rocmath.float8.prand`) of each element's offset in
+    its matrix (``i + j * ld``, of its batch entry), its bits and a seed per matrix.  rocBLAS draws
+    the seeds at random on every call unless ``SR_SEED_A``, ``SR_SEED_B``, ``SR_SEED_C`` are set;
+    rocmath reads those variables too, and takes 0 for one that is not set, so that a call's
+    results repeat.
+
+    The check order is rocBLAS's (rocblas_gemm_ex3.cpp, rocblas_gemm_ex3.hpp): a device other than
+    a gfx94x is ``arch_mismatch``; a compute type that is none of the five is ``not_implemented``;
+    ``transA``, ``transB`` ``invalid_value``; negative sizes or batch count ``invalid_size``;
+    ``ldc < m``, ``ldd < m``, ``lda < (transA == N ? m : k)``, ``ldb < (transB == N ? k : n)``
+    ``invalid_size``; ``m == 0``, ``n == 0`` or ``batch_count == 0`` succeed; no alpha (``k > 0``),
+    no beta, no ``d``: ``invalid_pointer``; a null ``c`` with ``beta != 0``, a null ``a`` or ``b``
+    with ``k > 0`` and ``alpha != 0``: ``invalid_pointer``; ``c == d`` with ``ldc != ldd``:
+    ``invalid_size``, with ``c_type != d_type``: ``invalid_value``; a type combination not listed:
+    ``not_implemented``; a pointer not aligned to its element (each entry's, in the batched form):
+    ``invalid_size``.  ``k == 0`` is no quick return (``D := beta C``); ``beta == 0`` never reads
+    C; ``alpha == 0`` never reads A and B.  ``algo``, ``solution_index`` and ``flags`` are C
+    integers rocBLAS does not validate.  A device-memory size query answers after the type and
+    alignment checks with the workspace rocBLAS allocates for operands it rounds into float8 (one
+    byte per element of A or B), none where its small-matrix kernel rounds them as it reads
+    (``transA == N`` with ``m < 4``, or ``n < 4`` with ``transB == T`` and ``transA`` N or T).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from rocmath import float8
+from rocmath.errors import RocblasArchMismatchError, RocblasInvalidValueError
+from rocmath.launch import Buffer, launch
+from rocmath.plans import read_back
+from rocmath.precision import S
+
+from . import _kernels_ex2 as kx
+from . import _kernels_l3 as k3
+from ._api import BATCHED, STRIDED, Call, public_names
+from ._types import ComputeType, Datatype, GemmFlags, Operation
+from .ex import (
+    _INT32,
+    ExRoutine,
+    TypedCall,
+    _c_integer,
+    _datatypes,
+    _lds,
+    _require_arrays,
+    _require_scalars,
+    _sizes,
+    _stored,
+    _unread,
+    _unsupported,
+    bind_ex,
+)
+
+_F8, _BF8, _F16, _F32 = Datatype.f8_r, Datatype.bf8_r, Datatype.f16_r, Datatype.f32_r
+#: Each datatype's storage code in the kernel (rocmath.float8's formats, half, float) and its bytes.
+_STORAGE = {_F8: (float8.F8, 1), _BF8: (float8.BF8, 1), _F16: (kx.HALF, 2), _F32: (kx.SINGLE, 4)}
+_FORMAT = {_F8: float8.F8, _BF8: float8.BF8}
+
+
+def _ex3_types() -> dict[tuple[Any, ...], tuple[Datatype, Datatype]]:
+    """(a_type, b_type, c_type = d_type, compute_type) -> the float8 types A and B are multiplied in
+    (rocblas_gemm_ex3_template's dispatch)."""
+    table: dict[tuple[Any, ...], tuple[Datatype, Datatype]] = {}
+    pairs = ((_F8, _F8), (_BF8, _BF8), (_F8, _BF8), (_BF8, _F8))
+    for a, b in pairs:
+        for out in (_F32, _F16):
+            table[a, b, out, ComputeType.f32] = (a, b)
+    for a, b, out in ((_F8, _F8, _F8), (_BF8, _BF8, _BF8), (_F8, _BF8, _BF8), (_BF8, _F8, _BF8)):
+        table[a, b, out, ComputeType.f32] = (a, b)
+    composite = {ComputeType.f8_f8_f32: (_F8, _F8), ComputeType.f8_bf8_f32: (_F8, _BF8),
+                 ComputeType.bf8_f8_f32: (_BF8, _F8), ComputeType.bf8_bf8_f32: (_BF8, _BF8)}
+    for comp, formats in composite.items():
+        table[_F16, _F16, _F16, comp] = formats
+    for a, b, out, comp in ((_F8, _F32, _F8, ComputeType.f8_f8_f32), (_F32, _F8, _F8, ComputeType.f8_f8_f32),
+                            (_F32, _BF8, _BF8, ComputeType.f8_bf8_f32), (_F32, _BF8, _F32, ComputeType.f8_bf8_f32),
+                            (_BF8, _F32, _F32, ComputeType.bf8_f8_f32),
+                            (_BF8, _F32, _BF8, ComputeType.bf8_bf8_f32)):
+        table[a, b, out, comp] = composite[comp]
+    return table
+
+
+#: The type combinations gemm_ex3 implements (see the module docstring).
+GEMM_EX3_TYPES = _ex3_types()
+_COMPUTE_VALUES = frozenset(int(t) for t in ComputeType if t is not ComputeType.invalid)
+
+
+def _compute_type(c: Call) -> ComputeType | int:
+    """``compute_type`` as rocBLAS receives it: a member, or the bare int of another value."""
+    value = c.values["compute_type"]
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and int(value) in _INT32:
+        return ComputeType(int(value)) if int(value) in {int(t) for t in ComputeType} else int(value)
+    return c.enum("compute_type", ComputeType)  # a member's name ("f8_f8_f32"), else invalid_value
+
+
+def arch_number(gcn_arch_name: str) -> int:
+    """rocBLAS's ``handle->getArch()`` of a device's gcnArchName: gfx942 -> 942, gfx90a -> 910."""
+    name = gcn_arch_name.split(":")[0].removeprefix("gfx")
+    return int(name[:-1]) * 10 + int(name[-1], 16)
+
+
+def sr_seed(name: str) -> int:
+    """A stochastic-rounding seed: rocBLAS's ``SR_SEED_A/B/C`` (strtol: a leading integer, else 0),
+    else 0 (rocBLAS draws one at random then; rocmath's results repeat)."""
+    text = os.environ.get(name, "").strip()
+    digits = len(text) - len(text.lstrip("+-"))
+    while digits < len(text) and text[digits].isdigit():
+        digits += 1
+    try:
+        return int(text[:digits]) & 0xFFFFFFFF
+    except ValueError:
+        return 0
+
+
+def _entry_pointers(c: Call, name: str) -> np.ndarray:
+    """A batched call's entry pointers of ``name`` (its device array of pointers, read now, after the
+    work before it on the stream, as rocBLAS copies them to the host); none for a null array."""
+    if c.ptr(name) == 0:  # (not is_null: this runs in size queries too)
+        return np.zeros(0, dtype=np.uint64)
+    source = Buffer(c.ptr(name), np.dtype(np.uint64), (c.batch_count,), name=name)
+    stream = c.handle.stream
+
+    def reread() -> bytes:
+        out = np.empty(c_count, dtype=np.uint64)
+        launch(kx.copy_out, out, source, name=f"{c.fname} pointer read", stream=stream,
+               bytes=float(out.nbytes)).wait()
+        return out.tobytes()
+
+    c_count = c.batch_count
+    value = reread()
+    read_back(reread, value)
+    return np.frombuffer(value, dtype=np.uint64)
+
+
+def _aligned(c: Call, types: dict[str, Datatype]) -> None:
+    """invalid_size for a pointer not aligned to its element's bytes (gemm_ex3_typecasting's
+    isAligned; the batched form checks each entry's, as it runs entry by entry)."""
+    for name, t in types.items():
+        size = _STORAGE[t][1]
+        pointers = _entry_pointers(c, name) if c.flavour is BATCHED else np.array([c.ptr(name)], np.uint64)
+        bad = np.flatnonzero(pointers % np.uint64(size))
+        if bad.size:
+            where = f"entry {bad[0]}'s pointer" if c.flavour is BATCHED else "the pointer"
+            raise c.invalid_size(name, f"{where} 0x{int(pointers[bad[0]]):x} is not aligned to {size} bytes")
+
+
+def _small(ta: Operation, tb: Operation, m: int, n: int) -> bool:
+    """rocBLAS's fallback kernel (it rounds operands as it reads them, no workspace)."""
+    return (ta is Operation.transpose and tb is Operation.transpose and n < 4) or (
+        ta is Operation.none and (m < 4 or (tb is Operation.transpose and n < 4)))
+
+
+def _gemm_ex3(c: Call) -> Any:
+    device = c.handle.device.properties.gcnArchName
+    if not 940 <= arch_number(device) < 1000:
+        raise RocblasArchMismatchError(f"gemm_ex3 needs a gfx94x device, this is {device}", arg="handle",
+                                       index=c.index("handle"))
+    a_t, b_t, c_t, d_t = _datatypes(c, "a_type", "b_type", "c_type", "d_type")
+    comp_t = _compute_type(c)
+    # rocBLAS copies alpha and beta to the host in the compute type first: its switch knows the five.
+    if int(comp_t) not in _COMPUTE_VALUES:
+        raise _unsupported(c, "compute_type", {"compute_type": comp_t})
+    _c_integer(c, "algo")
+    c.int("solution_index")
+    flags = _c_integer(c, "flags") & 0xFFFFFFFF
+    ta, tb = c.enum("transA", Operation), c.enum("transB", Operation)
+    m, n, k, batch = _sizes(c, "m", "n", "k")
+    _lds(c, ("ldc", m), ("ldd", m), ("lda", m if ta is Operation.none else k),
+         ("ldb", k if tb is Operation.none else n))
+    if m == 0 or n == 0 or batch == 0:
+        return None
+    key = (a_t, b_t, c_t, comp_t)
+    if c.querying:  # rocBLAS checks no pointer in a size query; the types and alignment it does
+        formats = GEMM_EX3_TYPES.get(key) if c_t == d_t else None
+        if formats is None:
+            raise _unsupported(c, "compute_type", {"a_type": a_t, "b_type": b_t, "c_type": c_t, "d_type": d_t,
+                                                   "compute_type": comp_t})
+        _aligned(c, {"a": a_t, "b": b_t, "c": c_t, "d": d_t})
+        quantized = () if _small(ta, tb, m, n) else tuple(
+            rows * cols for t, f, rows, cols in ((a_t, formats[0], m, k), (b_t, formats[1], k, n)) if t != f)
+        return c.handle.size_query(*quantized)
+    _require_scalars(c, *(("alpha",) if k else ()), "beta")
+    _require_arrays(c, "d")
+    scalars = TypedCall(c, S, {"alpha": S, "beta": S})
+    beta = scalars.read_scalar("beta")
+    alpha = scalars.read_scalar("alpha") if k else np.float32(0)
+    if beta != 0:
+        _require_arrays(c, "c")
+    if k and alpha != 0:
+        _require_arrays(c, "a", "b")
+    if c.ptr("c") == c.ptr("d"):
+        if c.int("ldc") != c.int("ldd"):
+            raise c.invalid_size("ldd", "d is c: ldd must equal ldc")
+        if c_t != d_t:
+            raise RocblasInvalidValueError("d is c: d_type must equal c_type", arg="d_type", index=c.index("d_type"))
+    formats = GEMM_EX3_TYPES.get(key) if c_t == d_t else None
+    if formats is None:
+        raise _unsupported(c, "compute_type", {"a_type": a_t, "b_type": b_t, "c_type": c_t, "d_type": d_t,
+                                               "compute_type": comp_t})
+    _aligned(c, {"a": a_t, "b": b_t, "c": c_t, "d": d_t})
+    read_ab, read_c = k > 0 and alpha != 0, beta != 0
+
+    def operand(name: str, t: Datatype, rows: int, cols: int, ld: str, *, writable: bool = False) -> Any:
+        dtype = np.dtype({_F32: np.float32, _F16: np.float16}.get(t, np.uint8))
+        return c.matrix(name, rows, cols, c.int(ld), writable=writable, dtype=dtype)
+
+    A = operand("a", a_t, *_stored(ta, m, k), "lda") if read_ab else _unread(c, np.uint8)
+    B = operand("b", b_t, *_stored(tb, k, n), "ldb") if read_ab else _unread(c, np.uint8)
+    C = operand("c", c_t, m, n, "ldc") if read_c else _unread(c, np.uint8)
+    D = operand("d", d_t, m, n, "ldd", writable=True)
+    stochastic = bool(flags & GemmFlags.stochastic_rounding)
+    c.float8 = {name: _FORMAT[t] for name, t in (("a", a_t), ("b", b_t), ("c", c_t), ("d", d_t)) if t in _FORMAT}
+    if c.ptr("c") != c.ptr("d"):
+        c.write_only = {"d"}  # rocBLAS's check-numerics scans A, B, C before, D after
+    k3.ensure_blas()  # on the calling thread, before the stream compiles or loads a kernel
+    c.launch(kx.gemm_ex3, ord(ta.letter), ord(tb.letter), np.array([alpha], np.float32),
+             A, (_STORAGE[a_t][0], _FORMAT[formats[0]], sr_seed("SR_SEED_A"), c.int("lda")),
+             B, (_STORAGE[b_t][0], _FORMAT[formats[1]], sr_seed("SR_SEED_B"), c.int("ldb")),
+             np.array([beta], np.float32), C, D, (_STORAGE[d_t][0], sr_seed("SR_SEED_C"), c.int("ldc")), stochastic,
+             flops=2.0 * m * n * k * batch if read_ab else 0.0)
+    return None
+
+
+_GEMM_EX3_PARAMS = ("transA", "transB", "m", "n", "k", "alpha", "a", "a_type", "lda", "b", "b_type", "ldb", "beta",
+                    "c", "c_type", "ldc", "d", "d_type", "ldd", "compute_type", "algo", "solution_index", "flags")
+GEMM_EX3 = ExRoutine("gemm", _GEMM_EX3_PARAMS, {"a": "lda", "b": "ldb", "c": "ldc", "d": "ldd"}, _gemm_ex3,
+                     batch_before="compute_type", suffix="_ex3", query="pointers",
+                     summary="D := alpha op(A) op(B) + beta C with float8 operands (rocBLAS beta API; alpha, beta "
+                             "float32).")
+
+# --- the public names: one line each ------------------------------------------------------------
+gemm_ex3 = bind_ex(GEMM_EX3)
+gemm_batched_ex3 = bind_ex(GEMM_EX3, BATCHED)
+gemm_strided_batched_ex3 = bind_ex(GEMM_EX3, STRIDED)
+
+__all__ = public_names(globals())
