@@ -15,8 +15,9 @@ Conventions, as rocBLAS:
 - errors raise the exception for the rocBLAS status (``rocmath.errors.Rocblas*Error``,
   ``.status``), naming the argument, in rocBLAS's check order; quick returns succeed.
 
-rocBLAS's beta API (``rocblas-beta.h``) is here too: ``gemm_ex3`` and its batched forms
-(:mod:`rocmath.blas.beta`), on 8-bit floats (:mod:`rocmath.float8`).
+rocBLAS's beta API (``rocblas-beta.h``) is here too (:mod:`rocmath.blas.beta`): ``gemm_ex3`` and
+its batched forms, on 8-bit floats (:mod:`rocmath.float8`), and the ``gemm_ex_get_solutions``
+family, which lists the simulated library's one gemm solution (gemm_ex's ``solution_index`` 1).
 
 Beside the rocBLAS names, :mod:`rocmath.blas.arrays` is the layer for array users:
 ``matmul``, ``gemm``, ``dot``, ``vdot``, ``nrm2``... on DeviceArrays, batched over

@@ -42,6 +42,10 @@ EX = ("gemm", "axpy", "dot", "dotc", "nrm2", "rot", "scal", "trsm")
 EX_PLAIN_ONLY = ("geam_ex",)
 #: The beta API (rocblas-beta.h): gemm_ex3 in three flavours, no _64 forms.
 EX3 = ("gemm_ex3", "gemm_batched_ex3", "gemm_strided_batched_ex3")
+#: The beta API's gemm_ex solution queries: no _64 forms, by_type has no strided form.  They compute
+#: nothing (no log line, no launch): not compute routines.
+GET_SOLUTIONS = ("gemm_ex_get_solutions", "gemm_batched_ex_get_solutions", "gemm_strided_batched_ex_get_solutions",
+                 "gemm_ex_get_solutions_by_type", "gemm_batched_ex_get_solutions_by_type")
 
 #: Compute operations without ``_64`` forms (rocblas-functions.h).
 NO_ILP64 = frozenset({"trtri", "trsm_ex", "geam_ex", "gemm_ex3"})
@@ -82,5 +86,6 @@ def compute_routines() -> frozenset[str]:
 
 
 def all_names() -> frozenset[str]:
-    """Compute routines and auxiliary functions."""
-    return compute_routines() | frozenset(AUXILIARY) | frozenset(f"{n}_64" for n in AUXILIARY_ILP64)
+    """Compute routines, the solution queries and auxiliary functions."""
+    return (compute_routines() | frozenset(GET_SOLUTIONS) | frozenset(AUXILIARY)
+            | frozenset(f"{n}_64" for n in AUXILIARY_ILP64))

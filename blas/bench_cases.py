@@ -431,3 +431,24 @@ def saxpy_tiny_overhead(n: int) -> Problem:
 
     return Problem(run=run, reference=lambda: sblas.saxpy(x, hy, a=2.0), flops=2.0 * n, bytes=12.0 * n, stream=s,
                    tol=1e-5, label=f"{n} f32", teardown=teardown, check=_first_only())
+
+
+@bench_case("blas.gemm_ex3_f8", sizes={"full": [1024, 2048]})
+def gemm_ex3_f8(n: int) -> Problem:
+    """gemm_ex3 of f8 (E4M3) matrices into f32, N N, beta = 0, against decoding the same codes to
+    float32 and np.matmul: float8 in, float32 sums, as the device's MFMA units compute."""
+    from rocmath.float8 import F8, from_f8, to_f8
+
+    from .beta import gemm_ex3
+
+    rng = np.random.default_rng(SEED)
+    a, b = (np.asfortranarray(to_f8(rng.standard_normal((n, n)), F8)) for _ in range(2))
+    s, h, teardown = _session()
+    da, db, dc = rm.to_device(a, s), rm.to_device(b, s), rm.empty((n, n), np.float32, order="F")
+
+    def run() -> rm.DeviceArray:
+        gemm_ex3(h, "N", "N", n, n, n, 1.0, da, 170, n, db, 170, n, 0.0, dc, 151, n, dc, 151, n, 300, 0, 0, 0)
+        return dc
+
+    return Problem(run=run, reference=lambda: np.matmul(from_f8(a, F8), from_f8(b, F8)), flops=2.0 * n**3,
+                   bytes=2 * n * n + 4 * n * n, stream=s, tol=1e-4, label=f"{n}x{n}x{n} f8->f32", teardown=teardown)

@@ -34,12 +34,25 @@ gemm_ex, gemm_batched_ex, gemm_strided_batched_ex
     no alpha)``, no beta, no ``d``: ``invalid_pointer``; a null ``c`` with ``beta != 0``, a null ``a`` or
     ``b`` with ``k > 0`` and ``alpha != 0``: ``invalid_pointer``; ``c == d`` with ``ldc !=
     ldd``: ``invalid_size``, with ``c_type != d_type``: ``invalid_value``; then the type
-    combination.  ``k == 0`` is no quick return (``D := beta C``); ``beta == 0`` never reads
-    ``C`` (it may be null); ``alpha == 0`` never reads ``A`` and ``B``.  Device-mode alpha and
-    beta are copied back to the host first (synchronously), as rocBLAS does.  ``algo`` and
-    ``solution_index`` choose nothing here (one solution), ``flags`` are accepted and ignored:
-    rocBLAS validates neither ``algo`` nor ``flags`` (any int is accepted; see
-    :func:`_c_integer`).
+    combination; a pointer not aligned to its element (batched: to 8 bytes) ``invalid_size``;
+    then the solution (below).  ``k == 0`` is no quick return (``D := beta C``); ``beta == 0``
+    never reads ``C`` (it may be null); ``alpha == 0`` never reads ``A`` and ``B``.  Device-mode
+    alpha and beta are copied back to the host first (synchronously), as rocBLAS does.
+
+    Solutions: rocmath's simulated Tensile library has one gemm solution, index 1
+    (:data:`GEMM_SOLUTIONS`), solving every combination above; rocBLAS's beta API lists it
+    (``gemm_ex_get_solutions``, :mod:`rocmath.blas.beta`).  The launch picks it as rocBLAS's
+    ``runContractionProblem`` does: ``algo == GemmAlgo.solution_index`` with ``solution_index >
+    0`` asks for that index, which must be 1, else ``invalid_value`` naming ``solution_index``
+    (but an f32_r problem under the xf32 math mode then falls back to the default solution, as
+    rocBLAS retries without xf32); any other ``algo`` (rocBLAS validates none: any int), or
+    ``solution_index <= 0``, takes the default, solution 1.  With
+    ``GemmFlags.check_solution_index`` in ``flags`` a call whose solution is found succeeds
+    without computing: D is not written.  Check-numerics scans A, B and C before the solution is
+    picked, and D after a call that succeeded without computing.  Other flags change nothing
+    (``flags`` is a ``uint32_t``: any int, see :func:`_c_integer`).  ``gemm_ex_64`` with a size
+    or leading dimension past int32 runs rocBLAS's source kernels, which have no solutions:
+    ``algo``, ``solution_index`` and ``flags`` are not looked at then.
 
     ``C == D`` (same pointer, leading dimension and stride) in a floating type is gemm
     itself: Level 3's gemm body runs, typed.  Otherwise ``D := C`` (when beta != 0) and
@@ -106,7 +119,7 @@ import numpy as np
 
 from rocmath.batch import BatchOperand
 from rocmath.errors import RocblasInvalidValueError, RocblasNotImplementedError
-from rocmath.launch import Buffer
+from rocmath.launch import Buffer, launch
 from rocmath.precision import BF16, H, Precision
 from rocmath.precision import I8 as I8  # re-exported: the precisions of i8_r and i32_r
 from rocmath.precision import I32 as I32
@@ -114,8 +127,21 @@ from rocmath.precision import I32 as I32
 from . import _kernels_ex2 as kx
 from . import _kernels_l3 as k3
 from . import level1, level3
-from ._api import _ILP64_DOC, BATCHED, PLAIN, STRIDED, Call, Flavour, Routine, _read_back, bind, public_names
-from ._types import Datatype, GeamExOperation, Operation
+from ._api import (
+    _I32_MAX,
+    _ILP64_DOC,
+    BATCHED,
+    PLAIN,
+    STRIDED,
+    Call,
+    Flavour,
+    Routine,
+    _numerics_checked,
+    _read_back,
+    bind,
+    public_names,
+)
+from ._types import CheckNumericsMode, Datatype, GeamExOperation, GemmAlgo, GemmFlags, MathMode, Operation
 
 # --- precisions of datatypes -----------------------------------------------------------------
 
@@ -145,6 +171,8 @@ _c, _z, _i8, _i32 = Datatype.f32_c, Datatype.f64_c, Datatype.i8_r, Datatype.i32_
 #: gemm_ex: (a_type = b_type, c_type = d_type, compute_type).
 GEMM_EX_TYPES = frozenset({(_d, _d, _d), (_s, _s, _s), (_h, _h, _h), (_h, _h, _s), (_h, _s, _s), (_bf, _bf, _s),
                            (_bf, _s, _s), (_i8, _i32, _i32), (_c, _c, _c), (_z, _z, _z)})
+#: The gemm solutions of rocmath's simulated Tensile library: one, solving every problem in GEMM_EX_TYPES.
+GEMM_SOLUTIONS = (1,)
 #: Compute types rocBLAS can read gemm_ex's alpha and beta in.
 GEMM_EX_SCALAR_TYPES = frozenset({_h, _s, _d, _i32, _c, _z})
 #: axpy_ex: (alpha_type, x_type, y_type, execution_type).
@@ -334,11 +362,11 @@ def _datatypes(c: Call, *names: str) -> tuple[Datatype | int, ...]:
 
 def _c_integer(c: Call, name: str) -> int:
     """An argument rocBLAS takes as a C integer and never validates: gemm_ex's ``algo`` (a
-    ``rocblas_gemm_algo``, only compared with ``solution_index``) and ``flags`` (a
+    ``rocblas_gemm_algo``, only compared with ``GemmAlgo.solution_index``) and ``flags`` (a
     ``uint32_t``).  Any Python int is accepted, as C converts any integer to these types: a
     negative flags is its uint32 bit pattern (-1 is 0xFFFFFFFF, what a C caller passing -1
-    gets), and rocmath acts on no flag.  Not an integer: invalid_value, as no C integer holds
-    it."""
+    gets: check_solution_index among them).  Not an integer: invalid_value, as no C integer
+    holds it."""
     value = c.values[name]
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise RocblasInvalidValueError(f"must be an integer, got {value!r}", arg=name, index=c.index(name))
@@ -452,6 +480,15 @@ def _gemm_ex(c: Call) -> None:
         if c.ptr(name) % size:
             raise c.invalid_size(name, f"the pointer 0x{c.ptr(name):x} is not aligned to {size} bytes")
     types = {"alpha": comp, "beta": comp, "a": a, "b": a, "c": cd, "d": cd}
+    found, launched = _solution(c, a_t, m, n, k)
+    if not launched:
+        # rocBLAS scans the inputs (check-numerics) before runContractionProblem looks for the solution.
+        _scan_unlaunched(TypedCall(c, comp, types), ta, tb, m, n, k, alpha, beta, in_place, output=found)
+        if not found:
+            raise RocblasInvalidValueError(f"no solution {c.int('solution_index')}: the library has "
+                                           f"{', '.join(map(str, GEMM_SOLUTIONS))}", arg="solution_index",
+                                           index=c.index("solution_index"))
+        return
     if in_place and c.stride("c") == c.stride("d") and comp.compute_dtype.kind in "fc":
         # C == D: exactly gemm, with typed operands.
         names = tuple(_TO_LEVEL3.get(name, name) for name in c.names)
@@ -460,6 +497,48 @@ def _gemm_ex(c: Call) -> None:
                                values=values, read={"beta": beta, **({"alpha": alpha} if k else {})}))
         return
     _gemm_d(TypedCall(c, comp, types), ta, tb, m, n, k, alpha, beta)
+
+
+def _solution(c: Call, a_t: Datatype | int, m: int, n: int, k: int) -> tuple[bool, bool]:
+    """(found, launched): whether gemm_ex's launch finds a solution and runs it, as rocBLAS's
+    ``runContractionProblem`` (tensile_host.cpp) with rocmath's one-solution library."""
+    if c.ilp64 and max(m, n, k, *(c.int(ld) for ld in ("lda", "ldb", "ldc", "ldd"))) > _I32_MAX:
+        return True, True  # gemm_ex_64's source kernels (rocblas_gemm_ex_kernels_64.cpp): no solution to pick
+    index = c.int("solution_index")
+    found = (_c_integer(c, "algo") != GemmAlgo.solution_index or index <= 0 or index in GEMM_SOLUTIONS
+             # fallbackTensileProblem: a float problem under xf32 retries for the default solution
+             or (a_t is _s and c.handle.math_mode is MathMode.xf32_xdl_math_op))
+    return found, found and not _c_integer(c, "flags") & GemmFlags.check_solution_index
+
+
+def _nothing(*views: Any) -> None:
+    """The kernel of a gemm_ex that launches none: check-numerics' scans alone run around it."""
+
+
+def _scan_unlaunched(t: TypedCall, ta: Operation, tb: Operation, m: int, n: int, k: int, alpha: Any, beta: Any,
+                     in_place: bool, *, output: bool) -> None:
+    """rocBLAS's check-numerics around a gemm_ex that launches no kernel (gemm_ex_typecasting): the
+    operands the launch would scan before (A, B, C as :func:`_gemm_d` and Level 3's gemm pass them),
+    and D after when the call succeeds (``output``).  D is passed read-only: nothing is written
+    back to it."""
+    mode = getattr(t.handle, "check_numerics", 0)
+    if not mode:
+        return
+    ops = []
+    if k > 0 and alpha != 0:
+        ops += [t.matrix("a", *_stored(ta, m, k), t.int("lda")), t.matrix("b", *_stored(tb, k, n), t.int("ldb"))]
+    if beta != 0 and not (in_place and t.stride("c") == t.stride("d")):  # (C is D: scanned as D)
+        ops.append(t.matrix("c", m, n, t.int("ldc")))
+    ops.append(t.matrix("d", m, n, t.int("ldd")))
+    if not in_place:
+        t.write_only = {"d"}
+    scanned = t._numerics_operands(tuple(ops), {})
+    if output:  # (a read-only operand is never scanned after: say D is)
+        last = len(ops) - 1
+        scanned[last] = replace(scanned[last], written=True)
+    name = f"rocblas_{t.public_name}"
+    launch(_numerics_checked(_nothing, name, CheckNumericsMode(mode), scanned), *ops, name=name,
+           stream=t.handle.stream, waited=True).wait()
 
 
 def _gemm_d(t: TypedCall, ta: Operation, tb: Operation, m: int, n: int, k: int, alpha: Any, beta: Any) -> None:
