@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import weakref
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -18,15 +19,15 @@ from rocmath.errors import (
     RocblasStatus,
 )
 from rocmath.handle import WORKSPACE_ALIGN, AtomicsMode, Handle, LayerMode, PointerMode, c_strtol
-from rocmath.log import Logger, ostream_text
+from rocmath.log import Logger, close_logs, ostream_text
 from rocmath.memory import address_space
 from rocmath.stream import Stream
 
 from ._types import CheckNumericsMode, MathMode, PerformanceMetric, c_integer
 
 __all__ = [
-    "BlasHandle", "create_handle", "destroy_handle", "get_atomics_mode", "get_device_memory_size", "get_math_mode",
-    "get_matrix", "get_matrix_64", "get_matrix_async", "get_matrix_async_64", "get_performance_metric",
+    "BlasHandle", "abort", "create_handle", "destroy_handle", "get_atomics_mode", "get_device_memory_size",
+    "get_math_mode", "get_matrix", "get_matrix_64", "get_matrix_async", "get_matrix_async_64", "get_performance_metric",
     "get_pointer_mode", "get_stream", "get_vector", "get_vector_64", "get_vector_async", "get_vector_async_64",
     "get_version_string", "get_version_string_size", "initialize", "is_device_memory_size_query",
     "is_managing_device_memory", "is_user_managing_device_memory", "pointer_to_mode", "set_atomics_mode",
@@ -541,6 +542,17 @@ def get_version_string_size() -> int:
     """``rocblas_get_version_string_size``: the buffer size :func:`get_version_string` needs in C,
     its terminating NUL included."""
     return len(get_version_string().encode()) + 1
+
+
+def abort() -> NoReturn:
+    """``rocblas_abort``: flush every log (the ``ROCBLAS_LOG_*_PATH`` files, stdout, stderr), then
+    abort the process (SIGABRT), as rocBLAS's abort flushes its log streams before ``std::abort``.
+    Nothing else runs: no ``atexit`` handler, no handle's profile summary, no device memory freed."""
+    close_logs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):  # (a closed or replaced stream: nothing to flush)
+            stream.flush()
+    os.abort()
 
 
 def initialize() -> None:

@@ -61,7 +61,7 @@ AUXILIARY = (
     "is_device_memory_size_query", "get_device_memory_size", "set_device_memory_size", "set_workspace",
     "is_managing_device_memory", "set_vector", "get_vector", "set_matrix", "get_matrix", "set_vector_async",
     "get_vector_async", "set_matrix_async", "get_matrix_async", "status_to_string", "pointer_to_mode",
-    "get_version_string", "get_version_string_size", "is_user_managing_device_memory", "initialize",
+    "get_version_string", "get_version_string_size", "is_user_managing_device_memory", "initialize", "abort",
 )
 
 

@@ -544,3 +544,19 @@ def test_no_trace_without_the_layer(monkeypatch, trace_path):
     blas.daxpy(h, 0, 1.0, None, 1, None, 1)
     blas.destroy_handle(h)
     assert not any(ln.startswith("rocblas_daxpy") for ln in _trace_lines(path))
+
+
+def test_abort_flushes_the_logs_then_raises_sigabrt(tmp_path):
+    # rocblas_abort: the log streams are flushed, then the process aborts (no atexit, no exit status 0).
+    import signal
+    import subprocess
+    import sys
+
+    trace = tmp_path / "trace.log"
+    code = ("import rocmath.blas as b, sys; h = b.create_handle(); print('before', flush=False); "
+            "sys.stderr.write('err line'); b.abort(); print('never')")
+    env = {**os.environ, "ROCBLAS_LAYER": "1", "ROCBLAS_LOG_TRACE_PATH": str(trace)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == -signal.SIGABRT
+    assert out.stdout == "before\n" and out.stderr == "err line"
+    assert "rocblas_create_handle" in trace.read_text()
