@@ -32,10 +32,12 @@ gemm_ex3, gemm_batched_ex3, gemm_strided_batched_ex3
     no beta, no ``d``: ``invalid_pointer``; a null ``c`` with ``beta != 0``, a null ``a`` or ``b``
     with ``k > 0`` and ``alpha != 0``: ``invalid_pointer``; ``c == d`` with ``ldc != ldd``:
     ``invalid_size``, with ``c_type != d_type``: ``invalid_value``; a type combination not listed:
-    ``not_implemented``; a pointer not aligned to its element (each entry's, in the batched form):
-    ``invalid_size``.  ``k == 0`` is no quick return (``D := beta C``); ``beta == 0`` never reads
-    C; ``alpha == 0`` never reads A and B.  ``algo``, ``solution_index`` and ``flags`` are C
-    integers rocBLAS does not validate.  A device-memory size query answers after the type and
+    ``not_implemented``; a pointer not aligned to its element (each entry's, in the batched form:
+    rocBLAS runs the entries one by one and has computed those before a misaligned one, rocmath
+    checks them all first and computes none): ``invalid_size``.  ``k == 0`` is no quick return
+    (``D := beta C``); ``beta == 0`` never reads C; ``alpha == 0`` never reads A and B.  ``algo``,
+    ``solution_index`` and ``flags`` are C integers rocBLAS does not validate.  A device-memory
+    size query answers after the type and
     alignment checks with the workspace rocBLAS allocates for operands it rounds into float8 (one
     byte per element of A or B), none where its small-matrix kernel rounds them as it reads
     (``transA == N`` with ``m < 4``, or ``n < 4`` with ``transB == T`` and ``transA`` N or T).
