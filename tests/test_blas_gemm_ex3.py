@@ -319,3 +319,33 @@ def test_size_query(setup: dict[str, Any]) -> None:
     expect(RocblasInvalidSizeError, blas.gemm_ex3, h, arg="m", **{**kw, "m": -1})
     assert blas.stop_device_memory_size_query(h) >= 100 * 30
     setup["D"].check()
+
+
+@settings(max_examples=rt.examples(30), deadline=None, derandomize=True)
+@given(fa=st.sampled_from([DT.f8_r, DT.bf8_r]), fb=st.sampled_from([DT.f8_r, DT.bf8_r]),
+       out=st.sampled_from([DT.f32_r, DT.f16_r]), m=st.integers(1, 12), n=st.integers(1, 12), k=st.integers(1, 40),
+       seed=st.integers(0, 2**16))
+def test_full_range_codes_against_float64(handle: Any, fa: DT, fb: DT, out: DT, m: int, n: int, k: int,
+                                          seed: int) -> None:
+    # Every finite code (subnormals and the largest values too), float32 sums against float64: the error
+    # is float32's, relative to the size of the terms summed, then the rounding into D's type.
+    rng = np.random.default_rng(seed)
+    finite = [np.flatnonzero(np.isfinite(VALUES[FMT[t]])).astype(np.uint8) for t in (fa, fb)]
+    a = np.asfortranarray(rng.choice(finite[0], size=(m, k)))
+    b = np.asfortranarray(rng.choice(finite[1], size=(k, n)))
+    A, B = rm.to_device(a), rm.to_device(b)
+    D = rm.to_device(np.zeros((m, n), DTYPE[out], order="F"))
+    blas.gemm_ex3(handle, "N", "N", m, n, k, 1.0, A, fa, m, B, fb, k, 0.0, None, out, m, D, out, m, CT.f32, 0, 0, 0)
+    av, bv = from_f8(a, FMT[fa]).astype(np.float64), from_f8(b, FMT[fb]).astype(np.float64)
+    want = av @ bv
+    scale = np.abs(av) @ np.abs(bv)
+    got = D.get().astype(np.float64)
+    with np.errstate(over="ignore"):
+        stored = want.astype(DTYPE[out]).astype(np.float64)
+    if out is DT.f16_r:  # half rounds to inf from 65520 on: the same infinities (but within the sum's error of it)
+        near = np.abs(np.abs(want) - 65520.0) <= k * 2.0**-23 * scale
+        assert np.array_equal(np.isinf(got) | near, np.isinf(stored) | near)
+        keep = np.isfinite(stored) & np.isfinite(got)
+        got, want, scale = got[keep], want[keep], scale[keep]
+    eps = float(np.finfo(DTYPE[out]).eps)
+    assert np.all(np.abs(got - want) <= k * 2.0**-23 * scale + eps * np.abs(want) + 2.0**-24), (fa, fb, out, m, n, k)
