@@ -517,7 +517,7 @@ def _numerics_checked(kernel: Callable[..., Any], name: str, mode: CheckNumerics
             if op.float8 is not None and isinstance(v, np.ndarray):
                 # rocblas_f8/bf8: 0x80 is their NaN and what isinf reports; denormals are codes below the
                 # smallest normal's (rocblas_isdenorm of utility.hpp)
-                v = float8.VALUES[op.float8][v]
+                v = float8.from_f8(v, op.float8)
             if (after and not op.written) or (not after and not op.read) or not isinstance(v, np.ndarray) \
                     or v.dtype.kind not in "fc" or not v.size:
                 continue

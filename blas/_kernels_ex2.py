@@ -140,7 +140,7 @@ def _ex3_values(X: np.ndarray, storage: int, fmt: int, stochastic: bool, seed: i
         f8.quantize(x, X.view(np.uint32 if storage == SINGLE else np.uint16), storage == SINGLE, fmt, stochastic,
                     seed, np.int64(ld), codes)
     out = np.empty((nb, c, r), dtype=np.float32).transpose(0, 2, 1)
-    out[...] = f8.VALUES[fmt][codes]
+    out[...] = f8.from_f8(codes, fmt)
     return out
 
 
@@ -163,7 +163,7 @@ def gemm_ex3(ta: int, tb: int, alpha: np.ndarray, A: np.ndarray, a_in: tuple[int
     storage, seed, ldc = out
     value = alpha[0] * acc
     if beta[0] != 0:
-        value += beta[0] * (C.astype(np.float32) if storage in (HALF, SINGLE) else f8.VALUES[storage][C])
+        value += beta[0] * (C.astype(np.float32) if storage in (HALF, SINGLE) else f8.from_f8(C, storage))
     if storage == SINGLE:
         D[...] = value
     elif storage == HALF:

@@ -439,15 +439,17 @@ def gemm_ex3_f8(n: int) -> Problem:
     float32 and np.matmul: float8 in, float32 sums, as the device's MFMA units compute."""
     from rocmath.float8 import F8, from_f8, to_f8
 
+    from ._types import ComputeType, Datatype
     from .beta import gemm_ex3
 
+    f8, f32 = Datatype.f8_r, Datatype.f32_r
     rng = np.random.default_rng(SEED)
     a, b = (np.asfortranarray(to_f8(rng.standard_normal((n, n)), F8)) for _ in range(2))
     s, h, teardown = _session()
     da, db, dc = rm.to_device(a, s), rm.to_device(b, s), rm.empty((n, n), np.float32, order="F")
 
     def run() -> rm.DeviceArray:
-        gemm_ex3(h, "N", "N", n, n, n, 1.0, da, 170, n, db, 170, n, 0.0, dc, 151, n, dc, 151, n, 300, 0, 0, 0)
+        gemm_ex3(h, "N", "N", n, n, n, 1.0, da, f8, n, db, f8, n, 0.0, dc, f32, n, dc, f32, n, ComputeType.f32, 0, 0, 0)
         return dc
 
     return Problem(run=run, reference=lambda: np.matmul(from_f8(a, F8), from_f8(b, F8)), flops=2.0 * n**3,

@@ -103,7 +103,7 @@ import numpy as np
 
 from rocmath import float8
 from rocmath.arguments import bind_arguments
-from rocmath.errors import RocblasArchMismatchError, RocblasInvalidValueError, RocblasStatus
+from rocmath.errors import RocblasArchMismatchError, RocblasStatus
 from rocmath.launch import Buffer, launch
 from rocmath.plans import read_back
 from rocmath.precision import S
@@ -120,13 +120,10 @@ from .ex import (
     GEMM_EX_TYPES,
     GEMM_SOLUTIONS,
     ExRoutine,
-    TypedCall,
     _c_integer,
     _datatypes,
-    _lds,
-    _require_arrays,
-    _require_scalars,
-    _sizes,
+    _gemm_pointers,
+    _gemm_shape,
     _stored,
     _unread,
     _unsupported,
@@ -164,14 +161,15 @@ def _ex3_types() -> dict[tuple[Any, ...], tuple[Datatype, Datatype]]:
 
 #: The type combinations gemm_ex3 implements (see the module docstring).
 GEMM_EX3_TYPES = _ex3_types()
-_COMPUTE_VALUES = frozenset(int(t) for t in ComputeType if t is not ComputeType.invalid)
+_COMPUTE_MEMBERS = frozenset(int(t) for t in ComputeType)
+_COMPUTE_VALUES = _COMPUTE_MEMBERS - {int(ComputeType.invalid)}  # the five rocBLAS's switch knows
 
 
 def _compute_type(c: Call) -> ComputeType | int:
     """``compute_type`` as rocBLAS receives it: a member, or the bare int of another value."""
     value = c.values["compute_type"]
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and int(value) in _INT32:
-        return ComputeType(int(value)) if int(value) in {int(t) for t in ComputeType} else int(value)
+        return ComputeType(int(value)) if int(value) in _COMPUTE_MEMBERS else int(value)
     return c.enum("compute_type", ComputeType)  # a member's name ("f8_f8_f32"), else invalid_value
 
 
@@ -226,6 +224,17 @@ def _aligned(c: Call, types: dict[str, Datatype]) -> None:
             raise c.invalid_size(name, f"{where} 0x{int(pointers[bad[0]]):x} is not aligned to {size} bytes")
 
 
+def _ex3_formats(c: Call, a_t: Any, b_t: Any, c_t: Any, d_t: Any, comp_t: Any) -> tuple[Datatype, Datatype]:
+    """The float8 types A and B enter the product in, after the type dispatch (not_implemented for a
+    combination gemm_ex3 has not) and the pointers' alignment (gemm_ex3_typecasting)."""
+    formats = GEMM_EX3_TYPES.get((a_t, b_t, c_t, comp_t)) if c_t == d_t else None
+    if formats is None:
+        raise _unsupported(c, "compute_type", {"a_type": a_t, "b_type": b_t, "c_type": c_t, "d_type": d_t,
+                                               "compute_type": comp_t})
+    _aligned(c, {"a": a_t, "b": b_t, "c": c_t, "d": d_t})
+    return formats
+
+
 def _small(ta: Operation, tb: Operation, m: int, n: int) -> bool:
     """rocBLAS's fallback kernel (it rounds operands as it reads them, no workspace)."""
     return (ta is Operation.transpose and tb is Operation.transpose and n < 4) or (
@@ -245,41 +254,16 @@ def _gemm_ex3(c: Call) -> Any:
     _c_integer(c, "algo")
     c.int("solution_index")
     flags = _c_integer(c, "flags") & 0xFFFFFFFF
-    ta, tb = c.enum("transA", Operation), c.enum("transB", Operation)
-    m, n, k, batch = _sizes(c, "m", "n", "k")
-    _lds(c, ("ldc", m), ("ldd", m), ("lda", m if ta is Operation.none else k),
-         ("ldb", k if tb is Operation.none else n))
+    ta, tb, m, n, k, batch = _gemm_shape(c)
     if m == 0 or n == 0 or batch == 0:
         return None
-    key = (a_t, b_t, c_t, comp_t)
     if c.querying:  # rocBLAS checks no pointer in a size query; the types and alignment it does
-        formats = GEMM_EX3_TYPES.get(key) if c_t == d_t else None
-        if formats is None:
-            raise _unsupported(c, "compute_type", {"a_type": a_t, "b_type": b_t, "c_type": c_t, "d_type": d_t,
-                                                   "compute_type": comp_t})
-        _aligned(c, {"a": a_t, "b": b_t, "c": c_t, "d": d_t})
+        formats = _ex3_formats(c, a_t, b_t, c_t, d_t, comp_t)
         quantized = () if _small(ta, tb, m, n) else tuple(
             rows * cols for t, f, rows, cols in ((a_t, formats[0], m, k), (b_t, formats[1], k, n)) if t != f)
         return c.handle.size_query(*quantized)
-    _require_scalars(c, *(("alpha",) if k else ()), "beta")
-    _require_arrays(c, "d")
-    scalars = TypedCall(c, S, {"alpha": S, "beta": S})
-    beta = scalars.read_scalar("beta")
-    alpha = scalars.read_scalar("alpha") if k else np.float32(0)
-    if beta != 0:
-        _require_arrays(c, "c")
-    if k and alpha != 0:
-        _require_arrays(c, "a", "b")
-    if c.ptr("c") == c.ptr("d"):
-        if c.int("ldc") != c.int("ldd"):
-            raise c.invalid_size("ldd", "d is c: ldd must equal ldc")
-        if c_t != d_t:
-            raise RocblasInvalidValueError("d is c: d_type must equal c_type", arg="d_type", index=c.index("d_type"))
-    formats = GEMM_EX3_TYPES.get(key) if c_t == d_t else None
-    if formats is None:
-        raise _unsupported(c, "compute_type", {"a_type": a_t, "b_type": b_t, "c_type": c_t, "d_type": d_t,
-                                               "compute_type": comp_t})
-    _aligned(c, {"a": a_t, "b": b_t, "c": c_t, "d": d_t})
+    alpha, beta = _gemm_pointers(c, k, S, c_t, d_t)
+    formats = _ex3_formats(c, a_t, b_t, c_t, d_t, comp_t)
     read_ab, read_c = k > 0 and alpha != 0, beta != 0
 
     def operand(name: str, t: Datatype, rows: int, cols: int, ld: str, *, writable: bool = False) -> Any:
@@ -303,9 +287,7 @@ def _gemm_ex3(c: Call) -> Any:
     return None
 
 
-_GEMM_EX3_PARAMS = ("transA", "transB", "m", "n", "k", "alpha", "a", "a_type", "lda", "b", "b_type", "ldb", "beta",
-                    "c", "c_type", "ldc", "d", "d_type", "ldd", "compute_type", "algo", "solution_index", "flags")
-GEMM_EX3 = ExRoutine("gemm", _GEMM_EX3_PARAMS, {"a": "lda", "b": "ldb", "c": "ldc", "d": "ldd"}, _gemm_ex3,
+GEMM_EX3 = ExRoutine("gemm", GEMM_EX.params, {"a": "lda", "b": "ldb", "c": "ldc", "d": "ldd"}, _gemm_ex3,
                      batch_before="compute_type", suffix="_ex3", query="pointers",
                      summary="D := alpha op(A) op(B) + beta C with float8 operands (rocBLAS beta API; alpha, beta "
                              "float32).")
@@ -365,31 +347,15 @@ def _gemm_ex_get_solutions(c: Call) -> Any:
     if c.querying and not (comp_t is Datatype.f32_r and a_t in _HPA_INPUTS):
         return RocblasStatus.size_unchanged
     # rocblas_gemm_ex_arg_check, without gemm_ex's copy of alpha and beta first.
-    ta, tb = c.enum("transA", Operation), c.enum("transB", Operation)
-    m, n, k, batch = _sizes(c, "m", "n", "k")
-    _lds(c, ("ldc", m), ("ldd", m), ("lda", m if ta is Operation.none else k),
-         ("ldb", k if tb is Operation.none else n))
+    _, _, m, n, k, batch = _gemm_shape(c)
     if m == 0 or n == 0 or batch == 0:
         if c.querying:
             return RocblasStatus.size_unchanged
         return None if c.values["list_array"] is None else []
     if not c.querying:  # (the arg check stops before the pointers in a query)
-        _require_scalars(c, *(("alpha",) if k else ()), "beta")
-        _require_arrays(c, "d")
-        # The value rules read the scalar (host mode: as rocBLAS; device mode: read back, where rocBLAS
+        # The value rules read the scalars (host mode: as rocBLAS; device mode: read back, where rocBLAS
         # would dereference the device pointer on the host) in a compute type its switch knows.
-        p = precision_of(comp_t) if comp_t in GEMM_EX_SCALAR_TYPES else None
-        scalars = TypedCall(c, p, {"alpha": p, "beta": p}) if p is not None else None
-        if scalars is not None and c.is_null("c") and scalars.read_scalar("beta") != 0:
-            raise c.invalid_pointer("c")
-        if scalars is not None and k and (c.is_null("a") or c.is_null("b")) and scalars.read_scalar("alpha") != 0:
-            raise c.invalid_pointer("a" if c.is_null("a") else "b")
-        if c.ptr("c") == c.ptr("d"):
-            if c.int("ldc") != c.int("ldd"):
-                raise c.invalid_size("ldd", "d is c: ldd must equal ldc")
-            if c_t != d_t:
-                raise RocblasInvalidValueError("d is c: d_type must equal c_type", arg="d_type",
-                                               index=c.index("d_type"))
+        _gemm_pointers(c, k, precision_of(comp_t) if comp_t in GEMM_EX_SCALAR_TYPES else None, c_t, d_t)
     if a_t != b_t or c_t != d_t or (a_t, c_t, comp_t) not in GEMM_EX_TYPES:
         raise _unsupported(c, "compute_type", {"a_type": a_t, "b_type": b_t, "c_type": c_t, "d_type": d_t,
                                                "compute_type": comp_t})

@@ -435,6 +435,43 @@ def _unread(c: Call, dtype: Any) -> np.ndarray:
 _TO_LEVEL3 = {"a": "A", "b": "B", "c": "C"}
 
 
+def _gemm_shape(c: Call) -> tuple[Operation, Operation, int, int, int, int]:
+    """gemm_ex's (and gemm_ex3's, and get_solutions') transposes (invalid_value), sizes and batch
+    count, then leading dimensions (invalid_size), in rocBLAS's validateArgs order:
+    ``(transA, transB, m, n, k, batch_count)``."""
+    ta, tb = c.enum("transA", Operation), c.enum("transB", Operation)
+    m, n, k, batch = _sizes(c, "m", "n", "k")
+    _lds(c, ("ldc", m), ("ldd", m), ("lda", m if ta is Operation.none else k),
+         ("ldb", k if tb is Operation.none else n))
+    return ta, tb, m, n, k, batch
+
+
+def _gemm_pointers(c: Call, k: int, scalar: Precision | None, c_t: Any, d_t: Any) -> tuple[Any, Any]:
+    """The rest of gemm_ex's validateArgs, after its quick return, as gemm_ex3's and get_solutions'
+    too: no alpha (``k > 0``), no beta, no ``d``: invalid_pointer; alpha and beta read in ``scalar``
+    (alpha 0 when ``k == 0``), then a null ``c`` with ``beta != 0``, a null ``a`` or ``b`` with
+    ``k > 0`` and ``alpha != 0``: invalid_pointer (``scalar`` None: nothing is read and these two
+    rules are skipped); ``d`` is ``c`` with another leading dimension (invalid_size) or type
+    (invalid_value).  Returns ``(alpha, beta)`` (None, None without ``scalar``)."""
+    _require_scalars(c, *(("alpha",) if k else ()), "beta")
+    _require_arrays(c, "d")
+    alpha = beta = None
+    if scalar is not None:
+        scalars = TypedCall(c, scalar, {"alpha": scalar, "beta": scalar})
+        beta = scalars.read_scalar("beta")
+        alpha = scalars.read_scalar("alpha") if k else scalar.compute_dtype.type(0)
+        if beta != 0:
+            _require_arrays(c, "c")
+        if k and alpha != 0:
+            _require_arrays(c, "a", "b")
+    if c.ptr("c") == c.ptr("d"):
+        if c.int("ldc") != c.int("ldd"):
+            raise c.invalid_size("ldd", "d is c: ldd must equal ldc")
+        if c_t != d_t:
+            raise RocblasInvalidValueError("d is c: d_type must equal c_type", arg="d_type", index=c.index("d_type"))
+    return alpha, beta
+
+
 def _gemm_ex(c: Call) -> None:
     a_t, b_t, c_t, d_t, comp_t = _datatypes(c, "a_type", "b_type", "c_type", "d_type", "compute_type")
     # rocBLAS copies alpha and beta to the host in compute_type before any other check; its
@@ -445,28 +482,13 @@ def _gemm_ex(c: Call) -> None:
     _c_integer(c, "algo")
     c.int("solution_index")
     _c_integer(c, "flags")
-    ta, tb = c.enum("transA", Operation), c.enum("transB", Operation)
-    m, n, k, batch = _sizes(c, "m", "n", "k")
-    _lds(c, ("ldc", m), ("ldd", m), ("lda", m if ta is Operation.none else k),
-         ("ldb", k if tb is Operation.none else n))
+    ta, tb, m, n, k, batch = _gemm_shape(c)
     if m == 0 or n == 0 or batch == 0:
         return
-    _require_scalars(c, *(("alpha",) if k else ()), "beta")
-    _require_arrays(c, "d")
     comp = precision_of(comp_t)
     assert comp is not None
-    scalars = TypedCall(c, comp, {"alpha": comp, "beta": comp})
-    beta = scalars.read_scalar("beta")
-    alpha = scalars.read_scalar("alpha") if k else comp.compute_dtype.type(0)
-    if beta != 0:
-        _require_arrays(c, "c")
-    if k and alpha != 0:
-        _require_arrays(c, "a", "b")
+    alpha, beta = _gemm_pointers(c, k, comp, c_t, d_t)
     in_place = c.ptr("c") == c.ptr("d")
-    if in_place and c.int("ldc") != c.int("ldd"):
-        raise c.invalid_size("ldd", "d is c: ldd must equal ldc")
-    if in_place and c_t != d_t:
-        raise RocblasInvalidValueError("d is c: d_type must equal c_type", arg="d_type", index=c.index("d_type"))
     if a_t != b_t or c_t != d_t or (a_t, c_t, comp_t) not in GEMM_EX_TYPES:
         raise _unsupported(c, "compute_type", {"a_type": a_t, "b_type": b_t, "c_type": c_t, "d_type": d_t,
                                                "compute_type": comp_t})

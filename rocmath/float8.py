@@ -54,10 +54,10 @@ def _values(mantissa: int, exponent: int) -> np.ndarray:
 
 #: ``VALUES[fmt][code]``: the float32 value of each code of each format (exact).
 VALUES = np.stack([_values(_MANTISSA[f], _EXPONENT[f]) for f in (F8, BF8)])
-#: The largest finite value of each format.
-F8_MAX = (240.0, 57344.0)
-#: The smallest normal value of each format.
-TINY = (2.0**-7, 2.0**-15)
+#: The largest finite value of each format (code 0x7F: 240 and 57344).
+F8_MAX = tuple(float(VALUES[f][0x7F]) for f in (F8, BF8))
+#: The smallest normal value of each format (its first code with exponent field 1: 2^-7, 2^-15).
+TINY = tuple(float(VALUES[f][1 << _MANTISSA[f]]) for f in (F8, BF8))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -69,8 +69,8 @@ def encode(x, fmt, stochastic, rng):  # type: ignore[no-untyped-def]
     a = abs(float(x))
     if a == 0.0:
         return np.uint8(0)
-    wm = 3 if fmt == F8 else 2
-    we = 4 if fmt == F8 else 5
+    wm = _MANTISSA[fmt]
+    we = _EXPONENT[fmt]
     lowest = 1 - (1 << (we - 1))  # the exponent of the smallest normal (and of the subnormals' quantum)
     top = math.frexp(a)[1] - 1  # a is in [2^top, 2^(top + 1))
     e = max(top, lowest)
