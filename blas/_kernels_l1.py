@@ -27,8 +27,10 @@ from rocmath.simd import (
 )
 
 BLOCK = 2048
-#: The most blocks a thread of a reduction claims at a time (see _per_claim).
+#: The most blocks a thread of a reduction claims at a time (see _claims).
 CLAIM = 64
+#: The most parts a reduction's runs of blocks are cut into (see _claims).
+PARTS = 64
 
 
 # Elementwise kernels: one long vector is split across threads; a batch is split by entry.  A
@@ -173,12 +175,19 @@ def swap(x, y):  # type: ignore[no-untyped-def]
 # block to a contiguous buffer first, so every layout sums in the same order.
 # The threads claim runs of blocks (rocmath.kernel.claim) rather than a static half each: on a
 # VM a thread that starts late (its team woke from sleep) or whose vCPU the host shares does
-# fewer, and which thread sums a block never changes its bits.  The prange has one iteration per
-# run, so every thread of any team has one; the first a thread runs claims runs until none is
-# left, the others find none.  Interleaved with numpy on 10^7 doubles, each read cold, 2 vCPUs:
-# ddot 0.96-1.10x -> 1.01-1.22x np.dot, dnrm2 0.75-0.99x -> 0.96-1.04x np.linalg.norm.  Runs
-# of 4 blocks (64 KiB) read 0.71-0.93x (each jump to another run starts the hardware prefetcher's
-# stream again), of 256 about as 64.
+# fewer, and which thread sums a block never changes its bits.  The runs are cut into up to
+# PARTS parts of consecutive runs, each with its own counter; the prange has PARTS iterations,
+# so every thread of a team of up to PARTS has some, and iteration t starts at part
+# t * parts / PARTS and goes on to the parts after it.  A team's threads thus start in
+# contiguous shares (numba gives each thread consecutive iterations), each reading one forward
+# stream, and help with the others' parts when theirs are claimed; the first sweep that finds
+# every run claimed sets a flag the later iterations skip on.  Interleaved with numpy on 10^7
+# doubles, each read cold, 2 vCPUs: claims from one counter instead of a static half took ddot
+# from 0.96-1.10x to 1.01-1.22x np.dot and dnrm2 from 0.75-0.99x to 0.96-1.04x np.linalg.norm;
+# parts instead of one counter made the ddot, dnrm2 and idamax kernels 1-2 % faster again (a
+# thread's runs no longer alternate with the other's).
+# Runs of 4 blocks (64 KiB) read 0.71-0.93x (each jump to another run starts the hardware
+# prefetcher's stream again), of 256 about as 64.
 
 _block = njit(nogil=True, cache=True, error_model="numpy", fastmath={"reassoc", "contract"})
 
@@ -205,25 +214,24 @@ def _partial_sums(nb, n, dtype):  # type: ignore[no-untyped-def]
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _per_claim(total):  # type: ignore[no-untyped-def]
-    # Blocks per claim for ``total`` blocks: CLAIM, or fewer so there are 16 claims when there are
-    # enough blocks (3 claims of 64 on two threads would leave one idle a third of the time).
-    return max(1, min(CLAIM, total // 16))
-
-
-@njit(nogil=True, cache=True, inline="always")
 def _claims(total):  # type: ignore[no-untyped-def]
-    # The claim counter, blocks per run (_per_claim) and run count for ``total`` blocks handed out in
-    # claimed runs: ``for _ in prange(runs)``, each iteration claiming runs (_next_run) until none is left.
-    per = _per_claim(total)
-    return np.zeros(1, np.int64), per, (total + per - 1) // per
+    # How ``total`` blocks are handed out (see the comment above): blocks per run (CLAIM, or fewer
+    # so there are 16 runs when there are enough blocks: 3 runs of 64 on two threads would leave one
+    # idle a third of the time), the number of parts (runs of consecutive runs) and their claim
+    # counters, 128 bytes apart so two threads' claims do not share a line; the last entry is the
+    # flag "every run claimed".
+    per = max(1, min(CLAIM, total // 16))
+    parts = min(PARTS, (total + per - 1) // per)
+    return np.zeros(16 * parts + 1, np.int64), per, parts
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _next_run(following, per, total):  # type: ignore[no-untyped-def]
-    # The next run of blocks a thread claims, lo..hi-1 of 0..total-1 (lo >= hi: none left).
-    c = claim(following, 1)
-    return c * per, min(total, (c + 1) * per)
+def _next_run(counters, p, per, parts, total):  # type: ignore[no-untyped-def]
+    # The next run of part p a thread claims, blocks lo..hi-1 of 0..total-1 (lo >= hi: none left).
+    runs = (total + per - 1) // per
+    r = p * runs // parts + claim(counters[16 * p:16 * p + 1], 1)
+    last = (p + 1) * runs // parts
+    return (r * per, min(total, (r + 1) * per)) if r < last else (total, total)
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -260,19 +268,22 @@ def _block_sums(x, y, squares, conjugate, part, out):  # type: ignore[no-untyped
     nblk = (n + BLOCK - 1) // BLOCK
     total = nb * nblk
     zero = out.dtype.type(0)
-    following, per, runs = _claims(total)
-    for _first in prange(runs):
-        lo, hi = _next_run(following, per, total)
-        while lo < hi:
-            for t in range(lo, hi):
-                b = t // nblk
-                k = t - b * nblk
-                s = _block_sum(x, y, b, k * BLOCK, min(n, (k + 1) * BLOCK), squares, conjugate, zero)
-                if nblk == 1:
-                    out[b] = s
-                else:
-                    part[b, k] = s
-            lo, hi = _next_run(following, per, total)
+    counters, per, parts = _claims(total)
+    for t in prange(PARTS):
+        for j in range(parts if counters[-1] == 0 else 0):
+            p = (t * parts // PARTS + j) % parts
+            lo, hi = _next_run(counters, p, per, parts, total)
+            while lo < hi:
+                for q in range(lo, hi):
+                    b = q // nblk
+                    k = q - b * nblk
+                    s = _block_sum(x, y, b, k * BLOCK, min(n, (k + 1) * BLOCK), squares, conjugate, zero)
+                    if nblk == 1:
+                        out[b] = s
+                    else:
+                        part[b, k] = s
+                lo, hi = _next_run(counters, p, per, parts, total)
+        counters[-1] = 1
 
 
 @kernel
@@ -390,14 +401,17 @@ def iamax(x, find_max, out):  # type: ignore[no-untyped-def]
     wheres = np.empty(nblk, dtype=np.int64)
     # Runs of blocks claimed as the sums' are (_block_sums): 10^7 doubles read cold, interleaved with
     # scipy's idamax, took 2.35 ms (median) against 3.08 with a static half per thread.
-    following, per, runs = _claims(nblk)
-    for _first in prange(runs):
-        lo, hi = _next_run(following, per, nblk)
-        while lo < hi:
-            for k in range(lo, hi):
-                lo_k = k * BLOCK
-                bests[k], wheres[k] = _extreme_block(_run(x, 0, lo_k, min(n, lo_k + BLOCK)), find_max, lo_k)
-            lo, hi = _next_run(following, per, nblk)
+    counters, per, parts = _claims(nblk)
+    for t in prange(PARTS):
+        for j in range(parts if counters[-1] == 0 else 0):
+            p = (t * parts // PARTS + j) % parts
+            lo, hi = _next_run(counters, p, per, parts, nblk)
+            while lo < hi:
+                for k in range(lo, hi):
+                    lo_k = k * BLOCK
+                    bests[k], wheres[k] = _extreme_block(_run(x, 0, lo_k, min(n, lo_k + BLOCK)), find_max, lo_k)
+                lo, hi = _next_run(counters, p, per, parts, nblk)
+        counters[-1] = 1
     pick = 0
     if not np.isnan(abs(x[0, 0].real) + abs(x[0, 0].imag)):  # then block 0 has a number
         m = bests[0]

@@ -683,6 +683,34 @@ def test_team_reductions_claim_every_block_once(handle, p, batch):
             assert got_two == got_one == want, name
 
 
+@settings(max_examples=rt.examples(8), deadline=None)
+@given(n=st.integers(1, 3 * BLOCK), batch=st.integers(1, 4000), data=st.data())
+def test_team_reductions_claim_every_block_of_every_part(handle, n, batch, data):
+    """Batches of many blocks: the team's threads claim runs of blocks part after part (a part per
+    thread's share, then the others'), up to PARTS parts of several runs each.  Exact integer
+    sums show a block skipped, summed twice or summed into the wrong entry; one thread gives
+    the same bits as two."""
+    import numba
+
+    batch = max(batch, -(-(1 << 18) // n))  # past the 2 MiB a launch runs inline on one thread
+    batch = min(batch, (3 << 20) // n)
+    set_mode(handle, "host")
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    xs = rng.integers(-3, 4, (batch, n)).astype(np.float64)
+    ys = rng.integers(-3, 4, (batch, n)).astype(np.float64)
+    dx, dy = rm.to_device(xs), rm.to_device(ys)
+    want = (xs.astype(np.int64) * ys).sum(axis=1).astype(np.float64)
+    two = np.asarray(blas.ddot_strided_batched(handle, n, dx, 1, n, dy, 1, n, batch))
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        one = np.asarray(blas.ddot_strided_batched(handle, n, dx, 1, n, dy, 1, n, batch))
+    finally:
+        numba.set_num_threads(before)
+    np.testing.assert_array_equal(two, want)
+    assert one.tobytes() == two.tobytes()
+
+
 # --- rotations ------------------------------------------------------------------------------------
 
 
