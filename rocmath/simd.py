@@ -104,8 +104,9 @@ class _Vector:
 
 
 def _counted_loop(builder: Any, start: Any, end: Any, stride: int, inits: list[Any],
-                  body: Callable[[Any, list[Any]], list[Any]]) -> list[Any]:
-    """IR of ``for (i = start; i < end; i += stride) accs = body(i, accs)``; returns the final accs."""
+                  body: Callable[[Any, list[Any]], list[Any]], unroll: bool = True) -> list[Any]:
+    """IR of ``for (i = start; i < end; i += stride) accs = body(i, accs)``; returns the final accs.
+    ``unroll=False`` keeps LLVM from unrolling it (see _sum)."""
     before = builder.block
     head = builder.append_basic_block("loop.head")
     work = builder.append_basic_block("loop.body")
@@ -124,7 +125,14 @@ def _counted_loop(builder: Any, start: Any, end: Any, stride: int, inits: list[A
     i.add_incoming(builder.add(i, _I64(stride)), end_of_body)
     for phi, v in zip(accs, new, strict=True):
         phi.add_incoming(v, end_of_body)
-    builder.branch(head)
+    back = builder.branch(head)
+    if not unroll:
+        # A loop's ID is a metadata node whose first operand is itself (which add_metadata cannot make).
+        module = builder.module
+        disable = module.add_metadata([ir.MetaDataString(module, "llvm.loop.unroll.disable")])
+        loop_id = ir.values.MDValue(module, [disable], name=str(len(module.metadata)))
+        loop_id.operands = (loop_id, disable)
+        back.set_metadata("llvm.loop", loop_id)
     builder.position_at_end(after)
     return accs
 
@@ -154,9 +162,13 @@ def _sum(context: Any, builder: Any, args: Any, arg_types: Any, op: str) -> Any:
         other = vals[0] if op == "squares" else vals[1]
         return builder.call(x.function("fma", ty, 3), [vals[0], other, acc])
 
+    # The squares' loop stays as written, four vectors a turn.  Unrolled (eight a turn, the loads out
+    # of address order), dnrm2's first pass over 10^7 doubles read cold ran 3 % slower: 0.975x
+    # np.linalg.norm against 1.005x, means of 5 interleaved runs.  The products' and magnitudes'
+    # loops ran 5 % and 1 % faster unrolled; in cache none differed.
     accs = _counted_loop(builder, _I64(0), vector_end, step, [x.zeros()] * ACCUMULATORS,
                          lambda i, accs: [term(builder.add(i, _I64(k * x.lanes)), a, x.vty)
-                                          for k, a in enumerate(accs)])
+                                          for k, a in enumerate(accs)], unroll=op != "squares")
     total = _pairwise(builder, _lanes(builder, _pairwise(builder, accs), x.lanes))
     tail = _counted_loop(builder, vector_end, x.reals, 1, [ir.Constant(x.fty, 0.0)],
                          lambda i, accs: [term(i, accs[0], x.fty)])[0]
