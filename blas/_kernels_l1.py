@@ -176,16 +176,14 @@ def swap(x, y):  # type: ignore[no-untyped-def]
 # The threads claim runs of blocks (rocmath.kernel.claim) rather than a static half each: on a
 # VM a thread that starts late (its team woke from sleep) or whose vCPU the host shares does
 # fewer, and which thread sums a block never changes its bits.  The runs are cut into up to
-# PARTS parts of consecutive runs, each with its own counter; the prange has PARTS iterations,
-# so every thread of a team of up to PARTS has some, and iteration t starts at part
-# t * parts / PARTS and goes on to the parts after it.  A team's threads thus start in
-# contiguous shares (numba gives each thread consecutive iterations), each reading one forward
-# stream, and help with the others' parts when theirs are claimed; the first sweep that finds
-# every run claimed sets a flag the later iterations skip on.  Interleaved with numpy on 10^7
-# doubles, each read cold, 2 vCPUs: claims from one counter instead of a static half took ddot
-# from 0.96-1.10x to 1.01-1.22x np.dot and dnrm2 from 0.75-0.99x to 0.96-1.04x np.linalg.norm;
-# parts instead of one counter made the ddot, dnrm2 and idamax kernels 1-2 % faster again (a
-# thread's runs no longer alternate with the other's).
+# PARTS parts of consecutive runs, each with its own counter; the prange has one iteration per
+# part, and iteration t claims the runs of part t, then of the parts after it (_next_run).  A
+# team's threads thus start in contiguous shares (numba gives each thread consecutive
+# iterations), each reading one forward stream, and help with the others' parts when theirs are
+# claimed.  Interleaved with numpy on 10^7 doubles, each read cold, 2 vCPUs: claims from one
+# counter instead of a static half took ddot from 0.96-1.10x to 1.01-1.22x np.dot and dnrm2 from
+# 0.75-0.99x to 0.96-1.04x np.linalg.norm; parts instead of one counter made the ddot, dnrm2 and
+# idamax kernels 1-2 % faster again (a thread's runs no longer alternate with the other's).
 # Runs of 4 blocks (64 KiB) read 0.71-0.93x (each jump to another run starts the hardware
 # prefetcher's stream again), of 256 about as 64.
 
@@ -215,23 +213,43 @@ def _partial_sums(nb, n, dtype):  # type: ignore[no-untyped-def]
 
 @njit(nogil=True, cache=True, inline="always")
 def _claims(total):  # type: ignore[no-untyped-def]
-    # How ``total`` blocks are handed out (see the comment above): blocks per run (CLAIM, or fewer
-    # so there are 16 runs when there are enough blocks: 3 runs of 64 on two threads would leave one
-    # idle a third of the time), the number of parts (runs of consecutive runs) and their claim
-    # counters, 128 bytes apart so two threads' claims do not share a line; the last entry is the
-    # flag "every run claimed".
+    # How ``total`` blocks are handed out (see the comment above): the parts' claim counters, blocks
+    # per run (CLAIM, or fewer so there are 16 runs when there are enough blocks: 3 runs of 64 on
+    # two threads would leave one idle a third of the time) and the number of parts.  Part p's
+    # next run is at 16 p, its end at 16 p + 1 (128 bytes apart: two threads' claims do not share
+    # a line); the last entry is the flag "every run claimed".
     per = max(1, min(CLAIM, total // 16))
-    parts = min(PARTS, (total + per - 1) // per)
-    return np.zeros(16 * parts + 1, np.int64), per, parts
+    runs = (total + per - 1) // per
+    parts = min(PARTS, runs)
+    counters = np.zeros(16 * parts + 1, np.int64)
+    for p in range(parts):
+        counters[16 * p] = p * runs // parts
+        counters[16 * p + 1] = (p + 1) * runs // parts
+    return counters, per, parts
 
 
 @njit(nogil=True, cache=True, inline="always")
-def _next_run(counters, p, per, parts, total):  # type: ignore[no-untyped-def]
-    # The next run of part p a thread claims, blocks lo..hi-1 of 0..total-1 (lo >= hi: none left).
-    runs = (total + per - 1) // per
-    r = p * runs // parts + claim(counters[16 * p:16 * p + 1], 1)
-    last = (p + 1) * runs // parts
-    return (r * per, min(total, (r + 1) * per)) if r < last else (total, total)
+def _next_run(counters, t, j, per, parts, total):  # type: ignore[no-untyped-def]
+    # The next run iteration t of ``for t in prange(parts)`` claims, blocks lo..hi-1 of 0..total-1
+    # (lo >= hi: none left), and the j to call again with: from part t + j, the iteration's own
+    # part at j = 0, else from the first part after it with runs left.  A part's
+    # counter is read before it is claimed from, so that an exhausted one costs no atomic (a stale
+    # read is a smaller count: a claim that finds nothing); a search that finds none left raises the
+    # flag, which the later calls return on.
+    if counters[-1] != 0:
+        return total, total, j
+    while j < parts:
+        p = t + j
+        if p >= parts:
+            p -= parts
+        end = counters[16 * p + 1]
+        if counters[16 * p] < end:
+            r = claim(counters[16 * p:16 * p + 1], 1)
+            if r < end:
+                return r * per, min(total, (r + 1) * per), j
+        j += 1
+    counters[-1] = 1
+    return total, total, j
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -269,21 +287,18 @@ def _block_sums(x, y, squares, conjugate, part, out):  # type: ignore[no-untyped
     total = nb * nblk
     zero = out.dtype.type(0)
     counters, per, parts = _claims(total)
-    for t in prange(PARTS):
-        for j in range(parts if counters[-1] == 0 else 0):
-            p = (t * parts // PARTS + j) % parts
-            lo, hi = _next_run(counters, p, per, parts, total)
-            while lo < hi:
-                for q in range(lo, hi):
-                    b = q // nblk
-                    k = q - b * nblk
-                    s = _block_sum(x, y, b, k * BLOCK, min(n, (k + 1) * BLOCK), squares, conjugate, zero)
-                    if nblk == 1:
-                        out[b] = s
-                    else:
-                        part[b, k] = s
-                lo, hi = _next_run(counters, p, per, parts, total)
-        counters[-1] = 1
+    for t in prange(parts):
+        lo, hi, j = _next_run(counters, t, 0, per, parts, total)
+        while lo < hi:
+            for q in range(lo, hi):
+                b = q // nblk
+                k = q - b * nblk
+                s = _block_sum(x, y, b, k * BLOCK, min(n, (k + 1) * BLOCK), squares, conjugate, zero)
+                if nblk == 1:
+                    out[b] = s
+                else:
+                    part[b, k] = s
+            lo, hi, j = _next_run(counters, t, j, per, parts, total)
 
 
 @kernel
@@ -402,16 +417,13 @@ def iamax(x, find_max, out):  # type: ignore[no-untyped-def]
     # Runs of blocks claimed as the sums' are (_block_sums): 10^7 doubles read cold, interleaved with
     # scipy's idamax, took 2.35 ms (median) against 3.08 with a static half per thread.
     counters, per, parts = _claims(nblk)
-    for t in prange(PARTS):
-        for j in range(parts if counters[-1] == 0 else 0):
-            p = (t * parts // PARTS + j) % parts
-            lo, hi = _next_run(counters, p, per, parts, nblk)
-            while lo < hi:
-                for k in range(lo, hi):
-                    lo_k = k * BLOCK
-                    bests[k], wheres[k] = _extreme_block(_run(x, 0, lo_k, min(n, lo_k + BLOCK)), find_max, lo_k)
-                lo, hi = _next_run(counters, p, per, parts, nblk)
-        counters[-1] = 1
+    for t in prange(parts):
+        lo, hi, j = _next_run(counters, t, 0, per, parts, nblk)
+        while lo < hi:
+            for k in range(lo, hi):
+                lo_k = k * BLOCK
+                bests[k], wheres[k] = _extreme_block(_run(x, 0, lo_k, min(n, lo_k + BLOCK)), find_max, lo_k)
+            lo, hi, j = _next_run(counters, t, j, per, parts, nblk)
     pick = 0
     if not np.isnan(abs(x[0, 0].real) + abs(x[0, 0].imag)):  # then block 0 has a number
         m = bests[0]
