@@ -13,7 +13,7 @@ import inspect
 import numpy as np
 import pytest
 import scipy.linalg.blas as sb
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import rocmath as rm
@@ -684,18 +684,19 @@ def test_team_reductions_claim_every_block_once(handle, p, batch):
 
 
 @settings(max_examples=rt.examples(8), deadline=None)
-@given(n=st.integers(1, 3 * BLOCK), batch=st.integers(1, 4000), data=st.data())
-def test_team_reductions_claim_every_block_of_every_part(handle, n, batch, data):
+@example(n=3, share=0.2, seed=1)  # 2 * 10^5 blocks: PARTS parts of about 49 runs each
+@given(n=st.integers(1, 3 * BLOCK), share=st.floats(0, 1), seed=st.integers(0, 2**32 - 1))
+def test_team_reductions_claim_every_block_of_every_part(handle, n, share, seed):
     """Batches of many blocks: the team's threads claim runs of blocks part after part (a part per
-    thread's share, then the others'), up to PARTS parts of several runs each.  Exact integer
+    thread's share, then the others'), parts of one run up to PARTS parts of many.  Exact integer
     sums show a block skipped, summed twice or summed into the wrong entry; one thread gives
     the same bits as two."""
     import numba
 
-    batch = max(batch, -(-(1 << 18) // n))  # past the 2 MiB a launch runs inline on one thread
-    batch = min(batch, (3 << 20) // n)
+    least = (1 << 17) // n + 1  # past the 2 MiB of operands a launch runs inline on one thread
+    batch = least + int(share * max(0, (1 << 20) // n - least))
     set_mode(handle, "host")
-    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+    rng = np.random.default_rng(seed)
     xs = rng.integers(-3, 4, (batch, n)).astype(np.float64)
     ys = rng.integers(-3, 4, (batch, n)).astype(np.float64)
     dx, dy = rm.to_device(xs), rm.to_device(ys)
