@@ -5,7 +5,10 @@ order (or any view whose matrices have a unit stride on one axis), batched over
 the leading axes with NumPy's broadcasting; ``dot``, ``vdot``, ``nrm2``... work on
 the last axis.  Each call becomes one rocBLAS call: plain, strided batched when the
 batch has a uniform stride, batched (an array of device pointers) otherwise.  Row
-major data is handled as the transpose of column-major data, never copied.
+major data is handled as the transpose of column-major data, never copied.  Products
+and dot products of two dtypes are computed in NumPy's common one (float32 @ float64
+is float64), as NumPy and CuPy compute them; in-place calls (axpy, scal) keep their
+output's dtype and take no other.
 
 Calls run on the current stream (``with rocmath.Stream():``) through a handle per
 thread and device, unless ``handle=`` is given.  Reductions return host values (as
@@ -59,6 +62,26 @@ def _check(a: Any, name: str) -> DeviceArray:
     if not isinstance(a, DeviceArray):
         raise TypeError(f"{name} must be a rocmath.DeviceArray, got {type(a).__name__}")
     return a
+
+
+def _common_dtype(a: DeviceArray, b: DeviceArray) -> np.dtype:
+    """The dtype NumPy computes ``a @ b`` or ``dot(a, b)`` in (``np.result_type``), which must be
+    one of rocmath's precisions: float16/32/64, complex64/128 (TypeError for the others)."""
+    Precision.of(a.dtype)
+    Precision.of(b.dtype)
+    dtype = np.result_type(a.dtype, b.dtype)
+    Precision.of(dtype)
+    return dtype
+
+
+def _converted(a: DeviceArray, dtype: np.dtype, stream: Any) -> DeviceArray:
+    """``a`` as ``dtype``: itself, or a C-order copy converted on ``stream`` (as NumPy converts
+    the operands of a mixed product first)."""
+    if a.dtype == dtype:
+        return a
+    out = rocmath.empty(a.shape, dtype)
+    rocmath.launch(_copy_into, out, a, name="dtype conversion", stream=stream)
+    return out
 
 
 class _Batch:
@@ -133,7 +156,7 @@ def _vector_call(op: str, x: DeviceArray, y: DeviceArray | None, scalars: tuple[
     n = x.shape[-1]
     p = Precision.of(x.dtype)
     arrays = [x] if y is None else [x, _check(y, "y")]
-    if y is not None and y.dtype != x.dtype:
+    if y is not None and y.dtype != x.dtype and not reduction:
         raise TypeError(f"x and y differ in dtype: {x.dtype} and {y.dtype}")
     if y is not None and y.shape[-1] != n:
         raise ValueError(f"last axes differ: {x.shape} and {y.shape}")
@@ -141,6 +164,10 @@ def _vector_call(op: str, x: DeviceArray, y: DeviceArray | None, scalars: tuple[
     if y is not None and not reduction and batch_shape != y.shape[:-1]:
         raise ValueError(f"y of shape {y.shape} cannot hold the broadcast result {(*batch_shape, n)}")
     h = _handle(handle)
+    if y is not None and y.dtype != x.dtype:  # a mixed reduction: both in their common dtype
+        dtype = _common_dtype(x, y)
+        x, y = arrays[:] = [_converted(a, dtype, h.stream) for a in arrays]
+        p = Precision.of(dtype)
     if op in _ORDER_FREE and n > 1 and x.strides[-1] == 0:
         # rocBLAS's nrm2, asum and scal take no incx <= 0 (a zero stride repeats one element here)
         if not reduction:
@@ -184,15 +211,17 @@ _ORDER_FREE = frozenset({"nrm2", "asum", "scal"})
 
 
 def dot(x: DeviceArray, y: DeviceArray, *, handle: BlasHandle | None = None) -> Any:
-    """``sum(x * y)`` over the last axis (unconjugated for complex), batched over the others."""
-    op = "dotu" if Precision.of(x.dtype).is_complex else "dot"
+    """``sum(x * y)`` over the last axis (unconjugated for complex), batched over the others.
+    Operands of two dtypes are computed in NumPy's common one (``np.result_type``)."""
+    op = "dotu" if Precision.of(_common_dtype(_check(x, "x"), _check(y, "y"))).is_complex else "dot"
     return _vector_call(op, x, y, (), handle)
 
 
 def vdot(x: DeviceArray, y: DeviceArray, *, handle: BlasHandle | None = None) -> Any:
-    """``sum(conj(x) * y)`` over the last axis, batched over the others."""
-    if not Precision.of(x.dtype).is_complex:
-        return dot(x, y, handle=handle)
+    """``sum(conj(x) * y)`` over the last axis, batched over the others (in the operands' common
+    dtype, as :func:`dot`)."""
+    if not Precision.of(_check(x, "x").dtype).is_complex:
+        return dot(x, y, handle=handle)  # (conj(x) is x)
     return _vector_call("dotc", x, y, (), handle)
 
 
@@ -320,6 +349,8 @@ def gemm(a: DeviceArray, b: DeviceArray, c: DeviceArray | None = None, *, alpha:
 
     ``op`` is ``'N'`` (as is), ``'T'`` (transpose) or ``'C'`` (conjugate transpose) of
     the last two axes.  Without ``c`` a new C-order array is returned (``beta`` must be 0).
+    ``a`` and ``b`` of two dtypes are computed in NumPy's common one (``np.result_type``,
+    the one converted to it first), which is ``c``'s.
     """
     from . import ex, level3
 
@@ -327,9 +358,8 @@ def gemm(a: DeviceArray, b: DeviceArray, c: DeviceArray | None = None, *, alpha:
     _check(b, "b")
     if a.ndim < 2 or b.ndim < 2:
         raise ValueError("gemm needs matrices (at least 2 axes); use dot for vectors")
-    if a.dtype != b.dtype:
-        raise TypeError(f"a and b differ in dtype: {a.dtype} and {b.dtype}")
-    p = Precision.of(a.dtype)
+    dtype = _common_dtype(a, b)
+    p = Precision.of(dtype)
     ta, tb = str(trans_a).upper(), str(trans_b).upper()
     for name, t in (("trans_a", ta), ("trans_b", tb)):
         if t not in ("N", "T", "C"):
@@ -342,15 +372,16 @@ def gemm(a: DeviceArray, b: DeviceArray, c: DeviceArray | None = None, *, alpha:
     if c is None:
         if beta != 0:
             raise ValueError("beta != 0 needs c")
-        c = rocmath.empty((*batch_shape, m, n), a.dtype)
+        c = rocmath.empty((*batch_shape, m, n), dtype)
     else:
         _check(c, "c")
-        if c.shape != (*batch_shape, m, n) or c.dtype != a.dtype:
-            raise ValueError(f"c has shape {c.shape} {c.dtype}, expected {(*batch_shape, m, n)} {a.dtype}")
+        if c.shape != (*batch_shape, m, n) or c.dtype != dtype:
+            raise ValueError(f"c has shape {c.shape} {c.dtype}, expected {(*batch_shape, m, n)} {dtype}")
     if m == 0 or n == 0 or c.size == 0:
         return c
     h = _handle(handle)
     s = h.stream  # every copy made here goes on the call's stream, in order with it
+    a, b = _converted(a, dtype, s), _converted(b, dtype, s)
     # BLAS reads column-major matrices; row-major data is the transpose of column-major data.
     # conj(X) has no BLAS op, so a conjugate transpose of row-major data is copied to F order.
     a, b = _contiguous_matrices(a, s), _contiguous_matrices(b, s)

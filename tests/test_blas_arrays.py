@@ -48,6 +48,36 @@ def test_matmul_matches_numpy(batch, m, k, n, dtype, order_a, order_b, view, see
     assert_close(got, expect, dtype, "reduction", max(k, 1), scale=max(1.0, float(np.abs(expect).max(initial=0))))
 
 
+MIXED = [np.dtype(t) for t in (np.float16, np.float32, np.float64, np.complex64, np.complex128)]
+
+
+@settings(max_examples=examples(30))
+@given(pair=st.permutations(MIXED).map(lambda p: p[:2]), batch=st.sampled_from([(), (2,)]),
+       m=st.integers(1, 5), k=st.integers(0, 5), n=st.integers(1, 5), order=st.sampled_from("CF"),
+       seed=st.integers(0, 2**16))
+def test_mixed_dtypes_compute_in_numpys_common_dtype(pair, batch, m, k, n, order, seed):
+    """matmul, dot and vdot of two dtypes compute in np.result_type of them, as NumPy and CuPy
+    do, and leave their operands as they were."""
+    ta, tb = pair
+    rng = np.random.default_rng(seed)
+    a_host, b_host = _data(rng, (*batch, m, k), ta), _data(rng, (*batch, k, n), tb)
+    a, _ = _device(a_host, order, "plain")
+    b, _ = _device(b_host, "C", "plain")
+    common = np.result_type(ta, tb)
+    expect = a_host.astype(common) @ b_host.astype(common)
+    got = A.matmul(a, b).get()
+    assert got.dtype == common and got.shape == expect.shape
+    assert_close(got, expect, common, "reduction", max(k, 1), scale=max(1.0, float(np.abs(expect).max(initial=0))))
+    x_host, y_host = _data(rng, (*batch, k), ta), _data(rng, (*batch, k), tb)
+    x, y = rm.to_device(x_host), rm.to_device(y_host)
+    for fn, ref in ((A.dot, lambda p, q: (p * q).sum(-1)), (A.vdot, lambda p, q: (np.conj(p) * q).sum(-1))):
+        want = ref(x_host.astype(common), y_host.astype(common))
+        assert_close(np.asarray(fn(x, y)), want, common, "reduction", max(k, 1),
+                     scale=max(1.0, float(np.abs(want).max(initial=0))))
+    for dev, host in ((a, a_host), (b, b_host), (x, x_host), (y, y_host)):
+        np.testing.assert_array_equal(dev.get(), host)
+
+
 def test_matmul_broadcasts_leading_axes_through_pointer_arrays():
     rng = np.random.default_rng(1)
     x = _data(rng, (3, 1, 4, 5), np.float64)
@@ -87,8 +117,10 @@ def test_gemm_rejects_mismatched_shapes_and_types():
     a = rm.zeros((2, 3))
     with pytest.raises(ValueError, match="inner dimensions"):
         A.matmul(a, rm.zeros((2, 3)))
-    with pytest.raises(TypeError, match="dtype"):
-        A.matmul(a, rm.zeros((3, 2), np.float32))
+    with pytest.raises(TypeError, match="int64"):
+        A.matmul(a, rm.to_device(np.zeros((3, 2), np.int64)))
+    with pytest.raises(ValueError, match="float64"):  # a float32 product's c is float64: its common dtype
+        A.gemm(rm.zeros((2, 3), np.float32), rm.zeros((3, 2)), rm.zeros((2, 2), np.float32))
     with pytest.raises(TypeError, match="DeviceArray"):
         A.matmul(np.zeros((2, 3)), a)
     with pytest.raises(ValueError, match="beta"):
@@ -171,11 +203,11 @@ def test_a_handle_on_another_stream_gets_the_copies_made_for_its_call():
         destroy_handle(h)
 
 
-def test_vector_functions_refuse_mixed_dtypes_and_handle_single_elements():
-    with pytest.raises(TypeError, match="dtype"):
-        A.dot(rm.to_device(np.ones(3, np.float32)), rm.to_device(np.ones(3)))
+def test_in_place_functions_refuse_mixed_dtypes_and_single_elements_are_handled():
     with pytest.raises(TypeError, match="dtype"):
         A.axpy(1.0, rm.to_device(np.ones(3)), rm.to_device(np.zeros(3, np.complex128)))
+    with pytest.raises(TypeError, match="int32"):
+        A.dot(rm.to_device(np.ones(3, np.int32)), rm.to_device(np.ones(3)))
     # One element on the last axis, whatever its stride (0 or negative: any reads it).
     assert A.iamax(rm.to_device(np.array([5.0]))[::-1]) == 0
     np.testing.assert_array_equal(A.iamax(rm.to_device(np.arange(3.0))[:, None]), [0, 0, 0])
