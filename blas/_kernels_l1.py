@@ -182,8 +182,10 @@ def swap(x, y):  # type: ignore[no-untyped-def]
 # iterations), each reading one forward stream, and help with the others' parts when theirs are
 # claimed.  Interleaved with numpy on 10^7 doubles, each read cold, 2 vCPUs: claims from one
 # counter instead of a static half took ddot from 0.96-1.10x to 1.01-1.22x np.dot and dnrm2 from
-# 0.75-0.99x to 0.96-1.04x np.linalg.norm; parts instead of one counter made the ddot, dnrm2 and
-# idamax kernels 1-2 % faster again (a thread's runs no longer alternate with the other's).
+# 0.75-0.99x to 0.96-1.04x np.linalg.norm.  Parts instead of one counter (a thread's runs no longer
+# alternate with the other's) made the ddot and dnrm2 kernels 1-2 % faster again (interleaved
+# A/B of the kernels alone), and the calls, in rocmath-bench compare: dnrm2 4 % at 10^7 and 6 % at
+# 2^20, idamax 7-9 % and 16-20 %, ddot the same and 19 %.
 # Runs of 4 blocks (64 KiB) read 0.71-0.93x (each jump to another run starts the hardware
 # prefetcher's stream again), of 256 about as 64.
 
@@ -232,10 +234,10 @@ def _claims(total):  # type: ignore[no-untyped-def]
 def _next_run(counters, t, j, per, parts, total):  # type: ignore[no-untyped-def]
     # The next run iteration t of ``for t in prange(parts)`` claims, blocks lo..hi-1 of 0..total-1
     # (lo >= hi: none left), and the j to call again with: from part t + j, the iteration's own
-    # part at j = 0, else from the first part after it with runs left.  A part's
-    # counter is read before it is claimed from, so that an exhausted one costs no atomic (a stale
-    # read is a smaller count: a claim that finds nothing); a search that finds none left raises the
-    # flag, which the later calls return on.
+    # part at j = 0, else from the first part after it with runs left.  A part's counter is read
+    # before it is claimed from, so that an exhausted one costs no atomic (a stale read is a
+    # smaller count: a claim that finds nothing); a search that finds none left raises the flag,
+    # which the later calls return on.
     if counters[-1] != 0:
         return total, total, j
     while j < parts:
