@@ -68,6 +68,8 @@ def _common_dtype(a: DeviceArray, b: DeviceArray) -> np.dtype:
     """The dtype NumPy computes ``a @ b`` or ``dot(a, b)`` in (``np.result_type``), which must be
     one of rocmath's precisions: float16/32/64, complex64/128 (TypeError for the others)."""
     Precision.of(a.dtype)
+    if b.dtype == a.dtype:
+        return a.dtype
     Precision.of(b.dtype)
     dtype = np.result_type(a.dtype, b.dtype)
     Precision.of(dtype)
