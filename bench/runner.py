@@ -13,7 +13,8 @@ For each (case, size) the runner
    A B A B (A: rocmath call + synchronize, B: reference);
 5. runs ``KERNEL_ROUNDS`` more calls inside ``rocmath.profile()``, each call's kernel-only
    time from its :class:`rocmath.LaunchRecord` s (a pass of its own: recording them costs the
-   call time, 0.45 us of a 4 us tiny call, which the timed calls must not pay);
+   call time, 0.45 us of a 4 us tiny call, which the timed calls must not pay), each after a
+   reference call as in the timed pairs, so that its kernel finds the caches as theirs did;
 6. checks the last warm result again (a warm path can differ from the first call).
 """
 
@@ -157,12 +158,15 @@ def preparation(problem: Problem, sync: Callable[[], None]) -> Callable[[], None
 
 
 def kernel_times(run: Callable[[], Any], sync: Callable[[], Any], prepare: Callable[[], Any],
-                 rounds: int) -> list[int]:
+                 rounds: int, between: Callable[[], Any] = _none) -> list[int]:
     """The kernel-only time of each of ``rounds`` calls of ``run`` (nanoseconds, summed over its launch
-    records; calls that launched nothing leave none); ``prepare``'s own work is not counted."""
+    records; calls that launched nothing leave none); ``prepare``'s own work is not counted.  Each call
+    follows a call of ``between`` (the reference: the timed calls' A B order, whose streams of data
+    leave the next call's operands out of cache alike)."""
     out: list[int] = []
     with rocmath.profile() as records:
         for _ in range(rounds):
+            between()
             prepare()
             seen = len(records)
             run()
@@ -224,7 +228,7 @@ def run_case(case: BenchCase, size: Any, *, suite: str | None = None, repeats: i
         res.ratio, res.ratio_ci = timed.ratio, timed.ratio_ci
         _check_done(problem)
         err = max(err, float(problem.check(fetch(last[0]), expected)))
-        kernel_ns = kernel_times(problem.run, sync, prepare, KERNEL_ROUNDS)
+        kernel_ns = kernel_times(problem.run, sync, prepare, KERNEL_ROUNDS, problem.reference)
         if kernel_ns:
             res.kernel = Stats.from_samples(kernel_ns)
         res.max_rel_err = err

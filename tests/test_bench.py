@@ -277,8 +277,8 @@ def test_run_case_separates_cold_and_warm() -> None:
                    clock=clock)
     assert res.ok and res.error is None
     # Cold, warm-up (at least 2 pairs; these 3 us ones: all WARM_CALLS within the budget), timed,
-    # then the calls recording kernel times.
-    assert log == ["A", "B"] + ["A", "B"] * WARM_CALLS + ["A", "B"] * 4 + ["A"] * KERNEL_ROUNDS
+    # then the calls recording kernel times, each after a reference call as the timed ones are.
+    assert log == ["A", "B"] + ["A", "B"] * WARM_CALLS + ["A", "B"] * 4 + ["B", "A"] * KERNEL_ROUNDS
     assert res.cold_ns == 1_000_000 and res.ref_cold_ns == 2_000
     assert res.warm is not None and res.warm.samples_ns == (1_000,) * 4
     assert res.reference is not None and res.reference.median_ns == 2_000
