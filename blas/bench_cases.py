@@ -221,13 +221,25 @@ def saxpy_graph_replay(calls: int) -> Problem:
 def dot_d(n: int) -> Problem:
     """ddot (host pointer mode: returns the value once computed, timed without a synchronize after it,
     as it is called) vs ``np.dot``."""
+    return _dot_problem(n, np.dot)
+
+
+@bench_case("blas.dot_d_vs_scipy_blas", sizes={"full": [1 << 20, 10**7]})
+def dot_d_vs_scipy_blas(n: int) -> Problem:
+    """ddot vs scipy.linalg.blas.ddot (OpenBLAS's ddot through SciPy's BLAS wrapper)."""
+    import scipy.linalg.blas as sblas
+
+    return _dot_problem(n, sblas.ddot)
+
+
+def _dot_problem(n: int, reference: Callable[[np.ndarray, np.ndarray], Any]) -> Problem:
     from .level1 import ddot
 
     rng = np.random.default_rng(SEED)
     x, y = rng.standard_normal(n), rng.standard_normal(n)
     s, h, teardown = _session()
     dx, dy = rm.to_device(x, s), rm.to_device(y, s)
-    return Problem(run=lambda: ddot(h, n, dx, 1, dy, 1), reference=lambda: np.dot(x, y), flops=2.0 * n,
+    return Problem(run=lambda: ddot(h, n, dx, 1, dy, 1), reference=lambda: reference(x, y), flops=2.0 * n,
                    bytes=2 * 8 * n, stream=s, tol=1e-12, label=f"{n} f64", teardown=teardown,
                    memory_bound=True, synchronous=True)
 
