@@ -80,8 +80,6 @@ SEED = 69069  # fixed, so runs are reproducible (rocblas-bench seeds its generat
 #: ``-r``/``--a_type`` short forms, as rocblas-bench reads them.
 _TYPE_LETTERS = {"h": "f16_r", "s": "f32_r", "d": "f64_r", "c": "f32_c", "z": "f64_c"}
 _TYPE_ROLES = ("a_type", "b_type", "c_type", "d_type", "compute_type")
-#: The _ex suffixes of function names: rocBLAS's beta API's gemm_ex3 first (``_ex`` ends it too).
-_EX_TAILS = ("_ex3", "_ex")
 #: ``--composite_compute_type`` names (rocblas_computetype without invalid).
 _COMPOSITE = ("f32", "f8_f8_f32", "f8_bf8_f32", "bf8_f8_f32", "bf8_bf8_f32")
 _INITIALIZATIONS = ("rand_int", "trig_float", "hpl", "zero")
@@ -162,9 +160,11 @@ def _parser() -> Parser:
 
 
 def _function_names() -> list[str]:
+    from rocmath.blas._benchline import EX_SUFFIXES
+
     names = []
     for key in FAMILIES:
-        tail = next((t for t in _EX_TAILS if key.endswith(t)), "")
+        tail = next((t for t in EX_SUFFIXES if key.endswith(t)), "")
         op = key[: len(key) - len(tail)]
         names += [f"{op}{flavour}{tail}" for flavour in ("", "_batched", "_strided_batched")]
     return names
@@ -329,7 +329,7 @@ def resolve(args: argparse.Namespace) -> Problem:
         For an unknown function or a type combination rocBLAS does not have.
     """
     import rocmath.blas as blas
-    from rocmath.blas._benchline import EX_TYPE_FLAGS, functions_for
+    from rocmath.blas._benchline import EX_SUFFIXES, EX_TYPE_FLAGS, functions_for
     from rocmath.precision import Precision, S
 
     name = args.function
@@ -338,12 +338,12 @@ def resolve(args: argparse.Namespace) -> Problem:
     precision = _datatype(args.precision, "--precision")
     types = {role: _datatype(getattr(args, role), f"--{role}") if getattr(args, role) else precision
              for role in _TYPE_ROLES}
-    ex = next((t for t in _EX_TAILS if name.endswith(t)), "")
+    ex = next((t for t in EX_SUFFIXES if name.endswith(t)), "")
     base = name[: len(name) - len(ex)]
     flavour = next((f for f in ("_strided_batched", "_batched") if base.endswith(f)), "")
     op = base[: len(base) - len(flavour)]
     # (an _ex suffix before the flavour, gemm_ex3_batched, is no function: not the _ex family's)
-    family = None if op.endswith(_EX_TAILS) else FAMILIES.get(f"{op}{ex}")
+    family = None if op.endswith(EX_SUFFIXES) else FAMILIES.get(f"{op}{ex}")
     if family is None:
         raise UsageError(f"Invalid value for --function {name}: rocmath-bench blas runs "
                          f"{', '.join(_function_names())}")

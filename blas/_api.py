@@ -436,21 +436,24 @@ def _size_query(c: Call) -> RocblasStatus:
     return status
 
 
-def _read_back(copy: Any, source: Buffer | BatchOperand, dtype: Any, name: str, stream: Any) -> Any:
+def _read_back(copy: Any, source: Buffer | BatchOperand, dtype: Any, name: str, stream: Any,
+               count: int | None = None) -> Any:
     """The value of a device scalar (``source``, one element; a storage type's staged as ``dtype``),
+    or with ``count`` the array of ``source``'s ``count`` elements (a batched call's pointers),
     copied to the host by the kernel ``copy(out, source)`` after the work before it on ``stream``; a
     plan of the call being recorded runs only while it reads the same (:func:`rocmath.plans.read_back`)."""
     source = dataclasses.replace(source, owner=None)  # (kept by a plan: no caller objects)
 
     def reread() -> bytes:
-        out = np.empty(1, dtype=dtype)
+        out = np.empty(1 if count is None else count, dtype=dtype)
         # (Its bytes make it small: it runs on this thread when the stream is idle, not through the worker.)
-        launch(copy, out, source, name=name, stream=stream, bytes=float(out.itemsize)).wait()
+        launch(copy, out, source, name=name, stream=stream, bytes=float(out.nbytes)).wait()
         return out.tobytes()
 
     value = reread()
     read_back(reread, value)
-    return np.frombuffer(value, dtype=dtype)[0]
+    values = np.frombuffer(value, dtype=dtype)
+    return values[0] if count is None else values
 
 
 def _host_results(host: np.ndarray, precision: Precision) -> np.ndarray:
@@ -514,12 +517,14 @@ def _numerics_checked(kernel: Callable[..., Any], name: str, mode: CheckNumerics
     def scan(views: tuple[Any, ...], after: bool) -> None:
         for i, op in scanned.items():
             v = views[i]
-            if op.float8 is not None and isinstance(v, np.ndarray):
+            if (after and not op.written) or (not after and not op.read) or not isinstance(v, np.ndarray) \
+                    or not v.size:
+                continue
+            if op.float8 is not None:
                 # rocblas_f8/bf8: 0x80 is their NaN and what isinf reports; denormals are codes below the
                 # smallest normal's (rocblas_isdenorm of utility.hpp)
                 v = float8.from_f8(v, op.float8)
-            if (after and not op.written) or (not after and not op.read) or not isinstance(v, np.ndarray) \
-                    or v.dtype.kind not in "fc" or not v.size:
+            if v.dtype.kind not in "fc":
                 continue
             if op.upper is not None and v.ndim >= 2:
                 rows, cols = v.shape[-2:]

@@ -41,9 +41,9 @@ from ._manifest import EXTENSIONS, GEMV_MIXED, LEVEL1, LEVEL2, LEVEL3, compute_r
 from ._types import ComputeType, Datatype, Diagonal, Fill, Operation, Side, as_enum
 
 __all__ = [
-    "BENCH_COMMAND", "ENUM_FLAGS", "EX3_TYPE_FLAGS", "EX_TYPE_FLAGS", "VALUE_FLAGS", "bench_line", "bench_name",
-    "ex_type_flags", "functions_for", "parse_name", "pointer_text", "scalar_precision", "stride_operand",
-    "trace_fields",
+    "BENCH_COMMAND", "ENUM_FLAGS", "EX3_TYPE_FLAGS", "EX_SUFFIXES", "EX_TYPE_FLAGS", "VALUE_FLAGS", "bench_line",
+    "bench_name", "ex_type_flags", "functions_for", "parse_name", "pointer_text", "scalar_precision",
+    "stride_operand", "trace_fields",
 ]
 
 #: The command every bench line starts with.
@@ -82,6 +82,8 @@ EX_TYPE_FLAGS: dict[str, dict[str, str]] = {
 EX3_TYPE_FLAGS: dict[str, dict[str, str]] = {
     "gemm": {**EX_TYPE_FLAGS["gemm"], "compute_type": "composite_compute_type"},
 }
+#: The suffixes of the _ex functions' names: the beta API's gemm_ex3 first (``_ex`` ends it too).
+EX_SUFFIXES = ("_ex3", "_ex")
 #: _ex operations whose three types collapse to ``-r`` when equal (rocBLAS's log_bench_ex_precisions).
 _EX_COLLAPSE = frozenset({"nrm2", "scal"})
 
@@ -137,7 +139,7 @@ def parse_name(fname: str) -> tuple[str, str, str, str]:
     ValueError
         If ``fname`` is not a rocBLAS compute routine.
     """
-    ex = next((e for e in ("_ex3", "_ex") if fname.endswith(e)), "")
+    ex = next((e for e in EX_SUFFIXES if fname.endswith(e)), "")
     core = fname[: len(fname) - len(ex)]
     flavour = next((f for f in _FLAVOURS if core.endswith(f)), "")
     core = core[: len(core) - len(flavour)]

@@ -104,13 +104,12 @@ import numpy as np
 from rocmath import float8
 from rocmath.arguments import bind_arguments
 from rocmath.errors import RocblasArchMismatchError, RocblasStatus
-from rocmath.launch import Buffer, launch
-from rocmath.plans import read_back
+from rocmath.launch import Buffer
 from rocmath.precision import S
 
 from . import _kernels_ex2 as kx
 from . import _kernels_l3 as k3
-from ._api import BATCHED, PLAIN, STRIDED, Call, Flavour, public_names
+from ._api import BATCHED, PLAIN, STRIDED, Call, Flavour, _read_back, public_names
 from ._handle import check_handle
 from ._types import ComputeType, Datatype, GemmFlags, Operation
 from .ex import (
@@ -168,7 +167,7 @@ _COMPUTE_VALUES = _COMPUTE_MEMBERS - {int(ComputeType.invalid)}  # the five rocB
 def _compute_type(c: Call) -> ComputeType | int:
     """``compute_type`` as rocBLAS receives it: a member, or the bare int of another value."""
     value = c.values["compute_type"]
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and int(value) in _INT32:
+    if _is_int(value) and int(value) in _INT32:
         return ComputeType(int(value)) if int(value) in _COMPUTE_MEMBERS else int(value)
     return c.enum("compute_type", ComputeType)  # a member's name ("f8_f8_f32"), else invalid_value
 
@@ -198,18 +197,8 @@ def _entry_pointers(c: Call, name: str) -> np.ndarray:
     if c.ptr(name) == 0:  # (not is_null: this runs in size queries too)
         return np.zeros(0, dtype=np.uint64)
     source = Buffer(c.ptr(name), np.dtype(np.uint64), (c.batch_count,), name=name)
-    stream = c.handle.stream
-
-    def reread() -> bytes:
-        out = np.empty(c_count, dtype=np.uint64)
-        launch(kx.copy_out, out, source, name=f"{c.fname} pointer read", stream=stream,
-               bytes=float(out.nbytes)).wait()
-        return out.tobytes()
-
-    c_count = c.batch_count
-    value = reread()
-    read_back(reread, value)
-    return np.frombuffer(value, dtype=np.uint64)
+    return _read_back(kx.copy_out, source, np.uint64, f"{c.fname} pointer read", c.handle.stream,
+                      count=c.batch_count)
 
 
 def _aligned(c: Call, types: dict[str, Datatype]) -> None:

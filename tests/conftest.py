@@ -39,6 +39,17 @@ def mem():
 
 
 @pytest.fixture
+def h(handle):
+    """The requesting module's rocBLAS ``handle`` in host pointer mode, put back in it after the test
+    (a test that switches to device mode leaves the next one the default)."""
+    from rocmath.blas import PointerMode, set_pointer_mode
+
+    set_pointer_mode(handle, PointerMode.host)
+    yield handle
+    set_pointer_mode(handle, PointerMode.host)
+
+
+@pytest.fixture
 def stream():
     """A hipStreamCreate'd stream for a hip-python-style test, destroyed when it ends."""
     from hip_util import check

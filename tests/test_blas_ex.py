@@ -55,13 +55,6 @@ def handle() -> Any:
     destroy_handle(hnd)
 
 
-@pytest.fixture
-def h(handle: Any) -> Any:
-    set_pointer_mode(handle, PointerMode.host)
-    yield handle
-    set_pointer_mode(handle, PointerMode.host)
-
-
 # --- data ------------------------------------------------------------------------------------------
 
 

@@ -46,13 +46,6 @@ def handle() -> Any:
     destroy_handle(hnd)
 
 
-@pytest.fixture
-def h(handle: Any) -> Any:  # (each test starts in host pointer mode, and leaves it so)
-    set_pointer_mode(handle, PointerMode.host)
-    yield handle
-    set_pointer_mode(handle, PointerMode.host)
-
-
 # --- data and reference ----------------------------------------------------------------------------
 
 
