@@ -28,6 +28,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_blas_level3 import op, wide
 
 import rocmath as rm
 import rocmath.testing as rt
@@ -55,17 +56,6 @@ def ints(rng: np.random.Generator, p: Precision, shape: tuple[int, ...], bound: 
     if p.is_complex:
         x = x + 1j * rng.integers(-bound, bound + 1, shape)
     return x.astype(p.dtype)
-
-
-def wide(x: np.ndarray) -> np.ndarray:
-    return x.astype(np.complex128 if np.iscomplexobj(x) else np.float64)
-
-
-def op(x: np.ndarray, t: str) -> np.ndarray:
-    if t == "N":
-        return x
-    xt = np.swapaxes(x, -1, -2)
-    return xt.conj() if t == "C" else xt
 
 
 def exact(got: np.ndarray, expected: np.ndarray) -> None:
