@@ -149,6 +149,11 @@ class Dev:
             self.arg = rm.to_device(np.array([q.ptr for q in self.parts], dtype=np.uint64))
         _OPEN.extend(self.parts)
 
+    @property
+    def tail(self) -> tuple[int, ...]:
+        """The stride argument a strided call takes after the array's leading dimension (none otherwise)."""
+        return (self.stride,) if self.flavour == "strided" else ()
+
     def get(self) -> np.ndarray:
         if self.flavour == "strided":
             return self.parts[0].get()

@@ -40,6 +40,7 @@ import pytest
 import scipy.linalg.blas as sb
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from test_blas_ex import Dev, _close_buffers  # noqa: F401  (_close_buffers: a fixture, frees the buffers)
 
 import rocmath as rm
 import rocmath.blas as blas
@@ -71,37 +72,13 @@ def set_mode(h: Any, mode: str) -> None:
 # --- helpers ---------------------------------------------------------------------------------------
 
 
-class Vecs:
-    """A ``(batch, n)`` host stack on the device with increment ``inc`` in one flavour, gaps poisoned;
-    ``arg`` is what the call gets (a pointer, or a device array of entry pointers), ``tail`` its
-    stride argument."""
+class Vecs(Dev):
+    """A ``(batch, n)`` host stack on the device with increment ``inc`` in one flavour, gaps poisoned
+    (test_blas_ex's :class:`Dev`; ``es`` is unused: Dev's buffers close when the test ends)."""
 
     def __init__(self, es: ExitStack, host: np.ndarray, inc: int, flavour: str, gap: int = 2,
                  precision: Any = None):
-        self.flavour = flavour
-        n = host.shape[1]
-        self.stride = abs(inc) * n + gap
-        if flavour == "plain":
-            self.vecs = [es.enter_context(rt.poisoned_device_vector(host[0], inc, precision=precision))]
-        elif flavour == "strided":
-            self.vecs = [es.enter_context(rt.poisoned_device_vector(host, inc, stride=self.stride,
-                                                                    precision=precision))]
-        else:
-            self.vecs = [es.enter_context(rt.poisoned_device_vector(e, inc, precision=precision)) for e in host]
-        if flavour == "batched":
-            self.arg: Any = rm.to_device(np.array([v.ptr for v in self.vecs], dtype=np.uint64))
-        else:
-            self.arg = self.vecs[0].ptr
-        self.tail: tuple[int, ...] = (self.stride,) if flavour == "strided" else ()
-
-    def get(self) -> np.ndarray:
-        if self.flavour == "strided":
-            return self.vecs[0].get()
-        return np.stack([v.get() for v in self.vecs])
-
-    def check(self, *, logical: bool = False) -> None:
-        for v in self.vecs:
-            v.check_untouched(logical=logical)
+        super().__init__(host, host.dtype if precision is None else precision, flavour, inc=inc, gap=gap)
 
 
 def count_tail(flavour: str, batch: int) -> tuple[int, ...]:
@@ -321,7 +298,7 @@ def test_batched_amax_amin_leave_nans_out(handle: Any, p: Precision, n: int, fla
             fn = getattr(blas, f"{PREFIX[name][p]}{name}{SUFFIX[flavour]}")
             got = reduce(handle, fn, (n, x.arg, inc, *x.tail), flavour, batch, mode, np.int32)
             want = [scan(mag[b], largest) for b in range(batch)]
-            alone = [getattr(blas, f"{PREFIX[name][p]}{name}")(handle, n, v.ptr, inc) for v in plain.vecs]
+            alone = [getattr(blas, f"{PREFIX[name][p]}{name}")(handle, n, v.ptr, inc) for v in plain.parts]
             np.testing.assert_array_equal(got, want, err_msg=name)
             np.testing.assert_array_equal(alone, want, err_msg=f"{name} (plain)")
         x.check(logical=True)

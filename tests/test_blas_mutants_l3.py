@@ -28,6 +28,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_blas_ex import Dev, _close_buffers  # noqa: F401  (_close_buffers: a fixture, frees the buffers)
 from test_blas_level3 import op, wide
 
 import rocmath as rm
@@ -63,38 +64,12 @@ def exact(got: np.ndarray, expected: np.ndarray) -> None:
     np.testing.assert_array_equal(got, expected.astype(got.dtype))
 
 
-class Stack:
-    """A ``(batch, rows, cols)`` host stack on the device in one flavour, padding poisoned; ``arg`` is
-    what the call gets (a pointer, or a device array of entry pointers), ``tail`` its stride argument."""
+class Stack(Dev):
+    """A ``(batch, rows, cols)`` host stack on the device in one flavour, padding poisoned
+    (test_blas_ex's :class:`Dev`; ``es`` is unused: Dev's buffers close when the test ends)."""
 
     def __init__(self, es: ExitStack, host: np.ndarray, ld: int, flavour: str, gap: int = 1):
-        self.flavour, self.ld = flavour, ld
-        cols = host.shape[2]
-        self.stride = ld * cols + gap
-        if flavour == "plain":
-            self.mats = [es.enter_context(rt.poisoned_device_matrix(host[0], ld))]
-        elif flavour == "strided":
-            self.mats = [es.enter_context(rt.poisoned_device_matrix(host, ld, stride=self.stride))]
-        else:
-            self.mats = [es.enter_context(rt.poisoned_device_matrix(h, ld)) for h in host]
-        if flavour == "batched":
-            self.arg: Any = rm.to_device(np.array([m.ptr for m in self.mats], dtype=np.uint64))
-        else:
-            self.arg = self.mats[0].ptr
-        self.tail: tuple[int, ...] = (self.stride,) if flavour == "strided" else ()
-
-    def get(self) -> np.ndarray:
-        if self.flavour == "strided":
-            return self.mats[0].get()
-        return np.stack([m.get() for m in self.mats])
-
-    def poison(self) -> None:
-        for m in self.mats:
-            m.poison()
-
-    def check(self, logical: bool) -> None:
-        for m in self.mats:
-            m.check_untouched(logical=logical)
+        super().__init__(host, host.dtype, flavour, ld=ld, gap=gap)
 
 
 def batch_tail(flavour: str, batch: int) -> tuple[int, ...]:
