@@ -30,7 +30,6 @@ costs more to compile the bigger it is, so the kernels are small drivers around 
 from __future__ import annotations
 
 import inspect
-from types import FunctionType
 from typing import Any
 
 import numba
@@ -39,7 +38,7 @@ from numba import prange, types
 from numba.extending import overload
 
 from rocmath.batch import flat_entries
-from rocmath.kernel import kernel, pool_threads
+from rocmath.kernel import kernel, pool_threads, renamed
 from rocmath.simd import sum_conj_products, sum_products, sum_products4
 
 from ._kernels_l1 import _dot_block, _view
@@ -222,13 +221,13 @@ def _fused_for_reals(fn: Any, flags: set[str] | None = None, by: str | None = No
     # (Reassociation lets LLVM vectorise dot products; contraction gives FMAs.  Neither assumes
     # finite values, so NaN and inf propagate as on the device.)
     more = set(flags or ())
-    options = {True: {"fastmath": {"contract"} | more}, False: {"fastmath": more} if more else {}}
+    # (Stated for both: a function without ``fastmath`` takes its first caller's.)
+    options = {True: {"fastmath": {"contract"} | more}, False: {"fastmath": more or False}}
 
     def typer(fused: bool) -> Any:
         impl = fn
         if once:  # a call of the variant compiled on its own (named apart: one cache index each)
-            twin = FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
-            twin.__qualname__ = f"{fn.__qualname__}_{'fused' if fused else 'unfused'}"
+            twin = renamed(fn, f"{fn.__qualname__}_{'fused' if fused else 'unfused'}")
             scope = {"variant": numba.njit(cache=True, **options[fused])(twin)}
             exec(f"def impl({', '.join(names)}):\n    return variant({', '.join(names)})", scope)
             impl = scope["impl"]
@@ -1089,7 +1088,6 @@ def run_rank_update(kind: int, upper: bool, general: bool, herm: bool, two: bool
 
 # --- one dense gemv ---------------------------------------------------------------------------
 
-@kernel(contiguous=True, fastmath={"contract"})
 def gemv_flat(trans, conj, alpha, beta, A, lda, m, n, x, y, blocks):  # type: ignore[no-untyped-def]
     """One dense gemv, ``y := alpha op(A) x + beta y``, A given as a flat contiguous view
     from its first element (column j at j * lda), x contiguous, in ``blocks`` parallel blocks (the
@@ -1155,6 +1153,17 @@ def gemv_flat(trans, conj, alpha, beta, A, lda, m, n, x, y, blocks):  # type: ig
             _column_dots(A, lda, m, b * per, min(n, (b + 1) * per), x, conj, al, be, y)
 
 
+#: Real gemv_flat with FMA contraction, complex without, as :func:`_fused_for_reals` (LLVM's choice of
+#: which part of a complex product to fuse differed between a kernel and its serial twin).
+gemv_flat_complex = kernel(contiguous=True)(renamed(gemv_flat, "gemv_flat_complex"))
+gemv_flat = kernel(contiguous=True, fastmath={"contract"})(gemv_flat)
+
+
+def gemv_flat_for(dtype: Any) -> Any:
+    """The gemv_flat kernel for matrices of ``dtype``."""
+    return gemv_flat_complex if np.dtype(dtype).kind == "c" else gemv_flat
+
+
 def _column_dots(A, lda, m, j0, j1, x, conj, al, be, y):  # type: ignore[no-untyped-def]
     """y[j] := al * (column j of the flat A) . x + be * y[j] for columns j0..j1-1 (conj: the
     columns conjugated), each dot in rocmath.simd's order: real columns four at a time
@@ -1196,5 +1205,5 @@ def run_gemv_large(trans: int, alpha: np.ndarray, A: np.ndarray, x: np.ndarray, 
     """gemv of one column-major entry (``trans``: 0 N, 1 T, 2 C) by :func:`gemv_flat`."""
     _, m, n = A.shape
     flat, lda, _ = flat_entries(A)  # type: ignore[misc]  # one column-major entry (c.matrix)
-    gemv_flat(trans, trans == 2, alpha.astype(y.dtype), beta.astype(y.dtype), flat, lda, m, n,
+    gemv_flat_for(y.dtype)(trans, trans == 2, alpha.astype(y.dtype), beta.astype(y.dtype), flat, lda, m, n,
               np.ascontiguousarray(x[0]), y[0], pool_threads())

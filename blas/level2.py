@@ -131,8 +131,9 @@ def _general_mv(c: Call, band: bool = False, mixed: bool = False, out_dtype: Any
             flat = Buffer(c.ptr("A"), c.dtype, ((n - 1) * lda + m,), name="A", owner=c.values["A"])
             xb = Buffer(c.ptr("x"), c.dtype, (lenx,), name="x", owner=c.values["x"])
             yb = Buffer(c.ptr("y"), c.dtype, (leny,), name="y", owner=c.values["y"])
-            c.launch(k.gemv_flat, t, t == 2, alpha.astype(c.dtype), beta.astype(c.dtype), flat, lda, m, n, xb, yb,
-                     pool_threads(), flops=_flops(c, stored), bytes=_bytes(c, stored + lenx + 2 * leny), streaming=True)
+            c.launch(k.gemv_flat_for(c.dtype), t, t == 2, alpha.astype(c.dtype), beta.astype(c.dtype), flat, lda, m,
+                     n, xb, yb, pool_threads(), flops=_flops(c, stored), bytes=_bytes(c, stored + lenx + 2 * leny),
+                     streaming=True)
             return
         c.launch(k.run_gemv_large, t, alpha, A, x, beta, y,
                  flops=_flops(c, stored), bytes=_bytes(c, stored + lenx + 2 * leny), streaming=True)

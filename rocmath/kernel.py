@@ -26,7 +26,7 @@ from numba._dispatcher import compute_fingerprint as _fingerprint
 from numba.core import cgutils, types
 from numba.core.compiler import CompilerBase, DefaultPassBuilder
 
-from . import _compile_speed
+from . import _compile_speed, _subroutines
 
 try:
     import fcntl
@@ -36,6 +36,7 @@ except ImportError:  # Windows: each process compiles for itself
 F = TypeVar("F", bound=Callable[..., Any])
 
 _compile_speed.install()  # numba's copy propagation without its slow deep copies (same code, less time)
+_subroutines.install()  # numba's own subroutines (complex products...) compiled under each kernel's fastmath
 
 if "NUMBA_THREADING_LAYER" not in os.environ:
     numba.config.THREADING_LAYER = "threadsafe"
@@ -75,8 +76,9 @@ def cache_dir() -> str:
 
 
 #: numba's cache index does not record compile options, only the source file's time stamp: a
-#: change in how every kernel is compiled (``_parallel_options``) needs a new cache folder.
-CACHE_FLAVOUR = "prange-only"
+#: change in how every kernel is compiled (``_parallel_options``; numba's subroutines compiled under
+#: each kernel's fast-math flags, :mod:`rocmath._subroutines`) needs a new cache folder.
+CACHE_FLAVOUR = "prange-only-2"
 
 
 def _parallel_options(parallel: bool) -> Any:
@@ -521,11 +523,17 @@ def chunk(fn: F) -> F:
 
 
 def _serial_copy(f: Any) -> Any:
-    """``f`` under its own qualified name: numba names a function's cache files after it and
-    does not record compile options in them, so the serial twin must not share the parallel
-    kernel's files."""
+    """``f`` under its own qualified name: the serial twin must not share the parallel kernel's
+    cache files (see :func:`renamed`)."""
+    return renamed(f, f"{f.__qualname__}_serial")
+
+
+def renamed(f: Any, qualname: str) -> Any:
+    """A copy of the function ``f`` (the same code, globals and defaults) under the qualified name
+    ``qualname``: numba names a function's cache files after it and does not record compile options
+    in them, so the same body compiled with other options (a twin, another ``fastmath``) needs one."""
     g = pytypes.FunctionType(f.__code__, f.__globals__, f.__name__, f.__defaults__, f.__closure__)
-    g.__qualname__ = f"{f.__qualname__}_serial"
+    g.__qualname__ = qualname
     g.__module__ = f.__module__
     g.__doc__ = f.__doc__
     g.__kwdefaults__ = f.__kwdefaults__

@@ -1,0 +1,131 @@
+"""rocmath._subroutines: a kernel's code depends on its own compile options, not on what its
+process compiled before."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+from numba.core.cpu import FastMathOptions
+from numba.core.registry import CPUDispatcher, cpu_target
+
+import rocmath.kernel  # noqa: F401  (installs the fix)
+from rocmath import _subroutines as sub
+
+# Complex products compiled with and without contraction, in the order the argument gives, in a new
+# process: numba compiles a subroutine once per process (its complex product), so only a process of
+# its own shows which compilation decided it.
+_SCRIPT = textwrap.dedent("""
+    import sys
+    import numpy as np
+    import rocmath.kernel
+    from numba import njit
+
+    @njit(fastmath={"contract"})
+    def fused(a, b):
+        return a * b
+
+    @njit
+    def plain(a, b):
+        return a * b
+
+    a = np.complex128(complex(1 / 3, 1 / 7))
+    b = np.complex128(complex(1 / 11, 3 / 13))
+    order = [fused, plain] if sys.argv[1] == "fused-first" else [plain, fused]
+    for f in order:
+        f(a, b)
+    print(plain(a, b).real.hex(), plain(a, b).imag.hex(), fused(a, b).real.hex(), fused(a, b).imag.hex())
+""")
+
+
+def _products(order: str) -> list[str]:
+    out = subprocess.run([sys.executable, "-c", _SCRIPT, order], capture_output=True, text=True, timeout=300,
+                         check=True)
+    return out.stdout.split()
+
+
+def test_complex_products_do_not_depend_on_the_order_of_compilation() -> None:
+    # Without the fix, a plain function compiled after a contracting one multiplied with FMAs:
+    # its real part came out 1 ulp off (on a host with FMA), and the contracting one compiled
+    # second had none.
+    first, second = _products("fused-first"), _products("plain-first")
+    assert first == second
+    a, b = complex(1 / 3, 1 / 7), complex(1 / 11, 3 / 13)
+    # The plain product rounds each operation: numpy's float64 operations, one at a time.
+    re = np.float64(a.real) * np.float64(b.real) - np.float64(a.imag) * np.float64(b.imag)
+    im = np.float64(a.real) * np.float64(b.imag) + np.float64(a.imag) * np.float64(b.real)
+    assert first[:2] == [float(re).hex(), float(im).hex()]
+
+
+def test_installed_by_rocmath() -> None:
+    assert sub.installed()
+
+
+def test_each_combination_of_options_has_its_own_subroutines() -> None:
+    base = cpu_target.target_context
+    contract = base.subtarget(fastmath=FastMathOptions({"contract"}))
+    fast = base.subtarget(fastmath=FastMathOptions(True))
+    checked = base.subtarget(enable_boundscheck=True)
+    plain = contract.subtarget(fastmath=False)  # derived from a contracting one: back to the plain dict
+    checked_contract = checked.subtarget(fastmath=FastMathOptions({"contract"}))
+    dicts = [c.cached_internal_func for c in (base, contract, fast, checked)]
+    assert len({id(d) for d in dicts}) == 4
+    assert plain.cached_internal_func is base.cached_internal_func
+    assert contract.subtarget(fastmath=FastMathOptions({"contract"})).cached_internal_func is dicts[1]
+    assert all(checked_contract.cached_internal_func is not d for d in dicts)
+    assert base.subtarget(error_model=base.error_model).cached_internal_func is base.cached_internal_func
+
+
+@pytest.mark.parametrize(("fastmath", "expected"), [
+    (False, frozenset()), (FastMathOptions(False), frozenset()), (True, frozenset({"fast"})),
+    (FastMathOptions({"contract", "reassoc"}), frozenset({"contract", "reassoc"})),
+    (FastMathOptions(True), frozenset({"fast"}))])
+def test_lowering_options(fastmath: Any, expected: frozenset[str]) -> None:
+    ctx = cpu_target.target_context.subtarget(fastmath=fastmath)
+    assert sub.lowering_options(ctx) == (expected, False, False)
+
+
+def _dispatchers() -> Iterator[CPUDispatcher]:
+    from rocmath.kernel import Kernel
+
+    for pkg in ("rocmath", "rocmath.blas", "rocmath.solver", "rocmath.fft", "rocmath.sparse"):
+        root = importlib.import_module(pkg)
+        for info in pkgutil.walk_packages(root.__path__, pkg + "."):
+            try:
+                module = importlib.import_module(info.name)
+            except ImportError:  # a module of an optional dependency (mpi4py, dask) not installed
+                continue
+            for value in vars(module).values():
+                if isinstance(value, CPUDispatcher):
+                    yield value
+                elif isinstance(value, Kernel):
+                    yield value.dispatcher
+
+
+def _callees(d: CPUDispatcher, seen: set[int]) -> Iterator[CPUDispatcher]:
+    for name in d.py_func.__code__.co_names:
+        v = d.py_func.__globals__.get(name)
+        if isinstance(v, CPUDispatcher) and id(v) not in seen:
+            seen.add(id(v))
+            yield v
+            yield from _callees(v, seen)
+
+
+def test_no_function_called_with_fastmath_takes_its_callers() -> None:
+    # numba compiles a function without a fastmath option of its own with its first caller's, and
+    # keeps that code for every caller after: called from a kernel with fastmath and from one
+    # without, its code would depend on which compiled first.  So a function a fastmath kernel
+    # calls (not inlined: an inlined body is compiled as the caller's) states its own.
+    found = {id(d): d for d in _dispatchers()}
+    assert len(found) > 300
+    inheriting = [f"{d.__name__} -> {c.py_func.__module__}.{c.__name__}" for d in found.values()
+                  if d.targetoptions.get("fastmath") for c in _callees(d, set())
+                  if "fastmath" not in c.targetoptions and c.targetoptions.get("inline", "never") != "always"]
+    assert inheriting == []
