@@ -192,7 +192,7 @@ def swap(x, y):  # type: ignore[no-untyped-def]
 _block = njit(nogil=True, cache=True, error_model="numpy", fastmath={"reassoc", "contract"})
 
 
-@njit(nogil=True, cache=True)
+@njit(error_model="numpy", nogil=True, cache=True)
 def _combine(part, out):  # type: ignore[no-untyped-def]
     # out[b] := the block sums of entry b in order (nothing to add when the sums went to out: one block).
     if part.shape[1] < 2:

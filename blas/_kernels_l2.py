@@ -85,7 +85,7 @@ def _packed_start(upper, n, j):  # type: ignore[no-untyped-def]
     return j * (j + 1) // 2 if upper else j * (2 * n - j - 1) // 2
 
 
-@numba.njit(cache=True)
+@numba.njit(error_model="numpy", cache=True)
 def _column(A, b, kind, upper, n, ku, j, r0, r1):  # type: ignore[no-untyped-def]
     """Rows ``r0..r1-1`` of column ``j`` of entry ``b``, as a 1-D view of the storage.
 
@@ -137,7 +137,7 @@ def _updated(a, s, bt, yv):  # type: ignore[no-untyped-def]
     return a * s + bt * yv if bt != 0 else a * s
 
 
-@numba.njit(cache=True)
+@numba.njit(error_model="numpy", cache=True)
 def _one_zero(a):  # type: ignore[no-untyped-def]
     # 1 and 0 of the element type of ``a``.
     e = np.empty(2, dtype=a.dtype)
@@ -387,7 +387,7 @@ def _columns(p, flat, ld, kind, upper, n, kl, ku, unit, i0, i1, j0, j1, xb, tran
 _fused_for_reals(_columns, {"reassoc"})
 
 
-@numba.njit(cache=True)
+@numba.njit(error_model="numpy", cache=True)
 def _matvec_task(t, nrb, ncb, rbs, cbs, m, n, trans, conj, kind, upper, kl, ku, diag, A, xc, part, zero,
                  a, bt, y):  # type: ignore[no-untyped-def]
     # One block of rows x columns of op(A)*x into the partial sums ``part``; a task whose
@@ -420,7 +420,7 @@ def _matvec_task(t, nrb, ncb, rbs, cbs, m, n, trans, conj, kind, upper, kl, ku, 
             y[b, i] = _updated(a, p[i], bt, y[b, i])
 
 
-@numba.njit(cache=True)
+@numba.njit(error_model="numpy", cache=True)
 def _matvec_setup(trans, conj, kl, ku, alpha, x, beta, y, task_bytes):  # type: ignore[no-untyped-def]
     # The serial part of matvec before its parallel loop (kept out of the parallel kernel,
     # whose compile time grows with its size): alpha == 0, the blocking, the partial sums.  A's
@@ -464,7 +464,7 @@ def _blocks_added(part, b, s, every, cbs, m, n, kl, ku):  # type: ignore[no-unty
             s[i] += part[b, q, i - lo]
 
 
-@numba.njit(cache=True)
+@numba.njit(error_model="numpy", cache=True)
 def _matvec_finish(part, trans, cbs, m, n, kl, ku, a, bt, y):  # type: ignore[no-untyped-def]
     # Several partial sums per element: added in block order (all rows for A^T; for A those its
     # columns reach).
@@ -696,7 +696,7 @@ def _dots4_impl(c0, c1, c2, c3, v):  # type: ignore[no-untyped-def]
     return lambda c0, c1, c2, c3, v: sum_products4(c0, c1, c2, c3, v)
 
 
-@numba.njit(cache=True)
+@numba.njit(error_model="numpy", cache=True)
 def _minus_solved4(w, A, upper, n, j, lo, hi):  # type: ignore[no-untyped-def]
     # _minus_solved for columns j..j+3 of a full triangle (rows lo..hi-1, all solved) into w[j..j+3],
     # piece by piece, the four columns' dots with it together (four streams from memory at once, the
@@ -736,7 +736,7 @@ def _solved_step(w, col, r0, j, r1, trans, upper, unit):  # type: ignore[no-unty
         _axpy(w[j + 1:r1], col[j - r0 + 1:], -s)
 
 
-@numba.njit(cache=True)
+@numba.njit(error_model="numpy", cache=True)
 def _trsv_entry(trans, conj, kind, upper, k, unit, A, x, b, w):  # type: ignore[no-untyped-def]
     # Solve op(A_b) x_b = x_b in the contiguous copy w; op = N or T, A^H as A^T on conj(x)
     # (exact: Smith's division commutes with conj).  op(A) lower (N lower, T upper): forward
@@ -765,7 +765,7 @@ def trsv(trans, conj, kind, upper, k, unit, A, x):  # type: ignore[no-untyped-de
         _trsv_entry(trans, conj, kind, upper, k, unit, A, x, np.int64(b), work[b])
 
 
-@numba.njit(cache=True)
+@numba.njit(error_model="numpy", cache=True)
 def _trsv_update(w, A, upper, j0, j1, r0, r1):  # type: ignore[no-untyped-def]
     # Rows r0..r1-1 of w get the solved block j0..j1-1's columns, in the serial solve's order.
     n = w.shape[0]
@@ -870,7 +870,7 @@ def _rank_scales(a, a2, x, y, j, herm, conj_y):  # type: ignore[no-untyped-def]
     return a * (np.conj(y[j]) if herm or conj_y else y[j]), a2 * (np.conj(x[j]) if herm else x[j])
 
 
-@numba.njit(cache=True)
+@numba.njit(error_model="numpy", cache=True)
 def _rank_task(t, ncb, cbs, kind, upper, general, herm, two, conj_y, a, x, y, A):  # type: ignore[no-untyped-def]
     # Columns of one block of one entry: A[:, j] += x op(y_j) alpha [+ y op(x_j) alpha'], x and y
     # contiguous, A's columns unit-stride (run_rank_update).  A triangle's blocks are taken light

@@ -116,7 +116,7 @@ def _prefetch_entries(val, col_ind, ahead, until, step):  # pragma: no cover - n
 SAMPLE_ROWS = 16
 
 
-@njit(nogil=True, cache=True)
+@njit(error_model="numpy", nogil=True, cache=True)
 def even_rows(row_ptr, lo, hi):  # pragma: no cover - numba
     """True when the first ``SAMPLE_ROWS`` rows among ``lo:hi`` differ in length by at most two
     entries (a stencil, a banded matrix): rows worth advancing four at a time.  Rows of
@@ -141,7 +141,7 @@ def _put_y(y, i, v, nt):  # pragma: no cover - numba
         y[i] = v
 
 
-@njit(nogil=True, cache=True)
+@njit(error_model="numpy", nogil=True, cache=True)
 def _rows_one_by_one(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi, nt):  # pragma: no cover - numba
     """csrmv's rows ``i:hi`` one at a time, each in storage order, prefetching entries (a function
     of its own: the compiler then keeps this loop as tight as alone).  ``nt``: y is written with
@@ -177,7 +177,7 @@ def _rows_one_by_one(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi, nt): 
         i += 1
 
 
-@njit(nogil=True, cache=True)
+@njit(error_model="numpy", nogil=True, cache=True)
 def _rows_four_by_four(conj, a, b, val, row_ptr, col_ind, base, x, y, i, hi, nt):  # pragma: no cover - numba
     """csrmv's rows ``i:hi`` of even lengths four at a time (:func:`_four_rows`); the last up to
     three rows by :func:`_rows_one_by_one`, which sums the same way: each row in storage order.
@@ -558,7 +558,7 @@ TRANSPOSE_CHUNKS = 2
 SCATTER_SAMPLE_ROWS = 1024
 
 
-@njit(nogil=True, cache=True)
+@njit(error_model="numpy", nogil=True, cache=True)
 def _row_chunks(row_ptr, chunks):  # pragma: no cover - numba
     """First rows of ``chunks`` row ranges of about equal entries, then the row count."""
     m = row_ptr.shape[0] - 1
@@ -572,7 +572,7 @@ def _row_chunks(row_ptr, chunks):  # pragma: no cover - numba
     return lo
 
 
-@njit(nogil=True, cache=True)
+@njit(error_model="numpy", nogil=True, cache=True)
 def _scattered(row_ptr, col_ind, base, n, width):  # pragma: no cover - numba
     """Whether most entries of :data:`SCATTER_SAMPLE_ROWS` rows spread evenly are farther than
     ``width`` columns from the row's place on the diagonal (row i's at column i * n / m)."""

@@ -33,7 +33,7 @@ def _value_status(v):  # pragma: no cover - numba
     return 0
 
 
-@njit(nogil=True, cache=True)
+@njit(error_model="numpy", nogil=True, cache=True)
 def _first_found(found, status):  # pragma: no cover - numba
     """``status[0]``: the first chunk's non-zero status (0 when every chunk found none)."""
     status[0] = 0

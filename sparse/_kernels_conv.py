@@ -117,7 +117,7 @@ SORT_CHUNKS = 2
 INSERTION_SORT_MAX = 48
 
 
-@njit(nogil=True, cache=True)
+@njit(error_model="numpy", nogil=True, cache=True)
 def _sort_pairs_by_comparison(major, minor):  # pragma: no cover - numba
     """The order of a stable sort of the pairs ``(major, minor)`` (two merge sorts)."""
     nnz = major.shape[0]
@@ -132,7 +132,7 @@ def _sort_pairs_by_comparison(major, minor):  # pragma: no cover - numba
     return order
 
 
-@njit(nogil=True, cache=True)
+@njit(error_model="numpy", nogil=True, cache=True)
 def chunk_slots(counts, ptr):  # pragma: no cover - numba
     """The slots of a stable counting sort whose entries are split in chunks: ``counts[t, v]`` (the
     entries of key v in chunk t) becomes the first slot of those entries (keys in order, then
@@ -167,7 +167,7 @@ def bucket_shift(keys: int, entry_bytes: int) -> int:
     return BUCKET_SHIFT if keys > BUCKETED_KEYS and entry_bytes > BUCKETED_BYTES else ONE_BUCKET
 
 
-@njit(nogil=True, cache=True)
+@njit(error_model="numpy", nogil=True, cache=True)
 def bucket_slots(keys, e0, e1, k0, count):  # pragma: no cover - numba
     """The slots of a stable counting sort of one bucket, the entries ``e0:e1`` with keys ``keys[q]``
     among ``k0 .. k0 + count - 1``: element i the first slot of key ``k0 + i`` (from ``e0``), element
@@ -181,7 +181,7 @@ def bucket_slots(keys, e0, e1, k0, count):  # pragma: no cover - numba
     return slot
 
 
-@njit(nogil=True, cache=True)
+@njit(error_model="numpy", nogil=True, cache=True)
 def _sort_segment(key, order, lo, hi):  # pragma: no cover - numba
     """Stable sort of ``key[lo:hi]``, ``order[lo:hi]`` (any array: values too) alongside."""
     if hi - lo > INSERTION_SORT_MAX:

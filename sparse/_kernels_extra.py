@@ -29,7 +29,7 @@ RADIX_MIN = 64
 RADIX_BITS = 11
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(error_model="numpy", cache=True, nogil=True)
 def radix_sort(a, tmp, k, n, count):  # pragma: no cover - numba
     """Sort ``a[:k]``, keys in ``[0, n)``, least significant digit first through ``tmp`` (at least k
     entries) with ``count`` (2^RADIX_BITS entries) for the digits' counts."""
@@ -58,7 +58,7 @@ def radix_sort(a, tmp, k, n, count):  # pragma: no cover - numba
         a[:k] = tmp[:k]
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(error_model="numpy", cache=True, nogil=True)
 def sort_segment(a, lo, hi):  # pragma: no cover - numba
     """Sort ``a[lo:hi]`` in place: insertion sort for short rows (no allocation), numpy's sort beyond."""
     if hi - lo <= 32:

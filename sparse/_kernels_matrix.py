@@ -17,7 +17,7 @@ from ._kernels_conv import _sort_segment, bucket_slots, chunk_slots
 CHUNKS = 2
 
 
-@njit(nogil=True, cache=True)
+@njit(error_model="numpy", nogil=True, cache=True)
 def _sort_and_merge(col, val, lo, hi):  # pragma: no cover - numba
     """Sort ``col[lo:hi]`` (stable, ``val`` alongside), then merge runs of one column at the front,
     each value the sum of its run's values left to right; returns the count of merged entries."""
@@ -33,7 +33,7 @@ def _sort_and_merge(col, val, lo, hi):  # pragma: no cover - numba
     return w + 1 - lo if hi > lo else 0
 
 
-@njit(nogil=True, cache=True)
+@njit(error_model="numpy", nogil=True, cache=True)
 def _offsets(counts, ptr):  # pragma: no cover - numba
     """``ptr := [0, cumulative sums of counts]``: row offsets from row counts."""
     ptr[0] = 0

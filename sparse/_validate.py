@@ -62,7 +62,7 @@ from ._api import Call
 CHUNKS = 64
 
 
-@njit(nogil=True, cache=True)
+@njit(error_model="numpy", nogil=True, cache=True)
 def _first(found, values, out):  # pragma: no cover - numba
     """out := (the first chunk's bad position, its value), or out[0] = -1 when no chunk found one."""
     out[0] = -1

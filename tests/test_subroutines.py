@@ -109,23 +109,40 @@ def _dispatchers() -> Iterator[CPUDispatcher]:
                     yield value.dispatcher
 
 
-def _callees(d: CPUDispatcher, seen: set[int]) -> Iterator[CPUDispatcher]:
+#: numba's value of each option a function takes from its caller when it does not state one.
+_INHERITED = {"fastmath": frozenset(), "error_model": "python"}
+
+
+def _value(option: str, v: Any) -> Any:
+    # fastmath as its set of flags (True: all of them, "fast"), hashable
+    if option != "fastmath":
+        return v
+    return frozenset({"fast"}) if v is True else frozenset(v or ())
+
+
+def _takers(d: CPUDispatcher, option: str, value: Any, seen: set[tuple[int, Any]]) -> Iterator[str]:
+    """Functions ``d`` calls, directly or not, that would take ``option`` from a caller where its
+    value is ``value``: not inlined (an inlined body is compiled as the caller's), not stating it."""
     for name in d.py_func.__code__.co_names:
-        v = d.py_func.__globals__.get(name)
-        if isinstance(v, CPUDispatcher) and id(v) not in seen:
-            seen.add(id(v))
-            yield v
-            yield from _callees(v, seen)
+        c = d.py_func.__globals__.get(name)
+        if not isinstance(c, CPUDispatcher) or (id(c), value) in seen:
+            continue
+        seen.add((id(c), value))
+        inlined = c.targetoptions.get("inline", "never") == "always"
+        if option not in c.targetoptions and not inlined and value != _INHERITED[option]:
+            yield f"{d.__name__} -> {c.py_func.__module__}.{c.__name__}"
+        yield from _takers(c, option, _value(option, c.targetoptions[option]) if option in c.targetoptions else value,
+                           seen)
 
 
-def test_no_function_called_with_fastmath_takes_its_callers() -> None:
-    # numba compiles a function without a fastmath option of its own with its first caller's, and
-    # keeps that code for every caller after: called from a kernel with fastmath and from one
-    # without, its code would depend on which compiled first.  So a function a fastmath kernel
-    # calls (not inlined: an inlined body is compiled as the caller's) states its own.
+@pytest.mark.parametrize("option", sorted(_INHERITED))
+def test_no_function_takes_its_options_from_its_first_caller(option: str) -> None:
+    # numba compiles a function that does not state fastmath (or error_model) with its caller's, and
+    # keeps that code for every caller after: called from a kernel with fastmath (numpy's error
+    # model) and from Python or a function without, its code would depend on which came first.  So a
+    # function called where the option is not numba's default states its own.
     found = {id(d): d for d in _dispatchers()}
     assert len(found) > 300
-    inheriting = [f"{d.__name__} -> {c.py_func.__module__}.{c.__name__}" for d in found.values()
-                  if d.targetoptions.get("fastmath") for c in _callees(d, set())
-                  if "fastmath" not in c.targetoptions and c.targetoptions.get("inline", "never") != "always"]
-    assert inheriting == []
+    taking = [t for d in found.values() if option in d.targetoptions
+              for t in _takers(d, option, _value(option, d.targetoptions[option]), set())]
+    assert taking == []
