@@ -228,7 +228,7 @@ def _fused_for_reals(fn: Any, flags: set[str] | None = None, by: str | None = No
         impl = fn
         if once:  # a call of the variant compiled on its own (named apart: one cache index each)
             twin = renamed(fn, f"{fn.__qualname__}_{'fused' if fused else 'unfused'}")
-            scope = {"variant": numba.njit(cache=True, **options[fused])(twin)}
+            scope = {"variant": numba.njit(cache=True, error_model="numpy", **options[fused])(twin)}
             exec(f"def impl({', '.join(names)}):\n    return variant({', '.join(names)})", scope)
             impl = scope["impl"]
 
