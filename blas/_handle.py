@@ -249,9 +249,9 @@ def get_math_mode(handle: BlasHandle) -> MathMode:
 
 def set_performance_metric(handle: BlasHandle, metric: Any) -> None:
     """``rocblas_set_performance_metric``: any value is stored, as rocBLAS does (handle.cpp)."""
+    h = check_handle(handle)  # (the handle first, as rocBLAS)
     value = int(metric)
-    check_handle(handle).performance_metric = (PerformanceMetric(value) if value in PerformanceMetric._value2member_map_
-                                               else value)
+    h.performance_metric = PerformanceMetric(value) if value in PerformanceMetric._value2member_map_ else value
 
 
 def get_performance_metric(handle: BlasHandle) -> PerformanceMetric | int:
@@ -393,15 +393,20 @@ def _ints(positions: dict[str, int], bits: int, **values: Any) -> list[int]:
     return [c_integer(v, name, positions[name], bits) for name, v in values.items()]
 
 
+def _null(p: Any) -> bool:
+    """Whether ``p`` is a null pointer: None, or the integer 0 (a numpy integer too)."""
+    return p is None or (isinstance(p, int | np.integer) and p == 0)
+
+
 def _check_vector_args(n: int, elem_size: int, incx: int, incy: int, x: Any, y: Any) -> bool:
     if n == 0:  # rocBLAS's quick return comes before its size checks (rocblas_auxiliary.cpp)
         return False
     if n < 0 or incx <= 0 or incy <= 0 or elem_size <= 0:
         bad = "n" if n < 0 else "elem_size" if elem_size <= 0 else "incx" if incx <= 0 else "incy"
         raise RocblasInvalidSizeError("must be positive (n non-negative)", arg=bad, index=_VECTOR_POS[bad])
-    if x is None or (isinstance(x, int) and x == 0):
+    if _null(x):
         raise RocblasInvalidPointerError("null pointer", arg="x", index=_VECTOR_POS["x"])
-    if y is None or (isinstance(y, int) and y == 0):
+    if _null(y):
         raise RocblasInvalidPointerError("null pointer", arg="y", index=_VECTOR_POS["y"])
     return True
 
@@ -460,9 +465,9 @@ def _check_matrix_args(rows: int, cols: int, elem_size: int, lda: int, ldb: int,
         bad = ("rows" if rows < 0 else "cols" if cols < 0 else "elem_size" if elem_size <= 0
                else "lda" if lda <= 0 or lda < rows else "ldb")
         raise RocblasInvalidSizeError("invalid size", arg=bad, index=_MATRIX_POS[bad])
-    if a is None or (isinstance(a, int) and a == 0):
+    if _null(a):
         raise RocblasInvalidPointerError("null pointer", arg="a", index=_MATRIX_POS["a"])
-    if b is None or (isinstance(b, int) and b == 0):
+    if _null(b):
         raise RocblasInvalidPointerError("null pointer", arg="b", index=_MATRIX_POS["b"])
     return True
 
