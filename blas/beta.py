@@ -24,8 +24,9 @@ gemm_ex3, gemm_batched_ex3, gemm_strided_batched_ex3
     rocmath reads those variables too, and takes 0 for one that is not set, so that a call's
     results repeat.
 
-    The check order is rocBLAS's (rocblas_gemm_ex3.cpp, rocblas_gemm_ex3.hpp): a device other than
-    a gfx94x is ``arch_mismatch``; a compute type that is none of the five is ``not_implemented``;
+    The check order is rocBLAS's (rocblas_gemm_ex3.cpp, rocblas_gemm_ex3.hpp): a device outside
+    gfx940 to gfx99x (``getArch()`` 940 ..< 1000: gfx94x, gfx950) is ``arch_mismatch``; a compute
+    type that is none of the five is ``not_implemented``;
     ``transA``, ``transB`` ``invalid_value``; negative sizes or batch count ``invalid_size``;
     ``ldc < m``, ``ldd < m``, ``lda < (transA == N ? m : k)``, ``ldb < (transB == N ? k : n)``
     ``invalid_size``; ``m == 0``, ``n == 0`` or ``batch_count == 0`` succeed; no alpha (``k > 0``),
@@ -104,6 +105,7 @@ import numpy as np
 from rocmath import float8
 from rocmath.arguments import bind_arguments
 from rocmath.errors import RocblasArchMismatchError, RocblasStatus
+from rocmath.handle import c_strtol
 from rocmath.launch import Buffer
 from rocmath.precision import S
 
@@ -179,16 +181,10 @@ def arch_number(gcn_arch_name: str) -> int:
 
 
 def sr_seed(name: str) -> int:
-    """A stochastic-rounding seed: rocBLAS's ``SR_SEED_A/B/C`` (strtol: a leading integer, else 0),
+    """A stochastic-rounding seed: rocBLAS's ``SR_SEED_A/B/C`` (``strtol(text, NULL, 10)`` stored in a
+    ``uint32_t``: a leading decimal integer, saturated to a 64-bit long, its low 32 bits; no digits 0),
     else 0 (rocBLAS draws one at random then; rocmath's results repeat)."""
-    text = os.environ.get(name, "").strip()
-    digits = len(text) - len(text.lstrip("+-"))
-    while digits < len(text) and text[digits].isdigit():
-        digits += 1
-    try:
-        return int(text[:digits]) & 0xFFFFFFFF
-    except ValueError:
-        return 0
+    return c_strtol(os.environ.get(name, ""), base=10) & 0xFFFFFFFF
 
 
 def _entry_pointers(c: Call, name: str) -> np.ndarray:
@@ -233,7 +229,7 @@ def _small(ta: Operation, tb: Operation, m: int, n: int) -> bool:
 def _gemm_ex3(c: Call) -> Any:
     device = c.handle.device.properties.gcnArchName
     if not 940 <= arch_number(device) < 1000:
-        raise RocblasArchMismatchError(f"gemm_ex3 needs a gfx94x device, this is {device}", arg="handle",
+        raise RocblasArchMismatchError(f"gemm_ex3 needs a gfx940-gfx99x device, this is {device}", arg="handle",
                                        index=c.index("handle"))
     a_t, b_t, c_t, d_t = _datatypes(c, "a_type", "b_type", "c_type", "d_type")
     comp_t = _compute_type(c)

@@ -62,19 +62,23 @@ class LayerMode(enum.IntFlag):
 WORKSPACE_ALIGN = 64
 
 
-def c_strtol(text: str, unsigned: bool = False) -> int:
-    """``strtol(text, nullptr, 0)`` (``strtoul`` if ``unsigned``), as C libraries read their
-    environment: leading blanks, a sign, ``0x`` hexadecimal, ``0`` octal or decimal digits up
-    to the first other character (``"2junk"`` is 2, ``"08"`` is 0, no digits 0).  Out of range
-    values saturate as in C; ``strtoul`` wraps a negative value modulo 2**64."""
+def c_strtol(text: str, unsigned: bool = False, base: int = 0) -> int:
+    """``strtol(text, nullptr, base)`` (``strtoul`` if ``unsigned``), ``base`` 0 or 10, as C libraries
+    read their environment: leading blanks, a sign, then with ``base`` 0 ``0x`` hexadecimal, ``0``
+    octal or decimal digits (with ``base`` 10 decimal digits only) up to the first other character
+    (``"2junk"`` is 2, ``"08"`` is 0 in base 0, no digits 0).  Out of range values saturate as in C
+    (a 64-bit ``long``); ``strtoul`` wraps a negative value modulo 2**64."""
     t = text.lstrip(" \t\n\v\f\r")
     negative = t[:1] == "-"
     t = t[1:] if t[:1] in "+-" else t
-    base, digits = 10, "0123456789"
-    if t[:2].lower() == "0x" and t[2:3] and t[2:3].lower() in "0123456789abcdef":
-        base, digits, t = 16, "0123456789abcdef", t[2:]
-    elif t[:1] == "0":
-        base, digits = 8, "01234567"
+    digits = "0123456789"
+    if base == 0:  # the prefix tells
+        if t[:2].lower() == "0x" and t[2:3] and t[2:3].lower() in "0123456789abcdef":
+            base, digits, t = 16, "0123456789abcdef", t[2:]
+        elif t[:1] == "0":
+            base, digits = 8, "01234567"
+        else:
+            base = 10
     end = 0
     while end < len(t) and t[end].lower() in digits:
         end += 1

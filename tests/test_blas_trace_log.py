@@ -4,11 +4,15 @@ lines go (handle.cpp's open_log_stream) and how the environment is read (handle.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import re
+import sys
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import rocmath as rm
 import rocmath.blas as blas
@@ -268,6 +272,16 @@ def test_log_files_are_started_anew_by_a_run(env, tmp_path):
 ])
 def test_c_strtol(text, value):
     assert c_strtol(text) == value
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's strtol as the reference")
+@given(st.text(" \t\n+-0123456789xXabcfg", max_size=24), st.sampled_from([0, 10]), st.booleans())
+def test_c_strtol_reads_as_libcs(text, base, unsigned):
+    libc = ctypes.CDLL(None)
+    f = libc.strtoul if unsigned else libc.strtol
+    f.restype = ctypes.c_ulong if unsigned else ctypes.c_long
+    f.argtypes = [ctypes.c_char_p, ctypes.c_void_p, ctypes.c_int]
+    assert c_strtol(text, unsigned, base) == f(text.encode(), None, base)
 
 
 @pytest.mark.parametrize(("text", "layers"), [
